@@ -1,0 +1,53 @@
+/*
+ * archive: uniform read access to the members of an nsys-jax output,
+ * whether it is a .zip (read in place with libzip, nothing extracted to
+ * disk) or the directory it was extracted to.  Member names are relative
+ * paths with '/' separators, exactly as stored in the zip, so the same
+ * input gives the same names either way.
+ */
+#ifndef NSYSJAX_ARCHIVE_H
+#define NSYSJAX_ARCHIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct archive;
+
+/*
+ * Open PATH: a regular file must be a zip archive; a directory is walked
+ * recursively (symbolic links are not followed).  Returns NULL with an err
+ * message such as "not a zip archive", "truncated or damaged zip archive"
+ * or "cannot open: <strerror>" (the path is not included; callers prefix).
+ */
+struct archive *archive_open(const char *path);
+
+/* Release everything; a NULL argument is allowed. */
+void archive_close(struct archive *a);
+
+/* The path given to archive_open. */
+const char *archive_path(const struct archive *a);
+
+/* Number of regular-file members, and the I-th name in strcmp order. */
+size_t archive_count(const struct archive *a);
+const char *archive_name(const struct archive *a, size_t i);
+
+/* Whether NAME is a regular-file member. */
+int archive_has(const struct archive *a, const char *name);
+
+/*
+ * Read member NAME whole into a new buffer *DATA of *LEN bytes (with a NUL
+ * after the last byte, not counted).  Caller frees *DATA.  Returns 0, or -1
+ * with an err message "NAME: missing member", "NAME: <read error>" or (for
+ * zips) "NAME: truncated or corrupt member".
+ */
+int archive_read(struct archive *a, const char *name, uint8_t **data,
+    size_t *len);
+
+/*
+ * As archive_read, then, when NAME ends in ".xz", decompress it (xz.h).
+ * Errors are prefixed with NAME.
+ */
+int archive_read_plain(struct archive *a, const char *name, uint8_t **data,
+    size_t *len);
+
+#endif

@@ -1,0 +1,114 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+
+static const char *prog = "nsysjax";
+static char msg[4096];
+static int have_msg;
+
+void
+err_setprog(const char *argv0)
+{
+	const char *slash;
+
+	if (argv0 == NULL || *argv0 == '\0')
+		return;
+	slash = strrchr(argv0, '/');
+	prog = slash ? slash + 1 : argv0;
+}
+
+const char *
+err_prog(void)
+{
+	return prog;
+}
+
+int
+err_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	have_msg = 1;
+	return -1;
+}
+
+int
+err_prefix(const char *fmt, ...)
+{
+	char old[sizeof(msg)], pre[sizeof(msg)];
+	va_list ap;
+
+	memcpy(old, have_msg ? msg : "unknown error", sizeof(old) - 1);
+	old[sizeof(old) - 1] = '\0';
+	va_start(ap, fmt);
+	vsnprintf(pre, sizeof(pre), fmt, ap);
+	va_end(ap);
+	snprintf(msg, sizeof(msg), "%s: %s", pre, old);
+	have_msg = 1;
+	return -1;
+}
+
+const char *
+err_msg(void)
+{
+	return have_msg ? msg : "unknown error";
+}
+
+static void
+vreport(const char *fmt, va_list ap)
+{
+	int saved = errno;
+	size_t n = strlen(fmt);
+
+	fprintf(stderr, "%s: ", prog);
+	vfprintf(stderr, fmt, ap);
+	if (n > 0 && fmt[n - 1] == ':')
+		fprintf(stderr, " %s", strerror(saved));
+	fputc('\n', stderr);
+}
+
+void
+err_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void
+err_die_last(void)
+{
+	fprintf(stderr, "%s: %s\n", prog, err_msg());
+	exit(1);
+}
+
+void
+err_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(fmt, ap);
+	va_end(ap);
+}
+
+void
+err_usage(const char *usage, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s\n", usage);
+	exit(2);
+}

@@ -1,0 +1,32 @@
+/*
+ * mem: allocation that cannot fail.  On exhaustion (or a size that
+ * overflows size_t) each function prints "prog: out of memory" and exits 1:
+ * no caller could recover, and checking everywhere hides the real logic.
+ */
+#ifndef NSYSJAX_MEM_H
+#define NSYSJAX_MEM_H
+
+#include <stddef.h>
+
+/* malloc(n); n == 0 returns a valid unique pointer. */
+void *mem_alloc(size_t n);
+
+/* calloc(nmemb, size): zeroed, overflow-checked. */
+void *mem_calloc(size_t nmemb, size_t size);
+
+/* realloc(p, nmemb * size), overflow-checked. */
+void *mem_realloc(void *p, size_t nmemb, size_t size);
+
+/* strdup(s). */
+char *mem_strdup(const char *s);
+
+/* A copy of the n bytes at s, NUL-terminated. */
+char *mem_strndup(const char *s, size_t n);
+
+/*
+ * Grow the array *p of *cap elements of `size` bytes so that it holds at
+ * least `need` elements, doubling to keep appends amortised O(1).
+ */
+void mem_grow(void *p, size_t *cap, size_t need, size_t size);
+
+#endif

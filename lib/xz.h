@@ -1,0 +1,23 @@
+/*
+ * xz: whole-buffer decompression of .xz data with liblzma.
+ */
+#ifndef NSYSJAX_XZ_H
+#define NSYSJAX_XZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Decompress the complete .xz stream(s) in IN[0..INLEN) into a new buffer
+ * *OUT of *OUTLEN bytes (NUL-terminated one byte past the end, so text
+ * parsers may treat it as a C string; the NUL is not counted).  The caller
+ * frees *OUT.  Returns 0, or -1 with an err message for data that is not
+ * xz ("not xz data"), corrupt ("corrupt xz data") or cut short
+ * ("truncated xz data").
+ */
+int xz_decode(const uint8_t *in, size_t inlen, uint8_t **out, size_t *outlen);
+
+/* Whether NAME ends in ".xz". */
+int xz_is_xz_name(const char *name);
+
+#endif
