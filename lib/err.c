@@ -38,6 +38,28 @@ err_fail(const char *fmt, ...)
 	return -1;
 }
 
+/* msg = A ": " B, cut to fit: an over-long message is still useful. */
+static void
+join(const char *a, const char *b)
+{
+	size_t n = 0, k;
+
+	k = strlen(a);
+	if (k > sizeof(msg) - 1)
+		k = sizeof(msg) - 1;
+	memcpy(msg, a, k);
+	n = k;
+	if (n + 2 < sizeof(msg)) {
+		memcpy(msg + n, ": ", 2);
+		n += 2;
+	}
+	k = strlen(b);
+	if (k > sizeof(msg) - 1 - n)
+		k = sizeof(msg) - 1 - n;
+	memcpy(msg + n, b, k);
+	msg[n + k] = '\0';
+}
+
 int
 err_prefix(const char *fmt, ...)
 {
@@ -49,7 +71,7 @@ err_prefix(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(pre, sizeof(pre), fmt, ap);
 	va_end(ap);
-	snprintf(msg, sizeof(msg), "%s: %s", pre, old);
+	join(pre, old);
 	have_msg = 1;
 	return -1;
 }

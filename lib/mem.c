@@ -36,7 +36,7 @@ mem_realloc(void *p, size_t nmemb, size_t size)
 {
 	if (size && nmemb > SIZE_MAX / size)
 		oom();
-	p = realloc(p, nmemb * size ? nmemb * size : 1);
+	p = realloc(p, nmemb && size ? nmemb * size : 1);
 	if (p == NULL)
 		oom();
 	return p;
