@@ -1,0 +1,136 @@
+/*
+ * frames: the thunk and module frames of load_profiler_data (REFERENCE.md
+ * §1.2, §1.3), built from the ranges of nvtx_gpu_proj_trace and the
+ * XlaLauncher thread names of one or more profiles.
+ *
+ * Building is split in stages because the middle needs HLO metadata that
+ * this module does not read:
+ *
+ *	frames_add_profile()	ranges -> thunk and module rows (per profile)
+ *	(caller)		sets frames_module.program (the ProgramId
+ *				string: the HLO fingerprint) and
+ *				frames_thunk.comm from the HLO dumps
+ *	frames_finish()		ProgramExecution, ThunkExecution, NumThunks,
+ *				hidden communication time, output order
+ *
+ * All times are integer nanoseconds, as nsys records them; writers turn
+ * them into milliseconds.
+ */
+#ifndef NSYSJAX_FRAMES_H
+#define NSYSJAX_FRAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One range of nvtx_gpu_proj_trace, normalised across nsys layouts. */
+struct proj_range {
+	const char *name;	/* "TSL:Thunk:#..." or "Thunk:#..." */
+	int64_t start;		/* projected GPU start, ns */
+	int64_t dur;		/* projected GPU duration, ns */
+	int64_t orig_start;	/* CPU-side start, ns (<= 2024.4 only) */
+	int64_t orig_dur;	/* CPU-side duration, ns (<= 2024.4 only) */
+	int64_t pid, tid;
+	int64_t num_gpu_ops;	/* -1 where the layout has no NumGPUOps */
+	int64_t id;		/* RangeId */
+	int64_t parent;		/* ParentId, -1 for a root */
+};
+
+/* One row of thread-metadata: (PID, TID) and the thread's name. */
+struct proj_thread {
+	int64_t pid, tid;
+	const char *name;
+};
+
+/* Where a row ran: XlaLauncher's global=, local=, process=, slice=. */
+struct frames_device {
+	int32_t device, local, process, slice;
+};
+
+struct frames_module {
+	size_t profile;		/* index of the profile (input order) */
+	int64_t program_id;	/* from the range name; -1 for autotuning */
+	const char *program;	/* ProgramId string; set by the caller */
+	char *name;		/* hlo_module */
+	int64_t start, dur, orig_start, orig_dur;	/* ns */
+	int64_t tid;
+	struct frames_device dev;
+	int64_t execution;	/* ProgramExecution (frames_finish) */
+	int64_t num_thunks;	/* NumThunks (frames_finish) */
+};
+
+struct frames_thunk {
+	size_t module;		/* index into frames.modules */
+	char *name;		/* HLO instruction (hlo_op) */
+	int64_t start, dur, orig_start, orig_dur;	/* ns */
+	int64_t hidden;		/* ProjDurHiddenMs in ns (frames_finish) */
+	int64_t execution;	/* ThunkExecution (frames_finish) */
+	struct frames_device dev;
+	int comm;		/* 1 communication, 0 compute, -1 unknown */
+};
+
+struct frames {
+	struct frames_module *modules;
+	size_t nmodules, capmodules;
+	struct frames_thunk *thunks;
+	size_t nthunks, capthunks;
+	int has_orig;		/* every profile had Orig Start/Duration */
+	char **notes;		/* informational messages for stderr */
+	size_t nnotes, capnotes;
+};
+
+/* A zeroed struct frames is empty and ready; frames_free releases it. */
+void frames_free(struct frames *f);
+
+/*
+ * Append the thunks and modules of one profile (index PROFILE) to F,
+ * applying load_profiler_data's rules (data_loaders.py
+ * _load_nvtx_gpu_proj_trace_single, REFERENCE.md §1.3):
+ *  - NCCL ranges are removed and their children re-parented to the NCCL
+ *    range's nearest non-NCCL ancestor;
+ *  - thunks that start before the first XlaModule are ignored (a note);
+ *  - only the deepest Thunk below the deepest XlaModule is kept, and only
+ *    modules with at least one kept thunk appear;
+ *  - when NumGPUOps exists (HAS_GPU_OPS), the last execution of each
+ *    module is dropped, with its thunks, if its NumGPUOps is below
+ *    mean - std (population) of the earlier ones (a note);
+ *  - devices come from XlaLauncher thread names in THREADS; the main
+ *    thread, recognised as the only thread running some program or the
+ *    only thread with XlaCompile ranges, gets the first launcher's device;
+ *    rows on other threads are dropped (a note).
+ * R[0..N) is read only; names are copied.  Returns 0, or -1 with an err
+ * message for a trace that contradicts those rules (a thunk whose
+ * ancestors reach no XlaModule is dropped with a note, not an error).
+ */
+int frames_add_profile(struct frames *f, size_t profile,
+    const struct proj_range *r, size_t n, int has_gpu_ops, int has_orig,
+    const struct proj_thread *threads, size_t nthreads);
+
+/*
+ * After the caller set every module's `program` and every thunk's `comm`:
+ * number executions as load_profiler_data does (ProgramExecution counts a
+ * thread's executions of each ProgramId in RangeId order; ThunkExecution
+ * counts each instruction's executions within a module execution on a
+ * device, in trace order), count NumThunks, compute hidden communication
+ * time and sort the rows.
+ *
+ * Hidden time (data_loaders.py _calculate_overlap): for each
+ * communication thunk, the sum over compute thunks of the same ProgramId
+ * and device of the length of their overlap with it; that time moves from
+ * `dur` to `hidden`.  Computed by a sweep over compute thunks sorted by
+ * start with a running maximum of ends, O(n log n + overlaps), where the
+ * reference compares every pair.
+ *
+ * Order: modules by (ProgramId, ProgramExecution, Device), thunks by
+ * (ProgramId, ProgramExecution, Name, ThunkExecution, Device): the index
+ * order of the reference's frames, strings compared bytewise.
+ */
+void frames_finish(struct frames *f);
+
+/*
+ * Drop what remove_autotuning_detail drops from these frames (utils.py):
+ * modules and thunks whose ProgramId is "unknown".  Call after
+ * frames_finish.
+ */
+void frames_drop_autotuning(struct frames *f);
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * nvtx: the NVTX range names XLA writes, and how nsys spells them in the
+ * nvtx_gpu_proj_trace layouts (REFERENCE.md §0.2, §1.4, §2.1).
+ *
+ * A name is "domain:text" in the <= 2024.4 and >= 2026.1 layouts
+ * ("TSL:XlaModule:#hlo_module=jit_f,program_id=3#") and bare text in
+ * 2024.5-2025.x ("XlaModule:#..."); these functions accept both.
+ */
+#ifndef NSYSJAX_NVTX_H
+#define NSYSJAX_NVTX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum nvtx_kind {
+	NVTX_OTHER,
+	NVTX_MODULE,	/* XlaModule:#... */
+	NVTX_THUNK,	/* Thunk:#... */
+	NVTX_COMPILE,	/* XlaCompile:#module=... */
+	NVTX_NCCL	/* NCCL:... (or "nccl..." where there is no domain) */
+};
+
+/* Classify the range name NAME. */
+enum nvtx_kind nvtx_classify(const char *name);
+
+/* NAME without a leading "TSL:" domain, if it has one. */
+const char *nvtx_strip_tsl(const char *name);
+
+/*
+ * Parse an XlaModule range name,
+ *	[TSL:]XlaModule:#[prefix=P,]hlo_module=M[,program_id=N]#
+ * (openxla/xla annotation.cc; data_loaders.py module_re).  On success
+ * stores the module name M (a pointer into NAME, length *MLEN) and the
+ * program id N (-1 when absent: autotuner modules) and returns 0; returns
+ * -1 with an err message when NAME does not have that form.
+ */
+int nvtx_parse_module(const char *name, const char **m, size_t *mlen,
+    int64_t *program_id);
+
+/*
+ * Parse a Thunk range name, [TSL:]Thunk:#[name=OPNAME,]hlo_op=OP#, giving
+ * the HLO instruction name OP (pointer into NAME, length *OPLEN).  OPNAME
+ * can hold commas and '=' so the name is parsed from the right.  Returns 0,
+ * or -1 with an err message.
+ */
+int nvtx_parse_thunk(const char *name, const char **op, size_t *oplen);
+
+/*
+ * Parse an XlaLauncher thread name,
+ *	XlaLauncher:#global=G,local=L,process=P,slice=S#
+ * ("partition=" instead of "slice=" since openxla/xla PR #29725), storing
+ * G, L, P, S into OUT[0..3].  Returns 0, or -1 (no err message: most
+ * threads are not launchers).
+ */
+int nvtx_parse_launcher(const char *name, int32_t out[4]);
+
+#endif
