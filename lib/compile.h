@@ -1,0 +1,191 @@
+/*
+ * compile: the compile frame of load_profiler_data (REFERENCE.md §1.2,
+ * §1.3 "Compile time" and "Autotune cleanup"), built from the push/pop
+ * NVTX ranges of nsys' nvtx_pushpop_trace report, one profile at a time.
+ *
+ * Sources of the rules, all in NVIDIA/JAX-Toolbox
+ * .github/container/nsys_jax/nsys_jax/: data_loaders.py
+ * (_load_nvtx_pushpop_trace_single, _splice_parallel_ranges,
+ * _add_program_id_and_name, _drop_non_tsl), protobuf.py
+ * (_remap_program_id) and utils.py (make_child_mask,
+ * remove_autotuning_detail, remove_child_ranges).  The golden frames in
+ * ../shared/golden/{proc0,combined4}/compile{,_clean}.tsv are matched.
+ *
+ *	input ranges (compile_parse_csv, or a parquet adapter)
+ *	  -> compile_add_profile()	one profile's rows, appended
+ *	  -> compile_write()		the TSV frame
+ *
+ * Times are integer nanoseconds everywhere inside; only compile_write
+ * turns them into milliseconds.
+ */
+#ifndef NSYSJAX_COMPILE_H
+#define NSYSJAX_COMPILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct tsv_writer;
+
+/*
+ * One range of nvtx_pushpop_trace, whatever the container (CSV "(ns)"
+ * headers or parquet).  Times in ns.  parent_id is -1 for a root range
+ * (empty ParentId).  range_stack is ":id:id:...:range_id", the ids of the
+ * range's ancestors on its thread.  The reader owns the strings.
+ */
+struct compile_range {
+	int64_t start_ns, end_ns, dur_ns, dur_child_ns, dur_nonchild_ns;
+	char *name;
+	int64_t tid;
+	int64_t num_child;
+	int64_t range_id;
+	int64_t parent_id;
+	char *range_stack;
+};
+
+/*
+ * One row of the compile frame.  Times in ns.  When child_nan is set,
+ * DurChild and DurNonChild are NaN in the reference (a range that
+ * received spliced worker ranges) and dur_child/dur_nonchild mean
+ * nothing.  program is the XLA program_id parsed from an
+ * XlaCompileBackend range (-1 when none was found); program_id is the
+ * ProgramId column: the fingerprint given by the caller, or "unknown";
+ * program_name is NULL when no XlaCompileBackend range named one.
+ */
+struct compile_row {
+	size_t profile;			/* index into compile_frame.profiles */
+	int64_t range_id;
+	char *name;
+	int64_t tid;
+	int64_t num_child;
+	int64_t parent_id;		/* -1: none (empty field) */
+	char *range_stack;
+	int64_t start, dur;
+	int64_t dur_child, dur_nonchild;
+	int child_nan;
+	int64_t program;
+	const char *program_id;
+	const char *program_name;
+};
+
+/*
+ * The frame: rows of every profile added so far, each profile's rows
+ * together, in order of addition, and within a profile by RangeId (the
+ * reference's index order: ProfileName, RangeId).  A zeroed struct is an
+ * empty frame; compile_free releases it.
+ */
+struct compile_frame {
+	char **profiles;		/* ProfileName of each profile */
+	size_t nprofiles, capprofiles;
+	struct compile_row *rows;
+	size_t nrows, caprows;
+	char **strs;			/* storage for program ids and names */
+	size_t nstrs, capstrs;
+};
+
+/* The header compile_write writes, NULL-terminated. */
+extern const char *const compile_columns[];
+
+/*
+ * Map an XLA program_id and module name (ProgramName) to the ProgramId
+ * string the frame carries: the module's "fingerprint_before_lhs" from
+ * the HLO dump (protobuf.py _remap_program_id).  Return NULL when the
+ * module has no dump (as for autotuner modules): the frame then says
+ * "unknown", as the reference does.  The string is copied.  Called once
+ * per distinct (program_id, name) of a profile.
+ */
+typedef const char *compile_fingerprint_fn(void *ctx, int64_t program_id,
+    const char *program_name);
+
+/* compile_add_profile flag: apply remove_autotuning_detail (utils.py). */
+#define COMPILE_CLEAN	1
+
+/*
+ * Append to F the compile rows of the profile named PROFILE, built from
+ * its ranges R[0..N) (read only; any order) with these rules, in order:
+ *
+ * 1. Splice (_splice_parallel_ranges).  For each range named
+ *    "TSL:XlaCompile:#module=..." (C), the ranges of other threads that
+ *    have no parent and lie within C's time ([start, end] inside C's) are
+ *    workers.  Each is grafted under the main-thread range that is a
+ *    descendant of C, strictly contains it in time, and comes last in
+ *    input order (the deepest one open): its ParentId becomes that
+ *    range's RangeId, the RangeStack of it and all its descendants is
+ *    prefixed with that range's RangeStack, and the new parent gets
+ *    NumChild + 1 and DurChild/DurNonChild NaN.  Only C, its descendants
+ *    and the grafted ranges are kept.  Where the reference fails: a
+ *    worker not named "TSL:Xla..." (assert) is left alone (not grafted,
+ *    hence dropped); a worker no descendant of C contains (IndexError) is
+ *    grafted under C itself.
+ * 2. Program (_add_program_id_and_name).  A range named
+ *    "TSL:XlaCompileBackend:#module=M,program_id=N#" has ProgramName M
+ *    and program N; it gives them to its parent (the last such child in
+ *    input order wins); every other range takes them from its nearest
+ *    ancestor that has them.  A backend name not of that form gives
+ *    nothing (the reference would carry the whole name on and fail).
+ *    ProgramId is FP(CTX, N, M), or "unknown" when FP is NULL, returns
+ *    NULL, or the range has no program.
+ * 3. Fold non-TSL ranges (_drop_non_tsl): a range whose name does not
+ *    start with "TSL:" (cuBLAS, NCCL, ...) is removed, and its parent
+ *    gets NumChild - 1, DurChild - its duration, DurNonChild + its
+ *    duration (NaN stays NaN).  Descendants of such a range (the
+ *    reference asserts there are none) are kept as they are.
+ * 4. Names: "TSL:" is removed, then every ",module=M" and ":#module=M#"
+ *    of the range's own ProgramName M.  ",program_id=N" stays: the
+ *    current reference remaps ProgramId to the fingerprint before this
+ *    step, so its removal of ",program_id=<ProgramId>" never matches.
+ * 5. With COMPILE_CLEAN in FLAGS (remove_autotuning_detail, compile part):
+ *    names starting "XlaAutotunerMeasurement" become exactly that; then
+ *    each such range with NumChild != 0 loses its descendants (by
+ *    RangeStack prefix, make_child_mask) and gets NumChild 0, DurChild 0,
+ *    DurNonChild = its duration.  Then the same for names starting
+ *    "XlaAutotunerCompilation", "XlaPass:#name=autotuner," or
+ *    "XlaPass:#name=autotuner#", renamed "XlaAutotunerCompilation".
+ *    Descendants are looked for within the profile; the reference
+ *    matches RangeStack prefixes across all profiles of a combined
+ *    frame, which differs only when unrelated profiles share RangeIds.
+ *
+ * Rows are then sorted by RangeId.  Cost is O(n log n) in the number of
+ * ranges (the reference is quadratic).  FP may be NULL (all "unknown").
+ *
+ * Returns 0, or -1 with an err message ("RangeId N appears twice",
+ * "RangeId N: ParentId cycle"; the caller prefixes input and member), in
+ * which case F is unchanged.  A ParentId naming no range is not an error:
+ * the range counts as a root for the tree but not as a worker (its
+ * ParentId is not empty), and the value is written as given.
+ */
+int compile_add_profile(struct compile_frame *f, const char *profile,
+    const struct compile_range *r, size_t n, compile_fingerprint_fn *fp,
+    void *ctx, int flags);
+
+/* Release everything F holds and make it empty again. */
+void compile_free(struct compile_frame *f);
+
+/*
+ * Write F as TSV: the header compile_columns, then one line per row in
+ * frame order: ProfileName RangeId Name TID NumChild ParentId RangeStack
+ * StartMs DurMs DurChildMs DurNonChildMs ProgramId ProgramName.  Times in
+ * milliseconds, exact (tsv_ms); an absent ParentId, a NaN DurChild or
+ * DurNonChild and an absent ProgramName are empty fields.  Returns 0, or
+ * -1 with an err message when writing failed.
+ */
+int compile_write(struct tsv_writer *w, const struct compile_frame *f);
+
+/*
+ * Parse the nvtx_pushpop_trace CSV report (RFC 4180 quoting, LF or CRLF,
+ * header line first) in CSV[0..LEN) into a new array *R of *N ranges, in
+ * file order.  Columns are found by name: "Start (ns)", "End (ns)",
+ * "Duration (ns)", "DurChild (ns)", "DurNonChild (ns)", "Name", "TID",
+ * "NumChild", "RangeId", "ParentId", "RangeStack"; others (PID, Lvl,
+ * NameTree) are ignored.  Numbers are decimal integers; ParentId may be
+ * empty (-1).  Returns 0, or -1 with an err message: "missing column X",
+ * "line L: column X: not an integer: 'V'", "line L: N fields, header has
+ * M", "line L: malformed CSV", ...; L is the line where the record starts.
+ * Free *R with compile_ranges_free.
+ */
+int compile_parse_csv(const char *csv, size_t len, struct compile_range **r,
+    size_t *n);
+
+/* Free the N ranges R made by compile_parse_csv (R may be NULL). */
+void compile_ranges_free(struct compile_range *r, size_t n);
+
+#endif
