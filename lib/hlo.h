@@ -1,0 +1,172 @@
+/*
+ * hlo: per-instruction facts from one XLA HLO dump, as the reference
+ * nsys-jax derives them (NVIDIA/JAX-Toolbox .github/container/nsys_jax/
+ * nsys_jax/protobuf.py, analysis.py and analyses/Analysis.ipynb).
+ *
+ * Input is the decompressed bytes of one dump file, normally
+ * dump/module_NNNN.<name>.<target>_gpu_after_optimizations.hlo.pb, the
+ * file the reference reads (protobuf.py _remap_program_id globs
+ * "*after_optimizations.hlo.pb.xz").  XLA writes an HloProto there (the
+ * module plus its buffer assignment); a bare HloModuleProto is accepted
+ * too.  The schema subset is protos/hlo.proto.
+ *
+ * Everything is computed by hlo_load() except source stacks, which are
+ * built on demand by hlo_src().  All strings returned point into the
+ * module and stay valid until hlo_free().
+ */
+#ifndef NSYSJAX_HLO_H
+#define NSYSJAX_HLO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct hlo_module;
+
+/*
+ * The facts about one HLO instruction.
+ *
+ * comm is the reference's Communication flag (protobuf.py
+ * HloInstruction.is_communication):
+ *   1 if the opcode is a collective (all-gather, all-reduce, all-to-all,
+ *     collective-broadcast, collective-permute, reduce-scatter) or an
+ *     async collective start (all-gather-start, all-reduce-start,
+ *     collective-permute-start); or if the instruction is an async-start
+ *     or fusion whose called computations, searched recursively, contain
+ *     exactly one such collective or one host-offloading instruction: a
+ *     dynamic-slice whose result and operand 0 lie in different memory
+ *     spaces, or a dynamic-update-slice whose result and operand 0 lie in
+ *     the same one and operand 1 in the other, where memory space 5
+ *     (layout.memory_space, the :S(5) annotation) is host memory;
+ *   0 otherwise;
+ *  -1 if the reference fails on this instruction (two communication
+ *     instructions under one wrapper, a missing computation or operand, a
+ *     cycle of called computations); err says why.
+ *
+ * When comm == 1, comm_name names the instruction that carries the
+ * transfer (the instruction itself or the one found inside), and
+ * collective, message_size and collective_size are the columns of the
+ * reference's communication frame (analysis.py _get_message_size), unless
+ * the reference fails to compute them, in which case collective is NULL
+ * and err says why:
+ *   collective: the comm_name opcode without "-start" (all-gather,
+ *     all-reduce, all-to-all, collective-broadcast, collective-permute,
+ *     reduce-scatter), or "device-to-host" / "host-to-device" for host
+ *     offloading (destination in memory space 5 or not);
+ *   message_size, in bytes: the sum over the operands of comm_name of
+ *     product(dimensions) * element width / 8, where the width in bits
+ *     follows the PrimitiveType name (analysis.py element_type_width:
+ *     PRED and every F8E* type are 8 bits, S4 is 4, BF16 is 16, C64 is
+ *     64, ...) and every operand must be a whole number of bytes; for
+ *     reduce-scatter each operand's size is divided by collective_size
+ *     (NCCL's convention that a reduce-scatter's size is its output
+ *     buffer, nccl src/collectives.cc); for host offloading it is the
+ *     size of operand 1 (dynamic-update-slice) or of the result
+ *     (dynamic-slice) alone;
+ *   collective_size, in devices: 2 for collective-permute (pairwise
+ *     send/recv, openxla.org operation_semantics), 1 for host offloading,
+ *     otherwise the size of the replica groups, taken from the first
+ *     encoding present: collective_device_list.replica_groups, the older
+ *     replica_groups field, collective_device_list.iota_replica_group_list,
+ *     iota_collective_device_list (num_devices_per_group), then
+ *     mesh_axes_replica_group_list (product of the sizes of the listed
+ *     mesh axes).  Groups of different sizes, sub-axes of a mesh and a
+ *     size that is not positive are errors, as in the reference.
+ *
+ * op_name and scheduling_name come from the instruction's OpMetadata
+ * ("" when absent).  Bus-bandwidth factors (nccl-tests PERFORMANCE.md) are
+ * not here: they depend only on collective and collective_size.
+ */
+struct hlo_inst {
+	const char *name;
+	const char *opcode;
+	const char *op_name;
+	const char *scheduling_name;
+	int comm;
+	const char *comm_name;
+	const char *collective;
+	int64_t message_size;
+	int64_t collective_size;
+	const char *err;
+};
+
+/*
+ * Decode the dump in DATA[0..LEN) and build the instruction table.
+ * Returns NULL with an err message ("corrupt HLO protobuf", "HLO protobuf
+ * nested too deeply", "no HLO module in protobuf", "duplicate HLO
+ * instruction name X", "duplicate HLO instruction id N", "duplicate HLO
+ * computation id N") when the dump cannot be read at all; problems that
+ * concern one instruction only are recorded in that instruction's err.
+ * The caller prefixes the input and member names.
+ */
+struct hlo_module *hlo_load(const uint8_t *data, size_t len);
+
+/* Release everything; a NULL argument is allowed. */
+void hlo_free(struct hlo_module *m);
+
+/* HloModuleProto name (e.g. "pjit__wrapped_step_fn") and id (program id). */
+const char *hlo_name(const struct hlo_module *m);
+int64_t hlo_id(const struct hlo_module *m);
+
+/*
+ * The module's ProgramId as the reference remaps it: the
+ * "fingerprint_before_lhs" frontend attribute of the module (protobuf.py
+ * _remap_program_id, PR #1536), which stays the same across processes.
+ * NULL when the attribute is missing or empty (the reference asserts).
+ * Modules without a program_id in their XlaModule range (autotuning) are
+ * "unknown" in the reference; that rule belongs to the caller.
+ */
+const char *hlo_program_id(const struct hlo_module *m);
+
+/* Number of instructions, and the I-th in module order (I < hlo_count). */
+size_t hlo_count(const struct hlo_module *m);
+const struct hlo_inst *hlo_inst(const struct hlo_module *m, size_t i);
+
+/*
+ * The instruction named NAME (the hlo_op of a thunk), or NULL with an err
+ * message "no HLO instruction NAME".  O(log n).
+ */
+const struct hlo_inst *hlo_find(const struct hlo_module *m, const char *name);
+
+/*
+ * A source stack: frame[0..nframe) runs from the outermost Python frame
+ * to the innermost, each formatted "file:line[:column][function]" (the
+ * column only when non-zero; protobuf.py StackFrame.__str__), followed by
+ * the instruction's op_name when that is not empty.
+ */
+struct hlo_stack {
+	size_t nframe;
+	const char **frame;
+};
+
+/*
+ * What the reference's source and op_name flame graphs see of one
+ * instruction (Analysis.ipynb instructions_and_frames): the instruction
+ * and every instruction of the computations it calls.
+ *   stack[0..nstack): the distinct stacks of those instructions that have
+ *     a stack_frame_id (the "1st choice" of the source flame graph);
+ *   op_name[0..nop_name): their distinct non-empty op_names (the "2nd
+ *     choice", and the op_name flame graph).
+ * Both are in order of first appearance; a caller that splits time
+ * equally over them reproduces the reference's weights.
+ */
+struct hlo_src {
+	size_t nstack;
+	struct hlo_stack *stack;
+	size_t nop_name;
+	const char **op_name;
+};
+
+/*
+ * Fill *OUT for instruction IN of M.  Returns 0, or -1 with an err
+ * message when a stack_frame_id, parent frame, file location, file name
+ * or function name id is out of range ("stack frame id N out of range"),
+ * when parent frames form a cycle ("cycle in stack frames at id N"), or
+ * when a called computation is missing.  Release *OUT with hlo_src_free
+ * (also after an error).
+ */
+int hlo_src(const struct hlo_module *m, const struct hlo_inst *in,
+    struct hlo_src *out);
+
+void hlo_src_free(struct hlo_src *s);
+
+#endif
