@@ -3,11 +3,12 @@
  * instruction, the facts nsys-jax computes in protobuf.py and
  * analysis.py.  See hlo.h for the rules and their sources.
  *
- * The decoded protobuf stays alive and the tables point into it.  Lookups
- * are sorted arrays searched with bsearch: names for hlo_find, ids for
- * operands and called computations.
+ * The decoded protobuf stays alive (in an arena) and the tables point
+ * into it.  Instructions are found by name and by id through open-address
+ * hash tables, computations by id through a sorted array.
  */
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -28,6 +29,9 @@
 
 /* Python's default recursion limit, which bounds the reference too. */
 #define CALL_MAXDEPTH	1000
+
+/* Bytes of formatted stack frames one module may hold. */
+#define FRAME_BUDGET	((size_t)256 << 20)
 
 /* Host memory on GPU: the :S(5) layout annotation (protobuf.py). */
 #define HOST_MEMORY_SPACE	5
@@ -85,8 +89,9 @@ struct hlo_module {
 	size_t hmask;
 	struct comp *comp;		/* sorted by id */
 	size_t ncomp;
-	char **frame;			/* formatted stack frames, NULL if bad */
+	char **frame;			/* stack frames formatted so far */
 	size_t nframe;
+	size_t frame_bytes;
 	char **msg;			/* messages owned by the module */
 	size_t nmsg, msgcap;
 };
@@ -115,9 +120,14 @@ arena_alloc(void *data, size_t size)
 {
 	struct arena *a = data;
 	struct block *b = a->head;
-	size_t need = (size + sizeof(max_align_t) - 1) / sizeof(max_align_t) *
-	    sizeof(max_align_t), sz;
+	size_t need, sz;
 
+	/* protobuf-c sizes its arrays from the input, so this cannot
+	 * happen; NULL makes the decoder fail if it does. */
+	if (size > SIZE_MAX / 4)
+		return NULL;
+	need = (size + sizeof(max_align_t) - 1) / sizeof(max_align_t) *
+	    sizeof(max_align_t);
 	if (b == NULL || b->size - b->used < need) {
 		sz = need > BLOCK_MIN / 4 ? need : BLOCK_MIN;
 		b = mem_alloc(sizeof(*b) + sz);
@@ -227,7 +237,7 @@ pb_check(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n,
  * Whether the top level looks like an HloProto: only fields 1
  * (hlo_module) and 3 (buffer_assignment), both length-delimited.  A bare
  * HloModuleProto always has other fields (ids, entry name) in practice,
- * and hlo_load falls back to it when the wrapper does not decode.
+ * and decode() falls back to it when no hlo_module field is found.
  */
 static int
 is_wrapper(const uint8_t *p, size_t n)
@@ -457,7 +467,10 @@ tables(struct hlo_module *m)
 	return 0;
 }
 
-/* protobuf.py _remap_program_id: frontend_attributes["fingerprint_before_lhs"]. */
+/*
+ * protobuf.py _remap_program_id:
+ * hlo_module.frontend_attributes.map["fingerprint_before_lhs"].
+ */
 static void
 program_id(struct hlo_module *m)
 {
@@ -476,49 +489,58 @@ program_id(struct hlo_module *m)
 
 /* ---- stack frames (protobuf.py HloProto._get_stack_frame) ---- */
 
-static char *
-format_frame(const Xla__StackFrameIndexProto *x,
-    const Xla__StackFrameIndexProto__StackFrame *f)
+/*
+ * Frame K (1-based) as "file:line[:column][function]", formatted on first
+ * use and kept.  Ids are checked here, not at load: the reference only
+ * fails when a stack is asked for.  The budget stops a small input whose
+ * frames all name one huge file from expanding into gigabytes.
+ */
+static const char *
+frame_str(struct hlo_module *m, int64_t k)
 {
+	const Xla__StackFrameIndexProto *x = m->mod->stack_frame_index;
 	const Xla__StackFrameIndexProto__FileLocation *loc;
-	char col[16] = "", *s;
+	const Xla__StackFrameIndexProto__StackFrame *f;
+	char col[16] = "";
 	const char *file, *func;
-	int n;
+	size_t n;
 
-	if (f->file_location_id < 1 ||
-	    (size_t)f->file_location_id > x->n_file_locations)
+	if (x == NULL || k < 1 || (uint64_t)k > x->n_stack_frames) {
+		err_fail("stack frame id %" PRId64 " out of range", k);
 		return NULL;
+	}
+	if (m->frame[k - 1])
+		return m->frame[k - 1];
+	f = x->stack_frames[k - 1];
+	if (f->file_location_id < 1 ||
+	    (size_t)f->file_location_id > x->n_file_locations) {
+		err_fail("stack frame id %" PRId64 ": file location out of "
+		    "range", k);
+		return NULL;
+	}
 	loc = x->file_locations[f->file_location_id - 1];
 	if (loc->file_name_id < 1 ||
 	    (size_t)loc->file_name_id > x->n_file_names ||
 	    loc->function_name_id < 1 ||
-	    (size_t)loc->function_name_id > x->n_function_names)
+	    (size_t)loc->function_name_id > x->n_function_names) {
+		err_fail("stack frame id %" PRId64 ": file or function name "
+		    "out of range", k);
 		return NULL;
+	}
 	file = str(x->file_names[loc->file_name_id - 1]);
 	func = str(x->function_names[loc->function_name_id - 1]);
 	if (loc->column != 0)
 		snprintf(col, sizeof(col), ":%" PRId32, loc->column);
-	n = snprintf(NULL, 0, "%s:%" PRId32 "%s[%s]", file, loc->line, col,
-	    func);
-	s = mem_alloc((size_t)n + 1);
-	snprintf(s, (size_t)n + 1, "%s:%" PRId32 "%s[%s]", file, loc->line,
+	n = strlen(file) + strlen(func) + strlen(col) + 16;
+	if (n > FRAME_BUDGET - m->frame_bytes) {
+		err_fail("stack frame strings too large");
+		return NULL;
+	}
+	m->frame_bytes += n;
+	m->frame[k - 1] = mem_alloc(n);
+	snprintf(m->frame[k - 1], n, "%s:%" PRId32 "%s[%s]", file, loc->line,
 	    col, func);
-	return s;
-}
-
-/* Frames with a bad id stay NULL: the reference only fails on use. */
-static void
-frames(struct hlo_module *m)
-{
-	const Xla__StackFrameIndexProto *x = m->mod->stack_frame_index;
-	size_t k;
-
-	if (x == NULL)
-		return;
-	m->nframe = x->n_stack_frames;
-	m->frame = mem_calloc(m->nframe ? m->nframe : 1, sizeof(*m->frame));
-	for (k = 0; k < m->nframe; k++)
-		m->frame[k] = format_frame(x, x->stack_frames[k]);
+	return m->frame[k - 1];
 }
 
 /* ---- communication (protobuf.py HloInstruction.__init__) ---- */
@@ -873,7 +895,10 @@ mesh_size(struct hlo_module *m, const Xla__HloInstructionProto *c,
 	return 0;
 }
 
-/* The replica-group encodings, oldest to newest (see hlo.h). */
+/*
+ * Group size from the first replica-group encoding present, in the order
+ * the reference tries them (see hlo.h).
+ */
 static int
 collective_size(struct hlo_module *m, const Xla__HloInstructionProto *c,
     int64_t *n, const char **err)
@@ -908,6 +933,21 @@ collective_size(struct hlo_module *m, const Xla__HloInstructionProto *c,
 	return 0;
 }
 
+/* The opcode without "-start" (opcode.removesuffix("-start")). */
+static const char *
+collective_name(const char *opc)
+{
+	static const char *const base[] = {
+		"all-gather", "all-reduce", "collective-permute"
+	};
+	size_t i;
+
+	for (i = 0; comm_start_ops[i]; i++)
+		if (strcmp(opc, comm_start_ops[i]) == 0)
+			return base[i];
+	return opc;
+}
+
 static int
 message_size(struct hlo_module *m, struct hlo_inst *out,
     const Xla__HloInstructionProto *c, const char **err)
@@ -915,7 +955,7 @@ message_size(struct hlo_module *m, struct hlo_inst *out,
 	const Xla__HloInstructionProto *op;
 	const char *opc = str(c->opcode);
 	int64_t n, b, total = 0;
-	size_t i, len;
+	size_t i;
 
 	if (strcmp(opc, "dynamic-slice") == 0 ||
 	    strcmp(opc, "dynamic-update-slice") == 0)
@@ -944,11 +984,7 @@ message_size(struct hlo_module *m, struct hlo_inst *out,
 		}
 		total += b;
 	}
-	len = strlen(opc);
-	if (len > 6 && strcmp(opc + len - 6, "-start") == 0)
-		out->collective = merr(m, "%.*s", (int)(len - 6), opc);
-	else
-		out->collective = opc;
+	out->collective = collective_name(opc);
 	out->message_size = total;
 	out->collective_size = n;
 	return 0;
@@ -980,7 +1016,11 @@ hlo_load(const uint8_t *data, size_t len)
 		return NULL;
 	}
 	program_id(m);
-	frames(m);
+	if (m->mod->stack_frame_index) {
+		m->nframe = m->mod->stack_frame_index->n_stack_frames;
+		m->frame = mem_calloc(m->nframe ? m->nframe : 1,
+		    sizeof(*m->frame));
+	}
 	for (i = 0; i < m->ninst; i++)
 		classify(m, &m->inst[i]);
 	for (i = 0; i < m->ninst; i++)
@@ -1056,12 +1096,13 @@ hlo_find(const struct hlo_module *m, const char *name)
 /*
  * The frames from FRAME_ID up through its parents, outermost first, plus
  * OP_NAME when not empty (protobuf.py get_stack_frames).  An id <= 0 ends
- * the walk; more steps than frames means a cycle.
+ * the walk; more steps than there are frames means a cycle.
  */
 static int
-walk(const struct hlo_module *m, int64_t frame_id, const char *op_name,
+walk(struct hlo_module *m, int64_t frame_id, const char *op_name,
     struct hlo_stack *st)
 {
+	const char *s;
 	int64_t k;
 	size_t n = 0, i;
 
@@ -1069,12 +1110,8 @@ walk(const struct hlo_module *m, int64_t frame_id, const char *op_name,
 	st->frame = NULL;
 	for (k = frame_id; k > 0; k = m->mod->stack_frame_index->
 	    stack_frames[k - 1]->parent_frame_id) {
-		if ((uint64_t)k > m->nframe)
-			return err_fail("stack frame id %" PRId64
-			    " out of range", k);
-		if (m->frame[k - 1] == NULL)
-			return err_fail("stack frame id %" PRId64 ": file "
-			    "location out of range", k);
+		if ((s = frame_str(m, k)) == NULL)
+			return -1;
 		if (++n > m->nframe)
 			return err_fail("cycle in stack frames at id %" PRId64,
 			    frame_id);
@@ -1113,7 +1150,7 @@ struct src_build {
 
 /* Add one instruction's stack and op_name, if new. */
 static int
-add_src(const struct hlo_module *m, const Xla__HloInstructionProto *p,
+add_src(struct hlo_module *m, const Xla__HloInstructionProto *p,
     struct src_build *b)
 {
 	struct hlo_src *s = b->out;
@@ -1145,8 +1182,7 @@ add_src(const struct hlo_module *m, const Xla__HloInstructionProto *p,
 }
 
 int
-hlo_src(const struct hlo_module *m, const struct hlo_inst *in,
-    struct hlo_src *out)
+hlo_src(struct hlo_module *m, const struct hlo_inst *in, struct hlo_src *out)
 {
 	const Xla__HloInstructionProto *p = ((const struct inst *)in)->p;
 	const struct comp *c;

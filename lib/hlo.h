@@ -141,13 +141,20 @@ struct hlo_stack {
 /*
  * What the reference's source and op_name flame graphs see of one
  * instruction (Analysis.ipynb instructions_and_frames): the instruction
- * and every instruction of the computations it calls.
+ * itself and the instructions of the computations it calls directly.
+ * Only one level: instructions of computations called from those are not
+ * included (the golden proc0 source.folded and op_name.folded match this
+ * and not a recursive walk).
  *   stack[0..nstack): the distinct stacks of those instructions that have
- *     a stack_frame_id (the "1st choice" of the source flame graph);
+ *     a stack frame (the "1st choice" of the source flame graph);
  *   op_name[0..nop_name): their distinct non-empty op_names (the "2nd
- *     choice", and the op_name flame graph).
- * Both are in order of first appearance; a caller that splits time
- * equally over them reproduces the reference's weights.
+ *     choice" of the source flame graph, and the op_name flame graph,
+ *     which splits each at '/').
+ * Both are in order of first appearance.  Splitting a thunk's time
+ * equally over stack[] (or, when empty, over op_name[], or else giving it
+ * to "[GPU active];[Unknown]") reproduces the reference's weights.
+ * Frames are strings as XLA recorded them; the reference asserts that
+ * none contains ';', which is left to the folding code.
  */
 struct hlo_src {
 	size_t nstack;
@@ -157,14 +164,18 @@ struct hlo_src {
 };
 
 /*
- * Fill *OUT for instruction IN of M.  Returns 0, or -1 with an err
- * message when a stack_frame_id, parent frame, file location, file name
- * or function name id is out of range ("stack frame id N out of range"),
- * when parent frames form a cycle ("cycle in stack frames at id N"), or
- * when a called computation is missing.  Release *OUT with hlo_src_free
- * (also after an error).
+ * Fill *OUT for instruction IN of M.  Frames are formatted on first use
+ * and kept in M, hence the non-const M; calls on one module must not run
+ * concurrently.  Returns 0, or -1 with an err message when a frame id,
+ * parent frame, file location, file name or function name id is out of
+ * range ("stack frame id N out of range", "stack frame id N: file
+ * location out of range"; the reference would fail too, or wrap a 0 id
+ * around to the last entry), when parent frames form a cycle ("cycle in
+ * stack frames at id N"), when a called computation is missing, or when
+ * the formatted frames of M would exceed 256 MiB.  Release *OUT with
+ * hlo_src_free, also after an error.
  */
-int hlo_src(const struct hlo_module *m, const struct hlo_inst *in,
+int hlo_src(struct hlo_module *m, const struct hlo_inst *in,
     struct hlo_src *out);
 
 void hlo_src_free(struct hlo_src *s);

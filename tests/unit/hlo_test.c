@@ -657,8 +657,8 @@ static void
 offload(void)
 {
 	struct mod md;
-	Xla__HloInstructionProto *hb, *up, *ix, *dus, *hb2, *ix2, *ds, *db, *up3,
-	    *dus3, *lone, *hb4, *bad, *d2h, *h2d, *no, *top, *broken;
+	Xla__HloInstructionProto *hb, *up, *ix, *dus, *hb2, *ix2, *ds, *db,
+	    *up3, *dus3, *lone, *hb4, *bad, *d2h, *h2d, *no, *top, *broken;
 	struct hlo_module *m;
 
 	mod_init(&md);
@@ -704,8 +704,8 @@ offload(void)
 	calls(no, 1, (int64_t)3);
 	top = inst("top", "async-start", 103, NULL);
 	calls(top, 1, (int64_t)1);
-	lone = inst("lone", "dynamic-slice", 104, shape(XLA__PRIMITIVE_TYPE__F32,
-	    0, 2, (int64_t)1, (int64_t)16));
+	lone = inst("lone", "dynamic-slice", 104,
+	    shape(XLA__PRIMITIVE_TYPE__F32, 0, 2, (int64_t)1, (int64_t)16));
 	operands(lone, 1, (int64_t)20);
 	broken = inst("broken", "fusion", 105, NULL);
 	calls(broken, 1, (int64_t)4);
@@ -728,25 +728,26 @@ offload(void)
 
 struct frames {
 	Xla__StackFrameIndexProto x;
-	Xla__StackFrameIndexProto__FileLocation loc[4], *locp[4];
-	Xla__StackFrameIndexProto__StackFrame fr[5], *frp[5];
+	Xla__StackFrameIndexProto__FileLocation loc[5], *locp[5];
+	Xla__StackFrameIndexProto__StackFrame fr[6], *frp[6];
 	char *files[2], *funcs[3];
 };
 
 /*
  * Frames 1 <- 2 <- 3 (3 innermost), 4 a second leaf under 1, 5 a bad
- * file location.  Locations: 1 main.py:10[<module>], 2 lib.py:20:7[f],
- * 3 lib.py:30[g], 4 main.py:11:2[g].
+ * file location, 6 a location with no file name.  Locations: 1
+ * main.py:10[<module>], 2 lib.py:20:7[f], 3 lib.py:30[g], 4
+ * main.py:11:2[g], 5 file 0.
  */
 static void
 frames_init(struct frames *f)
 {
-	static const int32_t loc[4][4] = {
+	static const int32_t loc[5][4] = {
 		{ 1, 1, 10, 0 }, { 2, 2, 20, 7 }, { 2, 3, 30, 0 },
-		{ 1, 3, 11, 2 },
+		{ 1, 3, 11, 2 }, { 0, 1, 5, 0 },
 	};
-	static const int32_t fr[5][2] = {
-		{ 1, 0 }, { 2, 1 }, { 3, 2 }, { 4, 1 }, { 9, 0 },
+	static const int32_t fr[6][2] = {
+		{ 1, 0 }, { 2, 1 }, { 3, 2 }, { 4, 1 }, { 9, 0 }, { 5, 1 },
 	};
 	int i;
 
@@ -760,7 +761,7 @@ frames_init(struct frames *f)
 	f->x.file_names = f->files;
 	f->x.n_function_names = 3;
 	f->x.function_names = f->funcs;
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 5; i++) {
 		xla__stack_frame_index_proto__file_location__init(&f->loc[i]);
 		f->loc[i].file_name_id = loc[i][0];
 		f->loc[i].function_name_id = loc[i][1];
@@ -768,15 +769,15 @@ frames_init(struct frames *f)
 		f->loc[i].column = loc[i][3];
 		f->locp[i] = &f->loc[i];
 	}
-	f->x.n_file_locations = 4;
+	f->x.n_file_locations = 5;
 	f->x.file_locations = f->locp;
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 6; i++) {
 		xla__stack_frame_index_proto__stack_frame__init(&f->fr[i]);
 		f->fr[i].file_location_id = fr[i][0];
 		f->fr[i].parent_frame_id = fr[i][1];
 		f->frp[i] = &f->fr[i];
 	}
-	f->x.n_stack_frames = 5;
+	f->x.n_stack_frames = 6;
 	f->x.stack_frames = f->frp;
 }
 
@@ -799,7 +800,7 @@ stacks(void)
 	struct mod md;
 	struct frames fx;
 	Xla__HloInstructionProto *a, *b, *c, *d, *n1, *n2, *f, *e, *g, *bad,
-	    *oob, *neg;
+	    *oob, *neg, *noname;
 	struct hlo_module *m;
 	struct hlo_src s;
 
@@ -831,10 +832,12 @@ stacks(void)
 	bad = inst("bad", "copy", 13, NULL);
 	meta(bad, "", 5, NULL);
 	oob = inst("oob", "copy", 14, NULL);
-	meta(oob, "", 6, NULL);
+	meta(oob, "", 7, NULL);
 	neg = inst("neg", "fusion", 15, NULL);
 	calls(neg, 1, (int64_t)3);
-	comp(&md, 4, 6, f, e, g, bad, oob, neg);
+	noname = inst("noname", "copy", 16, NULL);
+	meta(noname, "x", 6, NULL);
+	comp(&md, 4, 7, f, e, g, bad, oob, neg, noname);
 	m = load(&md, 1);
 	CHECK_STR(get(m, "f")->scheduling_name, "f.sched");
 	CHECK_STR(get(m, "f")->op_name, "jit(f)/x");
@@ -876,7 +879,11 @@ stacks(void)
 	CHECK(strstr(err_msg(), "file location out of range") != NULL);
 	hlo_src_free(&s);
 	CHECK_INT(hlo_src(m, get(m, "oob"), &s), -1);
-	CHECK(strstr(err_msg(), "stack frame id 6 out of range") != NULL);
+	CHECK(strstr(err_msg(), "stack frame id 7 out of range") != NULL);
+	hlo_src_free(&s);
+	CHECK_INT(hlo_src(m, get(m, "noname"), &s), -1);
+	CHECK_STR(err_msg(), "stack frame id 6: file or function name out "
+	    "of range");
 	hlo_src_free(&s);
 	hlo_free(m);
 	/* Make frame 1 its own grandparent. */
@@ -1359,6 +1366,28 @@ golden_folds(struct loaded *l, const char *dir)
 	fold_free(&opn);
 }
 
+/* Real dumps: every instruction classifies, sizes and has its stacks. */
+static void
+golden_all(struct loaded *l)
+{
+	const struct hlo_inst *in;
+	struct hlo_src s;
+	size_t i, k, bad = 0, ncomm = 0;
+
+	for (i = 0; i < l->n; i++)
+		for (k = 0; k < hlo_count(l->m[i]); k++) {
+			in = hlo_inst(l->m[i], k);
+			if (in->comm < 0 || (in->comm && !in->collective))
+				bad++;
+			ncomm += in->comm == 1;
+			if (hlo_src(l->m[i], in, &s) < 0)
+				bad++;
+			hlo_src_free(&s);
+		}
+	CHECK_INT(bad, 0);
+	CHECK(ncomm > 0);
+}
+
 static void
 golden(void)
 {
@@ -1379,6 +1408,7 @@ golden(void)
 		if (i == 0)
 			CHECK_INT(load_archive(&p0, path), 0);
 	}
+	golden_all(&all);
 	snprintf(path, sizeof(path), "%s/golden/proc0/thunk.tsv", shared);
 	golden_rows(&p0, path, 0);
 	snprintf(path, sizeof(path), "%s/golden/proc0/communication.tsv",
