@@ -120,17 +120,32 @@ enumname(const char *const *tab, size_t n, int v, char buf[16])
 #define ENCNAME(v, b) enumname(encnames, NELEM(encnames), (v), (b))
 #define CODECNAME(v, b) enumname(codecnames, NELEM(codecnames), (v), (b))
 
-static uint32_t
+/* Little-endian loads: one instruction on little-endian machines. */
+static inline uint32_t
 le32(const uint8_t *p)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+#else
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
 	    (uint32_t)p[3] << 24;
+#endif
 }
 
-static uint64_t
+static inline uint64_t
 le64(const uint8_t *p)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+#else
 	return le32(p) | (uint64_t)le32(p + 4) << 32;
+#endif
 }
 
 /* Bits needed to store 0..MAX. */
@@ -150,8 +165,21 @@ bitwidth(uint32_t max)
  * RLE/bit-packed hybrid (Encodings.md): runs, each with a varint header.
  * Header bit 0 set: (header >> 1) groups of 8 values packed LSB first in
  * BW bits each.  Clear: (header >> 1) repeats of one value stored in
- * ceil(BW / 8) little-endian bytes.
+ * ceil(BW / 8) little-endian bytes.  The decoder is resumable so that
+ * callers can decode in small blocks that stay in cache.
  */
+struct rle {
+	const uint8_t *p, *end;	/* next run header, end of data */
+	int bw;
+	uint64_t left;		/* values left in the current run */
+	const uint8_t *run;	/* bit-packed run data, or NULL: RLE run */
+	size_t runlen;		/* bytes of it present */
+	uint64_t at;		/* bit offset of its next value */
+	uint32_t value;		/* RLE run value */
+};
+
+#define RLE_BLOCK 512		/* values per block, for callers */
+
 static int
 uvarint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 {
@@ -171,79 +199,137 @@ uvarint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 	return -1;
 }
 
-/* CNT values of BW bits from P, which has AVAIL >= ceil(CNT*BW/8) bytes. */
-static void
-unpack(const uint8_t *p, size_t avail, int bw, uint32_t *out, size_t cnt)
+static int
+rle_init(struct rle *r, const uint8_t *p, size_t len, int bw)
 {
-	uint64_t mask = ((uint64_t)1 << bw) - 1, w, bit;
+	memset(r, 0, sizeof(*r));
+	r->p = p;
+	r->end = p ? p + len : p;
+	r->bw = bw;
+	if (bw < 0 || bw > 32)
+		return err_fail("RLE bit width %d out of range", bw);
+	return 0;
+}
+
+/* Start the next run. */
+static int
+rle_run(struct rle *r)
+{
+	uint64_t h, groups, avail = (uint64_t)(r->end - r->p);
+	size_t vbytes = ((size_t)r->bw + 7) / 8, j;
+
+	if (r->p == r->end || uvarint(&r->p, r->end, &h) < 0)
+		return err_fail("truncated RLE run header");
+	avail = (uint64_t)(r->end - r->p);
+	if (h & 1) {
+		/*
+		 * A final run may stop short of its last group: only the
+		 * values actually read must be present (checked there).
+		 */
+		groups = h >> 1;
+		if (groups > (uint64_t)1 << 50)
+			groups = (uint64_t)1 << 50;
+		r->left = groups * 8;
+		r->run = r->p;
+		r->runlen = groups * r->bw < avail ? groups * r->bw : avail;
+		r->at = 0;
+		r->p += r->runlen;
+	} else {
+		if (vbytes > avail)
+			return err_fail("truncated RLE run");
+		r->run = NULL;
+		for (r->value = 0, j = 0; j < vbytes; j++)
+			r->value |= (uint32_t)r->p[j] << (8 * j);
+		r->p += vbytes;
+		r->left = h >> 1;
+	}
+	return 0;
+}
+
+/*
+ * CNT values of BW bits from bit offset BIT of P, which has AVAIL bytes,
+ * enough for all of them.  Whole 8-byte loads while they fit, then a
+ * zero-padded copy for the last few values.
+ */
+static void
+unpack(const uint8_t *p, size_t avail, int bw, uint64_t bit, uint32_t *out,
+    size_t cnt)
+{
+	uint64_t mask = ((uint64_t)1 << bw) - 1, w;
 	uint8_t tmp[8];
-	size_t j, at;
+	size_t j = 0, at;
 
 	if (bw == 0) {
 		memset(out, 0, cnt * sizeof(*out));
 		return;
 	}
-	for (j = 0, bit = 0; j < cnt; j++, bit += bw) {
+	for (; j < cnt && (bit >> 3) + 8 <= avail; j++, bit += bw)
+		out[j] = (uint32_t)(le64(p + (bit >> 3)) >> (bit & 7) & mask);
+	for (; j < cnt; j++, bit += bw) {
 		at = bit >> 3;
-		if (avail - at >= 8) {
-			w = le64(p + at);
-		} else {
-			memset(tmp, 0, sizeof(tmp));
-			memcpy(tmp, p + at, avail - at);
-			w = le64(tmp);
-		}
+		memset(tmp, 0, sizeof(tmp));
+		memcpy(tmp, p + at, avail - at);
+		w = le64(tmp);
 		out[j] = (uint32_t)(w >> (bit & 7) & mask);
 	}
+}
+
+/*
+ * The next at most MAX values, returning how many (> 0), or -1.  When they
+ * are one repeated value, *RUN is set and the value is r->value; else
+ * they are written to BUF (or, if BUF is NULL, only checked).
+ */
+static int64_t
+rle_next(struct rle *r, uint32_t *buf, size_t max, int *run)
+{
+	uint64_t cnt;
+
+	while (r->left == 0)
+		if (rle_run(r) < 0)
+			return -1;
+	cnt = r->left < max ? r->left : max;
+	r->left -= cnt;
+	*run = r->run == NULL;
+	if (*run)
+		return (int64_t)cnt;
+	if ((r->at + cnt * r->bw + 7) / 8 > r->runlen)
+		return err_fail("truncated bit-packed run");
+	if (buf)
+		unpack(r->run, r->runlen, r->bw, r->at, buf, (size_t)cnt);
+	r->at += cnt * r->bw;
+	return (int64_t)cnt;
+}
+
+/* The next N values into OUT, or only check they are there if OUT is NULL. */
+static int
+rle_read(struct rle *r, uint32_t *out, size_t n)
+{
+	int64_t cnt, j;
+	int run;
+
+	while (n > 0) {
+		if ((cnt = rle_next(r, out, n, &run)) < 0)
+			return -1;
+		if (run && out)
+			for (j = 0; j < cnt; j++)
+				out[j] = r->value;
+		if (out)
+			out += cnt;
+		n -= (size_t)cnt;
+	}
+	return 0;
 }
 
 int
 pq_rle_decode(const uint8_t *p, size_t len, int bw, uint32_t *out, size_t n)
 {
-	const uint8_t *end;
-	uint64_t h, cnt, need;
-	size_t i = 0, j, vbytes;
-	uint32_t v;
+	struct rle r;
 
-	if (bw < 0 || bw > 32)
-		return err_fail("RLE bit width %d out of range", bw);
-	if (n == 0)
-		return 0;
+	if (rle_init(&r, p, len, bw) < 0)
+		return -1;
 	if (n > (size_t)1 << 56)
 		return err_fail("too many RLE values");
-	if (len == 0)
-		return err_fail("truncated RLE run header");
-	end = p + len;
-	vbytes = ((size_t)bw + 7) / 8;
-	while (i < n) {
-		if (uvarint(&p, end, &h) < 0)
-			return err_fail("truncated RLE run header");
-		if (h & 1) {
-			/* Only the values we need must be present. */
-			cnt = h >> 1;
-			cnt = cnt >= (n - i + 7) / 8 ? n - i : cnt * 8;
-			need = (cnt * (uint64_t)bw + 7) / 8;
-			if (need > (uint64_t)(end - p))
-				return err_fail("truncated bit-packed run");
-			if (out)
-				unpack(p, (size_t)(end - p), bw, out + i,
-				    (size_t)cnt);
-			p += need;
-			i += cnt;
-		} else {
-			if (vbytes > (size_t)(end - p))
-				return err_fail("truncated RLE run");
-			for (v = 0, j = 0; j < vbytes; j++)
-				v |= (uint32_t)p[j] << (8 * j);
-			p += vbytes;
-			cnt = h >> 1;
-			if (cnt > n - i)
-				cnt = n - i;
-			for (j = 0; out && j < cnt; j++)
-				out[i + j] = v;
-			i += cnt;
-		}
-	}
-	return 0;
+	return rle_read(&r, out, n);
 }
 
 /*
@@ -624,7 +710,7 @@ check_rowgroups(struct pq_file *f)
 		sum += f->rgs[i].nrows;
 	}
 	if (f->nrows < 0)
-		return err_fail("corrupt footer: no row count");
+		return err_fail("corrupt footer: bad row count");
 	if (sum != f->nrows)
 		return err_fail("corrupt footer: row groups hold %lld rows, "
 		    "file says %lld", (long long)sum, (long long)f->nrows);
@@ -759,9 +845,9 @@ struct dec {
 	int inrow;		/* lists: a row was started in this chunk */
 	/* scratch, reused from page to page */
 	uint8_t *buf;
-	uint32_t *rl, *dl, *ix;
+	uint32_t *rl, *dl;
 	int64_t *tmp;
-	size_t bufcap, rlcap, dlcap, ixcap, tmpcap;
+	size_t bufcap, rlcap, dlcap, tmpcap;
 	/* the dictionary of the current chunk */
 	int hasdict;
 	size_t ndict, dictcap;
@@ -769,6 +855,8 @@ struct dec {
 	double *dd;
 	size_t *doff, *dlen;
 	ZSTD_DCtx *zstd;
+	z_stream z;
+	int zinit;
 };
 
 static void
@@ -931,49 +1019,109 @@ plain(struct dec *d, const uint8_t *p, size_t len, size_t m, struct vals *v)
 	return 0;
 }
 
+static int
+badindex(const struct dec *d, uint32_t k)
+{
+	return err_fail("dictionary index %lu out of range (%zu entries)",
+	    (unsigned long)k, d->ndict);
+}
+
+/* Entry K of the dictionary, CNT times, into V from I. */
+static void
+dictfill(struct dec *d, uint32_t k, struct vals *v, size_t i, size_t cnt)
+{
+	size_t j;
+
+	for (j = i; j < i + cnt; j++) {
+		if (v->i64)
+			v->i64[j] = d->di[k];
+		else if (v->f64)
+			v->f64[j] = d->dd[k];
+		else {
+			v->off[j] = d->doff[k];
+			v->len[j] = d->dlen[k];
+		}
+	}
+}
+
+/* Entries IX[0..CNT) of the dictionary into V from I. */
+static int
+dictgather(struct dec *d, const uint32_t *ix, struct vals *v, size_t i,
+    size_t cnt)
+{
+	size_t j, nd = d->ndict;
+
+	if (v->i64) {
+		for (j = 0; j < cnt; j++) {
+			if (ix[j] >= nd)
+				return badindex(d, ix[j]);
+			v->i64[i + j] = d->di[ix[j]];
+		}
+	} else if (v->f64) {
+		for (j = 0; j < cnt; j++) {
+			if (ix[j] >= nd)
+				return badindex(d, ix[j]);
+			v->f64[i + j] = d->dd[ix[j]];
+		}
+	} else {
+		for (j = 0; j < cnt; j++) {
+			if (ix[j] >= nd)
+				return badindex(d, ix[j]);
+			v->off[i + j] = d->doff[ix[j]];
+			v->len[i + j] = d->dlen[ix[j]];
+		}
+	}
+	return 0;
+}
+
 /* M dictionary indices (a bit-width byte, then RLE) looked up into V. */
 static int
 dictvalues(struct dec *d, const uint8_t *p, size_t len, size_t m,
     struct vals *v)
 {
+	uint32_t ix[RLE_BLOCK];
+	struct rle r;
 	size_t i;
-	uint32_t k;
+	int64_t cnt;
+	int run;
 
 	if (m == 0)
 		return 0;
-	mem_grow(&d->ix, &d->ixcap, m, sizeof(*d->ix));
-	if (pq_rle_decode(p + 1, len - 1, p[0], d->ix, m) < 0)
-		return err_prefix("bad dictionary indices");
-	for (i = 0; i < m; i++) {
-		if ((k = d->ix[i]) >= d->ndict)
-			return err_fail("dictionary index %lu out of range "
-			    "(%zu entries)", (unsigned long)k, d->ndict);
-		if (v->i64)
-			v->i64[i] = d->di[k];
-		else if (v->f64)
-			v->f64[i] = d->dd[k];
-		else {
-			v->off[i] = d->doff[k];
-			v->len[i] = d->dlen[k];
-		}
+	rle_init(&r, p + 1, len - 1, p[0]);
+	for (i = 0; i < m; i += (size_t)cnt) {
+		cnt = rle_next(&r, ix, m - i < RLE_BLOCK ? m - i : RLE_BLOCK,
+		    &run);
+		if (cnt < 0)
+			return err_prefix("bad dictionary indices");
+		if (!run && dictgather(d, ix, v, i, (size_t)cnt) < 0)
+			return -1;
+		if (run && r.value >= d->ndict)
+			return badindex(d, r.value);
+		if (run)
+			dictfill(d, r.value, v, i, (size_t)cnt);
 	}
 	return 0;
 }
 
 /* Booleans in the RLE encoding: a 4-byte length, then RLE with width 1. */
 static int
-rlebools(struct dec *d, const uint8_t *p, size_t m, struct vals *v)
+rlebools(const uint8_t *p, size_t m, struct vals *v)
 {
-	size_t i;
+	uint32_t b[RLE_BLOCK];
+	struct rle r;
+	size_t i, j, cnt;
 
-	mem_grow(&d->ix, &d->ixcap, m, sizeof(*d->ix));
-	if (pq_rle_decode(p + 4, le32(p), 1, d->ix, m) < 0)
-		return err_prefix("bad boolean RLE data");
-	for (i = 0; i < m; i++) {
-		if (d->ix[i] > 1)
-			return err_fail("bad boolean RLE data: value %lu",
-			    (unsigned long)d->ix[i]);
-		v->i64[i] = d->ix[i];
+	rle_init(&r, p + 4, le32(p), 1);
+	for (i = 0; i < m; i += cnt) {
+		cnt = m - i < RLE_BLOCK ? m - i : RLE_BLOCK;
+		if (rle_read(&r, b, cnt) < 0)
+			return err_prefix("bad boolean RLE data");
+		for (j = 0; j < cnt; j++) {
+			if (b[j] > 1)
+				return err_fail("bad boolean RLE data: value "
+				    "%lu", (unsigned long)b[j]);
+			v->i64[i + j] = b[j];
+		}
 	}
 	return 0;
 }
@@ -986,7 +1134,7 @@ values(struct dec *d, int enc, const uint8_t *p, size_t len, size_t m,
 	if (enc == E_PLAIN)
 		return plain(d, p, len, m, v);
 	if (enc == E_RLE)
-		return rlebools(d, p, m, v);
+		return rlebools(p, m, v);
 	return dictvalues(d, p, len, m, v);
 }
 
@@ -995,11 +1143,7 @@ dictpage(struct dec *d, const struct page *ph, const uint8_t *p, size_t len)
 {
 	struct vals v = { 0 };
 	size_t n, cap;
-	char b[16];
 
-	if (ph->enc != E_PLAIN && ph->enc != E_PLAIN_DICT)
-		return err_fail("unsupported dictionary encoding %s",
-		    ENCNAME(ph->enc, b));
 	d->hasdict = 0;
 	if (ph->nvalues < 0 || ph->nvalues > INT32_MAX)
 		return err_fail("corrupt dictionary page header");
@@ -1063,48 +1207,89 @@ rowslot(struct dec *d, size_t at)
 static void
 spread(struct dec *d, size_t n, size_t k, size_t m)
 {
-	struct pq_column *c = d->c;
-	const uint8_t *ok = c->valid + n;
+	const uint8_t *ok = d->c->valid + n;
 	size_t i = k, j = m;
 
-	while (j < i) {
-		i--;
-		if (ok[i])
-			j--;
-		if (c->i64)
-			c->i64[n + i] = ok[i] ? c->i64[n + j] : 0;
-		else if (c->f64)
-			c->f64[n + i] = ok[i] ? c->f64[n + j] : NAN;
-		else {
-			d->soff[n + i] = ok[i] ? d->soff[n + j] : 0;
-			c->len[n + i] = ok[i] ? c->len[n + j] : 0;
+	if (d->c->i64) {
+		int64_t *x = d->c->i64 + n;
+
+		for (; j < i; i--, j -= ok[i])
+			x[i - 1] = ok[i - 1] ? x[j - 1] : 0;
+	} else if (d->c->f64) {
+		double *x = d->c->f64 + n;
+
+		for (; j < i; i--, j -= ok[i])
+			x[i - 1] = ok[i - 1] ? x[j - 1] : NAN;
+	} else {
+		size_t *off = d->soff + n, *len = d->c->len + n;
+
+		for (; j < i; i--, j -= ok[i]) {
+			off[i - 1] = ok[i - 1] ? off[j - 1] : 0;
+			len[i - 1] = ok[i - 1] ? len[j - 1] : 0;
 		}
 	}
 }
 
+/*
+ * Definition levels of K rows from N on, straight into valid[]; returns
+ * how many are present, or -1.
+ */
+static int64_t
+flatlevels(struct dec *d, size_t n, size_t k, const uint8_t *dp,
+    size_t dlen)
+{
+	uint32_t l[RLE_BLOCK], max = (uint32_t)d->fd->maxdef;
+	uint8_t *valid = d->c->valid + n;
+	struct rle r;
+	size_t i, j, m = 0;
+	int64_t cnt;
+	int run;
+
+	rle_init(&r, dp, dlen, bitwidth(max));
+	for (i = 0; i < k; i += (size_t)cnt) {
+		cnt = rle_next(&r, l, k - i < RLE_BLOCK ? k - i : RLE_BLOCK,
+		    &run);
+		if (cnt < 0)
+			return err_prefix("bad definition levels");
+		if (run) {
+			if (r.value > max)
+				return checklevels(&r.value, 1, (int)max,
+				    "definition");
+			memset(valid + i, r.value == max, (size_t)cnt);
+			m += r.value == max ? (size_t)cnt : 0;
+			continue;
+		}
+		if (checklevels(l, (size_t)cnt, (int)max, "definition") < 0)
+			return -1;
+		for (j = 0; j < (size_t)cnt; j++)
+			m += valid[i + j] = l[j] == max;
+	}
+	return (int64_t)m;
+}
+
 static int
-flatpage(struct dec *d, int enc, size_t k, const uint32_t *dl,
+flatpage(struct dec *d, int enc, size_t k, const uint8_t *dp, size_t dlen,
     const uint8_t *p, size_t len)
 {
-	struct pq_column *c = d->c;
-	size_t n = d->rows, m = 0, i;
+	size_t n = d->rows, m = k;
+	int64_t mm;
 	struct vals v;
 
-	if (dl) {
-		for (i = 0; i < k; i++)
-			m += dl[i] == (uint32_t)d->fd->maxdef;
+	/* Levels must be there before K may size an allocation. */
+	if (d->fd->maxdef > 0 &&
+	    pq_rle_decode(dp, dlen, bitwidth((uint32_t)d->fd->maxdef), NULL,
+	    k) < 0)
+		return err_prefix("bad definition levels");
+	growrows(d, n + k);
+	if (d->fd->maxdef > 0) {
+		if ((mm = flatlevels(d, n, k, dp, dlen)) < 0)
+			return -1;
+		m = (size_t)mm;
 	} else {
-		m = k;
+		memset(d->c->valid + n, 1, k);
 	}
 	if (holds(d, enc, p, len, m) < 0)
 		return -1;
-	growrows(d, n + k);
-	if (dl) {
-		for (i = 0; i < k; i++)
-			c->valid[n + i] = dl[i] == (uint32_t)d->fd->maxdef;
-	} else {
-		memset(c->valid + n, 1, k);
-	}
 	v = rowslot(d, n);
 	if (values(d, enc, p, len, m, &v) < 0)
 		return -1;
@@ -1114,10 +1299,10 @@ flatpage(struct dec *d, int enc, size_t k, const uint32_t *dl,
 }
 
 static int
-listpage(struct dec *d, int enc, size_t k, const uint32_t *rl,
-    const uint32_t *dl, const uint8_t *p, size_t len)
+listpage(struct dec *d, int enc, size_t k, const uint8_t *p, size_t len)
 {
 	const struct field *fd = d->fd;
+	const uint32_t *rl = d->rl, *dl = d->dl;
 	struct pq_column *c = d->c;
 	struct vals v = { 0 };
 	size_t m = 0, i, j = 0;
@@ -1154,9 +1339,9 @@ listpage(struct dec *d, int enc, size_t k, const uint32_t *rl,
 	return 0;
 }
 
-/* Decode K levels of the kinds the column has from sections RP and DP. */
+/* Both level kinds of a list page, whole, into d->rl and d->dl. */
 static int
-pagelevels(struct dec *d, size_t k, const uint8_t *rp, size_t rlen,
+listlevels(struct dec *d, size_t k, const uint8_t *rp, size_t rlen,
     const uint8_t *dp, size_t dlen)
 {
 	const struct field *fd = d->fd;
@@ -1164,58 +1349,64 @@ pagelevels(struct dec *d, size_t k, const uint8_t *rp, size_t rlen,
 	int dbw = bitwidth((uint32_t)fd->maxdef);
 
 	/* Check both before allocating for either. */
-	if (fd->maxrep > 0 && pq_rle_decode(rp, rlen, rbw, NULL, k) < 0)
+	if (pq_rle_decode(rp, rlen, rbw, NULL, k) < 0)
 		return err_prefix("bad repetition levels");
-	if (fd->maxdef > 0 && pq_rle_decode(dp, dlen, dbw, NULL, k) < 0)
+	if (pq_rle_decode(dp, dlen, dbw, NULL, k) < 0)
 		return err_prefix("bad definition levels");
-	if (fd->maxrep > 0) {
-		mem_grow(&d->rl, &d->rlcap, k, sizeof(*d->rl));
-		pq_rle_decode(rp, rlen, rbw, d->rl, k);
-		if (checklevels(d->rl, k, fd->maxrep, "repetition") < 0)
-			return -1;
-	}
-	if (fd->maxdef > 0) {
-		mem_grow(&d->dl, &d->dlcap, k, sizeof(*d->dl));
-		pq_rle_decode(dp, dlen, dbw, d->dl, k);
-		if (checklevels(d->dl, k, fd->maxdef, "definition") < 0)
-			return -1;
-	}
+	mem_grow(&d->rl, &d->rlcap, k, sizeof(*d->rl));
+	mem_grow(&d->dl, &d->dlcap, k, sizeof(*d->dl));
+	pq_rle_decode(rp, rlen, rbw, d->rl, k);
+	pq_rle_decode(dp, dlen, dbw, d->dl, k);
+	if (checklevels(d->rl, k, fd->maxrep, "repetition") < 0 ||
+	    checklevels(d->dl, k, fd->maxdef, "definition") < 0)
+		return -1;
 	return 0;
 }
 
+/*
+ * A data page of K levels: repetition levels at RP, definition levels at
+ * DP (each present only if the column has them), values at P.
+ */
 static int
-datavalues(struct dec *d, int enc, size_t k, const uint8_t *p, size_t len)
+datapage(struct dec *d, int enc, size_t k, const uint8_t *rp, size_t rlen,
+    const uint8_t *dp, size_t dlen, const uint8_t *p, size_t len)
 {
-	const uint32_t *dl = d->fd->maxdef > 0 ? d->dl : NULL;
-
-	if (d->fd->kind == PQ_LIST_INT64)
-		return listpage(d, enc, k, d->rl, dl, p, len);
-	return flatpage(d, enc, k, dl, p, len);
+	if (d->fd->kind != PQ_LIST_INT64)
+		return flatpage(d, enc, k, dp, dlen, p, len);
+	if (listlevels(d, k, rp, rlen, dp, dlen) < 0)
+		return -1;
+	return listpage(d, enc, k, p, len);
 }
 
+/* Inflate a gzip (or zlib) page with the column's one z_stream. */
 static int
-gunzip(uint8_t *dst, size_t ulen, const uint8_t *src, size_t clen)
+gunzip(struct dec *d, uint8_t *dst, size_t ulen, const uint8_t *src,
+    size_t clen)
 {
-	z_stream z;
+	z_stream *z = &d->z;
 	int r;
 
-	memset(&z, 0, sizeof(z));
-	if (inflateInit2(&z, 15 + 32) != Z_OK)	/* gzip or zlib header */
-		return err_fail("cannot initialise zlib");
-	z.next_in = (Bytef *)(uintptr_t)src;
-	z.avail_in = (uInt)clen;
-	z.next_out = dst;
-	z.avail_out = (uInt)ulen;
+	if (!d->zinit) {
+		memset(z, 0, sizeof(*z));
+		if (inflateInit2(z, 15 + 32) != Z_OK)	/* gzip or zlib */
+			err_die("out of memory");
+		d->zinit = 1;
+	} else if (inflateReset(z) != Z_OK) {
+		return err_fail("corrupt gzip data");
+	}
+	z->next_in = (Bytef *)(uintptr_t)src;
+	z->avail_in = (uInt)clen;
+	z->next_out = dst;
+	z->avail_out = (uInt)ulen;
 	for (;;) {
-		r = inflate(&z, Z_FINISH);
+		r = inflate(z, Z_FINISH);
 		/* Concatenated gzip members are one stream. */
-		if (r == Z_STREAM_END && z.avail_in > 0 && z.avail_out > 0 &&
-		    inflateReset(&z) == Z_OK)
+		if (r == Z_STREAM_END && z->avail_in > 0 && z->avail_out > 0 &&
+		    inflateReset(z) == Z_OK)
 			continue;
 		break;
 	}
-	inflateEnd(&z);
-	if (r != Z_STREAM_END || z.avail_out != 0)
+	if (r != Z_STREAM_END || z->avail_out != 0)
 		return err_fail("corrupt gzip data");
 	return 0;
 }
@@ -1249,7 +1440,7 @@ expand(struct dec *d, int codec, const uint8_t *src, size_t clen,
 			return err_fail("corrupt snappy data"), NULL;
 		break;
 	case C_GZIP:
-		if (gunzip(d->buf, ulen, src, clen) < 0)
+		if (gunzip(d, d->buf, ulen, src, clen) < 0)
 			return NULL;
 		break;
 	case C_ZSTD:
@@ -1370,31 +1561,22 @@ page_v1(struct dec *d, const struct page *ph, const uint8_t *p, size_t len)
 	const struct field *fd = d->fd;
 	const uint8_t *rp = NULL, *dp = NULL;
 	size_t rlen = 0, dlen = 0, pos = 0;
-	char b[16];
 
-	/* Each level section: 4-byte length, then RLE. */
+	/* Each level section: 4-byte length, then RLE (supported()). */
 	if (fd->maxrep > 0) {
-		if (ph->repenc != E_RLE)
-			return err_fail("unsupported level encoding %s",
-			    ENCNAME(ph->repenc, b));
 		if (len < 4 || (rlen = le32(p)) > len - 4)
 			return err_fail("truncated repetition levels");
 		rp = p + 4;
 		pos = 4 + rlen;
 	}
 	if (fd->maxdef > 0) {
-		if (ph->defenc != E_RLE)
-			return err_fail("unsupported level encoding %s",
-			    ENCNAME(ph->defenc, b));
 		if (len - pos < 4 || (dlen = le32(p + pos)) > len - pos - 4)
 			return err_fail("truncated definition levels");
 		dp = p + pos + 4;
 		pos += 4 + dlen;
 	}
-	if (pagelevels(d, (size_t)ph->nvalues, rp, rlen, dp, dlen) < 0)
-		return -1;
-	return datavalues(d, ph->enc, (size_t)ph->nvalues, p + pos,
-	    len - pos);
+	return datapage(d, ph->enc, (size_t)ph->nvalues, rp, rlen, dp, dlen,
+	    p + pos, len - pos);
 }
 
 /* Data page v2: [rep levels][def levels] raw, then values, compressed. */
@@ -1411,15 +1593,13 @@ page_v2(struct dec *d, const struct page *ph, int codec, const uint8_t *p)
 	rlen = (size_t)ph->replen;
 	dlen = (size_t)ph->deflen;
 	lv = rlen + dlen;
-	if (pagelevels(d, k, p, rlen, p + rlen, dlen) < 0)
-		return -1;
 	if (!ph->compressed)
 		codec = C_NONE;
 	vp = expand(d, codec, p + lv, (size_t)ph->csize - lv,
 	    (size_t)ph->usize - lv);
 	if (vp == NULL)
 		return -1;
-	return datavalues(d, ph->enc, k, vp,
+	return datapage(d, ph->enc, k, p, rlen, p + rlen, dlen, vp,
 	    (codec == C_NONE ? (size_t)ph->csize : (size_t)ph->usize) - lv);
 }
 
@@ -1449,35 +1629,68 @@ page(struct dec *d, const struct page *ph, int codec, const uint8_t *p,
 	return page_v1(d, ph, up, len);
 }
 
+/* Refuse, naming it, what we do not decode, before decoding anything. */
+static int
+supported(const struct dec *d, const struct page *ph)
+{
+	const struct field *fd = d->fd;
+	int enc = ph->enc;
+	char b[16];
+
+	if (!ph->sub)
+		return 0;	/* page() reports it */
+	if (ph->type == P_DICT) {
+		if (enc != E_PLAIN && enc != E_PLAIN_DICT)
+			return err_fail("unsupported dictionary encoding %s",
+			    ENCNAME(enc, b));
+		return 0;
+	}
+	if (enc != E_PLAIN && enc != E_PLAIN_DICT && enc != E_RLE_DICT &&
+	    (enc != E_RLE || fd->type != T_BOOLEAN))
+		return err_fail("unsupported encoding %s", ENCNAME(enc, b));
+	if (ph->type != P_DATA)
+		return 0;
+	if (fd->maxrep > 0 && ph->repenc != E_RLE)
+		return err_fail("unsupported level encoding %s",
+		    ENCNAME(ph->repenc, b));
+	if (fd->maxdef > 0 && ph->defenc != E_RLE)
+		return err_fail("unsupported level encoding %s",
+		    ENCNAME(ph->defenc, b));
+	return 0;
+}
+
 static int
 chunkpages(struct dec *d, const struct chunk *ch, int64_t start)
 {
 	const struct pq_file *f = d->f;
 	struct thrift t;
 	struct page ph;
-	int64_t levels = 0, pos = start, end = start + ch->size;
+	int64_t levels = 0, pos = start, end = start + ch->size, hdr;
 
 	while (levels < ch->nvalues) {
 		if (pos >= end)
 			return err_fail("column chunk ends after %lld of %lld "
 			    "values", (long long)levels,
 			    (long long)ch->nvalues);
+		hdr = pos;
 		thrift_init(&t, f->data + pos, (size_t)(end - pos));
 		parse_page(&t, &ph);
 		if (t.bad)
 			return err_prefix("corrupt page header at offset %lld",
-			    (long long)pos);
+			    (long long)hdr);
 		pos = t.p - f->data;
 		if (ph.csize < 0 || ph.usize < 0 || ph.csize > end - pos ||
 		    ph.usize > INT32_MAX)
 			return err_fail("corrupt page header at offset %lld: "
-			    "page sizes", (long long)pos);
+			    "page sizes", (long long)hdr);
 		if (ph.type == P_DATA || ph.type == P_DATA_V2 ||
 		    ph.type == P_DICT) {
+			if (supported(d, &ph) < 0)
+				return -1;
 			if (page(d, &ph, ch->codec, f->data + pos,
 			    ch->nvalues - levels) < 0)
 				return err_prefix("page at offset %lld",
-				    (long long)pos);
+				    (long long)hdr);
 			if (ph.type != P_DICT)
 				levels += ph.nvalues;
 		}
@@ -1585,7 +1798,6 @@ scrap(struct dec *d)
 	free(d->buf);
 	free(d->rl);
 	free(d->dl);
-	free(d->ix);
 	free(d->tmp);
 	free(d->di);
 	free(d->dd);
@@ -1593,6 +1805,8 @@ scrap(struct dec *d)
 	free(d->dlen);
 	free(d->soff);
 	ZSTD_freeDCtx(d->zstd);
+	if (d->zinit)
+		inflateEnd(&d->z);
 }
 
 int
