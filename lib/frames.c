@@ -169,8 +169,13 @@ find_modules(struct frames *f, struct work *w)
 				break;	/* the rest of this chain is marked */
 			inner[p] = 1;
 		}
-		for (p = w->parent[i]; p >= 0 && w->kind[p] == NVTX_THUNK;)
-			p = w->parent[p];
+		for (steps = 0, p = w->parent[i];
+		    p >= 0 && w->kind[p] == NVTX_THUNK; p = w->parent[p])
+			if (++steps > w->n) {
+				free(inner);
+				return err_fail("cycle in ParentId at RangeId "
+				    "%lld", (long long)w->r[i].id);
+			}
 		if (p >= 0 && w->kind[p] == NVTX_MODULE)
 			w->module[i] = p;
 		else
