@@ -101,7 +101,8 @@ typedef const char *compile_fingerprint_fn(void *ctx, int64_t program_id,
 
 /*
  * Append to F the compile rows of the profile named PROFILE, built from
- * its ranges R[0..N) (read only; any order) with these rules, in order:
+ * its ranges R[0..N) (read only, in file order: the "last in input order"
+ * choices below follow it, as the reference's do) with these rules:
  *
  * 1. Splice (_splice_parallel_ranges).  For each range named
  *    "TSL:XlaCompile:#module=..." (C), the ranges of other threads that
@@ -112,7 +113,9 @@ typedef const char *compile_fingerprint_fn(void *ctx, int64_t program_id,
  *    range's RangeId, the RangeStack of it and all its descendants is
  *    prefixed with that range's RangeStack, and the new parent gets
  *    NumChild + 1 and DurChild/DurNonChild NaN.  Only C, its descendants
- *    and the grafted ranges are kept.  Where the reference fails: a
+ *    and the grafted ranges are kept.  Descendants follow ParentId; nsys
+ *    writes RangeStack as the chain of ancestor ids, so this is the
+ *    reference's RangeStack-prefix test.  Where the reference fails: a
  *    worker not named "TSL:Xla..." (assert) is left alone (not grafted,
  *    hence dropped); a worker no descendant of C contains (IndexError) is
  *    grafted under C itself.
@@ -130,9 +133,12 @@ typedef const char *compile_fingerprint_fn(void *ctx, int64_t program_id,
  *    duration (NaN stays NaN).  Descendants of such a range (the
  *    reference asserts there are none) are kept as they are.
  * 4. Names: "TSL:" is removed, then every ",module=M" and ":#module=M#"
- *    of the range's own ProgramName M.  ",program_id=N" stays: the
- *    current reference remaps ProgramId to the fingerprint before this
- *    step, so its removal of ",program_id=<ProgramId>" never matches.
+ *    of the range's own ProgramName M, as Python's str.replace does (so
+ *    ",module=m" goes from ",module=mx" too); without a ProgramName the
+ *    name is kept (the reference deletes ",module=nan").  ",program_id=N"
+ *    stays: the current reference remaps ProgramId to the fingerprint
+ *    before this step, so its removal of ",program_id=<ProgramId>" never
+ *    matches (the golden names keep it).
  * 5. With COMPILE_CLEAN in FLAGS (remove_autotuning_detail, compile part):
  *    names starting "XlaAutotunerMeasurement" become exactly that; then
  *    each such range with NumChild != 0 loses its descendants (by

@@ -336,6 +336,82 @@ t_write(void)
 	compile_free(&f);
 }
 
+/* Corners where the reference's exact behaviour is kept or replaced. */
+static void
+t_corners(void)
+{
+	struct compile_frame f = { 0 };
+	const struct compile_row *r;
+
+	R(0, 1000, 0, "TSL:XlaCompile:#module=mx#", 1, 4, 1, -1, ":1");
+	/* Two backends under one parent: the last in input order wins. */
+	R(10, 20, 0, "TSL:XlaCompileBackend:#module=a,program_id=1#", 1, 0,
+	    2, 1, ":1:2");
+	R(30, 40, 0, "TSL:XlaCompileBackend:#module=m,program_id=2#", 1, 1,
+	    3, 1, ":1:3");
+	/* str.replace deletes ",module=m" inside ",module=mx" too. */
+	R(31, 32, 0, "TSL:XlaPass:#name=p,module=mx,module=m#", 1, 0, 4, 3,
+	    ":1:3:4");
+	/* Not of the backend form: names nothing, inherits from above. */
+	R(50, 60, 8, "TSL:XlaCompileBackend:#module=b,program_id=x#", 1, 1,
+	    5, 1, ":1:5");
+	/* Non-TSL inside non-TSL (the reference asserts): both fold. */
+	R(51, 59, 4, "cuBLAS:outer", 1, 1, 6, 5, ":1:5:6");
+	R(52, 56, 0, "cuBLAS:inner", 1, 0, 7, 6, ":1:5:6:7");
+	/* A ParentId naming no range: not a worker, written as given. */
+	R(70, 80, 0, "TSL:XlaCompileGpuAsm", 2, 0, 8, 77, ":77:8");
+	R(2000, 3000, 0, "TSL:XlaCompile:#module=q#", 1, 0, 10, 99, ":99:10");
+	CHECK_INT(build(&f, 0), 0);
+	CHECK_INT(f.nrows, 6);
+	if ((r = row(&f, 10)) != NULL)
+		CHECK_INT(r->parent_id, 99);
+	if ((r = row(&f, 1)) != NULL) {
+		CHECK_STR(r->program_name, "m");
+		CHECK_STR(r->name, "XlaCompile:#module=mx#");
+	}
+	if ((r = row(&f, 2)) != NULL)
+		CHECK_STR(r->program_id, "fp1:a");
+	if ((r = row(&f, 4)) != NULL)
+		CHECK_STR(r->name, "XlaPass:#name=px#");
+	if ((r = row(&f, 5)) != NULL) {
+		CHECK_STR(r->program_id, "fp2:m");
+		CHECK_INT(r->num_child, 0);
+		CHECK_INT(r->dur_child, 0);
+		CHECK_INT(r->dur_nonchild, 10);
+	}
+	CHECK(row(&f, 6) == NULL && row(&f, 7) == NULL && row(&f, 8) == NULL);
+	compile_free(&f);
+
+}
+
+static void
+t_profiles(void)
+{
+	struct compile_frame f = { 0 };
+	struct compile_range *r = NULL;
+	size_t n = 0;
+
+	R(0, 10, 0, "TSL:XlaCompile:#module=m#", 1, 0, 9, -1, ":9");
+	R(0, 10, 0, "TSL:XlaCompile:#module=m#", 1, 0, 3, -1, ":3");
+	CHECK_INT(compile_parse_csv(csvbuf, csvlen, &r, &n), 0);
+	CHECK_INT(compile_add_profile(&f, "b", r, n, NULL, NULL, 0), 0);
+	CHECK_INT(compile_add_profile(&f, "a", r, n, NULL, NULL,
+	    COMPILE_CLEAN), 0);
+	compile_ranges_free(r, n);
+	csvlen = 0;
+	CHECK_INT(f.nprofiles, 2);
+	CHECK_INT(f.nrows, 4);
+	if (f.nrows == 4) {
+		CHECK_STR(f.profiles[f.rows[0].profile], "b");
+		CHECK_INT(f.rows[0].range_id, 3);
+		CHECK_INT(f.rows[1].range_id, 9);
+		CHECK_STR(f.profiles[f.rows[2].profile], "a");
+		CHECK_INT(f.rows[2].range_id, 3);
+		CHECK_STR(f.rows[3].program_id, "unknown");
+	}
+	compile_free(&f);
+}
+
 /* ---- bad input -------------------------------------------------------- */
 
 static void
@@ -366,7 +442,13 @@ good_csv(const char *csv, size_t want)
 static void
 t_bad(void)
 {
+	static const char nul[] = HDR "1,2,1,0,1,a\0b,1,1,0,0,1,,:1,a\n";
 	struct compile_frame f = { 0 };
+	struct compile_range *r = NULL;
+	size_t n = 0;
+
+	CHECK_INT(compile_parse_csv(nul, sizeof(nul) - 1, &r, &n), -1);
+	CHECK_STR(err_msg(), "line 2: column Name: NUL byte");
 
 	bad_csv("", "no header line");
 	bad_csv("Start (ns),End (ns),Duration (ns),DurChild (ns),"
@@ -385,6 +467,9 @@ t_bad(void)
 	bad_csv(HDR "1,2,1,0,1,a,1,1,0,0,99999999999999999999,,:1,a\n",
 	    "column RangeId");
 	bad_csv(HDR "1,2,1,0,1,a,1,1,0,0,1.0,,:1,a\n", "column RangeId");
+	bad_csv(HDR "1,2,1,0,1,a\"b,1,1,0,0,1,,:1,a\n", "line 2: malformed CSV");
+	bad_csv(HDR "1,2,1,0,1,a,1,,0,0,1,,:1,a\n",
+	    "line 2: column TID: not an integer: ''");
 	good_csv(HDR, 0);
 	good_csv(HDR "1,2,1,0,1,\"a,\"\"b\"\"\",1,1,0,0,1,,:1,a", 1);
 	good_csv("\xef\xbb\xbf" "Start (ns),End (ns),Duration (ns),"
@@ -728,6 +813,8 @@ main(void)
 	t_splice();
 	t_clean();
 	t_write();
+	t_corners();
+	t_profiles();
 	t_bad();
 	t_golden();
 	return unit_done("compile_test");
