@@ -13,6 +13,21 @@
  * Everything is computed by hlo_load() except source stacks, which are
  * built on demand by hlo_src().  All strings returned point into the
  * module and stay valid until hlo_free().
+ *
+ * Where the reference fails, this module differs on purpose:
+ *  - a failure that concerns one instruction (two collectives under one
+ *    wrapper, a missing operand) fails that instruction only (comm -1 or
+ *    collective NULL, with err), not the whole module;
+ *  - analysis.py's chain of replica-group encodings is followed as
+ *    intended: its current code tests len(replica_groups) == 0 a second
+ *    time where it means the iota size it just read, so an iota encoding
+ *    always falls through to the mesh-axes assertion;
+ *  - F4E2M1FN is 4 bits wide (element_type_width fails on its name);
+ *  - stack-frame ids of 0 or below an index are errors, where Python's
+ *    negative indexing would pick the last entry.
+ * Results agree with the reference wherever it succeeds: every
+ * (ProgramId, Name) of the golden frames of ../shared is checked by
+ * tests/unit/hlo_test.c.
  */
 #ifndef NSYSJAX_HLO_H
 #define NSYSJAX_HLO_H
@@ -103,7 +118,10 @@ struct hlo_module *hlo_load(const uint8_t *data, size_t len);
 /* Release everything; a NULL argument is allowed. */
 void hlo_free(struct hlo_module *m);
 
-/* HloModuleProto name (e.g. "pjit__wrapped_step_fn") and id (program id). */
+/*
+ * HloModuleProto name (e.g. "pjit__wrapped_step_fn") and id, the
+ * program_id of the XlaModule NVTX ranges (module_NNNN in the file name).
+ */
 const char *hlo_name(const struct hlo_module *m);
 int64_t hlo_id(const struct hlo_module *m);
 
@@ -123,7 +141,8 @@ const struct hlo_inst *hlo_inst(const struct hlo_module *m, size_t i);
 
 /*
  * The instruction named NAME (the hlo_op of a thunk), or NULL with an err
- * message "no HLO instruction NAME".  O(log n).
+ * message "no HLO instruction NAME" (the reference fails then too).
+ * A hash lookup.
  */
 const struct hlo_inst *hlo_find(const struct hlo_module *m, const char *name);
 
@@ -178,6 +197,7 @@ struct hlo_src {
 int hlo_src(struct hlo_module *m, const struct hlo_inst *in,
     struct hlo_src *out);
 
+/* Release what hlo_src allocated in *S and zero it; NULL is allowed. */
 void hlo_src_free(struct hlo_src *s);
 
 #endif
