@@ -93,11 +93,13 @@ link_parents(struct work *w)
 	qsort(byid, w->n, sizeof(*byid), cmp_id);
 	for (i = 1; i < w->n; i++)
 		if (w->r[byid[i]].id == w->r[byid[i - 1]].id) {
+			int64_t id = w->r[byid[i]].id;
+
 			free(byid);
 			return err_fail("duplicate RangeId %lld (nsys 2024.5/2024.6 "
 			    "with CUDA graphs does this; profile with "
 			    "XLA_FLAGS=--xla_gpu_enable_command_buffer=)",
-			    (long long)w->r[byid[i]].id);
+			    (long long)id);
 		}
 	for (i = 0; i < w->n; i++)
 		w->parent[i] = w->r[i].parent < 0 ? -1 :

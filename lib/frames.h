@@ -46,8 +46,11 @@ struct frames_device {
 	int32_t device, local, process, slice;
 };
 
+struct hlo_module;
+
 struct frames_module {
 	size_t profile;		/* index of the profile (input order) */
+	struct hlo_module *hlo;	/* its HLO dump, set by the caller */
 	int64_t program_id;	/* from the range name; -1 for autotuning */
 	const char *program;	/* ProgramId string; set by the caller */
 	char *name;		/* hlo_module */

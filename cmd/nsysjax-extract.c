@@ -1,0 +1,142 @@
+/*
+ * nsysjax-extract reads nsys-jax profiles (.zip archives or their
+ * extracted directories; several inputs are the processes of one run) and
+ * writes the frames of the reference's load_profiler_data as TSV: one
+ * frame to standard output, or every frame into a directory.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "extract.h"
+#include "tsv.h"
+
+static const char usage_line[] =
+    "usage: nsysjax-extract [-hkm] [-f frame | -o dir] input ...";
+
+static _Noreturn void
+help(void)
+{
+	printf("%s\n\n"
+	    "  -f, --frame=NAME          frame to write to stdout: thunk (default),\n"
+	    "                            module, communication, compile, hlo\n"
+	    "  -o, --output-dir=DIR      write every frame to DIR/NAME.tsv\n"
+	    "  -k, --keep-autotuning     keep autotuner executions and compile detail\n"
+	    "  -m, --allow-missing-hlo   a module without HLO dump is a warning\n"
+	    "  -h, --help                this text\n", usage_line);
+	exit(0);
+}
+
+static void
+print_warnings(const struct extract *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->nwarnings; i++)
+		err_warn("%s", x->warnings[i]);
+}
+
+static void
+write_stdout(struct extract *x, unsigned bit)
+{
+	struct tsv_writer *w = tsv_wopen(stdout, "<stdout>");
+	int rc = extract_write(x, bit, w);
+
+	if (tsv_wclose(w) != 0 || rc != 0)
+		err_die_last();
+}
+
+/* Each frame goes to DIR/.NAME.tsv.tmp, renamed once all are written, so
+ * that a failed run leaves no file that looks complete. */
+static void
+write_dir(struct extract *x, const char *dir)
+{
+	char tmp[8][4096], final[8][4096];
+	size_t i;
+
+	for (i = 0; extract_frame_names[i]; i++) {
+		struct tsv_writer *w;
+		FILE *fp;
+		int rc;
+
+		snprintf(tmp[i], sizeof(tmp[i]), "%s/.%s.tsv.tmp", dir,
+		    extract_frame_names[i]);
+		snprintf(final[i], sizeof(final[i]), "%s/%s.tsv", dir,
+		    extract_frame_names[i]);
+		if ((fp = fopen(tmp[i], "w")) == NULL)
+			err_die("%s:", tmp[i]);
+		w = tsv_wopen(fp, tmp[i]);
+		rc = extract_write(x, 1u << i, w);
+		if (tsv_wclose(w) != 0 || rc != 0) {
+			fclose(fp);
+			remove(tmp[i]);
+			err_die_last();
+		}
+		if (fclose(fp) != 0) {
+			remove(tmp[i]);
+			err_die("%s:", tmp[i]);
+		}
+	}
+	for (i = 0; extract_frame_names[i]; i++)
+		if (rename(tmp[i], final[i]) != 0)
+			err_die("%s:", final[i]);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "allow-missing-hlo", no_argument, NULL, 'm' },
+		{ "frame", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "keep-autotuning", no_argument, NULL, 'k' },
+		{ "output-dir", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct extract_opts o = { .frames = EXTRACT_THUNK };
+	struct extract x;
+	const char *dir = NULL;
+	int c;
+
+	err_setprog(argv[0]);
+	while ((c = getopt_long(argc, argv, "f:hkmo:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if ((o.frames = extract_frame_bit(optarg)) == 0)
+				err_usage(usage_line, "unknown frame '%s'", optarg);
+			break;
+		case 'h':
+			help();
+		case 'k':
+			o.keep_autotuning = 1;
+			break;
+		case 'm':
+			o.allow_missing_hlo = 1;
+			break;
+		case 'o':
+			dir = optarg;
+			break;
+		default:
+			err_usage(usage_line, "bad option");
+		}
+	}
+	if (optind >= argc)
+		err_usage(usage_line, "no input");
+	if (dir)
+		o.frames = EXTRACT_THUNK | EXTRACT_MODULE |
+		    EXTRACT_COMMUNICATION | EXTRACT_COMPILE | EXTRACT_HLO;
+	if (extract_load(&x, (const char *const *)argv + optind,
+	    (size_t)(argc - optind), &o) != 0) {
+		print_warnings(&x);
+		err_die_last();
+	}
+	print_warnings(&x);
+	if (dir)
+		write_dir(&x, dir);
+	else
+		write_stdout(&x, o.frames);
+	extract_free(&x);
+	return 0;
+}

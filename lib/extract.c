@@ -1,0 +1,345 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive.h"
+#include "err.h"
+#include "extract.h"
+#include "hlo.h"
+#include "mem.h"
+#include "trace.h"
+#include "tsv.h"
+
+const char *const extract_frame_names[] = {
+	"thunk", "module", "communication", "compile", "hlo", NULL
+};
+
+/* The HLO dumps loaded so far: member name -> module, per archive. */
+struct extract_hlo {
+	struct archive **ar;
+	char **member;
+	struct hlo_module **m;
+	size_t n, cap;
+};
+
+/* The profile being read, for callbacks. */
+struct ctx {
+	struct extract *x;
+	const struct input_profile *p;
+};
+
+unsigned
+extract_frame_bit(const char *name)
+{
+	size_t i;
+
+	for (i = 0; extract_frame_names[i]; i++)
+		if (strcmp(name, extract_frame_names[i]) == 0)
+			return 1u << i;
+	return 0;
+}
+
+static void
+warn(struct extract *x, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	mem_grow(&x->warnings, &x->capwarnings, x->nwarnings + 1,
+	    sizeof(*x->warnings));
+	x->warnings[x->nwarnings++] = mem_strdup(buf);
+}
+
+static const char *const dump_suffixes[] = {
+	"after_optimizations.hlo.pb.xz", "after_optimizations.hlo.pb", NULL
+};
+
+/*
+ * The HLO module of PROGRAM_ID in profile P, loading its dump once.
+ * Returns 1 and sets *M, 0 when there is no dump, -1 on a bad dump.
+ */
+static int
+hlo_get(struct extract *x, const struct input_profile *p, int64_t program_id,
+    struct hlo_module **m)
+{
+	struct extract_hlo *h = x->hlo;
+	char *member = NULL;
+	const char *const *s;
+	uint8_t *data;
+	size_t i, len;
+
+	for (s = dump_suffixes; *s && member == NULL; s++)
+		member = input_dump(p, program_id, *s);
+	if (member == NULL)
+		return 0;
+	for (i = 0; i < h->n; i++)
+		if (h->ar[i] == p->ar && strcmp(h->member[i], member) == 0) {
+			free(member);
+			*m = h->m[i];
+			return 1;
+		}
+	if (archive_read_plain(p->ar, member, &data, &len) != 0) {
+		free(member);
+		return err_prefix("%s", p->path);
+	}
+	*m = hlo_load(data, len);
+	free(data);
+	if (*m == NULL) {
+		err_prefix("%s: %s", p->path, member);
+		free(member);
+		return -1;
+	}
+	mem_grow(&h->ar, &h->cap, h->n + 1, sizeof(*h->ar));
+	h->member = mem_realloc(h->member, h->cap, sizeof(*h->member));
+	h->m = mem_realloc(h->m, h->cap, sizeof(*h->m));
+	h->ar[h->n] = p->ar;
+	h->member[h->n] = member;
+	h->m[h->n++] = *m;
+	return 1;
+}
+
+/* Read a member whole (decompressing .xz); errors name input and member. */
+static int
+read_member(const struct input_profile *p, const char *member, uint8_t **data,
+    size_t *len)
+{
+	if (archive_read_plain(p->ar, member, data, len) != 0)
+		return err_prefix("%s", p->path);
+	return 0;
+}
+
+static int
+read_required(const struct input_profile *p, const char *base, uint8_t **data,
+    size_t *len, char **member)
+{
+	if ((*member = input_member(p, base)) == NULL)
+		return err_fail("%s: missing member %s (profile %s)", p->path,
+		    base, p->name);
+	return read_member(p, *member, data, len);
+}
+
+/* ---- thunk and module frames ---- */
+
+static int
+load_trace(struct extract *x, size_t k)
+{
+	const struct input_profile *p = &x->in.p[k];
+	uint8_t *tdata = NULL, *hdata = NULL;
+	size_t tlen, hlen;
+	char *tm = NULL, *hm = NULL;
+	struct trace t;
+	struct threads th;
+	int rc;
+
+	memset(&t, 0, sizeof(t));
+	memset(&th, 0, sizeof(th));
+	rc = read_required(p, "nvtx_gpu_proj_trace/trace.parquet", &tdata,
+	    &tlen, &tm);
+	if (rc == 0 && (rc = trace_read_parquet(tdata, tlen, &t)) != 0)
+		err_prefix("%s: %s", p->path, tm);
+	if (rc == 0)
+		rc = read_required(p, "thread-metadata.parquet", &hdata, &hlen,
+		    &hm);
+	if (rc == 0 && (rc = threads_read_parquet(hdata, hlen, &th)) != 0)
+		err_prefix("%s: %s", p->path, hm);
+	if (rc == 0 && (rc = frames_add_profile(&x->fr, k, t.r, t.n,
+	    t.has_gpu_ops, t.has_orig, th.t, th.n)) != 0)
+		err_prefix("%s: %s", p->path, tm);
+	trace_free(&t);
+	threads_free(&th);
+	free(tdata);
+	free(hdata);
+	free(tm);
+	free(hm);
+	return rc;
+}
+
+/* ProgramId of a module without a dump, marked so that users see it. */
+static const char *
+missing_program(struct extract *x, const struct frames_module *m)
+{
+	char buf[64];
+	size_t i;
+
+	snprintf(buf, sizeof(buf), "missing-hlo-%lld", (long long)m->program_id);
+	for (i = 0; i < x->nwarnings; i++)
+		if (strstr(x->warnings[i], buf))
+			return strstr(x->warnings[i], buf);
+	warn(x, "%s: no HLO dump for module %s (program_id %lld); its thunks "
+	    "have ProgramId %s and no Communication value",
+	    x->in.p[m->profile].path, m->name, (long long)m->program_id, buf);
+	return strstr(x->warnings[x->nwarnings - 1], buf);
+}
+
+static int
+set_program(struct extract *x, struct frames_module *m)
+{
+	const struct input_profile *p = &x->in.p[m->profile];
+	int rc;
+
+	if (m->program_id < 0) {
+		m->program = "unknown";
+		return 0;
+	}
+	rc = hlo_get(x, p, m->program_id, &m->hlo);
+	if (rc < 0)
+		return -1;
+	if (rc == 0) {
+		if (!x->o.allow_missing_hlo)
+			return err_fail("%s: no HLO dump for module %s "
+			    "(program_id %lld) in dump/ (a warm JAX compilation "
+			    "cache skips dumps); --allow-missing-hlo continues "
+			    "without its metadata", p->path, m->name,
+			    (long long)m->program_id);
+		m->program = missing_program(x, m);
+		return 0;
+	}
+	if ((m->program = hlo_program_id(m->hlo)) == NULL)
+		return err_fail("%s: HLO dump of module %s (program_id %lld) "
+		    "has no fingerprint_before_lhs", p->path, m->name,
+		    (long long)m->program_id);
+	return 0;
+}
+
+static int
+classify(struct extract *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->fr.nmodules; i++)
+		if (set_program(x, &x->fr.modules[i]) != 0)
+			return -1;
+	for (i = 0; i < x->fr.nthunks; i++) {
+		struct frames_thunk *t = &x->fr.thunks[i];
+		const struct frames_module *m = &x->fr.modules[t->module];
+		const struct hlo_inst *in;
+
+		if (m->program_id < 0) {
+			t->comm = 0;	/* autotuning: data_loaders.py */
+			continue;
+		}
+		if (m->hlo == NULL)
+			continue;	/* missing dump: unknown */
+		if ((in = hlo_find(m->hlo, t->name)) == NULL)
+			return err_prefix("%s: module %s",
+			    x->in.p[m->profile].path, m->name);
+		if (in->comm < 0)
+			return err_fail("%s: module %s: %s: %s",
+			    x->in.p[m->profile].path, m->name, t->name, in->err);
+		t->comm = in->comm;
+	}
+	return 0;
+}
+
+/* ---- compile frame ---- */
+
+static const char *
+compile_fp(void *arg, int64_t program_id, const char *name)
+{
+	struct ctx *c = arg;
+	struct hlo_module *m;
+
+	(void)name;
+	if (hlo_get(c->x, c->p, program_id, &m) != 1)
+		return NULL;
+	return hlo_program_id(m);
+}
+
+static const char *const pushpop_members[] = {
+	"report_nvtx_pushpop_trace.csv.xz", "report_nvtx_pushpop_trace.csv",
+	NULL
+};
+
+static int
+load_compile(struct extract *x, size_t k)
+{
+	const struct input_profile *p = &x->in.p[k];
+	struct ctx c = { x, p };
+	struct compile_range *r = NULL;
+	size_t n = 0, len;
+	uint8_t *data;
+	char *member;
+	int rc;
+
+	if ((member = input_member_any(p, pushpop_members)) == NULL) {
+		if (input_member(p, "report_nvtx_pushpop_trace.parquet"))
+			return err_fail("%s: report_nvtx_pushpop_trace.parquet: "
+			    "the parquet push/pop trace is not read yet",
+			    p->path);
+		return err_fail("%s: no report_nvtx_pushpop_trace.csv.xz "
+		    "(profile %s)", p->path, p->name);
+	}
+	rc = read_member(p, member, &data, &len);
+	if (rc == 0) {
+		rc = compile_parse_csv((const char *)data, len, &r, &n);
+		if (rc == 0)
+			rc = compile_add_profile(&x->cf, p->name, r, n,
+			    compile_fp, &c, x->o.keep_autotuning ? 0 :
+			    COMPILE_CLEAN);
+		if (rc != 0)
+			err_prefix("%s: %s", p->path, member);
+		compile_ranges_free(r, n);
+		free(data);
+	}
+	free(member);
+	return rc;
+}
+
+int
+extract_load(struct extract *x, const char *const *paths, size_t n,
+    const struct extract_opts *o)
+{
+	size_t k, i;
+
+	memset(x, 0, sizeof(*x));
+	x->o = *o;
+	x->hlo = mem_calloc(1, sizeof(*x->hlo));
+	if (input_open(paths, n, &x->in) != 0)
+		return -1;
+	if (o->frames & (EXTRACT_THUNK | EXTRACT_MODULE |
+	    EXTRACT_COMMUNICATION | EXTRACT_HLO)) {
+		for (k = 0; k < x->in.n; k++)
+			if (load_trace(x, k) != 0)
+				return -1;
+		for (i = 0; i < x->fr.nnotes; i++)
+			warn(x, "%s", x->fr.notes[i]);
+		if (classify(x) != 0)
+			return -1;
+		frames_finish(&x->fr);
+		if (!o->keep_autotuning)
+			frames_drop_autotuning(&x->fr);
+	}
+	if (o->frames & EXTRACT_COMPILE)
+		for (k = 0; k < x->in.n; k++)
+			if (load_compile(x, k) != 0)
+				return -1;
+	return 0;
+}
+
+void
+extract_free(struct extract *x)
+{
+	size_t i;
+
+	if (x->hlo) {
+		for (i = 0; i < x->hlo->n; i++) {
+			hlo_free(x->hlo->m[i]);
+			free(x->hlo->member[i]);
+		}
+		free(x->hlo->ar);
+		free(x->hlo->member);
+		free(x->hlo->m);
+		free(x->hlo);
+	}
+	for (i = 0; i < x->nwarnings; i++)
+		free(x->warnings[i]);
+	free(x->warnings);
+	frames_free(&x->fr);
+	compile_free(&x->cf);
+	input_close(&x->in);
+	memset(x, 0, sizeof(*x));
+}
