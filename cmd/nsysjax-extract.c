@@ -14,7 +14,7 @@
 #include "tsv.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-extract [-hkm] [-f frame | -o dir] input ...";
+    "usage: nsysjax-extract [-hkm] [-f frame | -o dir] [-n names] input ...";
 
 static _Noreturn void
 help(void)
@@ -25,6 +25,7 @@ help(void)
 	    "  -o, --output-dir=DIR      write every frame to DIR/NAME.tsv\n"
 	    "  -k, --keep-autotuning     keep autotuner executions and compile detail\n"
 	    "  -m, --allow-missing-hlo   a module without HLO dump is a warning\n"
+	    "  -n, --names=A,B,...       ProfileName of each profile, in input order\n"
 	    "  -h, --help                this text\n", usage_line);
 	exit(0);
 }
@@ -92,6 +93,7 @@ main(int argc, char *argv[])
 		{ "frame", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "keep-autotuning", no_argument, NULL, 'k' },
+		{ "names", required_argument, NULL, 'n' },
 		{ "output-dir", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -101,7 +103,7 @@ main(int argc, char *argv[])
 	int c;
 
 	err_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, "f:hkmo:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:hkmn:o:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if ((o.frames = extract_frame_bit(optarg)) == 0)
@@ -114,6 +116,9 @@ main(int argc, char *argv[])
 			break;
 		case 'm':
 			o.allow_missing_hlo = 1;
+			break;
+		case 'n':
+			o.names = optarg;
 			break;
 		case 'o':
 			dir = optarg;

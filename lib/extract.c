@@ -289,6 +289,29 @@ load_compile(struct extract *x, size_t k)
 	return rc;
 }
 
+/* Replace the profiles' names by the comma-separated NAMES. */
+static int
+rename_profiles(struct input_set *in, const char *names)
+{
+	const char *p = names;
+	size_t k;
+
+	for (k = 0; k < in->n; k++) {
+		size_t len = strcspn(p, ",");
+
+		if (*p == '\0' || len == 0)
+			return err_fail("%zu profile names for %zu profiles",
+			    k, in->n);
+		free(in->p[k].name);
+		in->p[k].name = mem_strndup(p, len);
+		p += len + (p[len] == ',');
+	}
+	if (*p != '\0')
+		return err_fail("more profile names than the %zu profiles",
+		    in->n);
+	return 0;
+}
+
 int
 extract_load(struct extract *x, const char *const *paths, size_t n,
     const struct extract_opts *o)
@@ -299,6 +322,8 @@ extract_load(struct extract *x, const char *const *paths, size_t n,
 	x->o = *o;
 	x->hlo = mem_calloc(1, sizeof(*x->hlo));
 	if (input_open(paths, n, &x->in) != 0)
+		return -1;
+	if (o->names && rename_profiles(&x->in, o->names) != 0)
 		return -1;
 	if (o->frames & (EXTRACT_THUNK | EXTRACT_MODULE |
 	    EXTRACT_COMMUNICATION | EXTRACT_HLO)) {

@@ -27,6 +27,7 @@ struct extract_opts {
 	int keep_autotuning;	/* skip remove_autotuning_detail */
 	int allow_missing_hlo;	/* a module with no dump is a warning */
 	unsigned frames;	/* EXTRACT_* bits wanted */
+	const char *names;	/* comma-separated ProfileNames, or NULL */
 };
 
 struct extract_hlo;		/* loaded dumps, by member name */

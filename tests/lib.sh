@@ -1,0 +1,21 @@
+# Shared helpers of the shell test suites (sourced).  Each suite calls
+# ok/notok/skip per case and ends with `done_testing NAME`, which prints
+# "NAME: N passed, N failed, N skipped" for tests/run.sh.
+: "${BIN:=build/bin}" "${SHARED:=../shared}"
+DATA=$SHARED/data/pax_fsdp4_4proc
+GOLD=$SHARED/golden
+T=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT INT TERM
+npass=0 nfail=0 nskip=0
+ok() { npass=$((npass + 1)); }
+notok() { nfail=$((nfail + 1)); echo "FAIL: $*"; }
+skip() { nskip=$((nskip + 1)); echo "skipped: $*"; }
+check() {
+	# check TITLE CMD...: run CMD, pass if it exits 0.
+	title=$1; shift
+	if "$@" >"$T/out" 2>&1; then ok; else notok "$title"; sed 's/^/  /' "$T/out" | head -20; fi
+}
+have_data() { [ -d "$DATA" ] && [ -d "$GOLD" ]; }
+# cmpframe GOLDEN OURS KEYS [SKIP]: the golden comparison of tests/cmpframe.awk
+cmpframe() { awk -v KEYS="$3" -v SKIP="${4:-}" -f tests/cmpframe.awk "$1" "$2"; }
+done_testing() { echo "$1: $npass passed, $nfail failed, $nskip skipped"; [ "$nfail" -eq 0 ]; }

@@ -1,0 +1,108 @@
+#!/bin/sh
+# nsysjax-extract against the reference's golden frames, and on bad input.
+set -u
+. tests/lib.sh
+X=$BIN/nsysjax-extract
+K5=ProgramId,ProgramExecution,Name,ThunkExecution,Device
+K3=ProgramId,ProgramExecution,Device
+BW=AlgorithmBandwidthGBPerSec,BusBandwidthGBPerSec
+NAMES=proc0,proc1,proc2,proc3
+
+# golden_set DIR GOLDSUFFIX OURDIR: compare the four frames.
+golden_set() {
+	check "$1 thunk$2" cmpframe "$GOLD/$1/thunk$2.tsv" "$3/thunk.tsv" $K5
+	check "$1 module$2" cmpframe "$GOLD/$1/module$2.tsv" "$3/module.tsv" $K3
+	check "$1 communication$2" cmpframe "$GOLD/$1/communication$2.tsv" "$3/communication.tsv" $K5 $BW
+	check "$1 compile$2" cmpframe "$GOLD/$1/compile$2.tsv" "$3/compile.tsv" ProfileName,RangeId
+}
+
+# invariants OURDIR: durations >= 0, hidden <= the thunk's whole time.
+invariants() {
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["ProjDurMs"] < 0 || $c["ProjDurHiddenMs"] < 0 { bad++ }
+	    $c["Communication"] == 0 && $c["ProjDurHiddenMs"] != 0 { bad++ }
+	    END { exit bad > 0 }' "$1/thunk.tsv"
+}
+
+if have_data; then
+	mkdir -p "$T/p0" "$T/p0k" "$T/c4" "$T/c4k"
+	check "extract proc0" $X -n proc0 -o "$T/p0" "$DATA/pax_fsdp4_4proc_proc0.zip"
+	golden_set proc0 _clean "$T/p0"
+	for f in thunk module communication compile; do
+		$X -k -n proc0 -f $f "$DATA/pax_fsdp4_4proc_proc0.zip" > "$T/p0k/$f.tsv" || notok "extract -k $f"
+	done
+	golden_set proc0 "" "$T/p0k"
+	check "extract combined4" $X -n $NAMES -o "$T/c4" "$DATA"/pax_fsdp4_4proc_proc[0-3].zip
+	golden_set combined4 _clean "$T/c4"
+	for f in thunk module communication compile; do
+		$X -k -n $NAMES -f $f "$DATA"/pax_fsdp4_4proc_proc[0-3].zip > "$T/c4k/$f.tsv" || notok "extract -k $f"
+	done
+	golden_set combined4 "" "$T/c4k"
+	check "invariants proc0" invariants "$T/p0"
+	check "invariants combined4" invariants "$T/c4"
+
+	# A .zip and its extracted directory give the same bytes.
+	mkdir -p "$T/dir/pax_fsdp4_4proc_proc1"
+	(cd "$T/dir/pax_fsdp4_4proc_proc1" && unzip -q "$OLDPWD/$DATA/pax_fsdp4_4proc_proc1.zip")
+	for f in thunk module communication compile hlo; do
+		$X -f $f "$DATA/pax_fsdp4_4proc_proc1.zip" > "$T/zip.$f" &&
+		$X -f $f "$T/dir/pax_fsdp4_4proc_proc1" > "$T/dir.$f" &&
+		cmp -s "$T/zip.$f" "$T/dir.$f" && ok || notok "zip and directory differ: $f"
+	done
+	# Same input, same bytes.
+	$X -f thunk "$DATA/pax_fsdp4_4proc_proc1.zip" | cmp -s - "$T/zip.thunk" && ok || notok "output not deterministic"
+	# No exponent notation anywhere.
+	if awk -F'\t' '{ for (i = 1; i <= NF; i++) if ($i ~ /^-?[0-9.]+[eE][-+]?[0-9]+$/) bad++ }
+	    END { exit bad > 0 }' "$T/c4/thunk.tsv" "$T/c4/module.tsv" \
+	    "$T/c4/communication.tsv" "$T/c4/compile.tsv"; then ok
+	else notok "exponent notation in output"; fi
+else
+	skip "golden comparisons: $DATA not found"
+fi
+
+# expect_error STATUS PATTERN CMD...: CMD exits STATUS, prints one stderr
+# line matching PATTERN, and writes nothing to stdout.
+expect_error() {
+	want=$1 pat=$2; shift 2
+	"$@" > "$T/o" 2> "$T/e"; rc=$?
+	if [ $rc -ne "$want" ]; then notok "exit $rc, want $want: $*"; cat "$T/e"; return; fi
+	if [ "$want" -eq 1 ] && [ "$(wc -l < "$T/e")" -ne 1 ]; then notok "not one line: $*"; cat "$T/e"; return; fi
+	if ! grep -q "$pat" "$T/e"; then notok "message '$(cat "$T/e")' lacks '$pat'"; return; fi
+	if [ -s "$T/o" ]; then notok "output written on error: $*"; return; fi
+	ok
+}
+
+expect_error 2 usage $X
+expect_error 2 "unknown frame" $X -f nosuch x.zip
+expect_error 2 usage $X --bogus x.zip
+expect_error 1 "nosuch.zip: cannot open" $X "$T/nosuch.zip"
+printf 'hello' > "$T/notzip.zip"
+expect_error 1 "notzip.zip: not a zip archive" $X "$T/notzip.zip"
+mkdir -p "$T/empty"
+expect_error 1 "not an nsys-jax archive" $X "$T/empty"
+if have_data; then
+	Z=$DATA/pax_fsdp4_4proc_proc0.zip
+	head -c 1000000 "$Z" > "$T/trunc.zip"
+	expect_error 1 "trunc.zip: " $X "$T/trunc.zip"
+	# An extracted archive with damaged members.
+	B=$T/bad; mkdir -p "$B"; (cd "$B" && unzip -q "$OLDPWD/$Z")
+	cp -R "$B" "$T/xz"
+	head -c 100000 "$B/report_nvtx_pushpop_trace.csv.xz" > "$T/xz/report_nvtx_pushpop_trace.csv.xz"
+	expect_error 1 "report_nvtx_pushpop_trace.csv.xz: truncated xz data" $X -f compile "$T/xz"
+	cp -R "$B" "$T/pq"
+	head -c 1000 "$B/nvtx_gpu_proj_trace/trace.parquet" > "$T/pq/nvtx_gpu_proj_trace/trace.parquet"
+	expect_error 1 "nvtx_gpu_proj_trace/trace.parquet: " $X "$T/pq"
+	cp -R "$B" "$T/pg"
+	# Flip bytes inside the first data page (past the 4-byte magic).
+	printf '\377\377\377\377\377\377\377\377' | dd of="$T/pg/nvtx_gpu_proj_trace/trace.parquet" bs=1 seek=40 conv=notrunc 2>/dev/null
+	expect_error 1 "trace.parquet: " $X "$T/pg"
+	cp -R "$B" "$T/nohlo"
+	rm "$T/nohlo"/dump/module_0040.*after_optimizations.hlo.pb.xz
+	expect_error 1 "no HLO dump for module pjit__wrapped_step_fn (program_id 40).*--allow-missing-hlo" $X "$T/nohlo"
+	if $X -m "$T/nohlo" > "$T/o" 2> "$T/e" && grep -q "missing-hlo-40" "$T/o" &&
+	    grep -q "missing-hlo-40" "$T/e"; then ok; else notok "--allow-missing-hlo"; fi
+	cp -R "$B" "$T/cut"
+	head -c 3000 "$B/thread-metadata.parquet" > "$T/cut/thread-metadata.parquet"
+	expect_error 1 "thread-metadata.parquet: " $X "$T/cut"
+fi
+done_testing t10-extract
