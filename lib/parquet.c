@@ -654,8 +654,8 @@ classify(struct field *fd, const struct selem *el, size_t n)
 		unsupported(fd, "nested column (struct, map or list of lists)");
 	} else if (el[1].type >= 0) {
 		listof(fd, &el[1], el->rep == R_OPTIONAL);	/* 2-level */
-	} else if ((r = &el[2]) < el + n && el[1].nchild == 1 &&
-	    r->type >= 0 && r->rep != R_REPEATED) {
+	} else if (el[1].nchild == 1 && n >= 3 && (r = &el[2])->type >= 0 &&
+	    r->rep != R_REPEATED) {
 		listof(fd, r, el->rep == R_OPTIONAL);		/* 3-level */
 	} else {
 		unsupported(fd, "nested column (list of structs or lists)");
@@ -813,10 +813,12 @@ pq_column_kind(const struct pq_file *f, size_t i)
 }
 
 /*
- * Column decoding.  Per page: the repetition and definition levels go to
- * scratch arrays, the m present values are decoded densely at the end of
- * the output, then (flat columns) spread out to their rows from the back
- * or (lists) distributed into elements as the levels say.
+ * Column decoding.  Per data page of k levels: check that the level and
+ * value sections really hold k levels and their m values before growing
+ * anything by k; then, for a flat column, decode the definition levels
+ * straight into valid[], the m values densely into the output, and spread
+ * them out to their rows from the back; for a list, decode both level
+ * kinds and the values to scratch and build rows and elements from them.
  */
 struct page {			/* PageHeader and the sub-header we need */
 	int type;
@@ -1032,12 +1034,14 @@ dictfill(struct dec *d, uint32_t k, struct vals *v, size_t i, size_t cnt)
 {
 	size_t j;
 
-	for (j = i; j < i + cnt; j++) {
-		if (v->i64)
+	if (v->i64) {
+		for (j = i; j < i + cnt; j++)
 			v->i64[j] = d->di[k];
-		else if (v->f64)
+	} else if (v->f64) {
+		for (j = i; j < i + cnt; j++)
 			v->f64[j] = d->dd[k];
-		else {
+	} else {
+		for (j = i; j < i + cnt; j++) {
 			v->off[j] = d->doff[k];
 			v->len[j] = d->dlen[k];
 		}
@@ -1275,21 +1279,27 @@ flatpage(struct dec *d, int enc, size_t k, const uint8_t *dp, size_t dlen,
 	int64_t mm;
 	struct vals v;
 
-	/* Levels must be there before K may size an allocation. */
-	if (d->fd->maxdef > 0 &&
-	    pq_rle_decode(dp, dlen, bitwidth((uint32_t)d->fd->maxdef), NULL,
-	    k) < 0)
+	/*
+	 * K may size an allocation only once the page is seen to hold K
+	 * levels or, without levels, K values.
+	 */
+	if (d->fd->maxdef == 0) {
+		if (holds(d, enc, p, len, k) < 0)
+			return -1;
+	} else if (pq_rle_decode(dp, dlen, bitwidth((uint32_t)d->fd->maxdef),
+	    NULL, k) < 0) {
 		return err_prefix("bad definition levels");
+	}
 	growrows(d, n + k);
 	if (d->fd->maxdef > 0) {
 		if ((mm = flatlevels(d, n, k, dp, dlen)) < 0)
 			return -1;
 		m = (size_t)mm;
+		if (holds(d, enc, p, len, m) < 0)
+			return -1;
 	} else {
 		memset(d->c->valid + n, 1, k);
 	}
-	if (holds(d, enc, p, len, m) < 0)
-		return -1;
 	v = rowslot(d, n);
 	if (values(d, enc, p, len, m, &v) < 0)
 		return -1;

@@ -626,10 +626,11 @@ struct wopt {
 	int64_t rowbias;	/* added to the file's num_rows */
 	int external;		/* set file_path on every chunk */
 	int deepkv;		/* an unknown footer field nested too deep */
+	int64_t claim;		/* rows and values claimed everywhere */
 };
 
 static const struct wopt plainopt = { 0, -1, 0, 1000000, 1000000, 0, 0, 0,
-	0, 0, 0, 0, 0 };
+	0, 0, 0, 0, 0, 0 };
 
 struct levels {
 	uint32_t *rl, *dl;
@@ -944,7 +945,7 @@ datapage(struct buf *f, const struct wcol *c, const struct wopt *o,
 		pageheader(f, 0, raw.n + (size_t)o->usizebias,
 		    z.n + (size_t)o->csizebias);
 		tf(f, &last, 5, THRIFT_STRUCT);
-		ti32(f, &l2, 1, (int64_t)lv.nl);
+		ti32(f, &l2, 1, o->claim ? o->claim : (int64_t)lv.nl);
 		ti32(f, &l2, 2, enc);
 		ti32(f, &l2, 3, o->levelenc ? o->levelenc : E_RLE);
 		ti32(f, &l2, 4, o->levelenc ? o->levelenc : E_RLE);
@@ -965,7 +966,7 @@ datapage(struct buf *f, const struct wcol *c, const struct wopt *o,
 		pageheader(f, 3, rep.n + def.n + val.n + (size_t)o->usizebias,
 		    rep.n + def.n + z.n + (size_t)o->csizebias);
 		tf(f, &last, 8, THRIFT_STRUCT);
-		ti32(f, &l2, 1, (int64_t)lv.nl);
+		ti32(f, &l2, 1, o->claim ? o->claim : (int64_t)lv.nl);
 		ti32(f, &l2, 2, (int64_t)(lv.nl - lv.nv));
 		ti32(f, &l2, 3, (int64_t)(r1 - r0));
 		ti32(f, &l2, 4, enc);
@@ -981,7 +982,7 @@ datapage(struct buf *f, const struct wcol *c, const struct wopt *o,
 		put(f, z.p, z.n);
 		ci->usize += (int64_t)(rep.n + def.n + val.n);
 	}
-	ci->nvalues += (int64_t)lv.nl;
+	ci->nvalues += o->claim ? o->claim : (int64_t)lv.nl;
 	freelevels(&lv);
 	free(rep.p);
 	free(def.p);
@@ -1144,10 +1145,23 @@ colmeta(struct buf *f, const struct wcol *c, const struct wopt *o,
 	tlist(f, THRIFT_I32, 2);
 	putvar(f, zz(E_PLAIN));
 	putvar(f, zz(E_RLE));
-	tf(f, &l2, 3, THRIFT_LIST);
-	tlist(f, THRIFT_BINARY, 1);
+	tf(f, &l2, 3, THRIFT_LIST);	/* path_in_schema */
+	tlist(f, THRIFT_BINARY, nschema(c) - (c->shape == STRUCT));
 	putvar(f, strlen(c->name));
 	put(f, c->name, strlen(c->name));
+	if (c->shape == LIST3) {
+		putvar(f, 4);
+		put(f, "list", 4);
+	}
+	if (c->shape == LIST3 || c->shape == LIST2) {
+		putvar(f, c->shape == LIST3 ? 7 : 5);
+		put(f, c->shape == LIST3 ? "element" : "array",
+		    c->shape == LIST3 ? 7 : 5);
+	}
+	if (c->shape == STRUCT) {
+		putvar(f, 1);
+		put(f, "a", 1);
+	}
 	ti32(f, &l2, 4, codec);
 	ti64(f, &l2, 5, ci->nvalues);
 	ti64(f, &l2, 6, ci->usize);
@@ -1193,7 +1207,8 @@ pqwrite(const struct wcol *c, size_t ncols, size_t nrows,
 	put8(&f, 0);
 	for (i = 0; i < ncols; i++)
 		schema(&f, &c[i]);
-	ti64(&f, &last, 3, (int64_t)nrows + o->rowbias);
+	ti64(&f, &last, 3, o->claim ? o->claim * (int64_t)ngroups :
+	    (int64_t)nrows + o->rowbias);
 	tf(&f, &last, 4, THRIFT_LIST);
 	tlist(&f, THRIFT_STRUCT, ngroups);
 	for (g = 0; g < ngroups; g++) {
@@ -1212,7 +1227,7 @@ pqwrite(const struct wcol *c, size_t ncols, size_t nrows,
 		ti64(&f, &l2, 2, 0);
 		r0 = g * o->group_rows;
 		r1 = r0 + o->group_rows < nrows ? r0 + o->group_rows : nrows;
-		ti64(&f, &l2, 3, (int64_t)(r1 - r0));
+		ti64(&f, &l2, 3, o->claim ? o->claim : (int64_t)(r1 - r0));
 		put8(&f, 0);
 	}
 	tstr(&f, &last, 6, "nsysjax parquet_test");
@@ -1514,10 +1529,18 @@ roundtrips(void)
 	CHECK_INT(files, 48);
 
 	/* No rows at all; one row; every row null; one dictionary entry. */
+	for (bad = 0, ci = 0; ci < 4; ci++) {
+		o = plainopt;
+		o.codec = codecs[ci];
+		for (o.v2 = 0; o.v2 <= 1; o.v2++) {
+			n = mkcols(c, E_DICT, o.v2);
+			bad += roundtrip(c, n, 0, &o);
+			bad += roundtrip(c, n, 1, &o);
+		}
+	}
+	CHECK_INT(bad, 0);
 	n = mkcols(c, E_DICT, 0);
 	o = plainopt;
-	CHECK_INT(roundtrip(c, n, 0, &o), 0);
-	CHECK_INT(roundtrip(c, n, 1, &o), 0);
 	{
 		static const uint8_t none[NROWS];
 		static int64_t same_[NROWS];
@@ -1763,6 +1786,20 @@ corrupt_pages(void)
 	o.codec = C_SNAPPY;
 	o.usizebias = -1;
 	CHECK_FAIL(readback(&c[2], &o, 30) < 0, "corrupt snappy data");
+
+	/*
+	 * A billion rows claimed by footer and page headers alike, over
+	 * pages that hold 30: refused before anything is sized by the claim.
+	 */
+	o = plainopt;
+	o.claim = 1 << 30;
+	CHECK_FAIL(readback(&c[1], &o, 30) < 0,
+	    "truncated page: 1073741824 values in 120 bytes");
+	CHECK_FAIL(readback(&c[2], &o, 30) < 0, "bad definition levels");
+	CHECK_FAIL(readback(&c[6], &o, 30) < 0, "bad repetition levels");
+	x = c[1];
+	x.enc = E_DICT;
+	CHECK_FAIL(readback(&x, &o, 30) < 0, "bad dictionary indices");
 
 	/* A page header that is not Thrift, at offset 4. */
 	o = plainopt;
