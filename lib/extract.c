@@ -158,6 +158,20 @@ load_trace(struct extract *x, size_t k)
 	return rc;
 }
 
+/* A copy of S owned by X, so ProgramIds outlive the HLO modules. */
+static const char *
+intern(struct extract *x, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < x->nstrings; i++)
+		if (strcmp(x->strings[i], s) == 0)
+			return x->strings[i];
+	mem_grow(&x->strings, &x->capstrings, x->nstrings + 1,
+	    sizeof(*x->strings));
+	return x->strings[x->nstrings++] = mem_strdup(s);
+}
+
 /* ProgramId of a module without a dump, marked so that users see it. */
 static const char *
 missing_program(struct extract *x, const struct frames_module *m)
@@ -198,22 +212,42 @@ set_program(struct extract *x, struct frames_module *m)
 		m->program = missing_program(x, m);
 		return 0;
 	}
-	if ((m->program = hlo_program_id(m->hlo)) == NULL)
+	if (hlo_program_id(m->hlo) == NULL)
 		return err_fail("%s: HLO dump of module %s (program_id %lld) "
 		    "has no fingerprint_before_lhs", p->path, m->name,
 		    (long long)m->program_id);
+	m->program = intern(x, hlo_program_id(m->hlo));
 	return 0;
 }
 
+/* Copy the facts the communication frame needs from the HLO. */
 static int
-classify(struct extract *x)
+set_comm(struct extract *x, struct frames_thunk *t,
+    const struct frames_module *m, const struct hlo_inst *in)
+{
+	t->comm = in->comm;
+	if (in->comm != 1)
+		return 0;
+	if (in->collective == NULL && (x->o.frames & EXTRACT_COMMUNICATION))
+		return err_fail("%s: module %s: %s: %s",
+		    x->in.p[m->profile].path, m->name, t->name,
+		    in->err ? in->err : "no collective facts");
+	t->collective = in->collective ? intern(x, in->collective) : NULL;
+	t->message_size = in->message_size;
+	t->collective_size = in->collective_size;
+	return 0;
+}
+
+/* ProgramId and communication facts of modules M0.. and thunks T0.. */
+static int
+classify(struct extract *x, size_t m0, size_t t0)
 {
 	size_t i;
 
-	for (i = 0; i < x->fr.nmodules; i++)
+	for (i = m0; i < x->fr.nmodules; i++)
 		if (set_program(x, &x->fr.modules[i]) != 0)
 			return -1;
-	for (i = 0; i < x->fr.nthunks; i++) {
+	for (i = t0; i < x->fr.nthunks; i++) {
 		struct frames_thunk *t = &x->fr.thunks[i];
 		const struct frames_module *m = &x->fr.modules[t->module];
 		const struct hlo_inst *in;
@@ -230,9 +264,30 @@ classify(struct extract *x)
 		if (in->comm < 0)
 			return err_fail("%s: module %s: %s: %s",
 			    x->in.p[m->profile].path, m->name, t->name, in->err);
-		t->comm = in->comm;
+		if (set_comm(x, t, m, in) != 0)
+			return -1;
 	}
 	return 0;
+}
+
+/*
+ * Free the HLO modules loaded so far: the decoded protobuf of one large
+ * program is tens of MB, and only the hlo frame needs it after
+ * classification.
+ */
+static void
+release_hlo(struct extract *x, size_t m0)
+{
+	struct extract_hlo *h = x->hlo;
+	size_t i;
+
+	for (i = m0; i < x->fr.nmodules; i++)
+		x->fr.modules[i].hlo = NULL;
+	for (i = 0; i < h->n; i++) {
+		hlo_free(h->m[i]);
+		free(h->member[i]);
+	}
+	h->n = 0;
 }
 
 /* ---- compile frame ---- */
@@ -325,23 +380,24 @@ extract_load(struct extract *x, const char *const *paths, size_t n,
 		return -1;
 	if (o->names && rename_profiles(&x->in, o->names) != 0)
 		return -1;
-	if (o->frames & (EXTRACT_THUNK | EXTRACT_MODULE |
-	    EXTRACT_COMMUNICATION | EXTRACT_HLO)) {
-		for (k = 0; k < x->in.n; k++)
-			if (load_trace(x, k) != 0)
-				return -1;
-		for (i = 0; i < x->fr.nnotes; i++)
-			warn(x, "%s", x->fr.notes[i]);
-		if (classify(x) != 0)
+	/* One profile at a time, so that its HLO dumps can be released
+	 * before the next profile's are decoded. */
+	for (k = 0; k < x->in.n; k++) {
+		size_t m0 = x->fr.nmodules, t0 = x->fr.nthunks;
+
+		if ((o->frames & ~EXTRACT_COMPILE) &&
+		    (load_trace(x, k) != 0 || classify(x, m0, t0) != 0))
 			return -1;
-		frames_finish(&x->fr);
-		if (!o->keep_autotuning)
-			frames_drop_autotuning(&x->fr);
+		if ((o->frames & EXTRACT_COMPILE) && load_compile(x, k) != 0)
+			return -1;
+		if (!(o->frames & EXTRACT_HLO))
+			release_hlo(x, m0);
 	}
-	if (o->frames & EXTRACT_COMPILE)
-		for (k = 0; k < x->in.n; k++)
-			if (load_compile(x, k) != 0)
-				return -1;
+	for (i = 0; i < x->fr.nnotes; i++)
+		warn(x, "%s", x->fr.notes[i]);
+	frames_finish(&x->fr);
+	if (!o->keep_autotuning)
+		frames_drop_autotuning(&x->fr);
 	return 0;
 }
 
@@ -362,6 +418,9 @@ extract_free(struct extract *x)
 	}
 	for (i = 0; i < x->nwarnings; i++)
 		free(x->warnings[i]);
+	for (i = 0; i < x->nstrings; i++)
+		free(x->strings[i]);
+	free(x->strings);
 	free(x->warnings);
 	frames_free(&x->fr);
 	compile_free(&x->cf);

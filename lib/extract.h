@@ -40,6 +40,8 @@ struct extract {
 	struct extract_hlo *hlo;
 	char **warnings;	/* for stderr, in order */
 	size_t nwarnings, capwarnings;
+	char **strings;		/* interned ProgramIds */
+	size_t nstrings, capstrings;
 };
 
 /* Frame name ("thunk", ...) to its EXTRACT_* bit; 0 if unknown. */

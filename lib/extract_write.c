@@ -118,20 +118,13 @@ write_communication(const struct frames *f, struct tsv_writer *w)
 
 	for (i = 0; i < f->nthunks && rc == 0; i++) {
 		const struct frames_thunk *t = &f->thunks[i];
-		const struct frames_module *m = &f->modules[t->module];
-		const struct hlo_inst *in;
-
 		if (t->comm != 1)
 			continue;
-		in = hlo_find(m->hlo, t->name);
-		if (in->collective == NULL)
-			return err_fail("module %s: %s: %s", m->name, t->name,
-			    in->err ? in->err : "no collective facts");
 		thunk_key(w, f, t);
 		tsv_ms(w, t->hidden);
-		tsv_i64(w, in->message_size);
-		tsv_str(w, in->collective);
-		tsv_i64(w, in->collective_size);
+		tsv_i64(w, t->message_size);
+		tsv_str(w, t->collective);
+		tsv_i64(w, t->collective_size);
 		rc = tsv_eor(w);
 	}
 	return rc;

@@ -69,6 +69,11 @@ struct frames_thunk {
 	int64_t execution;	/* ThunkExecution (frames_finish) */
 	struct frames_device dev;
 	int comm;		/* 1 communication, 0 compute, -1 unknown */
+	/* Set by the caller for communication thunks (hlo.h); the string
+	 * must outlive the frames. */
+	const char *collective;	/* "all-gather", ... or NULL */
+	int64_t message_size;	/* bytes */
+	int64_t collective_size;	/* devices */
 };
 
 struct frames {
