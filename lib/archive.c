@@ -300,7 +300,8 @@ archive_read_plain(struct archive *a, const char *name, uint8_t **data,
 
 	if (archive_read(a, name, &raw, &rawlen) != 0)
 		return -1;
-	if (!xz_is_xz_name(name)) {
+	/* By content, not name: a combined archive stores "X.xz/<profile>". */
+	if (!xz_is_xz_data(raw, rawlen)) {
 		*data = raw;
 		*len = rawlen;
 		return 0;

@@ -44,7 +44,8 @@ int archive_read(struct archive *a, const char *name, uint8_t **data,
     size_t *len);
 
 /*
- * As archive_read, then, when NAME ends in ".xz", decompress it (xz.h).
+ * As archive_read, then, when the member is .xz data (by its magic bytes:
+ * a combined archive names it "X.xz/<profile>"), decompress it (xz.h).
  * Errors are prefixed with NAME.
  */
 int archive_read_plain(struct archive *a, const char *name, uint8_t **data,

@@ -172,7 +172,8 @@ intern(struct extract *x, const char *s)
 	return x->strings[x->nstrings++] = mem_strdup(s);
 }
 
-/* ProgramId of a module without a dump, marked so that users see it. */
+/* ProgramId of a module without a dump, marked so that users see it;
+ * warned about once per ProgramId. */
 static const char *
 missing_program(struct extract *x, const struct frames_module *m)
 {
@@ -180,13 +181,13 @@ missing_program(struct extract *x, const struct frames_module *m)
 	size_t i;
 
 	snprintf(buf, sizeof(buf), "missing-hlo-%lld", (long long)m->program_id);
-	for (i = 0; i < x->nwarnings; i++)
-		if (strstr(x->warnings[i], buf))
-			return strstr(x->warnings[i], buf);
+	for (i = 0; i < x->nstrings; i++)
+		if (strcmp(x->strings[i], buf) == 0)
+			return x->strings[i];
 	warn(x, "%s: no HLO dump for module %s (program_id %lld); its thunks "
 	    "have ProgramId %s and no Communication value",
 	    x->in.p[m->profile].path, m->name, (long long)m->program_id, buf);
-	return strstr(x->warnings[x->nwarnings - 1], buf);
+	return intern(x, buf);
 }
 
 static int

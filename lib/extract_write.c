@@ -213,10 +213,9 @@ hlo_row(struct tsv_writer *w, const struct pair *p)
 	tsv_str(w, p->name);
 	tsv_str(w, in->opcode);
 	tsv_bool(w, in->comm == 1);
-	tsv_str(w, in->comm == 1 ? in->collective : NULL);
 	if (in->comm == 1 && in->collective) {
-		tsv_i64(w, in->message_size);
 		tsv_str(w, in->collective);
+		tsv_i64(w, in->message_size);
 		tsv_i64(w, in->collective_size);
 	} else {
 		tsv_empty(w);

@@ -34,6 +34,7 @@ add_profile(struct input_set *s, struct archive *a, const char *path,
 {
 	s->p = mem_realloc(s->p, s->n + 1, sizeof(*s->p));
 	s->p[s->n].name = name;
+	s->p[s->n].key = mem_strdup(name);
 	s->p[s->n].ar = a;
 	s->p[s->n].path = path;
 	s->n++;
@@ -93,8 +94,10 @@ input_close(struct input_set *s)
 
 	for (i = 0; i < s->nar; i++)
 		archive_close(s->ar[i]);
-	for (i = 0; i < s->n; i++)
+	for (i = 0; i < s->n; i++) {
 		free(s->p[i].name);
+		free(s->p[i].key);
+	}
 	free(s->ar);
 	free(s->p);
 	memset(s, 0, sizeof(*s));
@@ -107,8 +110,8 @@ input_member(const struct input_profile *p, const char *base)
 
 	if (archive_has(p->ar, base))
 		return mem_strdup(base);
-	m = mem_alloc(strlen(base) + strlen(p->name) + 2);
-	sprintf(m, "%s/%s", base, p->name);
+	m = mem_alloc(strlen(base) + strlen(p->key) + 2);
+	sprintf(m, "%s/%s", base, p->key);
 	if (archive_has(p->ar, m))
 		return m;
 	free(m);
@@ -154,7 +157,7 @@ input_dump(const struct input_profile *p, int64_t program_id,
 	for (i = 0; i < archive_count(p->ar); i++) {
 		const char *m = archive_name(p->ar, i);
 
-		if (dump_match(m, prefix, suffix, p->name))
+		if (dump_match(m, prefix, suffix, p->key))
 			return mem_strdup(m);
 	}
 	return NULL;

@@ -17,7 +17,8 @@
 struct archive;
 
 struct input_profile {
-	char *name;		/* ProfileName */
+	char *name;		/* ProfileName (the key, unless renamed) */
+	char *key;		/* "<profile>" of NAME/<profile> members */
 	struct archive *ar;	/* shared by the profiles of one input */
 	const char *path;	/* the input path, for messages */
 };

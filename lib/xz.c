@@ -60,9 +60,9 @@ xz_decode(const uint8_t *in, size_t inlen, uint8_t **out, size_t *outlen)
 }
 
 int
-xz_is_xz_name(const char *name)
+xz_is_xz_data(const uint8_t *data, size_t len)
 {
-	size_t n = strlen(name);
+	static const uint8_t magic[6] = { 0xfd, '7', 'z', 'X', 'Z', 0 };
 
-	return n >= 3 && strcmp(name + n - 3, ".xz") == 0;
+	return len >= 6 && memcmp(data, magic, 6) == 0;
 }

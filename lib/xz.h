@@ -17,7 +17,7 @@
  */
 int xz_decode(const uint8_t *in, size_t inlen, uint8_t **out, size_t *outlen);
 
-/* Whether NAME ends in ".xz". */
-int xz_is_xz_name(const char *name);
+/* Whether DATA[0..LEN) starts with the .xz magic bytes FD '7zXZ' 00. */
+int xz_is_xz_data(const uint8_t *data, size_t len);
 
 #endif
