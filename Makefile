@@ -67,3 +67,12 @@ clean:
 
 .PHONY: all units test check bench install uninstall clean
 .SECONDARY:
+
+# The main job: every frame of INPUTS into out/.
+INPUTS ?= $(wildcard ../shared/data/pax_fsdp4_4proc/*.zip)
+run: all
+	@test -n "$(INPUTS)" || { echo "make run: name the profiles: make run INPUTS='rank0.zip rank1.zip'" >&2; exit 1; }
+	mkdir -p out
+	$(O)/bin/nsysjax-extract -o out $(INPUTS)
+	@ls -l out
+.PHONY: run
