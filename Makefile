@@ -51,8 +51,12 @@ check:
 	$(MAKE) test
 	$(MAKE) test O=build-san CFLAGS="$(CFLAGS) $(SANFLAGS)" LDFLAGS="$(LDFLAGS) $(SANFLAGS)"
 
-bench: all
-	BIN=$(O)/bin sh tests/bench.sh
+$(O)/bench/floor: tests/bench/floor.c $(LIBA)
+	@mkdir -p $(O)/bench
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
+
+bench: all $(O)/bench/floor
+	BIN=$(O)/bin FLOOR=$(O)/bench/floor sh tests/bench.sh
 
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1

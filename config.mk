@@ -15,4 +15,4 @@ SANFLAGS  = -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-saniti
 
 PKGS      = libzip liblzma libprotobuf-c zlib libzstd
 CPPFLAGS += $(shell $(PKG_CONFIG) --cflags $(PKGS))
-LDLIBS   += $(shell $(PKG_CONFIG) --libs $(PKGS)) -lsnappy -lcsv -lm
+LDLIBS   += $(shell $(PKG_CONFIG) --libs $(PKGS)) -lsnappy -lcsv -lm -pthread

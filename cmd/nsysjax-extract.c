@@ -21,7 +21,8 @@ help(void)
 {
 	printf("%s\n\n"
 	    "  -f, --frame=NAME          frame to write to stdout: thunk (default),\n"
-	    "                            module, communication, compile, hlo\n"
+	    "                            module, communication, compile, hlo,\n"
+	    "                            stackframes\n"
 	    "  -o, --output-dir=DIR      write every frame to DIR/NAME.tsv\n"
 	    "  -k, --keep-autotuning     keep autotuner executions and compile detail\n"
 	    "  -m, --allow-missing-hlo   a module without HLO dump is a warning\n"
@@ -54,7 +55,7 @@ write_stdout(struct extract *x, unsigned bit)
 static void
 write_dir(struct extract *x, const char *dir)
 {
-	char tmp[8][4096], final[8][4096];
+	char tmp[EXTRACT_NFRAMES][4096], final[EXTRACT_NFRAMES][4096];
 	size_t i;
 
 	for (i = 0; extract_frame_names[i]; i++) {
@@ -130,8 +131,7 @@ main(int argc, char *argv[])
 	if (optind >= argc)
 		err_usage(usage_line, "no input");
 	if (dir)
-		o.frames = EXTRACT_THUNK | EXTRACT_MODULE |
-		    EXTRACT_COMMUNICATION | EXTRACT_COMPILE | EXTRACT_HLO;
+		o.frames = (1u << EXTRACT_NFRAMES) - 1;
 	if (extract_load(&x, (const char *const *)argv + optind,
 	    (size_t)(argc - optind), &o) != 0) {
 		print_warnings(&x);

@@ -6,8 +6,9 @@
 #include "err.h"
 
 static const char *prog = "nsysjax";
-static char msg[4096];
-static int have_msg;
+/* Per thread: lib/prefetch reads archives in a second thread. */
+static _Thread_local char msg[4096];
+static _Thread_local int have_msg;
 
 void
 err_setprog(const char *argv0)

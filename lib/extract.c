@@ -8,11 +8,13 @@
 #include "extract.h"
 #include "hlo.h"
 #include "mem.h"
+#include "prefetch.h"
 #include "trace.h"
 #include "tsv.h"
 
 const char *const extract_frame_names[] = {
-	"thunk", "module", "communication", "compile", "hlo", NULL
+	"thunk", "module", "communication", "compile", "hlo", "stackframes",
+	NULL
 };
 
 /* The HLO dumps loaded so far: member name -> module, per archive. */
@@ -58,6 +60,70 @@ static const char *const dump_suffixes[] = {
 	"after_optimizations.hlo.pb.xz", "after_optimizations.hlo.pb", NULL
 };
 
+static const char *const pushpop_members[] = {
+	"report_nvtx_pushpop_trace.csv.xz", "report_nvtx_pushpop_trace.csv",
+	NULL
+};
+
+/*
+ * Read a member of P whole (decompressing .xz), from what the prefetch
+ * thread already read when it can; errors name input and member.
+ */
+static int
+fetch(struct extract *x, const struct input_profile *p, const char *member,
+    uint8_t **data, size_t *len)
+{
+	if (x->pf != NULL && p == &x->in.p[x->pf_profile] &&
+	    prefetch_take(x->pf, member, data, len))
+		return 0;
+	if (archive_read_plain(p->ar, member, data, len) != 0)
+		return err_prefix("%s", p->path);
+	return 0;
+}
+
+/* Whether member NAME is an after-optimizations dump visible to P. */
+static int
+is_dump(const struct input_profile *p, const char *name)
+{
+	const char *const *s;
+	const char *slash;
+
+	if (strncmp(name, "dump/", 5) != 0)
+		return 0;
+	slash = strchr(name + 5, '/');
+	if (slash && strcmp(slash + 1, p->key) != 0)
+		return 0;
+	for (s = dump_suffixes; *s; s++) {
+		size_t n = slash ? (size_t)(slash - name) : strlen(name);
+		size_t k = strlen(*s);
+
+		if (n > k && strncmp(name + n - k, *s, k) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Start reading profile K's members in the background (prefetch.h). */
+static struct prefetch *
+prefetch_profile(struct extract *x, size_t k)
+{
+	const struct input_profile *p = &x->in.p[k];
+	char **m = mem_calloc(archive_count(p->ar) + 4, sizeof(*m));
+	size_t i, n = 0;
+
+	if ((m[n] = input_member(p, "nvtx_gpu_proj_trace/trace.parquet")))
+		n++;
+	if ((m[n] = input_member(p, "thread-metadata.parquet")))
+		n++;
+	if ((x->o.frames & EXTRACT_COMPILE) &&
+	    (m[n] = input_member_any(p, pushpop_members)))
+		n++;
+	for (i = 0; i < archive_count(p->ar); i++)
+		if (is_dump(p, archive_name(p->ar, i)))
+			m[n++] = mem_strdup(archive_name(p->ar, i));
+	return prefetch_start(p->path, m, n);
+}
+
 /*
  * The HLO module of PROGRAM_ID in profile P, loading its dump once.
  * Returns 1 and sets *M, 0 when there is no dump, -1 on a bad dump.
@@ -82,9 +148,9 @@ hlo_get(struct extract *x, const struct input_profile *p, int64_t program_id,
 			*m = h->m[i];
 			return 1;
 		}
-	if (archive_read_plain(p->ar, member, &data, &len) != 0) {
+	if (fetch(x, p, member, &data, &len) != 0) {
 		free(member);
-		return err_prefix("%s", p->path);
+		return -1;
 	}
 	*m = hlo_load(data, len);
 	free(data);
@@ -102,24 +168,14 @@ hlo_get(struct extract *x, const struct input_profile *p, int64_t program_id,
 	return 1;
 }
 
-/* Read a member whole (decompressing .xz); errors name input and member. */
 static int
-read_member(const struct input_profile *p, const char *member, uint8_t **data,
-    size_t *len)
-{
-	if (archive_read_plain(p->ar, member, data, len) != 0)
-		return err_prefix("%s", p->path);
-	return 0;
-}
-
-static int
-read_required(const struct input_profile *p, const char *base, uint8_t **data,
-    size_t *len, char **member)
+read_required(struct extract *x, const struct input_profile *p,
+    const char *base, uint8_t **data, size_t *len, char **member)
 {
 	if ((*member = input_member(p, base)) == NULL)
 		return err_fail("%s: missing member %s (profile %s)", p->path,
 		    base, p->name);
-	return read_member(p, *member, data, len);
+	return fetch(x, p, *member, data, len);
 }
 
 /* ---- thunk and module frames ---- */
@@ -137,13 +193,13 @@ load_trace(struct extract *x, size_t k)
 
 	memset(&t, 0, sizeof(t));
 	memset(&th, 0, sizeof(th));
-	rc = read_required(p, "nvtx_gpu_proj_trace/trace.parquet", &tdata,
+	rc = read_required(x, p, "nvtx_gpu_proj_trace/trace.parquet", &tdata,
 	    &tlen, &tm);
 	if (rc == 0 && (rc = trace_read_parquet(tdata, tlen, &t)) != 0)
 		err_prefix("%s: %s", p->path, tm);
 	if (rc == 0)
-		rc = read_required(p, "thread-metadata.parquet", &hdata, &hlen,
-		    &hm);
+		rc = read_required(x, p, "thread-metadata.parquet", &hdata,
+		    &hlen, &hm);
 	if (rc == 0 && (rc = threads_read_parquet(hdata, hlen, &th)) != 0)
 		err_prefix("%s: %s", p->path, hm);
 	if (rc == 0 && (rc = frames_add_profile(&x->fr, k, t.r, t.n,
@@ -158,18 +214,12 @@ load_trace(struct extract *x, size_t k)
 	return rc;
 }
 
-/* A copy of S owned by X, so ProgramIds outlive the HLO modules. */
+/* A copy of S owned by X, so strings outlive the HLO modules. */
 static const char *
 intern(struct extract *x, const char *s)
 {
-	size_t i;
-
-	for (i = 0; i < x->nstrings; i++)
-		if (strcmp(x->strings[i], s) == 0)
-			return x->strings[i];
-	mem_grow(&x->strings, &x->capstrings, x->nstrings + 1,
-	    sizeof(*x->strings));
-	return x->strings[x->nstrings++] = mem_strdup(s);
+	return strtab_get(&x->strings, strtab_intern(&x->strings, s,
+	    strlen(s), NULL));
 }
 
 /* ProgramId of a module without a dump, marked so that users see it;
@@ -181,9 +231,8 @@ missing_program(struct extract *x, const struct frames_module *m)
 	size_t i;
 
 	snprintf(buf, sizeof(buf), "missing-hlo-%lld", (long long)m->program_id);
-	for (i = 0; i < x->nstrings; i++)
-		if (strcmp(x->strings[i], buf) == 0)
-			return x->strings[i];
+	if ((i = strtab_find(&x->strings, buf, strlen(buf))) != STRTAB_NONE)
+		return strtab_get(&x->strings, i);
 	warn(x, "%s: no HLO dump for module %s (program_id %lld); its thunks "
 	    "have ProgramId %s and no Communication value",
 	    x->in.p[m->profile].path, m->name, (long long)m->program_id, buf);
@@ -291,6 +340,122 @@ release_hlo(struct extract *x, size_t m0)
 	h->n = 0;
 }
 
+/* ---- hlo frame and stack frames ---- */
+
+/* The id of the stack frame TEXT below PARENT (STRTAB_NONE: a root). */
+static size_t
+stack_node(struct extract *x, size_t parent, const char *text)
+{
+	size_t n = strlen(text), k = 0, v = parent == STRTAB_NONE ? 0 :
+	    parent + 1;
+	char digits[24];
+	int nd = 0;
+
+	/* Called for every frame of every stack: no printf, no malloc. */
+	do
+		digits[nd++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	mem_grow(&x->keybuf, &x->capkeybuf, n + 32, 1);
+	while (nd > 0)
+		x->keybuf[k++] = digits[--nd];
+	x->keybuf[k++] = '\t';
+	memcpy(x->keybuf + k, text, n);
+	return strtab_intern(&x->stackframes, x->keybuf, k + n, NULL);
+}
+
+static char *
+join_lines(const char *const *v, size_t n)
+{
+	size_t i, len = 1;
+	char *out, *p;
+
+	for (i = 0; i < n; i++)
+		len += strlen(v[i]) + 1;
+	p = out = mem_alloc(len);
+	for (i = 0; i < n; i++) {
+		size_t k = strlen(v[i]);
+
+		if (i)
+			*p++ = '\n';
+		memcpy(p, v[i], k);
+		p += k;
+	}
+	*p = '\0';
+	return out;
+}
+
+/* Fill row R from instruction IN of module M (hlo.h hlo_src). */
+static int
+fill_row(struct extract *x, struct extract_hlorow *r, struct hlo_module *m,
+    const struct hlo_inst *in)
+{
+	struct hlo_src src;
+	size_t i, j;
+
+	memset(&src, 0, sizeof(src));
+	if (hlo_src(m, in, &src) != 0) {
+		hlo_src_free(&src);
+		return err_prefix("%s: %s", hlo_name(m), in->name);
+	}
+	r->opcode = intern(x, in->opcode);
+	r->comm = in->comm;
+	r->collective = in->comm == 1 && in->collective ?
+	    intern(x, in->collective) : NULL;
+	r->message_size = in->message_size;
+	r->collective_size = in->collective_size;
+	r->op_name = mem_strdup(in->op_name);
+	r->scheduling_name = mem_strdup(in->scheduling_name);
+	r->stacks = mem_calloc(src.nstack + 1, sizeof(*r->stacks));
+	for (i = 0; i < src.nstack; i++) {
+		size_t node = STRTAB_NONE;
+
+		for (j = 0; j < src.stack[i].nframe; j++)
+			node = stack_node(x, node, src.stack[i].frame[j]);
+		if (node != STRTAB_NONE)
+			r->stacks[r->nstacks++] = node;
+	}
+	r->op_names = join_lines(src.op_name, src.nop_name);
+	hlo_src_free(&src);
+	return 0;
+}
+
+/*
+ * Add a row for each (ProgramId, instruction) of thunks T0.. not seen
+ * before, while the profile's HLO modules are loaded.  Processes that
+ * share a ProgramId share its rows (the first profile's metadata).
+ */
+static int
+hlo_rows(struct extract *x, size_t t0)
+{
+	size_t i;
+
+	for (i = t0; i < x->fr.nthunks; i++) {
+		const struct frames_thunk *t = &x->fr.thunks[i];
+		const struct frames_module *m = &x->fr.modules[t->module];
+		struct extract_hlorow *r;
+		char *key;
+		size_t id;
+		int added;
+
+		if (m->hlo == NULL)
+			continue;
+		key = mem_alloc(strlen(m->program) + strlen(t->name) + 2);
+		sprintf(key, "%s\t%s", m->program, t->name);
+		id = strtab_intern(&x->rowkeys, key, strlen(key), &added);
+		free(key);
+		if (!added)
+			continue;
+		mem_grow(&x->rows, &x->caprows, id + 1, sizeof(*x->rows));
+		r = &x->rows[id];
+		memset(r, 0, sizeof(*r));
+		r->program = m->program;
+		r->name = strchr(strtab_get(&x->rowkeys, id), '\t') + 1;
+		if (fill_row(x, r, m->hlo, hlo_find(m->hlo, t->name)) != 0)
+			return err_prefix("%s", x->in.p[m->profile].path);
+	}
+	return 0;
+}
+
 /* ---- compile frame ---- */
 
 static const char *
@@ -304,11 +469,6 @@ compile_fp(void *arg, int64_t program_id, const char *name)
 		return NULL;
 	return hlo_program_id(m);
 }
-
-static const char *const pushpop_members[] = {
-	"report_nvtx_pushpop_trace.csv.xz", "report_nvtx_pushpop_trace.csv",
-	NULL
-};
 
 static int
 load_compile(struct extract *x, size_t k)
@@ -329,7 +489,7 @@ load_compile(struct extract *x, size_t k)
 		return err_fail("%s: no report_nvtx_pushpop_trace.csv.xz "
 		    "(profile %s)", p->path, p->name);
 	}
-	rc = read_member(p, member, &data, &len);
+	rc = fetch(x, p, member, &data, &len);
 	if (rc == 0) {
 		rc = compile_parse_csv((const char *)data, len, &r, &n);
 		if (rc == 0)
@@ -386,14 +546,24 @@ extract_load(struct extract *x, const char *const *paths, size_t n,
 	for (k = 0; k < x->in.n; k++) {
 		size_t m0 = x->fr.nmodules, t0 = x->fr.nthunks;
 
+		/* Profile k's members were read while k-1 was analysed. */
+		prefetch_free(x->pf);
+		x->pf = x->next;
+		x->pf_profile = k;
+		x->next = k + 1 < x->in.n ? prefetch_profile(x, k + 1) : NULL;
+
 		if ((o->frames & ~EXTRACT_COMPILE) &&
 		    (load_trace(x, k) != 0 || classify(x, m0, t0) != 0))
 			return -1;
 		if ((o->frames & EXTRACT_COMPILE) && load_compile(x, k) != 0)
 			return -1;
-		if (!(o->frames & EXTRACT_HLO))
-			release_hlo(x, m0);
+		if ((o->frames & (EXTRACT_HLO | EXTRACT_STACKFRAMES)) &&
+		    hlo_rows(x, t0) != 0)
+			return -1;
+		release_hlo(x, m0);
 	}
+	prefetch_free(x->pf);
+	x->pf = NULL;
 	for (i = 0; i < x->fr.nnotes; i++)
 		warn(x, "%s", x->fr.notes[i]);
 	frames_finish(&x->fr);
@@ -419,9 +589,19 @@ extract_free(struct extract *x)
 	}
 	for (i = 0; i < x->nwarnings; i++)
 		free(x->warnings[i]);
-	for (i = 0; i < x->nstrings; i++)
-		free(x->strings[i]);
-	free(x->strings);
+	for (i = 0; i < x->rowkeys.n; i++) {
+		free(x->rows[i].op_name);
+		free(x->rows[i].scheduling_name);
+		free(x->rows[i].stacks);
+		free(x->rows[i].op_names);
+	}
+	free(x->rows);
+	strtab_free(&x->rowkeys);
+	strtab_free(&x->strings);
+	strtab_free(&x->stackframes);
+	free(x->keybuf);
+	prefetch_free(x->pf);
+	prefetch_free(x->next);
 	free(x->warnings);
 	frames_free(&x->fr);
 	compile_free(&x->cf);

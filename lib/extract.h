@@ -12,7 +12,9 @@
 #include "compile.h"
 #include "frames.h"
 #include "input.h"
+#include "strtab.h"
 
+struct prefetch;
 struct tsv_writer;
 
 enum extract_frame {
@@ -20,8 +22,10 @@ enum extract_frame {
 	EXTRACT_MODULE = 1 << 1,
 	EXTRACT_COMMUNICATION = 1 << 2,
 	EXTRACT_COMPILE = 1 << 3,
-	EXTRACT_HLO = 1 << 4
+	EXTRACT_HLO = 1 << 4,
+	EXTRACT_STACKFRAMES = 1 << 5
 };
+#define EXTRACT_NFRAMES 6
 
 struct extract_opts {
 	int keep_autotuning;	/* skip remove_autotuning_detail */
@@ -32,6 +36,20 @@ struct extract_opts {
 
 struct extract_hlo;		/* loaded dumps, by member name */
 
+/* One row of the hlo frame: an instruction that some thunk executes. */
+struct extract_hlorow {
+	const char *program;	/* ProgramId (interned) */
+	const char *name;	/* instruction name */
+	const char *opcode;	/* interned */
+	int comm;
+	const char *collective;	/* interned, or NULL */
+	int64_t message_size, collective_size;
+	char *op_name, *scheduling_name;
+	size_t *stacks;		/* innermost stack frame id of each stack */
+	size_t nstacks;
+	char *op_names;		/* distinct op_names, LF-separated */
+};
+
 struct extract {
 	struct extract_opts o;
 	struct input_set in;
@@ -40,8 +58,18 @@ struct extract {
 	struct extract_hlo *hlo;
 	char **warnings;	/* for stderr, in order */
 	size_t nwarnings, capwarnings;
-	char **strings;		/* interned ProgramIds */
-	size_t nstrings, capstrings;
+	struct strtab strings;	/* interned ProgramIds, opcodes, ... */
+	struct strtab rowkeys;	/* "ProgramId\tName" of the hlo rows */
+	struct extract_hlorow *rows;	/* the hlo frame, in rowkeys order */
+	size_t caprows;
+	/* The stack frame tree: node id -> "<parent id + 1>\t<frame>", so
+	 * that equal stack prefixes are stored once. */
+	struct strtab stackframes;
+	char *keybuf;		/* scratch for stack frame keys */
+	struct prefetch *pf;	/* members of profile pf_profile, read ahead */
+	size_t pf_profile;
+	struct prefetch *next;	/* being read for the next profile */
+	size_t capkeybuf;
 };
 
 /* Frame name ("thunk", ...) to its EXTRACT_* bit; 0 if unknown. */

@@ -4,7 +4,6 @@
 
 #include "err.h"
 #include "extract.h"
-#include "hlo.h"
 #include "mem.h"
 #include "tsv.h"
 
@@ -27,7 +26,7 @@ static const char *const module_cols[] = {
 static const char *const hlo_cols[] = {
 	"ProgramId", "Name", "Opcode", "Communication", "Collective",
 	"MessageSize", "CollectiveSize", "OpName", "SchedulingName",
-	"SourceStacks", "OpNames", NULL
+	"StackFrameIds", "OpNames", NULL
 };
 
 static void
@@ -130,127 +129,94 @@ write_communication(const struct frames *f, struct tsv_writer *w)
 	return rc;
 }
 
-/* ---- hlo side table ---- */
+/* ---- hlo side table and its stack frames ---- */
 
-struct pair {
-	const char *program;
-	const char *name;
-	struct hlo_module *hlo;
-};
+static const struct extract_hlorow *sort_rows;
 
 static int
-cmp_pair(const void *a, const void *b)
+cmp_row(const void *a, const void *b)
 {
-	const struct pair *x = a, *y = b;
+	const struct extract_hlorow *x = &sort_rows[*(const size_t *)a];
+	const struct extract_hlorow *y = &sort_rows[*(const size_t *)b];
 	int c = strcmp(x->program, y->program);
 
 	return c ? c : strcmp(x->name, y->name);
 }
 
-/* Frames joined by ';', stacks by LF: the TSV escape keeps it one field. */
-static char *
-join_stacks(const struct hlo_src *s)
+/* Stack frame ids, space-separated. */
+static void
+ids(struct tsv_writer *w, const size_t *v, size_t n)
 {
-	size_t i, j, n = 1;
-	char *out, *p;
-
-	for (i = 0; i < s->nstack; i++)
-		for (j = 0; j < s->stack[i].nframe; j++)
-			n += strlen(s->stack[i].frame[j]) + 1;
-	p = out = mem_alloc(n);
-	for (i = 0; i < s->nstack; i++) {
-		if (i)
-			*p++ = '\n';
-		for (j = 0; j < s->stack[i].nframe; j++) {
-			size_t k = strlen(s->stack[i].frame[j]);
-
-			if (j)
-				*p++ = ';';
-			memcpy(p, s->stack[i].frame[j], k);
-			p += k;
-		}
-	}
-	*p = '\0';
-	return out;
-}
-
-static char *
-join_lines(const char *const *v, size_t n)
-{
-	size_t i, len = 1;
-	char *out, *p;
+	char *buf = mem_alloc(n * 21 + 1), *p = buf;
+	size_t i;
 
 	for (i = 0; i < n; i++)
-		len += strlen(v[i]) + 1;
-	p = out = mem_alloc(len);
-	for (i = 0; i < n; i++) {
-		size_t k = strlen(v[i]);
-
-		if (i)
-			*p++ = '\n';
-		memcpy(p, v[i], k);
-		p += k;
-	}
-	*p = '\0';
-	return out;
+		p += sprintf(p, "%s%zu", i ? " " : "", v[i]);
+	tsv_strn(w, buf, (size_t)(p - buf));
+	free(buf);
 }
 
 static int
-hlo_row(struct tsv_writer *w, const struct pair *p)
+hlo_row(struct tsv_writer *w, const struct extract_hlorow *r)
 {
-	const struct hlo_inst *in = hlo_find(p->hlo, p->name);
-	struct hlo_src src;
-	char *stacks, *ops;
-
-	memset(&src, 0, sizeof(src));
-	if (hlo_src(p->hlo, in, &src) != 0) {
-		hlo_src_free(&src);
-		return err_prefix("%s: %s", hlo_name(p->hlo), p->name);
-	}
-	stacks = join_stacks(&src);
-	ops = join_lines(src.op_name, src.nop_name);
-	tsv_str(w, p->program);
-	tsv_str(w, p->name);
-	tsv_str(w, in->opcode);
-	tsv_bool(w, in->comm == 1);
-	if (in->comm == 1 && in->collective) {
-		tsv_str(w, in->collective);
-		tsv_i64(w, in->message_size);
-		tsv_i64(w, in->collective_size);
+	tsv_str(w, r->program);
+	tsv_str(w, r->name);
+	tsv_str(w, r->opcode);
+	tsv_bool(w, r->comm == 1);
+	if (r->collective) {
+		tsv_str(w, r->collective);
+		tsv_i64(w, r->message_size);
+		tsv_i64(w, r->collective_size);
 	} else {
 		tsv_empty(w);
 		tsv_empty(w);
 		tsv_empty(w);
 	}
-	tsv_str(w, in->op_name);
-	tsv_str(w, in->scheduling_name);
-	tsv_str(w, stacks);
-	tsv_str(w, ops);
-	free(stacks);
-	free(ops);
-	hlo_src_free(&src);
+	tsv_str(w, r->op_name);
+	tsv_str(w, r->scheduling_name);
+	ids(w, r->stacks, r->nstacks);
+	tsv_str(w, r->op_names);
 	return tsv_eor(w);
 }
 
 static int
-write_hlo(const struct frames *f, struct tsv_writer *w)
+write_hlo(const struct extract *x, struct tsv_writer *w)
 {
-	struct pair *p = mem_calloc(f->nthunks + 1, sizeof(*p));
-	size_t i, n = 0;
+	size_t i, n = x->rowkeys.n, *p = mem_calloc(n + 1, sizeof(*p));
 	int rc = tsv_header(w, hlo_cols);
 
-	for (i = 0; i < f->nthunks; i++) {
-		const struct frames_module *m = &f->modules[f->thunks[i].module];
-
-		if (m->hlo != NULL)
-			p[n++] = (struct pair){ m->program, f->thunks[i].name,
-			    m->hlo };
-	}
-	qsort(p, n, sizeof(*p), cmp_pair);
+	for (i = 0; i < n; i++)
+		p[i] = i;
+	sort_rows = x->rows;
+	qsort(p, n, sizeof(*p), cmp_row);
 	for (i = 0; i < n && rc == 0; i++)
-		if (i == 0 || cmp_pair(&p[i], &p[i - 1]) != 0)
-			rc = hlo_row(w, &p[i]);
+		rc = hlo_row(w, &x->rows[p[i]]);
 	free(p);
+	return rc;
+}
+
+/* Node keys are "<parent id + 1>\t<frame>" (extract.h). */
+static int
+write_stackframes(const struct extract *x, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "FrameId", "ParentFrameId",
+	    "Frame", NULL };
+	size_t i;
+	int rc = tsv_header(w, cols);
+
+	for (i = 0; i < x->stackframes.n && rc == 0; i++) {
+		const char *key = strtab_get(&x->stackframes, i);
+		char *tab;
+		unsigned long long parent = strtoull(key, &tab, 10);
+
+		tsv_i64(w, (int64_t)i);
+		if (parent == 0)
+			tsv_empty(w);
+		else
+			tsv_i64(w, (int64_t)parent - 1);
+		tsv_strn(w, tab + 1, x->stackframes.len[i] - (size_t)(tab + 1 - key));
+		rc = tsv_eor(w);
+	}
 	return rc;
 }
 
@@ -267,7 +233,9 @@ extract_write(struct extract *x, unsigned bit, struct tsv_writer *w)
 	case EXTRACT_COMPILE:
 		return compile_write(w, &x->cf);
 	case EXTRACT_HLO:
-		return write_hlo(&x->fr, w);
+		return write_hlo(x, w);
+	case EXTRACT_STACKFRAMES:
+		return write_stackframes(x, w);
 	}
 	return err_fail("unknown frame");
 }

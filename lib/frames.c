@@ -560,6 +560,14 @@ cmp_i64(int64_t a, int64_t b)
 	return (a > b) - (a < b);
 }
 
+/* ProgramIds are interned by the caller, so equal ones are usually the
+ * same pointer. */
+static int
+cmp_str(const char *a, const char *b)
+{
+	return a == b ? 0 : strcmp(a, b);
+}
+
 /* Thread executions of a program: (profile, TID, ProgramId, row). */
 static int
 cmp_module_exec(const void *a, const void *b)
@@ -572,7 +580,7 @@ cmp_module_exec(const void *a, const void *b)
 		return m->profile < n->profile ? -1 : 1;
 	if ((c = cmp_i64(m->tid, n->tid)) != 0)
 		return c;
-	if ((c = strcmp(m->program, n->program)) != 0)
+	if ((c = cmp_str(m->program, n->program)) != 0)
 		return c;
 	return (x > y) - (x < y);
 }
@@ -587,7 +595,7 @@ cmp_thunk_key(size_t x, size_t y, int with_exec)
 	const struct frames_module *n = &sort_f->modules[t->module];
 	int c;
 
-	if ((c = strcmp(m->program, n->program)) != 0)
+	if ((c = cmp_str(m->program, n->program)) != 0)
 		return c;
 	if ((c = cmp_i64(m->execution, n->execution)) != 0)
 		return c;
@@ -608,7 +616,7 @@ cmp_thunk_exec(const void *a, const void *b)
 	int c;
 
 	/* Group (ProgramId, ProgramExecution, Device, Name), trace order. */
-	if ((c = strcmp(sort_f->modules[s->module].program,
+	if ((c = cmp_str(sort_f->modules[s->module].program,
 	    sort_f->modules[t->module].program)) != 0)
 		return c;
 	if ((c = cmp_i64(sort_f->modules[s->module].execution,
@@ -646,7 +654,7 @@ number_modules(struct frames *f)
 			const struct frames_module *prev = &f->modules[p[i - 1]];
 
 			k = prev->profile == m->profile && prev->tid == m->tid &&
-			    strcmp(prev->program, m->program) == 0 ? k + 1 : 0;
+			    cmp_str(prev->program, m->program) == 0 ? k + 1 : 0;
 		}
 		f->modules[p[i]].execution = k;
 	}
@@ -667,7 +675,7 @@ number_thunks(struct frames *f)
 		if (i > 0) {
 			const struct frames_thunk *s = &f->thunks[p[i - 1]];
 
-			k = strcmp(f->modules[s->module].program,
+			k = cmp_str(f->modules[s->module].program,
 			    f->modules[t->module].program) == 0 &&
 			    f->modules[s->module].execution ==
 			    f->modules[t->module].execution &&
@@ -689,7 +697,7 @@ cmp_overlap(const void *a, const void *b)
 	const struct frames_thunk *t = &sort_f->thunks[*(const size_t *)b];
 	int c;
 
-	if ((c = strcmp(sort_f->modules[s->module].program,
+	if ((c = cmp_str(sort_f->modules[s->module].program,
 	    sort_f->modules[t->module].program)) != 0)
 		return c;
 	if ((c = cmp_i64(s->dev.device, t->dev.device)) != 0)
@@ -763,7 +771,7 @@ compute_overlap(struct frames *f)
 			const struct frames_thunk *u = &f->thunks[p[j]];
 
 			if (u->dev.device != t->dev.device ||
-			    strcmp(f->modules[u->module].program,
+			    cmp_str(f->modules[u->module].program,
 			    f->modules[t->module].program) != 0)
 				break;
 			if (u->comm != 1)
@@ -782,7 +790,7 @@ cmp_module_out(const void *a, const void *b)
 	const struct frames_module *m = &sort_f->modules[x], *n = &sort_f->modules[y];
 	int c;
 
-	if ((c = strcmp(m->program, n->program)) != 0)
+	if ((c = cmp_str(m->program, n->program)) != 0)
 		return c;
 	if ((c = cmp_i64(m->execution, n->execution)) != 0)
 		return c;

@@ -87,10 +87,18 @@ tsv_empty(struct tsv_writer *w)
 void
 tsv_i64(struct tsv_writer *w, int64_t v)
 {
-	char b[32];
+	char b[24];
+	size_t n = sizeof(b);
+	uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 
+	/* By hand: snprintf shows in profiles of million-row frames. */
 	sep(w);
-	put(w, b, (size_t)snprintf(b, sizeof(b), "%" PRId64, v));
+	do
+		b[--n] = (char)('0' + a % 10);
+	while ((a /= 10) != 0);
+	if (v < 0)
+		b[--n] = '-';
+	put(w, b + n, sizeof(b) - n);
 }
 
 void
@@ -105,14 +113,30 @@ tsv_fmt_ms(char *buf, int64_t ns)
 {
 	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
 	uint64_t ip = a / 1000000, fp = a % 1000000;
-	int n = sprintf(buf, "%s%" PRIu64, ns < 0 ? "-" : "", ip);
+	char d[24];
+	size_t n = 0, nd = 0;
+	int i;
 
+	/* By hand, not printf: every time field of every row comes here. */
+	if (ns < 0)
+		buf[n++] = '-';
+	do
+		d[nd++] = (char)('0' + ip % 10);
+	while ((ip /= 10) != 0);
+	while (nd > 0)
+		buf[n++] = d[--nd];
 	if (fp) {
-		n += sprintf(buf + n, ".%06" PRIu64, fp);
+		buf[n++] = '.';
+		for (i = 5; i >= 0; i--) {
+			buf[n + (size_t)i] = (char)('0' + fp % 10);
+			fp /= 10;
+		}
+		n += 6;
 		while (buf[n - 1] == '0')
-			buf[--n] = '\0';
+			n--;
 	}
-	return (size_t)n;
+	buf[n] = '\0';
+	return n;
 }
 
 void

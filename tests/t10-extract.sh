@@ -53,6 +53,41 @@ combine() {
 	done < "$T/members"
 }
 
+# hlo_facts OURDIR: the hlo frame agrees with every golden thunk's
+# Communication flag and every golden communication row's MessageSize,
+# Collective and CollectiveSize, per (ProgramId, Name).
+hlo_facts() {
+	awk -F'\t' '
+	FILENAME == ARGV[1] && FNR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	FILENAME == ARGV[1] { k = $h["ProgramId"] SUBSEP $h["Name"]; comm[k] = $h["Communication"]
+		coll[k] = $h["Collective"]; size[k] = $h["MessageSize"]; n[k] = $h["CollectiveSize"]; next }
+	FNR == 1 { delete g; for (i = 1; i <= NF; i++) g[$i] = i; next }
+	{ k = $g["ProgramId"] SUBSEP $g["Name"]
+	  if (!(k in comm)) { print "no hlo row: " $g["ProgramId"], $g["Name"]; bad++; next }
+	  if ("Communication" in g && comm[k] != ($g["Communication"] == "True")) {
+		print "Communication differs: " $g["Name"]; bad++ }
+	  if ("MessageSize" in g && (size[k] != $g["MessageSize"] ||
+	      coll[k] != $g["Collective"] || n[k] != $g["CollectiveSize"])) {
+		print "collective facts differ: " $g["Name"]; bad++ }
+	  checked++ }
+	END { if (!checked) print "nothing checked"; exit bad > 0 || !checked }
+	' "$1/hlo.tsv" "$GOLD/combined4/thunk_clean.tsv" \
+	    "$GOLD/combined4/communication_clean.tsv"
+}
+
+# stack_tree OURDIR: parents precede their children, every stack id of the
+# hlo frame names a frame, and frames have text.
+stack_tree() {
+	awk -F'\t' '
+	FILENAME == ARGV[1] { if (FNR > 1) { n++; if ($2 != "" && $2 + 0 >= $1 + 0) bad++
+		if ($3 == "") bad++ }; next }
+	FNR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	{ m = split($h["StackFrameIds"], ids, " ")
+	  for (i = 1; i <= m; i++) { if (ids[i] + 0 >= n) bad++; used++ } }
+	END { exit bad > 0 || used == 0 }
+	' "$1/stackframes.tsv" "$1/hlo.tsv"
+}
+
 if have_data; then
 	mkdir -p "$T/p0" "$T/p0k" "$T/c4" "$T/c4k"
 	check "extract proc0" $X -n proc0 -o "$T/p0" "$DATA/pax_fsdp4_4proc_proc0.zip"
@@ -67,13 +102,15 @@ if have_data; then
 		$X -k -n $NAMES -f $f "$DATA"/pax_fsdp4_4proc_proc[0-3].zip > "$T/c4k/$f.tsv" || notok "extract -k $f"
 	done
 	golden_set combined4 "" "$T/c4k"
+	check "hlo facts combined4" hlo_facts "$T/c4"
+	check "stack frame tree combined4" stack_tree "$T/c4"
 	check "invariants proc0" invariants "$T/p0"
 	check "invariants combined4" invariants "$T/c4"
 
 	# A .zip and its extracted directory give the same bytes.
 	mkdir -p "$T/dir/pax_fsdp4_4proc_proc1"
 	(cd "$T/dir/pax_fsdp4_4proc_proc1" && unzip -q "$OLDPWD/$DATA/pax_fsdp4_4proc_proc1.zip")
-	for f in thunk module communication compile hlo; do
+	for f in thunk module communication compile hlo stackframes; do
 		$X -f $f "$DATA/pax_fsdp4_4proc_proc1.zip" > "$T/zip.$f" &&
 		$X -f $f "$T/dir/pax_fsdp4_4proc_proc1" > "$T/dir.$f" &&
 		cmp -s "$T/zip.$f" "$T/dir.$f" && ok || notok "zip and directory differ: $f"

@@ -1,3 +1,4 @@
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "tsv.h"
@@ -54,6 +55,25 @@ denormal(void)
 	f64(5e-324, want);
 }
 
+static void
+i64s(void)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&out, &len);
+	struct tsv_writer *w = tsv_wopen(fp, "mem");
+
+	tsv_i64(w, 0);
+	tsv_i64(w, -42);
+	tsv_i64(w, INT64_MIN);
+	tsv_i64(w, INT64_MAX);
+	CHECK_INT(tsv_eor(w), 0);
+	CHECK_INT(tsv_wclose(w), 0);
+	fclose(fp);
+	CHECK_STR(out, "0\t-42\t-9223372036854775808\t9223372036854775807\n");
+	free(out);
+}
+
 int
 main(void)
 {
@@ -71,6 +91,10 @@ main(void)
 	ms(2000000, "2");
 	ms(-1500, "-0.0015");
 	ms(0, "0");
+	ms(1, "0.000001");
+	ms(-35869654956LL, "-35869.654956");
+	ms(INT64_MIN, "-9223372036854.775808");
+	i64s();
 	writer();
 	return unit_done("tsv");
 }
