@@ -15,7 +15,14 @@
  *
  * Every size, count and offset read from the file is checked before use:
  * bad input gives an err message (err.h) and -1 or NULL, never a crash.
- * Messages do not name the file; callers prefix it (err_prefix).
+ * Messages do not name the file; callers prefix it (err_prefix).  Nothing
+ * is allocated for values a header merely claims: a page must be seen to
+ * hold its levels and values first.  RLE lets a few bytes hold millions
+ * of nulls or repeats, though, so a caller that must bound memory on
+ * untrusted input checks pq_nrows() before reading columns.
+ *
+ * Values are taken as stored: logical and converted types (UINT_64,
+ * TIMESTAMP, DECIMAL, ...) are not applied; BYTE_ARRAY need not be UTF-8.
  */
 #ifndef NSYSJAX_PARQUET_H
 #define NSYSJAX_PARQUET_H
@@ -35,8 +42,10 @@ enum pq_kind {
 };
 
 /*
- * One decoded column of n rows.  Exactly the arrays of its kind are set,
- * the others are NULL.  A null row has valid[i] == 0 and reads as 0
+ * One decoded column of n rows.  valid and the arrays of its kind are
+ * set (never NULL, even for n == 0), the others are NULL.  Units are the
+ * file's: no scaling or logical type is applied.  A null row has
+ * valid[i] == 0 and reads as 0
  * (PQ_BOOL, PQ_INT64), NaN (PQ_DOUBLE), "" of length 0 (PQ_STRING) or an
  * empty list (PQ_LIST_INT64).
  */
@@ -48,7 +57,8 @@ struct pq_column {
 	double *f64;		/* [n]: PQ_DOUBLE */
 	const char **str;	/* [n]: PQ_STRING, each NUL-terminated */
 	size_t *len;		/* [n]: PQ_STRING, bytes (may hold NULs) */
-	int64_t *list_off;	/* [n + 1]: row i is list_val[off[i]..off[i+1]) */
+	int64_t *list_off;	/* [n + 1]: row i is list_val[off[i]..off[i+1]),
+				   off[0] == 0 */
 	int64_t *list_val;	/* [list_off[n]]: elements, 0 where null */
 	uint8_t *list_valid;	/* [list_off[n]]: 1 = element present */
 	char *blob;		/* private: storage behind str */
@@ -73,7 +83,10 @@ int64_t pq_nrows(const struct pq_file *f);
 /* Number of top-level columns, supported or not. */
 size_t pq_ncolumns(const struct pq_file *f);
 
-/* Name of top-level column I (< pq_ncolumns), NUL-terminated. */
+/*
+ * Name of top-level column I, NUL-terminated (cut at a NUL it may hold),
+ * or NULL if I >= pq_ncolumns.
+ */
 const char *pq_column_name(const struct pq_file *f, size_t i);
 
 /* Index of the first top-level column called NAME, or -1 if none. */
@@ -91,9 +104,10 @@ int pq_column_kind(const struct pq_file *f, size_t i);
  * Decode every row of top-level column I (< pq_ncolumns) into *OUT, which
  * the caller releases with pq_column_free.  Only this column's pages are
  * read; memory grows with the pages actually decoded.  Returns 0, or -1
- * with an err message starting "column 'X': " (for example "unsupported
- * encoding DELTA_BINARY_PACKED", "unsupported codec LZ4",
- * "corrupt page header at offset N: ...") and *OUT left empty.  F is not
+ * with an err message starting "column 'X': " (then "row group N: " if
+ * there are several) such as "unsupported encoding DELTA_BINARY_PACKED",
+ * "unsupported codec LZ4", "corrupt page header at offset N: ..." or
+ * "page at offset N: <what is wrong>", and *OUT zeroed.  F is not
  * modified, so different columns may be read from different threads if
  * errors are not needed (the err message buffer is shared).
  */
@@ -105,8 +119,9 @@ void pq_column_free(struct pq_column *c);
 /*
  * Building block, exposed for tests: decode N values of BW bits (0..32)
  * from the RLE/bit-packed hybrid encoding in the LEN bytes at BUF (no
- * length prefix) into OUT.  A run may extend past the N-th value and a
- * final bit-packed run may lack the bytes of values past the N-th.
+ * length prefix) into OUT, or only check that they are there if OUT is
+ * NULL.  A run may extend past the N-th value and a final bit-packed run
+ * may lack the bytes of values past the N-th.
  * RLE-run values are not masked to BW bits; callers range-check.
  * Returns 0, or -1 with an err message ("truncated RLE run", ...).
  */

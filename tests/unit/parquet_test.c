@@ -10,12 +10,13 @@
  *  - when ../shared/data exists, facts of real nsys files, checked
  *    against values read independently with hyparquet.
  */
+#include <sys/stat.h>
+
 #include <snappy-c.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -484,21 +485,16 @@ rle_roundtrip(int bw, size_t n)
 	return ok;
 }
 
+/* Hand-made runs: the example of Encodings.md, RLE runs, widths. */
 static void
 rle(void)
 {
 	static const uint8_t spec[] = { 0x03, 0x88, 0xc6, 0xfa };
 	static const uint8_t run[] = { 0x10, 0x05 };
 	static const uint8_t run32[] = { 0x06, 0xff, 0xff, 0xff, 0xff };
-	static const uint8_t zeroruns[] = { 0x00, 0x00, 0x01, 0x01, 0x04, 0x09 };
-	static const uint8_t ones[] = { 0x01, 0x01, 0x01, 0x01 };
-	static const uint8_t bw0[] = { 0x03 };
-	static const uint8_t shortpack[] = { 0x05, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
-	static const uint8_t overflow[] = { 0xff, 0xff, 0xff, 0xff, 0xff,
-	    0xff, 0xff, 0xff, 0xff, 0xff, 0x01 };
 	uint32_t out[64];
 	uint8_t *p;
-	int bw, ok, i;
+	int ok, i;
 
 	/* The example of Encodings.md: 0..7 in 3 bits. */
 	p = bytesdup(spec, sizeof(spec));
@@ -538,6 +534,22 @@ rle(void)
 	CHECK_FAIL(pq_rle_decode(p, 4, 32, out, 3) < 0, "truncated RLE run");
 	free(p);
 
+}
+
+/* Odd runs: empty ones, width 0, cut groups, over-long headers. */
+static void
+rle_odd(void)
+{
+	static const uint8_t run[] = { 0x10, 0x05 };
+	static const uint8_t zeroruns[] = { 0x00, 0x00, 0x01, 0x01, 0x04, 0x09 };
+	static const uint8_t ones[] = { 0x01, 0x01, 0x01, 0x01 };
+	static const uint8_t bw0[] = { 0x03 };
+	static const uint8_t shortpack[] = { 0x05, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	static const uint8_t overflow[] = { 0xff, 0xff, 0xff, 0xff, 0xff,
+	    0xff, 0xff, 0xff, 0xff, 0xff, 0x01 };
+	uint32_t out[64];
+	uint8_t *p;
+
 	/* Empty runs are skipped; width 0 reads no value bytes. */
 	p = bytesdup(zeroruns, sizeof(zeroruns));
 	CHECK_INT(pq_rle_decode(p, sizeof(zeroruns), 8, out, 2), 0);
@@ -571,8 +583,14 @@ rle(void)
 	CHECK_INT(pq_rle_decode(NULL, 0, 1, out, 0), 0);
 	CHECK_FAIL(pq_rle_decode(run, 2, 33, out, 1) < 0, "bit width 33");
 	CHECK_FAIL(pq_rle_decode(run, 2, -1, out, 1) < 0, "bit width -1");
+}
 
-	/* Every width, several lengths, through our encoder. */
+/* Every width, several lengths, through our encoder. */
+static void
+rle_widths(void)
+{
+	int bw, ok;
+
 	for (bw = 0, ok = 1; bw <= 32; bw++) {
 		ok &= rle_roundtrip(bw, 1);
 		ok &= rle_roundtrip(bw, 8);
@@ -1423,83 +1441,31 @@ mkdata(void)
 static size_t
 mkcols(struct wcol *c, int enc, int v2)
 {
-	struct wcol base = { 0 };
-	size_t n = 0;
 	int ienc = enc == E_DICT && !v2 ? E_PDICT : enc;
+	const struct wcol t[] = {
+		{ .name = "bool", .type = T_BOOLEAN, .opt = 1, .valid = valid,
+		    .i64 = bools, .enc = enc == E_DICT ? E_RLE : E_PLAIN },
+		{ .name = "i32", .type = T_INT32, .i64 = i32s, .enc = ienc },
+		{ .name = "Projected Start", .type = T_INT64, .opt = 1,
+		    .valid = valid, .i64 = i64s, .enc = ienc },
+		{ .name = "float", .type = T_FLOAT, .opt = 1, .valid = valid,
+		    .f64 = f32s, .enc = ienc },
+		{ .name = "double", .type = T_DOUBLE, .f64 = f64s, .enc = ienc },
+		{ .name = "Name", .type = T_BYTE_ARRAY, .opt = 1, .valid = valid,
+		    .str = strs, .slen = slens, .enc = ienc },
+		{ .name = "Range Stack", .type = T_INT64, .shape = LIST3,
+		    .opt = 1, .elemopt = 1, .valid = valid, .i64 = elems,
+		    .off = offs, .evalid = evalid, .enc = ienc },
+		{ .name = "list3req", .type = T_INT32, .shape = LIST3,
+		    .i64 = elems, .off = offs, .enc = ienc },
+		{ .name = "list2", .type = T_INT64, .shape = LIST2, .opt = 1,
+		    .valid = valid, .i64 = elems, .off = offs, .enc = ienc },
+		{ .name = "repeated", .type = T_INT64, .shape = REPEATED,
+		    .i64 = elems, .off = offs, .enc = ienc },
+	};
 
-	base.valid = valid;
-	c[n] = base;
-	c[n].name = "bool";
-	c[n].type = T_BOOLEAN;
-	c[n].opt = 1;
-	c[n].i64 = bools;
-	c[n++].enc = enc == E_DICT ? E_RLE : E_PLAIN;
-	c[n] = base;
-	c[n].name = "i32";
-	c[n].type = T_INT32;
-	c[n].valid = NULL;
-	c[n].i64 = i32s;
-	c[n++].enc = ienc;
-	c[n] = base;
-	c[n].name = "Projected Start";
-	c[n].type = T_INT64;
-	c[n].opt = 1;
-	c[n].i64 = i64s;
-	c[n++].enc = ienc;
-	c[n] = base;
-	c[n].name = "float";
-	c[n].type = T_FLOAT;
-	c[n].opt = 1;
-	c[n].f64 = f32s;
-	c[n++].enc = ienc;
-	c[n] = base;
-	c[n].name = "double";
-	c[n].type = T_DOUBLE;
-	c[n].valid = NULL;
-	c[n].f64 = f64s;
-	c[n++].enc = ienc;
-	c[n] = base;
-	c[n].name = "Name";
-	c[n].type = T_BYTE_ARRAY;
-	c[n].opt = 1;
-	c[n].str = strs;
-	c[n].slen = slens;
-	c[n++].enc = ienc;
-	c[n] = base;
-	c[n].name = "Range Stack";
-	c[n].type = T_INT64;
-	c[n].shape = LIST3;
-	c[n].opt = 1;
-	c[n].elemopt = 1;
-	c[n].i64 = elems;
-	c[n].off = offs;
-	c[n].evalid = evalid;
-	c[n++].enc = ienc;
-	c[n] = base;
-	c[n].name = "list3req";
-	c[n].type = T_INT32;
-	c[n].shape = LIST3;
-	c[n].valid = NULL;
-	c[n].i64 = elems;
-	c[n].off = offs;
-	c[n++].enc = ienc;
-	c[n] = base;
-	c[n].name = "list2";
-	c[n].type = T_INT64;
-	c[n].shape = LIST2;
-	c[n].opt = 1;
-	c[n].i64 = elems;
-	c[n].off = offs;
-	c[n++].enc = ienc;
-	c[n] = base;
-	c[n].name = "repeated";
-	c[n].type = T_INT64;
-	c[n].shape = REPEATED;
-	c[n].valid = NULL;
-	c[n].i64 = elems;
-	c[n].off = offs;
-	c[n++].enc = ienc;
-	return n;
+	memcpy(c, t, sizeof(t));
+	return sizeof(t) / sizeof(t[0]);
 }
 
 static void
@@ -1972,6 +1938,9 @@ nulls(const struct pq_column *c)
 	return s;
 }
 
+static void real_trace_values(struct pq_file *);
+
+/* trace.parquet of proc0: its shape, then its values. */
 static void
 real_trace(struct archive *a)
 {
@@ -1985,8 +1954,7 @@ real_trace(struct archive *a)
 	struct pq_column c;
 	struct pq_file *f;
 	uint8_t *data;
-	size_t len, i, bytes;
-	double s;
+	size_t len, i;
 	int ok;
 
 	if (archive_read(a, "nvtx_gpu_proj_trace/trace.parquet", &data,
@@ -2014,6 +1982,18 @@ real_trace(struct archive *a)
 		pq_column_free(&c);
 	}
 	CHECK(ok);
+	real_trace_values(f);
+	pq_close(f);
+	free(data);
+}
+
+/* Values of trace.parquet of proc0, as hyparquet reads them. */
+static void
+real_trace_values(struct pq_file *f)
+{
+	struct pq_column c;
+	size_t i, bytes;
+	double s;
 
 	if (readcol(f, "Name", &c)) {
 		CHECK_INT(nulls(&c), 1);
@@ -2069,8 +2049,6 @@ real_trace(struct archive *a)
 		CHECK_STR(c.str[1], "PushPop");
 		pq_column_free(&c);
 	}
-	pq_close(f);
-	free(data);
 }
 
 static void
@@ -2146,6 +2124,8 @@ main(void)
 	thrift_fields();
 	thrift_bad();
 	rle();
+	rle_odd();
+	rle_widths();
 	mkdata();
 	roundtrips();
 	refusals();
