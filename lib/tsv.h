@@ -75,4 +75,78 @@ size_t tsv_fmt_f64(char *buf, double v);
 /* Format NS nanoseconds as tsv_ms does into BUF (>= 32 bytes). */
 size_t tsv_fmt_ms(char *buf, int64_t ns);
 
+/*
+ * Write the N bytes at S, already escaped (a field read with
+ * tsv_rawfield), as a field: the pass-through path of filters.
+ */
+void tsv_raw(struct tsv_writer *w, const char *s, size_t n);
+
+/* ---- reading ---- */
+
+struct tsv_reader;
+
+/*
+ * Start reading TSV from FP, named NAME in messages ("<stdin>" or the file
+ * name), and read the header.  Returns NULL with an err message for empty
+ * input ("NAME: no header line"), a CR line end, or an empty or duplicate
+ * column name.  Lines have no length limit.
+ */
+struct tsv_reader *tsv_ropen(FILE *fp, const char *name);
+
+/* Release the reader (FP itself is not closed); NULL is allowed. */
+void tsv_rclose(struct tsv_reader *r);
+
+/* Number of columns, and the name of column I (unescaped). */
+size_t tsv_ncols(const struct tsv_reader *r);
+const char *tsv_colname(const struct tsv_reader *r, size_t i);
+
+/* Index of the column called NAME, or -1. */
+long tsv_col(const struct tsv_reader *r, const char *name);
+
+/* As tsv_col, but a missing column is an error:
+ * "NAME: missing column 'X'". */
+long tsv_require(const struct tsv_reader *r, const char *col);
+
+/*
+ * Read the next row.  Returns 1, 0 at end of input, or -1 with an err
+ * message naming the input and line: a row with another number of fields
+ * than the header ("NAME:LINE: 3 fields, the header has 5"), a CR, a bad
+ * escape ("\x"), or a read error.  A last line without LF is accepted.
+ */
+int tsv_next(struct tsv_reader *r);
+
+/* The line number of the current row (the header is line 1). */
+long tsv_lineno(const struct tsv_reader *r);
+
+/* The current row as read, without its LF: for passing rows through. */
+const char *tsv_rawline(const struct tsv_reader *r, size_t *len);
+
+/* Field I of the current row as read (still escaped), LEN bytes. */
+const char *tsv_rawfield(const struct tsv_reader *r, size_t i, size_t *len);
+
+/*
+ * Field I of the current row unescaped and NUL-terminated; valid until
+ * the next tsv_next.  (A field holding "\0"-free text only: NUL bytes
+ * cannot be written by tsv_strn's escapes either.)
+ */
+const char *tsv_field(struct tsv_reader *r, size_t i);
+
+/*
+ * Parse field I of the current row as a decimal integer into *V.  An
+ * empty field is an error unless ALLOW_EMPTY, which then returns 1 and
+ * leaves *V alone; returns 0 for a value, -1 with an err message
+ * "NAME:LINE: column X: not an integer: 'abc'".
+ */
+int tsv_get_i64(struct tsv_reader *r, size_t i, int64_t *v, int allow_empty);
+
+/* As tsv_get_i64 for a decimal number (strtod syntax, no inf/nan). */
+int tsv_get_f64(struct tsv_reader *r, size_t i, double *v, int allow_empty);
+
+/*
+ * As tsv_get_i64 for a time in milliseconds, returned in integer
+ * nanoseconds: exact for up to 6 decimals (what tsv_ms writes), rounded
+ * to the nearest ns beyond.
+ */
+int tsv_get_ms(struct tsv_reader *r, size_t i, int64_t *ns, int allow_empty);
+
 #endif
