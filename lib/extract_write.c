@@ -10,7 +10,8 @@
 static const char *const thunk_cols[] = {
 	"ProgramId", "ProgramExecution", "Name", "ThunkExecution", "Device",
 	"OrigDurMs", "OrigStartMs", "ProjDurMs", "ProjStartMs", "LocalDevice",
-	"Process", "Slice", "Communication", "ProjDurHiddenMs", NULL
+	"Process", "Slice", "Communication", "ProjDurHiddenMs", "MessageSize",
+	"Collective", "CollectiveSize", NULL
 };
 static const char *const comm_cols[] = {
 	"ProgramId", "ProgramExecution", "Name", "ThunkExecution", "Device",
@@ -67,6 +68,21 @@ thunk_key(struct tsv_writer *w, const struct frames *f,
 	device(w, &t->dev);
 }
 
+/* MessageSize, Collective, CollectiveSize: empty for compute thunks. */
+static void
+comm_facts(struct tsv_writer *w, const struct frames_thunk *t)
+{
+	if (t->comm == 1 && t->collective) {
+		tsv_i64(w, t->message_size);
+		tsv_str(w, t->collective);
+		tsv_i64(w, t->collective_size);
+	} else {
+		tsv_empty(w);
+		tsv_empty(w);
+		tsv_empty(w);
+	}
+}
+
 static int
 write_thunks(const struct frames *f, struct tsv_writer *w)
 {
@@ -82,6 +98,7 @@ write_thunks(const struct frames *f, struct tsv_writer *w)
 		else
 			tsv_bool(w, t->comm);
 		tsv_ms(w, t->hidden);
+		comm_facts(w, t);
 		rc = tsv_eor(w);
 	}
 	return rc;
@@ -121,9 +138,7 @@ write_communication(const struct frames *f, struct tsv_writer *w)
 			continue;
 		thunk_key(w, f, t);
 		tsv_ms(w, t->hidden);
-		tsv_i64(w, t->message_size);
-		tsv_str(w, t->collective);
-		tsv_i64(w, t->collective_size);
+		comm_facts(w, t);
 		rc = tsv_eor(w);
 	}
 	return rc;
