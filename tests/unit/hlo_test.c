@@ -1040,6 +1040,233 @@ bare(void)
 	reset();
 }
 
+/*
+ * ---- decoding in pieces ----
+ *
+ * hlo_load hands protobuf-c the module without its computations, then
+ * each computation without its instructions, then each instruction.
+ * These inputs are where that could read differently from decoding the
+ * whole dump at once.
+ */
+
+struct buf {
+	uint8_t *p;
+	size_t n;
+};
+
+static void
+put(struct buf *b, const void *p, size_t n)
+{
+	if ((b->p = realloc(b->p, b->n + n + 1)) == NULL)
+		abort();
+	if (n)
+		memcpy(b->p + b->n, p, n);
+	b->n += n;
+}
+
+/* V as a varint padded to K bytes (0: as short as it goes); protobuf-c
+ * reads keys and lengths of up to 5. */
+static void
+put_varint(struct buf *b, uint64_t v, size_t k)
+{
+	uint8_t c;
+	size_t i;
+
+	for (i = 0; k ? i + 1 < k : v >= 0x80; i++, v >>= 7) {
+		c = (uint8_t)((v & 0x7f) | 0x80);
+		put(b, &c, 1);
+	}
+	c = (uint8_t)v;
+	put(b, &c, 1);
+}
+
+/* M packed, without a key. */
+static void
+put_packed(struct buf *b, const ProtobufCMessage *m)
+{
+	size_t n = protobuf_c_message_get_packed_size(m);
+	uint8_t *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		abort();
+	protobuf_c_message_pack(m, p);
+	put(b, p, n);
+	free(p);
+}
+
+/* Field NUM holding the bytes of S, its key in KL bytes, its length in
+ * LL. */
+static void
+put_field(struct buf *b, unsigned num, size_t kl, const struct buf *s,
+    size_t ll)
+{
+	put_varint(b, num << 3 | 2, kl);
+	put_varint(b, s->n, ll);
+	put(b, s->p, s->n);
+}
+
+/*
+ * Module {name, id, computation 1 {p, ar: all-reduce of p}} with the
+ * computation's key and length in CK and CL bytes, the instructions' in
+ * IK and IL, and the computation's own fields after its instructions.
+ */
+static struct hlo_module *
+padded(size_t ck, size_t cl, size_t ik, size_t il)
+{
+	Xla__HloComputationProto c = XLA__HLO_COMPUTATION_PROTO__INIT;
+	Xla__HloInstructionProto *p, *ar;
+	struct buf ib = { NULL, 0 }, cb = { NULL, 0 }, mb = { NULL, 0 };
+	struct hlo_module *m;
+	struct mod md;
+
+	p = inst("p", "parameter", 1, shape(XLA__PRIMITIVE_TYPE__F32, 0, 1,
+	    (int64_t)4));
+	ar = inst("ar", "all-reduce", 2, NULL);
+	operands(ar, 1, (int64_t)1);
+	ar->n_replica_groups = 1;
+	ar->replica_groups = groups(1, 2);
+	put_packed(&ib, &p->base);
+	put_field(&cb, 2, ik, &ib, il);
+	ib.n = 0;
+	put_packed(&ib, &ar->base);
+	put_field(&cb, 2, ik, &ib, il);
+	c.id = 1;
+	c.name = "c";
+	put_packed(&cb, &c.base);
+	mod_init(&md);
+	put_packed(&mb, &md.m.base);
+	put_field(&mb, 3, ck, &cb, cl);
+	m = hlo_load(mb.p, mb.n);
+	free(ib.p);
+	free(cb.p);
+	free(mb.p);
+	return m;
+}
+
+/*
+ * Keys and lengths at the seams, read as protobuf-c reads them elsewhere:
+ * padded up to 5 bytes they are fine, one of them at 6 is corrupt.
+ */
+static void
+seams(void)
+{
+	static const size_t bad[4][4] = {
+		{ 6, 1, 1, 1 }, { 1, 6, 1, 1 }, { 1, 1, 6, 1 }, { 1, 1, 1, 6 },
+	};
+	struct hlo_module *m;
+	size_t i;
+
+	m = padded(1, 1, 1, 1);
+	CHECK(m != NULL);
+	facts(m, "ar", "ar", "all-reduce", 16, 2);
+	CHECK_INT(hlo_count(m), 2);
+	CHECK_STR(hlo_inst(m, 0)->name, "p");
+	hlo_free(m);
+	m = padded(5, 5, 5, 5);
+	CHECK(m != NULL);
+	facts(m, "ar", "ar", "all-reduce", 16, 2);
+	hlo_free(m);
+	m = padded(2, 3, 4, 2);
+	CHECK(m != NULL);
+	facts(m, "ar", "ar", "all-reduce", 16, 2);
+	hlo_free(m);
+	for (i = 0; i < 4; i++) {
+		m = padded(bad[i][0], bad[i][1], bad[i][2], bad[i][3]);
+		CHECK(m == NULL);
+		if (m == NULL)
+			CHECK_STR(err_msg(), "corrupt HLO protobuf");
+		hlo_free(m);
+	}
+	reset();
+}
+
+/* Computations and instructions sent with the wrong wire type. */
+static void
+wire_types(void)
+{
+	/* module{3: 5} */
+	static const uint8_t comp_varint[] = { 0x0a, 0x01, 'm', 0x18, 0x05 };
+	/* module{3: comp{2: 5}} */
+	static const uint8_t inst_varint[] = { 0x1a, 0x02, 0x10, 0x05 };
+	/* HloProto{1: module{3: comp{2: 5}}} */
+	static const uint8_t wrapped[] = { 0x0a, 0x04, 0x1a, 0x02, 0x10,
+	    0x05 };
+
+	bad_bytes(comp_varint, sizeof(comp_varint), "corrupt HLO protobuf");
+	bad_bytes(inst_varint, sizeof(inst_varint), "corrupt HLO protobuf");
+	bad_bytes(wrapped, sizeof(wrapped), "corrupt HLO protobuf");
+}
+
+/*
+ * An HloProto with two hlo_module fields: protobuf-c merges them (the
+ * later one's fields win, computations are concatenated), so a module's
+ * computations may use the stack frames and attributes of the other.
+ */
+static void
+two_modules(void)
+{
+	Xla__FrontendAttributes fa = XLA__FRONTEND_ATTRIBUTES__INIT;
+	Xla__FrontendAttributes__MapEntry e, *ep = &e;
+	Xla__HloInstructionProto *p, *ar, *f;
+	struct buf mb = { NULL, 0 }, wb = { NULL, 0 };
+	static const uint8_t assignment[] = { 0x1a, 0x02, 0x08, 0x01 };
+	struct frames fr;
+	struct hlo_module *m;
+	struct hlo_src s;
+	struct mod a, b;
+
+	mod_init(&a);
+	a.m.name = "first";
+	frames_init(&fr);
+	a.m.stack_frame_index = &fr.x;
+	p = inst("p", "parameter", 1, shape(XLA__PRIMITIVE_TYPE__F32, 0, 1,
+	    (int64_t)4));
+	ar = inst("ar", "all-reduce", 2, NULL);
+	operands(ar, 1, (int64_t)1);
+	ar->n_replica_groups = 1;
+	ar->replica_groups = groups(1, 2);
+	comp(&a, 1, 2, p, ar);
+	mod_init(&b);
+	b.m.name = "";
+	b.m.id = 9;
+	xla__frontend_attributes__map_entry__init(&e);
+	e.key = "fingerprint_before_lhs";
+	e.value = "fp";
+	fa.n_map = 1;
+	fa.map = &ep;
+	b.m.frontend_attributes = &fa;
+	f = inst("f", "fusion", 3, NULL);
+	calls(f, 1, (int64_t)1);
+	meta(f, "jit(g)/f", 2, NULL);
+	comp(&b, 2, 1, f);
+	put_packed(&mb, &a.m.base);
+	put_field(&wb, 1, 0, &mb, 0);
+	put(&wb, assignment, sizeof(assignment));
+	mb.n = 0;
+	put_packed(&mb, &b.m.base);
+	put_field(&wb, 1, 0, &mb, 0);
+	m = hlo_load(wb.p, wb.n);
+	CHECK(m != NULL);
+	if (m != NULL) {
+		CHECK_STR(hlo_name(m), "first");
+		CHECK_INT(hlo_id(m), 9);
+		CHECK_STR(hlo_program_id(m), "fp");
+		CHECK_INT(hlo_count(m), 3);
+		CHECK_STR(hlo_inst(m, 2)->name, "f");
+		facts(m, "f", "ar", "all-reduce", 16, 2);
+		CHECK_INT(hlo_src(m, get(m, "f"), &s), 0);
+		CHECK_INT(s.nstack, 1);
+		if (s.nstack == 1)
+			stack_is(&s.stack[0], 3, "main.py:10[<module>]",
+			    "lib.py:20:7[f]", "jit(g)/f");
+		hlo_src_free(&s);
+	}
+	hlo_free(m);
+	free(mb.p);
+	free(wb.p);
+	reset();
+}
+
 /* ---- golden data (../shared) ---- */
 
 #define NPROC	4
@@ -1444,6 +1671,9 @@ main(void)
 	module();
 	corrupt();
 	bare();
+	seams();
+	wire_types();
+	two_modules();
 	golden();
 	free(tal_p);
 	return unit_done("hlo");
