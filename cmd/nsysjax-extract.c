@@ -104,7 +104,8 @@ main(int argc, char *argv[])
 	int c;
 
 	err_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, "f:hkmn:o:", longopts, NULL)) != -1) {
+	opterr = 0;	/* one message per problem: ours */
+	while ((c = getopt_long(argc, argv, ":f:hkmn:o:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if ((o.frames = extract_frame_bit(optarg)) == 0)
@@ -124,8 +125,12 @@ main(int argc, char *argv[])
 		case 'o':
 			dir = optarg;
 			break;
+		case ':':
+			err_usage(usage_line, "option '%s' needs an argument",
+			    argv[optind - 1]);
 		default:
-			err_usage(usage_line, "bad option");
+			err_usage(usage_line, "unknown option '%s'",
+			    argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)

@@ -432,6 +432,12 @@ tsv_rclose(struct tsv_reader *r)
 	free(r);
 }
 
+const char *
+tsv_name(const struct tsv_reader *r)
+{
+	return r->name;
+}
+
 size_t
 tsv_ncols(const struct tsv_reader *r)
 {

@@ -96,6 +96,9 @@ struct tsv_reader *tsv_ropen(FILE *fp, const char *name);
 /* Release the reader (FP itself is not closed); NULL is allowed. */
 void tsv_rclose(struct tsv_reader *r);
 
+/* The input's name, as given to tsv_ropen. */
+const char *tsv_name(const struct tsv_reader *r);
+
 /* Number of columns, and the name of column I (unescaped). */
 size_t tsv_ncols(const struct tsv_reader *r);
 const char *tsv_colname(const struct tsv_reader *r, size_t i);

@@ -6,12 +6,14 @@
 # golden "nan" equals an empty field.  Prints each difference (at most
 # 20) and a summary line; exit status 1 if anything differs.
 #
-# Golden columns named in SKIP (comma separated) are not compared.
+# Golden columns named in SKIP (comma separated) are not compared; those
+# in REL are compared by relative error only (for values far below ABS).
 #
 #	awk -v KEYS=ProgramId,Name -f tests/cmpframe.awk golden.tsv ours.tsv
 BEGIN {
 	FS = "\t"; if (ABS == "") ABS = 1e-6; nk = split(KEYS, key, ",")
 	ns = split(SKIP, s, ","); for (i = 1; i <= ns; i++) skip[s[i]] = 1
+	nr = split(REL, s, ","); for (i = 1; i <= nr; i++) rel[s[i]] = 1
 }
 FNR == 1 {
 	file++
@@ -37,13 +39,13 @@ function rowkey(f,   k, i) {
 	return k
 }
 function isnum(v) { return v ~ /^-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/ }
-function differ(a, b,   d, m) {
+function differ(a, b, relonly,   d, m) {
 	a = norm(a); b = norm(b)
 	if (a == b) return 0
 	if (!isnum(a) || !isnum(b)) return 1
 	d = a - b; if (d < 0) d = -d
 	m = a < 0 ? -a : a
-	return d > ABS && d > 1e-9 * m
+	return (relonly || d > ABS) && d > 1e-9 * m
 }
 file == 1 {
 	k = rowkey(1)
@@ -59,7 +61,7 @@ file == 1 {
 	split(gold[k], g, "\t")
 	for (i = 1; i <= ncol[1]; i++) {
 		c = col[2, name[1, i]]
-		if (c && !(name[1, i] in skip) && differ(g[i], $c)) {
+		if (c && !(name[1, i] in skip) && differ(g[i], $c, name[1, i] in rel)) {
 			if (shown++ < 20)
 				print "differs: " name[1, i] ": golden " g[i] ", ours " $c " in " gold[k]
 			bad++

@@ -1,0 +1,102 @@
+/*
+ * collectives: the nccl-tests bandwidth metrics of communication thunks
+ * and the summaries of the reference's analyses/communication.py.
+ */
+#ifndef NSYSJAX_COLLECTIVES_H
+#define NSYSJAX_COLLECTIVES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct tsv_writer;
+
+/*
+ * The bandwidth corrections of collective KIND ("all-gather", ...) over N
+ * devices (analysis.py _collective_correction, after nccl-tests
+ * doc/PERFORMANCE.md "Bus bandwidth"):
+ *	*ALG multiplies MessageSize into the algorithm bandwidth: N for
+ *	all-gather and reduce-scatter, whose nccl-tests size is the total
+ *	buffer while MessageSize is one device's share; 1 otherwise;
+ *	*BUS turns algorithm into bus bandwidth: 2(N-1)/N for all-reduce,
+ *	(N-1)/N for all-gather, reduce-scatter and all-to-all, 1 for
+ *	collective-broadcast, collective-permute, device-to-host and
+ *	host-to-device.
+ * Returns 0, or -1 with an err message for an unknown KIND or N < 1.
+ */
+int coll_factors(const char *kind, int64_t n, double *alg, double *bus);
+
+/*
+ * Algorithm and bus bandwidth in GB/s (1e9 B/s, i.e. bytes per ns) of a
+ * collective moving BYTES in DUR_NS exposed plus HIDDEN_NS hidden time
+ * (analysis.py calculate_collective_metrics: the whole duration counts).
+ * Returns 0, 1 when the duration is not positive (no bandwidth), or -1 as
+ * coll_factors.
+ */
+int coll_bandwidth(const char *kind, int64_t n, int64_t bytes, int64_t dur_ns,
+    int64_t hidden_ns, double *algbw, double *busbw);
+
+/* ---- summaries (analyses/communication.py) ---- */
+
+struct coll_summary;
+
+struct coll_summary *coll_summary_new(void);
+void coll_summary_free(struct coll_summary *s);
+
+/*
+ * Add one communication row: the instance it belongs to (ProgramId,
+ * ProgramExecution, Name, ThunkExecution, as one key string), its
+ * collective and message size (bytes), its bus bandwidth (GB/s, or NaN
+ * when it has none), and its exposed and hidden times (ns).
+ */
+void coll_summary_add(struct coll_summary *s, const char *instance,
+    const char *collective, int64_t bytes, double busbw, int64_t dur_ns,
+    int64_t hidden_ns);
+
+/*
+ * The bandwidth table: per (Collective, MessageSize), over instances, the
+ * mean and standard error (sample standard deviation / sqrt(n); empty for
+ * one instance) of the bus bandwidth of each instance's fastest device:
+ * the last to arrive, whose time holds no wait (communication.py
+ * process_communication_data).  Columns Collective, MessageSize,
+ * Instances, BusBandwidthGBPerSec, BusBandwidthStdErrGBPerSec; rows by
+ * MessageSize, then Collective.  Returns 0 or -1 (write error).
+ */
+int coll_summary_bandwidth(const struct coll_summary *s, struct tsv_writer *w);
+
+/*
+ * The hidden-time table: per Collective, then a row "(all)": Rows,
+ * HiddenMs, TotalMs (exposed + hidden) and HiddenToTotal = HiddenMs /
+ * TotalMs, empty when TotalMs is 0.  These are the reference's "Mean
+ * HiddenToTotalMs" per collective and "Overall HiddenMs to TotalMs"
+ * (communication.py; its golden output is a ratio of sums, not a mean of
+ * per-row ratios).  Returns 0 or -1 (write error).
+ */
+int coll_summary_hidden(const struct coll_summary *s, struct tsv_writer *w);
+
+
+
+/* ---- the filter ---- */
+
+struct filter;
+
+enum coll_mode {
+	COLL_ROWS,		/* every row, bandwidth on communication rows */
+	COLL_COMM_ROWS,		/* communication rows only */
+	COLL_BANDWIDTH,		/* the bandwidth table only */
+	COLL_HIDDEN		/* the hidden-time table only */
+};
+
+/*
+ * Read the rows of IN (a thunk or communication frame: columns MessageSize,
+ * Collective, CollectiveSize, ProjDurMs, ProjDurHiddenMs, and Communication
+ * when present — without it every row is communication; the summaries also
+ * need ProgramId, ProgramExecution, Name, ThunkExecution) and write to W,
+ * per MODE, the rows with AlgorithmBandwidthGBPerSec and
+ * BusBandwidthGBPerSec (GB/s) appended (or rewritten in place when the
+ * input already has them; empty where there is no bandwidth), or a
+ * summary table.  Returns 0, or -1 with an err message naming the input,
+ * line and column (rows before a bad one are already written).
+ */
+int coll_run(struct filter *in, struct tsv_writer *w, enum coll_mode mode);
+
+#endif
