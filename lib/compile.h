@@ -11,7 +11,7 @@
  * remove_autotuning_detail, remove_child_ranges).  The golden frames in
  * ../shared/golden/{proc0,combined4}/compile{,_clean}.tsv are matched.
  *
- *	input ranges (compile_parse_csv, or a parquet adapter)
+ *	input ranges (compile_parse_csv, compile_parse_parquet)
  *	  -> compile_add_profile()	one profile's rows, appended
  *	  -> compile_write()		the TSV frame
  *
@@ -191,7 +191,32 @@ int compile_write(struct tsv_writer *w, const struct compile_frame *f);
 int compile_parse_csv(const char *csv, size_t len, struct compile_range **r,
     size_t *n);
 
-/* Free the N ranges R made by compile_parse_csv (R may be NULL). */
+/*
+ * Parse report_nvtx_pushpop_trace.parquet, the same report as the CSV
+ * above written by nsys-jax with pandas to_parquet (PID, Lvl and NameTree
+ * dropped, RangeId the index, stored as an ordinary column), from the LEN
+ * bytes at DATA into a new array *R of *N ranges, in file order, the rows
+ * compile_parse_csv gives for the same report.  Columns are found by name,
+ * each as the CSV spells it or, for the times, without " (ns)" ("Start");
+ * other columns (an "__index_level_0__", PID, ...) are ignored.  Times
+ * are integer ns.  Numbers may be integer or floating-point columns (pandas
+ * makes a column with gaps float); a floating-point value must be whole.
+ * ParentId may be null or NaN: a root (-1).  RangeStack may be text
+ * (":id:id") or a list of integers, written back as text.  Either of End
+ * and Duration may be missing, as a column or in a row, and is then
+ * derived from the other and Start; any other null is an error, as are
+ * a negative RangeId or ParentId and a NUL byte in a string.
+ * Returns 0, or -1 with an err message: the parquet reader's ("not a
+ * parquet file (bad magic)", ...), "missing column X", "column 'X':
+ * wrong type (want integers)", "column 'X': row R: null", "column 'X':
+ * row R: not an integer: V", ...; rows are counted from 1.  DATA is not
+ * kept.  Free *R with compile_ranges_free.
+ */
+int compile_parse_parquet(const uint8_t *data, size_t len,
+    struct compile_range **r, size_t *n);
+
+/* Free the N ranges R made by compile_parse_csv or compile_parse_parquet
+ * (R may be NULL). */
 void compile_ranges_free(struct compile_range *r, size_t n);
 
 #endif

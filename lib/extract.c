@@ -60,7 +60,10 @@ static const char *const dump_suffixes[] = {
 	"after_optimizations.hlo.pb.xz", "after_optimizations.hlo.pb", NULL
 };
 
+/* The push/pop trace, in order of preference: newer nsys-jax writes
+ * parquet, older the CSV (xz-compressed). */
 static const char *const pushpop_members[] = {
+	"report_nvtx_pushpop_trace.parquet",
 	"report_nvtx_pushpop_trace.csv.xz", "report_nvtx_pushpop_trace.csv",
 	NULL
 };
@@ -481,17 +484,17 @@ load_compile(struct extract *x, size_t k)
 	char *member;
 	int rc;
 
-	if ((member = input_member_any(p, pushpop_members)) == NULL) {
-		if (input_member(p, "report_nvtx_pushpop_trace.parquet"))
-			return err_fail("%s: report_nvtx_pushpop_trace.parquet: "
-			    "the parquet push/pop trace is not read yet",
-			    p->path);
-		return err_fail("%s: no report_nvtx_pushpop_trace.csv.xz "
-		    "(profile %s)", p->path, p->name);
-	}
+	if ((member = input_member_any(p, pushpop_members)) == NULL)
+		return err_fail("%s: no report_nvtx_pushpop_trace.parquet, "
+		    ".csv.xz or .csv (profile %s)", p->path, p->name);
 	rc = fetch(x, p, member, &data, &len);
 	if (rc == 0) {
-		rc = compile_parse_csv((const char *)data, len, &r, &n);
+		/* A combined archive's member is "<base>/<profile>". */
+		if (strncmp(member, pushpop_members[0],
+		    strlen(pushpop_members[0])) == 0)
+			rc = compile_parse_parquet(data, len, &r, &n);
+		else
+			rc = compile_parse_csv((const char *)data, len, &r, &n);
 		if (rc == 0)
 			rc = compile_add_profile(&x->cf, p->name, r, n,
 			    compile_fp, &c, x->o.keep_autotuning ? 0 :

@@ -175,8 +175,10 @@ make_row(struct trace *t, const struct cols *k, size_t i,
 	if (k->c[C_NAME].valid && !k->c[C_NAME].valid[i])
 		return 1;
 	r->name = k->c[C_NAME].str[i];
+	/* A null or empty Domain (the default domain) leaves the bare text:
+	 * ":text" would be no name nvtx.h recognises. */
 	if (k->have[C_DOMAIN] && (!k->c[C_DOMAIN].valid ||
-	    k->c[C_DOMAIN].valid[i])) {
+	    k->c[C_DOMAIN].valid[i]) && k->c[C_DOMAIN].str[i][0] != '\0') {
 		const char *d = k->c[C_DOMAIN].str[i];
 		char *s = mem_alloc(strlen(d) + strlen(r->name) + 2);
 
