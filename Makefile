@@ -37,7 +37,7 @@ $(O)/bin/%: cmd/%.c $(LIBA) $(wildcard lib/*.h)
 	@mkdir -p $(O)/bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
 
-$(O)/tests/%: tests/unit/%.c $(LIBA) $(wildcard lib/*.h) tests/unit/unit.h
+$(O)/tests/%: tests/unit/%.c $(LIBA) $(wildcard lib/*.h) $(wildcard tests/unit/*.h)
 	@mkdir -p $(O)/tests
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
 
