@@ -40,3 +40,31 @@ ALL="$DATA/pax_fsdp4_4proc_proc0.zip $DATA/pax_fsdp4_4proc_proc1.zip $DATA/pax_f
 run proc0 "$P0"
 run combined4 "$ALL"
 echo "reference (load_profiler_data, four archives): 8.6 s, 0.9 GB"
+
+# nsysjax-warmup on 10 million thunk rows: the combined4 thunk frame
+# repeated by tests/bench/gen-thunks.awk (executions and times shifted).
+# Rows per second and peak RSS next to the input's size: warm-up keeps no
+# row in memory.  The last line is its slow path: every row waits in
+# $TMPDIR until the end (input from a pipe, nothing steady).
+if [ -f tests/bench/gen-thunks.awk ]; then
+	W=$BIN/nsysjax-warmup WD=$T/warmup; mkdir -p "$WD"
+	"$BIN/nsysjax-extract" -f thunk $ALL > "$WD/thunk.tsv"
+	"$BIN/nsysjax-extract" -f compile $ALL > "$WD/compile.tsv"
+	awk -v ROWS=10000000 -f tests/bench/gen-thunks.awk "$WD/thunk.tsv" > "$WD/big.tsv"
+	rm "$WD/thunk.tsv"
+	wmb=$(($(wc -c < "$WD/big.tsv") / 1048576))
+	wrun() {
+		label=$1; shift
+		r=$(measure "$@")
+		awk -v l="$label" -v s="${r%% *}" -v m="${r##* }" -v mb="$wmb" 'BEGIN {
+		    printf "warmup %-32s %6.2f s %5.2f M rows/s %4d MB peak RSS (input %d MB)\n",
+		    l, s, 10 / (s > 0 ? s : 0.01), m, mb }'
+	}
+	wrun "-c (Communication read ahead)" "$W" -c "$WD/compile.tsv" "$WD/big.tsv"
+	wrun "-c --communication yes" "$W" -c "$WD/compile.tsv" --communication yes "$WD/big.tsv"
+	wrun "-m -c, from a pipe" sh -c '"$1" -m -c "$2" < "$3"' sh "$W" "$WD/compile.tsv" "$WD/big.tsv"
+	wrun "-s N, nothing steady, pipe" sh -c '"$1" -s 1000000000 < "$2" 2> /dev/null' sh "$W" "$WD/big.tsv"
+	rm -rf "$WD"
+else
+	echo "warmup: tests/bench/gen-thunks.awk not found, skipped"
+fi

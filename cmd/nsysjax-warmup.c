@@ -1,0 +1,235 @@
+/*
+ * nsysjax-warmup splits a thunk, module or communication frame into
+ * initialisation and steady state as the reference's
+ * apply_warmup_heuristics does, and writes the steady rows, the init rows,
+ * or every row marked (lib/warmup.h has the rule).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "filter.h"
+#include "mem.h"
+#include "tsv.h"
+#include "warmup.h"
+
+static const char usage_line[] =
+    "usage: nsysjax-warmup [-imv] -c compiled | -s n\n"
+    "           [--communication yes|no | --communication-from file] [file ...]";
+
+enum { OPT_COMM = 256, OPT_COMM_FROM };
+
+static _Noreturn void
+help(void)
+{
+	printf("%s\n\n"
+	    "  -c, --compiled=FILE     programs compiled within the profile: the\n"
+	    "                          ProgramId column of FILE (the compile frame);\n"
+	    "                          may be repeated\n"
+	    "  --communication=yes|no  whether the profile has communication\n"
+	    "  --communication-from=FILE\n"
+	    "                          ... as FILE says: a thunk frame (some\n"
+	    "                          Communication 1) or a communication frame (a\n"
+	    "                          row); default: the input's Communication column\n"
+	    "  -s, --skip=N            the first N executions of every program are\n"
+	    "                          init; -c and --communication* are not read\n"
+	    "  -i, --init              write the init rows, not the steady ones\n"
+	    "  -m, --mark              write every row, with a column Steady (0/1)\n"
+	    "  -v, --verbose           report counts and facts on stderr\n"
+	    "  -h, --help              this text\n", usage_line);
+	exit(0);
+}
+
+/* Read one fact file with LOAD, which gets its reader. */
+static void
+load(const char *path, int (*loadfn)(struct tsv_reader *, void *), void *arg)
+{
+	struct tsv_reader *r;
+	FILE *fp;
+
+	if ((fp = fopen(path, "r")) == NULL)
+		err_die("%s: cannot open: %s", path, strerror(errno));
+	if ((r = tsv_ropen(fp, path)) == NULL || loadfn(r, arg) != 0)
+		err_die_last();
+	tsv_rclose(r);
+	fclose(fp);
+}
+
+static int
+load_compiled(struct tsv_reader *r, void *facts)
+{
+	return warmup_load_compiled(facts, r);
+}
+
+static int
+load_comm(struct tsv_reader *r, void *yes)
+{
+	return warmup_load_communication(r, yes);
+}
+
+/* The fallback is a warning: the split was dropped, and why. */
+static void
+report(const struct warmup_stats *st, const struct warmup_facts *f)
+{
+	if (!st->fallback)
+		return;
+	if (f->skip >= 0)
+		err_warn("no steady-state row among %zu: every ProgramExecution "
+		    "is below --skip %" PRId64 "; keeping every row as steady "
+		    "state", st->rows, f->skip);
+	else
+		err_warn("no steady-state row among %zu: every ProgramExecution "
+		    "is below its program's skip count (1 if compiled%s); "
+		    "keeping every row as steady state: profile more "
+		    "executions or set --skip", st->rows,
+		    st->communication == 1 ? ", +1 for communication" : "");
+}
+
+static void
+verbose(const struct warmup_stats *st, const struct warmup_facts *f)
+{
+	if (st->compile_frame)
+		err_warn("%zu rows of a compile frame: all init", st->rows);
+	else if (f->skip >= 0)
+		err_warn("%zu rows: %zu steady, %zu init; skip %" PRId64
+		    " executions%s", st->rows, st->steady, st->init, f->skip,
+		    st->fallback ? " (fallback)" : "");
+	else
+		err_warn("%zu rows: %zu steady, %zu init; compiled programs %zu, "
+		    "communication %s; %zu rows waited%s", st->rows,
+		    st->steady, st->init, f->compiled.n,
+		    st->communication == 1 ? "yes" : "no", st->spooled,
+		    st->fallback ? " (fallback)" : "");
+}
+
+struct opts {
+	enum warmup_mode mode;
+	const char **compiled;	/* -c files */
+	size_t ncompiled;
+	const char *comm, *commfrom;
+	int64_t skip;		/* -1: none */
+	int verbose;
+};
+
+static void
+parse(int argc, char *argv[], struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "communication", required_argument, NULL, OPT_COMM },
+		{ "communication-from", required_argument, NULL, OPT_COMM_FROM },
+		{ "compiled", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "init", no_argument, NULL, 'i' },
+		{ "mark", no_argument, NULL, 'm' },
+		{ "skip", required_argument, NULL, 's' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char *end;
+	int c;
+
+	o->compiled = mem_calloc((size_t)argc, sizeof(*o->compiled));
+	while ((c = getopt_long(argc, argv, "c:hims:v", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			o->compiled[o->ncompiled++] = optarg;
+			break;
+		case 'h':
+			help();
+		case 'i':
+		case 'm':
+			if (o->mode != WARMUP_OUT_STEADY)
+				err_usage(usage_line, "-i and -m exclude each other");
+			o->mode = c == 'i' ? WARMUP_OUT_INIT : WARMUP_OUT_MARK;
+			break;
+		case 's':
+			errno = 0;
+			o->skip = strtoll(optarg, &end, 10);
+			if (*optarg < '0' || *optarg > '9' || *end || errno)
+				err_usage(usage_line, "bad skip count '%s'", optarg);
+			break;
+		case 'v':
+			o->verbose = 1;
+			break;
+		case OPT_COMM:
+			if (strcmp(optarg, "yes") != 0 && strcmp(optarg, "no") != 0)
+				err_usage(usage_line, "--communication: yes or no, "
+				    "not '%s'", optarg);
+			o->comm = optarg;
+			break;
+		case OPT_COMM_FROM:
+			o->commfrom = optarg;
+			break;
+		default:
+			err_usage(usage_line, "bad option");
+		}
+	}
+	if (o->comm && o->commfrom)
+		err_usage(usage_line, "--communication and --communication-from "
+		    "exclude each other");
+	if (o->skip < 0 && o->ncompiled == 0)
+		err_usage(usage_line, "which programs were compiled? give -c "
+		    "FILE (the compile frame), or -s N");
+}
+
+/* The facts, from the options' files, or read ahead from the inputs. */
+static void
+gather(const struct opts *o, char *const *files, size_t n,
+    struct warmup_facts *f)
+{
+	size_t i;
+	int yes, rc;
+
+	warmup_facts_init(f);
+	f->skip = o->skip;
+	if (o->skip >= 0)
+		return;		/* overrides: nothing else is read */
+	for (i = 0; i < o->ncompiled; i++)
+		load(o->compiled[i], load_compiled, f);
+	if (o->comm) {
+		f->communication = strcmp(o->comm, "yes") == 0;
+	} else if (o->commfrom) {
+		load(o->commfrom, load_comm, &yes);
+		f->communication = yes;
+	} else {
+		if ((rc = warmup_prescan_communication(files, n, &yes)) < 0)
+			err_die_last();
+		if (rc == 1)
+			f->communication = yes;
+	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct opts o = { .mode = WARMUP_OUT_STEADY, .skip = -1 };
+	struct warmup_facts f;
+	struct warmup_stats st;
+	struct tsv_writer *w;
+	struct filter *in;
+	size_t n;
+	int rc;
+
+	err_setprog(argv[0]);
+	parse(argc, argv, &o);
+	n = (size_t)(argc - optind);
+	gather(&o, argv + optind, n, &f);
+	if ((in = filter_open(argv + optind, n)) == NULL)
+		err_die_last();
+	w = tsv_wopen(stdout, "<stdout>");
+	rc = warmup_run(in, w, &f, o.mode, &st);
+	/* Rows already decided are written even when a later row is bad. */
+	if (tsv_wclose(w) != 0 || rc != 0)
+		err_die_last();
+	if (o.verbose)
+		verbose(&st, &f);
+	report(&st, &f);
+	filter_close(in);
+	warmup_facts_free(&f);
+	free(o.compiled);
+	return 0;
+}
