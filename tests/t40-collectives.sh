@@ -89,6 +89,13 @@ if have_data; then
 	check "bandwidth table = communication.txt" golden_summary "$GOLD/combined4/communication.txt" "$T/bw"
 	$C -s hidden "$GOLD/combined4/steady_communication.tsv" > "$T/hid" || notok "hidden"
 	check "hidden table = communication.txt" golden_hidden "$GOLD/combined4/communication.txt" "$T/hid"
+	# Our own pipeline: the steady state of nsysjax-warmup (timestamps do
+	# not matter to either table, so alignment is not needed).
+	W=$BIN/nsysjax-warmup
+	$W -c "$T/c4/compile.tsv" "$T/c4/thunk.tsv" | $C -s bandwidth > "$T/bw2" || notok "pipeline"
+	check "pipeline bandwidth table = communication.txt" golden_summary "$GOLD/combined4/communication.txt" "$T/bw2"
+	$W -c "$T/c4/compile.tsv" "$T/c4/thunk.tsv" | $C -s hidden > "$T/hid2" || notok "pipeline"
+	check "pipeline hidden table = communication.txt" golden_hidden "$GOLD/combined4/communication.txt" "$T/hid2"
 	# One process works too (the reference asserts there).
 	$C -s bandwidth "$T/p0/communication.tsv" > "$T/bw0" && [ "$(wc -l < "$T/bw0")" -gt 5 ] && ok ||
 		notok "single-process summary"
