@@ -68,3 +68,21 @@ if [ -f tests/bench/gen-thunks.awk ]; then
 else
 	echo "warmup: tests/bench/gen-thunks.awk not found, skipped"
 fi
+
+# nsysjax-align on a large thunk frame: the real combined4 thunk frame
+# repeated to ALIGN_ROWS rows (default 10 million) with shifted executions
+# and times by tests/bench/gen-thunks.awk, generated here into the temp
+# directory (about 1.3 GB; never committed).  Estimating spools the rows
+# to a temporary file and keeps only the collectives in memory; --apply
+# streams.  Rows/s counts data rows over the best of 3 wall times.
+ROWS=${ALIGN_ROWS:-10000000}
+"$BIN/nsysjax-extract" -n proc0,proc1,proc2,proc3 -f thunk $ALL > "$T/thunk.tsv"
+awk -v ROWS="$ROWS" -f tests/bench/gen-thunks.awk "$T/thunk.tsv" > "$T/big.tsv"
+rm -rf "$T/out"
+mb=$(( $(wc -c < "$T/big.tsv") / 1048576 ))
+est=$(measure "$BIN/nsysjax-align" -o "$T/corr.tsv" "$T/big.tsv")
+app=$(measure "$BIN/nsysjax-align" -a "$T/corr.tsv" "$T/big.tsv")
+cat=$(measure cat "$T/big.tsv")
+rps() { awk -v n="$ROWS" -v s="$1" 'BEGIN { printf "%.2f", (s > 0 ? n / s / 1e6 : 0) }'; }
+printf 'align      %d thunk rows (%d MB): estimate %5ss %4s MB peak RSS %s M rows/s | --apply %5ss %4s MB %s M rows/s | cat %5ss\n' \
+    "$ROWS" "$mb" ${est%% *} ${est##* } "$(rps ${est%% *})" ${app%% *} ${app##* } "$(rps ${app%% *})" ${cat%% *}

@@ -1,0 +1,171 @@
+/*
+ * nsysjax-align reads a thunk, communication or module frame and
+ * subtracts from ProjStartMs of every row its device's clock offset,
+ * estimated from the end times of the largest collectives or read from a
+ * corrections table written by an earlier run.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "align.h"
+#include "err.h"
+#include "filter.h"
+#include "mem.h"
+#include "tsv.h"
+
+static const char usage_line[] =
+    "usage: nsysjax-align [-h] [-a table | -o table] [file ...]";
+
+static _Noreturn void
+help(void)
+{
+	printf("%s\n\n"
+	    "  -a, --apply=TABLE        apply the corrections of TABLE (streaming)\n"
+	    "  -o, --corrections=TABLE  also write the corrections estimated to TABLE\n"
+	    "  -h, --help               this text\n", usage_line);
+	exit(0);
+}
+
+static void
+read_table(const char *path, struct align_table *t)
+{
+	FILE *fp;
+
+	if ((fp = fopen(path, "r")) == NULL)
+		err_die("%s:", path);
+	if (align_table_read(fp, path, t) != 0)
+		err_die_last();
+	fclose(fp);
+}
+
+/* To PATH.tmp, renamed when complete: no half-written table. */
+static void
+write_table(const char *path, const struct align_table *t)
+{
+	struct tsv_writer *w;
+	char *tmp = mem_alloc(strlen(path) + 5);
+	FILE *fp;
+	int rc;
+
+	sprintf(tmp, "%s.tmp", path);
+	if ((fp = fopen(tmp, "w")) == NULL)
+		err_die("%s:", tmp);
+	w = tsv_wopen(fp, tmp);
+	rc = align_table_write(w, t);
+	if (tsv_wclose(w) != 0 || rc != 0) {
+		remove(tmp);
+		err_die_last();
+	}
+	if (fclose(fp) != 0) {
+		remove(tmp);
+		err_die("%s:", tmp);
+	}
+	if (rename(tmp, path) != 0)
+		err_die("%s:", path);
+	free(tmp);
+}
+
+static void
+warn_missing(const struct align_run *r, const char *table)
+{
+	const int64_t *d;
+	size_t i, n = align_missing(r, &d);
+	char list[256] = "";
+
+	for (i = 0; i < n && strlen(list) < sizeof(list) - 48; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+		    "%s%" PRId64, i ? " " : "", d[i]);
+	if (n > 0)
+		err_warn("no correction for device%s %s%s%s%s: %s rows are "
+		    "unchanged", n == 1 ? "" : "s", list, i < n ? " ..." : "",
+		    table ? " in " : "", table ? table : "",
+		    n == 1 ? "its" : "their");
+}
+
+static void
+report(const struct align_run *r, const char *table)
+{
+	if (align_declined(r))
+		err_warn("not aligned: %s; rows pass through unchanged",
+		    align_declined(r));
+	else
+		warn_missing(r, table);
+}
+
+/* Flush the output, then die with the message of the failure before. */
+static _Noreturn void
+die_after(struct tsv_writer *w)
+{
+	char *msg = mem_strdup(err_msg());
+
+	(void)tsv_wclose(w);
+	err_die("%s", msg);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "apply", required_argument, NULL, 'a' },
+		{ "corrections", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *apply = NULL, *out = NULL;
+	struct align_table t = { 0 };
+	struct align_run *r;
+	struct tsv_writer *w;
+	struct filter *in;
+	int c;
+
+	err_setprog(argv[0]);
+	opterr = 0;	/* one message per problem: ours */
+	while ((c = getopt_long(argc, argv, ":a:ho:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			apply = optarg;
+			break;
+		case 'h':
+			help();
+		case 'o':
+			out = optarg;
+			break;
+		case ':':
+			err_usage(usage_line, "option '%s' needs an argument",
+			    argv[optind - 1]);
+		default:
+			err_usage(usage_line, "unknown option '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	if (apply && out)
+		err_usage(usage_line, "-a and -o exclude each other");
+	if (apply)
+		read_table(apply, &t);
+	if ((in = filter_open(argv + optind, (size_t)(argc - optind))) == NULL)
+		err_die_last();
+	r = align_run_new();
+	w = tsv_wopen(stdout, "<stdout>");
+	if (apply) {
+		if (align_apply(r, in, w, &t) != 0)
+			die_after(w);
+		report(r, apply);
+	} else {
+		if (align_read(r, in) != 0)
+			err_die_last();
+		if (out)
+			write_table(out, align_result(r));
+		report(r, NULL);
+		if (align_write(r, w) != 0)
+			die_after(w);
+	}
+	if (tsv_wclose(w) != 0)
+		err_die_last();
+	align_run_free(r);
+	align_table_free(&t);
+	filter_close(in);
+	return 0;
+}
