@@ -1,0 +1,214 @@
+/*
+ * nsysjax-compilestats reads a compile frame, or nvtx_pushpop_trace
+ * reports, and writes where XLA compilation time went: the reference's
+ * parallel-compilation-aware statistics, its notebook summary, the tables
+ * of analyses/summary.py, or a breakdown of each compilation.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compilestats.h"
+#include "err.h"
+#include "filter.h"
+#include "mem.h"
+#include "tsv.h"
+
+static const char usage_line[] =
+    "usage: nsysjax-compilestats [-cghk] [-f fraction] [-n names] [-p] "
+    "[-t table] [file ...]";
+
+static _Noreturn void
+help(void)
+{
+	printf("%s\n\n"
+	    "  -t, --table=TABLE      the table to write: stats (default),\n"
+	    "                         summary, ranges, no-pass-detail, passes,\n"
+	    "                         compilations\n"
+	    "  -f, --top=FRACTION     only the largest rows adding up to at\n"
+	    "                         most FRACTION of the total (0.97: the\n"
+	    "                         notebook's summary)\n"
+	    "  -c, --clean            clean names as the notebook does\n"
+	    "  -g, --group-passes     XlaPass:# -> XlaPasses, XlaPassPipeline:#\n"
+	    "                         -> XlaPassPipelines\n"
+	    "  -p, --pushpop          inputs are nsys stats nvtx_pushpop_trace\n"
+	    "                         reports (.csv, .csv.xz, .parquet)\n"
+	    "  -n, --names=A,B,...    with -p: ProfileName of each input\n"
+	    "  -k, --keep-autotuning  with -p: keep autotuner detail\n"
+	    "  -h, --help             this text\n", usage_line);
+	exit(0);
+}
+
+static enum cstats_table
+table(const char *arg)
+{
+	static const struct {
+		const char *name;
+		enum cstats_table t;
+	} tab[] = {
+		{ "stats", CSTATS_STATS }, { "summary", CSTATS_SUMMARY },
+		{ "ranges", CSTATS_RANGES }, { "no-pass-detail", CSTATS_NOPASS },
+		{ "passes", CSTATS_PASSES },
+		{ "compilations", CSTATS_COMPILATIONS }
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (strcmp(arg, tab[i].name) == 0)
+			return tab[i].t;
+	err_usage(usage_line, "unknown table '%s'", arg);
+}
+
+static double
+fraction(const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end != '\0' || !(v >= 0 && v <= 1))
+		err_usage(usage_line, "-f wants a fraction from 0 to 1, not "
+		    "'%s'", arg);
+	return v;
+}
+
+/* ProfileName of a report: its file name without directory, .xz, .csv,
+ * .parquet. */
+static char *
+profile_of(const char *path)
+{
+	static const char *const ext[] = { ".xz", ".csv", ".parquet" };
+	const char *base = strrchr(path, '/');
+	char *p;
+	size_t i, n;
+
+	if (strcmp(path, "-") == 0)
+		return mem_strdup("stdin");
+	p = mem_strdup(base ? base + 1 : path);
+	for (i = 0; i < 3; i++) {
+		n = strlen(p);
+		if (n > strlen(ext[i]) &&
+		    strcmp(p + n - strlen(ext[i]), ext[i]) == 0)
+			p[n - strlen(ext[i])] = '\0';
+	}
+	return p;
+}
+
+/* The N reports FILES, named by the comma-separated NAMES or their paths. */
+static void
+load_reports(struct cstats *s, char *const *files, size_t n,
+    const char *names, int flags)
+{
+	static char *const std[] = { "-" };
+	const char *p = names;
+	size_t k, count = 1;
+
+	if (n == 0) {
+		files = std;
+		n = 1;
+	}
+	for (k = 0; names != NULL && names[k] != '\0'; k++)
+		count += names[k] == ',';
+	if (names != NULL && count != n)
+		err_usage(usage_line, "-n gives %zu names for %zu inputs",
+		    count, n);
+	for (k = 0; k < n; k++) {
+		char *name;
+
+		if (names != NULL) {
+			size_t len = strcspn(p, ",");
+
+			name = mem_strndup(p, len);
+			p += len + 1;
+		} else
+			name = profile_of(files[k]);
+		if (cstats_load_pushpop(s, files[k], name, flags) != 0)
+			err_die_last();
+		free(name);
+	}
+}
+
+static void
+load_frames(struct cstats *s, char *const *files, size_t n)
+{
+	struct filter *in;
+
+	if ((in = filter_open(files, n)) == NULL || cstats_read(s, in) != 0)
+		err_die_last();
+	filter_close(in);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "clean", no_argument, NULL, 'c' },
+		{ "group-passes", no_argument, NULL, 'g' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "keep-autotuning", no_argument, NULL, 'k' },
+		{ "names", required_argument, NULL, 'n' },
+		{ "pushpop", no_argument, NULL, 'p' },
+		{ "table", required_argument, NULL, 't' },
+		{ "top", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cstats_opts o = { CSTATS_STATS, 0, 1 };
+	const char *names = NULL;
+	int c, pushpop = 0, keep = 0;
+	struct tsv_writer *w;
+	struct cstats *s;
+
+	err_setprog(argv[0]);
+	opterr = 0;	/* one message per problem: ours */
+	while ((c = getopt_long(argc, argv, ":cf:ghkn:pt:", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			o.flags |= CSTATS_CLEAN;
+			break;
+		case 'f':
+			o.top = fraction(optarg);
+			break;
+		case 'g':
+			o.flags |= CSTATS_GROUP;
+			break;
+		case 'h':
+			help();
+		case 'k':
+			keep = 1;
+			break;
+		case 'n':
+			names = optarg;
+			break;
+		case 'p':
+			pushpop = 1;
+			break;
+		case 't':
+			o.table = table(optarg);
+			break;
+		case ':':
+			err_usage(usage_line, "option '%s' needs an argument",
+			    argv[optind - 1]);
+		default:
+			err_usage(usage_line, "unknown option '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	if (!pushpop && (keep || names != NULL))
+		err_usage(usage_line, "-k and -n go with -p");
+	if (o.table == CSTATS_PASSES && (o.flags & CSTATS_GROUP))
+		err_usage(usage_line, "-g leaves no passes for -t passes");
+	s = cstats_new();
+	if (pushpop)
+		load_reports(s, argv + optind, (size_t)(argc - optind), names,
+		    keep ? CSTATS_KEEP_AUTOTUNING : 0);
+	else
+		load_frames(s, argv + optind, (size_t)(argc - optind));
+	if (cstats_attribute(s) != 0)
+		err_die_last();
+	w = tsv_wopen(stdout, "<stdout>");
+	if (cstats_write(s, w, &o) != 0 || tsv_wclose(w) != 0)
+		err_die_last();
+	cstats_free(s);
+	return 0;
+}
