@@ -22,7 +22,9 @@ struct extract_hlo {
 	struct archive **ar;
 	char **member;
 	struct hlo_module **m;
+	uint64_t *digest;	/* digest_bytes of each dump */
 	size_t n, cap;
+	size_t last;		/* the index dump_digest found last */
 };
 
 /* The profile being read, for callbacks. */
@@ -127,6 +129,24 @@ prefetch_profile(struct extract *x, size_t k)
 	return prefetch_start(p->path, m, n);
 }
 
+/* A digest of N bytes at P, 8 at a time: dumps are megabytes, and all
+ * it must do is tell different dumps apart. */
+static uint64_t
+digest_bytes(const uint8_t *p, size_t n)
+{
+	uint64_t h = 14695981039346656037ULL ^ n, w;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 1099511628211ULL;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++)
+		h = (h ^ p[i]) * 1099511628211ULL;
+	return h;
+}
+
 /*
  * The HLO module of PROGRAM_ID in profile P, loading its dump once.
  * Returns 1 and sets *M, 0 when there is no dump, -1 on a bad dump.
@@ -139,6 +159,7 @@ hlo_get(struct extract *x, const struct input_profile *p, int64_t program_id,
 	char *member = NULL;
 	const char *const *s;
 	uint8_t *data;
+	uint64_t digest;
 	size_t i, len;
 
 	for (s = dump_suffixes; *s && member == NULL; s++)
@@ -156,6 +177,7 @@ hlo_get(struct extract *x, const struct input_profile *p, int64_t program_id,
 		return -1;
 	}
 	*m = hlo_load(data, len);
+	digest = digest_bytes(data, len);
 	free(data);
 	if (*m == NULL) {
 		err_prefix("%s: %s", p->path, member);
@@ -165,6 +187,8 @@ hlo_get(struct extract *x, const struct input_profile *p, int64_t program_id,
 	mem_grow(&h->ar, &h->cap, h->n + 1, sizeof(*h->ar));
 	h->member = mem_realloc(h->member, h->cap, sizeof(*h->member));
 	h->m = mem_realloc(h->m, h->cap, sizeof(*h->m));
+	h->digest = mem_realloc(h->digest, h->cap, sizeof(*h->digest));
+	h->digest[h->n] = digest;
 	h->ar[h->n] = p->ar;
 	h->member[h->n] = member;
 	h->m[h->n++] = *m;
@@ -422,40 +446,136 @@ fill_row(struct extract *x, struct extract_hlorow *r, struct hlo_module *m,
 	return 0;
 }
 
+static void
+free_row(struct extract_hlorow *r)
+{
+	free(r->op_name);
+	free(r->scheduling_name);
+	free(r->stacks);
+	free(r->op_names);
+}
+
+/* Whether rows A and B have the same stacks and op_names. */
+static int
+same_source(const struct extract_hlorow *a, const struct extract_hlorow *b)
+{
+	return a->nstacks == b->nstacks && memcmp(a->stacks, b->stacks,
+	    a->nstacks * sizeof(*a->stacks)) == 0 &&
+	    strcmp(a->op_names, b->op_names) == 0;
+}
+
+/*
+ * Instruction NAME of dump M has the ProgramId of row ID, which came from
+ * another dump (a program compiled more than once shares its fingerprint;
+ * so do the processes): when its stacks or op_names differ from those of
+ * row ID and its variants, add it as a variant, so that the flame graphs
+ * can mark the disagreement (nsysjax-fold's [inconsistent metadata]).
+ */
+static int
+hlo_variant(struct extract *x, size_t id, struct hlo_module *m,
+    const char *name)
+{
+	struct extract_hlorow v;
+	size_t last = id, n = 1, vid;
+	char key[64];
+
+	memset(&v, 0, sizeof(v));
+	if (fill_row(x, &v, m, hlo_find(m, name)) != 0) {
+		free_row(&v);
+		return -1;
+	}
+	for (;; n++) {
+		if (same_source(&x->rows[last], &v)) {
+			free_row(&v);
+			return 0;
+		}
+		if (x->rows[last].next == 0)
+			break;
+		last = x->rows[last].next - 1;
+	}
+	snprintf(key, sizeof(key), "%zu\v%zu", id, n);
+	vid = strtab_intern(&x->rowkeys, key, strlen(key), NULL);
+	mem_grow(&x->rows, &x->caprows, vid + 1, sizeof(*x->rows));
+	v.program = x->rows[id].program;
+	v.name = x->rows[id].name;
+	v.variant = n;
+	x->rows[vid] = v;
+	x->rows[last].next = vid + 1;
+	return 0;
+}
+
+/* The digest of loaded dump M: thunks come grouped by module, so the
+ * last one found is nearly always the one asked for. */
+static uint64_t
+dump_digest(struct extract_hlo *h, const struct hlo_module *m)
+{
+	size_t i;
+
+	if (h->last < h->n && h->m[h->last] == m)
+		return h->digest[h->last];
+	for (i = 0; i < h->n && h->m[i] != m; i++)
+		;
+	h->last = i;
+	return i < h->n ? h->digest[i] : 0;
+}
+
+/* Whether the instruction of row ID was already compared in a dump with
+ * DIGEST (dumps repeat in every process: each is compared once). */
+static int
+checked(struct extract *x, uint64_t digest, size_t id)
+{
+	unsigned char key[sizeof(digest) + sizeof(id)];
+	int added;
+
+	memcpy(key, &digest, sizeof(digest));
+	memcpy(key + sizeof(digest), &id, sizeof(id));
+	strtab_intern(&x->checked, (const char *)key, sizeof(key), &added);
+	return !added;
+}
+
 /*
  * Add a row for each (ProgramId, instruction) of thunks T0.. not seen
- * before, while the profile's HLO modules are loaded.  Processes that
- * share a ProgramId share its rows (the first profile's metadata).
+ * before, while the profile's HLO modules are loaded, and a variant row
+ * for each dump that disagrees with the rows already there (hlo_variant).
  */
 static int
 hlo_rows(struct extract *x, size_t t0)
 {
-	size_t i;
+	char *key = NULL;
+	size_t i, cap = 0;
 
 	for (i = t0; i < x->fr.nthunks; i++) {
 		const struct frames_thunk *t = &x->fr.thunks[i];
 		const struct frames_module *m = &x->fr.modules[t->module];
 		struct extract_hlorow *r;
-		char *key;
 		size_t id;
-		int added;
+		int added, rc;
 
 		if (m->hlo == NULL)
 			continue;
-		key = mem_alloc(strlen(m->program) + strlen(t->name) + 2);
+		mem_grow(&key, &cap, strlen(m->program) + strlen(t->name) + 2,
+		    1);
 		sprintf(key, "%s\t%s", m->program, t->name);
 		id = strtab_intern(&x->rowkeys, key, strlen(key), &added);
-		free(key);
-		if (!added)
+		if (checked(x, dump_digest(x->hlo, m->hlo), id))
 			continue;
-		mem_grow(&x->rows, &x->caprows, id + 1, sizeof(*x->rows));
-		r = &x->rows[id];
-		memset(r, 0, sizeof(*r));
-		r->program = m->program;
-		r->name = strchr(strtab_get(&x->rowkeys, id), '\t') + 1;
-		if (fill_row(x, r, m->hlo, hlo_find(m->hlo, t->name)) != 0)
+		if (!added) {
+			rc = hlo_variant(x, id, m->hlo, t->name);
+		} else {
+			mem_grow(&x->rows, &x->caprows, id + 1,
+			    sizeof(*x->rows));
+			r = &x->rows[id];
+			memset(r, 0, sizeof(*r));
+			r->program = m->program;
+			r->name = strchr(strtab_get(&x->rowkeys, id), '\t') + 1;
+			rc = fill_row(x, r, m->hlo, hlo_find(m->hlo, t->name));
+		}
+		if (rc != 0) {
+			free(key);
 			return err_prefix("%s", x->in.p[m->profile].path);
+		}
 	}
+	free(key);
 	return 0;
 }
 
@@ -588,20 +708,18 @@ extract_free(struct extract *x)
 		free(x->hlo->ar);
 		free(x->hlo->member);
 		free(x->hlo->m);
+		free(x->hlo->digest);
 		free(x->hlo);
 	}
 	for (i = 0; i < x->nwarnings; i++)
 		free(x->warnings[i]);
-	for (i = 0; i < x->rowkeys.n; i++) {
-		free(x->rows[i].op_name);
-		free(x->rows[i].scheduling_name);
-		free(x->rows[i].stacks);
-		free(x->rows[i].op_names);
-	}
+	for (i = 0; i < x->rowkeys.n; i++)
+		free_row(&x->rows[i]);
 	free(x->rows);
 	strtab_free(&x->rowkeys);
 	strtab_free(&x->strings);
 	strtab_free(&x->stackframes);
+	strtab_free(&x->checked);
 	free(x->keybuf);
 	prefetch_free(x->pf);
 	prefetch_free(x->next);

@@ -48,6 +48,8 @@ struct extract_hlorow {
 	size_t *stacks;		/* innermost stack frame id of each stack */
 	size_t nstacks;
 	char *op_names;		/* distinct op_names, LF-separated */
+	size_t variant;		/* 0; n for the n-th other metadata */
+	size_t next;		/* row id + 1 of the next variant; 0: none */
 };
 
 struct extract {
@@ -60,6 +62,7 @@ struct extract {
 	size_t nwarnings, capwarnings;
 	struct strtab strings;	/* interned ProgramIds, opcodes, ... */
 	struct strtab rowkeys;	/* "ProgramId\tName" of the hlo rows */
+	struct strtab checked;	/* (dump digest, row id) compared */
 	struct extract_hlorow *rows;	/* the hlo frame, in rowkeys order */
 	size_t caprows;
 	/* The stack frame tree: node id -> "<parent id + 1>\t<frame>", so

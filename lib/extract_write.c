@@ -155,7 +155,9 @@ cmp_row(const void *a, const void *b)
 	const struct extract_hlorow *y = &sort_rows[*(const size_t *)b];
 	int c = strcmp(x->program, y->program);
 
-	return c ? c : strcmp(x->name, y->name);
+	if (c == 0)
+		c = strcmp(x->name, y->name);
+	return c ? c : (x->variant > y->variant) - (x->variant < y->variant);
 }
 
 /* Stack frame ids, space-separated. */

@@ -1,0 +1,214 @@
+/*
+ * nsysjax-fold reads thunk rows (the steady state of nsysjax-warmup) with
+ * the hlo and stackframes frames of nsysjax-extract, and writes the
+ * reference's source or op_name flame graph as folded stacks for
+ * flamegraph.pl, inferno or speedscope, or its table of GPU time by HLO
+ * opcode (lib/fold.h has the rules).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "filter.h"
+#include "fold.h"
+#include "tsv.h"
+
+static const char usage_line[] =
+    "usage: nsysjax-fold [-hv] [-b source | op_name | opcode] -H hlo\n"
+    "           [-M modules] [-S stackframes] [-t fraction] [-u ns | us]"
+    " [file ...]";
+
+static _Noreturn void
+help(void)
+{
+	printf("%s\n\n"
+	    "  -b, --by=KIND           source (Python frames, then op_name; the\n"
+	    "                          default), op_name (split at '/'), or\n"
+	    "                          opcode (a TSV table of time by HLO opcode)\n"
+	    "  -H, --hlo=FILE          the hlo frame of nsysjax-extract\n"
+	    "  -S, --stackframes=FILE  the stackframes frame (needed by source)\n"
+	    "  -M, --modules=FILE      the module frame: top modules by module\n"
+	    "                          time, and the GPU idle roots\n"
+	    "  -t, --top=FRACTION      keep the largest modules up to this share\n"
+	    "                          of the time (default 0.99; 1: all)\n"
+	    "  -u, --unit=UNIT         count unit of folded stacks: us (default)\n"
+	    "                          or ns\n"
+	    "  -v, --verbose           report the selection and totals on stderr\n"
+	    "  -h, --help              this text\n", usage_line);
+	exit(0);
+}
+
+struct opts {
+	struct fold_opts fo;
+	const char *hlo, *modules, *stackframes;
+	int verbose;
+};
+
+static void
+parse_by(const char *arg, struct fold_opts *o)
+{
+	if (strcmp(arg, "source") == 0)
+		o->by = FOLD_SOURCE;
+	else if (strcmp(arg, "op_name") == 0)
+		o->by = FOLD_OP_NAME;
+	else if (strcmp(arg, "opcode") == 0)
+		o->by = FOLD_OPCODE;
+	else
+		err_usage(usage_line, "unknown --by '%s'", arg);
+}
+
+static double
+parse_top(const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end != '\0' || errno != 0 || !(v > 0 && v <= 1))
+		err_usage(usage_line, "--top '%s': not a fraction in (0, 1]",
+		    arg);
+	return v;
+}
+
+static int64_t
+parse_unit(const char *arg)
+{
+	if (strcmp(arg, "us") == 0)
+		return 1000;
+	if (strcmp(arg, "ns") == 0)
+		return 1;
+	err_usage(usage_line, "unknown --unit '%s' (ns or us)", arg);
+}
+
+static void
+parse(int argc, char *argv[], struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "by", required_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "hlo", required_argument, NULL, 'H' },
+		{ "modules", required_argument, NULL, 'M' },
+		{ "stackframes", required_argument, NULL, 'S' },
+		{ "top", required_argument, NULL, 't' },
+		{ "unit", required_argument, NULL, 'u' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	opterr = 0;	/* one message per problem: ours */
+	while ((c = getopt_long(argc, argv, ":H:M:S:b:ht:u:v", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'H':
+			o->hlo = optarg;
+			break;
+		case 'M':
+			o->modules = optarg;
+			break;
+		case 'S':
+			o->stackframes = optarg;
+			break;
+		case 'b':
+			parse_by(optarg, &o->fo);
+			break;
+		case 'h':
+			help();
+		case 't':
+			o->fo.top = parse_top(optarg);
+			break;
+		case 'u':
+			o->fo.unit_ns = parse_unit(optarg);
+			break;
+		case 'v':
+			o->verbose = 1;
+			break;
+		case ':':
+			err_usage(usage_line, "option '%s' needs an argument",
+			    argv[optind - 1]);
+		default:
+			err_usage(usage_line, "unknown option '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	if (o->hlo == NULL)
+		err_usage(usage_line, "the hlo frame is needed: -H file");
+	if (o->fo.by == FOLD_SOURCE && o->stackframes == NULL)
+		err_usage(usage_line, "--by source needs -S stackframes");
+}
+
+/* Read the side table PATH with LOAD. */
+static void
+load(struct fold *f, const char *path,
+    int (*loadfn)(struct fold *, struct tsv_reader *))
+{
+	struct tsv_reader *r;
+	FILE *fp;
+
+	if ((fp = fopen(path, "r")) == NULL)
+		err_die("%s: cannot open: %s", path, strerror(errno));
+	if ((r = tsv_ropen(fp, path)) == NULL || loadfn(f, r) != 0)
+		err_die_last();
+	tsv_rclose(r);
+	fclose(fp);
+}
+
+/* The selection and totals with -v; instructions with no metadata always. */
+static void
+report(const struct fold_totals *t, int verbose)
+{
+	char a[32], b[32], c[32];
+
+	tsv_fmt_ms(a, t->thunks_ns);
+	tsv_fmt_ms(b, t->modules_ns);
+	tsv_fmt_ms(c, t->wall_ns);
+	if (verbose)
+		err_warn("%zu of %zu modules selected; thunks %s ms, "
+		    "modules %s ms, wall %s ms", t->ntop, t->nprograms, a,
+		    t->have_modules ? b : "-", t->have_modules ? c : "-");
+	if (t->nunknown > 0)
+		err_warn("%zu instruction%s with no hlo row: "
+		    "[GPU active];[Unknown]", t->nunknown,
+		    t->nunknown == 1 ? "" : "s");
+	if (verbose && t->ninconsistent > 0)
+		err_warn("%zu instruction%s whose hlo rows disagree: "
+		    "[inconsistent metadata]", t->ninconsistent,
+		    t->ninconsistent == 1 ? "" : "s");
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct opts o = { { FOLD_SOURCE, 0.99, 1000 }, NULL, NULL, NULL, 0 };
+	struct tsv_writer *w;
+	struct filter *in;
+	struct fold *f;
+	int rc;
+
+	err_setprog(argv[0]);
+	parse(argc, argv, &o);
+	f = fold_new(&o.fo);
+	if (o.fo.by == FOLD_SOURCE)
+		load(f, o.stackframes, fold_load_stackframes);
+	load(f, o.hlo, fold_load_hlo);
+	if (o.modules != NULL)
+		load(f, o.modules, fold_load_modules);
+	if ((in = filter_open(argv + optind, (size_t)(argc - optind))) == NULL ||
+	    fold_read_thunks(f, in) != 0 || fold_finish(f) != 0)
+		err_die_last();
+	if (o.fo.by == FOLD_OPCODE) {
+		w = tsv_wopen(stdout, "<stdout>");
+		rc = fold_write_opcodes(f, w);
+		if (tsv_wclose(w) != 0 || rc != 0)
+			err_die_last();
+	} else if (fold_write_folded(f, stdout, "<stdout>") != 0)
+		err_die_last();
+	report(fold_totals(f), o.verbose);
+	filter_close(in);
+	fold_free(f);
+	return 0;
+}

@@ -1,0 +1,204 @@
+/*
+ * fold: the reference's flame graphs and its "GPU runtime by operation
+ * type" table (Analysis.ipynb, the cells after the module table), from
+ * thunk rows and the HLO facts of nsysjax-extract, as folded stacks that
+ * flamegraph.pl, inferno and speedscope all read (REFERENCE.md section 4).
+ *
+ * The work is split as the reference's: thunk rows are summed per
+ * (ProgramId, Name) while they stream by, so memory holds the side tables
+ * and one sum per instruction, never the rows; fold_finish then picks the
+ * top modules and spreads each instruction's time over its stacks.
+ *
+ * Times are integer nanoseconds inside (the TSV's milliseconds are exact
+ * decimals of ns); folded counts are integers in the unit of
+ * fold_opts.unit_ns.
+ */
+#ifndef NSYSJAX_FOLD_H
+#define NSYSJAX_FOLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct filter;
+struct tsv_reader;
+struct tsv_writer;
+
+enum fold_by {
+	FOLD_SOURCE,		/* Python frames, then op_name */
+	FOLD_OP_NAME,		/* op_name split at '/' */
+	FOLD_OPCODE		/* the table by HLO opcode */
+};
+
+struct fold_opts {
+	enum fold_by by;
+	double top;		/* share of module time the selected modules
+				   reach, in (0, 1]; 1 selects every module */
+	int64_t unit_ns;	/* folded count unit: 1 (ns) or 1000 (us) */
+};
+
+/* The reference's three total-runtime definitions, over the selected
+ * modules (Analysis.ipynb all_thunks_active_ms, all_modules_active_ms,
+ * all_modules_wall_ms), in ns. */
+struct fold_totals {
+	int64_t thunks_ns;	/* (1) sum of thunk ProjDurMs */
+	int64_t modules_ns;	/* (2) sum of module ProjDurMs; 0 without modules */
+	int64_t wall_ns;	/* (3) per device, last module end minus first
+				   module start, summed over devices */
+	size_t nprograms;	/* candidate programs */
+	size_t ntop;		/* of them selected */
+	size_t nunknown;	/* selected instructions with no hlo row */
+	size_t ninconsistent;	/* instructions whose hlo rows disagree */
+	int have_modules;	/* module rows were given */
+};
+
+struct fold;
+
+/* A new, empty fold with options O (copied). */
+struct fold *fold_new(const struct fold_opts *o);
+
+/* Release F; NULL is allowed. */
+void fold_free(struct fold *f);
+
+/*
+ * Read the stackframes frame of nsysjax-extract from R: columns FrameId,
+ * ParentFrameId (empty for an outermost frame) and Frame.  A parent must
+ * have a smaller id than its child (which is what makes a tree and keeps
+ * every walk finite).  Returns 0, or -1 with an err message
+ * "NAME:LINE: column X: what is wrong" (a missing column, a bad or
+ * repeated id, a parent that is not smaller).
+ */
+int fold_load_stackframes(struct fold *f, struct tsv_reader *r);
+
+/*
+ * Read the hlo frame of nsysjax-extract from R: columns ProgramId, Name,
+ * and as the mode needs Opcode (opcode), StackFrameIds (source: ids of
+ * the innermost frame of each stack, separated by spaces) and OpNames
+ * (source and op_name: distinct op_names separated by LF).  A second row
+ * for the same (ProgramId, Name) is another variant of its metadata (HLO
+ * dumps that share a ProgramId but disagree, see fold_common).  For
+ * source, the stack frames must be loaded first; every id must name a
+ * frame.  Returns 0, or -1 with an err message as above.
+ */
+int fold_load_hlo(struct fold *f, struct tsv_reader *r);
+
+/*
+ * Read the module frame from R (columns ProgramId, Device, ProjStartMs,
+ * ProjDurMs; the steady-state rows, like the thunks).  With module rows,
+ * the top modules are chosen by module time, as the reference does, and
+ * the two idle roots are added.  Returns 0, or -1 with an err message.
+ */
+int fold_load_modules(struct fold *f, struct tsv_reader *r);
+
+/*
+ * One module row: PROGRAM[0..PLEN) (the ProgramId field as it appears in
+ * the TSV, escaped), DEVICE, and start and duration in ns.  Returns 0, or -1 with
+ * an err message for a negative duration.
+ */
+int fold_add_module(struct fold *f, const char *program, size_t plen,
+    int64_t device, int64_t start_ns, int64_t dur_ns);
+
+/*
+ * Sum the thunk rows of IN (columns ProgramId, Name, ProjDurMs; any
+ * others are ignored) per (ProgramId, Name).  Returns 0, or -1 with an
+ * err message naming the input, line and column.
+ */
+int fold_read_thunks(struct fold *f, struct filter *in);
+
+/*
+ * One thunk row: PROGRAM and NAME as they appear in the TSV (escaped) and
+ * its ProjDurMs in ns.  Returns 0, or -1 with an err message for a
+ * negative duration (the reference asserts that no count is negative).
+ */
+int fold_add_thunk(struct fold *f, const char *program, size_t plen,
+    const char *name, size_t nlen, int64_t dur_ns);
+
+/*
+ * After every input: select the top modules and compute the totals and
+ * the folded stacks or opcode sums.  The top modules are the reference's
+ * (Analysis.ipynb top_module_threshold): programs by decreasing time
+ * (module time with module rows, else thunk time; ties by ProgramId),
+ * each taken while the share of those before it is below opts.top.  With
+ * module rows, only programs that have module rows are candidates.  Each
+ * instruction's time is then split equally over its distinct stacks,
+ * with the reference's fallbacks (see nsysjax-fold(1)).  Returns 0.
+ */
+int fold_finish(struct fold *f);
+
+/* The totals of fold_finish. */
+const struct fold_totals *fold_totals(const struct fold *f);
+
+/*
+ * Write the folded stacks to FP (named NAME in messages): one line
+ * "frame;frame;... COUNT" per stack, in byte order of the stack, COUNT
+ * an integer in opts.unit_ns.  Counts are rounded by largest remainder:
+ * each is within one unit of its exact value and they sum to the
+ * rounded exact total.  Returns 0, or -1 with an err message when a
+ * write failed.
+ */
+int fold_write_folded(struct fold *f, FILE *fp, const char *name);
+
+/*
+ * Write the opcode table to W: columns Opcode (empty for instructions
+ * with no hlo row), ProjDurMs (the opcode's thunk time, exact ms) and
+ * Fraction (of the column's total), by decreasing ProjDurMs, then
+ * Opcode.  With module rows, a row "GPU idle during modules" holds
+ * module time minus thunk time (not clamped, as the reference), so that
+ * the total is the module time.  Returns 0, or -1 (write error).
+ */
+int fold_write_opcodes(struct fold *f, struct tsv_writer *w);
+
+/* ---- the rules, exposed for tests ---- */
+
+/* A frame: N bytes at S, not NUL-terminated. */
+struct fold_str {
+	const char *s;
+	size_t n;
+};
+
+/* A location: frames from the root. */
+struct fold_seq {
+	const struct fold_str *f;
+	size_t n;
+};
+
+/*
+ * The splice of N locations that should be one (the same instruction in
+ * HLO dumps that disagree): *PREFIX frames common at the start and
+ * *SUFFIX at the end, never overlapping in the shortest.  The spliced
+ * location is the prefix, a frame "[inconsistent metadata]", the suffix
+ * (the splice seen in the golden source.folded of a 4-process run).
+ * Returns 1 when all N are equal (no splice), else 0.
+ */
+int fold_common(const struct fold_seq *v, size_t n, size_t *prefix,
+    size_t *suffix);
+
+/*
+ * Append frame S[0..N) to the line BUF[0..*LEN) (capacity *CAP, grown
+ * with mem_grow), made safe for the folded format: ';' (the frame
+ * separator) becomes ':', and control characters (TAB, LF, CR, ...)
+ * become spaces, since the format is one line per stack.
+ */
+void fold_put_frame(char **buf, size_t *len, size_t *cap, const char *s,
+    size_t n);
+
+/*
+ * Make the leaf frame LINE[START..*LEN) safe: when it ends in whitespace
+ * and a number (digits with at most one '.'), flamegraph.pl and inferno
+ * would read that number as a first count of a differential line, so the
+ * whitespace character (ASCII, or one of Unicode's, which flamegraph.pl's
+ * \s also matches) is replaced with '_'.  *LEN shrinks when a multi-byte
+ * space is replaced.
+ */
+void fold_leaf_safe(char *line, size_t start, size_t *len);
+
+/*
+ * Round N exact values, each WHOLE[i] + FRAC[i] ns (0 <= FRAC[i]), to
+ * integer counts of UNIT ns in COUNT[i] by largest remainder: each count
+ * is the value's floor or ceiling, and the counts sum to the rounded
+ * exact total.  Ties go to the lower index.
+ */
+void fold_round(const int64_t *whole, const double *frac, size_t n,
+    int64_t unit, int64_t *count);
+
+#endif
