@@ -69,7 +69,7 @@ median(void)
 	static const int64_t d[] = { 10, 2, 40, 6 };
 	struct align_est *e = align_est_new();
 	struct align_table t;
-	char key[8];
+	char key[32];
 	int i;
 
 	for (i = 0; i < 3; i++) {
@@ -106,7 +106,7 @@ clocks(struct align_est *e, const int64_t off[4], int steps)
 		{ 0, 3, 1, 2 }, { 5, 0, 0, 1 }, { 1, 1, 1, 1 },
 		{ 2, 7, 0, 3 }, { 0, 0, 4, 0 }
 	};
-	char key[16];
+	char key[32];
 	int s, d;
 
 	for (s = 0; s < steps; s++) {
