@@ -72,11 +72,52 @@ clean:
 .PHONY: all units test check bench install uninstall clean
 .SECONDARY:
 
-# The main job: every frame of INPUTS into out/.
-INPUTS ?= $(wildcard ../shared/data/pax_fsdp4_4proc/*.zip)
-run: all
-	@test -n "$(INPUTS)" || { echo "make run: name the profiles: make run INPUTS='rank0.zip rank1.zip'" >&2; exit 1; }
-	mkdir -p out
-	$(O)/bin/nsysjax-extract -o out $(INPUTS)
-	@ls -l out
-.PHONY: run
+# The example profile: a synthetic 2-GPU run (tests/example/mkexample.c)
+# in $(O)/example/profile/rank{0,1}, with the facts planted in truth.tsv.
+$(O)/example/mkexample: tests/example/mkexample.c $(LIBA) $(wildcard lib/*.h) tests/unit/pqwrite.h
+	@mkdir -p $(O)/example
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
+
+example: $(O)/example/mkexample
+	rm -rf $(O)/example/profile
+	$(O)/example/mkexample $(O)/example/profile
+
+# tests/t75-example.sh runs the generator.
+test: $(O)/example/mkexample
+
+# The main job: the report of the profiles INPUTS (the nsys-jax archives
+# of one run, .zip or extracted) in out/; without INPUTS, of the example
+# profile.  pipelines/report.sh does not exist yet: every frame, the
+# steady state with aligned clocks, and the summaries of the tools.
+ifeq ($(strip $(INPUTS)),)
+RUNIN  = $(O)/example/profile/rank0 $(O)/example/profile/rank1
+RUNDEP = example
+else
+RUNIN  = $(INPUTS)
+RUNDEP =
+endif
+run: all $(RUNDEP)
+	@mkdir -p out
+	@echo "make run: $(RUNIN) -> out/"
+	@set -e; B=$(O)/bin; \
+	$$B/nsysjax-extract -o out $(RUNIN); \
+	$$B/nsysjax-align -o out/corrections.tsv out/thunk.tsv > out/aligned_thunk.tsv; \
+	$$B/nsysjax-align -a out/corrections.tsv out/module.tsv > out/aligned_module.tsv; \
+	$$B/nsysjax-warmup -c out/compile.tsv out/aligned_thunk.tsv > out/steady_thunk.tsv; \
+	$$B/nsysjax-warmup -c out/compile.tsv --communication-from out/thunk.tsv \
+	    out/aligned_module.tsv > out/steady_module.tsv; \
+	$$B/nsysjax-collectives -s bandwidth out/steady_thunk.tsv > out/bandwidth.tsv; \
+	$$B/nsysjax-collectives -s hidden out/steady_thunk.tsv > out/hidden.tsv; \
+	$$B/nsysjax-fold -H out/hlo.tsv -S out/stackframes.tsv -M out/steady_module.tsv \
+	    out/steady_thunk.tsv > out/source.folded; \
+	$$B/nsysjax-fold -b op_name -H out/hlo.tsv -M out/steady_module.tsv \
+	    out/steady_thunk.tsv > out/op_name.folded; \
+	$$B/nsysjax-fold -b opcode -H out/hlo.tsv -M out/steady_module.tsv \
+	    out/steady_thunk.tsv > out/opcode.tsv; \
+	$$B/nsysjax-compilestats -t summary -f 0.97 out/compile.tsv > out/compile_summary.tsv; \
+	for t in corrections bandwidth hidden opcode compile_summary; do \
+		echo; echo "# out/$$t.tsv"; cat out/$$t.tsv; \
+	done; \
+	echo; echo "# flame graphs: flamegraph.pl --countname=us out/source.folded > source.svg"; \
+	ls out
+.PHONY: example run
