@@ -87,7 +87,7 @@ test: $(O)/example/mkexample
 
 # The main job: the report of the profiles INPUTS (the nsys-jax archives
 # of one run, .zip or extracted) in out/; without INPUTS, of the example
-# profile.  pipelines/report.sh does not exist yet: every frame, the
+# profile.  Until pipelines/report.sh takes over: every frame, the
 # steady state with aligned clocks, and the summaries of the tools.
 ifeq ($(strip $(INPUTS)),)
 RUNIN  = $(O)/example/profile/rank0 $(O)/example/profile/rank1

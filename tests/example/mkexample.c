@@ -1,0 +1,1549 @@
+/*
+ * mkexample: write the example profile of `make run`, a synthetic
+ * two-process JAX training run in the nsys-jax archive layout, so that
+ * the tools can be tried on a fresh clone.  Nothing in it comes from a
+ * real profile: every range, time and HLO instruction is made up here.
+ *
+ *	mkexample dir
+ *
+ * writes dir/rank0/ and dir/rank1/, the extracted archives of the two
+ * processes, each holding what nsysjax-extract reads:
+ *
+ *	nvtx_gpu_proj_trace/trace.parquet	the nsys <= 2024.4 layout
+ *	thread-metadata.parquet			Name, Priority, PID, TID
+ *	report_nvtx_pushpop_trace.csv		nsys stats' CSV columns
+ *	dump/module_NNNN.NAME.sm_9.0_gpu_after_optimizations.hlo.pb
+ *
+ * and dir/truth.tsv, the facts planted in the run (Fact, Value), against
+ * which tests/t75-example.sh checks the tools.
+ *
+ * The run: one GPU per process; the main thread of each process compiles
+ * jit_init (program 3) and runs it once, then compiles jit_train_step
+ * (program 7; passes, an autotuner measuring gemm_fusion_dot on the GPU
+ * in an XlaModule without program_id, and a parallel region where four
+ * worker threads compile split LLVM modules) and runs it 6 times.  A
+ * train step is 14 GPU thunks: fusions, an all-gather-start/done and an
+ * all-reduce-start/done on the communication stream, partly hidden
+ * behind compute, and a synchronous reduce-scatter, all over replica
+ * group {0,1}.  A collective ends when its last device arrives, so the
+ * early device waits; the first step's collectives are slow (NCCL
+ * warm-up).  Process 1's clock reads OFFSET_NS more than process 0's.
+ *
+ * Times are integer ns.  The output is the same bytes on every run: all
+ * variation comes from constant tables and a fixed-seed generator.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlo.pb-c.h"
+#include "pqwrite.h"
+
+#define US		1000LL
+#define MS		1000000LL
+#define NPROC		2
+#define OFFSET_NS	2718281828LL	/* process 1's clock - process 0's */
+#define NSTEP		6		/* executions of jit_train_step */
+#define NWORKER		4		/* parallel compilation threads */
+#define NCOLL		3
+#define NINST		(NSTEP * NCOLL)	/* collective instances */
+
+/* ---- memory: everything is freed at exit, for LeakSanitizer ---- */
+
+static void **allocs;
+static size_t nallocs, capallocs;
+
+static void
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "mkexample: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void *
+track(void *p)
+{
+	if (p == NULL)
+		die("out of memory");
+	if (nallocs == capallocs) {
+		capallocs = capallocs ? 2 * capallocs : 1024;
+		allocs = realloc(allocs, capallocs * sizeof(*allocs));
+		if (allocs == NULL)
+			die("out of memory");
+	}
+	return allocs[nallocs++] = p;
+}
+
+static void *
+xcalloc(size_t n, size_t size)
+{
+	return track(calloc(n ? n : 1, size));
+}
+
+static char *
+xprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("bad format");
+	s = xcalloc((size_t)n + 1, 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+static char *
+xstrdup(const char *s)
+{
+	return track(bytesdup(s, strlen(s) + 1));
+}
+
+static void
+freeall(void)
+{
+	while (nallocs > 0)
+		free(allocs[--nallocs]);
+	free(allocs);
+}
+
+/* ---- a fixed-seed generator (xorshift64*) ---- */
+
+static uint64_t seed = 0x6a09e667f3bcc909ULL;
+
+/* A whole number in [lo, hi]. */
+static int64_t
+urand(int64_t lo, int64_t hi)
+{
+	uint64_t x;
+
+	seed ^= seed >> 12;
+	seed ^= seed << 25;
+	seed ^= seed >> 27;
+	x = seed * 0x2545f4914f6cdd1dULL;
+	return lo + (int64_t)(x % (uint64_t)(hi - lo + 1));
+}
+
+/* ---- NVTX ranges of one process ---- */
+
+struct rng {
+	char *name;
+	int64_t tid;
+	int64_t cs, ce;		/* CPU push and pop (true time) */
+	long parent;		/* index, -1: a root */
+	int64_t gs, ge;		/* projected GPU work, when ngpu > 0 */
+	int64_t ngpu;		/* NumGPUOps: own and descendants' */
+	int64_t id;		/* RangeId */
+	int lvl;
+	int nchild, ngpuchild;	/* children, children with GPU work */
+	int64_t child_ns;	/* DurChild */
+	char *stack;		/* RangeStack */
+};
+
+struct proc {
+	int rank;
+	int64_t pid, clock;	/* clock: added to every time written */
+	int64_t scale;		/* compile speed, per mille of rank 0's */
+	int64_t tid_launcher, tid_worker[NWORKER];
+	struct rng *r;
+	size_t n, cap;
+	int64_t compile_ns[2];	/* jit_init, jit_train_step */
+	int64_t steps_cpu;	/* the first step's CPU start */
+	int64_t gpu_free;	/* the GPU is idle from */
+};
+
+static long
+rnew(struct proc *p, long parent, int64_t tid, int64_t cs, char *name)
+{
+	struct rng *r;
+
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 512;
+		p->r = realloc(p->r, p->cap * sizeof(*p->r));
+		if (p->r == NULL)
+			die("out of memory");
+	}
+	r = &p->r[p->n];
+	memset(r, 0, sizeof(*r));
+	r->name = name;
+	r->tid = tid;
+	r->cs = cs;
+	r->ce = -1;
+	r->parent = parent;
+	return (long)p->n++;
+}
+
+/* A range opened at T on thread TID, closed later by rend(). */
+static long
+rbegin(struct proc *p, long parent, int64_t tid, int64_t t,
+    const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = xcalloc((size_t)n + 1, 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return rnew(p, parent, tid, t, s);
+}
+
+static void
+rend(struct proc *p, long i, int64_t t)
+{
+	p->r[i].ce = t;
+}
+
+/* A range [*T, *T + DUR) of PARENT's thread; *T moves past it and GAP. */
+static long
+rleaf(struct proc *p, long parent, int64_t *t, int64_t dur, int64_t gap,
+    const char *name)
+{
+	long i = rnew(p, parent, parent >= 0 ? p->r[parent].tid : p->pid,
+	    *t, xstrdup(name));
+
+	rend(p, i, *t + dur);
+	*t += dur + gap;
+	return i;
+}
+
+/* Range I launched GPU work projected onto [S, E). */
+static void
+rgpu(struct proc *p, long i, int64_t s, int64_t e)
+{
+	p->r[i].gs = s;
+	p->r[i].ge = e;
+	p->r[i].ngpu = 1;
+}
+
+static struct proc *sortp;
+
+static int
+cmp_cpu(const void *a, const void *b)
+{
+	const struct rng *x = &sortp->r[*(const size_t *)a];
+	const struct rng *y = &sortp->r[*(const size_t *)b];
+
+	if (x->cs != y->cs)
+		return x->cs < y->cs ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 :
+	    *(const size_t *)a > *(const size_t *)b;
+}
+
+/*
+ * Projections, RangeIds (in push order, as nsys numbers them), levels,
+ * child counts and times, RangeStacks.  Ranges are created parents
+ * first, and a child is pushed after its parent.
+ */
+static void
+rfinish(struct proc *p, int64_t base)
+{
+	size_t *ix, i, k;
+
+	for (k = p->n; k-- > 0;) {
+		struct rng *r = &p->r[k], *q;
+
+		if (r->ce < r->cs)
+			die("range %s not closed", r->name);
+		if (r->parent < 0)
+			continue;
+		q = &p->r[r->parent];
+		if ((size_t)r->parent >= k || r->cs <= q->cs || r->ce > q->ce ||
+		    r->tid != q->tid)
+			die("range %s is not inside %s", r->name, q->name);
+		if (r->ngpu > 0) {
+			if (q->ngpu == 0 || r->gs < q->gs)
+				q->gs = r->gs;
+			if (q->ngpu == 0 || r->ge > q->ge)
+				q->ge = r->ge;
+			q->ngpu += r->ngpu;
+			q->ngpuchild++;
+		}
+		q->nchild++;
+		q->child_ns += r->ce - r->cs;
+	}
+	ix = xcalloc(p->n, sizeof(*ix));
+	for (i = 0; i < p->n; i++)
+		ix[i] = i;
+	sortp = p;
+	qsort(ix, p->n, sizeof(*ix), cmp_cpu);
+	for (i = 0; i < p->n; i++)
+		p->r[ix[i]].id = base + (int64_t)i;
+	for (i = 0; i < p->n; i++) {
+		struct rng *r = &p->r[i];
+
+		if (r->parent < 0) {
+			r->stack = xprintf(":%" PRId64, r->id);
+		} else {
+			r->lvl = p->r[r->parent].lvl + 1;
+			r->stack = xprintf("%s:%" PRId64,
+			    p->r[r->parent].stack, r->id);
+		}
+	}
+}
+
+/* ---- compilation ---- */
+
+struct pass {
+	const char *name;
+	int64_t us;
+};
+
+struct pipeline {
+	const char *name;
+	struct pass pass[4];
+};
+
+/* Pass times of jit_train_step on rank 0, in us. */
+static const struct pipeline pipelines[] = {
+	{ "spmd-partitioner", { { "sharding-propagation", 118000 },
+	    { "spmd-partitioning", 54000 }, { "spmd-simplify", 21000 } } },
+	{ "optimization", { { "algsimp", 88000 }, { "cse", 39000 },
+	    { "dce", 17500 }, { "algsimp", 69000 } } },
+	{ "fusion", { { "priority-fusion", 112000 },
+	    { "multi_output_fusion", 31000 } } },
+};
+
+/* Worker threads of the parallel region, in us. */
+static const int64_t llvm_opt_us[NWORKER] = { 312000, 268000, 241000, 187000 };
+static const int64_t gpu_asm_us[NWORKER] = { 118000, 139000, 96000, 152000 };
+
+/* The autotuner's configurations of gemm_fusion_dot, in ns. */
+static const int64_t autotune_ns[3] = { 1512320, 1103500, 1335040 };
+
+struct program {
+	const char *name;
+	int id;
+	int64_t scale;		/* per mille of the times above */
+	int autotune, parallel;
+};
+
+static const struct program prog_init = { "jit_init", 3, 90, 0, 0 };
+static const struct program prog_step = { "jit_train_step", 7, 1000, 1, 1 };
+
+/* The autotuner: three configurations of gemm_fusion_dot on the GPU. */
+static void
+autotune(struct proc *p, long parent, int64_t *t, int64_t scale)
+{
+	long ms, m, th;
+	int i;
+
+	rleaf(p, parent, t, 95000 * scale, 40 * US, "TSL:XlaAutotunerCompilation");
+	ms = rbegin(p, parent, p->pid, *t,
+	    "TSL:XlaAutotunerMeasurement:#hlo_op=gemm_fusion_dot#");
+	*t += 150 * US;
+	for (i = 0; i < 3; i++) {
+		m = rbegin(p, ms, p->pid, *t,
+		    "TSL:XlaModule:#hlo_module=gemm_fusion_dot#");
+		*t += 11 * US;
+		th = rleaf(p, m, t, 14 * US, 6 * US,
+		    "TSL:Thunk:#hlo_op=gemm_fusion_dot#");
+		rgpu(p, th, *t + 4 * US, *t + 4 * US + autotune_ns[i]);
+		rend(p, m, *t);
+		/* The autotuner waits for the measurement. */
+		*t += 4 * US + autotune_ns[i] + 52 * US;
+	}
+	rend(p, ms, *t);
+	*t += 90 * US;
+}
+
+/* Compile G on the main thread from T; returns the end. */
+static int64_t
+compile(struct proc *p, const struct program *g, int64_t t)
+{
+	const int64_t s = g->scale * p->scale / 1000;	/* ns per us */
+	const char *m = g->name;
+	int64_t t0 = t, w0, tw, end;
+	long c, pl, at, be, ga;
+	size_t i, k;
+	int w;
+
+	c = rbegin(p, -1, p->pid, t, "TSL:XlaCompile:#module=%s,program_id=%d#",
+	    m, g->id);
+	t += 310 * s;
+	for (i = 0; i < sizeof(pipelines) / sizeof(pipelines[0]); i++) {
+		pl = rbegin(p, c, p->pid, t,
+		    "TSL:XlaPassPipeline:#name=%s,module=%s,program_id=%d#",
+		    pipelines[i].name, m, g->id);
+		t += 14 * s;
+		for (k = 0; k < 4 && pipelines[i].pass[k].name; k++)
+			rleaf(p, pl, &t, pipelines[i].pass[k].us * s, 9 * s,
+			    xprintf("TSL:XlaPass:#name=%s,module=%s,"
+			    "program_id=%d#", pipelines[i].pass[k].name, m,
+			    g->id));
+		rend(p, pl, t);
+		t += 21 * s;
+	}
+	if (g->autotune) {
+		at = rbegin(p, c, p->pid, t, "TSL:XlaPass:#name=gemm-fusion-"
+		    "autotuner,module=%s,program_id=%d#", m, g->id);
+		t += 230 * s;
+		autotune(p, at, &t, s);
+		rend(p, at, t);
+		t += 17 * s;
+	}
+	be = rbegin(p, c, p->pid, t,
+	    "TSL:XlaCompileBackend:#module=%s,program_id=%d#", m, g->id);
+	t += 65 * s;
+	rleaf(p, be, &t, 88000 * s, 12 * s, xprintf("TSL:XlaMemoryScheduler:"
+	    "#module=%s,program_id=%d#", m, g->id));
+	rleaf(p, be, &t, 41000 * s, 12 * s, xprintf("TSL:XlaBufferAssignment:"
+	    "#module=%s,program_id=%d#", m, g->id));
+	rleaf(p, be, &t, 152000 * s, 12 * s, xprintf("TSL:XlaEmitLlvmIr:"
+	    "#module=%s,program_id=%d#", m, g->id));
+	ga = rbegin(p, be, p->pid, t, "TSL:XlaCompileGpuAsm:#module=%s#", m);
+	if (g->parallel) {
+		/* The main thread waits while the workers compile. */
+		w0 = t + 40 * s;
+		end = w0;
+		for (w = 0; w < NWORKER; w++) {
+			long r;
+
+			tw = w0 + w * 25 * s;
+			r = rnew(p, -1, p->tid_worker[w], tw, xstrdup(
+			    "TSL:XlaOptimizeLlvmIr:#module=split_module#"));
+			tw += llvm_opt_us[w] * s;
+			rend(p, r, tw);
+			tw += 6 * s;
+			r = rnew(p, -1, p->tid_worker[w], tw, xstrdup(
+			    "TSL:XlaEmitGpuAsm:#module=split_module#"));
+			tw += gpu_asm_us[w] * s;
+			rend(p, r, tw);
+			if (tw > end)
+				end = tw;
+		}
+		t = end + 60 * s;
+	} else {
+		t += 160000 * s;
+	}
+	rend(p, ga, t);
+	t += 8 * s;
+	rleaf(p, be, &t, 31000 * s, 0, xprintf("TSL:XlaCreateGpuExecutable:"
+	    "#module=%s#", m));
+	rend(p, be, t);
+	t += 120 * s;
+	rend(p, c, t);
+	p->compile_ns[g == &prog_step] = t - t0;
+	return t;
+}
+
+/* ---- executions ---- */
+
+enum { K_COMPUTE, K_START, K_DONE, K_SYNC };
+enum { C_AG, C_AR, C_RS };
+
+struct thunk {
+	const char *name;
+	int kind;
+	int64_t ns;		/* compute time */
+	int coll;
+	const char *op_name;	/* "": none */
+};
+
+#define TS "jit(train_step)/jit(main)/"
+#define FWD TS "jvp(loss_fn)/"
+#define BWD TS "transpose(jvp(loss_fn))/"
+
+static const struct thunk init_thunks[] = {
+	{ "rng-bit-generator", K_COMPUTE, 85300, 0,
+	    "jit(init)/jit(main)/random_bits[bit_width=32 shape=(2048, 4096)]" },
+	{ "loop_convert_fusion", K_COMPUTE, 60200, 0,
+	    "jit(init)/jit(main)/convert_element_type[new_dtype=float32 "
+	    "weak_type=False]" },
+	{ "loop_multiply_fusion", K_COMPUTE, 119700, 0,
+	    "jit(init)/jit(main)/mul" },
+	{ "loop_broadcast_fusion", K_COMPUTE, 40100, 0,
+	    "jit(init)/jit(main)/broadcast_in_dim[shape=(2048, 4096) "
+	    "broadcast_dimensions=()]" },
+	{ "wrapped_copy", K_COMPUTE, 22400, 0, "" },
+};
+
+static const struct thunk step_thunks[] = {
+	{ "wrapped_convert", K_COMPUTE, 12300, 0,
+	    TS "convert_element_type[new_dtype=bfloat16 weak_type=False]" },
+	{ "all-gather-start", K_START, 0, C_AG, FWD "dense/dot_general" },
+	{ "loop_convert_fusion", K_COMPUTE, 61400, 0,
+	    FWD "embed/convert_element_type[new_dtype=float32 "
+	    "weak_type=False]" },
+	{ "input_reduce_fusion", K_COMPUTE, 44800, 0,
+	    FWD "layer_norm/reduce_sum[axes=(1,)]" },
+	{ "all-gather-done", K_DONE, 0, C_AG, FWD "dense/dot_general" },
+	{ "gemm_fusion_dot", K_COMPUTE, 1103500, 0, FWD "dense/dot_general" },
+	{ "loop_add_fusion", K_COMPUTE, 141200, 0, FWD "gelu/tanh" },
+	{ "input_reduce_fusion.1", K_COMPUTE, 208700, 0,
+	    FWD "log_softmax/reduce_max[axes=(1,)]" },
+	{ "gemm_fusion_dot.1", K_COMPUTE, 1151900, 0, BWD "dense/dot_general" },
+	{ "all-reduce-start", K_START, 0, C_AR, TS "psum[axes=('data',)]" },
+	{ "gemm_fusion_dot.2", K_COMPUTE, 1198300, 0, BWD "dense/dot_general" },
+	{ "loop_multiply_fusion", K_COMPUTE, 88600, 0, TS "mul" },
+	{ "all-reduce-done", K_DONE, 0, C_AR, TS "psum[axes=('data',)]" },
+	{ "reduce-scatter", K_SYNC, 0, C_RS, TS "reduce_scatter[axis_name="
+	    "data scatter_dimension=0 tiled=True]" },
+	{ "loop_multiply_fusion.1", K_COMPUTE, 259400, 0,
+	    TS "adam_update/mul" },
+	{ "wrapped_copy", K_COMPUTE, 19800, 0, "" },
+};
+
+#define NINIT	(sizeof(init_thunks) / sizeof(init_thunks[0]))
+#define NSTEPT	(sizeof(step_thunks) / sizeof(step_thunks[0]))
+
+static const char *const coll_name[NCOLL] = {
+	"all-gather", "all-reduce", "reduce-scatter"
+};
+static const char *const nccl_name[NCOLL] = {
+	"NCCL:ncclAllGather", "NCCL:ncclAllReduce", "NCCL:ncclReduceScatter"
+};
+/* MessageSize (bytes) and transfer time of the last device (ns): bus
+ * bandwidths of 120, 150 and 100 GB/s on two devices. */
+static const int64_t coll_bytes[NCOLL] = { 16777216, 67108864, 33554432 };
+static const int64_t coll_ns[NCOLL] = { 139810, 447392, 335544 };
+
+/*
+ * Per instance (execution * NCOLL + collective): the transfer time's
+ * variation in 1/10000, and the end on process 1 minus the end on
+ * process 0 (true time, ns): 4 negative, 10 zero, 4 positive, so its
+ * median is 0 and clock alignment finds exactly OFFSET_NS.
+ */
+static const int64_t tvar[NINST] = {
+	0, 31, -18, 52, 9, -41, 23, -7, 44, -29, 15, 36, -12, 5, -33, 27, -3,
+	11
+};
+static const int64_t end_skew[NINST] = {
+	0, 1200, 0, -800, 0, 0, 2400, 0, -1600, 0, 400, 0, 0, -2400, 0, 800,
+	-400, 0
+};
+
+/* What the simulation records for truth.tsv. */
+struct ival {
+	int64_t s, e;
+};
+static struct ival comp_iv[NSTEP][NPROC][NSTEPT];	/* .e == 0: none */
+static struct ival coll_iv[NSTEP][NPROC][NCOLL];
+static int64_t coll_t[NSTEP][NCOLL];		/* the last device's */
+
+/* The CPU side of one thunk of module M on P: its range, and NCCL's
+ * group for collectives; returns the range; *T moves past it. */
+static long
+launch(struct proc *p, long m, const struct thunk *k, int64_t *t, long *nccl)
+{
+	long th, g;
+	char *name;
+
+	if (k->op_name[0])
+		name = xprintf("TSL:Thunk:#name=%s,hlo_op=%s#", k->op_name,
+		    k->name);
+	else
+		name = xprintf("TSL:Thunk:#hlo_op=%s#", k->name);
+	th = rnew(p, m, p->pid, *t, name);
+	*nccl = -1;
+	if (k->kind == K_START || k->kind == K_SYNC) {
+		int64_t u = *t + 2 * US;
+
+		rleaf(p, th, &u, 700, 1300, "NCCL:ncclGroupStart");
+		rleaf(p, th, &u, 7800, 1200, nccl_name[k->coll]);
+		g = rleaf(p, th, &u, 8100, 0, "NCCL:ncclGroupEnd");
+		*nccl = g;
+		*t += 24 * US;
+	} else {
+		*t += (k->kind == K_DONE ? 3 : 4) * US + urand(0, 1500);
+	}
+	rend(p, th, *t);
+	*t += 1500 + urand(0, 1000);
+	return th;
+}
+
+/* jit_init, once, on P from CPU time T; returns the GPU's end. */
+static int64_t
+run_init(struct proc *p, int64_t t)
+{
+	int64_t cur = t + 30 * US, ready;
+	long m, th, nccl;
+	size_t k;
+
+	m = rbegin(p, -1, p->pid, t, "TSL:XlaModule:#hlo_module=%s,"
+	    "program_id=%d#", prog_init.name, prog_init.id);
+	t += 9 * US;
+	for (k = 0; k < NINIT; k++) {
+		th = launch(p, m, &init_thunks[k], &t, &nccl);
+		ready = p->r[th].ce + 3 * US;
+		cur = (cur + 1500 > ready ? cur + 1500 : ready);
+		rgpu(p, th, cur, cur + init_thunks[k].ns);
+		cur += init_thunks[k].ns;
+	}
+	rend(p, m, t + 8 * US);
+	return cur;
+}
+
+/*
+ * Execution E of jit_train_step on both processes at once: collectives
+ * join the devices.  MC[d] is the CPU start of the module on process d.
+ */
+static void
+run_step(struct proc *p, int e, const int64_t mc[NPROC])
+{
+	int64_t cpu[NPROC], cur[NPROC], s[NPROC], end[NPROC], ready[NPROC];
+	int64_t first[NPROC] = { -1, -1 }, tt;
+	long m[NPROC], th[NPROC], nccl[NPROC];
+	size_t k;
+	int d, c, late, i;
+
+	for (d = 0; d < NPROC; d++) {
+		m[d] = rbegin(&p[d], -1, p[d].pid, mc[d], "TSL:XlaModule:"
+		    "#hlo_module=%s,program_id=%d#", prog_step.name,
+		    prog_step.id);
+		cpu[d] = mc[d] + 8 * US;
+		cur[d] = p[d].gpu_free;
+	}
+	for (k = 0; k < NSTEPT; k++) {
+		const struct thunk *t = &step_thunks[k];
+
+		for (d = 0; d < NPROC; d++) {
+			th[d] = launch(&p[d], m[d], t, &cpu[d], &nccl[d]);
+			ready[d] = p[d].r[th[d]].ce + 3 * US;
+		}
+		switch (t->kind) {
+		case K_COMPUTE:
+			for (d = 0; d < NPROC; d++) {
+				tt = cur[d] + 1500 > ready[d] ? cur[d] + 1500 :
+				    ready[d];
+				if (first[d] < 0)
+					first[d] = tt;
+				rgpu(&p[d], th[d], tt, tt + t->ns);
+				comp_iv[e][d][k] = (struct ival){ tt, tt + t->ns };
+				cur[d] = tt + t->ns;
+			}
+			break;
+		case K_DONE:
+			/* The compute stream waits for the collective. */
+			for (d = 0; d < NPROC; d++)
+				if (cur[d] < coll_iv[e][d][t->coll].e)
+					cur[d] = coll_iv[e][d][t->coll].e;
+			break;
+		default:
+			c = t->coll;
+			i = e * NCOLL + c;
+			/* A stall on one device: the other waits for it. */
+			cur[(e + c) % NPROC] += urand(8 * US, 60 * US);
+			for (d = 0; d < NPROC; d++) {
+				tt = cur[d] + (t->kind == K_SYNC ? 1500 : 1000);
+				s[d] = tt > ready[d] ? tt : ready[d];
+			}
+			late = s[1] > s[0];
+			if (s[late] - s[!late] < 5 * US)
+				s[late] = s[!late] + 5 * US;
+			coll_t[e][c] = coll_ns[c] * (10000 + tvar[i]) / 10000;
+			if (e == 0)
+				coll_t[e][c] *= 3;	/* NCCL warm-up */
+			end[late] = s[late] + coll_t[e][c];
+			end[!late] = late ? end[late] - end_skew[i] :
+			    end[late] + end_skew[i];
+			for (d = 0; d < NPROC; d++) {
+				if (first[d] < 0)
+					first[d] = s[d];
+				rgpu(&p[d], nccl[d], s[d], end[d]);
+				coll_iv[e][d][c] = (struct ival){ s[d], end[d] };
+				if (t->kind == K_SYNC)
+					cur[d] = end[d];
+			}
+		}
+	}
+	for (d = 0; d < NPROC; d++) {
+		rend(&p[d], m[d], cpu[d] + 8 * US);
+		p[d].gpu_free = cur[d];
+	}
+}
+
+/* The whole run of both processes. */
+static void
+simulate(struct proc *p)
+{
+	int64_t mc[NPROC], t, g;
+	int d, e;
+
+	for (d = 0; d < NPROC; d++) {
+		t = 1800 * MS + d * 2100 * US + urand(0, 300 * US);
+		t = compile(&p[d], &prog_init, t) + 3200 * US;
+		g = run_init(&p[d], t);
+		t = compile(&p[d], &prog_step, g + 11 * MS);
+		p[d].steps_cpu = t + 4500 * US;
+		p[d].gpu_free = g;
+	}
+	for (d = 0; d < NPROC; d++)
+		mc[d] = p[d].steps_cpu;
+	for (e = 0; e < NSTEP; e++) {
+		run_step(p, e, mc);
+		/* The host waits for the loss, then loads the next batch. */
+		for (d = 0; d < NPROC; d++)
+			mc[d] = p[d].gpu_free + 80 * US +
+			    urand(400 * US, 700 * US);
+	}
+}
+
+/* ---- writing files ---- */
+
+static void
+writefile(const char *path, const void *p, size_t n)
+{
+	FILE *f;
+
+	if ((f = fopen(path, "wb")) == NULL)
+		die("%s: %s", path, strerror(errno));
+	if ((n > 0 && fwrite(p, 1, n, f) != n) || fclose(f) != 0)
+		die("%s: write failed", path);
+}
+
+static void
+xmkdir(const char *path)
+{
+	if (mkdir(path, 0777) != 0 && errno != EEXIST)
+		die("%s: %s", path, strerror(errno));
+}
+
+/* A CSV field, quoted when needed (RFC 4180). */
+static void
+csvfield(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\n\r") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* report_nvtx_pushpop_trace.csv: every range, in RangeId order. */
+static void
+write_pushpop(const struct proc *p, const char *path)
+{
+	const struct rng **byid;
+	int64_t base = INT64_MAX;
+	FILE *f;
+	size_t i;
+	int l;
+
+	/* RangeIds run from the first range's, one per range. */
+	byid = xcalloc(p->n, sizeof(*byid));
+	for (i = 0; i < p->n; i++)
+		if (p->r[i].id < base)
+			base = p->r[i].id;
+	for (i = 0; i < p->n; i++)
+		byid[p->r[i].id - base] = &p->r[i];
+	if ((f = fopen(path, "w")) == NULL)
+		die("%s: %s", path, strerror(errno));
+	fputs("Start (ns),End (ns),Duration (ns),DurChild (ns),"
+	    "DurNonChild (ns),Name,PID,TID,Lvl,NumChild,RangeId,ParentId,"
+	    "RangeStack,NameTree\n", f);
+	for (i = 0; i < p->n; i++) {
+		const struct rng *r = byid[i];
+		int64_t dur = r->ce - r->cs;
+
+		fprintf(f, "%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
+		    ",%" PRId64 ",", r->cs + p->clock, r->ce + p->clock, dur,
+		    r->child_ns, dur - r->child_ns);
+		csvfield(f, r->name);
+		fprintf(f, ",%" PRId64 ",%" PRId64 ",%d,%d,%" PRId64 ",",
+		    p->pid, r->tid, r->lvl, r->nchild, r->id);
+		if (r->parent >= 0)
+			fprintf(f, "%" PRId64, p->r[r->parent].id);
+		fprintf(f, ",%s,", r->stack);
+		{
+			char *tree = xcalloc(2 * (size_t)r->lvl +
+			    strlen(r->name) + 1, 1);
+
+			for (l = 0; l < r->lvl; l++)
+				memcpy(tree + 2 * l, "--", 2);
+			strcpy(tree + 2 * r->lvl, r->name);
+			csvfield(f, tree);
+		}
+		fputc('\n', f);
+	}
+	if (fclose(f) != 0)
+		die("%s: write failed", path);
+}
+
+static int
+cmp_gpu(const void *a, const void *b)
+{
+	const struct rng *x = &sortp->r[*(const size_t *)a];
+	const struct rng *y = &sortp->r[*(const size_t *)b];
+
+	if (x->gs != y->gs)
+		return x->gs < y->gs ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* A column of pqwrite, optional as pyarrow writes them. */
+static struct wcol
+icol(const char *name, const int64_t *v)
+{
+	struct wcol c = { .name = name, .type = T_INT64, .opt = 1, .i64 = v };
+
+	return c;
+}
+
+static struct wcol
+dcol(const char *name, const double *v, const uint8_t *valid)
+{
+	struct wcol c = { .name = name, .type = T_DOUBLE, .opt = 1, .f64 = v,
+	    .valid = valid };
+
+	return c;
+}
+
+static struct wcol
+scol(const char *name, const char *const *v, const size_t *len)
+{
+	struct wcol c = { .name = name, .type = T_BYTE_ARRAY, .opt = 1,
+	    .enc = E_DICT, .str = v, .slen = len };
+
+	return c;
+}
+
+static void
+write_parquet(const char *path, const struct wcol *c, size_t ncols,
+    size_t nrows)
+{
+	struct wopt o = plainopt;
+	uint8_t *buf;
+	size_t len;
+
+	o.codec = C_SNAPPY;
+	buf = pqwrite(c, ncols, nrows, &o, &len);
+	writefile(path, buf, len);
+	free(buf);
+}
+
+/*
+ * nvtx_gpu_proj_trace/trace.parquet in the <= 2024.4 layout: the ranges
+ * with GPU work, by projected start, with the recipe's column types.
+ */
+static void
+write_trace(struct proc *p, const char *path)
+{
+	size_t *ix, n = 0, i;
+	const char **name, **style, **stack;
+	size_t *nlen, *slen, *klen;
+	int64_t *ps, *pd, *pid, *tid, *ngpu, *nchild, *rank;
+	double *os, *od, *lvl, *id, *parent;
+	uint8_t *pvalid;
+	struct wcol c[15];
+
+	ix = xcalloc(p->n, sizeof(*ix));
+	for (i = 0; i < p->n; i++)
+		if (p->r[i].ngpu > 0)
+			ix[n++] = i;
+	sortp = p;
+	qsort(ix, n, sizeof(*ix), cmp_gpu);
+	name = xcalloc(n, sizeof(*name));
+	style = xcalloc(n, sizeof(*style));
+	stack = xcalloc(n, sizeof(*stack));
+	nlen = xcalloc(n, sizeof(*nlen));
+	slen = xcalloc(n, sizeof(*slen));
+	klen = xcalloc(n, sizeof(*klen));
+	ps = xcalloc(n, sizeof(*ps));
+	pd = xcalloc(n, sizeof(*pd));
+	pid = xcalloc(n, sizeof(*pid));
+	tid = xcalloc(n, sizeof(*tid));
+	ngpu = xcalloc(n, sizeof(*ngpu));
+	nchild = xcalloc(n, sizeof(*nchild));
+	rank = xcalloc(n, sizeof(*rank));
+	os = xcalloc(n, sizeof(*os));
+	od = xcalloc(n, sizeof(*od));
+	lvl = xcalloc(n, sizeof(*lvl));
+	id = xcalloc(n, sizeof(*id));
+	parent = xcalloc(n, sizeof(*parent));
+	pvalid = xcalloc(n, 1);
+	for (i = 0; i < n; i++) {
+		const struct rng *r = &p->r[ix[i]];
+
+		name[i] = r->name;
+		nlen[i] = strlen(r->name);
+		style[i] = "PushPop";
+		slen[i] = 7;
+		stack[i] = r->stack;
+		klen[i] = strlen(r->stack);
+		ps[i] = r->gs + p->clock;
+		pd[i] = r->ge - r->gs;
+		os[i] = (double)(r->cs + p->clock);
+		od[i] = (double)(r->ce - r->cs);
+		pid[i] = p->pid;
+		tid[i] = r->tid;
+		ngpu[i] = r->ngpu;
+		lvl[i] = r->lvl;
+		nchild[i] = r->ngpuchild;
+		id[i] = (double)r->id;
+		pvalid[i] = r->parent >= 0;
+		parent[i] = r->parent >= 0 ? (double)p->r[r->parent].id : 0;
+		rank[i] = 0;
+	}
+	c[0] = scol("Name", name, nlen);
+	c[1] = icol("Projected Start", ps);
+	c[2] = icol("Projected Duration", pd);
+	c[3] = dcol("Orig Start", os, NULL);
+	c[4] = dcol("Orig Duration", od, NULL);
+	c[5] = scol("Style", style, slen);
+	c[6] = icol("PID", pid);
+	c[7] = icol("TID", tid);
+	c[8] = icol("NumGPUOps", ngpu);
+	c[9] = dcol("Lvl", lvl, NULL);
+	c[10] = icol("NumChild", nchild);
+	c[11] = dcol("RangeId", id, NULL);
+	c[12] = dcol("ParentId", parent, pvalid);
+	c[13] = scol("RangeStack", stack, klen);
+	c[14] = icol("Rank", rank);
+	write_parquet(path, c, 15, n);
+}
+
+/* thread-metadata.parquet: the threads of the process, by TID. */
+static void
+write_threads(const struct proc *p, const char *path)
+{
+	enum { NT = 4 + NWORKER };
+	const char *name[NT];
+	size_t len[NT], i;
+	int64_t prio[NT], pid[NT], tid[NT];
+	struct wcol c[4];
+	int w;
+
+	name[0] = "python3";
+	tid[0] = p->pid;
+	name[1] = "cuda-EvtHandlr";
+	tid[1] = p->pid + 9;
+	name[2] = xprintf("XlaLauncher:#global=%d,local=0,process=%d,"
+	    "slice=0#", p->rank, p->rank);
+	tid[2] = p->tid_launcher;
+	for (w = 0; w < NWORKER; w++) {
+		name[3 + w] = "tf_XLAEigen";
+		tid[3 + w] = p->tid_worker[w];
+	}
+	name[NT - 1] = "tf_StreamExecutor";
+	tid[NT - 1] = p->tid_launcher + 31;
+	for (i = 0; i < NT; i++) {
+		len[i] = strlen(name[i]);
+		prio[i] = 20;
+		pid[i] = p->pid;
+	}
+	c[0] = scol("Name", name, len);
+	c[1] = icol("Priority", prio);
+	c[2] = icol("PID", pid);
+	c[3] = icol("TID", tid);
+	write_parquet(path, c, 4, NT);
+}
+
+/* ---- HLO dumps ---- */
+
+/* The Python source: file, function, line, column, parent frame. */
+static const char *const py_files[] = { "train.py", "model.py", "optim.py" };
+static const char *const py_funcs[] = {
+	"<module>", "main", "train_step", "loss_fn", "__call__", "gelu",
+	"embed", "adam_update", "init_params"
+};
+enum {
+	F_MODULE = 1, F_MAIN, F_CONVERT, F_GRAD, F_LOSS, F_DOT, F_BIAS,
+	F_ACT, F_GELU, F_SOFTMAX, F_EMBEDCALL, F_EMBED, F_PSUM, F_UPDATE,
+	F_ADAM, F_INITCALL, F_INIT, F_NORM, NFRAME = F_NORM
+};
+static const struct frame {
+	int file, func, line, column, parent;	/* 1-based ids, 0: none */
+} py_frames[NFRAME] = {
+	[F_MODULE - 1] = { 1, 1, 118, 0, 0 },	/* train.py:118[<module>] */
+	[F_MAIN - 1] = { 1, 2, 97, 0, F_MODULE },
+	[F_CONVERT - 1] = { 1, 3, 42, 0, F_MAIN },
+	[F_GRAD - 1] = { 1, 3, 45, 0, F_MAIN },
+	[F_LOSS - 1] = { 2, 4, 31, 0, F_GRAD },
+	[F_DOT - 1] = { 2, 5, 17, 12, F_LOSS },	/* model.py:17:12[__call__] */
+	[F_BIAS - 1] = { 2, 5, 18, 0, F_LOSS },
+	[F_ACT - 1] = { 2, 5, 19, 0, F_LOSS },
+	[F_GELU - 1] = { 2, 6, 9, 0, F_ACT },
+	[F_SOFTMAX - 1] = { 2, 4, 34, 0, F_GRAD },
+	[F_EMBEDCALL - 1] = { 2, 4, 29, 0, F_GRAD },
+	[F_EMBED - 1] = { 2, 7, 12, 0, F_EMBEDCALL },
+	[F_PSUM - 1] = { 1, 3, 47, 0, F_MAIN },
+	[F_UPDATE - 1] = { 1, 3, 50, 0, F_MAIN },
+	[F_ADAM - 1] = { 3, 8, 23, 0, F_UPDATE },
+	[F_INITCALL - 1] = { 1, 2, 90, 0, F_MODULE },
+	[F_INIT - 1] = { 2, 9, 40, 0, F_INITCALL },
+	[F_NORM - 1] = { 2, 4, 30, 0, F_GRAD },
+};
+
+static Xla__StackFrameIndexProto *
+frame_index(void)
+{
+	Xla__StackFrameIndexProto *x = xcalloc(1, sizeof(*x));
+	size_t i;
+
+	xla__stack_frame_index_proto__init(x);
+	x->n_file_names = sizeof(py_files) / sizeof(py_files[0]);
+	x->file_names = (char **)py_files;
+	x->n_function_names = sizeof(py_funcs) / sizeof(py_funcs[0]);
+	x->function_names = (char **)py_funcs;
+	x->n_file_locations = x->n_stack_frames = NFRAME;
+	x->file_locations = xcalloc(NFRAME, sizeof(*x->file_locations));
+	x->stack_frames = xcalloc(NFRAME, sizeof(*x->stack_frames));
+	for (i = 0; i < NFRAME; i++) {
+		Xla__StackFrameIndexProto__FileLocation *l;
+		Xla__StackFrameIndexProto__StackFrame *f;
+
+		l = x->file_locations[i] = xcalloc(1, sizeof(*l));
+		xla__stack_frame_index_proto__file_location__init(l);
+		l->file_name_id = py_frames[i].file;
+		l->function_name_id = py_frames[i].func;
+		l->line = py_frames[i].line;
+		l->column = py_frames[i].column;
+		f = x->stack_frames[i] = xcalloc(1, sizeof(*f));
+		xla__stack_frame_index_proto__stack_frame__init(f);
+		f->file_location_id = (int32_t)i + 1;
+		f->parent_frame_id = py_frames[i].parent;
+	}
+	return x;
+}
+
+/* A module under construction: computations, the entry's instructions. */
+struct hb {
+	Xla__HloComputationProto *comp[32];
+	size_t ncomp;
+	Xla__HloInstructionProto *entry[48];
+	size_t nentry;
+	int64_t next_id;
+};
+
+static Xla__ShapeProto *
+shape(int type, int64_t d0, int64_t d1)
+{
+	Xla__ShapeProto *s = xcalloc(1, sizeof(*s));
+
+	xla__shape_proto__init(s);
+	s->element_type = type;
+	s->dimensions = xcalloc(2, sizeof(*s->dimensions));
+	if (d0 >= 0)
+		s->dimensions[s->n_dimensions++] = d0;
+	if (d1 >= 0)
+		s->dimensions[s->n_dimensions++] = d1;
+	return s;
+}
+
+static Xla__ShapeProto *
+tuple(Xla__ShapeProto *a, Xla__ShapeProto *b)
+{
+	Xla__ShapeProto *s = xcalloc(1, sizeof(*s));
+
+	xla__shape_proto__init(s);
+	s->element_type = XLA__PRIMITIVE_TYPE__TUPLE;
+	s->n_tuple_shapes = 2;
+	s->tuple_shapes = xcalloc(2, sizeof(*s->tuple_shapes));
+	s->tuple_shapes[0] = a;
+	s->tuple_shapes[1] = b;
+	return s;
+}
+
+static Xla__HloInstructionProto *
+inst(struct hb *b, const char *name, const char *opcode, Xla__ShapeProto *sh,
+    const char *op_name, int frame)
+{
+	Xla__HloInstructionProto *in = xcalloc(1, sizeof(*in));
+
+	xla__hlo_instruction_proto__init(in);
+	in->name = xstrdup(name);
+	in->opcode = (char *)opcode;
+	in->shape = sh;
+	in->id = b->next_id++;
+	if ((op_name && *op_name) || frame) {
+		in->metadata = xcalloc(1, sizeof(*in->metadata));
+		xla__op_metadata__init(in->metadata);
+		in->metadata->op_name = (char *)(op_name ? op_name : "");
+		in->metadata->stack_frame_id = frame;
+	}
+	return in;
+}
+
+static void
+operands(Xla__HloInstructionProto *in, size_t n,
+    Xla__HloInstructionProto *const *ops)
+{
+	size_t i;
+
+	in->n_operand_ids = n;
+	in->operand_ids = xcalloc(n, sizeof(*in->operand_ids));
+	for (i = 0; i < n; i++)
+		in->operand_ids[i] = ops[i]->id;
+}
+
+static void
+calls(Xla__HloInstructionProto *in, int64_t comp)
+{
+	in->n_called_computation_ids = 1;
+	in->called_computation_ids = xcalloc(1, sizeof(int64_t));
+	in->called_computation_ids[0] = comp;
+}
+
+/* Add a computation of the N instructions IN (the root last). */
+static int64_t
+computation(struct hb *b, const char *name, Xla__HloInstructionProto **in,
+    size_t n)
+{
+	Xla__HloComputationProto *c = xcalloc(1, sizeof(*c));
+
+	if (b->ncomp == sizeof(b->comp) / sizeof(b->comp[0]))
+		die("too many computations");
+	xla__hlo_computation_proto__init(c);
+	c->name = xstrdup(name);
+	c->id = (int64_t)b->ncomp + 1;
+	c->n_instructions = n;
+	c->instructions = xcalloc(n, sizeof(*c->instructions));
+	memcpy(c->instructions, in, n * sizeof(*in));
+	b->comp[b->ncomp++] = c;
+	return c->id;
+}
+
+static Xla__HloInstructionProto *
+entry(struct hb *b, Xla__HloInstructionProto *in)
+{
+	if (b->nentry == sizeof(b->entry) / sizeof(b->entry[0]))
+		die("too many instructions");
+	return b->entry[b->nentry++] = in;
+}
+
+/* One fused instruction: opcode, op_name, frame. */
+struct fused {
+	const char *opcode, *op_name;
+	int frame;
+};
+
+/*
+ * Fusion NAME of shape SH over the N operands OPS, calling a computation
+ * of one parameter per operand and the instructions F[0..NF), each over
+ * the previous one (the first over the parameters); the fusion carries
+ * the metadata of the root, as XLA's fusion passes give it.
+ */
+static Xla__HloInstructionProto *
+fusion(struct hb *b, const char *name, Xla__ShapeProto *sh,
+    const struct fused *f, size_t nf, Xla__HloInstructionProto *const *ops,
+    size_t n)
+{
+	Xla__HloInstructionProto *in[8], *fu;
+	size_t i, k = 0;
+	char pname[32];
+
+	for (i = 0; i < n; i++) {
+		snprintf(pname, sizeof(pname), "param_%zu.%" PRId64, i,
+		    b->next_id);
+		in[k++] = inst(b, pname, "parameter", ops[i]->shape, NULL, 0);
+	}
+	for (i = 0; i < nf; i++) {
+		Xla__HloInstructionProto *x;
+		char iname[48];
+
+		snprintf(iname, sizeof(iname), "%s.%" PRId64, f[i].opcode,
+		    b->next_id);
+		x = inst(b, iname, f[i].opcode, sh, f[i].op_name, f[i].frame);
+		if (i == 0)
+			operands(x, n, in);
+		else
+			operands(x, 1, &in[k - 1]);
+		in[k++] = x;
+	}
+	fu = inst(b, name, "fusion", sh, f[nf - 1].op_name, f[nf - 1].frame);
+	operands(fu, n, ops);
+	calls(fu, computation(b, xprintf("fused_%s", name), in, k));
+	return entry(b, fu);
+}
+
+/* A collective over replica group {0,1}. */
+static Xla__HloInstructionProto *
+collective(struct hb *b, const char *name, const char *opcode,
+    Xla__ShapeProto *sh, const char *op_name, int frame,
+    Xla__HloInstructionProto *op, int64_t region)
+{
+	Xla__HloInstructionProto *in = inst(b, name, opcode, sh, op_name, frame);
+	Xla__CollectiveDeviceListProto *l = xcalloc(1, sizeof(*l));
+	Xla__ReplicaGroup *g = xcalloc(1, sizeof(*g));
+
+	operands(in, 1, &op);
+	if (region > 0)
+		calls(in, region);
+	xla__replica_group__init(g);
+	g->n_replica_ids = 2;
+	g->replica_ids = xcalloc(2, sizeof(*g->replica_ids));
+	g->replica_ids[0] = 0;
+	g->replica_ids[1] = 1;
+	xla__collective_device_list_proto__init(l);
+	l->n_replica_groups = 1;
+	l->replica_groups = xcalloc(1, sizeof(*l->replica_groups));
+	l->replica_groups[0] = g;
+	in->collective_device_list = l;
+	return entry(b, in);
+}
+
+static Xla__HloInstructionProto *
+param(struct hb *b, const char *name, Xla__ShapeProto *sh)
+{
+	return entry(b, inst(b, name, "parameter", sh, NULL, 0));
+}
+
+/* A stable made-up fingerprint_before_lhs: two FNV-1a hashes. */
+static char *
+fingerprint(const char *s)
+{
+	uint64_t h[2] = { 0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL };
+	const char *q;
+	int k;
+
+	for (k = 0; k < 2; k++)
+		for (q = s; *q; q++) {
+			h[k] ^= (unsigned char)*q;
+			h[k] *= 0x100000001b3ULL;
+		}
+	return xprintf("%016" PRIx64 "%016" PRIx64, h[0], h[1]);
+}
+
+/* Pack module B named G into DIR/dump/module_NNNN.NAME....hlo.pb. */
+static void
+write_module(struct hb *b, const struct program *g, const char *adir)
+{
+	Xla__HloModuleProto m = XLA__HLO_MODULE_PROTO__INIT;
+	Xla__HloProto w = XLA__HLO_PROTO__INIT;
+	Xla__FrontendAttributes fa = XLA__FRONTEND_ATTRIBUTES__INIT;
+	Xla__FrontendAttributes__MapEntry fp =
+	    XLA__FRONTEND_ATTRIBUTES__MAP_ENTRY__INIT, *fpp = &fp;
+	uint8_t *buf;
+	size_t len;
+
+	computation(b, xprintf("main.%" PRId64, b->next_id), b->entry,
+	    b->nentry);
+	m.name = (char *)g->name;
+	m.id = g->id;
+	m.n_computations = b->ncomp;
+	m.computations = b->comp;
+	m.stack_frame_index = frame_index();
+	fp.key = "fingerprint_before_lhs";
+	fp.value = fingerprint(g->name);
+	fa.n_map = 1;
+	fa.map = &fpp;
+	m.frontend_attributes = &fa;
+	w.hlo_module = &m;
+	len = xla__hlo_proto__get_packed_size(&w);
+	buf = xcalloc(len, 1);
+	xla__hlo_proto__pack(&w, buf);
+	writefile(xprintf("%s/dump/module_%04d.%s.sm_9.0_gpu_after_"
+	    "optimizations.hlo.pb", adir, g->id, g->name), buf, len);
+}
+
+#define F32	XLA__PRIMITIVE_TYPE__F32
+#define BF16	XLA__PRIMITIVE_TYPE__BF16
+#define S32	XLA__PRIMITIVE_TYPE__S32
+#define U32	XLA__PRIMITIVE_TYPE__U32
+
+static const char *
+op_of(const struct thunk *t, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(t[i].name, name) == 0)
+			return t[i].op_name;
+	die("no thunk %s", name);
+	return NULL;
+}
+
+#define SOP(name)	op_of(step_thunks, NSTEPT, name)
+#define IOP(name)	op_of(init_thunks, NINIT, name)
+
+static void
+write_init_hlo(const char *adir)
+{
+	struct hb b = { .next_id = 1 };
+	Xla__HloInstructionProto *key, *rng, *cv, *mul, *bc, *cp, *x[3];
+	struct fused f;
+
+	key = param(&b, "Arg_0.1", shape(U32, 2, -1));
+	rng = entry(&b, inst(&b, "rng-bit-generator", "rng-bit-generator",
+	    shape(U32, 2048, 4096), IOP("rng-bit-generator"), F_INIT));
+	operands(rng, 1, &key);
+	f = (struct fused){ "convert", IOP("loop_convert_fusion"), F_INIT };
+	cv = fusion(&b, "loop_convert_fusion", shape(F32, 2048, 4096), &f, 1,
+	    &rng, 1);
+	f = (struct fused){ "multiply", IOP("loop_multiply_fusion"), F_INIT };
+	mul = fusion(&b, "loop_multiply_fusion", shape(F32, 2048, 4096), &f,
+	    1, &cv, 1);
+	f = (struct fused){ "broadcast", IOP("loop_broadcast_fusion"), F_INIT };
+	bc = fusion(&b, "loop_broadcast_fusion", shape(F32, 2048, 4096), &f,
+	    1, &key, 1);
+	f = (struct fused){ "copy", "", 0 };
+	cp = fusion(&b, "wrapped_copy", shape(F32, 2048, 4096), &f, 1, &mul, 1);
+	x[0] = mul;
+	x[1] = bc;
+	x[2] = cp;
+	operands(entry(&b, inst(&b, "tuple.9", "tuple", shape(F32, -1, -1),
+	    NULL, 0)), 3, x);
+	write_module(&b, &prog_init, adir);
+}
+
+static void
+write_step_hlo(const char *adir)
+{
+	struct hb b = { .next_id = 1 };
+	Xla__HloInstructionProto *w, *tok, *w2, *st, *r[4], *cv, *ag, *emb,
+	    *norm, *agd, *dot, *act, *sm, *dot1, *ar, *dot2, *scl, *ard, *rs,
+	    *upd, *cp, *o[3];
+	int64_t region;
+	struct fused f, f2[2];
+
+	r[0] = inst(&b, "x.1", "parameter", shape(F32, -1, -1), NULL, 0);
+	r[1] = inst(&b, "y.2", "parameter", shape(F32, -1, -1), NULL, 0);
+	r[2] = inst(&b, "add.3", "add", shape(F32, -1, -1), NULL, 0);
+	operands(r[2], 2, r);
+	region = computation(&b, "region_0.4", r, 3);
+	w = param(&b, "Arg_0.5", shape(F32, 2048, 4096));
+	tok = param(&b, "Arg_1.6", shape(S32, 16, 512));
+	w2 = param(&b, "Arg_2.7", shape(F32, 4096, 4096));
+	st = param(&b, "Arg_3.8", shape(F32, 2048, 4096));
+	f = (struct fused){ "convert", SOP("wrapped_convert"), F_CONVERT };
+	cv = fusion(&b, "wrapped_convert", shape(BF16, 2048, 4096), &f, 1, &w,
+	    1);
+	ag = collective(&b, "all-gather-start", "all-gather-start",
+	    tuple(shape(BF16, 2048, 4096), shape(BF16, 4096, 4096)),
+	    SOP("all-gather-start"), F_DOT, cv, 0);
+	f = (struct fused){ "convert", SOP("loop_convert_fusion"), F_EMBED };
+	emb = fusion(&b, "loop_convert_fusion", shape(F32, 8192, 4096), &f, 1,
+	    &tok, 1);
+	f = (struct fused){ "reduce", SOP("input_reduce_fusion"), F_NORM };
+	norm = fusion(&b, "input_reduce_fusion", shape(F32, 8192, -1), &f, 1,
+	    &emb, 1);
+	agd = entry(&b, inst(&b, "all-gather-done", "all-gather-done",
+	    shape(BF16, 4096, 4096), SOP("all-gather-done"), F_DOT));
+	operands(agd, 1, &ag);
+	f = (struct fused){ "dot", SOP("gemm_fusion_dot"), F_DOT };
+	o[0] = emb;
+	o[1] = agd;
+	dot = fusion(&b, "gemm_fusion_dot", shape(BF16, 8192, 4096), &f, 1, o,
+	    2);
+	/* Two source lines in one fusion: its time splits between them. */
+	f2[0] = (struct fused){ "add", FWD "dense/add", F_BIAS };
+	f2[1] = (struct fused){ "tanh", SOP("loop_add_fusion"), F_GELU };
+	o[0] = dot;
+	o[1] = norm;
+	act = fusion(&b, "loop_add_fusion", shape(BF16, 8192, 4096), f2, 2, o,
+	    2);
+	f = (struct fused){ "reduce", SOP("input_reduce_fusion.1"), F_SOFTMAX };
+	sm = fusion(&b, "input_reduce_fusion.1", shape(F32, 8192, -1), &f, 1,
+	    &act, 1);
+	f = (struct fused){ "dot", SOP("gemm_fusion_dot.1"), F_DOT };
+	o[0] = act;
+	o[1] = emb;
+	dot1 = fusion(&b, "gemm_fusion_dot.1", shape(F32, 4096, 4096), &f, 1,
+	    o, 2);
+	ar = collective(&b, "all-reduce-start", "all-reduce-start",
+	    shape(F32, 4096, 4096), SOP("all-reduce-start"), F_PSUM, dot1,
+	    region);
+	o[0] = act;
+	o[1] = agd;
+	f = (struct fused){ "dot", SOP("gemm_fusion_dot.2"), F_DOT };
+	dot2 = fusion(&b, "gemm_fusion_dot.2", shape(F32, 4096, 4096), &f, 1,
+	    o, 2);
+	f = (struct fused){ "multiply", SOP("loop_multiply_fusion"), F_PSUM };
+	o[0] = dot2;
+	o[1] = w2;
+	scl = fusion(&b, "loop_multiply_fusion", shape(F32, 4096, 4096), &f, 1,
+	    o, 2);
+	ard = entry(&b, inst(&b, "all-reduce-done", "all-reduce-done",
+	    shape(F32, 4096, 4096), SOP("all-reduce-done"), F_PSUM));
+	operands(ard, 1, &ar);
+	rs = collective(&b, "reduce-scatter", "reduce-scatter",
+	    shape(F32, 2048, 4096), SOP("reduce-scatter"), F_UPDATE, scl,
+	    region);
+	f = (struct fused){ "multiply", SOP("loop_multiply_fusion.1"), F_ADAM };
+	o[0] = rs;
+	o[1] = st;
+	o[2] = w;
+	upd = fusion(&b, "loop_multiply_fusion.1", shape(F32, 2048, 4096), &f,
+	    1, o, 3);
+	f = (struct fused){ "copy", "", 0 };
+	cp = fusion(&b, "wrapped_copy", shape(F32, 4096, 4096), &f, 1, &ard, 1);
+	o[0] = upd;
+	o[1] = cp;
+	o[2] = sm;
+	operands(entry(&b, inst(&b, "tuple.99", "tuple", shape(F32, -1, -1),
+	    NULL, 0)), 3, o);
+	write_module(&b, &prog_step, adir);
+}
+
+/* ---- the facts planted ---- */
+
+static int64_t
+overlap(struct ival a, struct ival b)
+{
+	int64_t s = a.s > b.s ? a.s : b.s, e = a.e < b.e ? a.e : b.e;
+
+	return e > s ? e - s : 0;
+}
+
+/* An exact decimal of NS in ms, as the tools write times. */
+static char *
+ms(int64_t ns)
+{
+	int64_t a = ns < 0 ? -ns : ns;
+	char *s = xprintf("%s%" PRId64 ".%06" PRId64, ns < 0 ? "-" : "",
+	    a / MS, a % MS);
+	size_t n = strlen(s);
+
+	while (s[n - 1] == '0')
+		s[--n] = '\0';
+	if (s[n - 1] == '.')
+		s[--n] = '\0';
+	return s;
+}
+
+static void
+write_truth(const struct proc *p, const char *path)
+{
+	FILE *f;
+	int64_t hidden, total, lo = 0, hi = 0, sum;
+	double bw, bwsum;
+	size_t k, j;
+	int c, d, e, i, first;
+
+	if ((f = fopen(path, "w")) == NULL)
+		die("%s: %s", path, strerror(errno));
+	fprintf(f, "Fact\tValue\n");
+	fprintf(f, "profiles\trank0 rank1\n");
+	fprintf(f, "devices\t%d\n", NPROC);
+	fprintf(f, "clock_offset_ns\t%lld\n", (long long)OFFSET_NS);
+	for (i = 0; i < NINST; i++) {
+		lo = end_skew[i] < lo ? end_skew[i] : lo;
+		hi = end_skew[i] > hi ? end_skew[i] : hi;
+	}
+	fprintf(f, "correction_ms.0\t%s\n", ms(-OFFSET_NS / 2));
+	fprintf(f, "correction_ms.1\t%s\n", ms(OFFSET_NS / 2));
+	fprintf(f, "correction_instances\t%d\n", NINST);
+	fprintf(f, "spread_ms\t%s\n", ms((hi - lo) / 2));
+	fprintf(f, "fingerprint.jit_init\t%s\n", fingerprint("jit_init"));
+	fprintf(f, "fingerprint.jit_train_step\t%s\n",
+	    fingerprint("jit_train_step"));
+	fprintf(f, "executions.jit_init\t1\n");
+	fprintf(f, "executions.jit_train_step\t%d\n", NSTEP);
+	fprintf(f, "executions.autotuner\t3\n");
+	fprintf(f, "thunks.jit_init\t%zu\n", NINIT);
+	for (k = j = 0; k < NSTEPT; k++)
+		j += step_thunks[k].kind != K_DONE;
+	fprintf(f, "thunks.jit_train_step\t%zu\n", j);
+	fprintf(f, "init_executions.jit_train_step\t2\n");
+	for (c = 0; c < NCOLL; c++) {
+		fprintf(f, "message_size.%s\t%" PRId64 "\n", coll_name[c],
+		    coll_bytes[c]);
+		for (first = 0; first <= 2; first += 2) {
+			bwsum = 0;
+			for (e = first; e < NSTEP; e++) {
+				/* Two devices: bus bandwidth = bytes / time. */
+				bw = (double)coll_bytes[c] / (double)coll_t[e][c];
+				bwsum += bw;
+			}
+			fprintf(f, "busbw_%s.%s\t%.9f\n", first ? "steady" :
+			    "all", coll_name[c], bwsum / (NSTEP - first));
+		}
+		hidden = total = 0;
+		for (e = 0; e < NSTEP; e++)
+			for (d = 0; d < NPROC; d++) {
+				struct ival v = coll_iv[e][d][c];
+
+				total += v.e - v.s;
+				for (k = 0; k < NSTEPT; k++)
+					if (comp_iv[e][d][k].e > 0)
+						hidden += overlap(v,
+						    comp_iv[e][d][k]);
+			}
+		fprintf(f, "hidden_ms.%s\t%s\n", coll_name[c], ms(hidden));
+		fprintf(f, "total_ms.%s\t%s\n", coll_name[c], ms(total));
+	}
+	for (k = 0; k < NSTEPT; k++) {
+		if (step_thunks[k].kind != K_COMPUTE)
+			continue;
+		sum = 0;
+		for (e = 2; e < NSTEP; e++)
+			for (d = 0; d < NPROC; d++)
+				sum += comp_iv[e][d][k].e - comp_iv[e][d][k].s;
+		fprintf(f, "steady_ns.%s\t%" PRId64 "\n", step_thunks[k].name,
+		    sum);
+	}
+	for (d = 0; d < NPROC; d++) {
+		fprintf(f, "compile_ms.rank%d.jit_init\t%s\n", d,
+		    ms(p[d].compile_ns[0]));
+		fprintf(f, "compile_ms.rank%d.jit_train_step\t%s\n", d,
+		    ms(p[d].compile_ns[1]));
+	}
+	fprintf(f, "compile_workers\t%d\n", NWORKER);
+	if (fclose(f) != 0)
+		die("%s: write failed", path);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct proc p[NPROC];
+	const char *dir;
+	char *adir;
+	int d, w;
+
+	if (argc != 2 || argv[1][0] == '-') {
+		fprintf(stderr, "usage: mkexample dir\n");
+		return 2;
+	}
+	dir = argv[1];
+	memset(p, 0, sizeof(p));
+	for (d = 0; d < NPROC; d++) {
+		p[d].rank = d;
+		p[d].pid = 31415 + 87 * d;
+		p[d].clock = d * OFFSET_NS;
+		p[d].scale = 1000 + 30 * d;
+		p[d].tid_launcher = p[d].pid + 112;
+		for (w = 0; w < NWORKER; w++)
+			p[d].tid_worker[w] = p[d].pid + 130 + w;
+	}
+	simulate(p);
+	xmkdir(dir);
+	for (d = 0; d < NPROC; d++) {
+		rfinish(&p[d], 17000 + 211 * d);
+		adir = xprintf("%s/rank%d", dir, d);
+		xmkdir(adir);
+		xmkdir(xprintf("%s/nvtx_gpu_proj_trace", adir));
+		xmkdir(xprintf("%s/dump", adir));
+		write_trace(&p[d], xprintf("%s/nvtx_gpu_proj_trace/"
+		    "trace.parquet", adir));
+		write_threads(&p[d], xprintf("%s/thread-metadata.parquet",
+		    adir));
+		write_pushpop(&p[d], xprintf("%s/report_nvtx_pushpop_trace.csv",
+		    adir));
+		write_init_hlo(adir);
+		write_step_hlo(adir);
+	}
+	write_truth(p, xprintf("%s/truth.tsv", dir));
+	for (d = 0; d < NPROC; d++)
+		free(p[d].r);
+	freeall();
+	return 0;
+}
