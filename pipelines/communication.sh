@@ -1,0 +1,21 @@
+#!/bin/sh
+# The reference's analyses/communication.py: the bus bandwidth of the
+# collectives per collective and message size, and the share of
+# communication time hidden behind compute, over the steady state.  See
+# README.md, "pipelines/communication.sh".
+set -eu
+USAGE='pipelines/communication.sh [-o dir] [-t table] input ...'
+TABLES='bandwidth hidden'
+. "$(dirname -- "$0")/lib/common.sh"
+
+while getopts o:t:h opt; do common_opt "$opt" "${OPTARG:-}" || bad_usage; done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || bad_usage "no input"
+[ -z "$OUT" ] || mkdir -p "$OUT"
+
+frames "$@"
+steady communication
+for s in bandwidth hidden; do
+	nsysjax-collectives -s "$s" "$W/communication.tsv" > "$W/$s"
+	put "$s" "$W/$s"
+done

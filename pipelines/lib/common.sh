@@ -1,0 +1,129 @@
+# Sourced by the pipelines (POSIX sh, after `set -eu` and after setting
+# USAGE, the usage line without "usage: ", and TABLES, the names of the
+# tables the script can write).  Provides the tools on PATH, a work
+# directory $W removed on exit, option helpers and the frames of the run.
+
+HERE=$(dirname -- "$0")
+LIB=$HERE/lib
+PROG=pipelines/${0##*/}
+TAB=$(printf '\t')
+
+# The tools: $NSYSJAX_BIN when set, else the build next to the scripts
+# (../build/bin), else PATH.
+if [ -n "${NSYSJAX_BIN:-}" ]; then
+	PATH=$NSYSJAX_BIN:$PATH
+elif [ -x "$HERE/../build/bin/nsysjax-extract" ]; then
+	PATH=$(cd -- "$HERE/../build/bin" && pwd):$PATH
+fi
+export PATH
+
+die() { printf '%s: %s\n' "$PROG" "$*" >&2; exit 1; }
+usage() { printf 'usage: %s\n' "$USAGE"; }
+# bad_usage [MESSAGE]: the message and the usage line on stderr, exit 2.
+bad_usage() {
+	[ $# -eq 0 ] || printf '%s: %s\n' "$PROG" "$*" >&2
+	usage >&2
+	exit 2
+}
+
+# Options every pipeline shares: -o DIR, -t TABLE, -h.  common_opt OPT
+# ARG handles one getopts result; it fails (status 1) for an option it
+# does not know, so that the script can handle its own.
+OUT= ONLY=
+common_opt() {
+	case $1 in
+	o) OUT=$2 ;;
+	t) case " $TABLES " in
+		*" $2 "*) ONLY=$2 ;;
+		*) bad_usage "unknown table '$2' (one of: $TABLES)" ;;
+		esac ;;
+	h) usage; exit 0 ;;
+	\?) bad_usage ;;
+	*) return 1 ;;
+	esac
+}
+
+# number VALUE WHAT: VALUE must be a plain non-negative decimal.
+number() {
+	case $1 in
+	'' | *[!0-9.]* | *.*.* | .) bad_usage "$2: not a number: '$1'" ;;
+	esac
+}
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-pipeline.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# frames INPUT...: sets F to the directory of the run's frames: INPUT
+# itself when it is one directory written by `nsysjax-extract -o` (it
+# holds thunk.tsv), else $W/frames, extracted from the inputs (archives or
+# extracted archives, the processes of one run).
+frames() {
+	command -v nsysjax-extract > /dev/null ||
+		die "nsysjax-extract not found: set NSYSJAX_BIN or PATH"
+	if [ $# -eq 1 ] && [ -f "$1/thunk.tsv" ]; then
+		F=$1
+		return
+	fi
+	F=$W/frames
+	mkdir "$F"
+	nsysjax-extract -o "$F" "$@"
+}
+
+# steady FRAME...: $W/FRAME.tsv, the steady state of each named frame of
+# $F (thunk, module or communication) as the reference has it: clocks
+# aligned (corrections estimated on the thunk frame, applied to the
+# others; nothing to apply when nsysjax-align declined, as for one
+# device), then nsysjax-warmup's split.
+steady() {
+	nsysjax-align -o "$W/corrections.tsv" "$F/thunk.tsv" > "$W/aligned_thunk.tsv"
+	for f do
+		if [ "$f" != thunk ]; then
+			if [ "$(wc -l < "$W/corrections.tsv")" -gt 1 ]; then
+				nsysjax-align -a "$W/corrections.tsv" "$F/$f.tsv" > "$W/aligned_$f.tsv"
+			else
+				cp "$F/$f.tsv" "$W/aligned_$f.tsv"
+			fi
+		fi
+		nsysjax-warmup -c "$F/compile.tsv" --communication-from "$F/thunk.tsv" \
+			"$W/aligned_$f.tsv" > "$W/$f.tsv"
+	done
+}
+
+# top_modules MODULE: the ProgramIds of the top modules of a module frame,
+# largest total ProjDurMs first, one per line: as the reference's
+# notebook, modules are taken while those already taken make less than
+# 99% of the total.
+top_modules() {
+	awk -f "$LIB/tsv.awk" -f "$LIB/modsum.awk" "$1" > "$W/modsum"
+	LC_ALL=C sort -t "$TAB" -k2,2nr -k1,1 "$W/modsum" |
+		awk -F'\t' '{ id[NR] = $1; t[NR] = $2; s += $2 }
+		END { for (i = 1; i <= NR && seen < 0.99; i++) { print id[i]; seen += t[i] / s } }'
+}
+
+# sorted FILE KEYS...: FILE's header, then its rows sorted by the sort(1)
+# keys given (fields separated by tabs, byte order).
+sorted() {
+	f=$1
+	shift
+	head -n 1 "$f"
+	tail -n +2 "$f" | LC_ALL=C sort -t "$TAB" "$@"
+}
+
+# put NAME FILE: the table NAME (FILE, TSV) to $OUT/NAME.tsv with -o;
+# else to standard output, alone with -t NAME, else after a line
+# "# NAME" and followed by an empty line.  Tables other than -t's are
+# left out.
+put() {
+	[ -z "$ONLY" ] || [ "$ONLY" = "$1" ] || return 0
+	if [ -n "$OUT" ]; then
+		cp "$2" "$OUT/$1.tsv"
+	elif [ -n "$ONLY" ]; then
+		cat "$2"
+	else
+		printf '# %s\n' "$1"
+		cat "$2"
+		echo
+	fi
+}

@@ -1,0 +1,30 @@
+# Writes the lines of lib/pgle.awk (second file), sorted by ProgramId then
+# Name, to DIR/ProgramId.pbtxt (-v DIR=DIR), and prints, unsorted, one
+# index row per module of the steady module frame (first file):
+# ProgramId, Name, ProjDurMs (its total), Costs (lines written),
+# EmptyNames (lines with an empty name), File.  A module without costs
+# gets no file and a note on stderr (-v PROG=name).
+FNR == 1 && ++file == 1 { header(); id = need("ProgramId"); nm = need("Name"); dur = need("ProjDurMs"); next }
+file == 1 {
+	if (!($id in name)) name[$id] = $nm
+	total[$id] += ns($dur)
+	next
+}
+$1 != p {
+	if (p != "") close(path[p])
+	p = $1; path[p] = DIR "/" p ".pbtxt"
+	printf "" > path[p]
+}
+{
+	print $3 > path[p]
+	lines[p]++
+	if (index($3, "name: \"\" ")) empty[p]++
+}
+END {
+	if (failed) exit 1
+	if (p != "") close(path[p])
+	for (p in name) {
+		if (p in path) print p, name[p], ms(total[p]), lines[p], empty[p] + 0, path[p]
+		else printf "%s: %s (%s): no HLO facts or no steady thunk: no file\n", PROG, name[p], p > "/dev/stderr"
+	}
+}

@@ -1,0 +1,30 @@
+#!/bin/sh
+# The reference's analyses/pgle_costs.py: for each XLA module of the
+# steady state, the profile XLA's --xla_gpu_pgle_profile_file_or_directory_path
+# reads, DIR/<ProgramId>.pbtxt, one "costs { name: ... cost_us: ... }"
+# line per instruction; and an index of the files on standard output.
+# See README.md, "pipelines/pgle.sh".
+set -eu
+USAGE='pipelines/pgle.sh -o dir [-i] input ...'
+TABLES=
+. "$(dirname -- "$0")/lib/common.sh"
+
+fallback=0
+while getopts o:ih opt; do
+	common_opt "$opt" "${OPTARG:-}" || case $opt in i) fallback=1 ;; esac
+done
+shift $((OPTIND - 1))
+[ -n "$OUT" ] || bad_usage "no output directory (-o)"
+[ $# -gt 0 ] || bad_usage "no input"
+mkdir -p "$OUT"
+
+frames "$@"
+steady thunk module
+awk -v FALLBACK="$fallback" -f "$LIB/tsv.awk" -f "$LIB/pgle.awk" "$F/hlo.tsv" "$W/thunk.tsv" > "$W/costs"
+LC_ALL=C sort -t "$TAB" -k1,1 -k2,2 "$W/costs" > "$W/sorted"
+awk -v DIR="$OUT" -v PROG="$PROG" -f "$LIB/tsv.awk" -f "$LIB/pgle-files.awk" \
+	"$W/module.tsv" "$W/sorted" > "$W/index"
+printf 'ProgramId\tName\tProjDurMs\tCosts\tEmptyNames\tFile\n'
+LC_ALL=C sort -t "$TAB" -k3,3nr -k1,1 "$W/index" | tee "$W/i"
+awk -F'\t' -v PROG="$PROG" '{ e += $5; n += $4; if ($5) f++ }
+	END { if (e) printf "%s: %d of %d names empty in %d files (-i: the instruction names instead)\n", PROG, e, n, f > "/dev/stderr" }' "$W/i"
