@@ -316,6 +316,11 @@ read_line(struct tsv_reader *r)
 	if (memchr(r->buf, '\r', r->len))
 		return err_fail("%s:%ld: carriage return in line (TSV lines end "
 		    "in LF; a CR in a field is written \\r)", r->name, r->line);
+	/* Text has none, and every C string taken from a field would end
+	 * there. */
+	if (memchr(r->buf, '\0', r->len))
+		return err_fail("%s:%ld: NUL byte in line (TSV is text)",
+		    r->name, r->line);
 	return 1;
 }
 

@@ -88,8 +88,8 @@ struct tsv_reader;
 /*
  * Start reading TSV from FP, named NAME in messages ("<stdin>" or the file
  * name), and read the header.  Returns NULL with an err message for empty
- * input ("NAME: no header line"), a CR line end, or an empty or duplicate
- * column name.  Lines have no length limit.
+ * input ("NAME: no header line"), a CR line end, a NUL byte, or an empty
+ * or duplicate column name.  Lines have no length limit.
  */
 struct tsv_reader *tsv_ropen(FILE *fp, const char *name);
 
@@ -113,8 +113,9 @@ long tsv_require(const struct tsv_reader *r, const char *col);
 /*
  * Read the next row.  Returns 1, 0 at end of input, or -1 with an err
  * message naming the input and line: a row with another number of fields
- * than the header ("NAME:LINE: 3 fields, the header has 5"), a CR, a bad
- * escape ("\x"), or a read error.  A last line without LF is accepted.
+ * than the header ("NAME:LINE: 3 fields, the header has 5"), a CR, a NUL
+ * byte, a bad escape ("\x"), or a read error.  A last line without LF is
+ * accepted.
  */
 int tsv_next(struct tsv_reader *r);
 
@@ -129,8 +130,8 @@ const char *tsv_rawfield(const struct tsv_reader *r, size_t i, size_t *len);
 
 /*
  * Field I of the current row unescaped and NUL-terminated; valid until
- * the next tsv_next.  (A field holding "\0"-free text only: NUL bytes
- * cannot be written by tsv_strn's escapes either.)
+ * the next tsv_next.  (The reader refuses NUL bytes, which tsv_strn's
+ * escapes cannot write either.)
  */
 const char *tsv_field(struct tsv_reader *r, size_t i);
 

@@ -116,6 +116,21 @@ errors(void)
 	}
 }
 
+/* A NUL byte is no text: refused, naming the line. */
+static void
+nul_byte(void)
+{
+	static const char text[] = "A\tB\n1\t2\n3\t\0\n";
+	FILE *fp = fmemopen((void *)text, sizeof(text) - 1, "r");
+	struct tsv_reader *r = tsv_ropen(fp, "t.tsv");
+
+	CHECK_INT(tsv_next(r), 1);
+	CHECK_INT(tsv_next(r), -1);
+	CHECK_STR(err_msg(), "t.tsv:3: NUL byte in line (TSV is text)");
+	tsv_rclose(r);
+	fclose(fp);
+}
+
 /* A 1 MB field: no fixed line buffer. */
 static void
 long_field(void)
@@ -142,6 +157,7 @@ main(void)
 	basics();
 	numbers();
 	errors();
+	nul_byte();
 	long_field();
 	return unit_done("tsvread");
 }
