@@ -12,6 +12,7 @@ PB_C    := $(patsubst protos/%.proto,$(O)/pb/%.pb-c.c,$(PROTOS))
 OBJ_LIB := $(patsubst lib/%.c,$(O)/lib/%.o,$(SRC_LIB)) $(PB_C:.c=.o)
 BIN     := $(patsubst cmd/%.c,$(O)/bin/%,$(SRC_CMD))
 UNIT    := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/*.c))
+FUZZ    := $(patsubst tests/fuzz/%.c,%,$(filter-out tests/fuzz/replay.c,$(wildcard tests/fuzz/*.c)))
 LIBA    := $(O)/libnsysjax.a
 CPPFLAGS += -Ilib -I$(O)/pb
 
@@ -43,9 +44,26 @@ $(O)/tests/%: tests/unit/%.c $(LIBA) $(wildcard lib/*.h) $(wildcard tests/unit/*
 
 units: $(UNIT)
 
+# Fuzz targets (tests/fuzz/T.c), linked with FUZZMAIN: replay.c, which
+# runs a target over the files of tests/corpus/T, or nothing for libFuzzer.
+FUZZMAIN ?= tests/fuzz/replay.c
+$(O)/fuzz/%: tests/fuzz/%.c $(FUZZMAIN) $(LIBA) $(wildcard lib/*.h) tests/fuzz/fuzz.h
+	@mkdir -p $(O)/fuzz
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/fuzz $(LDFLAGS) -o $@ $< $(FUZZMAIN) $(LIBA) $(LDLIBS)
+
+fuzzers: $(FUZZ:%=$(O)/fuzz/%)
+
+# Regenerate the generated seeds tests/corpus/*/gen-* (deterministic).
+$(O)/fuzz/mkseeds: tests/fuzz/seeds/mkseeds.c $(LIBA) tests/unit/pqwrite.h
+	@mkdir -p $(O)/fuzz
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
+
+seeds: $(O)/fuzz/mkseeds
+	$(O)/fuzz/mkseeds tests/corpus
+
 # The test suites, run once against the build in $(O).
-test: all units
-	BIN=$(O)/bin UNITDIR=$(O)/tests sh tests/run.sh
+test: all units fuzzers
+	BIN=$(O)/bin UNITDIR=$(O)/tests FUZZDIR=$(O)/fuzz sh tests/run.sh
 
 check:
 	$(MAKE) test
@@ -58,6 +76,17 @@ $(O)/bench/floor: tests/bench/floor.c $(LIBA)
 bench: all $(O)/bench/floor
 	BIN=$(O)/bin FLOOR=$(O)/bench/floor sh tests/bench.sh
 
+# libFuzzer with ASan and UBSan (clang): FUZZTIME seconds per target on a
+# copy of its corpus; findings are left in a temporary directory.
+FUZZTIME ?= 60
+FUZZCC   ?= clang
+FUZZFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
+fuzz:
+	$(MAKE) fuzzers O=build-fuzz CC=$(FUZZCC) FUZZMAIN= \
+	    CFLAGS="$(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link" \
+	    LDFLAGS="$(LDFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer"
+	FUZZDIR=build-fuzz/fuzz FUZZTIME=$(FUZZTIME) sh tests/fuzz.sh $(FUZZTARGETS)
+
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1
 	for b in $(BIN); do cp -f $$b $(DESTDIR)$(PREFIX)/bin/ && chmod 755 $(DESTDIR)$(PREFIX)/bin/$${b##*/}; done
@@ -67,9 +96,9 @@ uninstall:
 	for c in $(SRC_CMD); do t=$${c##*/}; t=$${t%.c}; rm -f $(DESTDIR)$(PREFIX)/bin/$$t $(DESTDIR)$(MANPREFIX)/man1/$$t.1; done
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
-.PHONY: all units test check bench install uninstall clean
+.PHONY: all units fuzzers seeds test check fuzz bench install uninstall clean
 .SECONDARY:
 
 # The example profile: a synthetic 2-GPU run (tests/example/mkexample.c)

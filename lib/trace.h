@@ -53,7 +53,8 @@ struct threads {
  */
 int trace_read_parquet(const uint8_t *data, size_t len, struct trace *t);
 
-/* Read thread-metadata.parquet (columns Name, PID, TID) into T. */
+/* Read thread-metadata.parquet (columns Name, PID, TID) into T.  Both
+ * readers leave T for trace_free or threads_free, also after an error. */
 int threads_read_parquet(const uint8_t *data, size_t len, struct threads *t);
 
 void trace_free(struct trace *t);

@@ -1,0 +1,225 @@
+/*
+ * Fuzz target: the TSV filters' analyses on what they read: collective
+ * bandwidths and summaries, clock alignment (estimated, and applied from
+ * a corrections table), the warm-up split, compile statistics and the
+ * flame-graph folding with its side tables.  The input is up to four TSV
+ * texts separated by form feeds: the rows (a thunk, module, communication
+ * or compile frame), a side table (compile frame, module frame or
+ * corrections), the hlo frame and the stackframes frame.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "align.h"
+#include "collectives.h"
+#include "compilestats.h"
+#include "filter.h"
+#include "fold.h"
+#include "fuzz.h"
+#include "tsv.h"
+#include "warmup.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static char *files[FUZZ_NTMP];
+
+static struct filter *
+rows(void)
+{
+	return filter_open(files, 1);
+}
+
+static struct tsv_reader *
+side(size_t i, FILE **fp)
+{
+	struct tsv_reader *r;
+
+	if ((*fp = fopen(files[i], "r")) == NULL)
+		abort();
+	if ((r = tsv_ropen(*fp, files[i])) == NULL)
+		fclose(*fp);
+	return r;
+}
+
+static void
+collectives(void)
+{
+	static const enum coll_mode mode[] = { COLL_ROWS, COLL_COMM_ROWS,
+	    COLL_BANDWIDTH, COLL_HIDDEN };
+	struct tsv_writer *w;
+	struct filter *in;
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		if ((in = rows()) == NULL)
+			return;
+		w = tsv_wopen(fuzz_null(), "null");
+		(void)coll_run(in, w, mode[i]);
+		(void)tsv_wclose(w);
+		filter_close(in);
+	}
+}
+
+static void
+align(void)
+{
+	struct align_table t = { 0 };
+	struct tsv_writer *w;
+	struct align_run *r;
+	struct filter *in;
+	FILE *fp;
+
+	if ((in = rows()) == NULL)
+		return;
+	r = align_run_new();
+	w = tsv_wopen(fuzz_null(), "null");
+	if (align_read(r, in) == 0) {
+		(void)align_table_write(w, align_result(r));
+		(void)align_write(r, w);
+	}
+	(void)tsv_wclose(w);
+	align_run_free(r);
+	filter_close(in);
+	if ((fp = fopen(files[1], "r")) == NULL)
+		abort();
+	if (align_table_read(fp, "side", &t) == 0 && (in = rows()) != NULL) {
+		r = align_run_new();
+		w = tsv_wopen(fuzz_null(), "null");
+		(void)align_apply(r, in, w, &t);
+		(void)tsv_wclose(w);
+		align_run_free(r);
+		filter_close(in);
+	}
+	align_table_free(&t);
+	fclose(fp);
+}
+
+static void
+warmup(void)
+{
+	static const enum warmup_mode mode[] = { WARMUP_OUT_STEADY,
+	    WARMUP_OUT_INIT, WARMUP_OUT_MARK };
+	struct warmup_facts f;
+	struct warmup_stats st;
+	struct tsv_reader *r;
+	struct tsv_writer *w;
+	struct filter *in;
+	size_t i;
+	FILE *fp;
+	int yes;
+
+	warmup_facts_init(&f);
+	if ((r = side(1, &fp)) != NULL) {
+		(void)warmup_load_compiled(&f, r);
+		tsv_rclose(r);
+		fclose(fp);
+	}
+	if (warmup_prescan_communication(files, 1, &yes) == 1)
+		f.communication = yes;
+	for (i = 0; i < 3; i++) {
+		f.skip = i == 2 ? 1 : -1;
+		if ((in = rows()) == NULL)
+			break;
+		w = tsv_wopen(fuzz_null(), "null");
+		(void)warmup_run(in, w, &f, mode[i], &st);
+		(void)tsv_wclose(w);
+		filter_close(in);
+	}
+	warmup_facts_free(&f);
+}
+
+static void
+compilestats(void)
+{
+	struct cstats_opts o = { CSTATS_STATS, 0, 1 };
+	struct tsv_writer *w;
+	struct filter *in;
+	struct cstats *s;
+
+	if ((in = rows()) == NULL)
+		return;
+	s = cstats_new();
+	if (cstats_read(s, in) == 0 && cstats_attribute(s) == 0)
+		for (o.table = CSTATS_STATS; o.table <= CSTATS_COMPILATIONS;
+		    o.table++) {
+			o.flags = o.table == CSTATS_PASSES ? CSTATS_CLEAN :
+			    CSTATS_CLEAN | CSTATS_GROUP;
+			o.top = o.table == CSTATS_SUMMARY ? 0.97 : 1;
+			w = tsv_wopen(fuzz_null(), "null");
+			(void)cstats_write(s, w, &o);
+			(void)tsv_wclose(w);
+		}
+	cstats_free(s);
+	filter_close(in);
+}
+
+/* Side table I into F with LOAD; -1 if it failed. */
+static int
+load(struct fold *f, size_t i, int (*loadfn)(struct fold *,
+    struct tsv_reader *))
+{
+	struct tsv_reader *r;
+	FILE *fp;
+	int rc;
+
+	if ((r = side(i, &fp)) == NULL)
+		return -1;
+	rc = loadfn(f, r);
+	tsv_rclose(r);
+	fclose(fp);
+	return rc;
+}
+
+static void
+fold(void)
+{
+	struct fold_opts o = { FOLD_SOURCE, 0.99, 1000 };
+	struct tsv_writer *w;
+	struct filter *in;
+	struct fold *f;
+
+	for (o.by = FOLD_SOURCE; o.by <= FOLD_OPCODE; o.by++) {
+		f = fold_new(&o);
+		if ((o.by != FOLD_SOURCE || load(f, 3, fold_load_stackframes)
+		    == 0) && load(f, 2, fold_load_hlo) == 0) {
+			(void)load(f, 1, fold_load_modules);
+			if ((in = rows()) != NULL && fold_read_thunks(f, in) == 0
+			    && fold_finish(f) == 0) {
+				(void)fold_totals(f);
+				if (o.by == FOLD_OPCODE) {
+					w = tsv_wopen(fuzz_null(), "null");
+					(void)fold_write_opcodes(f, w);
+					(void)tsv_wclose(w);
+				} else
+					(void)fold_write_folded(f, fuzz_null(),
+					    "null");
+			}
+			filter_close(in);
+		}
+		fold_free(f);
+		o.top = 1;
+	}
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
+{
+	const uint8_t *p = data, *end = data + n, *ff;
+	size_t i;
+
+	for (i = 0; i < FUZZ_NTMP; i++) {
+		ff = p < end ? memchr(p, '\f', (size_t)(end - p)) : NULL;
+		if (ff == NULL)
+			ff = end;
+		files[i] = (char *)fuzz_file(i, p, (size_t)(ff - p));
+		p = ff < end ? ff + 1 : end;
+	}
+	collectives();
+	align();
+	warmup();
+	compilestats();
+	fold();
+	return 0;
+}

@@ -1,0 +1,45 @@
+/*
+ * Fuzz target: HLO protobuf dumps (hlo_load: the wire walk, protobuf-c
+ * decoding one instruction at a time, communication facts: message size,
+ * replica groups) and the source stacks of every instruction (hlo_src:
+ * stack frame, file location and name ids out of range, cycles of parent
+ * frames).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "hlo.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
+{
+	const struct hlo_inst *in;
+	struct hlo_module *m;
+	struct hlo_src s;
+	size_t i, j, k;
+
+	if ((m = hlo_load(data, n)) == NULL)
+		return 0;
+	(void)hlo_name(m);
+	(void)hlo_id(m);
+	(void)hlo_program_id(m);
+	for (i = 0; i < hlo_count(m); i++) {
+		in = hlo_inst(m, i);
+		if (hlo_find(m, in->name) != in)
+			abort();
+		if (in->comm == 1 && in->collective != NULL &&
+		    (in->message_size < 0 || in->collective_size < 0))
+			abort();
+		if (hlo_src(m, in, &s) == 0)
+			for (j = 0; j < s.nstack; j++)
+				for (k = 0; k < s.stack[j].nframe; k++)
+					if (s.stack[j].frame[k] == NULL)
+						abort();
+		hlo_src_free(&s);
+	}
+	(void)hlo_find(m, "no such instruction");
+	hlo_free(m);
+	return 0;
+}

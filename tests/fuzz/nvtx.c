@@ -1,0 +1,45 @@
+/*
+ * Fuzz target: the NVTX range names XLA writes (nvtx.h): module, thunk,
+ * compile and launcher names, with and without the TSL: domain.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "nvtx.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+/* P[0..LEN) must lie within S. */
+static void
+within(const char *s, const char *p, size_t len)
+{
+	size_t n = strlen(s);
+
+	if (p < s || p > s + n || len > n - (size_t)(p - s))
+		abort();
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
+{
+	char *s = fuzz_str(data, n);
+	const char *p;
+	size_t len;
+	int64_t id;
+	int32_t l[4];
+
+	(void)nvtx_classify(s);
+	within(s, nvtx_strip_tsl(s), 0);
+	if (nvtx_parse_module(s, &p, &len, &id) == 0) {
+		within(s, p, len);
+		if (id < -1)
+			abort();
+	}
+	if (nvtx_parse_thunk(s, &p, &len) == 0)
+		within(s, p, len);
+	(void)nvtx_parse_launcher(s, l);
+	free(s);
+	return 0;
+}
