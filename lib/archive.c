@@ -215,13 +215,19 @@ archive_has(const struct archive *a, const char *name)
 	return find(a, name) >= 0;
 }
 
+/*
+ * Read in steps up to one read past the end: memory follows the bytes
+ * really there, not the size the directory claims, and libzip checks the
+ * CRC only when a read reaches the end of the member.
+ */
 static int
 read_zip(struct archive *a, long i, uint8_t **data, size_t *len)
 {
 	zip_stat_t st;
 	zip_file_t *f;
 	zip_int64_t got;
-	uint8_t *buf;
+	uint8_t *buf = NULL;
+	size_t n = 0, cap = 0;
 
 	if (zip_stat_index(a->zip, (zip_uint64_t)a->index[i], 0, &st) != 0 ||
 	    !(st.valid & ZIP_STAT_SIZE))
@@ -229,11 +235,14 @@ read_zip(struct archive *a, long i, uint8_t **data, size_t *len)
 	if ((f = zip_fopen_index(a->zip, (zip_uint64_t)a->index[i], 0)) == NULL)
 		return err_fail("%s: cannot open member: %s", a->names[i],
 		    zip_strerror(a->zip));
-	buf = mem_alloc((size_t)st.size + 1);
-	got = zip_fread(f, buf, st.size);
-	if (got < 0 || (zip_uint64_t)got != st.size) {
+	do {
+		mem_grow(&buf, &cap, n + 65536 + 1, 1);
+		if ((got = zip_fread(f, buf + n, cap - n - 1)) > 0)
+			n += (size_t)got;
+	} while (got > 0 && n <= st.size);
+	if (got < 0 || n != st.size) {
 		err_fail("%s: truncated or corrupt member (%s)", a->names[i],
-		    zip_file_strerror(f));
+		    got < 0 ? zip_file_strerror(f) : "wrong size");
 		zip_fclose(f);
 		free(buf);
 		return -1;
@@ -243,9 +252,9 @@ read_zip(struct archive *a, long i, uint8_t **data, size_t *len)
 		return err_fail("%s: truncated or corrupt member (bad CRC)",
 		    a->names[i]);
 	}
-	buf[st.size] = '\0';
+	buf[n] = '\0';
 	*data = buf;
-	*len = (size_t)st.size;
+	*len = n;
 	return 0;
 }
 
