@@ -275,27 +275,6 @@ slurp(FILE *fp, const char *name, uint8_t **data, size_t *len)
 	return 0;
 }
 
-/* Turn compile_parse_csv's "line L: what" into "NAME:L: what". */
-static int
-csv_error(const char *name)
-{
-	const char *m = err_msg();
-	char *rest;
-	long line;
-
-	if (strncmp(m, "line ", 5) == 0) {
-		line = strtol(m + 5, &rest, 10);
-		if (rest != m + 5 && strncmp(rest, ": ", 2) == 0) {
-			char *copy = mem_strdup(rest + 2);
-
-			err_fail("%s:%ld: %s", name, line, copy);
-			free(copy);
-			return -1;
-		}
-	}
-	return err_prefix("%s", name);
-}
-
 /* The ranges of the report in DATA[0..LEN), by its first bytes. */
 static int
 parse_report(const char *name, uint8_t **data, size_t *len,
@@ -317,7 +296,7 @@ parse_report(const char *name, uint8_t **data, size_t *len,
 		return 0;
 	}
 	if (compile_parse_csv((const char *)*data, *len, r, n) != 0)
-		return csv_error(name);
+		return err_prefix_at("%s", name);
 	return 0;
 }
 

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,9 @@ err_setprog(const char *argv0)
 {
 	const char *slash;
 
+	/* A reader that stops early (| head) ends us quietly, as it ends
+	 * every Unix filter, even when the parent ignored SIGPIPE. */
+	signal(SIGPIPE, SIG_DFL);
 	if (argv0 == NULL || *argv0 == '\0')
 		return;
 	slash = strrchr(argv0, '/');
@@ -39,9 +43,9 @@ err_fail(const char *fmt, ...)
 	return -1;
 }
 
-/* msg = A ": " B, cut to fit: an over-long message is still useful. */
+/* msg = A SEP B, cut to fit: an over-long message is still useful. */
 static void
-join(const char *a, const char *b)
+join(const char *a, const char *sep, const char *b)
 {
 	size_t n = 0, k;
 
@@ -50,9 +54,9 @@ join(const char *a, const char *b)
 		k = sizeof(msg) - 1;
 	memcpy(msg, a, k);
 	n = k;
-	if (n + 2 < sizeof(msg)) {
-		memcpy(msg + n, ": ", 2);
-		n += 2;
+	if (n + strlen(sep) < sizeof(msg)) {
+		memcpy(msg + n, sep, strlen(sep));
+		n += strlen(sep);
 	}
 	k = strlen(b);
 	if (k > sizeof(msg) - 1 - n)
@@ -61,20 +65,59 @@ join(const char *a, const char *b)
 	msg[n + k] = '\0';
 }
 
-int
-err_prefix(const char *fmt, ...)
+/* Prepend CONTEXT (printf FMT, AP) and SEP to the recorded message. */
+static void
+vprefix(const char *sep, const char *fmt, va_list ap)
 {
 	char old[sizeof(msg)], pre[sizeof(msg)];
-	va_list ap;
 
 	memcpy(old, have_msg ? msg : "unknown error", sizeof(old) - 1);
 	old[sizeof(old) - 1] = '\0';
-	va_start(ap, fmt);
 	vsnprintf(pre, sizeof(pre), fmt, ap);
-	va_end(ap);
-	join(pre, old);
+	join(pre, sep, old);
 	have_msg = 1;
+}
+
+int
+err_prefix(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprefix(": ", fmt, ap);
+	va_end(ap);
 	return -1;
+}
+
+int
+err_prefix_in(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprefix(":", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int
+err_prefix_at(const char *fmt, ...)
+{
+	char name[sizeof(msg)], rest[sizeof(msg)], *end;
+	va_list ap;
+	long line;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	if (have_msg && strncmp(msg, "line ", 5) == 0) {
+		line = strtol(msg + 5, &end, 10);
+		if (end != msg + 5 && strncmp(end, ": ", 2) == 0) {
+			snprintf(rest, sizeof(rest), "%s", end + 2);
+			return err_fail("%s:%ld: %s", name, line, rest);
+		}
+	}
+	return err_prefix("%s", name);
 }
 
 const char *

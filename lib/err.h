@@ -24,7 +24,12 @@
 #define ERR_PRINTF(a, b)
 #endif
 
-/* Set the name used to prefix every message (argv[0]'s last component). */
+/*
+ * Set the name used to prefix every message (argv[0]'s last component).
+ * Called first by every tool, it also restores the default action of
+ * SIGPIPE: a reader that closes the pipe early (| head) ends the tool
+ * quietly, by the signal, never with a "Broken pipe" message.
+ */
 void err_setprog(const char *argv0);
 
 /* The program name set by err_setprog ("nsysjax" before it is called). */
@@ -41,6 +46,20 @@ int err_fail(const char *fmt, ...) ERR_PRINTF(1, 2);
  * Returns -1.
  */
 int err_prefix(const char *fmt, ...) ERR_PRINTF(1, 2);
+
+/*
+ * As err_prefix, for a message that starts with the name of something
+ * within CONTEXT (an archive member): joined by a colon alone, giving
+ * "run.zip:trace.parquet: what is wrong".
+ */
+int err_prefix_in(const char *fmt, ...) ERR_PRINTF(1, 2);
+
+/*
+ * As err_prefix, for context that names an input (a file, an archive
+ * member): a message starting "line N: " (compile_parse_csv's) becomes
+ * "CONTEXT:N: ...", the shape of every message that names a line.
+ */
+int err_prefix_at(const char *fmt, ...) ERR_PRINTF(1, 2);
 
 /* The recorded message ("unknown error" if none was recorded). */
 const char *err_msg(void);

@@ -82,7 +82,7 @@ fetch(struct extract *x, const struct input_profile *p, const char *member,
 	    prefetch_take(x->pf, member, data, len))
 		return 0;
 	if (archive_read_plain(p->ar, member, data, len) != 0)
-		return err_prefix("%s", p->path);
+		return err_prefix_in("%s", p->path);
 	return 0;
 }
 
@@ -180,7 +180,7 @@ hlo_get(struct extract *x, const struct input_profile *p, int64_t program_id,
 	digest = digest_bytes(data, len);
 	free(data);
 	if (*m == NULL) {
-		err_prefix("%s: %s", p->path, member);
+		err_prefix_at("%s:%s", p->path, member);
 		free(member);
 		return -1;
 	}
@@ -223,15 +223,15 @@ load_trace(struct extract *x, size_t k)
 	rc = read_required(x, p, "nvtx_gpu_proj_trace/trace.parquet", &tdata,
 	    &tlen, &tm);
 	if (rc == 0 && (rc = trace_read_parquet(tdata, tlen, &t)) != 0)
-		err_prefix("%s: %s", p->path, tm);
+		err_prefix_at("%s:%s", p->path, tm);
 	if (rc == 0)
 		rc = read_required(x, p, "thread-metadata.parquet", &hdata,
 		    &hlen, &hm);
 	if (rc == 0 && (rc = threads_read_parquet(hdata, hlen, &th)) != 0)
-		err_prefix("%s: %s", p->path, hm);
+		err_prefix_at("%s:%s", p->path, hm);
 	if (rc == 0 && (rc = frames_add_profile(&x->fr, k, t.r, t.n,
 	    t.has_gpu_ops, t.has_orig, th.t, th.n)) != 0)
-		err_prefix("%s: %s", p->path, tm);
+		err_prefix_at("%s:%s", p->path, tm);
 	trace_free(&t);
 	threads_free(&th);
 	free(tdata);
@@ -620,7 +620,7 @@ load_compile(struct extract *x, size_t k)
 			    compile_fp, &c, x->o.keep_autotuning ? 0 :
 			    COMPILE_CLEAN);
 		if (rc != 0)
-			err_prefix("%s: %s", p->path, member);
+			err_prefix_at("%s:%s", p->path, member);
 		compile_ranges_free(r, n);
 		free(data);
 	}
