@@ -14,6 +14,7 @@
 #include "err.h"
 #include "filter.h"
 #include "mem.h"
+#include "outfile.h"
 #include "tsv.h"
 
 static const char usage_line[] =
@@ -41,31 +42,29 @@ read_table(const char *path, struct align_table *t)
 	fclose(fp);
 }
 
-/* To PATH.tmp, renamed when complete: no half-written table. */
+/* Under a temporary name, renamed when complete: no half-written table
+ * (outfile.h). */
 static void
 write_table(const char *path, const struct align_table *t)
 {
 	struct tsv_writer *w;
-	char *tmp = mem_alloc(strlen(path) + 5);
-	FILE *fp;
+	struct outfile of;
 	int rc;
 
-	sprintf(tmp, "%s.tmp", path);
-	if ((fp = fopen(tmp, "w")) == NULL)
-		err_die("%s:", tmp);
-	w = tsv_wopen(fp, tmp);
+	if (outfile_open(&of, path) != 0)
+		err_die_last();
+	w = tsv_wopen(of.fp, path);
 	rc = align_table_write(w, t);
-	if (tsv_wclose(w) != 0 || rc != 0) {
-		remove(tmp);
+	if (tsv_wclose(w) != 0)
+		rc = -1;
+	if (outfile_close(&of) != 0)
+		rc = -1;
+	if (rc != 0) {
+		outfile_discard(&of);
 		err_die_last();
 	}
-	if (fclose(fp) != 0) {
-		remove(tmp);
-		err_die("%s:", tmp);
-	}
-	if (rename(tmp, path) != 0)
-		err_die("%s:", path);
-	free(tmp);
+	if (outfile_commit(&of) != 0)
+		err_die_last();
 }
 
 static void

@@ -11,6 +11,8 @@
 
 #include "err.h"
 #include "extract.h"
+#include "mem.h"
+#include "outfile.h"
 #include "tsv.h"
 
 static const char usage_line[] =
@@ -50,40 +52,41 @@ write_stdout(struct extract *x, unsigned bit)
 		err_die_last();
 }
 
-/* Each frame goes to DIR/.NAME.tsv.tmp, renamed once all are written, so
- * that a failed run leaves no file that looks complete. */
+/* Each frame goes to a temporary file, renamed once all are written, so
+ * that a failed run leaves no file that looks complete (outfile.h). */
 static void
 write_dir(struct extract *x, const char *dir)
 {
-	char tmp[EXTRACT_NFRAMES][4096], final[EXTRACT_NFRAMES][4096];
-	size_t i;
+	struct outfile of[EXTRACT_NFRAMES];
+	char *path;
+	size_t i, k;
 
 	for (i = 0; extract_frame_names[i]; i++) {
 		struct tsv_writer *w;
-		FILE *fp;
 		int rc;
 
-		snprintf(tmp[i], sizeof(tmp[i]), "%s/.%s.tsv.tmp", dir,
-		    extract_frame_names[i]);
-		snprintf(final[i], sizeof(final[i]), "%s/%s.tsv", dir,
-		    extract_frame_names[i]);
-		if ((fp = fopen(tmp[i], "w")) == NULL)
-			err_die("%s:", tmp[i]);
-		w = tsv_wopen(fp, tmp[i]);
-		rc = extract_write(x, 1u << i, w);
-		if (tsv_wclose(w) != 0 || rc != 0) {
-			fclose(fp);
-			remove(tmp[i]);
-			err_die_last();
+		path = mem_alloc(strlen(dir) +
+		    strlen(extract_frame_names[i]) + 6);
+		sprintf(path, "%s/%s.tsv", dir, extract_frame_names[i]);
+		rc = outfile_open(&of[i], path);
+		free(path);
+		if (rc == 0) {
+			w = tsv_wopen(of[i].fp, of[i].path);
+			rc = extract_write(x, 1u << i, w);
+			if (tsv_wclose(w) != 0)
+				rc = -1;
+			if (outfile_close(&of[i]) != 0)
+				rc = -1;
 		}
-		if (fclose(fp) != 0) {
-			remove(tmp[i]);
-			err_die("%s:", tmp[i]);
+		if (rc != 0) {
+			for (k = 0; k <= i; k++)
+				outfile_discard(&of[k]);
+			err_die_last();
 		}
 	}
 	for (i = 0; extract_frame_names[i]; i++)
-		if (rename(tmp[i], final[i]) != 0)
-			err_die("%s:", final[i]);
+		if (outfile_commit(&of[i]) != 0)
+			err_die_last();
 }
 
 int

@@ -1,0 +1,43 @@
+/*
+ * outfile: files that a tool writes whole or not at all, so that a failed
+ * run leaves no file that looks complete (and no temporary file either).
+ * The data goes to a temporary file next to the target, ".NAME.tmp", which
+ * outfile_commit renames over the target and outfile_discard removes.
+ * A target that exists and is not a regular file (/dev/stdout, a FIFO, a
+ * terminal) is written in place: renaming over it would replace it.
+ */
+#ifndef NSYSJAX_OUTFILE_H
+#define NSYSJAX_OUTFILE_H
+
+#include <stdio.h>
+
+struct outfile {
+	FILE *fp;		/* write here */
+	char *path;		/* the target, for messages */
+	char *tmp;		/* the temporary file, NULL when in place */
+};
+
+/*
+ * Open target PATH for writing into O->fp.  Returns 0, or -1 with an err
+ * message "PATH: cannot create: <strerror>" (O is then empty).
+ */
+int outfile_open(struct outfile *o, const char *path);
+
+/*
+ * Close O->fp once everything is written.  Returns 0, or -1 with an err
+ * message "PATH: write error: <strerror>"; either way O still needs
+ * outfile_commit or outfile_discard.
+ */
+int outfile_close(struct outfile *o);
+
+/*
+ * Rename the closed temporary file over the target and release O.
+ * Returns 0, or -1 with an err message "PATH: cannot rename: ..." (the
+ * temporary file is then removed).
+ */
+int outfile_commit(struct outfile *o);
+
+/* Close O->fp if still open, remove the temporary file and release O. */
+void outfile_discard(struct outfile *o);
+
+#endif
