@@ -133,7 +133,9 @@ parse(int argc, char *argv[], struct opts *o)
 	int c;
 
 	o->compiled = mem_calloc((size_t)argc, sizeof(*o->compiled));
-	while ((c = getopt_long(argc, argv, "c:hims:v", longopts, NULL)) != -1) {
+	opterr = 0;	/* one message per problem: ours */
+	while ((c = getopt_long(argc, argv, ":c:hims:v", longopts,
+	    NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			o->compiled[o->ncompiled++] = optarg;
@@ -164,8 +166,12 @@ parse(int argc, char *argv[], struct opts *o)
 		case OPT_COMM_FROM:
 			o->commfrom = optarg;
 			break;
+		case ':':
+			err_usage(usage_line, "option '%s' needs an argument",
+			    argv[optind - 1]);
 		default:
-			err_usage(usage_line, "bad option");
+			err_usage(usage_line, "unknown option '%s'",
+			    argv[optind - 1]);
 		}
 	}
 	if (o->comm && o->commfrom)
