@@ -15,6 +15,10 @@ shift $((OPTIND - 1))
 [ -z "$OUT" ] || mkdir -p "$OUT"
 
 frames "$@"
+# The compile tables meanwhile (the compile frame is all initialisation).
+(for t in ranges no-pass-detail passes summary; do
+	nsysjax-compilestats -t "$t" "$F/compile.tsv" > "$W/compile-$t"
+done) & BG=$!
 steady thunk module communication
 top_modules "$W/module.tsv" > "$W/top"
 awk -v TOP="$W/top" -f "$LIB/tsv.awk" -f "$LIB/modules.awk" \
@@ -26,7 +30,5 @@ sorted "$W/t" -k4,4nr -k1,1 -k2,2 > "$W/thunks"
 put modules "$W/modules"
 put thunks "$W/thunks"
 put totals "$W/totals"
-for t in ranges no-pass-detail passes summary; do
-	nsysjax-compilestats -t "$t" "$F/compile.tsv" > "$W/c"
-	put "compile-$t" "$W/c"
-done
+wait "$BG"; BG=
+for t in ranges no-pass-detail passes summary; do put "compile-$t" "$W/compile-$t"; done

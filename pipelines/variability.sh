@@ -22,13 +22,15 @@ shift $((OPTIND - 1))
 
 frames "$@"
 steady thunk module
-awk -v RATIO="$ratio" -f "$LIB/tsv.awk" -f "$LIB/variability.awk" \
+# The two tables side by side.
+(awk -v RATIO="$ratio" -f "$LIB/tsv.awk" -f "$LIB/variability.awk" \
 	pass=1 "$W/thunk.tsv" pass=2 "$W/thunk.tsv" > "$W/v"
 sorted "$W/v" -k4,4nr -k1,1 -k2,2 > "$W/vs"
-if [ "$count" -gt 0 ]; then head -n $((count + 1)) "$W/vs" > "$W/thunks"; else mv "$W/vs" "$W/thunks"; fi
+if [ "$count" -gt 0 ]; then head -n $((count + 1)) "$W/vs" > "$W/thunks"; else mv "$W/vs" "$W/thunks"; fi) & BG=$!
 top_modules "$W/module.tsv" > "$W/top"
 awk -v TOP="$W/top" -f "$LIB/tsv.awk" -f "$LIB/stragglers.awk" \
 	"$W/module.tsv" pass=1 "$W/thunk.tsv" pass=2 "$W/thunk.tsv" > "$W/s"
 sorted "$W/s" -k1,1n -k9,9nr -k4,4n | cut -f 2- > "$W/stragglers"
+wait "$BG"; BG=
 put thunks "$W/thunks"
 put stragglers "$W/stragglers"

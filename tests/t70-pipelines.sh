@@ -209,7 +209,7 @@ if have_data; then
 		pipelines/communication.sh -o "$T/$o.comm" "$T/$o" 2> "$T/err" || notok "communication.sh $gn: $(cat "$T/err")"
 		csv=$g/communication_summary.csv
 		[ -f "$csv" ] || csv=$g/communication_align_fallback/communication_summary.csv
-		check "communication $gn = ${csv#$GOLD/}" bandwidth "$csv" "$T/$o.comm/bandwidth.tsv" "$T/$o.comm/hidden.tsv"
+		check "communication $gn = ${csv#"$GOLD"/}" bandwidth "$csv" "$T/$o.comm/bandwidth.tsv" "$T/$o.comm/hidden.tsv"
 
 		# flamegraphs.sh, with a flamegraph.pl that checks its lines
 		mkdir -p "$T/fgbin"

@@ -29,7 +29,7 @@ bad_usage() {
 # Options every pipeline shares: -o DIR, -t TABLE, -h.  common_opt OPT
 # ARG handles one getopts result; it fails (status 1) for an option it
 # does not know, so that the script can handle its own.
-OUT= ONLY=
+OUT='' ONLY=''
 common_opt() {
 	case $1 in
 	o) OUT=$2 ;;
@@ -50,8 +50,10 @@ number() {
 	esac
 }
 
-W=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-pipeline.XXXXXX")
-trap 'rm -rf "$W"' EXIT
+# A script runs one job in the background at most: `... & BG=$!`, later
+# `wait "$BG"; BG=`; on exit it is stopped if it still runs.
+W=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-pipeline.XXXXXX") BG=''
+trap '[ -z "$BG" ] || kill "$BG" 2> /dev/null; rm -rf "$W"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -73,21 +75,20 @@ frames() {
 
 # steady FRAME...: $W/FRAME.tsv, the steady state of each named frame of
 # $F (thunk, module or communication) as the reference has it: clocks
-# aligned (corrections estimated on the thunk frame, applied to the
-# others; nothing to apply when nsysjax-align declined, as for one
-# device), then nsysjax-warmup's split.
+# aligned (corrections estimated on the collectives, those of the
+# communication frame, applied to each frame; nothing to apply when
+# nsysjax-align declined, as for one device), then nsysjax-warmup's split.
 steady() {
-	nsysjax-align -o "$W/corrections.tsv" "$F/thunk.tsv" > "$W/aligned_thunk.tsv"
+	nsysjax-align -o "$W/corrections.tsv" "$F/communication.tsv" > /dev/null
+	n=$(wc -l < "$W/corrections.tsv")
 	for f do
-		if [ "$f" != thunk ]; then
-			if [ "$(wc -l < "$W/corrections.tsv")" -gt 1 ]; then
-				nsysjax-align -a "$W/corrections.tsv" "$F/$f.tsv" > "$W/aligned_$f.tsv"
-			else
-				cp "$F/$f.tsv" "$W/aligned_$f.tsv"
-			fi
+		src=$F/$f.tsv
+		if [ "$n" -gt 1 ]; then
+			nsysjax-align -a "$W/corrections.tsv" "$src" > "$W/aligned_$f.tsv"
+			src=$W/aligned_$f.tsv
 		fi
-		nsysjax-warmup -c "$F/compile.tsv" --communication-from "$F/thunk.tsv" \
-			"$W/aligned_$f.tsv" > "$W/$f.tsv"
+		nsysjax-warmup -c "$F/compile.tsv" --communication-from "$F/communication.tsv" \
+			"$src" > "$W/$f.tsv"
 	done
 }
 
