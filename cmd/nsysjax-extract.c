@@ -24,7 +24,7 @@ help(void)
 	printf("%s\n\n"
 	    "  -f, --frame=NAME          frame to write to stdout: thunk (default),\n"
 	    "                            module, communication, compile, hlo,\n"
-	    "                            stackframes\n"
+	    "                            stackframes, heap\n"
 	    "  -o, --output-dir=DIR      write every frame to DIR/NAME.tsv\n"
 	    "  -k, --keep-autotuning     keep autotuner executions and compile detail\n"
 	    "  -m, --allow-missing-hlo   a module without HLO dump is a warning\n"

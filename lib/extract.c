@@ -6,6 +6,7 @@
 #include "archive.h"
 #include "err.h"
 #include "extract.h"
+#include "heap.h"
 #include "hlo.h"
 #include "mem.h"
 #include "prefetch.h"
@@ -14,7 +15,7 @@
 
 const char *const extract_frame_names[] = {
 	"thunk", "module", "communication", "compile", "hlo", "stackframes",
-	NULL
+	"heap", NULL
 };
 
 /* The HLO dumps loaded so far: member name -> module, per archive. */
@@ -23,6 +24,7 @@ struct extract_hlo {
 	char **member;
 	struct hlo_module **m;
 	uint64_t *digest;	/* digest_bytes of each dump */
+	struct heap **heap;	/* its traces (heap frame), until taken */
 	size_t n, cap;
 	size_t last;		/* the index dump_digest found last */
 };
@@ -156,6 +158,7 @@ hlo_get(struct extract *x, const struct input_profile *p, int64_t program_id,
     struct hlo_module **m)
 {
 	struct extract_hlo *h = x->hlo;
+	struct heap *hp = NULL;
 	char *member = NULL;
 	const char *const *s;
 	uint8_t *data;
@@ -178,6 +181,12 @@ hlo_get(struct extract *x, const struct input_profile *p, int64_t program_id,
 	}
 	*m = hlo_load(data, len);
 	digest = digest_bytes(data, len);
+	/* The buffer assignment, only for the heap frame. */
+	if (*m != NULL && (x->o.frames & EXTRACT_HEAP) &&
+	    (hp = heap_load(data, len)) == NULL) {
+		hlo_free(*m);
+		*m = NULL;
+	}
 	free(data);
 	if (*m == NULL) {
 		err_prefix_at("%s:%s", p->path, member);
@@ -188,6 +197,8 @@ hlo_get(struct extract *x, const struct input_profile *p, int64_t program_id,
 	h->member = mem_realloc(h->member, h->cap, sizeof(*h->member));
 	h->m = mem_realloc(h->m, h->cap, sizeof(*h->m));
 	h->digest = mem_realloc(h->digest, h->cap, sizeof(*h->digest));
+	h->heap = mem_realloc(h->heap, h->cap, sizeof(*h->heap));
+	h->heap[h->n] = hp;
 	h->digest[h->n] = digest;
 	h->ar[h->n] = p->ar;
 	h->member[h->n] = member;
@@ -362,9 +373,63 @@ release_hlo(struct extract *x, size_t m0)
 		x->fr.modules[i].hlo = NULL;
 	for (i = 0; i < h->n; i++) {
 		hlo_free(h->m[i]);
+		heap_free(h->heap[i]);
 		free(h->member[i]);
 	}
 	h->n = 0;
+}
+
+/* ---- heap frame ---- */
+
+/*
+ * Give each ProgramId of modules M0.. the heap simulator traces of its
+ * dump, from the first dump loaded for it.  The reference
+ * (xla_module_metadata(...).unique_result) requires every dump of a
+ * program to give the same traces: a dump that does not is warned about
+ * once per ProgramId.
+ */
+static void
+heap_rows(struct extract *x, size_t m0)
+{
+	struct extract_hlo *h = x->hlo;
+	struct extract_heap *e;
+	size_t i, j = 0, k;
+	int added;
+
+	for (i = m0; i < x->fr.nmodules; i++) {
+		const struct frames_module *m = &x->fr.modules[i];
+
+		if (m->hlo == NULL)
+			continue;
+		/* Executions of one module often follow each other. */
+		if (j >= h->n || h->m[j] != m->hlo)
+			for (j = 0; j < h->n && h->m[j] != m->hlo; j++)
+				;
+		if (j == h->n || h->heap[j] == NULL)
+			continue;	/* done with this dump */
+		k = strtab_intern(&x->heapkeys, m->program,
+		    strlen(m->program), &added);
+		if (added) {
+			mem_grow(&x->heaps, &x->capheaps, k + 1,
+			    sizeof(*x->heaps));
+			e = &x->heaps[k];
+			e->program = m->program;
+			e->h = h->heap[j];
+			e->differs = 0;
+			h->heap[j] = NULL;
+			continue;
+		}
+		e = &x->heaps[k];
+		if (!e->differs && !heap_equal(e->h, h->heap[j])) {
+			e->differs = 1;
+			warn(x, "%s:%s: heap simulator traces differ from those "
+			    "of an earlier dump of ProgramId %s; the heap frame "
+			    "has the first", x->in.p[m->profile].path,
+			    h->member[j], m->program);
+		}
+		heap_free(h->heap[j]);
+		h->heap[j] = NULL;
+	}
 }
 
 /* ---- hlo frame and stack frames ---- */
@@ -683,6 +748,8 @@ extract_load(struct extract *x, const char *const *paths, size_t n,
 		if ((o->frames & (EXTRACT_HLO | EXTRACT_STACKFRAMES)) &&
 		    hlo_rows(x, t0) != 0)
 			return -1;
+		if (o->frames & EXTRACT_HEAP)
+			heap_rows(x, m0);
 		release_hlo(x, m0);
 	}
 	prefetch_free(x->pf);
@@ -703,14 +770,20 @@ extract_free(struct extract *x)
 	if (x->hlo) {
 		for (i = 0; i < x->hlo->n; i++) {
 			hlo_free(x->hlo->m[i]);
+			heap_free(x->hlo->heap[i]);
 			free(x->hlo->member[i]);
 		}
 		free(x->hlo->ar);
 		free(x->hlo->member);
 		free(x->hlo->m);
 		free(x->hlo->digest);
+		free(x->hlo->heap);
 		free(x->hlo);
 	}
+	for (i = 0; i < x->heapkeys.n; i++)
+		heap_free(x->heaps[i].h);
+	free(x->heaps);
+	strtab_free(&x->heapkeys);
 	for (i = 0; i < x->nwarnings; i++)
 		free(x->warnings[i]);
 	for (i = 0; i < x->rowkeys.n; i++)

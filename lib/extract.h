@@ -1,8 +1,9 @@
 /*
  * extract: nsysjax-extract's work: the frames of load_profiler_data
- * (thunk, module, communication, compile) and an hlo side table, from
- * nsys-jax archives.  Each input member is decoded once, whatever frames
- * are asked for.
+ * (thunk, module, communication, compile), an hlo side table and the heap
+ * simulator traces of the buffer assignments (heap), from nsys-jax
+ * archives.  Each input member is decoded once, whatever frames are asked
+ * for; buffer assignments only when the heap frame is.
  */
 #ifndef NSYSJAX_EXTRACT_H
 #define NSYSJAX_EXTRACT_H
@@ -23,9 +24,10 @@ enum extract_frame {
 	EXTRACT_COMMUNICATION = 1 << 2,
 	EXTRACT_COMPILE = 1 << 3,
 	EXTRACT_HLO = 1 << 4,
-	EXTRACT_STACKFRAMES = 1 << 5
+	EXTRACT_STACKFRAMES = 1 << 5,
+	EXTRACT_HEAP = 1 << 6
 };
-#define EXTRACT_NFRAMES 6
+#define EXTRACT_NFRAMES 7
 
 struct extract_opts {
 	int keep_autotuning;	/* skip remove_autotuning_detail */
@@ -35,6 +37,14 @@ struct extract_opts {
 };
 
 struct extract_hlo;		/* loaded dumps, by member name */
+struct heap;
+
+/* The heap frame of one ProgramId: its dump's heap simulator traces. */
+struct extract_heap {
+	const char *program;	/* ProgramId (interned) */
+	struct heap *h;
+	int differs;		/* another dump of it gave other traces */
+};
 
 /* One row of the hlo frame: an instruction that some thunk executes. */
 struct extract_hlorow {
@@ -73,6 +83,11 @@ struct extract {
 	size_t pf_profile;
 	struct prefetch *next;	/* being read for the next profile */
 	size_t capkeybuf;
+	/* The heap frame, by ProgramId in order of first appearance; only
+	 * when EXTRACT_HEAP is asked for. */
+	struct extract_heap *heaps;
+	struct strtab heapkeys;	/* ProgramId -> index in heaps */
+	size_t capheaps;
 };
 
 /* Frame name ("thunk", ...) to its EXTRACT_* bit; 0 if unknown. */

@@ -4,6 +4,7 @@
 
 #include "err.h"
 #include "extract.h"
+#include "heap.h"
 #include "mem.h"
 #include "tsv.h"
 
@@ -237,6 +238,73 @@ write_stackframes(const struct extract *x, struct tsv_writer *w)
 	return rc;
 }
 
+/* ---- heap frame ---- */
+
+static const char *const heap_cols[] = {
+	"ProgramId", "Trace", "Event", "Kind", "BufferId", "CanonicalId",
+	"SizeBytes", "DeltaBytes", "HeapBytes", "Point", "Instruction",
+	"Computation", NULL
+};
+
+static const char *const heap_kinds[] = { "ALLOC", "FREE", "SHARE_WITH" };
+
+static const struct extract_heap *sort_heaps;
+
+static int
+cmp_heap(const void *a, const void *b)
+{
+	return strcmp(sort_heaps[*(const size_t *)a].program,
+	    sort_heaps[*(const size_t *)b].program);
+}
+
+static int
+heap_event_row(struct tsv_writer *w, const char *program, size_t t,
+    size_t e, const struct heap_event *ev)
+{
+	tsv_str(w, program);
+	tsv_i64(w, (int64_t)t);
+	tsv_i64(w, (int64_t)e);
+	tsv_str(w, heap_kinds[ev->kind]);
+	tsv_i64(w, ev->buffer);
+	if (ev->kind == HEAP_SHARE_WITH)
+		tsv_i64(w, ev->canonical);
+	else
+		tsv_empty(w);
+	tsv_i64(w, ev->size);
+	tsv_i64(w, ev->delta);
+	tsv_i64(w, ev->heap);
+	tsv_i64(w, (int64_t)ev->point);
+	tsv_str(w, ev->instruction);
+	tsv_str(w, ev->computation);
+	return tsv_eor(w);
+}
+
+/* Every event of every trace, by ProgramId, Trace, Event. */
+static int
+write_heap(const struct extract *x, struct tsv_writer *w)
+{
+	size_t i, t, e, n = x->heapkeys.n, *p = mem_calloc(n + 1, sizeof(*p));
+	const struct heap_trace *tr;
+	const struct extract_heap *eh;
+	int rc = tsv_header(w, heap_cols);
+
+	for (i = 0; i < n; i++)
+		p[i] = i;
+	sort_heaps = x->heaps;
+	qsort(p, n, sizeof(*p), cmp_heap);
+	for (i = 0; i < n && rc == 0; i++) {
+		eh = &x->heaps[p[i]];
+		for (t = 0; t < heap_ntraces(eh->h) && rc == 0; t++) {
+			tr = heap_trace(eh->h, t);
+			for (e = 0; e < tr->nev && rc == 0; e++)
+				rc = heap_event_row(w, eh->program, t, e,
+				    &tr->ev[e]);
+		}
+	}
+	free(p);
+	return rc;
+}
+
 int
 extract_write(struct extract *x, unsigned bit, struct tsv_writer *w)
 {
@@ -253,6 +321,8 @@ extract_write(struct extract *x, unsigned bit, struct tsv_writer *w)
 		return write_hlo(x, w);
 	case EXTRACT_STACKFRAMES:
 		return write_stackframes(x, w);
+	case EXTRACT_HEAP:
+		return write_heap(x, w);
 	}
 	return err_fail("unknown frame");
 }

@@ -240,10 +240,11 @@ print "<svg>$n</svg>\n";
 EOF
 	chmod +x "$T/ex/bin/flamegraph.pl"
 	# Commands are "$ " lines in the man page's EXAMPLES and indented
-	# lines in the README's section; a line ending in '|' goes on.
+	# lines in the README's section (to the next heading of any level);
+	# a line ending in '|' goes on.
 	awk '/^\.Sh EXAMPLES/ { on = 1; next } /^\.Sh/ { on = 0 }
 	    on && /^\$ / { print substr($0, 3) }' man/nsysjax-fold.1 > "$T/ex/man.sh"
-	awk '/^## nsysjax-fold/ { on = 1; next } /^## / { on = 0 }
+	awk '/^## nsysjax-fold/ { on = 1; next } /^##/ { on = 0 }
 	    !on { next }
 	    cont { sub(/^ +/, ""); cmd = cmd " " $0 }
 	    !cont && /^    [a-z]/ && !/\[-/ { sub(/^    /, ""); cmd = $0 }
