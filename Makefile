@@ -114,10 +114,9 @@ example: $(O)/example/mkexample
 # tests/t75-example.sh runs the generator.
 test: $(O)/example/mkexample
 
-# The main job: the report of the profiles INPUTS (the nsys-jax archives
-# of one run, .zip or extracted) in out/; without INPUTS, of the example
-# profile.  Until pipelines/report.sh takes over: every frame, the
-# steady state with aligned clocks, and the summaries of the tools.
+# The main job: pipelines/report.sh on the profiles INPUTS (the nsys-jax
+# archives of one run, .zip or extracted) into out/; without INPUTS, on
+# the example profile.
 ifeq ($(strip $(INPUTS)),)
 RUNIN  = $(O)/example/profile/rank0 $(O)/example/profile/rank1
 RUNDEP = example
@@ -126,27 +125,7 @@ RUNIN  = $(INPUTS)
 RUNDEP =
 endif
 run: all $(RUNDEP)
-	@mkdir -p out
-	@echo "make run: $(RUNIN) -> out/"
-	@set -e; B=$(O)/bin; \
-	$$B/nsysjax-extract -o out $(RUNIN); \
-	$$B/nsysjax-align -o out/corrections.tsv out/thunk.tsv > out/aligned_thunk.tsv; \
-	$$B/nsysjax-align -a out/corrections.tsv out/module.tsv > out/aligned_module.tsv; \
-	$$B/nsysjax-warmup -c out/compile.tsv out/aligned_thunk.tsv > out/steady_thunk.tsv; \
-	$$B/nsysjax-warmup -c out/compile.tsv --communication-from out/thunk.tsv \
-	    out/aligned_module.tsv > out/steady_module.tsv; \
-	$$B/nsysjax-collectives -s bandwidth out/steady_thunk.tsv > out/bandwidth.tsv; \
-	$$B/nsysjax-collectives -s hidden out/steady_thunk.tsv > out/hidden.tsv; \
-	$$B/nsysjax-fold -H out/hlo.tsv -S out/stackframes.tsv -M out/steady_module.tsv \
-	    out/steady_thunk.tsv > out/source.folded; \
-	$$B/nsysjax-fold -b op_name -H out/hlo.tsv -M out/steady_module.tsv \
-	    out/steady_thunk.tsv > out/op_name.folded; \
-	$$B/nsysjax-fold -b opcode -H out/hlo.tsv -M out/steady_module.tsv \
-	    out/steady_thunk.tsv > out/opcode.tsv; \
-	$$B/nsysjax-compilestats -t summary -f 0.97 out/compile.tsv > out/compile_summary.tsv; \
-	for t in corrections bandwidth hidden opcode compile_summary; do \
-		echo; echo "# out/$$t.tsv"; cat out/$$t.tsv; \
-	done; \
-	echo; echo "# flame graphs: flamegraph.pl --countname=us out/source.folded > source.svg"; \
-	ls out
+	rm -rf out
+	NSYSJAX_BIN=$(O)/bin sh pipelines/report.sh -o out $(RUNIN)
+	@echo "make run: the report of $(RUNIN) is in out/ (out/report.txt)"
 .PHONY: example run

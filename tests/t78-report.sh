@@ -1,0 +1,72 @@
+#!/bin/sh
+# pipelines/report.sh: the whole report of a run, on the example profile
+# (always) and on the four real archives (with ../shared).  Its tables
+# must be those of the tools and pipelines run alone, its corrections
+# those of nsysjax-align, its output the same bytes on a second run.
+set -u
+. tests/lib.sh
+R=pipelines/report.sh
+export NSYSJAX_BIN=$BIN
+EX=${EXAMPLE:-build/example/profile}
+
+# report_checks NAME DIR INPUT...: the report of INPUT in DIR is complete
+# and agrees with the pieces.
+report_checks() {
+	name=$1 dir=$2
+	shift 2
+	for f in report.txt corrections.tsv alignment_skews.tsv \
+	    summary/modules.tsv communication/bandwidth.tsv communication/hidden.tsv \
+	    flamegraphs/source.folded flamegraphs/op_name.folded \
+	    flamegraphs/opcodes.tsv variability/thunks.tsv memory/peaks.tsv; do
+		[ -s "$dir/$f" ] || { notok "$name: $f missing or empty"; return; }
+	done
+	ok
+	"$BIN/nsysjax-align" -o "$T/corr" "$dir/frames/communication.tsv" > /dev/null 2>&1
+	cmp -s "$T/corr" "$dir/corrections.tsv" && ok || notok "$name: corrections differ from nsysjax-align's"
+	sh pipelines/communication.sh -t bandwidth "$dir/frames" > "$T/bw" 2> /dev/null
+	cmp -s "$T/bw" "$dir/communication/bandwidth.tsv" && ok || notok "$name: bandwidth differs from communication.sh's"
+	# The text report holds the tables as written.
+	grep -qF "$(sed -n 2p "$dir/communication/bandwidth.tsv")" "$dir/report.txt" && ok ||
+		notok "$name: report.txt lacks the bandwidth table"
+	# Skews: one row per device and complete instance, summing to 0.
+	awk -F'\t' 'NR > 1 { s[$2] += $3; n++ } END { for (i in s) if (s[i] > 1e-6 || s[i] < -1e-6) bad++; exit bad > 0 || n == 0 }' \
+	    "$dir/alignment_skews.tsv" && ok || notok "$name: skews do not centre on each instance"
+	if command -v gnuplot > /dev/null; then
+		n=$(ls "$dir/plots" 2> /dev/null | grep -c '\.svg$')
+		[ "$n" -ge 3 ] && grep -q '<svg' "$dir/plots/bandwidth.svg" && ok || notok "$name: $n plots"
+	else
+		skip "$name plots: gnuplot not installed"
+	fi
+}
+
+if [ -x build/example/mkexample ] || [ -d "$EX" ]; then
+	[ -d "$EX/rank0" ] || build/example/mkexample "$EX" > /dev/null
+	sh $R -o "$T/ex" "$EX/rank0" "$EX/rank1" > "$T/ex.out" 2> "$T/ex.err" && ok || notok "report on the example: $(cat "$T/ex.err")"
+	report_checks example "$T/ex"
+	cmp -s "$T/ex.out" "$T/ex/report.txt" && ok || notok "stdout is not report.txt"
+	# The planted clock offset (tests/example/truth.tsv) comes out.
+	awk -F'\t' 'NR == 3 { exit !($2 + 0 > 1359 && $2 + 0 < 1360) }' "$T/ex/corrections.tsv" && ok ||
+		notok "example corrections: $(cat "$T/ex/corrections.tsv")"
+	# A frames directory is a valid input and gives the same report.
+	sh $R -o "$T/ex2" "$T/ex/frames" > /dev/null 2>&1
+	diff -r -x frames -x report.txt "$T/ex" "$T/ex2" > /dev/null && ok || notok "frames input gives another report"
+else
+	skip "example profile: build/example/mkexample not built"
+fi
+
+if have_data; then
+	sh $R -o "$T/c4" "$DATA"/pax_fsdp4_4proc_proc[0-3].zip > /dev/null 2> "$T/c4.err" && ok ||
+		notok "report on combined4: $(cat "$T/c4.err")"
+	report_checks combined4 "$T/c4"
+	# Same input, same bytes, plots included.
+	sh $R -o "$T/c4b" "$DATA"/pax_fsdp4_4proc_proc[0-3].zip > /dev/null 2>&1
+	diff -r "$T/c4" "$T/c4b" > /dev/null && ok || notok "report not deterministic"
+else
+	skip "combined4 report: $DATA not found"
+fi
+
+sh $R > /dev/null 2> "$T/e"; [ $? -eq 2 ] && grep -q usage "$T/e" && ok || notok "no arguments: not a usage error"
+sh $R -o "$T/x" > /dev/null 2>&1; [ $? -eq 2 ] && ok || notok "no input: not a usage error"
+sh $R -o "$T/y" "$T/nosuch.zip" > /dev/null 2> "$T/e"; [ $? -eq 1 ] && grep -q "nosuch.zip" "$T/e" && ok ||
+	notok "bad input: $(cat "$T/e")"
+done_testing t78-report
