@@ -41,6 +41,12 @@ run proc0 "$P0"
 run combined4 "$ALL"
 echo "reference (load_profiler_data, four archives): 8.6 s, 0.9 GB"
 
+# The whole report (pipelines/report.sh) on the four archives; peak RSS is
+# the largest process of the run.  Reference, notebook-equivalent: 18 s,
+# 1.5 GB.
+rep=$(measure sh -c 'rm -rf "$1"; NSYSJAX_BIN=$2 sh pipelines/report.sh -o "$1" $3 2> /dev/null' sh "$T/report" "$BIN" "$ALL")
+printf 'report.sh  four archives: %5ss %4s MB peak RSS (reference notebook-equivalent: 18 s, 1.5 GB)\n' ${rep%% *} ${rep##* }
+
 # The filters on 10 million thunk rows: the real combined4 thunk frame
 # repeated by tests/bench/gen-thunks.awk (executions and times shifted so
 # that collective instances stay distinct), generated once here into the
