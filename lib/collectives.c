@@ -423,6 +423,7 @@ coll_run(struct filter *in, struct tsv_writer *w, enum coll_mode mode)
 	struct coll_summary *s = NULL;
 	long col[K_MAX];
 	struct crow c;
+	int64_t sum = 0;	/* of |times| summarised: bounds every sum */
 	int rc;
 
 	if (find_columns(r, mode, col) != 0)
@@ -440,9 +441,15 @@ coll_run(struct filter *in, struct tsv_writer *w, enum coll_mode mode)
 			break;
 		if (rc == 1 && mode != COLL_ROWS)
 			continue;
-		if (s != NULL)
+		if (s != NULL) {
+			sum += llabs(c.dur) + llabs(c.hidden);
+			if (sum > (int64_t)1 << 61) {
+				rc = err_fail("%s:%ld: the times add up to more "
+				    "than 2^61 ns", tsv_name(r), tsv_lineno(r));
+				break;
+			}
 			summarize(s, r, col, &c);
-		else if (write_row(r, col, &c, w) != 0) {
+		} else if (write_row(r, col, &c, w) != 0) {
 			rc = -1;
 			break;
 		}

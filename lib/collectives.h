@@ -95,7 +95,9 @@ enum coll_mode {
  * BusBandwidthGBPerSec (GB/s) appended (or rewritten in place when the
  * input already has them; empty where there is no bandwidth), or a
  * summary table.  Returns 0, or -1 with an err message naming the input,
- * line and column (rows before a bad one are already written).
+ * line and column (rows before a bad one are already written); for the
+ * summaries, also when the |times| summarised add up to more than 2^61
+ * ns, so that no sum overflows.
  */
 int coll_run(struct filter *in, struct tsv_writer *w, enum coll_mode mode);
 

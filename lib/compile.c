@@ -754,6 +754,30 @@ free_build(struct build *b)
 	free(b->stk);
 }
 
+/*
+ * The times of R[0..N), added up in absolute value, are at most
+ * COMPILE_MAX_NS, which bounds every sum made of them (DurChild and
+ * DurNonChild of folded ranges): no int64 overflow, whatever the input.
+ */
+static int
+check_times(const struct compile_range *r, size_t n)
+{
+	int64_t sum = 0, t[5];
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		t[0] = r[i].start_ns, t[1] = r[i].end_ns, t[2] = r[i].dur_ns;
+		t[3] = r[i].dur_child_ns, t[4] = r[i].dur_nonchild_ns;
+		for (k = 0; k < 5; k++)
+			if (t[k] > COMPILE_MAX_NS || t[k] < -COMPILE_MAX_NS ||
+			    (k >= 2 && (sum += llabs(t[k])) > COMPILE_MAX_NS))
+				return err_fail("RangeId %lld: the times add up "
+				    "to more than 2^60 ns",
+				    (long long)r[i].range_id);
+	}
+	return 0;
+}
+
 int
 compile_add_profile(struct compile_frame *f, const char *profile,
     const struct compile_range *r, size_t n, compile_fingerprint_fn *fp,
@@ -762,6 +786,8 @@ compile_add_profile(struct compile_frame *f, const char *profile,
 	struct build b;
 	size_t first = f->nrows;
 
+	if (check_times(r, n) != 0)
+		return -1;
 	memset(&b, 0, sizeof(b));
 	b.f = f;
 	b.n = n;

@@ -96,6 +96,9 @@ extern const char *const compile_columns[];
 typedef const char *compile_fingerprint_fn(void *ctx, int64_t program_id,
     const char *program_name);
 
+/* The limit of times and of their sums (2^60 ns, 36 years). */
+#define COMPILE_MAX_NS	((int64_t)1 << 60)
+
 /* compile_add_profile flag: apply remove_autotuning_detail (utils.py). */
 #define COMPILE_CLEAN	1
 
@@ -154,8 +157,10 @@ typedef const char *compile_fingerprint_fn(void *ctx, int64_t program_id,
  * ranges (the reference is quadratic).  FP may be NULL (all "unknown").
  *
  * Returns 0, or -1 with an err message ("RangeId N appears twice",
- * "RangeId N: ParentId cycle"; the caller prefixes input and member), in
- * which case F is unchanged.  A ParentId naming no range is not an error:
+ * "RangeId N: ParentId cycle", "RangeId N: the times add up to more than
+ * 2^60 ns": starts, ends and the durations of all ranges, in absolute
+ * value, are limited to COMPILE_MAX_NS so that no sum overflows; the
+ * caller prefixes input and member), in which case F is unchanged.  A ParentId naming no range is not an error:
  * the range counts as a root for the tree but not as a worker (its
  * ParentId is not empty), and the value is written as given.
  */

@@ -672,6 +672,35 @@ own_times(struct cstats *s)
 	return 0;
 }
 
+/*
+ * The ranges' starts and times, added up in absolute value, are at most
+ * 2^60 ns, which bounds every sum made of them: no int64 overflow,
+ * whatever the input.
+ */
+static int
+check_sums(const struct cstats *s)
+{
+	const int64_t max = (int64_t)1 << 60;
+	int64_t sum = 0, t[4];
+	size_t i, k;
+
+	for (i = 0; i < s->n; i++) {
+		const struct crow *r = &s->rows[i];
+
+		t[0] = r->start, t[1] = r->dur;
+		t[2] = r->child_nan ? 0 : r->child;
+		t[3] = r->child_nan ? 0 : r->nonchild;
+		for (k = 0; k < 4; k++) {
+			if (t[k] > max || t[k] < -max ||
+			    (sum += llabs(t[k])) > max)
+				return err_fail("%s: the ranges' times add up "
+				    "to more than 2^60 ns",
+				    strtab_get(&s->srcs, r->src));
+		}
+	}
+	return 0;
+}
+
 int
 cstats_attribute(struct cstats *s)
 {
@@ -685,6 +714,8 @@ cstats_attribute(struct cstats *s)
 		r->kind = A_NONE;
 		r->sh_nc = r->sh_c = 0;
 	}
+	if (check_sums(s) != 0)
+		return -1;
 	s->by_id = sorted_rows(s, cmp_id);
 	s->by_stack = sorted_rows(s, cmp_stack);
 	if (check_ids(s) != 0 || find_mains(s) != 0)

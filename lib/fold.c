@@ -77,6 +77,10 @@ struct fold {
 	size_t cappdev;
 	struct strtab devs;
 	int have_modules;
+	/* Thunk durations, and module starts and durations, added up in
+	 * absolute value: at most TSV_MAX_NS each, which bounds every sum
+	 * made of them (no int64 overflow, whatever the input). */
+	int64_t tsum, msum;
 
 	struct strtab lines;
 	struct line *line;
@@ -320,6 +324,10 @@ fold_add_module(struct fold *f, const char *program, size_t plen,
 
 	if (dur_ns < 0)
 		return err_fail("negative duration");
+	if (start_ns < -TSV_MAX_NS || start_ns > TSV_MAX_NS ||
+	    dur_ns > TSV_MAX_NS ||
+	    (f->msum += llabs(start_ns) + dur_ns) > TSV_MAX_NS)
+		return err_fail("module times add up to more than 2^60 ns");
 	p = strtab_intern(&f->progs, program, plen, NULL);
 	grow0(&f->prog, &f->capprog, p, sizeof(*f->prog));
 	f->prog[p].module_ns += dur_ns;
@@ -376,6 +384,8 @@ fold_add_thunk(struct fold *f, const char *program, size_t plen,
 
 	if (dur_ns < 0)
 		return err_fail("negative duration");
+	if (dur_ns > TSV_MAX_NS || (f->tsum += dur_ns) > TSV_MAX_NS)
+		return err_fail("durations add up to more than 2^60 ns");
 	k = key_id(f, program, plen, name, nlen);
 	f->key[k].ns += dur_ns;
 	f->key[k].seen = 1;

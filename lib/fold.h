@@ -93,7 +93,8 @@ int fold_load_modules(struct fold *f, struct tsv_reader *r);
 /*
  * One module row: PROGRAM[0..PLEN) (the ProgramId field as it appears in
  * the TSV, escaped), DEVICE, and start and duration in ns.  Returns 0, or -1 with
- * an err message for a negative duration.
+ * an err message for a negative duration, or when the modules' |start| +
+ * duration add up to more than TSV_MAX_NS (2^60 ns).
  */
 int fold_add_module(struct fold *f, const char *program, size_t plen,
     int64_t device, int64_t start_ns, int64_t dur_ns);
@@ -108,7 +109,8 @@ int fold_read_thunks(struct fold *f, struct filter *in);
 /*
  * One thunk row: PROGRAM and NAME as they appear in the TSV (escaped) and
  * its ProjDurMs in ns.  Returns 0, or -1 with an err message for a
- * negative duration (the reference asserts that no count is negative).
+ * negative duration (the reference asserts that no count is negative), or
+ * when the durations add up to more than TSV_MAX_NS (2^60 ns).
  */
 int fold_add_thunk(struct fold *f, const char *program, size_t plen,
     const char *name, size_t nlen, int64_t dur_ns);

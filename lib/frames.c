@@ -745,9 +745,14 @@ overlap_group(struct frames *f, const size_t *p, size_t nc, size_t n,
 			const struct frames_thunk *c = &f->thunks[p[k]];
 			int64_t ce = c->start + c->dur;
 
+			/* Each overlap is below 2^62 (times within
+			 * TRACE_MAX_NS); overlapping compute thunks could
+			 * add up past int64, so the sum stops at 2^62. */
 			if (ce > s)
 				hidden += (ce < e ? ce : e) -
 				    (c->start > s ? c->start : s);
+			if (hidden > (int64_t)1 << 62)
+				hidden = (int64_t)1 << 62;
 		}
 		t->hidden = hidden;
 	}

@@ -147,11 +147,21 @@ keep_string(struct trace *t, char *s)
 	return s;
 }
 
-/* Build row I of K into R; 0 if the row is usable, 1 to skip it. */
+static int
+beyond(int64_t ns)
+{
+	return ns > TRACE_MAX_NS || ns < -TRACE_MAX_NS;
+}
+
+/*
+ * Build row I of K into R; 0 if the row is usable, 1 to skip it, -1 with
+ * an err message for a time beyond TRACE_MAX_NS.
+ */
 static int
 make_row(struct trace *t, const struct cols *k, size_t i,
     struct proj_range *r)
 {
+	int64_t end = 0;
 	int v, ok = 1;
 
 	r->id = num(&k->c[C_ID], i, &v);
@@ -165,13 +175,18 @@ make_row(struct trace *t, const struct cols *k, size_t i,
 	if (k->have[C_DUR])
 		r->dur = num(&k->c[C_DUR], i, &v);
 	else
-		r->dur = num(&k->c[C_END], i, &v) - r->start;
+		end = num(&k->c[C_END], i, &v);
 	ok &= v;
 	r->pid = num(&k->c[C_PID], i, &v);
 	r->tid = num(&k->c[C_TID], i, &v);
 	r->num_gpu_ops = k->have[C_GPUOPS] ? num(&k->c[C_GPUOPS], i, &v) : -1;
 	r->orig_start = k->have[C_OSTART] ? num(&k->c[C_OSTART], i, &v) : 0;
 	r->orig_dur = k->have[C_ODUR] ? num(&k->c[C_ODUR], i, &v) : 0;
+	if (beyond(r->start) || beyond(end) || beyond(r->orig_start) ||
+	    beyond(r->orig_dur) || (k->have[C_DUR] && beyond(r->dur)))
+		return err_fail("row %zu: a time beyond 2^60 ns", i + 1);
+	if (!k->have[C_DUR])
+		r->dur = end - r->start;
 	if (k->c[C_NAME].valid && !k->c[C_NAME].valid[i])
 		return 1;
 	r->name = k->c[C_NAME].str[i];
@@ -208,9 +223,11 @@ trace_read_parquet(const uint8_t *data, size_t len, struct trace *t)
 	nrows = rc == 0 ? (size_t)pq_nrows(f) : 0;
 	t->r = mem_calloc(nrows + 1, sizeof(*t->r));
 	t->strings = mem_calloc(nrows + 1, sizeof(*t->strings));
-	for (i = 0; i < nrows; i++) {
-		if (make_row(t, &k, i, &t->r[t->n]) != 0)
+	for (i = 0; i < nrows && rc == 0; i++) {
+		if ((rc = make_row(t, &k, i, &t->r[t->n])) != 0) {
+			rc = rc < 0 ? -1 : 0;
 			continue;
+		}
 		/* Names point into the column; copy them to outlive it. */
 		if (t->r[t->n].name == k.c[C_NAME].str[i])
 			t->r[t->n].name = keep_string(t,

@@ -44,12 +44,15 @@ struct threads {
 	size_t nstrings;
 };
 
+/* Times read are within +-TRACE_MAX_NS (2^60 ns, 36 years). */
+#define TRACE_MAX_NS	((int64_t)1 << 60)
+
 /*
  * Read trace.parquet (DATA[0..LEN)) into T.  Times are integer ns; a row
  * whose RangeId is null is skipped (data_loaders.py drops them), a null
  * ParentId means a root.  Returns 0, or -1 with an err message (bad
  * parquet, unknown layout, missing column, TID missing as in unpatched
- * nsys 2024.5.1/2024.6.1).
+ * nsys 2024.5.1/2024.6.1, "row N: a time beyond 2^60 ns").
  */
 int trace_read_parquet(const uint8_t *data, size_t len, struct trace *t);
 

@@ -626,14 +626,15 @@ tsv_get_ms(struct tsv_reader *r, size_t i, int64_t *ns, int allow_empty)
 			fp += (s[k] - '0') * scale;
 		}
 	}
+	/* 12 digits: below 10^18 ns, within TSV_MAX_NS. */
 	if (digits > 0 && k == n) {
 		*ns = (neg ? -1 : 1) * (ip * 1000000 + fp);
 		return 0;
 	}
 	if ((rc = tsv_get_f64(r, i, &d, allow_empty)) != 0)
 		return rc;
-	if (fabs(d) > 9e12)
-		return bad_number(r, i, "a time in ms");
+	if (fabs(d) * 1e6 > (double)TSV_MAX_NS)
+		return bad_number(r, i, "a time in ms (at most 2^60 ns)");
 	*ns = llround(d * 1e6);
 	return 0;
 }

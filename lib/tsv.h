@@ -146,10 +146,14 @@ int tsv_get_i64(struct tsv_reader *r, size_t i, int64_t *v, int allow_empty);
 /* As tsv_get_i64 for a decimal number (strtod syntax, no inf/nan). */
 int tsv_get_f64(struct tsv_reader *r, size_t i, double *v, int allow_empty);
 
+/* Times read are within +-TSV_MAX_NS (2^60 ns, 36 years), so that a
+ * sum or difference of a few never overflows. */
+#define TSV_MAX_NS	((int64_t)1 << 60)
+
 /*
  * As tsv_get_i64 for a time in milliseconds, returned in integer
  * nanoseconds: exact for up to 6 decimals (what tsv_ms writes), rounded
- * to the nearest ns beyond.
+ * to the nearest ns beyond.  A time beyond TSV_MAX_NS is an error.
  */
 int tsv_get_ms(struct tsv_reader *r, size_t i, int64_t *ns, int allow_empty);
 

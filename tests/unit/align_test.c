@@ -323,7 +323,8 @@ bad_tables(void)
 	CHECK_INT(read_text("Device\tCorrectionMs\n3\t1\n0\t1\n3\t2\n", &u), -1);
 	CHECK_STR(err_msg(), "c.tsv: device 3 listed twice");
 	CHECK_INT(read_text("Device\tCorrectionMs\n0\t3000000000000\n", &u), -1);
-	CHECK_STR(err_msg(), "c.tsv:2: column CorrectionMs: out of range");
+	CHECK_STR(err_msg(), "c.tsv:2: column CorrectionMs: not a time in ms (at "
+	    "most 2^60 ns): '3000000000000'");
 	CHECK_INT(read_text("", &u), -1);
 	CHECK_STR(err_msg(), "c.tsv: no header line");
 }

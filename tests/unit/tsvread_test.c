@@ -65,7 +65,7 @@ numbers(void)
 {
 	FILE *fp;
 	struct tsv_reader *r = open_text("X\n9223372036854775808\n1e-3\ninf\n"
-	    "1.23456789\n 1\n", &fp);
+	    "1.23456789\n 1\n999999999999.999999\n1.15e12\n-1.16e12\n", &fp);
 	int64_t v;
 	double d;
 
@@ -83,6 +83,13 @@ numbers(void)
 	CHECK_INT(v, 1234568);			/* rounded to the ns */
 	CHECK_INT(tsv_next(r), 1);
 	CHECK_INT(tsv_get_i64(r, 0, &v, 0), -1);	/* leading space */
+	CHECK_INT(tsv_next(r), 1);		/* times: within 2^60 ns */
+	CHECK_INT(tsv_get_ms(r, 0, &v, 0), 0);
+	CHECK_INT(v, 999999999999999999);
+	CHECK_INT(tsv_next(r), 1);
+	CHECK_INT(tsv_get_ms(r, 0, &v, 0), 0);
+	CHECK_INT(tsv_next(r), 1);
+	CHECK_INT(tsv_get_ms(r, 0, &v, 0), -1);
 	tsv_rclose(r);
 	fclose(fp);
 }
