@@ -6,7 +6,8 @@
  * profile.  Nothing here comes from a real profile.  The output is the
  * same on every run, so regenerating changes no file.
  *
- *	mkseeds CORPUSDIR	writes CORPUSDIR/{parquet,hlo,xz,archive}/gen-*
+ *	mkseeds CORPUSDIR	writes CORPUSDIR/{parquet,hlo,xz,archive,profile,
+ *				pushpop}/gen-*
  */
 #include <lzma.h>
 #include <stdint.h>
@@ -545,6 +546,40 @@ archive_seeds(void)
 	free(data[1]);
 }
 
+/* The members of a profile for the profile target, separated by its
+ * marker line. */
+static void
+profile_seeds(void)
+{
+	static const char sep[] = "\nNSYSJAX-MEMBER\n";
+	uint8_t *part[4], *p;
+	size_t len[4], n, i;
+	const char *csv = pushpop_csv();
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		part[0] = trace(k ? 2026 : 2024, &len[0]);
+		part[1] = threads(&len[1]);
+		part[2] = (uint8_t *)csv;
+		len[2] = strlen(csv);
+		part[3] = hlo(0, 1, &len[3]);
+		p = malloc(len[0] + len[1] + len[2] + len[3] + 3 * strlen(sep));
+		for (n = i = 0; i < 4; i++) {
+			memcpy(p + n, part[i], len[i]);
+			n += len[i];
+			if (i < 3) {
+				memcpy(p + n, sep, strlen(sep));
+				n += strlen(sep);
+			}
+		}
+		seed("profile", k ? "2026.1" : "2024.4", p, n);
+		free(p);
+		free(part[0]);
+		free(part[1]);
+		free(part[3]);
+	}
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -559,6 +594,7 @@ main(int argc, char *argv[])
 	hlo_seeds();
 	xz_seeds();
 	archive_seeds();
+	profile_seeds();
 	{
 		const char *csv = pushpop_csv();
 
