@@ -1,16 +1,41 @@
 /*
  * Fuzz target: HLO protobuf dumps (hlo_load: the wire walk, protobuf-c
  * decoding one instruction at a time, communication facts: message size,
- * replica groups) and the source stacks of every instruction (hlo_src:
+ * replica groups), the source stacks of every instruction (hlo_src:
  * stack frame, file location and name ids out of range, cycles of parent
- * frames).
+ * frames) and the heap simulator traces of the buffer assignment
+ * (heap_load).
  */
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "heap.h"
 #include "hlo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+/* The heap after each event is the sum of the deltas, never negative. */
+static void
+heap(const uint8_t *data, size_t n)
+{
+	const struct heap_trace *t;
+	struct heap *h;
+	int64_t sum;
+	size_t i, j;
+
+	if ((h = heap_load(data, n)) == NULL)
+		return;
+	for (i = 0; i < heap_ntraces(h); i++) {
+		t = heap_trace(h, i);
+		for (sum = 0, j = 0; j < t->nev; j++) {
+			sum += t->ev[j].delta;
+			if (t->ev[j].heap != sum || sum < 0 || sum > t->peak)
+				abort();
+		}
+	}
+	(void)heap_equal(h, h);
+	heap_free(h);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
@@ -20,6 +45,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	struct hlo_src s;
 	size_t i, j, k;
 
+	heap(data, n);
 	if ((m = hlo_load(data, n)) == NULL)
 		return 0;
 	(void)hlo_name(m);

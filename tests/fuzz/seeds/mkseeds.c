@@ -432,6 +432,62 @@ hlo(int variant, int wrap, size_t *len)
 	return pack_module(&m, wrap, len);
 }
 
+/*
+ * The module of hlo() with a buffer assignment (HloProto field 3, which
+ * protos/hlo.proto leaves out): three logical buffers, one heap simulator
+ * trace that allocates, shares and frees them.
+ */
+static uint8_t *
+heap(size_t *len)
+{
+	static const int kind[] = { 0, 0, 2, 1, 1, 1 };
+	static const int64_t buf[] = { 1, 2, 3, 2, 3, 1 }, size[] = { 64, 32,
+	    16 };
+	Xla__LogicalBufferProto lb[3], *lbp[3];
+	Xla__HeapSimulatorTrace__Event ev[6], *evp[6];
+	Xla__HeapSimulatorTrace tr = XLA__HEAP_SIMULATOR_TRACE__INIT, *trp[1];
+	Xla__BufferAssignmentProto ba = XLA__BUFFER_ASSIGNMENT_PROTO__INIT;
+	uint8_t *m, *p, tmp[10];
+	size_t mlen, blen, k, i;
+
+	for (i = 0; i < 3; i++) {
+		xla__logical_buffer_proto__init(&lb[i]);
+		lb[i].id = (int64_t)i + 1;
+		lb[i].size = size[i];
+		lbp[i] = &lb[i];
+	}
+	for (i = 0; i < 6; i++) {
+		xla__heap_simulator_trace__event__init(&ev[i]);
+		ev[i].kind = kind[i];
+		ev[i].buffer_id = buf[i];
+		ev[i].share_with_canonical_id = kind[i] == 2 ? 1 : 0;
+		ev[i].computation_name = "main";
+		ev[i].instruction_name = i % 2 ? "fusion.3" : "p.1";
+		evp[i] = &ev[i];
+	}
+	tr.n_events = 6;
+	tr.events = evp;
+	trp[0] = &tr;
+	ba.n_logical_buffers = 3;
+	ba.logical_buffers = lbp;
+	ba.n_heap_simulator_traces = 1;
+	ba.heap_simulator_traces = trp;
+	m = hlo(0, 1, &mlen);
+	blen = xla__buffer_assignment_proto__get_packed_size(&ba);
+	for (k = 0, i = blen; i >= 0x80; i >>= 7)
+		tmp[k++] = (uint8_t)(i | 0x80);
+	tmp[k++] = (uint8_t)i;
+	*len = mlen + 1 + k + blen;
+	if ((p = malloc(*len)) == NULL)
+		abort();
+	memcpy(p, m, mlen);
+	p[mlen] = 0x1a;		/* field 3, length-delimited */
+	memcpy(p + mlen + 1, tmp, k);
+	xla__buffer_assignment_proto__pack(&ba, p + mlen + 1 + k);
+	free(m);
+	return p;
+}
+
 static void
 hlo_seeds(void)
 {
@@ -442,6 +498,7 @@ hlo_seeds(void)
 	p = hlo(0, 0, &len), seed("hlo", "bare", p, len), free(p);
 	p = hlo(1, 1, &len), seed("hlo", "frame-cycle", p, len), free(p);
 	p = hlo(2, 1, &len), seed("hlo", "ids-out-of-range", p, len), free(p);
+	p = heap(&len), seed("hlo", "heap", p, len), free(p);
 }
 
 /* ---- xz and zip ---- */
