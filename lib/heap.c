@@ -19,6 +19,7 @@
 #include "heap.h"
 #include "hlo.pb-c.h"
 #include "mem.h"
+#include "pbwire.h"
 #include "strtab.h"
 
 #define NONE	SIZE_MAX
@@ -56,104 +57,17 @@ struct ld {
 
 /* ---- the wire ---- */
 
-static int
-varint(const uint8_t **p, size_t *n, uint64_t *v)
-{
-	int shift;
-
-	*v = 0;
-	for (shift = 0; shift < 64; shift += 7) {
-		if (*n == 0)
-			return -1;
-		*v |= (uint64_t)(**p & 0x7f) << shift;
-		(*n)--;
-		if ((*(*p)++ & 0x80) == 0)
-			return 0;
-	}
-	return -1;
-}
-
-/* One field: its number, wire type and, for wire type 2, its payload. */
-struct field {
-	uint64_t num;
-	int wt;
-	const uint8_t *at;	/* the key */
-	size_t size;		/* key and value */
-	const uint8_t *val;
-	size_t len;
-};
-
-/* Read the next field of *P[0..*N): 1, 0 at the end, -1 if malformed or
- * a group (XLA writes none). */
-static int
-next_field(const uint8_t **p, size_t *n, struct field *f)
-{
-	uint64_t key, v;
-
-	if (*n == 0)
-		return 0;
-	f->at = *p;
-	if (varint(p, n, &key) < 0 || key >> 3 == 0 ||
-	    key >> 3 > 536870911)
-		return -1;
-	f->num = key >> 3;
-	f->wt = (int)(key & 7);
-	switch (f->wt) {
-	case 0:
-		if (varint(p, n, &v) < 0)
-			return -1;
-		break;
-	case 1:
-	case 5:
-		v = f->wt == 1 ? 8 : 4;
-		if (*n < v)
-			return -1;
-		*p += v, *n -= v;
-		break;
-	case 2:
-		if (varint(p, n, &v) < 0 || v > *n)
-			return -1;
-		f->val = *p;
-		f->len = (size_t)v;
-		*p += v, *n -= v;
-		break;
-	default:
-		return -1;
-	}
-	f->size = (size_t)(*p - f->at);
-	return 1;
-}
-
-/*
- * Whether the dump is an HloProto (only length-delimited fields 1 and 3,
- * at least one field 1) rather than a bare HloModuleProto, whose field 3
- * is its computations: the rule of lib/hlo.c, which reads the same bytes.
- */
-static int
-is_wrapper(const uint8_t *p, size_t n)
-{
-	struct field f;
-	int r, mod = 0;
-
-	while ((r = next_field(&p, &n, &f)) > 0) {
-		if (f.wt != 2 || (f.num != F_MODULE && f.num != F_ASSIGNMENT))
-			return 0;
-		mod |= f.num == F_MODULE;
-	}
-	return r == 0 && mod;
-}
-
 /*
  * Find the next field NUM of message *P[0..*N) into F.  A field NUM that
  * is not length-delimited is corrupt (protobuf-c would refuse the whole
  * message).  Returns 1, 0 at the end, -1 with err.
  */
 static int
-next_msg(const uint8_t **p, size_t *n, uint64_t num, struct field *f)
+next_msg(const uint8_t **p, size_t *n, uint64_t num, struct pbwire_field *f)
 {
 	int r;
 
-	while ((r = next_field(p, n, f)) > 0)
+	while ((r = pbwire_next(p, n, f)) > 0)
 		if (f->num == num) {
 			if (f->wt != 2)
 				break;
@@ -166,10 +80,10 @@ next_msg(const uint8_t **p, size_t *n, uint64_t num, struct field *f)
 static size_t
 strip(const uint8_t *p, size_t n, uint64_t num, uint8_t *out)
 {
-	struct field f;
+	struct pbwire_field f;
 	size_t k = 0;
 
-	while (next_field(&p, &n, &f) > 0)
+	while (pbwire_next(&p, &n, &f) > 0)
 		if (f.num != num) {
 			memcpy(out + k, f.at, f.size);
 			k += f.size;
@@ -190,7 +104,7 @@ struct parts {
 static int
 next_part(struct parts *it, const uint8_t **p, size_t *n)
 {
-	struct field f;
+	struct pbwire_field f;
 	int r;
 
 	if ((r = next_msg(&it->p, &it->n, F_ASSIGNMENT, &f)) > 0) {
@@ -238,7 +152,7 @@ load_buffers(struct ld *L, const uint8_t *data, size_t len, size_t nbuf)
 	struct parts it = { data, len };
 	Xla__LogicalBufferProto *b;
 	const uint8_t *p;
-	struct field f;
+	struct pbwire_field f;
 	size_t n, i, k;
 	int r;
 
@@ -396,7 +310,7 @@ load_trace(struct ld *L, const uint8_t *p, size_t n, size_t t)
 	Xla__HeapSimulatorTrace__Event *ep;
 	Xla__HeapSimulatorTrace *tp;
 	struct heap_event *ev;
-	struct field f;
+	struct pbwire_field f;
 	uint8_t *own = mem_alloc(n);
 	size_t k, e = 0, point = 0;
 	int64_t heap = 0;
@@ -440,13 +354,13 @@ count(const uint8_t *data, size_t len, size_t *nbuf, size_t *ntrace,
 {
 	struct parts it = { data, len };
 	const uint8_t *p, *q;
-	struct field f, g;
+	struct pbwire_field f, g;
 	size_t n, k;
 	int r;
 
 	*nbuf = *ntrace = *nev = 0;
 	while ((r = next_part(&it, &p, &n)) > 0) {
-		while ((r = next_field(&p, &n, &f)) > 0) {
+		while ((r = pbwire_next(&p, &n, &f)) > 0) {
 			if ((f.num == F_BUFFERS || f.num == F_TRACES) &&
 			    f.wt != 2)
 				break;
@@ -472,10 +386,10 @@ load(struct ld *L, const uint8_t *data, size_t len)
 {
 	struct parts it = { data, len };
 	const uint8_t *p;
-	struct field f;
+	struct pbwire_field f;
 	size_t n, nbuf, ntrace, nev, t = 0;
 
-	if (!is_wrapper(data, len))
+	if (!pbwire_is_hloproto(data, len))
 		return 0;
 	if (count(data, len, &nbuf, &ntrace, &nev) < 0)
 		return -1;

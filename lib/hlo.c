@@ -26,6 +26,7 @@
 #include "hlo.h"
 #include "hlo.pb-c.h"
 #include "mem.h"
+#include "pbwire.h"
 
 /*
  * Messages nested deeper than this are refused before protobuf-c, whose
@@ -264,94 +265,6 @@ merr(struct hlo_module *m, const char *fmt, ...)
 
 /* ---- the wire, read before and around protobuf-c ---- */
 
-static int
-varint(const uint8_t **p, size_t *n, uint64_t *v)
-{
-	int shift;
-
-	*v = 0;
-	for (shift = 0; shift < 64; shift += 7) {
-		if (*n == 0)
-			return -1;
-		*v |= (uint64_t)(**p & 0x7f) << shift;
-		(*n)--;
-		if ((*(*p)++ & 0x80) == 0)
-			return 0;
-	}
-	return -1;
-}
-
-static size_t
-put_varint(uint8_t *p, uint64_t v)
-{
-	size_t k = 0;
-
-	for (; v >= 0x80; v >>= 7)
-		p[k++] = (uint8_t)(v | 0x80);
-	p[k++] = (uint8_t)v;
-	return k;
-}
-
-/* One field of a message as it is on the wire. */
-struct field {
-	uint64_t num;
-	int wt;			/* wire type */
-	const uint8_t *at;	/* its first byte (the key) */
-	size_t size;		/* all its bytes */
-	const uint8_t *val;	/* wire type 2: the value after the length */
-	size_t len;
-	int pbc;		/* key and length within protobuf-c's limits */
-};
-
-/*
- * Read the next field of *P[0..*N) into F.  Returns 1, 0 at the end, or
- * -1 on malformed data or a group (wire types 3 and 4), which XLA never
- * writes.  protobuf-c reads keys and lengths of at most 5 bytes, where
- * this reads 10: F->pbc says whether it would accept them.
- */
-static int
-next_field(const uint8_t **p, size_t *n, struct field *f)
-{
-	const uint8_t *q;
-	uint64_t key, v;
-
-	if (*n == 0)
-		return 0;
-	f->at = *p;
-	if (varint(p, n, &key) < 0 || key >> 3 == 0 ||
-	    key >> 3 > 536870911)
-		return -1;
-	f->num = key >> 3;
-	f->wt = (int)(key & 7);
-	f->pbc = *p - f->at <= 5;
-	switch (f->wt) {
-	case 0:
-		if (varint(p, n, &v) < 0)
-			return -1;
-		break;
-	case 1:
-	case 5:
-		v = f->wt == 1 ? 8 : 4;
-		if (*n < v)
-			return -1;
-		*p += v, *n -= v;
-		break;
-	case 2:
-		q = *p;
-		if (varint(p, n, &v) < 0 || v > *n)
-			return -1;
-		f->pbc = f->pbc && *p - q <= 5;
-		f->val = *p;
-		f->len = v;
-		*p += v, *n -= v;
-		break;
-	default:
-		return -1;
-	}
-	f->size = (size_t)(*p - f->at);
-	return 1;
-}
-
 /*
  * Walk the fields of a message of type D, descending into fields that D
  * declares as messages, and fail on malformed wire data or nesting deeper
@@ -362,12 +275,12 @@ pb_check(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n,
     int depth)
 {
 	const ProtobufCFieldDescriptor *fd;
-	struct field f;
+	struct pbwire_field f;
 	int r;
 
 	if (depth > PB_MAXDEPTH)
 		return err_fail("HLO protobuf nested too deeply");
-	while ((r = next_field(&p, &n, &f)) > 0) {
+	while ((r = pbwire_next(&p, &n, &f)) > 0) {
 		if (f.wt != 2)
 			continue;
 		fd = protobuf_c_message_descriptor_get_field(d,
@@ -379,33 +292,12 @@ pb_check(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n,
 	return r < 0 ? err_fail("corrupt HLO protobuf") : 0;
 }
 
-/*
- * Whether the top level looks like an HloProto holding a module: only
- * fields 1 (hlo_module) and 3 (buffer_assignment), both length-delimited,
- * and at least one field 1.  A bare HloModuleProto always has other fields
- * (ids, entry name) in practice; one that has only computations (field
- * 3) looks like an HloProto without a module, and is read as bare.
- */
-static int
-is_wrapper(const uint8_t *p, size_t n)
-{
-	struct field f;
-	int r, mod = 0;
-
-	while ((r = next_field(&p, &n, &f)) > 0) {
-		if (f.wt != 2 || (f.num != 1 && f.num != 3))
-			return 0;
-		mod |= f.num == 1;
-	}
-	return r == 0 && mod;
-}
-
 /* Field numbers of the repeated messages decoded one at a time. */
 #define F_COMPUTATIONS	3	/* HloModuleProto.computations */
 #define F_INSTRUCTIONS	2	/* HloComputationProto.instructions */
 
 static int
-is_msg(const struct field *f, uint64_t num)
+is_msg(const struct pbwire_field *f, uint64_t num)
 {
 	return f->num == num && f->wt == 2;
 }
@@ -424,13 +316,13 @@ struct mods {
 static int
 next_mod(struct mods *it, const uint8_t **p, size_t *n)
 {
-	struct field f;
+	struct pbwire_field f;
 
 	if (!it->wrapped) {
 		*p = it->p, *n = it->n;
 		return it->done++ == 0;
 	}
-	while (next_field(&it->p, &it->n, &f) > 0)
+	while (pbwire_next(&it->p, &it->n, &f) > 0)
 		if (f.num == 1) {
 			*p = f.val, *n = f.len;
 			return 1;
@@ -446,9 +338,9 @@ next_mod(struct mods *it, const uint8_t **p, size_t *n)
 static int
 pbc_check(const uint8_t *p, size_t n)
 {
-	struct field f;
+	struct pbwire_field f;
 
-	while (next_field(&p, &n, &f) > 0)
+	while (pbwire_next(&p, &n, &f) > 0)
 		if (!f.pbc)
 			return err_fail("corrupt HLO protobuf");
 	return 0;
@@ -459,10 +351,10 @@ pbc_check(const uint8_t *p, size_t n)
 static size_t
 strip(const uint8_t *p, size_t n, uint64_t num, uint8_t *out)
 {
-	struct field f;
+	struct pbwire_field f;
 	size_t k = 0;
 
-	while (next_field(&p, &n, &f) > 0)
+	while (pbwire_next(&p, &n, &f) > 0)
 		if (!is_msg(&f, num)) {
 			if (out)
 				memcpy(out + k, f.at, f.size);
@@ -488,7 +380,7 @@ header(struct arena *a, const uint8_t *data, size_t len, int wrapped,
 	*hlen = 0;
 	while (next_mod(&it, &p, &n)) {
 		k = strip(p, n, F_COMPUTATIONS, NULL);
-		*hlen += k + (wrapped ? 1 + put_varint(tmp, k) : 0);
+		*hlen += k + (wrapped ? 1 + pbwire_put_varint(tmp, k) : 0);
 	}
 	h = arena_take(a, *hlen, 1);
 	k = 0;
@@ -496,7 +388,7 @@ header(struct arena *a, const uint8_t *data, size_t len, int wrapped,
 	while (next_mod(&it, &p, &n)) {
 		if (wrapped) {
 			h[k++] = 0x0a;	/* field 1, length-delimited */
-			k += put_varint(h + k, strip(p, n,
+			k += pbwire_put_varint(h + k, strip(p, n,
 			    F_COMPUTATIONS, NULL));
 		}
 		k += strip(p, n, F_COMPUTATIONS, h + k);
@@ -970,7 +862,7 @@ load_comp(struct ld *L, const uint8_t *p, size_t n)
 	Xla__HloComputationProto *cp;
 	Xla__HloInstructionProto *ip;
 	struct comp *c;
-	struct field f;
+	struct pbwire_field f;
 	uint8_t *h;
 	size_t k;
 
@@ -988,7 +880,7 @@ load_comp(struct ld *L, const uint8_t *p, size_t n)
 	c->name = pool_str(m, str(cp->name));
 	c->first = m->ninst;
 	arena_reset(&L->scratch);
-	while (next_field(&p, &n, &f) > 0) {
+	while (pbwire_next(&p, &n, &f) > 0) {
 		if (!is_msg(&f, F_INSTRUCTIONS))
 			continue;
 		if ((ip = xla__hlo_instruction_proto__unpack(&pa, f.len,
@@ -1006,16 +898,16 @@ static void
 presize(struct ld *L, const uint8_t *data, size_t len, int wrapped)
 {
 	struct mods it = { data, len, wrapped, 0 };
-	struct field f, g;
+	struct pbwire_field f, g;
 	const uint8_t *p, *q;
 	size_t n, k, ncomp = 0, ninst = 0;
 
 	while (next_mod(&it, &p, &n))
-		while (next_field(&p, &n, &f) > 0) {
+		while (pbwire_next(&p, &n, &f) > 0) {
 			if (!is_msg(&f, F_COMPUTATIONS))
 				continue;
 			ncomp++;
-			for (q = f.val, k = f.len; next_field(&q, &k, &g) > 0;)
+			for (q = f.val, k = f.len; pbwire_next(&q, &k, &g) > 0;)
 				ninst += is_msg(&g, F_INSTRUCTIONS);
 		}
 	L->m->comp = mem_calloc(L->compcap = ncomp, sizeof(*L->m->comp));
@@ -1034,9 +926,9 @@ presize(struct ld *L, const uint8_t *data, size_t len, int wrapped)
 static int
 decode(struct ld *L, const uint8_t *data, size_t len)
 {
-	int wrapped = is_wrapper(data, len);
+	int wrapped = pbwire_is_hloproto(data, len);
 	struct mods it = { data, len, wrapped, 0 };
-	struct field f;
+	struct pbwire_field f;
 	const uint8_t *p;
 	size_t n;
 
@@ -1055,7 +947,7 @@ decode(struct ld *L, const uint8_t *data, size_t len)
 	presize(L, data, len, wrapped);
 	it = (struct mods){ data, len, wrapped, 0 };
 	while (next_mod(&it, &p, &n))
-		while (next_field(&p, &n, &f) > 0)
+		while (pbwire_next(&p, &n, &f) > 0)
 			if (is_msg(&f, F_COMPUTATIONS) &&
 			    load_comp(L, f.val, f.len) < 0)
 				return -1;
