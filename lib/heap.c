@@ -25,7 +25,6 @@
 #define NONE	SIZE_MAX
 
 /* Field numbers (protos/hlo.proto). */
-#define F_MODULE	1	/* HloProto.hlo_module */
 #define F_ASSIGNMENT	3	/* HloProto.buffer_assignment */
 #define F_BUFFERS	1	/* BufferAssignmentProto.logical_buffers */
 #define F_TRACES	4	/* BufferAssignmentProto.heap_simulator_traces */
