@@ -141,20 +141,29 @@ parse(int argc, char *argv[], struct opts *o)
 		err_usage(usage_line, "--by source needs -S stackframes");
 }
 
-/* Read the side table PATH with LOAD. */
+/* A side table's loader and the fold it fills, for filter_load. */
+struct side {
+	struct fold *f;
+	int (*fn)(struct fold *, struct tsv_reader *);
+};
+
+static int
+load_side(struct tsv_reader *r, void *arg)
+{
+	struct side *s = arg;
+
+	return s->fn(s->f, r);
+}
+
+/* Read the side table PATH with LOADFN. */
 static void
 load(struct fold *f, const char *path,
     int (*loadfn)(struct fold *, struct tsv_reader *))
 {
-	struct tsv_reader *r;
-	FILE *fp;
+	struct side s = { f, loadfn };
 
-	if ((fp = fopen(path, "r")) == NULL)
-		err_die("%s: cannot open: %s", path, strerror(errno));
-	if ((r = tsv_ropen(fp, path)) == NULL || loadfn(f, r) != 0)
+	if (filter_load(path, load_side, &s) != 0)
 		err_die_last();
-	tsv_rclose(r);
-	fclose(fp);
 }
 
 /* The selection and totals with -v; instructions with no metadata always. */

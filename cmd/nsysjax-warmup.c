@@ -44,19 +44,12 @@ help(void)
 	exit(0);
 }
 
-/* Read one fact file with LOAD, which gets its reader. */
+/* Read one fact file with LOADFN (filter.h filter_load). */
 static void
 load(const char *path, int (*loadfn)(struct tsv_reader *, void *), void *arg)
 {
-	struct tsv_reader *r;
-	FILE *fp;
-
-	if ((fp = fopen(path, "r")) == NULL)
-		err_die("%s: cannot open: %s", path, strerror(errno));
-	if ((r = tsv_ropen(fp, path)) == NULL || loadfn(r, arg) != 0)
+	if (filter_load(path, loadfn, arg) != 0)
 		err_die_last();
-	tsv_rclose(r);
-	fclose(fp);
 }
 
 static int

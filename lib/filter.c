@@ -99,6 +99,25 @@ filter_next(struct filter *f)
 	return rc;
 }
 
+int
+filter_load(const char *path, int (*fn)(struct tsv_reader *, void *),
+    void *arg)
+{
+	struct tsv_reader *r;
+	FILE *fp;
+	int rc;
+
+	if ((fp = fopen(path, "r")) == NULL)
+		return err_fail("%s: cannot open: %s", path, strerror(errno));
+	if ((r = tsv_ropen(fp, path)) == NULL)
+		rc = -1;
+	else
+		rc = fn(r, arg);
+	tsv_rclose(r);
+	fclose(fp);
+	return rc;
+}
+
 void
 filter_close(struct filter *f)
 {

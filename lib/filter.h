@@ -31,6 +31,15 @@ struct tsv_reader *filter_reader(const struct filter *f);
  */
 int filter_next(struct filter *f);
 
+/*
+ * Read the side table PATH (a TSV file named by an option, such as a
+ * compile frame or the hlo table) with FN, which gets its reader and ARG
+ * and returns 0 or -1 with an err message.  Returns FN's result, or -1
+ * with "PATH: cannot open: ..." or a header error.
+ */
+int filter_load(const char *path, int (*fn)(struct tsv_reader *, void *),
+    void *arg);
+
 /* Close every file opened; NULL is allowed. */
 void filter_close(struct filter *f);
 
