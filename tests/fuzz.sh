@@ -13,9 +13,10 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-fuzz.XXXXXX")
 [ $# -gt 0 ] || set -- $(cd tests/corpus && ls)
 found=0
 for t in "$@"; do
-	mkdir -p "$W/corpus/$t"
+	mkdir -p "$W/corpus/$t" "$W/tmp"
 	cp tests/corpus/"$t"/* "$W/corpus/$t/" 2>/dev/null
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	# The targets' temporary files stay in $W even when a run crashes.
+	TMPDIR=$W/tmp ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    "$FUZZDIR/$t" -max_total_time="$FUZZTIME" -timeout=30 \
 	    -rss_limit_mb=2048 -print_final_stats=1 \
 	    -artifact_prefix="$W/$t-" "$W/corpus/$t" >"$W/$t.log" 2>&1
