@@ -80,7 +80,8 @@ bench: all $(O)/bench/floor
 # copy of its corpus; findings are left in a temporary directory.
 FUZZTIME ?= 60
 FUZZCC   ?= clang
-FUZZFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
+FUZZFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	    -fno-sanitize-recover=all
 fuzz:
 	$(MAKE) fuzzers O=build-fuzz CC=$(FUZZCC) FUZZMAIN= \
 	    CFLAGS="$(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link" \

@@ -22,7 +22,8 @@ for t in "$@"; do
 	    -artifact_prefix="$W/$t-" "$W/corpus/$t" >"$W/$t.log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$W/$t.log")
-	n=$(ls "$W" | grep -c "^$t-")
+	# Artifacts, and sanitizer reports that did not stop the run.
+	n=$(($(ls "$W" | grep -c "^$t-") + $(grep -c 'runtime error' "$W/$t.log")))
 	printf '%s: %s executions in %ss, corpus %s files, %s findings (exit %s)\n' \
 	    "$t" "${execs:-?}" "$FUZZTIME" "$(ls "$W/corpus/$t" | wc -l)" "$n" "$rc"
 	if [ "$n" -gt 0 ] || [ "$rc" -ne 0 ]; then
