@@ -808,7 +808,9 @@ compile_add_profile(struct compile_frame *f, const char *profile,
 		collapse(f, first, is_measurement, "XlaAutotunerMeasurement");
 		collapse(f, first, is_autotuner, "XlaAutotunerCompilation");
 	}
-	qsort(f->rows + first, f->nrows - first, sizeof(*f->rows), cmp_row);
+	if (f->nrows > first)	/* rows is NULL while the frame is empty */
+		qsort(f->rows + first, f->nrows - first, sizeof(*f->rows),
+		    cmp_row);
 	return 0;
 }
 
