@@ -5,7 +5,8 @@
 include config.mk
 
 O       ?= build
-SRC_LIB := $(wildcard lib/*.c)
+SRC_LIB := $(wildcard lib/*/*.c)
+HDR_LIB := $(wildcard lib/*/*.h)
 SRC_CMD := $(wildcard cmd/*.c)
 PROTOS  := $(wildcard protos/*.proto)
 PB_C    := $(patsubst protos/%.proto,$(O)/pb/%.pb-c.c,$(PROTOS))
@@ -14,7 +15,9 @@ BIN     := $(patsubst cmd/%.c,$(O)/bin/%,$(SRC_CMD))
 UNIT    := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/*.c))
 FUZZ    := $(patsubst tests/fuzz/%.c,%,$(filter-out tests/fuzz/replay.c,$(wildcard tests/fuzz/*.c)))
 LIBA    := $(O)/libnsysjax.a
-CPPFLAGS += -Ilib -I$(O)/pb
+ALL_CPPFLAGS = -Ilib -I$(O)/pb $(NSJ_CPPFLAGS) $(CPPFLAGS)
+ALL_CFLAGS   = $(STDCFLAGS) $(CFLAGS)
+ALL_LDLIBS   = $(NSJ_LDLIBS) $(LDLIBS)
 
 all: $(BIN)
 
@@ -23,40 +26,40 @@ $(O)/pb/%.pb-c.c $(O)/pb/%.pb-c.h: protos/%.proto
 	$(PROTOC_C) --proto_path=protos --c_out=$(O)/pb $<
 
 $(O)/pb/%.pb-c.o: $(O)/pb/%.pb-c.c
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-unused-parameter -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Wno-unused-parameter -c -o $@ $<
 
-$(O)/lib/%.o: lib/%.c $(wildcard lib/*.h) $(PB_C)
-	@mkdir -p $(O)/lib
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+$(O)/lib/%.o: lib/%.c $(HDR_LIB) $(PB_C)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(LIBA): $(OBJ_LIB)
 	rm -f $@
 	$(AR) rc $@ $(OBJ_LIB)
 	$(RANLIB) $@
 
-$(O)/bin/%: cmd/%.c $(LIBA) $(wildcard lib/*.h)
+$(O)/bin/%: cmd/%.c $(LIBA) $(HDR_LIB)
 	@mkdir -p $(O)/bin
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(ALL_LDLIBS)
 
-$(O)/tests/%: tests/unit/%.c $(LIBA) $(wildcard lib/*.h) $(wildcard tests/unit/*.h)
+$(O)/tests/%: tests/unit/%.c $(LIBA) $(HDR_LIB) $(wildcard tests/unit/*.h)
 	@mkdir -p $(O)/tests
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBA) $(ALL_LDLIBS)
 
 units: $(UNIT)
 
 # Fuzz targets (tests/fuzz/T.c), linked with FUZZMAIN: replay.c, which
 # runs a target over the files of tests/corpus/T, or nothing for libFuzzer.
 FUZZMAIN ?= tests/fuzz/replay.c
-$(O)/fuzz/%: tests/fuzz/%.c $(FUZZMAIN) $(LIBA) $(wildcard lib/*.h) tests/fuzz/fuzz.h
+$(O)/fuzz/%: tests/fuzz/%.c $(FUZZMAIN) $(LIBA) $(HDR_LIB) tests/fuzz/fuzz.h
 	@mkdir -p $(O)/fuzz
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/fuzz $(LDFLAGS) -o $@ $< $(FUZZMAIN) $(LIBA) $(LDLIBS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Itests/fuzz $(LDFLAGS) -o $@ $< $(FUZZMAIN) $(LIBA) $(ALL_LDLIBS)
 
 fuzzers: $(FUZZ:%=$(O)/fuzz/%)
 
 # Regenerate the generated seeds tests/corpus/*/gen-* (deterministic).
 $(O)/fuzz/mkseeds: tests/fuzz/seeds/mkseeds.c $(LIBA) tests/unit/pqwrite.h
 	@mkdir -p $(O)/fuzz
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBA) $(ALL_LDLIBS)
 
 seeds: $(O)/fuzz/mkseeds
 	$(O)/fuzz/mkseeds tests/corpus
@@ -71,7 +74,7 @@ check:
 
 $(O)/bench/floor: tests/bench/floor.c $(LIBA)
 	@mkdir -p $(O)/bench
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(ALL_LDLIBS)
 
 bench: all $(O)/bench/floor
 	BIN=$(O)/bin FLOOR=$(O)/bench/floor sh tests/bench.sh
@@ -97,16 +100,16 @@ uninstall:
 	for c in $(SRC_CMD); do t=$${c##*/}; t=$${t%.c}; rm -f $(DESTDIR)$(PREFIX)/bin/$$t $(DESTDIR)$(MANPREFIX)/man1/$$t.1; done
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf $(O) build build-san build-fuzz
 
 .PHONY: all units fuzzers seeds test check fuzz bench install uninstall clean
 .SECONDARY:
 
 # The example profile: a synthetic 2-GPU run (tests/example/mkexample.c)
 # in $(O)/example/profile/rank{0,1}, with the facts planted in truth.tsv.
-$(O)/example/mkexample: tests/example/mkexample.c $(LIBA) $(wildcard lib/*.h) tests/unit/pqwrite.h
+$(O)/example/mkexample: tests/example/mkexample.c $(LIBA) $(HDR_LIB) tests/unit/pqwrite.h
 	@mkdir -p $(O)/example
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBA) $(ALL_LDLIBS)
 
 example: $(O)/example/mkexample
 	rm -rf $(O)/example/profile

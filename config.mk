@@ -8,11 +8,14 @@ RANLIB   ?= ranlib
 PROTOC_C ?= protoc-c
 PKG_CONFIG ?= pkg-config
 
+# CFLAGS is the user's (optimisation, debugging); the language standard and
+# the warnings every build must pass are kept apart, so that
+# `make CFLAGS=-O0` cannot drop them.
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c11 -Wall -Wextra -Werror
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+STDCFLAGS = -std=c11 -Wall -Wextra -Werror
+NSJ_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 SANFLAGS  = -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 
-PKGS      = libzip liblzma libprotobuf-c zlib libzstd
-CPPFLAGS += $(shell $(PKG_CONFIG) --cflags $(PKGS))
-LDLIBS   += $(shell $(PKG_CONFIG) --libs $(PKGS)) -lsnappy -lcsv -lm -pthread
+PKGS      = libzip liblzma libprotobuf-c zlib libzstd sqlite3
+NSJ_CPPFLAGS += $(shell $(PKG_CONFIG) --cflags $(PKGS))
+NSJ_LDLIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lsnappy -lcsv -lm -pthread

@@ -4,7 +4,7 @@
 # make target on a fresh machine.
 set -eu
 PKGS="gcc make pkg-config libc6-dev libzip-dev liblzma-dev libprotobuf-c-dev
-protobuf-c-compiler libcsv-dev libsnappy-dev libzstd-dev zlib1g-dev
+protobuf-c-compiler libcsv-dev libsnappy-dev libzstd-dev zlib1g-dev libsqlite3-dev
 xz-utils unzip time mandoc clang libclang-rt-14-dev"
 missing=""
 for p in $PKGS; do

@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "align.h"
-#include "err.h"
-#include "filter.h"
-#include "mem.h"
-#include "outfile.h"
-#include "tsv.h"
+#include "analysis/align.h"
+#include "base/err.h"
+#include "analysis/filter.h"
+#include "base/mem.h"
+#include "base/outfile.h"
+#include "base/tsv.h"
 
 static const char usage_line[] =
     "usage: nsysjax-align [-h] [-a table | -o table] [file ...]";

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectives.h"
-#include "err.h"
-#include "filter.h"
-#include "tsv.h"
+#include "analysis/collectives.h"
+#include "base/err.h"
+#include "analysis/filter.h"
+#include "base/tsv.h"
 
 static const char usage_line[] =
     "usage: nsysjax-collectives [-dh] [-s bandwidth | -s hidden] [file ...]";

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compilestats.h"
-#include "err.h"
-#include "filter.h"
-#include "mem.h"
-#include "tsv.h"
+#include "analysis/compilestats.h"
+#include "base/err.h"
+#include "analysis/filter.h"
+#include "base/mem.h"
+#include "base/tsv.h"
 
 static const char usage_line[] =
     "usage: nsysjax-compilestats [-cghk] [-f fraction] [-n names] [-p] "

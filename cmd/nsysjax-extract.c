@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "extract.h"
-#include "mem.h"
-#include "outfile.h"
-#include "tsv.h"
+#include "base/err.h"
+#include "profile/extract.h"
+#include "base/mem.h"
+#include "base/outfile.h"
+#include "base/tsv.h"
 
 static const char usage_line[] =
     "usage: nsysjax-extract [-hkm] [-f frame | -o dir] [-n names] input ...";

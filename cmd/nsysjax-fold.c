@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "filter.h"
-#include "fold.h"
-#include "tsv.h"
+#include "base/err.h"
+#include "analysis/filter.h"
+#include "analysis/fold.h"
+#include "base/tsv.h"
 
 static const char usage_line[] =
     "usage: nsysjax-fold [-hv] [-b source | op_name | opcode] -H hlo\n"

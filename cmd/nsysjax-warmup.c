@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "filter.h"
-#include "mem.h"
-#include "tsv.h"
-#include "warmup.h"
+#include "base/err.h"
+#include "analysis/filter.h"
+#include "base/mem.h"
+#include "base/tsv.h"
+#include "analysis/warmup.h"
 
 static const char usage_line[] =
     "usage: nsysjax-warmup [-imv] -c compiled | -s n\n"

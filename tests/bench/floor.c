@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
-#include "err.h"
+#include "formats/archive.h"
+#include "base/err.h"
 
 static int
 wanted(const char *m)

@@ -7,10 +7,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "archive.h"
-#include "extract.h"
+#include "formats/archive.h"
+#include "profile/extract.h"
 #include "fuzz.h"
-#include "tsv.h"
+#include "base/tsv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -12,14 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "align.h"
-#include "collectives.h"
-#include "compilestats.h"
-#include "filter.h"
-#include "fold.h"
+#include "analysis/align.h"
+#include "analysis/collectives.h"
+#include "analysis/compilestats.h"
+#include "analysis/filter.h"
+#include "analysis/fold.h"
 #include "fuzz.h"
-#include "tsv.h"
-#include "warmup.h"
+#include "base/tsv.h"
+#include "analysis/warmup.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "heap.h"
-#include "hlo.h"
+#include "profile/heap.h"
+#include "formats/hlo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

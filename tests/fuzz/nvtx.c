@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "nvtx.h"
+#include "profile/nvtx.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "compile.h"
-#include "parquet.h"
-#include "trace.h"
+#include "profile/compile.h"
+#include "formats/parquet.h"
+#include "profile/trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

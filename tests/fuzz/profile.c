@@ -15,9 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "extract.h"
+#include "profile/extract.h"
 #include "fuzz.h"
-#include "tsv.h"
+#include "base/tsv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

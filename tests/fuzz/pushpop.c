@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "compile.h"
+#include "profile/compile.h"
 #include "fuzz.h"
-#include "tsv.h"
+#include "base/tsv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "tsv.h"
+#include "base/tsv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "xz.h"
+#include "formats/xz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

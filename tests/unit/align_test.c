@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "align.h"
-#include "err.h"
-#include "tsv.h"
+#include "analysis/align.h"
+#include "base/err.h"
+#include "base/tsv.h"
 #include "unit.h"
 
 static char why[512];

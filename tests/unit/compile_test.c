@@ -11,10 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "archive.h"
-#include "compile.h"
-#include "err.h"
-#include "tsv.h"
+#include "formats/archive.h"
+#include "profile/compile.h"
+#include "base/err.h"
+#include "base/tsv.h"
 #include "unit.h"
 
 #define HDR "Start (ns),End (ns),Duration (ns),DurChild (ns)," \

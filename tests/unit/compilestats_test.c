@@ -8,12 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compilestats.h"
-#include "err.h"
-#include "filter.h"
-#include "mem.h"
+#include "analysis/compilestats.h"
+#include "base/err.h"
+#include "analysis/filter.h"
+#include "base/mem.h"
 #include "pqwrite.h"
-#include "tsv.h"
+#include "base/tsv.h"
 #include "unit.h"
 
 #define P(s) s, strlen(s)

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "fold.h"
-#include "tsv.h"
+#include "base/err.h"
+#include "analysis/fold.h"
+#include "base/tsv.h"
 #include "unit.h"
 
 #define P(s) s, strlen(s)

@@ -4,8 +4,8 @@
  */
 #include <stdlib.h>
 
-#include "frames.h"
-#include "nvtx.h"
+#include "profile/frames.h"
+#include "profile/nvtx.h"
 #include "unit.h"
 
 #define MOD(id, start, dur, ops) { "TSL:XlaModule:#hlo_module=jit_f,program_id=3#", \

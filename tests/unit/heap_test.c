@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "heap.h"
+#include "base/err.h"
+#include "profile/heap.h"
 #include "hlo.pb-c.h"
 #include "unit.h"
 

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "archive.h"
-#include "err.h"
-#include "hlo.h"
+#include "formats/archive.h"
+#include "base/err.h"
+#include "formats/hlo.h"
 #include "hlo.pb-c.h"
 #include "unit.h"
 

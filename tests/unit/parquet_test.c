@@ -18,11 +18,11 @@
 #include <string.h>
 #include <zstd.h>
 
-#include "archive.h"
-#include "err.h"
-#include "parquet.h"
+#include "formats/archive.h"
+#include "base/err.h"
+#include "formats/parquet.h"
 #include "pqwrite.h"
-#include "thrift.h"
+#include "formats/thrift.h"
 #include "unit.h"
 
 /* FAILED is true and the err message contains WANT. */

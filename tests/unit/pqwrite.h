@@ -28,7 +28,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "thrift.h"
+#include "formats/thrift.h"
 
 /* ---- byte buffers ---- */
 

@@ -20,11 +20,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "archive.h"
-#include "compile.h"
-#include "err.h"
+#include "formats/archive.h"
+#include "profile/compile.h"
+#include "base/err.h"
 #include "pqwrite.h"
-#include "tsv.h"
+#include "base/tsv.h"
 #include "unit.h"
 
 #define DATA "../shared/data/pax_fsdp4_4proc/pax_fsdp4_4proc_proc0.zip"

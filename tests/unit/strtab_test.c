@@ -1,6 +1,6 @@
 #include <stdio.h>
 
-#include "strtab.h"
+#include "base/strtab.h"
 #include "unit.h"
 
 int

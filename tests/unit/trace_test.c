@@ -17,13 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "archive.h"
-#include "err.h"
-#include "frames.h"
-#include "nvtx.h"
-#include "parquet.h"
+#include "formats/archive.h"
+#include "base/err.h"
+#include "profile/frames.h"
+#include "profile/nvtx.h"
+#include "formats/parquet.h"
 #include "pqwrite.h"
-#include "trace.h"
+#include "profile/trace.h"
 #include "unit.h"
 
 #define DATA "../shared/data/pax_fsdp4_4proc/pax_fsdp4_4proc_proc0.zip"

@@ -1,7 +1,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "tsv.h"
+#include "base/tsv.h"
 #include "unit.h"
 
 static void

@@ -2,8 +2,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "err.h"
-#include "tsv.h"
+#include "base/err.h"
+#include "base/tsv.h"
 #include "unit.h"
 
 static struct tsv_reader *

@@ -5,10 +5,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "filter.h"
-#include "tsv.h"
-#include "warmup.h"
+#include "base/err.h"
+#include "analysis/filter.h"
+#include "base/tsv.h"
+#include "analysis/warmup.h"
 #include "unit.h"
 
 #define P(s) s, strlen(s)

@@ -1,0 +1,462 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/collectives.h"
+#include "base/err.h"
+#include "analysis/filter.h"
+#include "base/mem.h"
+#include "base/strtab.h"
+#include "base/tsv.h"
+
+int
+coll_factors(const char *kind, int64_t n, double *alg, double *bus)
+{
+	double d = (double)n;
+
+	if (n < 1)
+		return err_fail("collective size %lld", (long long)n);
+	*alg = 1;
+	*bus = 1;
+	if (strcmp(kind, "all-gather") == 0 ||
+	    strcmp(kind, "reduce-scatter") == 0) {
+		*alg = d;
+		*bus = (d - 1) / d;
+	} else if (strcmp(kind, "all-reduce") == 0) {
+		*bus = 2 * (d - 1) / d;
+	} else if (strcmp(kind, "all-to-all") == 0) {
+		*bus = (d - 1) / d;
+	} else if (strcmp(kind, "collective-broadcast") != 0 &&
+	    strcmp(kind, "collective-permute") != 0 &&
+	    strcmp(kind, "device-to-host") != 0 &&
+	    strcmp(kind, "host-to-device") != 0) {
+		return err_fail("unknown collective '%s'", kind);
+	}
+	return 0;
+}
+
+int
+coll_bandwidth(const char *kind, int64_t n, int64_t bytes, int64_t dur_ns,
+    int64_t hidden_ns, double *algbw, double *busbw)
+{
+	double alg, bus;
+
+	if (coll_factors(kind, n, &alg, &bus) != 0)
+		return -1;
+	if (dur_ns + hidden_ns <= 0)
+		return 1;
+	/* GB/s == B/ns: no unit factor with times in ns. */
+	*algbw = alg * (double)bytes / (double)(dur_ns + hidden_ns);
+	*busbw = *algbw * bus;
+	return 0;
+}
+
+/* ---- summaries ---- */
+
+struct hidden {
+	int64_t rows, hidden, total;	/* ns */
+};
+
+struct coll_summary {
+	struct strtab groups;		/* "MessageSize\tCollective" */
+	struct strtab instances;	/* group id "\t" instance */
+	size_t *group_of;		/* per instance */
+	double *best;			/* per instance: max busbw */
+	size_t capinst;
+	struct strtab colls;		/* Collective */
+	struct hidden *hid;		/* per collective */
+	size_t caphid;
+	char *key;
+	size_t capkey;
+};
+
+struct coll_summary *
+coll_summary_new(void)
+{
+	return mem_calloc(1, sizeof(struct coll_summary));
+}
+
+void
+coll_summary_free(struct coll_summary *s)
+{
+	if (s == NULL)
+		return;
+	strtab_free(&s->groups);
+	strtab_free(&s->instances);
+	strtab_free(&s->colls);
+	free(s->group_of);
+	free(s->best);
+	free(s->hid);
+	free(s->key);
+	free(s);
+}
+
+/* The scratch key "A\tB". */
+static const char *
+key2(struct coll_summary *s, const char *a, const char *b, size_t *len)
+{
+	size_t na = strlen(a), nb = strlen(b);
+
+	mem_grow(&s->key, &s->capkey, na + nb + 2, 1);
+	memcpy(s->key, a, na);
+	s->key[na] = '\t';
+	memcpy(s->key + na + 1, b, nb + 1);
+	*len = na + nb + 1;
+	return s->key;
+}
+
+static void
+add_hidden(struct coll_summary *s, const char *collective, int64_t dur_ns,
+    int64_t hidden_ns)
+{
+	size_t id = strtab_intern(&s->colls, collective, strlen(collective),
+	    NULL);
+	struct hidden *h;
+	size_t cap = s->caphid;
+
+	mem_grow(&s->hid, &s->caphid, id + 1, sizeof(*s->hid));
+	if (s->caphid != cap)
+		memset(s->hid + cap, 0, (s->caphid - cap) * sizeof(*s->hid));
+	h = &s->hid[id];
+	h->rows++;
+	h->hidden += hidden_ns;
+	h->total += dur_ns + hidden_ns;
+}
+
+void
+coll_summary_add(struct coll_summary *s, const char *instance,
+    const char *collective, int64_t bytes, double busbw, int64_t dur_ns,
+    int64_t hidden_ns)
+{
+	char size[32], gid[32];
+	size_t len, g, i;
+	int added;
+
+	add_hidden(s, collective, dur_ns, hidden_ns);
+	if (isnan(busbw))
+		return;
+	snprintf(size, sizeof(size), "%lld", (long long)bytes);
+	key2(s, size, collective, &len);
+	g = strtab_intern(&s->groups, s->key, len, NULL);
+	snprintf(gid, sizeof(gid), "%zu", g);
+	key2(s, gid, instance, &len);
+	i = strtab_intern(&s->instances, s->key, len, &added);
+	if (added) {
+		size_t cap = s->capinst;
+
+		mem_grow(&s->best, &s->capinst, i + 1, sizeof(*s->best));
+		mem_grow(&s->group_of, &cap, i + 1, sizeof(*s->group_of));
+		s->group_of[i] = g;
+		s->best[i] = busbw;
+	} else if (busbw > s->best[i]) {
+		s->best[i] = busbw;
+	}
+}
+
+static const struct coll_summary *sort_s;
+
+/* Groups by MessageSize (numerically), then Collective. */
+static int
+cmp_group(const void *a, const void *b)
+{
+	const char *x = strtab_get(&sort_s->groups, *(const size_t *)a);
+	const char *y = strtab_get(&sort_s->groups, *(const size_t *)b);
+	long long nx = strtoll(x, NULL, 10), ny = strtoll(y, NULL, 10);
+
+	if (nx != ny)
+		return nx < ny ? -1 : 1;
+	return strcmp(strchr(x, '\t'), strchr(y, '\t'));
+}
+
+static int
+bandwidth_row(struct tsv_writer *w, const char *group, int64_t n, double mean,
+    double sq)
+{
+	const char *tab = strchr(group, '\t');
+
+	tsv_str(w, tab + 1);
+	tsv_strn(w, group, (size_t)(tab - group));
+	tsv_i64(w, n);
+	tsv_f64(w, mean);
+	/* pandas' std: ddof = 1, undefined for one instance. */
+	if (n > 1)
+		tsv_f64(w, sqrt(sq / (double)(n - 1)) / sqrt((double)n));
+	else
+		tsv_empty(w);
+	return tsv_eor(w);
+}
+
+int
+coll_summary_bandwidth(const struct coll_summary *s, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "Collective", "MessageSize",
+	    "Instances", "BusBandwidthGBPerSec", "BusBandwidthStdErrGBPerSec",
+	    NULL };
+	size_t ng = s->groups.n, i, *order = mem_calloc(ng + 1, sizeof(*order));
+	int64_t *n = mem_calloc(ng + 1, sizeof(*n));
+	double *sum = mem_calloc(ng + 1, sizeof(*sum));
+	double *sq = mem_calloc(ng + 1, sizeof(*sq));
+	int rc = tsv_header(w, cols);
+
+	/* Two passes, mean then squared deviations: no cancellation. */
+	for (i = 0; i < s->instances.n; i++) {
+		n[s->group_of[i]]++;
+		sum[s->group_of[i]] += s->best[i];
+	}
+	for (i = 0; i < s->instances.n; i++) {
+		double d = s->best[i] - sum[s->group_of[i]] /
+		    (double)n[s->group_of[i]];
+
+		sq[s->group_of[i]] += d * d;
+	}
+	for (i = 0; i < ng; i++)
+		order[i] = i;
+	sort_s = s;
+	qsort(order, ng, sizeof(*order), cmp_group);
+	for (i = 0; i < ng && rc == 0; i++) {
+		size_t g = order[i];
+
+		rc = bandwidth_row(w, strtab_get(&s->groups, g), n[g],
+		    sum[g] / (double)n[g], sq[g]);
+	}
+	free(order);
+	free(n);
+	free(sum);
+	free(sq);
+	return rc;
+}
+
+static int
+hidden_row(struct tsv_writer *w, const char *name, const struct hidden *h)
+{
+	tsv_str(w, name);
+	tsv_i64(w, h->rows);
+	tsv_ms(w, h->hidden);
+	tsv_ms(w, h->total);
+	if (h->total > 0)
+		tsv_f64(w, (double)h->hidden / (double)h->total);
+	else
+		tsv_empty(w);
+	return tsv_eor(w);
+}
+
+static int
+cmp_coll(const void *a, const void *b)
+{
+	return strcmp(strtab_get(&sort_s->colls, *(const size_t *)a),
+	    strtab_get(&sort_s->colls, *(const size_t *)b));
+}
+
+int
+coll_summary_hidden(const struct coll_summary *s, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "Collective", "Rows", "HiddenMs",
+	    "TotalMs", "HiddenToTotal", NULL };
+	size_t nc = s->colls.n, i, *order = mem_calloc(nc + 1, sizeof(*order));
+	struct hidden all = { 0, 0, 0 };
+	int rc = tsv_header(w, cols);
+
+	for (i = 0; i < nc; i++)
+		order[i] = i;
+	sort_s = s;
+	qsort(order, nc, sizeof(*order), cmp_coll);
+	for (i = 0; i < nc && rc == 0; i++) {
+		const struct hidden *h = &s->hid[order[i]];
+
+		rc = hidden_row(w, strtab_get(&s->colls, order[i]), h);
+		all.rows += h->rows;
+		all.hidden += h->hidden;
+		all.total += h->total;
+	}
+	if (rc == 0)
+		rc = hidden_row(w, "(all)", &all);
+	free(order);
+	return rc;
+}
+
+/* ---- the filter ---- */
+
+enum { K_COMM, K_SIZE, K_COLL, K_N, K_DUR, K_HID, K_PROG, K_EXEC, K_NAME,
+    K_TEXEC, K_ALG, K_BUS, K_MAX };
+
+static const char *const colnames[K_MAX] = {
+	"Communication", "MessageSize", "Collective", "CollectiveSize",
+	"ProjDurMs", "ProjDurHiddenMs", "ProgramId", "ProgramExecution",
+	"Name", "ThunkExecution", "AlgorithmBandwidthGBPerSec",
+	"BusBandwidthGBPerSec"
+};
+
+/* Column indices; optional ones are -1 when absent. */
+static int
+find_columns(struct tsv_reader *r, enum coll_mode mode, long *col)
+{
+	size_t k;
+
+	for (k = 0; k < K_MAX; k++) {
+		int optional = k == K_COMM || k == K_ALG || k == K_BUS ||
+		    (k >= K_PROG && k <= K_TEXEC && mode < COLL_BANDWIDTH);
+
+		col[k] = optional ? tsv_col(r, colnames[k]) :
+		    tsv_require(r, colnames[k]);
+		if (col[k] < 0 && !optional)
+			return -1;
+	}
+	return 0;
+}
+
+/* The communication facts of the current row; 1 for a compute row. */
+struct crow {
+	int64_t bytes, n, dur, hidden;
+	const char *coll;
+	double alg, bus;	/* NaN when there is no bandwidth */
+};
+
+static int
+read_row(struct tsv_reader *r, const long *col, struct crow *c)
+{
+	int64_t comm = 1;
+	int rc;
+
+	c->alg = c->bus = NAN;
+	if (col[K_COMM] >= 0 &&
+	    tsv_get_i64(r, (size_t)col[K_COMM], &comm, 0) != 0)
+		return -1;
+	if (!comm)
+		return 1;
+	if (tsv_get_i64(r, (size_t)col[K_SIZE], &c->bytes, 0) != 0 ||
+	    tsv_get_i64(r, (size_t)col[K_N], &c->n, 0) != 0 ||
+	    tsv_get_ms(r, (size_t)col[K_DUR], &c->dur, 0) != 0 ||
+	    tsv_get_ms(r, (size_t)col[K_HID], &c->hidden, 0) != 0)
+		return -1;
+	c->coll = tsv_field(r, (size_t)col[K_COLL]);
+	rc = coll_bandwidth(c->coll, c->n, c->bytes, c->dur, c->hidden,
+	    &c->alg, &c->bus);
+	if (rc < 0)
+		return err_prefix("%s:%ld: column Collective", tsv_name(r),
+		    tsv_lineno(r));
+	return 0;
+}
+
+static void
+write_header(struct tsv_reader *r, const long *col, struct tsv_writer *w)
+{
+	size_t i;
+
+	for (i = 0; i < tsv_ncols(r); i++)
+		tsv_str(w, tsv_colname(r, i));
+	if (col[K_ALG] < 0)
+		tsv_str(w, colnames[K_ALG]);
+	if (col[K_BUS] < 0)
+		tsv_str(w, colnames[K_BUS]);
+}
+
+static void
+bw(struct tsv_writer *w, double v)
+{
+	if (isnan(v))
+		tsv_empty(w);
+	else
+		tsv_f64(w, v);
+}
+
+/* The row, passed through, with the bandwidth put in or appended. */
+static int
+write_row(struct tsv_reader *r, const long *col, const struct crow *c,
+    struct tsv_writer *w)
+{
+	size_t i, len;
+
+	if (col[K_ALG] < 0 && col[K_BUS] < 0) {
+		/* The usual case: the line as it came, two fields more. */
+		const char *line = tsv_rawline(r, &len);
+
+		tsv_raw(w, line, len);
+		bw(w, c->alg);
+		bw(w, c->bus);
+		return tsv_eor(w);
+	}
+	for (i = 0; i < tsv_ncols(r); i++) {
+		if ((long)i == col[K_ALG])
+			bw(w, c->alg);
+		else if ((long)i == col[K_BUS])
+			bw(w, c->bus);
+		else {
+			const char *f = tsv_rawfield(r, i, &len);
+
+			tsv_raw(w, f, len);
+		}
+	}
+	if (col[K_ALG] < 0)
+		bw(w, c->alg);
+	if (col[K_BUS] < 0)
+		bw(w, c->bus);
+	return tsv_eor(w);
+}
+
+/* The instance key: ProgramId, ProgramExecution, Name, ThunkExecution. */
+static void
+summarize(struct coll_summary *s, struct tsv_reader *r, const long *col,
+    const struct crow *c)
+{
+	static const int keys[] = { K_PROG, K_EXEC, K_NAME, K_TEXEC };
+	char *key = NULL;
+	size_t i, n = 0, len;
+
+	for (i = 0; i < 4; i++) {
+		const char *f = tsv_rawfield(r, (size_t)col[keys[i]], &len);
+
+		key = mem_realloc(key, n + len + 2, 1);
+		memcpy(key + n, f, len);
+		n += len;
+		key[n++] = '\t';
+	}
+	key[n - 1] = '\0';
+	coll_summary_add(s, key, c->coll, c->bytes, c->bus, c->dur, c->hidden);
+	free(key);
+}
+
+int
+coll_run(struct filter *in, struct tsv_writer *w, enum coll_mode mode)
+{
+	struct tsv_reader *r = filter_reader(in);
+	struct coll_summary *s = NULL;
+	long col[K_MAX];
+	struct crow c;
+	int64_t sum = 0;	/* of |times| summarised: bounds every sum */
+	int rc;
+
+	if (find_columns(r, mode, col) != 0)
+		return -1;
+	if (mode >= COLL_BANDWIDTH)
+		s = coll_summary_new();
+	else {
+		write_header(r, col, w);
+		if (tsv_eor(w) != 0)
+			return -1;
+	}
+	while ((rc = filter_next(in)) == 1) {
+		r = filter_reader(in);
+		if ((rc = read_row(r, col, &c)) < 0)
+			break;
+		if (rc == 1 && mode != COLL_ROWS)
+			continue;
+		if (s != NULL) {
+			sum += llabs(c.dur) + llabs(c.hidden);
+			if (sum > (int64_t)1 << 61) {
+				rc = err_fail("%s:%ld: the times add up to more "
+				    "than 2^61 ns", tsv_name(r), tsv_lineno(r));
+				break;
+			}
+			summarize(s, r, col, &c);
+		} else if (write_row(r, col, &c, w) != 0) {
+			rc = -1;
+			break;
+		}
+	}
+	if (rc == 0 && s != NULL)
+		rc = mode == COLL_BANDWIDTH ? coll_summary_bandwidth(s, w) :
+		    coll_summary_hidden(s, w);
+	coll_summary_free(s);
+	return rc < 0 ? -1 : 0;
+}

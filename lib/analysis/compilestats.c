@@ -1,0 +1,1100 @@
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/compile.h"
+#include "analysis/compilestats.h"
+#include "base/err.h"
+#include "analysis/filter.h"
+#include "base/mem.h"
+#include "base/strtab.h"
+#include "base/tsv.h"
+#include "formats/xz.h"
+
+/* What a range contributes to the statistics (cstats_attribute). */
+enum { A_NONE, A_OWN, A_SHARE };
+
+struct crow {
+	size_t profile, name, src;	/* ids in the string tables */
+	size_t program_id, program_name;
+	long line;
+	int64_t range_id, tid, parent_id;
+	char *stack;
+	int64_t start, dur, child, nonchild;	/* ns */
+	unsigned char child_nan, launcher, kind, nan;
+	int64_t own_nc, own_c;		/* A_OWN: exact ns */
+	double sh_nc, sh_c;		/* A_SHARE: ns */
+};
+
+struct mainthread {
+	size_t profile;
+	int64_t tid;
+};
+
+struct cstats {
+	struct strtab profiles, names, srcs, strs;
+	struct crow *rows;
+	size_t n, cap;
+	size_t *by_id, *by_stack;	/* row indices, sorted */
+	struct mainthread *mains;
+	size_t nmains;
+	int attributed;
+};
+
+struct cstats *
+cstats_new(void)
+{
+	return mem_calloc(1, sizeof(struct cstats));
+}
+
+static void
+free_index(struct cstats *s)
+{
+	free(s->by_id);
+	free(s->by_stack);
+	free(s->mains);
+	s->by_id = s->by_stack = NULL;
+	s->mains = NULL;
+	s->nmains = 0;
+}
+
+void
+cstats_free(struct cstats *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->n; i++)
+		free(s->rows[i].stack);
+	free(s->rows);
+	free_index(s);
+	strtab_free(&s->profiles);
+	strtab_free(&s->names);
+	strtab_free(&s->srcs);
+	strtab_free(&s->strs);
+	free(s);
+}
+
+static size_t
+intern(struct strtab *t, const char *str)
+{
+	if (str == NULL)
+		str = "";
+	return strtab_intern(t, str, strlen(str), NULL);
+}
+
+void
+cstats_add(struct cstats *s, const struct cstats_range *r)
+{
+	struct crow *c;
+
+	mem_grow(&s->rows, &s->cap, s->n + 1, sizeof(*s->rows));
+	c = &s->rows[s->n++];
+	memset(c, 0, sizeof(*c));
+	c->profile = intern(&s->profiles, r->profile);
+	c->name = intern(&s->names, r->name);
+	c->src = intern(&s->srcs, r->src);
+	c->program_id = intern(&s->strs, r->program_id);
+	c->program_name = intern(&s->strs, r->program_name);
+	c->line = r->line;
+	c->range_id = r->range_id;
+	c->tid = r->tid;
+	c->parent_id = r->parent_id;
+	c->stack = mem_strdup(r->range_stack ? r->range_stack : "");
+	c->start = r->start;
+	c->dur = r->dur;
+	c->child = r->dur_child;
+	c->nonchild = r->dur_nonchild;
+	c->child_nan = r->child_nan != 0;
+	s->attributed = 0;
+}
+
+/* ---- reading the compile frame ---- */
+
+enum { C_PROF, C_ID, C_NAME, C_TID, C_PARENT, C_STACK, C_START, C_DUR,
+    C_CHILD, C_NONCHILD, C_PID, C_PNAME, C_MAX };
+
+static const char *const colnames[C_MAX] = {
+	"ProfileName", "RangeId", "Name", "TID", "ParentId", "RangeStack",
+	"StartMs", "DurMs", "DurChildMs", "DurNonChildMs", "ProgramId",
+	"ProgramName"
+};
+
+static int
+find_columns(struct tsv_reader *r, long *col)
+{
+	size_t k;
+
+	for (k = 0; k < C_MAX; k++) {
+		int optional = k == C_PROF || k == C_PID || k == C_PNAME;
+
+		col[k] = optional ? tsv_col(r, colnames[k]) :
+		    tsv_require(r, colnames[k]);
+		if (col[k] < 0 && !optional)
+			return -1;
+	}
+	return 0;
+}
+
+static const char *
+opt_field(struct tsv_reader *r, long col)
+{
+	return col < 0 ? NULL : tsv_field(r, (size_t)col);
+}
+
+/* nsys writes RangeStack as the ids down to the range's own: ":a:b:id". */
+static int
+check_stack(struct tsv_reader *r, const char *stack, int64_t id)
+{
+	char tail[32];
+	size_t n = (size_t)snprintf(tail, sizeof(tail), ":%lld",
+	    (long long)id), len = strlen(stack);
+
+	if (len >= n && strcmp(stack + len - n, tail) == 0)
+		return 0;
+	return err_fail("%s:%ld: column %s: '%s' does not end with '%s', "
+	    "its RangeId", tsv_name(r), tsv_lineno(r), colnames[C_STACK],
+	    stack, tail);
+}
+
+/* The two child times: both numbers, or both empty (NaN). */
+static int
+read_child(struct tsv_reader *r, const long *col, struct cstats_range *x)
+{
+	int a = tsv_get_ms(r, (size_t)col[C_CHILD], &x->dur_child, 1);
+	int b = tsv_get_ms(r, (size_t)col[C_NONCHILD], &x->dur_nonchild, 1);
+
+	if (a < 0 || b < 0)
+		return -1;
+	if (a != b)
+		return err_fail("%s:%ld: column %s: empty while %s is not",
+		    tsv_name(r), tsv_lineno(r), colnames[a ? C_CHILD :
+		    C_NONCHILD], colnames[a ? C_NONCHILD : C_CHILD]);
+	x->child_nan = a == 1;
+	return 0;
+}
+
+static int
+read_row(struct cstats *s, struct tsv_reader *r, const long *col)
+{
+	struct cstats_range x;
+	int rc;
+
+	memset(&x, 0, sizeof(x));
+	if (tsv_get_i64(r, (size_t)col[C_ID], &x.range_id, 0) != 0 ||
+	    tsv_get_i64(r, (size_t)col[C_TID], &x.tid, 0) != 0 ||
+	    tsv_get_ms(r, (size_t)col[C_START], &x.start, 0) != 0 ||
+	    tsv_get_ms(r, (size_t)col[C_DUR], &x.dur, 0) != 0 ||
+	    read_child(r, col, &x) != 0)
+		return -1;
+	if ((rc = tsv_get_i64(r, (size_t)col[C_PARENT], &x.parent_id, 1)) < 0)
+		return -1;
+	if (rc == 1)
+		x.parent_id = -1;
+	x.range_stack = tsv_field(r, (size_t)col[C_STACK]);
+	if (check_stack(r, x.range_stack, x.range_id) != 0)
+		return -1;
+	x.profile = opt_field(r, col[C_PROF]);
+	x.name = tsv_field(r, (size_t)col[C_NAME]);
+	x.program_id = opt_field(r, col[C_PID]);
+	x.program_name = opt_field(r, col[C_PNAME]);
+	x.src = tsv_name(r);
+	x.line = tsv_lineno(r);
+	cstats_add(s, &x);
+	return 0;
+}
+
+int
+cstats_read(struct cstats *s, struct filter *in)
+{
+	long col[C_MAX];
+	int rc;
+
+	if (find_columns(filter_reader(in), col) != 0)
+		return -1;
+	while ((rc = filter_next(in)) == 1)
+		if (read_row(s, filter_reader(in), col) != 0)
+			return -1;
+	return rc;
+}
+
+void
+cstats_add_frame(struct cstats *s, const struct compile_frame *f,
+    const char *src)
+{
+	size_t i;
+
+	for (i = 0; i < f->nrows; i++) {
+		const struct compile_row *c = &f->rows[i];
+		struct cstats_range x;
+
+		memset(&x, 0, sizeof(x));
+		x.profile = f->profiles[c->profile];
+		x.range_id = c->range_id;
+		x.name = c->name;
+		x.tid = c->tid;
+		x.parent_id = c->parent_id;
+		x.range_stack = c->range_stack;
+		x.start = c->start;
+		x.dur = c->dur;
+		x.dur_child = c->dur_child;
+		x.dur_nonchild = c->dur_nonchild;
+		x.child_nan = c->child_nan;
+		x.program_id = c->program_id;
+		x.program_name = c->program_name;
+		x.src = src;
+		cstats_add(s, &x);
+	}
+}
+
+/* ---- reading nvtx_pushpop_trace reports ---- */
+
+/* All of FP into a new NUL-terminated buffer. */
+static int
+slurp(FILE *fp, const char *name, uint8_t **data, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0, got;
+	uint8_t *p = mem_alloc(cap);
+
+	while ((got = fread(p + n, 1, cap - n - 1, fp)) > 0) {
+		n += got;
+		if (cap - n - 1 == 0)
+			mem_grow(&p, &cap, cap + 1, 1);
+	}
+	if (ferror(fp)) {
+		free(p);
+		return err_fail("%s: read error: %s", name, strerror(errno));
+	}
+	p[n] = '\0';
+	*data = p;
+	*len = n;
+	return 0;
+}
+
+/* The ranges of the report in DATA[0..LEN), by its first bytes. */
+static int
+parse_report(const char *name, uint8_t **data, size_t *len,
+    struct compile_range **r, size_t *n)
+{
+	if (xz_is_xz_data(*data, *len)) {
+		uint8_t *plain;
+		size_t plen;
+
+		if (xz_decode(*data, *len, &plain, &plen) != 0)
+			return err_prefix("%s", name);
+		free(*data);
+		*data = plain;
+		*len = plen;
+	}
+	if (*len >= 4 && memcmp(*data, "PAR1", 4) == 0) {
+		if (compile_parse_parquet(*data, *len, r, n) != 0)
+			return err_prefix("%s", name);
+		return 0;
+	}
+	if (compile_parse_csv((const char *)*data, *len, r, n) != 0)
+		return err_prefix_at("%s", name);
+	return 0;
+}
+
+int
+cstats_load_pushpop(struct cstats *s, const char *path, const char *profile,
+    int flags)
+{
+	int std = strcmp(path, "-") == 0;
+	const char *name = std ? "<stdin>" : path;
+	struct compile_frame f = { 0 };
+	struct compile_range *r = NULL;
+	uint8_t *data = NULL;
+	size_t len = 0, n = 0;
+	FILE *fp;
+	int rc;
+
+	if ((fp = std ? stdin : fopen(path, "rb")) == NULL)
+		return err_fail("%s: cannot open: %s", name, strerror(errno));
+	rc = slurp(fp, name, &data, &len);
+	if (!std)
+		fclose(fp);
+	if (rc == 0)
+		rc = parse_report(name, &data, &len, &r, &n);
+	free(data);
+	if (rc == 0 && (rc = compile_add_profile(&f, profile, r, n, NULL, NULL,
+	    flags & CSTATS_KEEP_AUTOTUNING ? 0 : COMPILE_CLEAN)) != 0)
+		err_prefix("%s", name);
+	compile_ranges_free(r, n);
+	if (rc == 0)
+		cstats_add_frame(s, &f, name);
+	compile_free(&f);
+	return rc;
+}
+
+/* ---- names ---- */
+
+static int
+has_prefix(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+size_t
+cstats_clean(const char *name, size_t len)
+{
+	static const char autotuner[] = "XlaAutotunerMeasurement";
+	static const char split[] = ":#module=split_module#";
+	size_t n = sizeof(split) - 1;
+
+	if (has_prefix(name, len, autotuner))
+		return sizeof(autotuner) - 1;
+	if (len >= n && memcmp(name + len - n, split, n) == 0)
+		return len - n;
+	return len;
+}
+
+const char *
+cstats_group(const char *name, size_t len)
+{
+	if (has_prefix(name, len, "XlaPass:#"))
+		return "XlaPasses";
+	if (has_prefix(name, len, "XlaPassPipeline:#"))
+		return "XlaPassPipelines";
+	return NULL;
+}
+
+int
+cstats_is_compile(const char *name)
+{
+	return strncmp(name, "XlaCompile", 10) == 0 &&
+	    (name[10] == '\0' || name[10] == ':');
+}
+
+/* ---- the attribution ---- */
+
+/* "SRC:LINE: RangeId N: " or "SRC: RangeId N: " before MSG. */
+static int
+fail_at(const struct cstats *s, const struct crow *r, const char *fmt, ...)
+    ERR_PRINTF(3, 4);
+
+static int
+fail_at(const struct cstats *s, const struct crow *r, const char *fmt, ...)
+{
+	const char *src = strtab_get(&s->srcs, r->src);
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (r->line > 0)
+		return err_fail("%s:%ld: RangeId %lld: %s", src, r->line,
+		    (long long)r->range_id, msg);
+	return err_fail("%s: RangeId %lld: %s", src, (long long)r->range_id,
+	    msg);
+}
+
+static const struct cstats *sort_s;
+
+static int
+cmp_id(const void *a, const void *b)
+{
+	const struct crow *x = &sort_s->rows[*(const size_t *)a];
+	const struct crow *y = &sort_s->rows[*(const size_t *)b];
+
+	if (x->profile != y->profile)
+		return x->profile < y->profile ? -1 : 1;
+	if (x->range_id != y->range_id)
+		return x->range_id < y->range_id ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int
+cmp_stack(const void *a, const void *b)
+{
+	const struct crow *x = &sort_s->rows[*(const size_t *)a];
+	const struct crow *y = &sort_s->rows[*(const size_t *)b];
+	int c;
+
+	if (x->profile != y->profile)
+		return x->profile < y->profile ? -1 : 1;
+	if ((c = strcmp(x->stack, y->stack)) != 0)
+		return c;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int
+cmp_main(const void *a, const void *b)
+{
+	const struct mainthread *x = a, *y = b;
+
+	if (x->profile != y->profile)
+		return x->profile < y->profile ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static size_t *
+sorted_rows(struct cstats *s, int (*cmp)(const void *, const void *))
+{
+	size_t *v = mem_calloc(s->n + 1, sizeof(*v)), i;
+
+	for (i = 0; i < s->n; i++)
+		v[i] = i;
+	sort_s = s;
+	qsort(v, s->n, sizeof(*v), cmp);
+	return v;
+}
+
+/* The row of (PROFILE, ID), or NULL. */
+static struct crow *
+find_id(const struct cstats *s, size_t profile, int64_t id)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct crow *r = &s->rows[s->by_id[mid]];
+
+		if (r->profile < profile ||
+		    (r->profile == profile && r->range_id < id))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < s->n && s->rows[s->by_id[lo]].profile == profile &&
+	    s->rows[s->by_id[lo]].range_id == id)
+		return &s->rows[s->by_id[lo]];
+	return NULL;
+}
+
+/* The first position in by_stack of PROFILE's stacks >= KEY. */
+static size_t
+stack_lower(const struct cstats *s, size_t profile, const char *key)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct crow *r = &s->rows[s->by_stack[mid]];
+
+		if (r->profile < profile ||
+		    (r->profile == profile && strcmp(r->stack, key) < 0))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The descendants of R (make_child_mask: RangeStack starts with R's and
+ * ':'), as positions [*FIRST, return) of by_stack: strings sharing a
+ * prefix sort together.
+ */
+static size_t
+descendants(const struct cstats *s, const struct crow *r, size_t *first)
+{
+	size_t n = strlen(r->stack), i;
+	char *key = mem_alloc(n + 2);
+
+	memcpy(key, r->stack, n);
+	key[n] = ':';
+	key[n + 1] = '\0';
+	*first = i = stack_lower(s, r->profile, key);
+	while (i < s->n && s->rows[s->by_stack[i]].profile == r->profile &&
+	    strncmp(s->rows[s->by_stack[i]].stack, key, n + 1) == 0)
+		i++;
+	free(key);
+	return i;
+}
+
+static int
+is_main(const struct cstats *s, size_t profile, int64_t tid)
+{
+	struct mainthread k = { profile, tid };
+
+	return bsearch(&k, s->mains, s->nmains, sizeof(k), cmp_main) != NULL;
+}
+
+/* The main threads: the TIDs of XlaCompile ranges, per profile. */
+static int
+find_mains(struct cstats *s)
+{
+	unsigned char *seen = mem_calloc(s->profiles.n + 1, 1);
+	size_t i, k;
+
+	s->mains = mem_calloc(s->n + 1, sizeof(*s->mains));
+	for (i = 0; i < s->n; i++) {
+		const struct crow *r = &s->rows[i];
+
+		if (!cstats_is_compile(strtab_get(&s->names, r->name)))
+			continue;
+		s->mains[s->nmains].profile = r->profile;
+		s->mains[s->nmains++].tid = r->tid;
+		seen[r->profile] = 1;
+	}
+	qsort(s->mains, s->nmains, sizeof(*s->mains), cmp_main);
+	for (i = k = 0; i < s->nmains; i++)
+		if (k == 0 || cmp_main(&s->mains[k - 1], &s->mains[i]) != 0)
+			s->mains[k++] = s->mains[i];
+	s->nmains = k;
+	for (i = 0; i < s->n && seen[s->rows[i].profile]; i++)
+		;
+	free(seen);
+	if (i < s->n)
+		return err_fail("%s: profile '%s': no XlaCompile range, so no "
+		    "main thread", strtab_get(&s->srcs, s->rows[i].src),
+		    strtab_get(&s->profiles, s->rows[i].profile));
+	return 0;
+}
+
+static int
+check_ids(struct cstats *s)
+{
+	size_t i;
+
+	for (i = 1; i < s->n; i++) {
+		const struct crow *a = &s->rows[s->by_id[i - 1]];
+		const struct crow *b = &s->rows[s->by_id[i]];
+
+		if (a->profile == b->profile && a->range_id == b->range_id)
+			return fail_at(s, b, "appears twice");
+	}
+	return 0;
+}
+
+/* Launchers: main-thread ranges with a direct child on another thread. */
+static void
+find_launchers(struct cstats *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		const struct crow *r = &s->rows[i];
+		struct crow *p;
+
+		if (r->parent_id < 0 ||
+		    (p = find_id(s, r->profile, r->parent_id)) == NULL)
+			continue;
+		if (p->tid != r->tid && is_main(s, p->profile, p->tid))
+			p->launcher = 1;
+	}
+}
+
+struct region {
+	int64_t start, end;	/* the workers' span, ns */
+	int64_t total;		/* their DurNonChild, ns */
+	int64_t mainchild;	/* direct main-thread children's DurMs */
+};
+
+/* The parallel region of launcher L over by_stack[a, b). */
+static void
+measure(const struct cstats *s, const struct crow *l, size_t a, size_t b,
+    struct region *g)
+{
+	size_t i;
+	int any = 0;
+
+	memset(g, 0, sizeof(*g));
+	for (i = a; i < b; i++) {
+		const struct crow *r = &s->rows[s->by_stack[i]];
+
+		if (r->tid == l->tid) {
+			if (r->parent_id == l->range_id)
+				g->mainchild += r->dur;
+			continue;
+		}
+		if (!any || r->start < g->start)
+			g->start = r->start;
+		if (!any || r->start + r->dur > g->end)
+			g->end = r->start + r->dur;
+		any = 1;
+		if (!r->child_nan)
+			g->total += r->nonchild;
+	}
+}
+
+/* Share launcher L's region among its workers in by_stack[a, b). */
+static int
+share(struct cstats *s, struct crow *l, size_t a, size_t b)
+{
+	struct region g;
+	double len;
+	size_t i;
+
+	measure(s, l, a, b, &g);
+	len = (double)(g.end - g.start);
+	for (i = a; i < b; i++) {
+		struct crow *r = &s->rows[s->by_stack[i]];
+
+		if (r->tid == l->tid) {
+			if (r->start + r->dur < g.start || r->start > g.end)
+				continue;
+			return fail_at(s, r, "main-thread range inside the "
+			    "parallel region of RangeId %lld",
+			    (long long)l->range_id);
+		}
+		r->kind = A_SHARE;
+		if (r->child_nan)
+			r->nan = 1;
+		else if (g.total != 0) {
+			r->sh_nc += len * (double)r->nonchild / (double)g.total;
+			r->sh_c += len * (double)r->child / (double)g.total;
+		}
+	}
+	l->kind = A_OWN;
+	l->nan = 0;
+	l->own_c = g.mainchild + (g.end - g.start);
+	l->own_nc = l->dur - l->own_c;
+	return 0;
+}
+
+/* Main-thread ranges outside parallel regions keep their own times. */
+static int
+own_times(struct cstats *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		struct crow *r = &s->rows[i];
+
+		if (r->kind != A_NONE || !is_main(s, r->profile, r->tid))
+			continue;
+		if (r->child_nan)
+			return fail_at(s, r, "empty DurChildMs and "
+			    "DurNonChildMs, yet no parallel work under it");
+		r->kind = A_OWN;
+		r->own_nc = r->nonchild;
+		r->own_c = r->child;
+	}
+	return 0;
+}
+
+/*
+ * The ranges' starts and times, added up in absolute value, are at most
+ * 2^60 ns, which bounds every sum made of them: no int64 overflow,
+ * whatever the input.
+ */
+static int
+check_sums(const struct cstats *s)
+{
+	const int64_t max = (int64_t)1 << 60;
+	int64_t sum = 0, t[4];
+	size_t i, k;
+
+	for (i = 0; i < s->n; i++) {
+		const struct crow *r = &s->rows[i];
+
+		t[0] = r->start, t[1] = r->dur;
+		t[2] = r->child_nan ? 0 : r->child;
+		t[3] = r->child_nan ? 0 : r->nonchild;
+		for (k = 0; k < 4; k++) {
+			if (t[k] > max || t[k] < -max ||
+			    (sum += llabs(t[k])) > max)
+				return err_fail("%s: the ranges' times add up "
+				    "to more than 2^60 ns",
+				    strtab_get(&s->srcs, r->src));
+		}
+	}
+	return 0;
+}
+
+int
+cstats_attribute(struct cstats *s)
+{
+	size_t i, a, b;
+
+	free_index(s);
+	for (i = 0; i < s->n; i++) {
+		struct crow *r = &s->rows[i];
+
+		r->launcher = r->nan = 0;
+		r->kind = A_NONE;
+		r->sh_nc = r->sh_c = 0;
+	}
+	if (check_sums(s) != 0)
+		return -1;
+	s->by_id = sorted_rows(s, cmp_id);
+	s->by_stack = sorted_rows(s, cmp_stack);
+	if (check_ids(s) != 0 || find_mains(s) != 0)
+		return -1;
+	find_launchers(s);
+	for (i = 0; i < s->n; i++) {
+		struct crow *l = &s->rows[s->by_id[i]];
+
+		if (!l->launcher)
+			continue;
+		b = descendants(s, l, &a);
+		if (share(s, l, a, b) != 0)
+			return -1;
+	}
+	if (own_times(s) != 0)
+		return -1;
+	s->attributed = 1;
+	return 0;
+}
+
+/* ---- the tables ---- */
+
+/* A sum of attributed times: exact ns, plus the shares as doubles. */
+struct acc {
+	int64_t nc, c;
+	double fnc, fc;
+	int inexact, nan;
+};
+
+static void
+acc_add(struct acc *a, const struct crow *r)
+{
+	if (r->nan)
+		a->nan = 1;
+	if (r->kind == A_OWN) {
+		a->nc += r->own_nc;
+		a->c += r->own_c;
+	} else {
+		a->fnc += r->sh_nc;
+		a->fc += r->sh_c;
+		a->inexact = 1;
+	}
+}
+
+/* DurNonChild in ns; NaN when a NaN went in. */
+static double
+acc_nc(const struct acc *a)
+{
+	return a->nan ? NAN : (double)a->nc + a->fnc;
+}
+
+/* Rows grouped by display name. */
+struct agg {
+	struct strtab keys;
+	struct acc *acc;
+	size_t cap;
+	size_t *key_of;		/* per name id: key id + 1, 0: not yet */
+	int flags;
+};
+
+static void
+agg_init(struct agg *g, const struct cstats *s, int flags)
+{
+	memset(g, 0, sizeof(*g));
+	g->key_of = mem_calloc(s->names.n + 1, sizeof(*g->key_of));
+	g->flags = flags;
+}
+
+static void
+agg_free(struct agg *g)
+{
+	strtab_free(&g->keys);
+	free(g->acc);
+	free(g->key_of);
+}
+
+/* The key of name ID: cleaned and grouped as the flags say. */
+static size_t
+agg_key(struct agg *g, const struct cstats *s, size_t id)
+{
+	const char *name = strtab_get(&s->names, id), *grp;
+	size_t len = s->names.len[id], k, cap;
+
+	if (g->key_of[id] != 0)
+		return g->key_of[id] - 1;
+	if (g->flags & CSTATS_CLEAN)
+		len = cstats_clean(name, len);
+	if ((g->flags & CSTATS_GROUP) && (grp = cstats_group(name, len))) {
+		name = grp;
+		len = strlen(grp);
+	}
+	k = strtab_intern(&g->keys, name, len, NULL);
+	cap = g->cap;
+	mem_grow(&g->acc, &g->cap, k + 1, sizeof(*g->acc));
+	if (g->cap != cap)
+		memset(g->acc + cap, 0, (g->cap - cap) * sizeof(*g->acc));
+	g->key_of[id] = k + 1;
+	return k;
+}
+
+static void
+agg_row(struct agg *g, const struct cstats *s, const struct crow *r)
+{
+	size_t k;
+
+	if (r->kind == A_NONE)
+		return;
+	k = agg_key(g, s, r->name);	/* may move g->acc */
+	acc_add(&g->acc[k], r);
+}
+
+static const struct agg *sort_g;
+
+/* By DurNonChild, largest first, NaN last; ties by name. */
+static int
+cmp_key(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	double vx = acc_nc(&sort_g->acc[x]), vy = acc_nc(&sort_g->acc[y]);
+
+	if (isnan(vx) != isnan(vy))
+		return isnan(vx) ? 1 : -1;
+	if (vx != vy && !isnan(vx))
+		return vx > vy ? -1 : 1;
+	return strcmp(strtab_get(&sort_g->keys, x), strtab_get(&sort_g->keys,
+	    y));
+}
+
+/* The keys of G in table order, and the total of those PREFIX allows
+ * (NaN skipped, as pandas' sum); *N keys. */
+static size_t *
+agg_order(const struct agg *g, const char *prefix, double *total, size_t *n)
+{
+	size_t *v = mem_calloc(g->keys.n + 1, sizeof(*v)), i, k = 0;
+	int64_t exact = 0;
+	double frac = 0;
+
+	for (i = 0; i < g->keys.n; i++) {
+		if (prefix && !has_prefix(strtab_get(&g->keys, i),
+		    g->keys.len[i], prefix))
+			continue;
+		v[k++] = i;
+		if (!g->acc[i].nan) {
+			exact += g->acc[i].nc;
+			frac += g->acc[i].fnc;
+		}
+	}
+	sort_g = g;
+	qsort(v, k, sizeof(*v), cmp_key);
+	*total = (double)exact + frac;
+	*n = k;
+	return v;
+}
+
+/* Milliseconds: exact decimals, or the shortest double for shares. */
+static void
+put_ms(struct tsv_writer *w, const struct acc *a, int child)
+{
+	if (a->nan)
+		tsv_empty(w);
+	else if (a->inexact)
+		tsv_f64(w, ((double)(child ? a->c : a->nc) +
+		    (child ? a->fc : a->fnc)) / 1e6);
+	else
+		tsv_ms(w, child ? a->c : a->nc);
+}
+
+/* Seconds, exact: NS as a decimal with up to nine places. */
+static void
+put_s_exact(struct tsv_writer *w, int64_t ns)
+{
+	char buf[48];
+	uint64_t u = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+	int n = snprintf(buf, sizeof(buf), "%s%llu.%09llu", ns < 0 ? "-" : "",
+	    (unsigned long long)(u / 1000000000u),
+	    (unsigned long long)(u % 1000000000u));
+
+	while (buf[n - 1] == '0')
+		n--;
+	if (buf[n - 1] == '.')
+		n--;
+	tsv_strn(w, buf, (size_t)n);
+}
+
+static void
+put_s(struct tsv_writer *w, const struct acc *a)
+{
+	if (a->nan)
+		tsv_empty(w);
+	else if (a->inexact)
+		tsv_f64(w, ((double)a->nc + a->fnc) / 1e9);
+	else
+		put_s_exact(w, a->nc);
+}
+
+static void
+put_ratio(struct tsv_writer *w, double x, double total, double scale)
+{
+	if (total == 0 || isnan(x))
+		tsv_empty(w);
+	else
+		tsv_f64(w, scale * x / total);
+}
+
+/* Whether the notebook's threshold keeps a row: cumsum <= TOP. */
+static int
+keep(double *cum, double x, double total, double top)
+{
+	if (!isnan(x) && total != 0)
+		*cum += x / total;
+	return top >= 1 || (!isnan(x) && total != 0 && *cum <= top);
+}
+
+static const char *const *
+table_header(enum cstats_table t)
+{
+	static const char *const stats[] = { "Name", "DurNonChildMs",
+	    "DurChildMs", NULL };
+	static const char *const summary[] = { "Name", "DurNonChildMs",
+	    "DurChildMs", "FracNonChild", NULL };
+	static const char *const ranges[] = { "Name", "DurNonChildMs",
+	    "DurChildMs", "DurNonChildPercent", NULL };
+	static const char *const percent[] = { "Name", "DurNonChildMs",
+	    "DurNonChildPercent", NULL };
+
+	switch (t) {
+	case CSTATS_SUMMARY:
+		return summary;
+	case CSTATS_RANGES:
+		return ranges;
+	case CSTATS_NOPASS:
+	case CSTATS_PASSES:
+		return percent;
+	default:
+		return stats;
+	}
+}
+
+static int
+name_row(struct tsv_writer *w, const struct agg *g, size_t k,
+    enum cstats_table t, double total)
+{
+	const struct acc *a = &g->acc[k];
+
+	tsv_strn(w, strtab_get(&g->keys, k), g->keys.len[k]);
+	put_ms(w, a, 0);
+	if (t == CSTATS_STATS || t == CSTATS_SUMMARY || t == CSTATS_RANGES)
+		put_ms(w, a, 1);
+	if (t == CSTATS_SUMMARY)
+		put_ratio(w, acc_nc(a), total, 1);
+	else if (t != CSTATS_STATS)
+		put_ratio(w, acc_nc(a), total, 100);
+	return tsv_eor(w);
+}
+
+static int
+name_table(struct cstats *s, struct tsv_writer *w,
+    const struct cstats_opts *o)
+{
+	int flags = o->flags, rc;
+	const char *prefix = NULL;
+	size_t i, n, *order;
+	double total, cum = 0;
+	struct agg g;
+
+	if (o->table == CSTATS_SUMMARY)
+		flags |= CSTATS_CLEAN;
+	if (o->table == CSTATS_NOPASS)
+		flags |= CSTATS_GROUP;
+	if (o->table == CSTATS_PASSES) {
+		flags &= ~CSTATS_GROUP;
+		prefix = "XlaPass:#";
+	}
+	agg_init(&g, s, flags);
+	for (i = 0; i < s->n; i++)
+		agg_row(&g, s, &s->rows[i]);
+	order = agg_order(&g, prefix, &total, &n);
+	rc = tsv_header(w, table_header(o->table));
+	for (i = 0; i < n && rc == 0; i++)
+		if (keep(&cum, acc_nc(&g.acc[order[i]]), total, o->top))
+			rc = name_row(w, &g, order[i], o->table, total);
+	free(order);
+	agg_free(&g);
+	return rc;
+}
+
+/* ---- per compilation ---- */
+
+static int
+cmp_compile(const void *a, const void *b)
+{
+	const struct crow *x = &sort_s->rows[*(const size_t *)a];
+	const struct crow *y = &sort_s->rows[*(const size_t *)b];
+
+	if (x->profile != y->profile)
+		return x->profile < y->profile ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->range_id != y->range_id)
+		return x->range_id < y->range_id ? -1 : 1;
+	return 0;
+}
+
+static void
+str_field(struct tsv_writer *w, const struct strtab *t, size_t id)
+{
+	tsv_strn(w, strtab_get(t, id), t->len[id]);
+}
+
+static int
+compilation_row(struct tsv_writer *w, const struct cstats *s,
+    const struct crow *c, const struct agg *g, size_t k)
+{
+	const struct acc *a = &g->acc[k];
+
+	str_field(w, &s->profiles, c->profile);
+	tsv_i64(w, c->range_id);
+	str_field(w, &s->strs, c->program_id);
+	str_field(w, &s->strs, c->program_name);
+	tsv_ms(w, c->start);
+	put_s_exact(w, c->dur);
+	tsv_strn(w, strtab_get(&g->keys, k), g->keys.len[k]);
+	put_s(w, a);
+	put_ratio(w, acc_nc(a), (double)c->dur, 1);
+	return tsv_eor(w);
+}
+
+/* The breakdown of compilation C: itself and its descendants. */
+static int
+one_compilation(struct cstats *s, struct tsv_writer *w, const struct crow *c,
+    const struct cstats_opts *o)
+{
+	size_t a, b, i, n, *order;
+	double total, cum = 0;
+	struct agg g;
+	int rc = 0;
+
+	agg_init(&g, s, o->flags);
+	agg_row(&g, s, c);
+	b = descendants(s, c, &a);
+	for (i = a; i < b; i++)
+		agg_row(&g, s, &s->rows[s->by_stack[i]]);
+	order = agg_order(&g, NULL, &total, &n);
+	for (i = 0; i < n && rc == 0; i++)
+		if (keep(&cum, acc_nc(&g.acc[order[i]]), total, o->top))
+			rc = compilation_row(w, s, c, &g, order[i]);
+	free(order);
+	agg_free(&g);
+	return rc;
+}
+
+static int
+compilations(struct cstats *s, struct tsv_writer *w,
+    const struct cstats_opts *o)
+{
+	static const char *const cols[] = { "ProfileName", "RangeId",
+	    "ProgramId", "ProgramName", "CompileStartMs", "CompileDurS",
+	    "Name", "DurNonChildS", "Share", NULL };
+	size_t *v = mem_calloc(s->n + 1, sizeof(*v)), i, n = 0;
+	int rc = tsv_header(w, cols);
+
+	for (i = 0; i < s->n; i++)
+		if (cstats_is_compile(strtab_get(&s->names, s->rows[i].name)))
+			v[n++] = i;
+	sort_s = s;
+	qsort(v, n, sizeof(*v), cmp_compile);
+	for (i = 0; i < n && rc == 0; i++)
+		rc = one_compilation(s, w, &s->rows[v[i]], o);
+	free(v);
+	return rc;
+}
+
+int
+cstats_write(struct cstats *s, struct tsv_writer *w,
+    const struct cstats_opts *o)
+{
+	if (!s->attributed)
+		return err_fail("cstats_write: cstats_attribute first");
+	if (o->table == CSTATS_COMPILATIONS)
+		return compilations(s, w, o);
+	return name_table(s, w, o);
+}

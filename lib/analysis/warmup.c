@@ -1,0 +1,478 @@
+/*
+ * warmup: the steady-state / initialisation split (see warmup.h).
+ *
+ * A row is decided as soon as both facts it depends on are known: whether
+ * the profile has communication (known up front, or from the first
+ * Communication 1 in the input), and whether the fallback is ruled out
+ * (some row has been steady).  Until then rows wait in a spool: an
+ * unlinked temporary file holding, per row, one class byte and the raw
+ * line.  Once decided, the spool is replayed in order and later rows
+ * stream straight through, so memory stays constant and a profile whose
+ * first steady row comes early spools almost nothing.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/err.h"
+#include "analysis/filter.h"
+#include "base/mem.h"
+#include "base/strtab.h"
+#include "base/tsv.h"
+#include "analysis/warmup.h"
+
+void
+warmup_facts_init(struct warmup_facts *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->communication = WARMUP_COMM_INPUT;
+	f->skip = -1;
+}
+
+void
+warmup_facts_free(struct warmup_facts *f)
+{
+	strtab_free(&f->compiled);
+}
+
+void
+warmup_add_compiled(struct warmup_facts *f, const char *p, size_t len)
+{
+	if (len > 0)
+		strtab_intern(&f->compiled, p, len, NULL);
+}
+
+int
+warmup_load_compiled(struct warmup_facts *f, struct tsv_reader *r)
+{
+	const char *p;
+	size_t len;
+	long col;
+	int rc;
+
+	if ((col = tsv_require(r, "ProgramId")) < 0)
+		return -1;
+	while ((rc = tsv_next(r)) == 1) {
+		p = tsv_rawfield(r, (size_t)col, &len);
+		warmup_add_compiled(f, p, len);
+	}
+	return rc;
+}
+
+/* Field COL of R's row as a 0/1 flag into *ONE. */
+static int
+get_flag(struct tsv_reader *r, size_t col, int *one)
+{
+	size_t n;
+	const char *s = tsv_rawfield(r, col, &n);
+
+	if (n == 1 && (s[0] == '0' || s[0] == '1')) {
+		*one = s[0] == '1';
+		return 0;
+	}
+	if (n > 40)
+		n = 40;
+	return err_fail("%s:%ld: column %s: not 0 or 1: '%.*s'", tsv_name(r),
+	    tsv_lineno(r), tsv_colname(r, col), (int)n, s);
+}
+
+int
+warmup_load_communication(struct tsv_reader *r, int *yes)
+{
+	long col = tsv_col(r, "Communication");
+	int rc, one = 0;
+
+	/* A communication frame: any row is communication. */
+	if (col < 0) {
+		if ((rc = tsv_next(r)) < 0)
+			return -1;
+		*yes = rc == 1;
+		return 0;
+	}
+	while (!one && (rc = tsv_next(r)) == 1)
+		if (get_flag(r, (size_t)col, &one) != 0)
+			return -1;
+	if (rc < 0)
+		return -1;
+	*yes = one;
+	return 0;
+}
+
+/* 1: FILE is a regular file whose Communication column says *YES. */
+static int
+prescan_file(const char *file, int *yes)
+{
+	struct tsv_reader *r;
+	struct stat sb;
+	FILE *fp;
+	int rc = 0;
+
+	if (strcmp(file, "-") == 0 || stat(file, &sb) != 0 ||
+	    !S_ISREG(sb.st_mode) || (fp = fopen(file, "r")) == NULL)
+		return 0;	/* the filter will say what is wrong */
+	if ((r = tsv_ropen(fp, file)) == NULL)
+		rc = -1;
+	else if (tsv_col(r, "Communication") >= 0)
+		rc = warmup_load_communication(r, yes) == 0 ? 1 : -1;
+	tsv_rclose(r);
+	fclose(fp);
+	return rc;
+}
+
+int
+warmup_prescan_communication(char *const *files, size_t n, int *yes)
+{
+	size_t i;
+	int rc = 0, one = 0;
+
+	for (i = 0; i < n; i++) {
+		if ((rc = prescan_file(files[i], &one)) != 1)
+			return rc;
+		if (one)
+			break;
+	}
+	*yes = one;
+	return n > 0;
+}
+
+int
+warmup_compiled(const struct warmup_facts *f, const char *p, size_t len)
+{
+	return len > 0 && strtab_find(&f->compiled, p, len) != STRTAB_NONE;
+}
+
+int64_t
+warmup_skip(const struct warmup_facts *f, const char *p, size_t len, int comm)
+{
+	if (f->skip >= 0)
+		return f->skip;
+	return warmup_compiled(f, p, len) + (comm ? 1 : 0);
+}
+
+/* The class of execution EXEC given the compiled flag or a skip count. */
+static enum warmup_class
+classify(int compiled, int64_t skip, int64_t exec)
+{
+	if (skip >= 0)
+		return exec < skip ? WARMUP_INIT : WARMUP_STEADY;
+	if (exec < compiled)
+		return WARMUP_INIT;
+	return exec == compiled ? WARMUP_EDGE : WARMUP_STEADY;
+}
+
+enum warmup_class
+warmup_classify(const struct warmup_facts *f, const char *p, size_t len,
+    int64_t exec)
+{
+	return classify(warmup_compiled(f, p, len), f->skip, exec);
+}
+
+int
+warmup_steady(enum warmup_class c, int comm)
+{
+	return c == WARMUP_STEADY || (c == WARMUP_EDGE && !comm);
+}
+
+int
+warmup_fallback(size_t rows, size_t steady)
+{
+	return rows > 0 && steady == 0;
+}
+
+int
+warmup_is_compile_frame(const struct tsv_reader *r)
+{
+	return tsv_col(r, "RangeId") >= 0 && tsv_col(r, "ProgramExecution") < 0;
+}
+
+/* ---- the filter ---- */
+
+struct run {
+	const struct warmup_facts *f;
+	struct tsv_writer *out;
+	enum warmup_mode mode;
+	struct warmup_stats *st;
+	long pidcol, execcol, commcol;
+	int comm;		/* WARMUP_COMM_*, INPUT until a 1 is seen */
+	int seen_steady;	/* some row is steady: no fallback */
+	char *last;		/* the last ProgramId looked up, */
+	size_t lastlen, lastcap;
+	int lastcompiled;	/* and whether it was compiled */
+	FILE *spool;		/* undecided rows, or NULL */
+	char *spoolbuf;		/* its stdio buffer: large, fewer syscalls */
+	size_t nsteady, nedge;	/* classes of the rows in the spool */
+	char *buf;		/* replay line */
+	size_t cap;
+};
+
+/* Rows of one program come together: look the set up once per run. */
+static int
+compiled_cached(struct run *x, const char *p, size_t len)
+{
+	if (x->last && len == x->lastlen && memcmp(p, x->last, len) == 0)
+		return x->lastcompiled;
+	mem_grow(&x->last, &x->lastcap, len + 1, 1);
+	memcpy(x->last, p, len);
+	x->lastlen = len;
+	x->lastcompiled = warmup_compiled(x->f, p, len);
+	return x->lastcompiled;
+}
+
+static int
+decided(const struct run *x)
+{
+	return x->comm != WARMUP_COMM_INPUT && x->seen_steady;
+}
+
+/* Write one row as the mode asks. */
+static int
+emit(struct run *x, const char *line, size_t len, int steady)
+{
+	if (steady)
+		x->st->steady++;
+	else
+		x->st->init++;
+	if (x->mode == WARMUP_OUT_STEADY && !steady)
+		return 0;
+	if (x->mode == WARMUP_OUT_INIT && steady)
+		return 0;
+	tsv_raw(x->out, line, len);
+	if (x->mode == WARMUP_OUT_MARK)
+		tsv_bool(x->out, steady);
+	return tsv_eor(x->out);
+}
+
+#define SPOOL_BUF (1 << 20)
+
+/* An unlinked temporary file in $TMPDIR: gone when closed, or on exit. */
+static FILE *
+spool_open(char *buf)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	FILE *fp;
+	int fd;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	if ((size_t)snprintf(path, sizeof(path), "%s/nsysjax-warmup.XXXXXX",
+	    dir) >= sizeof(path)) {
+		err_fail("TMPDIR too long");
+		return NULL;
+	}
+	if ((fd = mkstemp(path)) < 0) {
+		err_fail("%s: cannot create temporary file: %s", path,
+		    strerror(errno));
+		return NULL;
+	}
+	unlink(path);
+	if ((fp = fdopen(fd, "w+")) == NULL) {
+		err_fail("temporary file: %s", strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	setvbuf(fp, buf, _IOFBF, SPOOL_BUF);
+	return fp;
+}
+
+/* Keep a row of class C for later: class byte, raw line, LF. */
+static int
+spool_put(struct run *x, enum warmup_class c, const char *line, size_t len)
+{
+	if (x->spool == NULL) {
+		if (x->spoolbuf == NULL)
+			x->spoolbuf = mem_alloc(SPOOL_BUF);
+		if ((x->spool = spool_open(x->spoolbuf)) == NULL)
+			return -1;
+	}
+	putc('0' + (int)c, x->spool);
+	fwrite(line, 1, len, x->spool);
+	putc('\n', x->spool);
+	if (ferror(x->spool))
+		return err_fail("temporary file: write error: %s",
+		    strerror(errno));
+	x->st->spooled++;
+	if (c == WARMUP_STEADY)
+		x->nsteady++;
+	else if (c == WARMUP_EDGE)
+		x->nedge++;
+	return 0;
+}
+
+/* Whether the spooled rows hold a steady one, now that comm is known. */
+static int
+spool_has_steady(const struct run *x)
+{
+	return x->nsteady > 0 || (x->comm == WARMUP_COMM_NO && x->nedge > 0);
+}
+
+/* Write the spooled rows in order, every one steady under FALLBACK. */
+static int
+spool_replay(struct run *x, int fallback)
+{
+	ssize_t n;
+	int rc = 0;
+
+	if (x->spool == NULL)
+		return 0;
+	if (fflush(x->spool) != 0 || fseek(x->spool, 0, SEEK_SET) != 0)
+		rc = err_fail("temporary file: %s", strerror(errno));
+	while (rc == 0 && (n = getline(&x->buf, &x->cap, x->spool)) > 0) {
+		enum warmup_class c = (enum warmup_class)(x->buf[0] - '0');
+
+		rc = emit(x, x->buf + 1, (size_t)n - 2,
+		    fallback || warmup_steady(c, x->comm));
+	}
+	if (rc == 0 && ferror(x->spool))
+		rc = err_fail("temporary file: read error: %s", strerror(errno));
+	fclose(x->spool);
+	x->spool = NULL;
+	x->nsteady = x->nedge = 0;
+	return rc;
+}
+
+/* Whether this row's Communication field tells the profile has some. */
+static int
+see_comm(struct run *x, struct tsv_reader *r)
+{
+	int one;
+
+	if (get_flag(r, (size_t)x->commcol, &one) != 0)
+		return -1;
+	if (one)
+		x->comm = WARMUP_COMM_YES;
+	return 0;
+}
+
+static int
+row(struct run *x, struct tsv_reader *r)
+{
+	const char *p, *line;
+	size_t plen, llen;
+	enum warmup_class c;
+	int64_t exec;
+
+	if (tsv_get_i64(r, (size_t)x->execcol, &exec, 0) != 0)
+		return -1;
+	if (x->comm == WARMUP_COMM_INPUT && see_comm(x, r) != 0)
+		return -1;
+	p = tsv_rawfield(r, (size_t)x->pidcol, &plen);
+	c = classify(x->f->skip >= 0 ? 0 : compiled_cached(x, p, plen),
+	    x->f->skip, exec);
+	line = tsv_rawline(r, &llen);
+	x->st->rows++;
+	if (decided(x))
+		return emit(x, line, llen, warmup_steady(c, x->comm));
+	if (spool_put(x, c, line, llen) != 0)
+		return -1;
+	if (x->comm != WARMUP_COMM_INPUT && spool_has_steady(x)) {
+		x->seen_steady = 1;
+		return spool_replay(x, 0);
+	}
+	return 0;
+}
+
+/* The end of input: communication never seen is none; then the fallback. */
+static int
+finish(struct run *x)
+{
+	int fallback = 0;
+
+	if (x->comm == WARMUP_COMM_INPUT)
+		x->comm = WARMUP_COMM_NO;
+	if (!decided(x))
+		fallback = warmup_fallback(x->st->rows, spool_has_steady(x));
+	x->st->fallback = fallback;
+	return spool_replay(x, fallback);
+}
+
+static int
+header(struct run *x, const struct tsv_reader *r)
+{
+	size_t i, n = tsv_ncols(r);
+	const char **names = mem_calloc(n + 2, sizeof(*names));
+	int rc;
+
+	for (i = 0; i < n; i++)
+		names[i] = tsv_colname(r, i);
+	if (x->mode == WARMUP_OUT_MARK)
+		names[n] = WARMUP_MARK_COLUMN;
+	rc = tsv_header(x->out, names);
+	free(names);
+	return rc;
+}
+
+/* Find the columns and settle what is known before the first row. */
+static int
+setup(struct run *x, const struct tsv_reader *r)
+{
+	if (x->mode == WARMUP_OUT_MARK && tsv_col(r, WARMUP_MARK_COLUMN) >= 0)
+		return err_fail("%s: column '%s' exists already", tsv_name(r),
+		    WARMUP_MARK_COLUMN);
+	if (warmup_is_compile_frame(r)) {
+		x->st->compile_frame = 1;
+		return 0;
+	}
+	if ((x->pidcol = tsv_require(r, "ProgramId")) < 0 ||
+	    (x->execcol = tsv_require(r, "ProgramExecution")) < 0)
+		return -1;
+	x->comm = x->f->skip >= 0 ? WARMUP_COMM_NO : x->f->communication;
+	if (x->comm == WARMUP_COMM_INPUT &&
+	    (x->commcol = tsv_col(r, "Communication")) < 0)
+		return err_fail("%s: missing column 'Communication' (whether "
+		    "the profile has communication: else give --communication "
+		    "or --communication-from)", tsv_name(r));
+	return 0;
+}
+
+/* The compile frame: no executions, all of it initialisation. */
+static int
+compile_rows(struct run *x, struct filter *in)
+{
+	const char *line;
+	size_t len;
+	int rc;
+
+	while ((rc = filter_next(in)) == 1) {
+		line = tsv_rawline(filter_reader(in), &len);
+		x->st->rows++;
+		if (emit(x, line, len, 0) != 0)
+			return -1;
+	}
+	return rc;
+}
+
+int
+warmup_run(struct filter *in, struct tsv_writer *out,
+    const struct warmup_facts *f, enum warmup_mode mode,
+    struct warmup_stats *st)
+{
+	struct run x = { .f = f, .out = out, .mode = mode, .st = st };
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	st->communication = -1;
+	if (setup(&x, filter_reader(in)) != 0 ||
+	    header(&x, filter_reader(in)) != 0)
+		return -1;
+	if (st->compile_frame)
+		return compile_rows(&x, in) < 0 ? -1 : 0;
+	for (;;) {
+		if ((rc = filter_next(in)) <= 0 ||
+		    (rc = row(&x, filter_reader(in))) != 0)
+			break;
+	}
+	if (rc == 0)
+		rc = finish(&x);
+	if (f->skip < 0)
+		st->communication = x.comm == WARMUP_COMM_YES;
+	if (x.spool)
+		fclose(x.spool);
+	free(x.spoolbuf);
+	free(x.last);
+	free(x.buf);
+	return rc < 0 ? -1 : 0;
+}

@@ -1,0 +1,74 @@
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "base/outfile.h"
+
+int
+outfile_open(struct outfile *o, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t dirlen = base ? (size_t)(base - path) + 1 : 0;
+	struct stat st;
+
+	memset(o, 0, sizeof(*o));
+	o->path = mem_strdup(path);
+	if (stat(path, &st) != 0 || S_ISREG(st.st_mode)) {
+		o->tmp = mem_alloc(strlen(path) + 6);
+		sprintf(o->tmp, "%.*s.%s.tmp", (int)dirlen, path,
+		    path + dirlen);
+	}
+	if ((o->fp = fopen(o->tmp ? o->tmp : path, "w")) == NULL) {
+		err_fail("%s: cannot create: %s", path, strerror(errno));
+		free(o->tmp);
+		free(o->path);
+		memset(o, 0, sizeof(*o));
+		return -1;
+	}
+	return 0;
+}
+
+int
+outfile_close(struct outfile *o)
+{
+	int rc = fclose(o->fp);
+
+	o->fp = NULL;
+	if (rc != 0)
+		return err_fail("%s: write error: %s", o->path,
+		    strerror(errno));
+	return 0;
+}
+
+int
+outfile_commit(struct outfile *o)
+{
+	int rc = 0;
+
+	if (o->tmp && rename(o->tmp, o->path) != 0) {
+		rc = err_fail("%s: cannot rename: %s", o->path,
+		    strerror(errno));
+		remove(o->tmp);
+	}
+	free(o->tmp);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+	return rc;
+}
+
+void
+outfile_discard(struct outfile *o)
+{
+	if (o->fp)
+		fclose(o->fp);
+	if (o->tmp)
+		remove(o->tmp);
+	free(o->tmp);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+}

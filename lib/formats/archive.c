@@ -1,0 +1,323 @@
+#define _XOPEN_SOURCE 700
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zip.h>
+
+#include "formats/archive.h"
+#include "base/err.h"
+#include "base/mem.h"
+#include "formats/xz.h"
+
+struct archive {
+	char *path;
+	zip_t *zip;		/* NULL for a directory */
+	char **names;		/* sorted */
+	zip_int64_t *index;	/* zip entry index of names[i] */
+	size_t n, cap;
+};
+
+static void
+add_name(struct archive *a, char *name, zip_int64_t idx)
+{
+	size_t cap = a->cap;
+
+	mem_grow(&a->names, &a->cap, a->n + 1, sizeof(*a->names));
+	mem_grow(&a->index, &cap, a->n + 1, sizeof(*a->index));
+	a->names[a->n] = name;
+	a->index[a->n] = idx;
+	a->n++;
+}
+
+static int
+walk_dir(struct archive *a, const char *rel)
+{
+	char *full;
+	DIR *d;
+	struct dirent *e;
+	struct stat st;
+	int rc = 0;
+
+	full = mem_alloc(strlen(a->path) + strlen(rel) + 2);
+	sprintf(full, "%s%s%s", a->path, *rel ? "/" : "", rel);
+	if ((d = opendir(full)) == NULL) {
+		rc = err_fail("%s: cannot open directory: %s", full,
+		    strerror(errno));
+		free(full);
+		return rc;
+	}
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		char *sub, *path;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		sub = mem_alloc(strlen(rel) + strlen(e->d_name) + 2);
+		sprintf(sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+		path = mem_alloc(strlen(full) + strlen(e->d_name) + 2);
+		sprintf(path, "%s/%s", full, e->d_name);
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			rc = walk_dir(a, sub);
+			free(sub);
+		} else if (S_ISREG(st.st_mode)) {
+			add_name(a, sub, -1);
+		} else {
+			free(sub);
+		}
+		free(path);
+	}
+	closedir(d);
+	free(full);
+	return rc;
+}
+
+static int
+open_zip(struct archive *a)
+{
+	int zerr = 0;
+	zip_int64_t i, n;
+
+	a->zip = zip_open(a->path, ZIP_RDONLY | ZIP_CHECKCONS, &zerr);
+	if (a->zip == NULL) {
+		if (zerr == ZIP_ER_NOZIP)
+			return err_fail("not a zip archive");
+		if (zerr == ZIP_ER_INCONS || zerr == ZIP_ER_EOF)
+			return err_fail("truncated or damaged zip archive");
+		if (zerr == ZIP_ER_OPEN || zerr == ZIP_ER_READ)
+			return err_fail("cannot read: %s", strerror(errno));
+		return err_fail("cannot open zip archive (libzip error %d)",
+		    zerr);
+	}
+	n = zip_get_num_entries(a->zip, 0);
+	for (i = 0; i < n; i++) {
+		const char *name = zip_get_name(a->zip, (zip_uint64_t)i, 0);
+		size_t len;
+
+		if (name == NULL)
+			return err_fail("damaged zip directory entry %lld",
+			    (long long)i);
+		len = strlen(name);
+		if (len == 0 || name[len - 1] == '/')
+			continue;
+		add_name(a, mem_strdup(name), i);
+	}
+	return 0;
+}
+
+static int
+cmp_names(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* Sort names and their zip indices together (pairs, to keep them tied). */
+static void
+sort_members(struct archive *a)
+{
+	struct pair { char *name; zip_int64_t idx; } *p;
+	size_t i;
+
+	p = mem_calloc(a->n, sizeof(*p));
+	for (i = 0; i < a->n; i++) {
+		p[i].name = a->names[i];
+		p[i].idx = a->index[i];
+	}
+	qsort(p, a->n, sizeof(*p), cmp_names);
+	for (i = 0; i < a->n; i++) {
+		a->names[i] = p[i].name;
+		a->index[i] = p[i].idx;
+	}
+	free(p);
+}
+
+struct archive *
+archive_open(const char *path)
+{
+	struct archive *a;
+	struct stat st;
+	int rc;
+
+	if (stat(path, &st) != 0) {
+		err_fail("cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	a = mem_calloc(1, sizeof(*a));
+	a->path = mem_strdup(path);
+	rc = S_ISDIR(st.st_mode) ? walk_dir(a, "") : open_zip(a);
+	if (rc != 0) {
+		archive_close(a);
+		return NULL;
+	}
+	sort_members(a);
+	return a;
+}
+
+void
+archive_close(struct archive *a)
+{
+	size_t i;
+
+	if (a == NULL)
+		return;
+	if (a->zip)
+		zip_discard(a->zip);
+	for (i = 0; i < a->n; i++)
+		free(a->names[i]);
+	free(a->names);
+	free(a->index);
+	free(a->path);
+	free(a);
+}
+
+const char *
+archive_path(const struct archive *a)
+{
+	return a->path;
+}
+
+size_t
+archive_count(const struct archive *a)
+{
+	return a->n;
+}
+
+const char *
+archive_name(const struct archive *a, size_t i)
+{
+	return i < a->n ? a->names[i] : NULL;
+}
+
+static long
+find(const struct archive *a, const char *name)
+{
+	size_t lo = 0, hi = a->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(a->names[mid], name);
+
+		if (c == 0)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+int
+archive_has(const struct archive *a, const char *name)
+{
+	return find(a, name) >= 0;
+}
+
+/*
+ * Read in steps up to one read past the end: memory follows the bytes
+ * really there, not the size the directory claims, and libzip checks the
+ * CRC only when a read reaches the end of the member.
+ */
+static int
+read_zip(struct archive *a, long i, uint8_t **data, size_t *len)
+{
+	zip_stat_t st;
+	zip_file_t *f;
+	zip_int64_t got;
+	uint8_t *buf = NULL;
+	size_t n = 0, cap = 0;
+
+	if (zip_stat_index(a->zip, (zip_uint64_t)a->index[i], 0, &st) != 0 ||
+	    !(st.valid & ZIP_STAT_SIZE))
+		return err_fail("%s: cannot stat member", a->names[i]);
+	if ((f = zip_fopen_index(a->zip, (zip_uint64_t)a->index[i], 0)) == NULL)
+		return err_fail("%s: cannot open member: %s", a->names[i],
+		    zip_strerror(a->zip));
+	do {
+		mem_grow(&buf, &cap, n + 65536 + 1, 1);
+		if ((got = zip_fread(f, buf + n, cap - n - 1)) > 0)
+			n += (size_t)got;
+	} while (got > 0 && n <= st.size);
+	if (got < 0 || n != st.size) {
+		err_fail("%s: truncated or corrupt member (%s)", a->names[i],
+		    got < 0 ? zip_file_strerror(f) : "wrong size");
+		zip_fclose(f);
+		free(buf);
+		return -1;
+	}
+	if (zip_fclose(f) != 0) {
+		free(buf);
+		return err_fail("%s: truncated or corrupt member (bad CRC)",
+		    a->names[i]);
+	}
+	buf[n] = '\0';
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+static int
+read_file(struct archive *a, long i, uint8_t **data, size_t *len)
+{
+	char *full = mem_alloc(strlen(a->path) + strlen(a->names[i]) + 2);
+	FILE *fp;
+	uint8_t *buf = NULL;
+	size_t cap = 0, n = 0, got;
+
+	sprintf(full, "%s/%s", a->path, a->names[i]);
+	fp = fopen(full, "rb");
+	free(full);
+	if (fp == NULL)
+		return err_fail("%s: cannot open: %s", a->names[i],
+		    strerror(errno));
+	do {
+		mem_grow(&buf, &cap, n + 65536 + 1, 1);
+		got = fread(buf + n, 1, cap - n - 1, fp);
+		n += got;
+	} while (got > 0);
+	if (ferror(fp)) {
+		fclose(fp);
+		free(buf);
+		return err_fail("%s: read error", a->names[i]);
+	}
+	fclose(fp);
+	buf[n] = '\0';
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+int
+archive_read(struct archive *a, const char *name, uint8_t **data, size_t *len)
+{
+	long i = find(a, name);
+
+	if (i < 0)
+		return err_fail("%s: missing member", name);
+	return a->zip ? read_zip(a, i, data, len) : read_file(a, i, data, len);
+}
+
+int
+archive_read_plain(struct archive *a, const char *name, uint8_t **data,
+    size_t *len)
+{
+	uint8_t *raw;
+	size_t rawlen;
+	int rc;
+
+	if (archive_read(a, name, &raw, &rawlen) != 0)
+		return -1;
+	/* By content, not name: a combined archive stores "X.xz/<profile>". */
+	if (!xz_is_xz_data(raw, rawlen)) {
+		*data = raw;
+		*len = rawlen;
+		return 0;
+	}
+	rc = xz_decode(raw, rawlen, data, len);
+	free(raw);
+	if (rc != 0)
+		return err_prefix("%s", name);
+	return 0;
+}

@@ -1,0 +1,1594 @@
+/*
+ * hlo: decode an XLA HLO dump with protobuf-c and derive, per
+ * instruction, the facts nsys-jax computes in protobuf.py and
+ * analysis.py.  See hlo.h for the rules and their sources.
+ *
+ * A decoded HloModuleProto is about five times its wire size (a struct
+ * per message and a copy of every unknown field: 30 MB for a 6 MB dump),
+ * so the tree is never held whole.  protobuf-c decodes the module's own
+ * fields, then each computation's, then each instruction alone into a
+ * scratch arena, and what is needed later is copied out: names and
+ * interned strings into a pool, and per instruction its stack-frame id
+ * and called computations (for hlo_src) and, until hlo_load returns,
+ * what classification reads (id, operands, shape size, memory space,
+ * replica-group size).  Instructions are found by name and by id through
+ * open-address hash tables, computations by id through a sorted array.
+ */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "formats/hlo.h"
+#include "hlo.pb-c.h"
+#include "base/mem.h"
+#include "formats/pbwire.h"
+
+/*
+ * Messages nested deeper than this are refused before protobuf-c, whose
+ * decoder recurses without a limit (ShapeProto.tuple_shapes nests); 100
+ * is the default recursion limit of Google's protobuf parsers.
+ */
+#define PB_MAXDEPTH	100
+
+/* Python's default recursion limit, which bounds the reference too. */
+#define CALL_MAXDEPTH	1000
+
+/* Bytes of formatted stack frames one module may hold. */
+#define FRAME_BUDGET	((size_t)256 << 20)
+
+/* Host memory on GPU: the :S(5) layout annotation (protobuf.py). */
+#define HOST_MEMORY_SPACE	5
+
+/* Arena blocks, for one decoded instruction or a module's strings. */
+#define ARENA_BLOCK	((size_t)64 << 10)
+
+#define NONE	SIZE_MAX
+
+enum { UNSEEN, VISITING, DONE };
+
+struct comp {
+	int64_t id;
+	const char *name;
+	size_t first, n;	/* its instructions: hlo_module.inst[first..+n) */
+	int state;
+	int nfound;		/* communication instructions below, max 2 */
+	size_t found;		/* the first of them */
+	const char *err;
+};
+
+/* What the opcode means to the reference (protobuf.py). */
+enum kind {
+	K_OTHER,
+	K_COMM,			/* a collective */
+	K_COMM_START,		/* an async collective start */
+	K_WRAPPER,		/* async-start, fusion: search inside */
+	K_DS,			/* dynamic-slice */
+	K_DUS			/* dynamic-update-slice */
+};
+
+/* An instruction: its public facts and what hlo_src reads. */
+struct inst {
+	struct hlo_inst pub;
+	int32_t frame;		/* OpMetadata.stack_frame_id, 0 for none */
+	size_t called, ncalled;	/* its called computation ids in
+				 * hlo_module.called[called..+ncalled) */
+};
+
+/* Why the size of a shape cannot be taken (analysis.py _byte_size). */
+enum { SZ_OK, SZ_TYPE, SZ_NEGATIVE, SZ_OVERFLOW, SZ_FRACTION };
+
+/*
+ * What classification reads of an instruction, dropped when hlo_load
+ * returns.  Operands are kept for the kinds whose operands are looked at
+ * (collectives and slices) and the group size for collectives.
+ */
+struct fact {
+	int64_t id;
+	int64_t bytes;		/* size of its shape, unless size_err */
+	int64_t group;		/* collective size, unless group_err */
+	const char *group_err;
+	size_t op, nop;		/* operand ids: ld.ops[op..+nop) */
+	size_t comm_i;		/* the instruction named by pub.comm_name */
+	int type;		/* element type of its shape */
+	unsigned char kind, host, size_err;
+};
+
+/*
+ * protobuf-c allocates every submessage separately; for a 6 MB module
+ * that is hundreds of thousands of malloc and free calls, which cost more
+ * than the decoding.  An arena emptied after each instruction makes them
+ * one block used over and over.  The same kind of arena holds the
+ * strings a module keeps.
+ */
+struct arena {
+	struct block {
+		struct block *next;
+		size_t used, size;
+		max_align_t data[];
+	} *head;
+	size_t bsize;		/* size of an ordinary block */
+};
+
+/* StackFrameIndexProto, flattened; 1-based ids index these arrays. */
+struct sfi {
+	const char **file, **func;
+	struct loc {
+		int32_t file, func, line, column;
+	} *loc;
+	struct sframe {
+		int32_t loc, parent;
+	} *frame;
+	size_t nfile, nfunc, nloc, nframe;
+};
+
+struct hlo_module {
+	struct arena pool;		/* strings and messages */
+	const char *name;
+	int64_t id;
+	const char *program_id;
+	struct inst *inst;
+	size_t ninst;
+	size_t *byname;			/* hash table of index + 1, 0 empty */
+	size_t hmask;
+	struct comp *comp;		/* sorted by id */
+	size_t ncomp;
+	int64_t *called;		/* see struct inst */
+	size_t ncalled;
+	struct sfi sfi;
+	const char **frame;		/* stack frames formatted so far */
+	size_t frame_bytes;
+};
+
+/* State of hlo_load that does not outlive it. */
+struct ld {
+	struct hlo_module *m;
+	struct arena scratch;		/* one decoded message at a time */
+	struct fact *f;			/* parallel to m->inst */
+	int64_t *ops;
+	size_t nops;
+	size_t *byid;			/* like m->byname */
+	const char **istr;		/* interned strings, open addressing */
+	size_t imask, nistr;
+	size_t instcap, factcap, compcap, calledcap, opscap;
+};
+
+/* ---- arenas ---- */
+
+/* SIZE bytes aligned to ALIGN, a power of two up to max_align_t's. */
+static void *
+arena_take(struct arena *a, size_t size, size_t align)
+{
+	struct block *b = a->head;
+	size_t at = 0, sz;
+
+	if (b)
+		at = (b->used + align - 1) & ~(align - 1);
+	if (b == NULL || at > b->size || b->size - at < size) {
+		sz = size > a->bsize / 4 ? size : a->bsize;
+		b = mem_alloc(sizeof(*b) + sz);
+		b->size = sz;
+		at = 0;
+		/* A big lone block goes behind the current one, which may
+		 * still have room. */
+		if (sz == size && a->head) {
+			b->next = a->head->next;
+			a->head->next = b;
+		} else {
+			b->next = a->head;
+			a->head = b;
+		}
+	}
+	b->used = at + size;
+	return (char *)b->data + at;
+}
+
+/* Empty A, keeping one ordinary block for the next message. */
+static void
+arena_reset(struct arena *a)
+{
+	struct block *b, *next, *keep = NULL;
+
+	for (b = a->head; b; b = next) {
+		next = b->next;
+		if (keep == NULL && b->size == a->bsize)
+			keep = b;
+		else
+			free(b);
+	}
+	if (keep) {
+		keep->used = 0;
+		keep->next = NULL;
+	}
+	a->head = keep;
+}
+
+static void
+arena_release(struct arena *a)
+{
+	struct block *b, *next;
+
+	for (b = a->head; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	a->head = NULL;
+}
+
+static void *
+pbc_alloc(void *data, size_t size)
+{
+	/* protobuf-c sizes its arrays from the input, so this cannot
+	 * happen; NULL makes the decoder fail if it does. */
+	if (size > SIZE_MAX / 4)
+		return NULL;
+	return arena_take(data, size, sizeof(max_align_t));
+}
+
+static void
+pbc_free(void *data, void *p)
+{
+	(void)data;
+	(void)p;
+}
+
+static const char *
+str(const char *s)
+{
+	return s ? s : "";
+}
+
+static const char *
+pool_str(struct hlo_module *m, const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(arena_take(&m->pool, n, 1), s, n);
+}
+
+/* Format a message that lives as long as M (per-instruction errors). */
+static const char *
+merr(struct hlo_module *m, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[512];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return pool_str(m, buf);
+}
+
+/* ---- the wire, read before and around protobuf-c ---- */
+
+/*
+ * Walk the fields of a message of type D, descending into fields that D
+ * declares as messages, and fail on malformed wire data or nesting deeper
+ * than PB_MAXDEPTH.
+ */
+static int
+pb_check(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n,
+    int depth)
+{
+	const ProtobufCFieldDescriptor *fd;
+	struct pbwire_field f;
+	int r;
+
+	if (depth > PB_MAXDEPTH)
+		return err_fail("HLO protobuf nested too deeply");
+	while ((r = pbwire_next(&p, &n, &f)) > 0) {
+		if (f.wt != 2)
+			continue;
+		fd = protobuf_c_message_descriptor_get_field(d,
+		    (unsigned)f.num);
+		if (fd != NULL && fd->type == PROTOBUF_C_TYPE_MESSAGE &&
+		    pb_check(fd->descriptor, f.val, f.len, depth + 1) < 0)
+			return -1;
+	}
+	return r < 0 ? err_fail("corrupt HLO protobuf") : 0;
+}
+
+/* Field numbers of the repeated messages decoded one at a time. */
+#define F_COMPUTATIONS	3	/* HloModuleProto.computations */
+#define F_INSTRUCTIONS	2	/* HloComputationProto.instructions */
+
+static int
+is_msg(const struct pbwire_field *f, uint64_t num)
+{
+	return f->num == num && f->wt == 2;
+}
+
+/*
+ * The module messages of a dump: the whole dump when bare, else the
+ * payloads of the HloProto's hlo_module fields, which protobuf-c would
+ * merge into one (so their computations follow each other).
+ */
+struct mods {
+	const uint8_t *p;
+	size_t n;
+	int wrapped, done;
+};
+
+static int
+next_mod(struct mods *it, const uint8_t **p, size_t *n)
+{
+	struct pbwire_field f;
+
+	if (!it->wrapped) {
+		*p = it->p, *n = it->n;
+		return it->done++ == 0;
+	}
+	while (pbwire_next(&it->p, &it->n, &f) > 0)
+		if (f.num == 1) {
+			*p = f.val, *n = f.len;
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * The keys and lengths of the fields split apart below are read here
+ * instead of by protobuf-c, which refuses them beyond 5 bytes: so does
+ * this.
+ */
+static int
+pbc_check(const uint8_t *p, size_t n)
+{
+	struct pbwire_field f;
+
+	while (pbwire_next(&p, &n, &f) > 0)
+		if (!f.pbc)
+			return err_fail("corrupt HLO protobuf");
+	return 0;
+}
+
+/* Message P[0..N) without its submessages NUM, written to OUT unless
+ * NULL; returns its length. */
+static size_t
+strip(const uint8_t *p, size_t n, uint64_t num, uint8_t *out)
+{
+	struct pbwire_field f;
+	size_t k = 0;
+
+	while (pbwire_next(&p, &n, &f) > 0)
+		if (!is_msg(&f, num)) {
+			if (out)
+				memcpy(out + k, f.at, f.size);
+			k += f.size;
+		}
+	return k;
+}
+
+/*
+ * The dump without computations (nor buffer assignment), in A: an
+ * HloProto whose modules are stripped when WRAPPED, else a stripped
+ * module.
+ */
+static uint8_t *
+header(struct arena *a, const uint8_t *data, size_t len, int wrapped,
+    size_t *hlen)
+{
+	struct mods it = { data, len, wrapped, 0 };
+	const uint8_t *p;
+	uint8_t *h, tmp[10];
+	size_t n, k;
+
+	*hlen = 0;
+	while (next_mod(&it, &p, &n)) {
+		k = strip(p, n, F_COMPUTATIONS, NULL);
+		*hlen += k + (wrapped ? 1 + pbwire_put_varint(tmp, k) : 0);
+	}
+	h = arena_take(a, *hlen, 1);
+	k = 0;
+	it = (struct mods){ data, len, wrapped, 0 };
+	while (next_mod(&it, &p, &n)) {
+		if (wrapped) {
+			h[k++] = 0x0a;	/* field 1, length-delimited */
+			k += pbwire_put_varint(h + k, strip(p, n,
+			    F_COMPUTATIONS, NULL));
+		}
+		k += strip(p, n, F_COMPUTATIONS, h + k);
+	}
+	return h;
+}
+
+/* ---- opcodes, shapes and replica groups (protobuf.py, analysis.py) ---- */
+
+static int
+in_set(const char *s, const char *const *set)
+{
+	for (; *set; set++)
+		if (strcmp(s, *set) == 0)
+			return 1;
+	return 0;
+}
+
+/* protobuf.py HloInstruction.__init__: comm_opcodes, comm_start_opcodes. */
+static const char *const comm_ops[] = {
+	"all-gather", "all-reduce", "all-to-all", "collective-broadcast",
+	"collective-permute", "reduce-scatter", NULL
+};
+
+static const char *const comm_start_ops[] = {
+	"all-gather-start", "all-reduce-start", "collective-permute-start",
+	NULL
+};
+
+static enum kind
+kind(const char *op)
+{
+	/* Most opcodes (fusion aside) start with none of these letters. */
+	if (strchr("acdfr", op[0]) == NULL || op[0] == '\0')
+		return K_OTHER;
+	if (in_set(op, comm_ops))
+		return K_COMM;
+	if (in_set(op, comm_start_ops))
+		return K_COMM_START;
+	if (strcmp(op, "async-start") == 0 || strcmp(op, "fusion") == 0)
+		return K_WRAPPER;
+	if (strcmp(op, "dynamic-slice") == 0)
+		return K_DS;
+	if (strcmp(op, "dynamic-update-slice") == 0)
+		return K_DUS;
+	return K_OTHER;
+}
+
+/* Pairwise send/recv: its group size is 2 whatever the groups say. */
+static int
+is_permute(const char *op)
+{
+	return strcmp(op, "collective-permute") == 0 ||
+	    strcmp(op, "collective-permute-start") == 0;
+}
+
+static int
+on_host(const Xla__HloInstructionProto *p)
+{
+	return p->shape && p->shape->layout &&
+	    p->shape->layout->memory_space == HOST_MEMORY_SPACE;
+}
+
+/*
+ * Element width in bits from the PrimitiveType name
+ * (analysis.py element_type_width): PRED and F8E* are 8; otherwise the
+ * digits after BF, C, F, S or U.  F4E2M1FN, which the reference fails to
+ * parse, is given its 4 bits.  -1 for types without a width (TUPLE,
+ * TOKEN, ...).
+ */
+static int
+width_bits(int t)
+{
+	switch (t) {
+	case XLA__PRIMITIVE_TYPE__S1: case XLA__PRIMITIVE_TYPE__U1:
+		return 1;
+	case XLA__PRIMITIVE_TYPE__S2: case XLA__PRIMITIVE_TYPE__U2:
+		return 2;
+	case XLA__PRIMITIVE_TYPE__S4: case XLA__PRIMITIVE_TYPE__U4:
+	case XLA__PRIMITIVE_TYPE__F4E2M1FN:
+		return 4;
+	case XLA__PRIMITIVE_TYPE__PRED:
+	case XLA__PRIMITIVE_TYPE__S8: case XLA__PRIMITIVE_TYPE__U8:
+	case XLA__PRIMITIVE_TYPE__F8E5M2: case XLA__PRIMITIVE_TYPE__F8E4M3:
+	case XLA__PRIMITIVE_TYPE__F8E4M3FN:
+	case XLA__PRIMITIVE_TYPE__F8E4M3B11FNUZ:
+	case XLA__PRIMITIVE_TYPE__F8E3M4:
+	case XLA__PRIMITIVE_TYPE__F8E5M2FNUZ:
+	case XLA__PRIMITIVE_TYPE__F8E4M3FNUZ:
+	case XLA__PRIMITIVE_TYPE__F8E8M0FNU:
+		return 8;
+	case XLA__PRIMITIVE_TYPE__S16: case XLA__PRIMITIVE_TYPE__U16:
+	case XLA__PRIMITIVE_TYPE__F16: case XLA__PRIMITIVE_TYPE__BF16:
+		return 16;
+	case XLA__PRIMITIVE_TYPE__S32: case XLA__PRIMITIVE_TYPE__U32:
+	case XLA__PRIMITIVE_TYPE__F32:
+		return 32;
+	case XLA__PRIMITIVE_TYPE__S64: case XLA__PRIMITIVE_TYPE__U64:
+	case XLA__PRIMITIVE_TYPE__F64: case XLA__PRIMITIVE_TYPE__C64:
+		return 64;
+	case XLA__PRIMITIVE_TYPE__C128:
+		return 128;
+	default:
+		return -1;
+	}
+}
+
+static const char *
+type_name(int t)
+{
+	const ProtobufCEnumValue *v;
+
+	v = protobuf_c_enum_descriptor_get_value(
+	    &xla__primitive_type__descriptor, t);
+	return v ? v->name : "unknown type";
+}
+
+/* *R = A * B for A, B >= 0; -1 on overflow. */
+static int
+mul(int64_t a, int64_t b, int64_t *r)
+{
+	if (a != 0 && b > INT64_MAX / a)
+		return -1;
+	*r = a * b;
+	return 0;
+}
+
+/* _byte_size: product(dimensions) * width / 8, a whole number of bytes. */
+static int
+shape_size(const Xla__ShapeProto *s, int64_t *bytes)
+{
+	int64_t bits = width_bits(s ? (int)s->element_type : 0);
+	size_t i;
+
+	if (bits < 0)
+		return SZ_TYPE;
+	for (i = 0; i < s->n_dimensions; i++) {
+		if (s->dimensions[i] < 0)
+			return SZ_NEGATIVE;
+		if (mul(bits, s->dimensions[i], &bits) < 0)
+			return SZ_OVERFLOW;
+	}
+	if (bits % 8 != 0)
+		return SZ_FRACTION;
+	*bytes = bits / 8;
+	return SZ_OK;
+}
+
+/* All replica groups must have one size (the reference asserts). */
+static int
+group_size(struct hlo_module *m, const Xla__HloInstructionProto *c,
+    Xla__ReplicaGroup *const *g, size_t ng, int64_t *n, const char **err)
+{
+	size_t i;
+
+	for (i = 1; i < ng; i++)
+		if (g[i]->n_replica_ids != g[0]->n_replica_ids) {
+			*err = merr(m, "%s: replica groups of different sizes",
+			    str(c->name));
+			return -1;
+		}
+	*n = (int64_t)g[0]->n_replica_ids;
+	return 0;
+}
+
+/* Mesh axes: product of the listed axes' sizes; no sub-axes. */
+static int
+mesh_size(struct hlo_module *m, const Xla__HloInstructionProto *c,
+    const Xla__MeshAxesReplicaGroupListProto *ma, int64_t *n,
+    const char **err)
+{
+	const Xla__AxisRefProto *ax;
+	int64_t k;
+	size_t i;
+
+	*n = 1;
+	for (i = 0; i < ma->n_axes; i++) {
+		ax = ma->axes[i];
+		if (ax->sub_axis_info) {
+			*err = merr(m, "%s: mesh sub-axes are not supported",
+			    str(c->name));
+			return -1;
+		}
+		k = ax->mesh_axis_index;
+		if (ma->mesh == NULL || k < 0 || (uint64_t)k >=
+		    ma->mesh->n_axes) {
+			*err = merr(m, "%s: mesh axis %" PRId64 " out of range",
+			    str(c->name), k);
+			return -1;
+		}
+		if (ma->mesh->axes[k]->size < 0 ||
+		    mul(*n, ma->mesh->axes[k]->size, n) < 0) {
+			*err = merr(m, "%s: bad mesh axis size", str(c->name));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Group size from the first replica-group encoding present, in the order
+ * the reference tries them (see hlo.h).
+ */
+static int
+collective_size(struct hlo_module *m, const Xla__HloInstructionProto *c,
+    int64_t *n, const char **err)
+{
+	const Xla__CollectiveDeviceListProto *dl = c->collective_device_list;
+	const Xla__MeshAxesReplicaGroupListProto *ma;
+
+	*n = 0;
+	if (dl && dl->n_replica_groups > 0) {
+		if (group_size(m, c, dl->replica_groups, dl->n_replica_groups,
+		    n, err) < 0)
+			return -1;
+	} else if (c->n_replica_groups > 0) {
+		if (group_size(m, c, c->replica_groups, c->n_replica_groups,
+		    n, err) < 0)
+			return -1;
+	} else if (dl && dl->iota_replica_group_list &&
+	    dl->iota_replica_group_list->num_devices_per_group > 0)
+		*n = dl->iota_replica_group_list->num_devices_per_group;
+	else if (c->iota_collective_device_list &&
+	    c->iota_collective_device_list->num_devices_per_group > 0)
+		*n = c->iota_collective_device_list->num_devices_per_group;
+	else if ((ma = c->mesh_axes_replica_group_list) && ma->n_axes > 0) {
+		if (mesh_size(m, c, ma, n, err) < 0)
+			return -1;
+	}
+	if (*n <= 0) {
+		*err = merr(m, "%s: cannot extract collective size",
+		    str(c->name));
+		return -1;
+	}
+	return 0;
+}
+
+/* The opcode without "-start" (opcode.removesuffix("-start")). */
+static const char *
+collective_name(const char *opc)
+{
+	static const char *const base[] = {
+		"all-gather", "all-reduce", "collective-permute"
+	};
+	size_t i;
+
+	for (i = 0; comm_start_ops[i]; i++)
+		if (strcmp(opc, comm_start_ops[i]) == 0)
+			return base[i];
+	return opc;
+}
+
+/* ---- copying out of the decoded messages ---- */
+
+/* FNV-1a: names are short and the table is built once. */
+static size_t
+hash_name(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+/* splitmix64's finaliser: ids are often dense small integers. */
+static size_t
+hash_id(int64_t id)
+{
+	uint64_t x = (uint64_t)id;
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return (size_t)(x ^ (x >> 31));
+}
+
+static void
+intern_grow(struct ld *L)
+{
+	const char **old = L->istr;
+	size_t i, h, cap = L->istr ? 2 * (L->imask + 1) : 1024;
+
+	L->istr = mem_calloc(cap, sizeof(*L->istr));
+	for (i = 0; old && i <= L->imask; i++) {
+		if (old[i] == NULL)
+			continue;
+		for (h = hash_name(old[i]) & (cap - 1); L->istr[h];
+		    h = (h + 1) & (cap - 1))
+			;
+		L->istr[h] = old[i];
+	}
+	L->imask = cap - 1;
+	free(old);
+}
+
+/*
+ * S copied into the pool once: opcodes and op_names repeat (the largest
+ * dump has 20051 op_names, 1854 of them distinct).
+ */
+static const char *
+intern(struct ld *L, const char *s)
+{
+	size_t h;
+
+	if (*s == '\0')
+		return "";
+	if (2 * (L->nistr + 1) > L->imask + 1)
+		intern_grow(L);
+	for (h = hash_name(s) & L->imask; L->istr[h]; h = (h + 1) & L->imask)
+		if (strcmp(L->istr[h], s) == 0)
+			return L->istr[h];
+	L->nistr++;
+	return L->istr[h] = pool_str(L->m, s);
+}
+
+/*
+ * protobuf.py _remap_program_id:
+ * hlo_module.frontend_attributes.map["fingerprint_before_lhs"].
+ */
+static void
+program_id(struct hlo_module *m, const Xla__FrontendAttributes *fa)
+{
+	const char *v = NULL;
+	size_t i;
+
+	if (fa == NULL)
+		return;
+	/* A map key repeated on the wire: the last one wins. */
+	for (i = 0; i < fa->n_map; i++)
+		if (fa->map[i]->key && fa->map[i]->value &&
+		    strcmp(fa->map[i]->key, "fingerprint_before_lhs") == 0)
+			v = *fa->map[i]->value ? fa->map[i]->value : NULL;
+	m->program_id = v ? pool_str(m, v) : NULL;
+}
+
+static void
+keep_names(struct hlo_module *m, const char ***out, size_t *nout,
+    char *const *in, size_t n)
+{
+	size_t i;
+
+	*out = mem_calloc(n, sizeof(**out));
+	*nout = n;
+	for (i = 0; i < n; i++)
+		(*out)[i] = pool_str(m, str(in[i]));
+}
+
+static void
+keep_frames(struct hlo_module *m, const Xla__StackFrameIndexProto *x)
+{
+	struct sfi *s = &m->sfi;
+	size_t i;
+
+	if (x == NULL)
+		return;
+	keep_names(m, &s->file, &s->nfile, x->file_names, x->n_file_names);
+	keep_names(m, &s->func, &s->nfunc, x->function_names,
+	    x->n_function_names);
+	s->nloc = x->n_file_locations;
+	s->loc = mem_calloc(s->nloc, sizeof(*s->loc));
+	for (i = 0; i < s->nloc; i++) {
+		s->loc[i].file = x->file_locations[i]->file_name_id;
+		s->loc[i].func = x->file_locations[i]->function_name_id;
+		s->loc[i].line = x->file_locations[i]->line;
+		s->loc[i].column = x->file_locations[i]->column;
+	}
+	s->nframe = x->n_stack_frames;
+	s->frame = mem_calloc(s->nframe, sizeof(*s->frame));
+	for (i = 0; i < s->nframe; i++) {
+		s->frame[i].loc = x->stack_frames[i]->file_location_id;
+		s->frame[i].parent = x->stack_frames[i]->parent_frame_id;
+	}
+	m->frame = mem_calloc(s->nframe, sizeof(*m->frame));
+}
+
+/* The module's own fields: everything but its computations. */
+static int
+load_header(struct ld *L, const uint8_t *data, size_t len, int wrapped)
+{
+	ProtobufCAllocator pa = { pbc_alloc, pbc_free, &L->scratch };
+	const Xla__HloModuleProto *mod;
+	Xla__HloProto *w;
+	uint8_t *h;
+	size_t n;
+
+	h = header(&L->scratch, data, len, wrapped, &n);
+	if (wrapped)
+		mod = (w = xla__hlo_proto__unpack(&pa, n, h)) ? w->hlo_module :
+		    NULL;
+	else
+		mod = xla__hlo_module_proto__unpack(&pa, n, h);
+	if (mod == NULL)
+		return err_fail("corrupt HLO protobuf");
+	L->m->name = pool_str(L->m, str(mod->name));
+	L->m->id = mod->id;
+	program_id(L->m, mod->frontend_attributes);
+	keep_frames(L->m, mod->stack_frame_index);
+	arena_reset(&L->scratch);
+	return 0;
+}
+
+/* What classification needs of P, the instruction just added. */
+static void
+add_fact(struct ld *L, const struct hlo_inst *in,
+    const Xla__HloInstructionProto *p)
+{
+	struct fact *f;
+
+	mem_grow(&L->f, &L->factcap, L->m->ninst, sizeof(*L->f));
+	f = &L->f[L->m->ninst - 1];
+	memset(f, 0, sizeof(*f));
+	f->id = p->id;
+	f->kind = kind(in->opcode);
+	f->host = on_host(p);
+	f->type = p->shape ? (int)p->shape->element_type : 0;
+	f->size_err = shape_size(p->shape, &f->bytes);
+	if (f->kind == K_OTHER || f->kind == K_WRAPPER)
+		return;
+	f->op = L->nops;
+	if ((f->nop = p->n_operand_ids) > 0) {
+		mem_grow(&L->ops, &L->opscap, L->nops + f->nop,
+		    sizeof(*L->ops));
+		memcpy(L->ops + L->nops, p->operand_ids,
+		    f->nop * sizeof(*L->ops));
+		L->nops += f->nop;
+	}
+	/* Measured as itself and maybe as the collective inside a wrapper,
+	 * which give the same error: taken once, here. */
+	if ((f->kind == K_COMM || f->kind == K_COMM_START) &&
+	    !is_permute(in->opcode))
+		(void)collective_size(L->m, p, &f->group, &f->group_err);
+}
+
+static void
+add_inst(struct ld *L, const Xla__HloInstructionProto *p)
+{
+	struct hlo_module *m = L->m;
+	struct inst *in;
+
+	mem_grow(&m->inst, &L->instcap, m->ninst + 1, sizeof(*m->inst));
+	in = &m->inst[m->ninst++];
+	memset(in, 0, sizeof(*in));
+	in->pub.name = pool_str(m, str(p->name));
+	in->pub.opcode = intern(L, str(p->opcode));
+	in->pub.op_name = p->metadata ? intern(L,
+	    str(p->metadata->op_name)) : "";
+	in->pub.scheduling_name = p->metadata ? intern(L,
+	    str(p->metadata->scheduling_name)) : "";
+	in->frame = p->metadata ? p->metadata->stack_frame_id : 0;
+	in->called = m->ncalled;
+	if ((in->ncalled = p->n_called_computation_ids) > 0) {
+		mem_grow(&m->called, &L->calledcap, m->ncalled + in->ncalled,
+		    sizeof(*m->called));
+		memcpy(m->called + m->ncalled, p->called_computation_ids,
+		    in->ncalled * sizeof(*m->called));
+		m->ncalled += in->ncalled;
+	}
+	add_fact(L, &in->pub, p);
+}
+
+/*
+ * Decode computation P[0..N) an instruction at a time, its own fields
+ * first, keeping their facts: the entry computation of a large module
+ * would take ~10 MB decoded whole.
+ */
+static int
+load_comp(struct ld *L, const uint8_t *p, size_t n)
+{
+	ProtobufCAllocator pa = { pbc_alloc, pbc_free, &L->scratch };
+	struct hlo_module *m = L->m;
+	Xla__HloComputationProto *cp;
+	Xla__HloInstructionProto *ip;
+	struct comp *c;
+	struct pbwire_field f;
+	uint8_t *h;
+	size_t k;
+
+	if (pbc_check(p, n) < 0)
+		return -1;
+	k = strip(p, n, F_INSTRUCTIONS, NULL);
+	h = arena_take(&L->scratch, k, 1);
+	strip(p, n, F_INSTRUCTIONS, h);
+	if ((cp = xla__hlo_computation_proto__unpack(&pa, k, h)) == NULL)
+		return err_fail("corrupt HLO protobuf");
+	mem_grow(&m->comp, &L->compcap, m->ncomp + 1, sizeof(*m->comp));
+	c = &m->comp[m->ncomp++];
+	memset(c, 0, sizeof(*c));
+	c->id = cp->id;
+	c->name = pool_str(m, str(cp->name));
+	c->first = m->ninst;
+	arena_reset(&L->scratch);
+	while (pbwire_next(&p, &n, &f) > 0) {
+		if (!is_msg(&f, F_INSTRUCTIONS))
+			continue;
+		if ((ip = xla__hlo_instruction_proto__unpack(&pa, f.len,
+		    f.val)) == NULL)
+			return err_fail("corrupt HLO protobuf");
+		add_inst(L, ip);
+		arena_reset(&L->scratch);
+	}
+	c->n = m->ninst - c->first;
+	return 0;
+}
+
+/* Size the arrays from the wire, so that none is grown. */
+static void
+presize(struct ld *L, const uint8_t *data, size_t len, int wrapped)
+{
+	struct mods it = { data, len, wrapped, 0 };
+	struct pbwire_field f, g;
+	const uint8_t *p, *q;
+	size_t n, k, ncomp = 0, ninst = 0;
+
+	while (next_mod(&it, &p, &n))
+		while (pbwire_next(&p, &n, &f) > 0) {
+			if (!is_msg(&f, F_COMPUTATIONS))
+				continue;
+			ncomp++;
+			for (q = f.val, k = f.len; pbwire_next(&q, &k, &g) > 0;)
+				ninst += is_msg(&g, F_INSTRUCTIONS);
+		}
+	L->m->comp = mem_calloc(L->compcap = ncomp, sizeof(*L->m->comp));
+	L->m->inst = mem_calloc(L->instcap = ninst, sizeof(*L->m->inst));
+	L->f = mem_calloc(L->factcap = ninst, sizeof(*L->f));
+}
+
+/*
+ * The reference decodes the whole dump (HloProto, or a bare
+ * HloModuleProto); pb_check and protobuf-c see every byte of it here too,
+ * only in pieces: the module's fields without its computations, then
+ * each computation's without its instructions, then each instruction.
+ * The wire only says where the pieces are: a repeated message field is
+ * the sequence of its occurrences, each a message on its own.
+ */
+static int
+decode(struct ld *L, const uint8_t *data, size_t len)
+{
+	int wrapped = pbwire_is_hloproto(data, len);
+	struct mods it = { data, len, wrapped, 0 };
+	struct pbwire_field f;
+	const uint8_t *p;
+	size_t n;
+
+	if (!wrapped && len == 0)
+		return err_fail("no HLO module in protobuf");
+	if (pb_check(wrapped ? &xla__hlo_proto__descriptor :
+	    &xla__hlo_module_proto__descriptor, data, len, 0) < 0)
+		return -1;
+	if (wrapped && pbc_check(data, len) < 0)
+		return -1;
+	while (next_mod(&it, &p, &n))
+		if (pbc_check(p, n) < 0)
+			return -1;
+	if (load_header(L, data, len, wrapped) < 0)
+		return -1;
+	presize(L, data, len, wrapped);
+	it = (struct mods){ data, len, wrapped, 0 };
+	while (next_mod(&it, &p, &n))
+		while (pbwire_next(&p, &n, &f) > 0)
+			if (is_msg(&f, F_COMPUTATIONS) &&
+			    load_comp(L, f.val, f.len) < 0)
+				return -1;
+	return 0;
+}
+
+/* ---- lookup tables ---- */
+
+/* Insert instruction I by name and by id; -1 if either is taken. */
+static int
+hash_add(struct ld *L, size_t i)
+{
+	struct hlo_module *m = L->m;
+	const char *name = m->inst[i].pub.name;
+	int64_t id = L->f[i].id;
+	size_t h, k;
+
+	for (h = hash_name(name) & m->hmask; (k = m->byname[h]) != 0;
+	    h = (h + 1) & m->hmask)
+		if (strcmp(m->inst[k - 1].pub.name, name) == 0)
+			return err_fail("duplicate HLO instruction name %s",
+			    name);
+	m->byname[h] = i + 1;
+	for (h = hash_id(id) & m->hmask; (k = L->byid[h]) != 0;
+	    h = (h + 1) & m->hmask)
+		if (L->f[k - 1].id == id)
+			return err_fail("duplicate HLO instruction id %" PRId64,
+			    id);
+	L->byid[h] = i + 1;
+	return 0;
+}
+
+static const struct inst *
+find_name(const struct hlo_module *m, const char *name)
+{
+	size_t h, k;
+
+	for (h = hash_name(name) & m->hmask; (k = m->byname[h]) != 0;
+	    h = (h + 1) & m->hmask)
+		if (strcmp(m->inst[k - 1].pub.name, name) == 0)
+			return &m->inst[k - 1];
+	return NULL;
+}
+
+/* The instruction with id ID, or NONE. */
+static size_t
+find_id(const struct ld *L, int64_t id)
+{
+	size_t h, k;
+
+	for (h = hash_id(id) & L->m->hmask; (k = L->byid[h]) != 0;
+	    h = (h + 1) & L->m->hmask)
+		if (L->f[k - 1].id == id)
+			return k - 1;
+	return NONE;
+}
+
+static int
+comp_cmp(const void *a, const void *b)
+{
+	int64_t x = ((const struct comp *)a)->id;
+	int64_t y = ((const struct comp *)b)->id;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct comp *
+find_comp(const struct hlo_module *m, int64_t id)
+{
+	struct comp k;
+
+	k.id = id;
+	return bsearch(&k, m->comp, m->ncomp, sizeof(*m->comp), comp_cmp);
+}
+
+/*
+ * The reference asserts unique names, instruction ids and computation
+ * ids (protobuf.py HloProto.__init__).  Tables are at most 2/3 full.
+ */
+static int
+tables(struct ld *L)
+{
+	struct hlo_module *m = L->m;
+	size_t i, cap = 2;
+
+	while (cap < m->ninst + m->ninst / 2)
+		cap *= 2;
+	m->hmask = cap - 1;
+	m->byname = mem_calloc(cap, sizeof(*m->byname));
+	L->byid = mem_calloc(cap, sizeof(*L->byid));
+	for (i = 0; i < m->ninst; i++)
+		if (hash_add(L, i) < 0)
+			return -1;
+	qsort(m->comp, m->ncomp, sizeof(*m->comp), comp_cmp);
+	for (i = 1; i < m->ncomp; i++)
+		if (m->comp[i - 1].id == m->comp[i].id)
+			return err_fail("duplicate HLO computation id %" PRId64,
+			    m->comp[i].id);
+	return 0;
+}
+
+/* ---- communication (protobuf.py HloInstruction.__init__) ---- */
+
+/* The name of instruction I. */
+static const char *
+iname(const struct ld *L, size_t i)
+{
+	return L->m->inst[i].pub.name;
+}
+
+/* Operand K of instruction C into *OP; -1 if it does not exist. */
+static int
+operand(struct ld *L, size_t c, size_t k, size_t *op, const char **err)
+{
+	const struct fact *f = &L->f[c];
+
+	if (k >= f->nop) {
+		*err = merr(L->m, "%s has no operand %zu", iname(L, c), k);
+		return -1;
+	}
+	if ((*op = find_id(L, L->ops[f->op + k])) == NONE) {
+		*err = merr(L->m, "%s: no HLO instruction with id %" PRId64,
+		    iname(L, c), L->ops[f->op + k]);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * protobuf.py _is_offloading_instruction: a host<->device copy made by
+ * dynamic-slice (result and operand 0 in different memory spaces) or
+ * dynamic-update-slice (result and operand 0 in one, operand 1 in the
+ * other).  Operands are examined in the reference's order so that the
+ * same malformed input fails.
+ */
+static int
+is_offload(struct ld *L, size_t i, const char **err)
+{
+	const struct fact *f = &L->f[i];
+	size_t op;
+
+	if (f->kind != K_DS && f->kind != K_DUS)
+		return 0;
+	if (operand(L, i, 0, &op, err) < 0)
+		return -1;
+	if (f->kind == K_DS)
+		return f->host != L->f[op].host;
+	if (f->host != L->f[op].host)
+		return 0;
+	if (operand(L, i, 1, &op, err) < 0)
+		return -1;
+	return f->host != L->f[op].host;
+}
+
+static void
+add_found(int *nfound, size_t *found, int n, size_t first)
+{
+	if (n > 0 && *nfound == 0)
+		*found = first;
+	*nfound += n;
+	if (*nfound > 2)
+		*nfound = 2;
+}
+
+static int visit(struct ld *, struct comp *, int, const char **);
+
+/* Add the finds of the computations instruction I calls to *NFOUND /
+ * *FOUND. */
+static int
+visit_called(struct ld *L, size_t i, int depth, int *nfound, size_t *found,
+    const char **err)
+{
+	const struct inst *in = &L->m->inst[i];
+	struct comp *c;
+	int64_t id;
+	size_t j;
+
+	for (j = 0; j < in->ncalled; j++) {
+		id = L->m->called[in->called + j];
+		if ((c = find_comp(L->m, id)) == NULL) {
+			*err = merr(L->m, "%s: no HLO computation with id %"
+			    PRId64, in->pub.name, id);
+			return -1;
+		}
+		if (visit(L, c, depth + 1, err) < 0)
+			return -1;
+		add_found(nfound, found, c->nfound, c->found);
+	}
+	return 0;
+}
+
+/*
+ * Count the collectives and offloading instructions in computation C and
+ * the computations its instructions call, recursively
+ * (_visit_computation).  The reference revisits shared computations; the
+ * result is memoised, which changes nothing but the cost.
+ */
+static int
+visit(struct ld *L, struct comp *c, int depth, const char **err)
+{
+	size_t i;
+	int r;
+
+	if (c->state == DONE) {
+		*err = c->err;
+		return c->err ? -1 : 0;
+	}
+	if (c->state == VISITING) {
+		*err = merr(L->m, "cycle of called HLO computations at %s",
+		    c->name);
+		return -1;
+	}
+	if (depth > CALL_MAXDEPTH) {
+		*err = merr(L->m, "HLO computations nested too deeply at %s",
+		    c->name);
+		return -1;
+	}
+	c->state = VISITING;
+	for (i = c->first; i < c->first + c->n; i++) {
+		if (visit_called(L, i, depth, &c->nfound, &c->found, err) < 0)
+			goto fail;
+		/* comm_opcodes only: a *-start inside is not looked for. */
+		if (L->f[i].kind == K_COMM)
+			r = 1;
+		else if ((r = is_offload(L, i, err)) < 0)
+			goto fail;
+		if (r)
+			add_found(&c->nfound, &c->found, 1, i);
+	}
+	c->state = DONE;
+	return 0;
+fail:
+	c->state = DONE;
+	c->err = *err;
+	return -1;
+}
+
+static void
+classify(struct ld *L, size_t i)
+{
+	struct hlo_inst *in = &L->m->inst[i].pub;
+	struct fact *f = &L->f[i];
+	const char *err = NULL;
+	int nfound = 0;
+	size_t found = 0;
+
+	in->comm = 0;
+	if (f->kind == K_COMM || f->kind == K_COMM_START) {
+		in->comm = 1;
+		in->comm_name = in->name;
+		f->comm_i = i;
+		return;
+	}
+	if (f->kind != K_WRAPPER)
+		return;
+	if (visit_called(L, i, 0, &nfound, &found, &err) < 0) {
+		in->comm = -1;
+		in->err = err;
+	} else if (nfound > 1) {
+		in->comm = -1;
+		in->err = merr(L->m, "%s: more than one communication "
+		    "instruction inside (first %s)", in->name, iname(L, found));
+	} else if (nfound == 1) {
+		in->comm = 1;
+		in->comm_name = iname(L, found);
+		f->comm_i = found;
+	}
+}
+
+/* ---- message size (analysis.py _get_message_size) ---- */
+
+/* _byte_size of instruction I's shape, as taken by shape_size. */
+static int
+byte_size(struct ld *L, size_t i, int64_t *bytes, const char **err)
+{
+	const struct fact *f = &L->f[i];
+
+	switch (f->size_err) {
+	case SZ_TYPE:
+		*err = merr(L->m, "%s: cannot size an operand of type %s",
+		    iname(L, i), type_name(f->type));
+		return -1;
+	case SZ_NEGATIVE:
+		*err = merr(L->m, "%s: negative dimension", iname(L, i));
+		return -1;
+	case SZ_OVERFLOW:
+		*err = merr(L->m, "%s: size overflows", iname(L, i));
+		return -1;
+	case SZ_FRACTION:
+		*err = merr(L->m, "%s: size is not a whole number of bytes",
+		    iname(L, i));
+		return -1;
+	}
+	*bytes = f->bytes;
+	return 0;
+}
+
+/* Host offloading: a 1-device "collective" of the transferred bytes. */
+static int
+offload_size(struct ld *L, struct hlo_inst *out, size_t c, const char **err)
+{
+	int dus = L->f[c].kind == K_DUS;
+	size_t src;
+
+	if (operand(L, c, dus ? 1 : 0, &src, err) < 0)
+		return -1;
+	if (byte_size(L, dus ? src : c, &out->message_size, err) < 0)
+		return -1;
+	out->collective = L->f[c].host ? "device-to-host" : "host-to-device";
+	out->collective_size = 1;
+	return 0;
+}
+
+static int
+message_size(struct ld *L, struct hlo_inst *out, size_t c, const char **err)
+{
+	const struct fact *f = &L->f[c];
+	const char *opc = L->m->inst[c].pub.opcode;
+	int64_t n, b, total = 0;
+	size_t i, op;
+
+	if (f->kind == K_DS || f->kind == K_DUS)
+		return offload_size(L, out, c, err);
+	if (is_permute(opc))
+		n = 2;
+	else if (f->group_err) {
+		*err = f->group_err;
+		return -1;
+	} else
+		n = f->group;
+	for (i = 0; i < f->nop; i++) {
+		if (operand(L, c, i, &op, err) < 0 ||
+		    byte_size(L, op, &b, err) < 0)
+			return -1;
+		if (strcmp(opc, "reduce-scatter") == 0) {
+			if (b % n != 0) {
+				*err = merr(L->m, "%s: operand size %" PRId64
+				    " not divisible by %" PRId64, iname(L, c),
+				    b, n);
+				return -1;
+			}
+			b /= n;
+		}
+		if (b > INT64_MAX - total) {
+			*err = merr(L->m, "%s: size overflows", iname(L, c));
+			return -1;
+		}
+		total += b;
+	}
+	out->collective = collective_name(opc);
+	out->message_size = total;
+	out->collective_size = n;
+	return 0;
+}
+
+static void
+measure(struct ld *L, size_t i)
+{
+	struct hlo_inst *in = &L->m->inst[i].pub;
+	const char *err = NULL;
+
+	if (in->comm != 1)
+		return;
+	if (message_size(L, in, L->f[i].comm_i, &err) < 0) {
+		in->collective = NULL;
+		in->err = err;
+	}
+}
+
+/* ---- public interface ---- */
+
+static void
+ld_free(struct ld *L)
+{
+	arena_release(&L->scratch);
+	free(L->f);
+	free(L->ops);
+	free(L->byid);
+	free(L->istr);
+}
+
+struct hlo_module *
+hlo_load(const uint8_t *data, size_t len)
+{
+	struct hlo_module *m = mem_calloc(1, sizeof(*m));
+	struct ld L;
+	size_t i;
+	int rc;
+
+	memset(&L, 0, sizeof(L));
+	L.m = m;
+	L.scratch.bsize = ARENA_BLOCK;
+	m->pool.bsize = ARENA_BLOCK;
+	if ((rc = decode(&L, data, len)) == 0)
+		rc = tables(&L);
+	if (rc == 0) {
+		for (i = 0; i < m->ninst; i++)
+			classify(&L, i);
+		for (i = 0; i < m->ninst; i++)
+			measure(&L, i);
+	}
+	ld_free(&L);
+	if (rc < 0) {
+		hlo_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void
+hlo_free(struct hlo_module *m)
+{
+	if (m == NULL)
+		return;
+	arena_release(&m->pool);
+	free(m->inst);
+	free(m->byname);
+	free(m->comp);
+	free(m->called);
+	free(m->sfi.file);
+	free(m->sfi.func);
+	free(m->sfi.loc);
+	free(m->sfi.frame);
+	free(m->frame);
+	free(m);
+}
+
+const char *
+hlo_name(const struct hlo_module *m)
+{
+	return m->name;
+}
+
+int64_t
+hlo_id(const struct hlo_module *m)
+{
+	return m->id;
+}
+
+const char *
+hlo_program_id(const struct hlo_module *m)
+{
+	return m->program_id;
+}
+
+size_t
+hlo_count(const struct hlo_module *m)
+{
+	return m->ninst;
+}
+
+const struct hlo_inst *
+hlo_inst(const struct hlo_module *m, size_t i)
+{
+	return &m->inst[i].pub;
+}
+
+const struct hlo_inst *
+hlo_find(const struct hlo_module *m, const char *name)
+{
+	const struct inst *in;
+
+	if ((in = find_name(m, name)) == NULL) {
+		err_fail("no HLO instruction %s", name);
+		return NULL;
+	}
+	return &in->pub;
+}
+
+/* ---- stack frames (protobuf.py HloProto._get_stack_frame) ---- */
+
+/*
+ * Frame K (1-based) as "file:line[:column][function]", formatted on first
+ * use and kept.  Ids are checked here, not at load: the reference only
+ * fails when a stack is asked for.  The budget stops a small input whose
+ * frames all name one huge file from expanding into gigabytes.
+ */
+static const char *
+frame_str(struct hlo_module *m, int64_t k)
+{
+	const struct sfi *x = &m->sfi;
+	const struct loc *loc;
+	const struct sframe *f;
+	char col[16] = "", *s;
+	const char *file, *func;
+	size_t n;
+
+	if (k < 1 || (uint64_t)k > x->nframe) {
+		err_fail("stack frame id %" PRId64 " out of range", k);
+		return NULL;
+	}
+	if (m->frame[k - 1])
+		return m->frame[k - 1];
+	f = &x->frame[k - 1];
+	if (f->loc < 1 || (size_t)f->loc > x->nloc) {
+		err_fail("stack frame id %" PRId64 ": file location out of "
+		    "range", k);
+		return NULL;
+	}
+	loc = &x->loc[f->loc - 1];
+	if (loc->file < 1 || (size_t)loc->file > x->nfile ||
+	    loc->func < 1 || (size_t)loc->func > x->nfunc) {
+		err_fail("stack frame id %" PRId64 ": file or function name "
+		    "out of range", k);
+		return NULL;
+	}
+	file = x->file[loc->file - 1];
+	func = x->func[loc->func - 1];
+	if (loc->column != 0)
+		snprintf(col, sizeof(col), ":%" PRId32, loc->column);
+	n = strlen(file) + strlen(func) + strlen(col) + 16;
+	if (n > FRAME_BUDGET - m->frame_bytes) {
+		err_fail("stack frame strings too large");
+		return NULL;
+	}
+	m->frame_bytes += n;
+	s = arena_take(&m->pool, n, 1);
+	snprintf(s, n, "%s:%" PRId32 "%s[%s]", file, loc->line, col, func);
+	return m->frame[k - 1] = s;
+}
+
+/* ---- source stacks (Analysis.ipynb instructions_and_frames) ---- */
+
+/*
+ * The frames from FRAME_ID up through its parents, outermost first, plus
+ * OP_NAME when not empty (protobuf.py get_stack_frames).  An id <= 0 ends
+ * the walk; more steps than there are frames means a cycle.
+ */
+static int
+walk(struct hlo_module *m, int64_t frame_id, const char *op_name,
+    struct hlo_stack *st)
+{
+	int64_t k;
+	size_t n = 0, i;
+
+	st->nframe = 0;
+	st->frame = NULL;
+	for (k = frame_id; k > 0; k = m->sfi.frame[k - 1].parent) {
+		if (frame_str(m, k) == NULL)
+			return -1;
+		if (++n > m->sfi.nframe)
+			return err_fail("cycle in stack frames at id %" PRId64,
+			    frame_id);
+	}
+	if (n == 0)
+		return 0;
+	st->frame = mem_calloc(n + 1, sizeof(*st->frame));
+	i = n;
+	for (k = frame_id; k > 0; k = m->sfi.frame[k - 1].parent)
+		st->frame[--i] = m->frame[k - 1];
+	st->nframe = n;
+	if (*op_name)
+		st->frame[st->nframe++] = op_name;
+	return 0;
+}
+
+static int
+same_stack(const struct hlo_stack *a, const struct hlo_stack *b)
+{
+	size_t i;
+
+	if (a->nframe != b->nframe)
+		return 0;
+	for (i = 0; i < a->nframe; i++)
+		if (a->frame[i] != b->frame[i] &&
+		    strcmp(a->frame[i], b->frame[i]) != 0)
+			return 0;
+	return 1;
+}
+
+struct src_build {
+	struct hlo_src *out;
+	size_t stackcap, namecap;
+};
+
+/* Add one instruction's stack and op_name, if new. */
+static int
+add_src(struct hlo_module *m, const struct inst *in, struct src_build *b)
+{
+	struct hlo_src *s = b->out;
+	const char *op_name = in->pub.op_name;
+	struct hlo_stack st;
+	size_t i;
+
+	if (walk(m, in->frame, op_name, &st) < 0)
+		return -1;
+	for (i = 0; i < s->nstack && st.nframe; i++)
+		if (same_stack(&s->stack[i], &st))
+			break;
+	if (st.nframe && i == s->nstack) {
+		mem_grow(&s->stack, &b->stackcap, s->nstack + 1,
+		    sizeof(*s->stack));
+		s->stack[s->nstack++] = st;
+	} else
+		free(st.frame);
+	if (*op_name == '\0')
+		return 0;
+	/* Interned at load: equal op_names are one pointer. */
+	for (i = 0; i < s->nop_name; i++)
+		if (s->op_name[i] == op_name)
+			return 0;
+	mem_grow(&s->op_name, &b->namecap, s->nop_name + 1,
+	    sizeof(*s->op_name));
+	s->op_name[s->nop_name++] = op_name;
+	return 0;
+}
+
+int
+hlo_src(struct hlo_module *m, const struct hlo_inst *in, struct hlo_src *out)
+{
+	const struct inst *p = (const struct inst *)in;
+	const struct comp *c;
+	struct src_build b = { out, 0, 0 };
+	int64_t id;
+	size_t j, k;
+
+	memset(out, 0, sizeof(*out));
+	if (add_src(m, p, &b) < 0)
+		return -1;
+	for (j = 0; j < p->ncalled; j++) {
+		id = m->called[p->called + j];
+		if ((c = find_comp(m, id)) == NULL)
+			return err_fail("%s: no HLO computation with id %"
+			    PRId64, in->name, id);
+		for (k = 0; k < c->n; k++)
+			if (add_src(m, &m->inst[c->first + k], &b) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+void
+hlo_src_free(struct hlo_src *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->nstack; i++)
+		free(s->stack[i].frame);
+	free(s->stack);
+	free(s->op_name);
+	memset(s, 0, sizeof(*s));
+}

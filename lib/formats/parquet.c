@@ -1,0 +1,1864 @@
+/*
+ * parquet: see parquet.h.  The layout follows the Parquet format spec
+ * (parquet.thrift and Encodings.md); numbers below are from those files.
+ *
+ * A file is: "PAR1", column chunks (pages), FileMetaData (Thrift compact),
+ * 4-byte footer length, "PAR1".  pq_open parses FileMetaData into the
+ * schema (one struct field per top-level column) and a flat table of
+ * column chunks; pq_read_column walks the pages of one leaf column in
+ * every row group and appends their values to growing arrays.
+ */
+#include <math.h>
+#include <snappy-c.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "formats/parquet.h"
+#include "formats/thrift.h"
+
+/* Physical types, repetitions, encodings, codecs, page types. */
+enum { T_BOOLEAN, T_INT32, T_INT64, T_INT96, T_FLOAT, T_DOUBLE,
+	T_BYTE_ARRAY, T_FLBA };
+enum { R_REQUIRED, R_OPTIONAL, R_REPEATED };
+enum { E_PLAIN = 0, E_PLAIN_DICT = 2, E_RLE = 3, E_RLE_DICT = 8 };
+enum { C_NONE, C_SNAPPY, C_GZIP, C_LZO, C_BROTLI, C_LZ4, C_ZSTD,
+	C_LZ4_RAW };
+enum { P_DATA, P_INDEX, P_DICT, P_DATA_V2 };
+#define CONVERTED_LIST 3
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const typenames[] = {
+	"BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE",
+	"BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"
+};
+static const char *const encnames[] = {
+	"PLAIN", "GROUP_VAR_INT", "PLAIN_DICTIONARY", "RLE", "BIT_PACKED",
+	"DELTA_BINARY_PACKED", "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY",
+	"RLE_DICTIONARY", "BYTE_STREAM_SPLIT"
+};
+static const char *const codecnames[] = {
+	"UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD",
+	"LZ4_RAW"
+};
+
+/*
+ * Most bytes one compressed byte can expand to, per codec, so that a
+ * page header cannot make us allocate more than its data could fill:
+ * snappy copies at most 64 bytes per 3-byte tag, deflate 258 bytes per
+ * 2 bits, zstd 128 KiB per 4-byte RLE block.
+ */
+static const uint64_t maxratio[] = {
+	[C_NONE] = 1, [C_SNAPPY] = 24, [C_GZIP] = 1040, [C_ZSTD] = 32768
+};
+
+struct chunk {			/* a column chunk: one leaf in one row group */
+	int64_t nvalues;	/* levels: values, nulls, empty lists */
+	int64_t data_off;	/* first data page */
+	int64_t dict_off;	/* dictionary page, or <= 0 */
+	int64_t size;		/* bytes of all its pages */
+	int type, codec;
+	int meta;		/* ColumnMetaData was present */
+	int external;		/* file_path set: pages in another file */
+};
+
+struct rowgroup {
+	int64_t nrows;
+	size_t first, n;	/* its chunks: pq_file.chunks[first..+n) */
+};
+
+struct field {			/* a top-level column */
+	char *name;
+	int kind;		/* enum pq_kind, or -1: unsupported */
+	char why[80];		/* for kind -1: the unsupported feature */
+	size_t leaf;		/* its first leaf column */
+	int type;		/* physical type of that leaf */
+	int maxdef, maxrep;	/* highest definition, repetition level */
+	int defrow;		/* lists: lowest def level of a non-null row */
+	int defelem;		/* lists: lowest def level of an element */
+};
+
+struct pq_file {
+	const uint8_t *data;
+	size_t end;		/* where FileMetaData starts: pages lie before */
+	int64_t nrows;
+	struct field *fields;
+	size_t nfields, nleaves;
+	struct rowgroup *rgs;
+	size_t nrgs;
+	struct chunk *chunks;
+	size_t nchunks;
+};
+
+struct selem {			/* SchemaElement, while building fields */
+	const uint8_t *name;
+	size_t namelen;
+	int hasname;
+	int type;		/* physical type, -1 for a group */
+	int rep;		/* R_*, -1 if absent (the root) */
+	int64_t nchild;
+	int list;		/* annotated LIST (converted or logical) */
+};
+
+static const char *
+enumname(const char *const *tab, size_t n, int v, char buf[16])
+{
+	if (v >= 0 && (size_t)v < n)
+		return tab[v];
+	snprintf(buf, 16, "#%d", v);
+	return buf;
+}
+
+#define TYPENAME(v, b) enumname(typenames, NELEM(typenames), (v), (b))
+#define ENCNAME(v, b) enumname(encnames, NELEM(encnames), (v), (b))
+#define CODECNAME(v, b) enumname(codecnames, NELEM(codecnames), (v), (b))
+
+/* Little-endian loads: one instruction on little-endian machines. */
+static inline uint32_t
+le32(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+#else
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+#endif
+}
+
+static inline uint64_t
+le64(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+#else
+	return le32(p) | (uint64_t)le32(p + 4) << 32;
+#endif
+}
+
+/* Bits needed to store 0..MAX. */
+static int
+bitwidth(uint32_t max)
+{
+	int n = 0;
+
+	while (max) {
+		n++;
+		max >>= 1;
+	}
+	return n;
+}
+
+/*
+ * RLE/bit-packed hybrid (Encodings.md): runs, each with a varint header.
+ * Header bit 0 set: (header >> 1) groups of 8 values packed LSB first in
+ * BW bits each.  Clear: (header >> 1) repeats of one value stored in
+ * ceil(BW / 8) little-endian bytes.  The decoder is resumable so that
+ * callers can decode in small blocks that stay in cache.
+ */
+struct rle {
+	const uint8_t *p, *end;	/* next run header, end of data */
+	int bw;
+	uint64_t left;		/* values left in the current run */
+	const uint8_t *run;	/* bit-packed run data, or NULL: RLE run */
+	size_t runlen;		/* bytes of it present */
+	uint64_t at;		/* bit offset of its next value */
+	uint32_t value;		/* RLE run value */
+};
+
+#define RLE_BLOCK 512		/* values per block, for callers */
+
+static int
+uvarint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *p = *pp;
+	int shift;
+
+	*v = 0;
+	for (shift = 0; shift < 64 && p < end; shift += 7) {
+		if (shift == 63 && *p > 1)
+			return -1;
+		*v |= (uint64_t)(*p & 0x7f) << shift;
+		if (!(*p++ & 0x80)) {
+			*pp = p;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int
+rle_init(struct rle *r, const uint8_t *p, size_t len, int bw)
+{
+	memset(r, 0, sizeof(*r));
+	r->p = p;
+	r->end = p ? p + len : p;
+	r->bw = bw;
+	if (bw < 0 || bw > 32)
+		return err_fail("RLE bit width %d out of range", bw);
+	return 0;
+}
+
+/* Start the next run. */
+static int
+rle_run(struct rle *r)
+{
+	uint64_t h, groups, avail = (uint64_t)(r->end - r->p);
+	size_t vbytes = ((size_t)r->bw + 7) / 8, j;
+
+	if (r->p == r->end || uvarint(&r->p, r->end, &h) < 0)
+		return err_fail("truncated RLE run header");
+	avail = (uint64_t)(r->end - r->p);
+	if (h & 1) {
+		/*
+		 * A final run may stop short of its last group: only the
+		 * values actually read must be present (checked there).
+		 */
+		groups = h >> 1;
+		if (groups > (uint64_t)1 << 50)
+			groups = (uint64_t)1 << 50;
+		r->left = groups * 8;
+		r->run = r->p;
+		r->runlen = groups * r->bw < avail ? groups * r->bw : avail;
+		r->at = 0;
+		r->p += r->runlen;
+	} else {
+		if (vbytes > avail)
+			return err_fail("truncated RLE run");
+		r->run = NULL;
+		for (r->value = 0, j = 0; j < vbytes; j++)
+			r->value |= (uint32_t)r->p[j] << (8 * j);
+		r->p += vbytes;
+		r->left = h >> 1;
+	}
+	return 0;
+}
+
+/*
+ * CNT values of BW bits from bit offset BIT of P, which has AVAIL bytes,
+ * enough for all of them.  Whole 8-byte loads while they fit, then a
+ * zero-padded copy for the last few values.
+ */
+static void
+unpack(const uint8_t *p, size_t avail, int bw, uint64_t bit, uint32_t *out,
+    size_t cnt)
+{
+	uint64_t mask = ((uint64_t)1 << bw) - 1, w;
+	uint8_t tmp[8];
+	size_t j = 0, at;
+
+	if (bw == 0) {
+		memset(out, 0, cnt * sizeof(*out));
+		return;
+	}
+	for (; j < cnt && (bit >> 3) + 8 <= avail; j++, bit += bw)
+		out[j] = (uint32_t)(le64(p + (bit >> 3)) >> (bit & 7) & mask);
+	for (; j < cnt; j++, bit += bw) {
+		at = bit >> 3;
+		memset(tmp, 0, sizeof(tmp));
+		memcpy(tmp, p + at, avail - at);
+		w = le64(tmp);
+		out[j] = (uint32_t)(w >> (bit & 7) & mask);
+	}
+}
+
+/*
+ * The next at most MAX values, returning how many (> 0), or -1.  When they
+ * are one repeated value, *RUN is set and the value is r->value; else
+ * they are written to BUF (or, if BUF is NULL, only checked).
+ */
+static int64_t
+rle_next(struct rle *r, uint32_t *buf, size_t max, int *run)
+{
+	uint64_t cnt;
+
+	while (r->left == 0)
+		if (rle_run(r) < 0)
+			return -1;
+	cnt = r->left < max ? r->left : max;
+	r->left -= cnt;
+	*run = r->run == NULL;
+	if (*run)
+		return (int64_t)cnt;
+	if ((r->at + cnt * r->bw + 7) / 8 > r->runlen)
+		return err_fail("truncated bit-packed run");
+	if (buf)
+		unpack(r->run, r->runlen, r->bw, r->at, buf, (size_t)cnt);
+	r->at += cnt * r->bw;
+	return (int64_t)cnt;
+}
+
+/* The next N values into OUT, or only check they are there if OUT is NULL. */
+static int
+rle_read(struct rle *r, uint32_t *out, size_t n)
+{
+	int64_t cnt, j;
+	int run;
+
+	while (n > 0) {
+		if ((cnt = rle_next(r, out, n, &run)) < 0)
+			return -1;
+		if (run && out)
+			for (j = 0; j < cnt; j++)
+				out[j] = r->value;
+		if (out)
+			out += cnt;
+		n -= (size_t)cnt;
+	}
+	return 0;
+}
+
+int
+pq_rle_decode(const uint8_t *p, size_t len, int bw, uint32_t *out, size_t n)
+{
+	struct rle r;
+
+	if (rle_init(&r, p, len, bw) < 0)
+		return -1;
+	if (n > (size_t)1 << 56)
+		return err_fail("too many RLE values");
+	return rle_read(&r, out, n);
+}
+
+/*
+ * Footer parsing.  Thrift readers below accept any integer type for an
+ * integer field and skip a field of unexpected type, as Thrift itself
+ * does; the checks that matter happen on the parsed values.
+ */
+static int64_t
+intfield(struct thrift *t, int type, int64_t dflt)
+{
+	if (type == THRIFT_I16 || type == THRIFT_I32 || type == THRIFT_I64)
+		return thrift_i64(t);
+	thrift_skip(t, type);
+	return dflt;
+}
+
+/* An enum field: a small number, or -1 if out of any sane range. */
+static int
+enumfield(struct thrift *t, int type)
+{
+	int64_t v = intfield(t, type, -1);
+
+	return v < 0 || v > INT16_MAX ? -1 : (int)v;
+}
+
+static void
+parse_logical(struct thrift *t, struct selem *e)
+{
+	int last = 0, id, type;
+
+	while ((type = thrift_field(t, &last, &id)) != THRIFT_STOP) {
+		if (id == 3 && type == THRIFT_STRUCT)
+			e->list = 1;
+		thrift_skip(t, type);
+	}
+}
+
+static void
+parse_selem(struct thrift *t, struct selem *e)
+{
+	int last = 0, id, type;
+
+	memset(e, 0, sizeof(*e));
+	e->type = -1;
+	e->rep = -1;
+	while ((type = thrift_field(t, &last, &id)) != THRIFT_STOP) {
+		switch (id) {
+		case 1:
+			e->type = enumfield(t, type);
+			if (e->type < 0)
+				e->type = 99;	/* present but unknown */
+			break;
+		case 3:
+			e->rep = enumfield(t, type);
+			break;
+		case 4:
+			if (type != THRIFT_BINARY) {
+				thrift_skip(t, type);
+				break;
+			}
+			e->name = thrift_binary(t, &e->namelen);
+			e->hasname = 1;
+			break;
+		case 5:
+			e->nchild = intfield(t, type, 0);
+			break;
+		case 6:
+			if (enumfield(t, type) == CONVERTED_LIST)
+				e->list = 1;
+			break;
+		case 10:
+			if (type == THRIFT_STRUCT)
+				parse_logical(t, e);
+			else
+				thrift_skip(t, type);
+			break;
+		default:
+			thrift_skip(t, type);
+		}
+	}
+}
+
+static void
+parse_meta(struct thrift *t, struct chunk *c)
+{
+	int last = 0, id, type;
+
+	c->meta = 1;
+	while ((type = thrift_field(t, &last, &id)) != THRIFT_STOP) {
+		switch (id) {
+		case 1:
+			c->type = enumfield(t, type);
+			break;
+		case 4:
+			c->codec = enumfield(t, type);
+			break;
+		case 5:
+			c->nvalues = intfield(t, type, -1);
+			break;
+		case 7:
+			c->size = intfield(t, type, -1);
+			break;
+		case 9:
+			c->data_off = intfield(t, type, -1);
+			break;
+		case 11:
+			c->dict_off = intfield(t, type, -1);
+			break;
+		default:
+			thrift_skip(t, type);
+		}
+	}
+}
+
+static void
+parse_chunk(struct thrift *t, struct chunk *c)
+{
+	int last = 0, id, type;
+	size_t len;
+
+	memset(c, 0, sizeof(*c));
+	c->nvalues = c->data_off = c->dict_off = c->size = -1;
+	c->type = c->codec = -1;
+	while ((type = thrift_field(t, &last, &id)) != THRIFT_STOP) {
+		if (id == 1 && type == THRIFT_BINARY)
+			c->external = thrift_binary(t, &len) && len > 0;
+		else if (id == 3 && type == THRIFT_STRUCT)
+			parse_meta(t, c);
+		else
+			thrift_skip(t, type);
+	}
+}
+
+static void
+parse_chunks(struct thrift *t, struct pq_file *f, struct rowgroup *rg,
+    size_t *cap)
+{
+	size_t n, i;
+	int etype;
+
+	n = thrift_list(t, &etype);
+	if (etype != THRIFT_STRUCT) {
+		while (n-- > 0)
+			thrift_skip_elem(t, etype);
+		return;
+	}
+	rg->first = f->nchunks;
+	mem_grow(&f->chunks, cap, f->nchunks + n, sizeof(*f->chunks));
+	for (i = 0; i < n && !t->bad; i++)
+		parse_chunk(t, &f->chunks[f->nchunks++]);
+	rg->n = f->nchunks - rg->first;
+}
+
+static void
+parse_rowgroup(struct thrift *t, struct pq_file *f, struct rowgroup *rg,
+    size_t *cap)
+{
+	int last = 0, id, type, seen = 0;
+
+	rg->nrows = -1;
+	rg->first = rg->n = 0;
+	while ((type = thrift_field(t, &last, &id)) != THRIFT_STOP) {
+		if (id == 1 && type == THRIFT_LIST && !seen) {
+			parse_chunks(t, f, rg, cap);
+			seen = 1;
+		} else if (id == 3) {
+			rg->nrows = intfield(t, type, -1);
+		} else {
+			thrift_skip(t, type);
+		}
+	}
+}
+
+static void
+parse_rowgroups(struct thrift *t, struct pq_file *f)
+{
+	size_t n, cap = 0;
+	int etype;
+
+	n = thrift_list(t, &etype);
+	if (etype != THRIFT_STRUCT || f->rgs) {
+		while (n-- > 0)
+			thrift_skip_elem(t, etype);
+		return;
+	}
+	f->rgs = mem_calloc(n, sizeof(*f->rgs));
+	for (f->nrgs = 0; f->nrgs < n && !t->bad; f->nrgs++)
+		parse_rowgroup(t, f, &f->rgs[f->nrgs], &cap);
+}
+
+static struct selem *
+parse_schema(struct thrift *t, size_t *nel)
+{
+	struct selem *el;
+	size_t n, i;
+	int etype;
+
+	n = thrift_list(t, &etype);
+	if (etype != THRIFT_STRUCT) {
+		while (n-- > 0)
+			thrift_skip_elem(t, etype);
+		return NULL;
+	}
+	el = mem_calloc(n, sizeof(*el));
+	for (i = 0; i < n && !t->bad; i++)
+		parse_selem(t, &el[i]);
+	*nel = n;
+	return el;
+}
+
+static struct selem *
+parse_filemeta(struct thrift *t, struct pq_file *f, size_t *nel)
+{
+	struct selem *el = NULL;
+	int last = 0, id, type;
+
+	f->nrows = -1;
+	while ((type = thrift_field(t, &last, &id)) != THRIFT_STOP) {
+		if (id == 2 && type == THRIFT_LIST && el == NULL)
+			el = parse_schema(t, nel);
+		else if (id == 3)
+			f->nrows = intfield(t, type, -1);
+		else if (id == 4 && type == THRIFT_LIST)
+			parse_rowgroups(t, f);
+		else
+			thrift_skip(t, type);
+	}
+	return el;
+}
+
+/*
+ * Schema: SchemaElements in depth-first order, the root first; each group
+ * says how many children follow.  Each top-level subtree is one column of
+ * ours; its primitive elements are leaf columns, numbered in order, and
+ * every row group has one column chunk per leaf.
+ */
+
+/* End of the subtree at EL[I], adding its leaves to *LEAVES; 0: corrupt. */
+static size_t
+subtree(const struct selem *el, size_t nel, size_t i, size_t *leaves)
+{
+	uint64_t need = 1;
+
+	while (need > 0) {
+		if (i >= nel || el[i].nchild < 0)
+			return 0;
+		if (el[i].type >= 0) {
+			if (el[i].nchild != 0)
+				return 0;
+			(*leaves)++;
+		}
+		need += (uint64_t)el[i].nchild - 1;
+		i++;
+		if (need > nel - i)
+			return 0;
+	}
+	return i;
+}
+
+static void
+unsupported(struct field *fd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fd->kind = -1;
+	va_start(ap, fmt);
+	vsnprintf(fd->why, sizeof(fd->why), fmt, ap);
+	va_end(ap);
+}
+
+static int
+flatkind(int type)
+{
+	switch (type) {
+	case T_BOOLEAN:
+		return PQ_BOOL;
+	case T_INT32:
+	case T_INT64:
+		return PQ_INT64;
+	case T_FLOAT:
+	case T_DOUBLE:
+		return PQ_DOUBLE;
+	case T_BYTE_ARRAY:
+		return PQ_STRING;
+	}
+	return -1;
+}
+
+/* A list of integers whose element is EL, inside a list node at DEFROW. */
+static void
+listof(struct field *fd, const struct selem *elem, int defrow)
+{
+	char b[16];
+
+	fd->defrow = defrow;
+	fd->defelem = defrow + 1;
+	fd->maxdef = fd->defelem + (elem->rep == R_OPTIONAL);
+	fd->maxrep = 1;
+	fd->type = elem->type;
+	if (elem->type != T_INT32 && elem->type != T_INT64)
+		unsupported(fd, "list of %s", TYPENAME(elem->type, b));
+	else
+		fd->kind = PQ_LIST_INT64;
+}
+
+/* Classify the top-level field whose subtree is EL[0..N). */
+static void
+classify(struct field *fd, const struct selem *el, size_t n)
+{
+	const struct selem *r;
+	char b[16];
+
+	fd->type = el->type;
+	if (el->type >= 0 && el->rep == R_REPEATED) {
+		listof(fd, el, 0);
+	} else if (el->type >= 0) {
+		fd->maxdef = el->rep == R_OPTIONAL;
+		if ((fd->kind = flatkind(el->type)) < 0)
+			unsupported(fd, "type %s", TYPENAME(el->type, b));
+	} else if (!el->list || el->nchild != 1 || el[1].rep != R_REPEATED ||
+	    el->rep == R_REPEATED) {
+		unsupported(fd, "nested column (struct, map or list of lists)");
+	} else if (el[1].type >= 0) {
+		listof(fd, &el[1], el->rep == R_OPTIONAL);	/* 2-level */
+	} else if (el[1].nchild == 1 && n >= 3 && (r = &el[2])->type >= 0 &&
+	    r->rep != R_REPEATED) {
+		listof(fd, r, el->rep == R_OPTIONAL);		/* 3-level */
+	} else {
+		unsupported(fd, "nested column (list of structs or lists)");
+	}
+}
+
+static int
+build_fields(struct pq_file *f, const struct selem *el, size_t nel)
+{
+	size_t i, s, e, nfields;
+	struct field *fd;
+
+	if (nel == 0 || el[0].type >= 0 || el[0].nchild < 0 ||
+	    (uint64_t)el[0].nchild > nel - 1)
+		return err_fail("corrupt footer: bad schema root");
+	nfields = (size_t)el[0].nchild;
+	f->fields = mem_calloc(nfields, sizeof(*f->fields));
+	for (s = 1, i = 0; i < nfields; i++, s = e) {
+		fd = &f->fields[i];
+		fd->leaf = f->nleaves;
+		if ((e = subtree(el, nel, s, &f->nleaves)) == 0)
+			return err_fail("corrupt footer: bad schema tree");
+		if (!el[s].hasname)
+			return err_fail("corrupt footer: unnamed column");
+		fd->name = mem_strndup((const char *)el[s].name,
+		    el[s].namelen);
+		f->nfields++;
+		classify(fd, &el[s], e - s);
+	}
+	if (s != nel)
+		return err_fail("corrupt footer: schema has %zu stray elements",
+		    nel - s);
+	return 0;
+}
+
+static int
+check_rowgroups(struct pq_file *f)
+{
+	int64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < f->nrgs; i++) {
+		if (f->rgs[i].nrows < 0)
+			return err_fail("corrupt footer: row group %zu has no "
+			    "row count", i);
+		if (f->rgs[i].n != f->nleaves)
+			return err_fail("corrupt footer: row group %zu has %zu "
+			    "column chunks, schema has %zu", i, f->rgs[i].n,
+			    f->nleaves);
+		if (f->rgs[i].nrows > INT64_MAX - sum)
+			return err_fail("corrupt footer: too many rows");
+		sum += f->rgs[i].nrows;
+	}
+	if (f->nrows < 0)
+		return err_fail("corrupt footer: bad row count");
+	if (sum != f->nrows)
+		return err_fail("corrupt footer: row groups hold %lld rows, "
+		    "file says %lld", (long long)sum, (long long)f->nrows);
+	return 0;
+}
+
+struct pq_file *
+pq_open(const uint8_t *data, size_t len)
+{
+	struct pq_file *f;
+	struct selem *el;
+	struct thrift t;
+	size_t mlen, nel = 0;
+	int rc;
+
+	if (len < 4 || (memcmp(data, "PAR1", 4) && memcmp(data, "PARE", 4)))
+		return err_fail("not a parquet file (bad magic)"), NULL;
+	if (len < 12)
+		return err_fail("truncated footer"), NULL;
+	if (memcmp(data + len - 4, "PARE", 4) == 0)
+		return err_fail("encrypted parquet files are not supported"),
+		    NULL;
+	if (memcmp(data + len - 4, "PAR1", 4))
+		return err_fail("truncated footer (no closing magic)"), NULL;
+	mlen = le32(data + len - 8);
+	if (mlen > len - 12)
+		return err_fail("truncated footer"), NULL;
+	f = mem_calloc(1, sizeof(*f));
+	f->data = data;
+	f->end = len - 8 - mlen;
+	thrift_init(&t, data + f->end, mlen);
+	el = parse_filemeta(&t, f, &nel);
+	if (t.bad)
+		rc = err_prefix("corrupt footer");
+	else if (el == NULL)
+		rc = err_fail("corrupt footer: no schema");
+	else if ((rc = build_fields(f, el, nel)) == 0)
+		rc = check_rowgroups(f);
+	free(el);
+	if (rc < 0) {
+		pq_close(f);
+		return NULL;
+	}
+	return f;
+}
+
+void
+pq_close(struct pq_file *f)
+{
+	size_t i;
+
+	if (f == NULL)
+		return;
+	for (i = 0; i < f->nfields; i++)
+		free(f->fields[i].name);
+	free(f->fields);
+	free(f->rgs);
+	free(f->chunks);
+	free(f);
+}
+
+int64_t
+pq_nrows(const struct pq_file *f)
+{
+	return f->nrows;
+}
+
+size_t
+pq_ncolumns(const struct pq_file *f)
+{
+	return f->nfields;
+}
+
+const char *
+pq_column_name(const struct pq_file *f, size_t i)
+{
+	return i < f->nfields ? f->fields[i].name : NULL;
+}
+
+long
+pq_column_index(const struct pq_file *f, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < f->nfields; i++)
+		if (strcmp(f->fields[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+int
+pq_column_kind(const struct pq_file *f, size_t i)
+{
+	if (i >= f->nfields)
+		return err_fail("column %zu does not exist", i);
+	if (f->fields[i].kind < 0)
+		return err_fail("column '%s': unsupported %s",
+		    f->fields[i].name, f->fields[i].why);
+	return f->fields[i].kind;
+}
+
+/*
+ * Column decoding.  Per data page of k levels: check that the level and
+ * value sections really hold k levels and their m values before growing
+ * anything by k; then, for a flat column, decode the definition levels
+ * straight into valid[], the m values densely into the output, and spread
+ * them out to their rows from the back; for a list, decode both level
+ * kinds and the values to scratch and build rows and elements from them.
+ */
+struct page {			/* PageHeader and the sub-header we need */
+	int type;
+	int64_t usize, csize;	/* uncompressed, compressed bytes */
+	int sub;		/* the sub-header matching type was present */
+	int64_t nvalues;	/* levels in the page */
+	int enc, defenc, repenc;
+	int64_t deflen, replen;	/* v2: level bytes, never compressed */
+	int compressed;		/* v2: values section compressed */
+};
+
+struct vals {			/* where decoded values go */
+	int64_t *i64;
+	double *f64;
+	size_t *off, *len;	/* strings: blob offset, length */
+};
+
+struct dec {
+	const struct pq_file *f;
+	const struct field *fd;
+	struct pq_column *c;
+	size_t rows, rowcap;	/* rows decoded, room in per-row arrays */
+	size_t nval, valcap;	/* list elements decoded, room */
+	size_t *soff;		/* PQ_STRING: blob offsets, becomes c->str */
+	size_t bloblen, blobcap;
+	int inrow;		/* lists: a row was started in this chunk */
+	/* scratch, reused from page to page */
+	uint8_t *buf;
+	uint32_t *rl, *dl;
+	int64_t *tmp;
+	size_t bufcap, rlcap, dlcap, tmpcap;
+	/* the dictionary of the current chunk */
+	int hasdict;
+	size_t ndict, dictcap;
+	int64_t *di;
+	double *dd;
+	size_t *doff, *dlen;
+	ZSTD_DCtx *zstd;
+	z_stream z;
+	int zinit;
+};
+
+static void
+growrows(struct dec *d, size_t need)
+{
+	struct pq_column *c = d->c;
+	size_t cap;
+
+	if (need < d->rowcap)
+		return;
+	cap = d->rowcap;
+	mem_grow(&c->valid, &cap, need + 1, 1);
+	if (c->i64)
+		c->i64 = mem_realloc(c->i64, cap, sizeof(*c->i64));
+	if (c->f64)
+		c->f64 = mem_realloc(c->f64, cap, sizeof(*c->f64));
+	if (d->soff) {
+		d->soff = mem_realloc(d->soff, cap, sizeof(*d->soff));
+		c->len = mem_realloc(c->len, cap, sizeof(*c->len));
+	}
+	if (c->list_off)
+		c->list_off = mem_realloc(c->list_off, cap,
+		    sizeof(*c->list_off));
+	d->rowcap = cap;
+}
+
+static void
+growvals(struct dec *d, size_t need)
+{
+	size_t cap = d->valcap;
+
+	mem_grow(&d->c->list_val, &cap, need, sizeof(*d->c->list_val));
+	mem_grow(&d->c->list_valid, &d->valcap, need, 1);
+}
+
+/* Room for LEN more bytes of strings in the blob. */
+static void
+growblob(struct dec *d, size_t len)
+{
+	if (len > SIZE_MAX - d->bloblen)
+		err_die("out of memory");
+	mem_grow(&d->c->blob, &d->blobcap, d->bloblen + len, 1);
+}
+
+/* Bytes of one PLAIN value of fixed-width TYPE (booleans: see holds). */
+static size_t
+width(int type)
+{
+	return type == T_INT32 || type == T_FLOAT ? 4 : 8;
+}
+
+/*
+ * Check that the LEN bytes at P hold M values in encoding ENC, without
+ * decoding them, so that nothing is allocated for values a corrupt page
+ * header merely claims.
+ */
+static int
+holds(struct dec *d, int enc, const uint8_t *p, size_t len, size_t m)
+{
+	int type = d->fd->type;
+	size_t n;
+	char b[16];
+
+	switch (enc) {
+	case E_PLAIN:
+		if (type == T_BOOLEAN ? m / 8 + (m % 8 != 0) > len :
+		    m > len / (type == T_BYTE_ARRAY ? 4 : width(type)))
+			return err_fail("truncated page: %zu values in %zu "
+			    "bytes", m, len);
+		return 0;
+	case E_PLAIN_DICT:
+	case E_RLE_DICT:
+		if (!d->hasdict)
+			return err_fail("dictionary-encoded page without a "
+			    "dictionary");
+		if (m == 0)
+			return 0;
+		if (len < 1)
+			return err_fail("truncated page: no dictionary index "
+			    "width");
+		if (pq_rle_decode(p + 1, len - 1, p[0], NULL, m) < 0)
+			return err_prefix("bad dictionary indices");
+		return 0;
+	case E_RLE:
+		if (type != T_BOOLEAN)
+			break;
+		if (len < 4 || (n = le32(p)) > len - 4)
+			return err_fail("truncated page: boolean RLE length");
+		if (pq_rle_decode(p + 4, n, 1, NULL, m) < 0)
+			return err_prefix("bad boolean RLE data");
+		return 0;
+	}
+	return err_fail("unsupported encoding %s", ENCNAME(enc, b));
+}
+
+static int
+plain_strings(struct dec *d, const uint8_t *p, size_t len, size_t m,
+    struct vals *v)
+{
+	size_t i, pos = 0, n;
+
+	/* Each string takes its bytes plus 4 here, plus 1 in the blob. */
+	growblob(d, len);
+	for (i = 0; i < m; i++) {
+		if (len - pos < 4)
+			return err_fail("truncated page: string %zu", i);
+		n = le32(p + pos);
+		pos += 4;
+		if (n > len - pos)
+			return err_fail("truncated page: string %zu of %zu "
+			    "bytes", i, n);
+		memcpy(d->c->blob + d->bloblen, p + pos, n);
+		d->c->blob[d->bloblen + n] = '\0';
+		v->off[i] = d->bloblen;
+		v->len[i] = n;
+		d->bloblen += n + 1;
+		pos += n;
+	}
+	return 0;
+}
+
+/* Decode M values in PLAIN encoding from the LEN bytes at P (holds()). */
+static int
+plain(struct dec *d, const uint8_t *p, size_t len, size_t m, struct vals *v)
+{
+	size_t i;
+	uint64_t u;
+	uint32_t w;
+	float fl;
+
+	switch (d->fd->type) {
+	case T_BYTE_ARRAY:
+		return plain_strings(d, p, len, m, v);
+	case T_BOOLEAN:
+		for (i = 0; i < m; i++)
+			v->i64[i] = p[i >> 3] >> (i & 7) & 1;
+		break;
+	case T_INT32:
+		for (i = 0; i < m; i++)
+			v->i64[i] = (int32_t)le32(p + 4 * i);
+		break;
+	case T_INT64:
+		for (i = 0; i < m; i++)
+			v->i64[i] = (int64_t)le64(p + 8 * i);
+		break;
+	case T_FLOAT:
+		for (i = 0; i < m; i++) {
+			w = le32(p + 4 * i);
+			memcpy(&fl, &w, sizeof(fl));
+			v->f64[i] = fl;
+		}
+		break;
+	case T_DOUBLE:
+		for (i = 0; i < m; i++) {
+			u = le64(p + 8 * i);
+			memcpy(&v->f64[i], &u, sizeof(u));
+		}
+		break;
+	}
+	return 0;
+}
+
+static int
+badindex(const struct dec *d, uint32_t k)
+{
+	return err_fail("dictionary index %lu out of range (%zu entries)",
+	    (unsigned long)k, d->ndict);
+}
+
+/* Entry K of the dictionary, CNT times, into V from I. */
+static void
+dictfill(struct dec *d, uint32_t k, struct vals *v, size_t i, size_t cnt)
+{
+	size_t j;
+
+	if (v->i64) {
+		for (j = i; j < i + cnt; j++)
+			v->i64[j] = d->di[k];
+	} else if (v->f64) {
+		for (j = i; j < i + cnt; j++)
+			v->f64[j] = d->dd[k];
+	} else {
+		for (j = i; j < i + cnt; j++) {
+			v->off[j] = d->doff[k];
+			v->len[j] = d->dlen[k];
+		}
+	}
+}
+
+/* Entries IX[0..CNT) of the dictionary into V from I. */
+static int
+dictgather(struct dec *d, const uint32_t *ix, struct vals *v, size_t i,
+    size_t cnt)
+{
+	size_t j, nd = d->ndict;
+
+	if (v->i64) {
+		for (j = 0; j < cnt; j++) {
+			if (ix[j] >= nd)
+				return badindex(d, ix[j]);
+			v->i64[i + j] = d->di[ix[j]];
+		}
+	} else if (v->f64) {
+		for (j = 0; j < cnt; j++) {
+			if (ix[j] >= nd)
+				return badindex(d, ix[j]);
+			v->f64[i + j] = d->dd[ix[j]];
+		}
+	} else {
+		for (j = 0; j < cnt; j++) {
+			if (ix[j] >= nd)
+				return badindex(d, ix[j]);
+			v->off[i + j] = d->doff[ix[j]];
+			v->len[i + j] = d->dlen[ix[j]];
+		}
+	}
+	return 0;
+}
+
+/* M dictionary indices (a bit-width byte, then RLE) looked up into V. */
+static int
+dictvalues(struct dec *d, const uint8_t *p, size_t len, size_t m,
+    struct vals *v)
+{
+	uint32_t ix[RLE_BLOCK];
+	struct rle r;
+	size_t i;
+	int64_t cnt;
+	int run;
+
+	if (m == 0)
+		return 0;
+	rle_init(&r, p + 1, len - 1, p[0]);
+	for (i = 0; i < m; i += (size_t)cnt) {
+		cnt = rle_next(&r, ix, m - i < RLE_BLOCK ? m - i : RLE_BLOCK,
+		    &run);
+		if (cnt < 0)
+			return err_prefix("bad dictionary indices");
+		if (!run && dictgather(d, ix, v, i, (size_t)cnt) < 0)
+			return -1;
+		if (run && r.value >= d->ndict)
+			return badindex(d, r.value);
+		if (run)
+			dictfill(d, r.value, v, i, (size_t)cnt);
+	}
+	return 0;
+}
+
+/* Booleans in the RLE encoding: a 4-byte length, then RLE with width 1. */
+static int
+rlebools(const uint8_t *p, size_t m, struct vals *v)
+{
+	uint32_t b[RLE_BLOCK];
+	struct rle r;
+	size_t i, j, cnt;
+
+	rle_init(&r, p + 4, le32(p), 1);
+	for (i = 0; i < m; i += cnt) {
+		cnt = m - i < RLE_BLOCK ? m - i : RLE_BLOCK;
+		if (rle_read(&r, b, cnt) < 0)
+			return err_prefix("bad boolean RLE data");
+		for (j = 0; j < cnt; j++) {
+			if (b[j] > 1)
+				return err_fail("bad boolean RLE data: value "
+				    "%lu", (unsigned long)b[j]);
+			v->i64[i + j] = b[j];
+		}
+	}
+	return 0;
+}
+
+/* Decode M values in ENC from the LEN bytes at P, once holds() agreed. */
+static int
+values(struct dec *d, int enc, const uint8_t *p, size_t len, size_t m,
+    struct vals *v)
+{
+	if (enc == E_PLAIN)
+		return plain(d, p, len, m, v);
+	if (enc == E_RLE)
+		return rlebools(p, m, v);
+	return dictvalues(d, p, len, m, v);
+}
+
+static int
+dictpage(struct dec *d, const struct page *ph, const uint8_t *p, size_t len)
+{
+	struct vals v = { 0 };
+	size_t n, cap;
+
+	d->hasdict = 0;
+	if (ph->nvalues < 0 || ph->nvalues > INT32_MAX)
+		return err_fail("corrupt dictionary page header");
+	n = (size_t)ph->nvalues;
+	if (holds(d, E_PLAIN, p, len, n) < 0)
+		return err_prefix("corrupt dictionary page");
+	cap = d->dictcap;
+	if (d->c->f64) {
+		mem_grow(&d->dd, &d->dictcap, n, sizeof(*d->dd));
+		v.f64 = d->dd;
+	} else if (d->soff) {
+		mem_grow(&d->doff, &cap, n, sizeof(*d->doff));
+		mem_grow(&d->dlen, &d->dictcap, n, sizeof(*d->dlen));
+		v.off = d->doff;
+		v.len = d->dlen;
+	} else {
+		mem_grow(&d->di, &d->dictcap, n, sizeof(*d->di));
+		v.i64 = d->di;
+	}
+	if (plain(d, p, len, n, &v) < 0)
+		return err_prefix("corrupt dictionary page");
+	d->ndict = n;
+	d->hasdict = 1;
+	return 0;
+}
+
+/* Check N levels, all at most MAX. */
+static int
+checklevels(const uint32_t *l, size_t n, int max, const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (l[i] > (uint32_t)max)
+			return err_fail("%s level %lu above maximum %d", what,
+			    (unsigned long)l[i], max);
+	return 0;
+}
+
+/* Values slot AT of the column's own arrays. */
+static struct vals
+rowslot(struct dec *d, size_t at)
+{
+	struct vals v = { 0 };
+
+	if (d->c->i64)
+		v.i64 = d->c->i64 + at;
+	if (d->c->f64)
+		v.f64 = d->c->f64 + at;
+	if (d->soff) {
+		v.off = d->soff + at;
+		v.len = d->c->len + at;
+	}
+	return v;
+}
+
+/*
+ * Move the M values decoded densely at rows N.. to the K rows N..N+K-1
+ * whose valid flag is set, filling null rows, working from the back.
+ */
+static void
+spread(struct dec *d, size_t n, size_t k, size_t m)
+{
+	const uint8_t *ok = d->c->valid + n;
+	size_t i = k, j = m;
+
+	if (d->c->i64) {
+		int64_t *x = d->c->i64 + n;
+
+		for (; j < i; i--, j -= ok[i])
+			x[i - 1] = ok[i - 1] ? x[j - 1] : 0;
+	} else if (d->c->f64) {
+		double *x = d->c->f64 + n;
+
+		for (; j < i; i--, j -= ok[i])
+			x[i - 1] = ok[i - 1] ? x[j - 1] : NAN;
+	} else {
+		size_t *off = d->soff + n, *len = d->c->len + n;
+
+		for (; j < i; i--, j -= ok[i]) {
+			off[i - 1] = ok[i - 1] ? off[j - 1] : 0;
+			len[i - 1] = ok[i - 1] ? len[j - 1] : 0;
+		}
+	}
+}
+
+/*
+ * Definition levels of K rows from N on, straight into valid[]; returns
+ * how many are present, or -1.
+ */
+static int64_t
+flatlevels(struct dec *d, size_t n, size_t k, const uint8_t *dp,
+    size_t dlen)
+{
+	uint32_t l[RLE_BLOCK], max = (uint32_t)d->fd->maxdef;
+	uint8_t *valid = d->c->valid + n;
+	struct rle r;
+	size_t i, j, m = 0;
+	int64_t cnt;
+	int run;
+
+	rle_init(&r, dp, dlen, bitwidth(max));
+	for (i = 0; i < k; i += (size_t)cnt) {
+		cnt = rle_next(&r, l, k - i < RLE_BLOCK ? k - i : RLE_BLOCK,
+		    &run);
+		if (cnt < 0)
+			return err_prefix("bad definition levels");
+		if (run) {
+			if (r.value > max)
+				return checklevels(&r.value, 1, (int)max,
+				    "definition");
+			memset(valid + i, r.value == max, (size_t)cnt);
+			m += r.value == max ? (size_t)cnt : 0;
+			continue;
+		}
+		if (checklevels(l, (size_t)cnt, (int)max, "definition") < 0)
+			return -1;
+		for (j = 0; j < (size_t)cnt; j++)
+			m += valid[i + j] = l[j] == max;
+	}
+	return (int64_t)m;
+}
+
+static int
+flatpage(struct dec *d, int enc, size_t k, const uint8_t *dp, size_t dlen,
+    const uint8_t *p, size_t len)
+{
+	size_t n = d->rows, m = k;
+	int64_t mm;
+	struct vals v;
+
+	/*
+	 * K may size an allocation only once the page is seen to hold K
+	 * levels or, without levels, K values.
+	 */
+	if (d->fd->maxdef == 0) {
+		if (holds(d, enc, p, len, k) < 0)
+			return -1;
+	} else if (pq_rle_decode(dp, dlen, bitwidth((uint32_t)d->fd->maxdef),
+	    NULL, k) < 0) {
+		return err_prefix("bad definition levels");
+	}
+	growrows(d, n + k);
+	if (d->fd->maxdef > 0) {
+		if ((mm = flatlevels(d, n, k, dp, dlen)) < 0)
+			return -1;
+		m = (size_t)mm;
+		if (holds(d, enc, p, len, m) < 0)
+			return -1;
+	} else {
+		memset(d->c->valid + n, 1, k);
+	}
+	v = rowslot(d, n);
+	if (values(d, enc, p, len, m, &v) < 0)
+		return -1;
+	spread(d, n, k, m);
+	d->rows += k;
+	return 0;
+}
+
+static int
+listpage(struct dec *d, int enc, size_t k, const uint8_t *p, size_t len)
+{
+	const struct field *fd = d->fd;
+	const uint32_t *rl = d->rl, *dl = d->dl;
+	struct pq_column *c = d->c;
+	struct vals v = { 0 };
+	size_t m = 0, i, j = 0;
+	int ok;
+
+	for (i = 0; i < k; i++) {
+		if (rl[i] == 0)
+			d->inrow = 1;
+		else if (!d->inrow)
+			return err_fail("first repetition level is not 0");
+		else if (dl[i] < (uint32_t)fd->defelem)
+			return err_fail("repetition level 1 for an empty list");
+		m += dl[i] == (uint32_t)fd->maxdef;
+	}
+	if (holds(d, enc, p, len, m) < 0)
+		return -1;
+	mem_grow(&d->tmp, &d->tmpcap, m, sizeof(*d->tmp));
+	v.i64 = d->tmp;
+	if (values(d, enc, p, len, m, &v) < 0)
+		return -1;
+	growvals(d, d->nval + k);
+	for (i = 0; i < k; i++) {
+		if (rl[i] == 0) {
+			growrows(d, d->rows + 1);
+			c->list_off[d->rows] = (int64_t)d->nval;
+			c->valid[d->rows++] = dl[i] >= (uint32_t)fd->defrow;
+		}
+		if (dl[i] < (uint32_t)fd->defelem)
+			continue;
+		ok = dl[i] == (uint32_t)fd->maxdef;
+		c->list_valid[d->nval] = ok;
+		c->list_val[d->nval++] = ok ? d->tmp[j++] : 0;
+	}
+	return 0;
+}
+
+/* Both level kinds of a list page, whole, into d->rl and d->dl. */
+static int
+listlevels(struct dec *d, size_t k, const uint8_t *rp, size_t rlen,
+    const uint8_t *dp, size_t dlen)
+{
+	const struct field *fd = d->fd;
+	int rbw = bitwidth((uint32_t)fd->maxrep);
+	int dbw = bitwidth((uint32_t)fd->maxdef);
+
+	/* Check both before allocating for either. */
+	if (pq_rle_decode(rp, rlen, rbw, NULL, k) < 0)
+		return err_prefix("bad repetition levels");
+	if (pq_rle_decode(dp, dlen, dbw, NULL, k) < 0)
+		return err_prefix("bad definition levels");
+	mem_grow(&d->rl, &d->rlcap, k, sizeof(*d->rl));
+	mem_grow(&d->dl, &d->dlcap, k, sizeof(*d->dl));
+	pq_rle_decode(rp, rlen, rbw, d->rl, k);
+	pq_rle_decode(dp, dlen, dbw, d->dl, k);
+	if (checklevels(d->rl, k, fd->maxrep, "repetition") < 0 ||
+	    checklevels(d->dl, k, fd->maxdef, "definition") < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * A data page of K levels: repetition levels at RP, definition levels at
+ * DP (each present only if the column has them), values at P.
+ */
+static int
+datapage(struct dec *d, int enc, size_t k, const uint8_t *rp, size_t rlen,
+    const uint8_t *dp, size_t dlen, const uint8_t *p, size_t len)
+{
+	if (d->fd->kind != PQ_LIST_INT64)
+		return flatpage(d, enc, k, dp, dlen, p, len);
+	if (listlevels(d, k, rp, rlen, dp, dlen) < 0)
+		return -1;
+	return listpage(d, enc, k, p, len);
+}
+
+/* Inflate a gzip (or zlib) page with the column's one z_stream. */
+static int
+gunzip(struct dec *d, uint8_t *dst, size_t ulen, const uint8_t *src,
+    size_t clen)
+{
+	z_stream *z = &d->z;
+	int r;
+
+	if (!d->zinit) {
+		memset(z, 0, sizeof(*z));
+		if (inflateInit2(z, 15 + 32) != Z_OK)	/* gzip or zlib */
+			err_die("out of memory");
+		d->zinit = 1;
+	} else if (inflateReset(z) != Z_OK) {
+		return err_fail("corrupt gzip data");
+	}
+	z->next_in = (Bytef *)(uintptr_t)src;
+	z->avail_in = (uInt)clen;
+	z->next_out = dst;
+	z->avail_out = (uInt)ulen;
+	for (;;) {
+		r = inflate(z, Z_FINISH);
+		/* Concatenated gzip members are one stream. */
+		if (r == Z_STREAM_END && z->avail_in > 0 && z->avail_out > 0 &&
+		    inflateReset(z) == Z_OK)
+			continue;
+		break;
+	}
+	if (r != Z_STREAM_END || z->avail_out != 0)
+		return err_fail("corrupt gzip data");
+	return 0;
+}
+
+/*
+ * The ULEN bytes the CLEN bytes at SRC uncompress to with CODEC: SRC
+ * itself when uncompressed, else d->buf.  NULL on error.
+ */
+static const uint8_t *
+expand(struct dec *d, int codec, const uint8_t *src, size_t clen,
+    size_t ulen)
+{
+	size_t n;
+	char b[16];
+
+	if (codec == C_NONE)
+		return src;
+	if (codec >= (int)NELEM(maxratio) || maxratio[codec] == 0 ||
+	    ulen / maxratio[codec] > clen + 4096)
+		return err_fail("corrupt page: %zu bytes cannot come from %zu "
+		    "compressed with %s", ulen, clen, CODECNAME(codec, b)),
+		    NULL;
+	mem_grow(&d->buf, &d->bufcap, ulen + 1, 1);
+	switch (codec) {
+	case C_SNAPPY:
+		n = ulen;
+		if (snappy_uncompressed_length((const char *)src, clen, &n) !=
+		    SNAPPY_OK || n != ulen ||
+		    snappy_uncompress((const char *)src, clen, (char *)d->buf,
+		    &n) != SNAPPY_OK || n != ulen)
+			return err_fail("corrupt snappy data"), NULL;
+		break;
+	case C_GZIP:
+		if (gunzip(d, d->buf, ulen, src, clen) < 0)
+			return NULL;
+		break;
+	case C_ZSTD:
+		if (d->zstd == NULL && (d->zstd = ZSTD_createDCtx()) == NULL)
+			err_die("out of memory");
+		n = ZSTD_decompressDCtx(d->zstd, d->buf, ulen, src, clen);
+		if (ZSTD_isError(n) || n != ulen)
+			return err_fail("corrupt zstd data"), NULL;
+		break;
+	}
+	return d->buf;
+}
+
+static void
+parse_dpv1(struct thrift *t, struct page *ph)
+{
+	int last = 0, id, type;
+
+	ph->sub = ph->type == P_DATA;
+	while ((type = thrift_field(t, &last, &id)) != THRIFT_STOP) {
+		switch (id) {
+		case 1:
+			ph->nvalues = intfield(t, type, -1);
+			break;
+		case 2:
+			ph->enc = enumfield(t, type);
+			break;
+		case 3:
+			ph->defenc = enumfield(t, type);
+			break;
+		case 4:
+			ph->repenc = enumfield(t, type);
+			break;
+		default:
+			thrift_skip(t, type);
+		}
+	}
+}
+
+static void
+parse_dict(struct thrift *t, struct page *ph)
+{
+	int last = 0, id, type;
+
+	ph->sub = ph->type == P_DICT;
+	while ((type = thrift_field(t, &last, &id)) != THRIFT_STOP) {
+		if (id == 1)
+			ph->nvalues = intfield(t, type, -1);
+		else if (id == 2)
+			ph->enc = enumfield(t, type);
+		else
+			thrift_skip(t, type);
+	}
+}
+
+static void
+parse_dpv2(struct thrift *t, struct page *ph)
+{
+	int last = 0, id, type;
+
+	ph->sub = ph->type == P_DATA_V2;
+	while ((type = thrift_field(t, &last, &id)) != THRIFT_STOP) {
+		switch (id) {
+		case 1:
+			ph->nvalues = intfield(t, type, -1);
+			break;
+		case 4:
+			ph->enc = enumfield(t, type);
+			break;
+		case 5:
+			ph->deflen = intfield(t, type, -1);
+			break;
+		case 6:
+			ph->replen = intfield(t, type, -1);
+			break;
+		case 7:
+			if (type == THRIFT_TRUE || type == THRIFT_FALSE)
+				ph->compressed = type == THRIFT_TRUE;
+			break;
+		default:
+			thrift_skip(t, type);
+		}
+	}
+}
+
+static void
+parse_page(struct thrift *t, struct page *ph)
+{
+	int last = 0, id, type;
+
+	memset(ph, 0, sizeof(*ph));
+	ph->type = ph->enc = -1;
+	ph->usize = ph->csize = ph->nvalues = ph->deflen = ph->replen = -1;
+	ph->defenc = ph->repenc = E_RLE;
+	ph->compressed = 1;
+	while ((type = thrift_field(t, &last, &id)) != THRIFT_STOP) {
+		if (id == 1)
+			ph->type = enumfield(t, type);
+		else if (id == 2)
+			ph->usize = intfield(t, type, -1);
+		else if (id == 3)
+			ph->csize = intfield(t, type, -1);
+		else if (id == 5 && type == THRIFT_STRUCT)
+			parse_dpv1(t, ph);
+		else if (id == 7 && type == THRIFT_STRUCT)
+			parse_dict(t, ph);
+		else if (id == 8 && type == THRIFT_STRUCT)
+			parse_dpv2(t, ph);
+		else
+			thrift_skip(t, type);
+	}
+}
+
+/* Data page v1: [rep levels][def levels][values], all compressed. */
+static int
+page_v1(struct dec *d, const struct page *ph, const uint8_t *p, size_t len)
+{
+	const struct field *fd = d->fd;
+	const uint8_t *rp = NULL, *dp = NULL;
+	size_t rlen = 0, dlen = 0, pos = 0;
+
+	/* Each level section: 4-byte length, then RLE (supported()). */
+	if (fd->maxrep > 0) {
+		if (len < 4 || (rlen = le32(p)) > len - 4)
+			return err_fail("truncated repetition levels");
+		rp = p + 4;
+		pos = 4 + rlen;
+	}
+	if (fd->maxdef > 0) {
+		if (len - pos < 4 || (dlen = le32(p + pos)) > len - pos - 4)
+			return err_fail("truncated definition levels");
+		dp = p + pos + 4;
+		pos += 4 + dlen;
+	}
+	return datapage(d, ph->enc, (size_t)ph->nvalues, rp, rlen, dp, dlen,
+	    p + pos, len - pos);
+}
+
+/* Data page v2: [rep levels][def levels] raw, then values, compressed. */
+static int
+page_v2(struct dec *d, const struct page *ph, int codec, const uint8_t *p)
+{
+	size_t k = (size_t)ph->nvalues, rlen, dlen, lv;
+	const uint8_t *vp;
+
+	if (ph->replen < 0 || ph->deflen < 0 ||
+	    ph->replen > ph->csize - ph->deflen ||
+	    ph->replen + ph->deflen > ph->usize)
+		return err_fail("corrupt page header: level sizes");
+	rlen = (size_t)ph->replen;
+	dlen = (size_t)ph->deflen;
+	lv = rlen + dlen;
+	if (!ph->compressed)
+		codec = C_NONE;
+	vp = expand(d, codec, p + lv, (size_t)ph->csize - lv,
+	    (size_t)ph->usize - lv);
+	if (vp == NULL)
+		return -1;
+	return datapage(d, ph->enc, k, p, rlen, p + rlen, dlen, vp,
+	    (codec == C_NONE ? (size_t)ph->csize : (size_t)ph->usize) - lv);
+}
+
+static int
+page(struct dec *d, const struct page *ph, int codec, const uint8_t *p,
+    int64_t left)
+{
+	const uint8_t *up;
+	size_t len;
+
+	if (!ph->sub)
+		return err_fail("corrupt page header: no %s header",
+		    ph->type == P_DICT ? "dictionary page" : "data page");
+	if (ph->type != P_DICT && (ph->nvalues < 0 || ph->nvalues > left ||
+	    ph->nvalues > INT32_MAX))
+		return err_fail("corrupt page header: %lld values, %lld left "
+		    "in the column chunk", (long long)ph->nvalues,
+		    (long long)left);
+	if (ph->type == P_DATA_V2)
+		return page_v2(d, ph, codec, p);
+	if ((up = expand(d, codec, p, (size_t)ph->csize,
+	    (size_t)ph->usize)) == NULL)
+		return -1;
+	len = (size_t)(codec == C_NONE ? ph->csize : ph->usize);
+	if (ph->type == P_DICT)
+		return dictpage(d, ph, up, len);
+	return page_v1(d, ph, up, len);
+}
+
+/* Refuse, naming it, what we do not decode, before decoding anything. */
+static int
+supported(const struct dec *d, const struct page *ph)
+{
+	const struct field *fd = d->fd;
+	int enc = ph->enc;
+	char b[16];
+
+	if (!ph->sub)
+		return 0;	/* page() reports it */
+	if (ph->type == P_DICT) {
+		if (enc != E_PLAIN && enc != E_PLAIN_DICT)
+			return err_fail("unsupported dictionary encoding %s",
+			    ENCNAME(enc, b));
+		return 0;
+	}
+	if (enc != E_PLAIN && enc != E_PLAIN_DICT && enc != E_RLE_DICT &&
+	    (enc != E_RLE || fd->type != T_BOOLEAN))
+		return err_fail("unsupported encoding %s", ENCNAME(enc, b));
+	if (ph->type != P_DATA)
+		return 0;
+	if (fd->maxrep > 0 && ph->repenc != E_RLE)
+		return err_fail("unsupported level encoding %s",
+		    ENCNAME(ph->repenc, b));
+	if (fd->maxdef > 0 && ph->defenc != E_RLE)
+		return err_fail("unsupported level encoding %s",
+		    ENCNAME(ph->defenc, b));
+	return 0;
+}
+
+static int
+chunkpages(struct dec *d, const struct chunk *ch, int64_t start)
+{
+	const struct pq_file *f = d->f;
+	struct thrift t;
+	struct page ph;
+	int64_t levels = 0, pos = start, end = start + ch->size, hdr;
+
+	while (levels < ch->nvalues) {
+		if (pos >= end)
+			return err_fail("column chunk ends after %lld of %lld "
+			    "values", (long long)levels,
+			    (long long)ch->nvalues);
+		hdr = pos;
+		thrift_init(&t, f->data + pos, (size_t)(end - pos));
+		parse_page(&t, &ph);
+		if (t.bad)
+			return err_prefix("corrupt page header at offset %lld",
+			    (long long)hdr);
+		pos = t.p - f->data;
+		if (ph.csize < 0 || ph.usize < 0 || ph.csize > end - pos ||
+		    ph.usize > INT32_MAX)
+			return err_fail("corrupt page header at offset %lld: "
+			    "page sizes", (long long)hdr);
+		if (ph.type == P_DATA || ph.type == P_DATA_V2 ||
+		    ph.type == P_DICT) {
+			if (supported(d, &ph) < 0)
+				return -1;
+			if (page(d, &ph, ch->codec, f->data + pos,
+			    ch->nvalues - levels) < 0)
+				return err_prefix("page at offset %lld",
+				    (long long)hdr);
+			if (ph.type != P_DICT)
+				levels += ph.nvalues;
+		}
+		pos += ph.csize;
+	}
+	return 0;
+}
+
+static int
+chunk(struct dec *d, size_t rg)
+{
+	const struct pq_file *f = d->f;
+	const struct chunk *ch = &f->chunks[f->rgs[rg].first + d->fd->leaf];
+	size_t row0 = d->rows;
+	int64_t start;
+	char b[16], b2[16];
+
+	if (ch->external)
+		return err_fail("column data in another file");
+	if (!ch->meta)
+		return err_fail("no column metadata (encrypted file?)");
+	if (ch->type != d->fd->type)
+		return err_fail("column chunk has type %s, schema says %s",
+		    TYPENAME(ch->type, b), TYPENAME(d->fd->type, b2));
+	if (ch->codec != C_NONE && ch->codec != C_SNAPPY &&
+	    ch->codec != C_GZIP && ch->codec != C_ZSTD)
+		return err_fail("unsupported codec %s",
+		    CODECNAME(ch->codec, b));
+	start = ch->data_off;
+	if (ch->dict_off > 0 && ch->dict_off < start)
+		start = ch->dict_off;
+	if (ch->nvalues < 0 || start < 4 || ch->size < 0 ||
+	    start > (int64_t)f->end || ch->size > (int64_t)f->end - start)
+		return err_fail("corrupt column chunk metadata");
+	d->hasdict = 0;
+	d->inrow = 0;
+	if (chunkpages(d, ch, start) < 0)
+		return -1;
+	if ((int64_t)(d->rows - row0) != f->rgs[rg].nrows)
+		return err_fail("%zu rows decoded, footer says %lld",
+		    d->rows - row0, (long long)f->rgs[rg].nrows);
+	return 0;
+}
+
+/* Set up the arrays of KIND, each non-NULL. */
+static void
+start(struct dec *d, int kind)
+{
+	struct pq_column *c = d->c;
+
+	c->kind = kind;
+	c->valid = mem_alloc(1);
+	d->rowcap = 1;
+	switch (kind) {
+	case PQ_BOOL:
+	case PQ_INT64:
+		c->i64 = mem_alloc(sizeof(*c->i64));
+		break;
+	case PQ_DOUBLE:
+		c->f64 = mem_alloc(sizeof(*c->f64));
+		break;
+	case PQ_STRING:
+		d->soff = mem_alloc(sizeof(*d->soff));
+		c->len = mem_alloc(sizeof(*c->len));
+		/* Offset 0 is the empty string of null rows. */
+		growblob(d, 1);
+		c->blob[d->bloblen++] = '\0';
+		break;
+	case PQ_LIST_INT64:
+		c->list_off = mem_alloc(sizeof(*c->list_off));
+		growvals(d, 1);
+		break;
+	}
+}
+
+static void
+finish(struct dec *d)
+{
+	struct pq_column *c = d->c;
+	size_t i, o;
+
+	c->n = (int64_t)d->rows;
+	if (d->soff) {
+		/*
+		 * Offsets become pointers in place, now that the blob has
+		 * stopped moving: same size, and allocated memory takes
+		 * the type of what is stored in it.
+		 */
+		_Static_assert(sizeof(size_t) == sizeof(char *),
+		    "offsets and pointers differ in size");
+		for (i = 0; i < d->rows; i++) {
+			o = d->soff[i];
+			((const char **)(void *)d->soff)[i] = c->blob + o;
+		}
+		c->str = (const char **)(void *)d->soff;
+		d->soff = NULL;
+	}
+	if (c->list_off)
+		c->list_off[d->rows] = (int64_t)d->nval;
+}
+
+static void
+scrap(struct dec *d)
+{
+	free(d->buf);
+	free(d->rl);
+	free(d->dl);
+	free(d->tmp);
+	free(d->di);
+	free(d->dd);
+	free(d->doff);
+	free(d->dlen);
+	free(d->soff);
+	ZSTD_freeDCtx(d->zstd);
+	if (d->zinit)
+		inflateEnd(&d->z);
+}
+
+int
+pq_read_column(const struct pq_file *f, size_t i, struct pq_column *out)
+{
+	struct dec d;
+	size_t rg;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (pq_column_kind(f, i) < 0)
+		return -1;
+	memset(&d, 0, sizeof(d));
+	d.f = f;
+	d.fd = &f->fields[i];
+	d.c = out;
+	start(&d, d.fd->kind);
+	for (rg = 0; rg < f->nrgs && rc == 0; rg++) {
+		if ((rc = chunk(&d, rg)) < 0 && f->nrgs > 1)
+			err_prefix("row group %zu", rg);
+	}
+	if (rc == 0)
+		finish(&d);
+	scrap(&d);
+	if (rc < 0) {
+		pq_column_free(out);
+		return err_prefix("column '%s'", d.fd->name);
+	}
+	return 0;
+}
+
+void
+pq_column_free(struct pq_column *c)
+{
+	free(c->valid);
+	free(c->i64);
+	free(c->f64);
+	free((void *)c->str);
+	free(c->len);
+	free(c->list_off);
+	free(c->list_val);
+	free(c->list_valid);
+	free(c->blob);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,68 @@
+#include <lzma.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "formats/xz.h"
+
+static int
+xz_error(lzma_ret r)
+{
+	switch (r) {
+	case LZMA_FORMAT_ERROR:
+		return err_fail("not xz data");
+	case LZMA_BUF_ERROR:
+		return err_fail("truncated xz data");
+	case LZMA_MEM_ERROR:
+		return err_fail("out of memory decompressing xz data");
+	case LZMA_OPTIONS_ERROR:
+		return err_fail("unsupported xz options");
+	default:
+		return err_fail("corrupt xz data (liblzma error %d)", (int)r);
+	}
+}
+
+int
+xz_decode(const uint8_t *in, size_t inlen, uint8_t **out, size_t *outlen)
+{
+	lzma_stream s = LZMA_STREAM_INIT;
+	size_t cap = inlen * 4 + 4096, len = 0;
+	uint8_t *buf;
+	lzma_ret r;
+
+	r = lzma_stream_decoder(&s, UINT64_MAX, LZMA_CONCATENATED);
+	if (r != LZMA_OK)
+		return xz_error(r);
+	buf = mem_alloc(cap);
+	s.next_in = in;
+	s.avail_in = inlen;
+	for (;;) {
+		if (len + 1 >= cap)
+			mem_grow(&buf, &cap, len + 2, 1);
+		s.next_out = buf + len;
+		s.avail_out = cap - len - 1;
+		r = lzma_code(&s, LZMA_FINISH);
+		len = cap - 1 - s.avail_out;
+		if (r == LZMA_STREAM_END)
+			break;
+		if (r != LZMA_OK) {
+			lzma_end(&s);
+			free(buf);
+			return xz_error(r);
+		}
+	}
+	lzma_end(&s);
+	buf[len] = '\0';
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
+
+int
+xz_is_xz_data(const uint8_t *data, size_t len)
+{
+	static const uint8_t magic[6] = { 0xfd, '7', 'z', 'X', 'Z', 0 };
+
+	return len >= 6 && memcmp(data, magic, 6) == 0;
+}

@@ -1,0 +1,804 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/archive.h"
+#include "base/err.h"
+#include "profile/extract.h"
+#include "profile/heap.h"
+#include "formats/hlo.h"
+#include "base/mem.h"
+#include "profile/prefetch.h"
+#include "profile/trace.h"
+#include "base/tsv.h"
+
+const char *const extract_frame_names[] = {
+	"thunk", "module", "communication", "compile", "hlo", "stackframes",
+	"heap", NULL
+};
+
+/* The HLO dumps loaded so far: member name -> module, per archive. */
+struct extract_hlo {
+	struct archive **ar;
+	char **member;
+	struct hlo_module **m;
+	uint64_t *digest;	/* digest_bytes of each dump */
+	struct heap **heap;	/* its traces (heap frame), until taken */
+	size_t n, cap;
+	size_t last;		/* the index dump_digest found last */
+};
+
+/* The profile being read, for callbacks. */
+struct ctx {
+	struct extract *x;
+	const struct input_profile *p;
+};
+
+unsigned
+extract_frame_bit(const char *name)
+{
+	size_t i;
+
+	for (i = 0; extract_frame_names[i]; i++)
+		if (strcmp(name, extract_frame_names[i]) == 0)
+			return 1u << i;
+	return 0;
+}
+
+static void
+warn(struct extract *x, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	mem_grow(&x->warnings, &x->capwarnings, x->nwarnings + 1,
+	    sizeof(*x->warnings));
+	x->warnings[x->nwarnings++] = mem_strdup(buf);
+}
+
+static const char *const dump_suffixes[] = {
+	"after_optimizations.hlo.pb.xz", "after_optimizations.hlo.pb", NULL
+};
+
+/* The push/pop trace, in order of preference: newer nsys-jax writes
+ * parquet, older the CSV (xz-compressed). */
+static const char *const pushpop_members[] = {
+	"report_nvtx_pushpop_trace.parquet",
+	"report_nvtx_pushpop_trace.csv.xz", "report_nvtx_pushpop_trace.csv",
+	NULL
+};
+
+/*
+ * Read a member of P whole (decompressing .xz), from what the prefetch
+ * thread already read when it can; errors name input and member.
+ */
+static int
+fetch(struct extract *x, const struct input_profile *p, const char *member,
+    uint8_t **data, size_t *len)
+{
+	if (x->pf != NULL && p == &x->in.p[x->pf_profile] &&
+	    prefetch_take(x->pf, member, data, len))
+		return 0;
+	if (archive_read_plain(p->ar, member, data, len) != 0)
+		return err_prefix_in("%s", p->path);
+	return 0;
+}
+
+/* Whether member NAME is an after-optimizations dump visible to P. */
+static int
+is_dump(const struct input_profile *p, const char *name)
+{
+	const char *const *s;
+	const char *slash;
+
+	if (strncmp(name, "dump/", 5) != 0)
+		return 0;
+	slash = strchr(name + 5, '/');
+	if (slash && strcmp(slash + 1, p->key) != 0)
+		return 0;
+	for (s = dump_suffixes; *s; s++) {
+		size_t n = slash ? (size_t)(slash - name) : strlen(name);
+		size_t k = strlen(*s);
+
+		if (n > k && strncmp(name + n - k, *s, k) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Start reading profile K's members in the background (prefetch.h). */
+static struct prefetch *
+prefetch_profile(struct extract *x, size_t k)
+{
+	const struct input_profile *p = &x->in.p[k];
+	char **m = mem_calloc(archive_count(p->ar) + 4, sizeof(*m));
+	size_t i, n = 0;
+
+	if ((m[n] = input_member(p, "nvtx_gpu_proj_trace/trace.parquet")))
+		n++;
+	if ((m[n] = input_member(p, "thread-metadata.parquet")))
+		n++;
+	if ((x->o.frames & EXTRACT_COMPILE) &&
+	    (m[n] = input_member_any(p, pushpop_members)))
+		n++;
+	for (i = 0; i < archive_count(p->ar); i++)
+		if (is_dump(p, archive_name(p->ar, i)))
+			m[n++] = mem_strdup(archive_name(p->ar, i));
+	return prefetch_start(p->path, m, n);
+}
+
+/* A digest of N bytes at P, 8 at a time: dumps are megabytes, and all
+ * it must do is tell different dumps apart. */
+static uint64_t
+digest_bytes(const uint8_t *p, size_t n)
+{
+	uint64_t h = 14695981039346656037ULL ^ n, w;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 1099511628211ULL;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++)
+		h = (h ^ p[i]) * 1099511628211ULL;
+	return h;
+}
+
+/*
+ * The HLO module of PROGRAM_ID in profile P, loading its dump once.
+ * Returns 1 and sets *M, 0 when there is no dump, -1 on a bad dump.
+ */
+static int
+hlo_get(struct extract *x, const struct input_profile *p, int64_t program_id,
+    struct hlo_module **m)
+{
+	struct extract_hlo *h = x->hlo;
+	struct heap *hp = NULL;
+	char *member = NULL;
+	const char *const *s;
+	uint8_t *data;
+	uint64_t digest;
+	size_t i, len;
+
+	for (s = dump_suffixes; *s && member == NULL; s++)
+		member = input_dump(p, program_id, *s);
+	if (member == NULL)
+		return 0;
+	for (i = 0; i < h->n; i++)
+		if (h->ar[i] == p->ar && strcmp(h->member[i], member) == 0) {
+			free(member);
+			*m = h->m[i];
+			return 1;
+		}
+	if (fetch(x, p, member, &data, &len) != 0) {
+		free(member);
+		return -1;
+	}
+	*m = hlo_load(data, len);
+	digest = digest_bytes(data, len);
+	/* The buffer assignment, only for the heap frame. */
+	if (*m != NULL && (x->o.frames & EXTRACT_HEAP) &&
+	    (hp = heap_load(data, len)) == NULL) {
+		hlo_free(*m);
+		*m = NULL;
+	}
+	free(data);
+	if (*m == NULL) {
+		err_prefix_at("%s:%s", p->path, member);
+		free(member);
+		return -1;
+	}
+	mem_grow(&h->ar, &h->cap, h->n + 1, sizeof(*h->ar));
+	h->member = mem_realloc(h->member, h->cap, sizeof(*h->member));
+	h->m = mem_realloc(h->m, h->cap, sizeof(*h->m));
+	h->digest = mem_realloc(h->digest, h->cap, sizeof(*h->digest));
+	h->heap = mem_realloc(h->heap, h->cap, sizeof(*h->heap));
+	h->heap[h->n] = hp;
+	h->digest[h->n] = digest;
+	h->ar[h->n] = p->ar;
+	h->member[h->n] = member;
+	h->m[h->n++] = *m;
+	return 1;
+}
+
+static int
+read_required(struct extract *x, const struct input_profile *p,
+    const char *base, uint8_t **data, size_t *len, char **member)
+{
+	if ((*member = input_member(p, base)) == NULL)
+		return err_fail("%s: missing member %s (profile %s)", p->path,
+		    base, p->name);
+	return fetch(x, p, *member, data, len);
+}
+
+/* ---- thunk and module frames ---- */
+
+static int
+load_trace(struct extract *x, size_t k)
+{
+	const struct input_profile *p = &x->in.p[k];
+	uint8_t *tdata = NULL, *hdata = NULL;
+	size_t tlen, hlen;
+	char *tm = NULL, *hm = NULL;
+	struct trace t;
+	struct threads th;
+	int rc;
+
+	memset(&t, 0, sizeof(t));
+	memset(&th, 0, sizeof(th));
+	rc = read_required(x, p, "nvtx_gpu_proj_trace/trace.parquet", &tdata,
+	    &tlen, &tm);
+	if (rc == 0 && (rc = trace_read_parquet(tdata, tlen, &t)) != 0)
+		err_prefix_at("%s:%s", p->path, tm);
+	if (rc == 0)
+		rc = read_required(x, p, "thread-metadata.parquet", &hdata,
+		    &hlen, &hm);
+	if (rc == 0 && (rc = threads_read_parquet(hdata, hlen, &th)) != 0)
+		err_prefix_at("%s:%s", p->path, hm);
+	if (rc == 0 && (rc = frames_add_profile(&x->fr, k, t.r, t.n,
+	    t.has_gpu_ops, t.has_orig, th.t, th.n)) != 0)
+		err_prefix_at("%s:%s", p->path, tm);
+	trace_free(&t);
+	threads_free(&th);
+	free(tdata);
+	free(hdata);
+	free(tm);
+	free(hm);
+	return rc;
+}
+
+/* A copy of S owned by X, so strings outlive the HLO modules. */
+static const char *
+intern(struct extract *x, const char *s)
+{
+	return strtab_get(&x->strings, strtab_intern(&x->strings, s,
+	    strlen(s), NULL));
+}
+
+/* ProgramId of a module without a dump, marked so that users see it;
+ * warned about once per ProgramId. */
+static const char *
+missing_program(struct extract *x, const struct frames_module *m)
+{
+	char buf[64];
+	size_t i;
+
+	snprintf(buf, sizeof(buf), "missing-hlo-%lld", (long long)m->program_id);
+	if ((i = strtab_find(&x->strings, buf, strlen(buf))) != STRTAB_NONE)
+		return strtab_get(&x->strings, i);
+	warn(x, "%s: no HLO dump for module %s (program_id %lld); its thunks "
+	    "have ProgramId %s and no Communication value",
+	    x->in.p[m->profile].path, m->name, (long long)m->program_id, buf);
+	return intern(x, buf);
+}
+
+static int
+set_program(struct extract *x, struct frames_module *m)
+{
+	const struct input_profile *p = &x->in.p[m->profile];
+	int rc;
+
+	if (m->program_id < 0) {
+		m->program = "unknown";
+		return 0;
+	}
+	rc = hlo_get(x, p, m->program_id, &m->hlo);
+	if (rc < 0)
+		return -1;
+	if (rc == 0) {
+		if (!x->o.allow_missing_hlo)
+			return err_fail("%s: no HLO dump for module %s "
+			    "(program_id %lld) in dump/ (a warm JAX compilation "
+			    "cache skips dumps); --allow-missing-hlo continues "
+			    "without its metadata", p->path, m->name,
+			    (long long)m->program_id);
+		m->program = missing_program(x, m);
+		return 0;
+	}
+	if (hlo_program_id(m->hlo) == NULL)
+		return err_fail("%s: HLO dump of module %s (program_id %lld) "
+		    "has no fingerprint_before_lhs", p->path, m->name,
+		    (long long)m->program_id);
+	m->program = intern(x, hlo_program_id(m->hlo));
+	return 0;
+}
+
+/* Copy the facts the communication frame needs from the HLO. */
+static int
+set_comm(struct extract *x, struct frames_thunk *t,
+    const struct frames_module *m, const struct hlo_inst *in)
+{
+	t->comm = in->comm;
+	if (in->comm != 1)
+		return 0;
+	if (in->collective == NULL && (x->o.frames & EXTRACT_COMMUNICATION))
+		return err_fail("%s: module %s: %s: %s",
+		    x->in.p[m->profile].path, m->name, t->name,
+		    in->err ? in->err : "no collective facts");
+	t->collective = in->collective ? intern(x, in->collective) : NULL;
+	t->message_size = in->message_size;
+	t->collective_size = in->collective_size;
+	return 0;
+}
+
+/* ProgramId and communication facts of modules M0.. and thunks T0.. */
+static int
+classify(struct extract *x, size_t m0, size_t t0)
+{
+	size_t i;
+
+	for (i = m0; i < x->fr.nmodules; i++)
+		if (set_program(x, &x->fr.modules[i]) != 0)
+			return -1;
+	for (i = t0; i < x->fr.nthunks; i++) {
+		struct frames_thunk *t = &x->fr.thunks[i];
+		const struct frames_module *m = &x->fr.modules[t->module];
+		const struct hlo_inst *in;
+
+		if (m->program_id < 0) {
+			t->comm = 0;	/* autotuning: data_loaders.py */
+			continue;
+		}
+		if (m->hlo == NULL)
+			continue;	/* missing dump: unknown */
+		if ((in = hlo_find(m->hlo, t->name)) == NULL)
+			return err_prefix("%s: module %s",
+			    x->in.p[m->profile].path, m->name);
+		if (in->comm < 0)
+			return err_fail("%s: module %s: %s: %s",
+			    x->in.p[m->profile].path, m->name, t->name, in->err);
+		if (set_comm(x, t, m, in) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Free the HLO modules loaded so far: the decoded protobuf of one large
+ * program is tens of MB, and only the hlo frame needs it after
+ * classification.
+ */
+static void
+release_hlo(struct extract *x, size_t m0)
+{
+	struct extract_hlo *h = x->hlo;
+	size_t i;
+
+	for (i = m0; i < x->fr.nmodules; i++)
+		x->fr.modules[i].hlo = NULL;
+	for (i = 0; i < h->n; i++) {
+		hlo_free(h->m[i]);
+		heap_free(h->heap[i]);
+		free(h->member[i]);
+	}
+	h->n = 0;
+}
+
+/* ---- heap frame ---- */
+
+/*
+ * Give each ProgramId of modules M0.. the heap simulator traces of its
+ * dump, from the first dump loaded for it.  The reference
+ * (xla_module_metadata(...).unique_result) requires every dump of a
+ * program to give the same traces: a dump that does not is warned about
+ * once per ProgramId.
+ */
+static void
+heap_rows(struct extract *x, size_t m0)
+{
+	struct extract_hlo *h = x->hlo;
+	struct extract_heap *e;
+	size_t i, j = 0, k;
+	int added;
+
+	for (i = m0; i < x->fr.nmodules; i++) {
+		const struct frames_module *m = &x->fr.modules[i];
+
+		if (m->hlo == NULL)
+			continue;
+		/* Executions of one module often follow each other. */
+		if (j >= h->n || h->m[j] != m->hlo)
+			for (j = 0; j < h->n && h->m[j] != m->hlo; j++)
+				;
+		if (j == h->n || h->heap[j] == NULL)
+			continue;	/* done with this dump */
+		k = strtab_intern(&x->heapkeys, m->program,
+		    strlen(m->program), &added);
+		if (added) {
+			mem_grow(&x->heaps, &x->capheaps, k + 1,
+			    sizeof(*x->heaps));
+			e = &x->heaps[k];
+			e->program = m->program;
+			e->h = h->heap[j];
+			e->differs = 0;
+			h->heap[j] = NULL;
+			continue;
+		}
+		e = &x->heaps[k];
+		if (!e->differs && !heap_equal(e->h, h->heap[j])) {
+			e->differs = 1;
+			warn(x, "%s:%s: heap simulator traces differ from those "
+			    "of an earlier dump of ProgramId %s; the heap frame "
+			    "has the first", x->in.p[m->profile].path,
+			    h->member[j], m->program);
+		}
+		heap_free(h->heap[j]);
+		h->heap[j] = NULL;
+	}
+}
+
+/* ---- hlo frame and stack frames ---- */
+
+/* The id of the stack frame TEXT below PARENT (STRTAB_NONE: a root). */
+static size_t
+stack_node(struct extract *x, size_t parent, const char *text)
+{
+	size_t n = strlen(text), k = 0, v = parent == STRTAB_NONE ? 0 :
+	    parent + 1;
+	char digits[24];
+	int nd = 0;
+
+	/* Called for every frame of every stack: no printf, no malloc. */
+	do
+		digits[nd++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	mem_grow(&x->keybuf, &x->capkeybuf, n + 32, 1);
+	while (nd > 0)
+		x->keybuf[k++] = digits[--nd];
+	x->keybuf[k++] = '\t';
+	memcpy(x->keybuf + k, text, n);
+	return strtab_intern(&x->stackframes, x->keybuf, k + n, NULL);
+}
+
+static char *
+join_lines(const char *const *v, size_t n)
+{
+	size_t i, len = 1;
+	char *out, *p;
+
+	for (i = 0; i < n; i++)
+		len += strlen(v[i]) + 1;
+	p = out = mem_alloc(len);
+	for (i = 0; i < n; i++) {
+		size_t k = strlen(v[i]);
+
+		if (i)
+			*p++ = '\n';
+		memcpy(p, v[i], k);
+		p += k;
+	}
+	*p = '\0';
+	return out;
+}
+
+/* Fill row R from instruction IN of module M (hlo.h hlo_src). */
+static int
+fill_row(struct extract *x, struct extract_hlorow *r, struct hlo_module *m,
+    const struct hlo_inst *in)
+{
+	struct hlo_src src;
+	size_t i, j;
+
+	memset(&src, 0, sizeof(src));
+	if (hlo_src(m, in, &src) != 0) {
+		hlo_src_free(&src);
+		return err_prefix("%s: %s", hlo_name(m), in->name);
+	}
+	r->opcode = intern(x, in->opcode);
+	r->comm = in->comm;
+	r->collective = in->comm == 1 && in->collective ?
+	    intern(x, in->collective) : NULL;
+	r->message_size = in->message_size;
+	r->collective_size = in->collective_size;
+	r->op_name = mem_strdup(in->op_name);
+	r->scheduling_name = mem_strdup(in->scheduling_name);
+	r->stacks = mem_calloc(src.nstack + 1, sizeof(*r->stacks));
+	for (i = 0; i < src.nstack; i++) {
+		size_t node = STRTAB_NONE;
+
+		for (j = 0; j < src.stack[i].nframe; j++)
+			node = stack_node(x, node, src.stack[i].frame[j]);
+		if (node != STRTAB_NONE)
+			r->stacks[r->nstacks++] = node;
+	}
+	r->op_names = join_lines(src.op_name, src.nop_name);
+	hlo_src_free(&src);
+	return 0;
+}
+
+static void
+free_row(struct extract_hlorow *r)
+{
+	free(r->op_name);
+	free(r->scheduling_name);
+	free(r->stacks);
+	free(r->op_names);
+}
+
+/* Whether rows A and B have the same stacks and op_names. */
+static int
+same_source(const struct extract_hlorow *a, const struct extract_hlorow *b)
+{
+	return a->nstacks == b->nstacks && memcmp(a->stacks, b->stacks,
+	    a->nstacks * sizeof(*a->stacks)) == 0 &&
+	    strcmp(a->op_names, b->op_names) == 0;
+}
+
+/*
+ * Instruction NAME of dump M has the ProgramId of row ID, which came from
+ * another dump (a program compiled more than once shares its fingerprint;
+ * so do the processes): when its stacks or op_names differ from those of
+ * row ID and its variants, add it as a variant, so that the flame graphs
+ * can mark the disagreement (nsysjax-fold's [inconsistent metadata]).
+ */
+static int
+hlo_variant(struct extract *x, size_t id, struct hlo_module *m,
+    const char *name)
+{
+	struct extract_hlorow v;
+	size_t last = id, n = 1, vid;
+	char key[64];
+
+	memset(&v, 0, sizeof(v));
+	if (fill_row(x, &v, m, hlo_find(m, name)) != 0) {
+		free_row(&v);
+		return -1;
+	}
+	for (;; n++) {
+		if (same_source(&x->rows[last], &v)) {
+			free_row(&v);
+			return 0;
+		}
+		if (x->rows[last].next == 0)
+			break;
+		last = x->rows[last].next - 1;
+	}
+	snprintf(key, sizeof(key), "%zu\v%zu", id, n);
+	vid = strtab_intern(&x->rowkeys, key, strlen(key), NULL);
+	mem_grow(&x->rows, &x->caprows, vid + 1, sizeof(*x->rows));
+	v.program = x->rows[id].program;
+	v.name = x->rows[id].name;
+	v.variant = n;
+	x->rows[vid] = v;
+	x->rows[last].next = vid + 1;
+	return 0;
+}
+
+/* The digest of loaded dump M: thunks come grouped by module, so the
+ * last one found is nearly always the one asked for. */
+static uint64_t
+dump_digest(struct extract_hlo *h, const struct hlo_module *m)
+{
+	size_t i;
+
+	if (h->last < h->n && h->m[h->last] == m)
+		return h->digest[h->last];
+	for (i = 0; i < h->n && h->m[i] != m; i++)
+		;
+	h->last = i;
+	return i < h->n ? h->digest[i] : 0;
+}
+
+/* Whether the instruction of row ID was already compared in a dump with
+ * DIGEST (dumps repeat in every process: each is compared once). */
+static int
+checked(struct extract *x, uint64_t digest, size_t id)
+{
+	unsigned char key[sizeof(digest) + sizeof(id)];
+	int added;
+
+	memcpy(key, &digest, sizeof(digest));
+	memcpy(key + sizeof(digest), &id, sizeof(id));
+	strtab_intern(&x->checked, (const char *)key, sizeof(key), &added);
+	return !added;
+}
+
+/*
+ * Add a row for each (ProgramId, instruction) of thunks T0.. not seen
+ * before, while the profile's HLO modules are loaded, and a variant row
+ * for each dump that disagrees with the rows already there (hlo_variant).
+ */
+static int
+hlo_rows(struct extract *x, size_t t0)
+{
+	char *key = NULL;
+	size_t i, cap = 0;
+
+	for (i = t0; i < x->fr.nthunks; i++) {
+		const struct frames_thunk *t = &x->fr.thunks[i];
+		const struct frames_module *m = &x->fr.modules[t->module];
+		struct extract_hlorow *r;
+		size_t id;
+		int added, rc;
+
+		if (m->hlo == NULL)
+			continue;
+		mem_grow(&key, &cap, strlen(m->program) + strlen(t->name) + 2,
+		    1);
+		sprintf(key, "%s\t%s", m->program, t->name);
+		id = strtab_intern(&x->rowkeys, key, strlen(key), &added);
+		if (checked(x, dump_digest(x->hlo, m->hlo), id))
+			continue;
+		if (!added) {
+			rc = hlo_variant(x, id, m->hlo, t->name);
+		} else {
+			mem_grow(&x->rows, &x->caprows, id + 1,
+			    sizeof(*x->rows));
+			r = &x->rows[id];
+			memset(r, 0, sizeof(*r));
+			r->program = m->program;
+			r->name = strchr(strtab_get(&x->rowkeys, id), '\t') + 1;
+			rc = fill_row(x, r, m->hlo, hlo_find(m->hlo, t->name));
+		}
+		if (rc != 0) {
+			free(key);
+			return err_prefix("%s", x->in.p[m->profile].path);
+		}
+	}
+	free(key);
+	return 0;
+}
+
+/* ---- compile frame ---- */
+
+static const char *
+compile_fp(void *arg, int64_t program_id, const char *name)
+{
+	struct ctx *c = arg;
+	struct hlo_module *m;
+
+	(void)name;
+	if (hlo_get(c->x, c->p, program_id, &m) != 1)
+		return NULL;
+	return hlo_program_id(m);
+}
+
+static int
+load_compile(struct extract *x, size_t k)
+{
+	const struct input_profile *p = &x->in.p[k];
+	struct ctx c = { x, p };
+	struct compile_range *r = NULL;
+	size_t n = 0, len;
+	uint8_t *data;
+	char *member;
+	int rc;
+
+	if ((member = input_member_any(p, pushpop_members)) == NULL)
+		return err_fail("%s: no report_nvtx_pushpop_trace.parquet, "
+		    ".csv.xz or .csv (profile %s)", p->path, p->name);
+	rc = fetch(x, p, member, &data, &len);
+	if (rc == 0) {
+		/* A combined archive's member is "<base>/<profile>". */
+		if (strncmp(member, pushpop_members[0],
+		    strlen(pushpop_members[0])) == 0)
+			rc = compile_parse_parquet(data, len, &r, &n);
+		else
+			rc = compile_parse_csv((const char *)data, len, &r, &n);
+		if (rc == 0)
+			rc = compile_add_profile(&x->cf, p->name, r, n,
+			    compile_fp, &c, x->o.keep_autotuning ? 0 :
+			    COMPILE_CLEAN);
+		if (rc != 0)
+			err_prefix_at("%s:%s", p->path, member);
+		compile_ranges_free(r, n);
+		free(data);
+	}
+	free(member);
+	return rc;
+}
+
+/* Replace the profiles' names by the comma-separated NAMES. */
+static int
+rename_profiles(struct input_set *in, const char *names)
+{
+	const char *p = names;
+	size_t k;
+
+	for (k = 0; k < in->n; k++) {
+		size_t len = strcspn(p, ",");
+
+		if (*p == '\0' || len == 0)
+			return err_fail("%zu profile names for %zu profiles",
+			    k, in->n);
+		free(in->p[k].name);
+		in->p[k].name = mem_strndup(p, len);
+		p += len + (p[len] == ',');
+	}
+	if (*p != '\0')
+		return err_fail("more profile names than the %zu profiles",
+		    in->n);
+	return 0;
+}
+
+int
+extract_load(struct extract *x, const char *const *paths, size_t n,
+    const struct extract_opts *o)
+{
+	size_t k, i;
+
+	memset(x, 0, sizeof(*x));
+	x->o = *o;
+	x->hlo = mem_calloc(1, sizeof(*x->hlo));
+	if (input_open(paths, n, &x->in) != 0)
+		return -1;
+	if (o->names && rename_profiles(&x->in, o->names) != 0)
+		return -1;
+	/* One profile at a time, so that its HLO dumps can be released
+	 * before the next profile's are decoded. */
+	for (k = 0; k < x->in.n; k++) {
+		size_t m0 = x->fr.nmodules, t0 = x->fr.nthunks;
+
+		/* Profile k's members were read while k-1 was analysed. */
+		prefetch_free(x->pf);
+		x->pf = x->next;
+		x->pf_profile = k;
+		x->next = k + 1 < x->in.n ? prefetch_profile(x, k + 1) : NULL;
+
+		if ((o->frames & ~EXTRACT_COMPILE) &&
+		    (load_trace(x, k) != 0 || classify(x, m0, t0) != 0))
+			return -1;
+		if ((o->frames & EXTRACT_COMPILE) && load_compile(x, k) != 0)
+			return -1;
+		if ((o->frames & (EXTRACT_HLO | EXTRACT_STACKFRAMES)) &&
+		    hlo_rows(x, t0) != 0)
+			return -1;
+		if (o->frames & EXTRACT_HEAP)
+			heap_rows(x, m0);
+		release_hlo(x, m0);
+	}
+	prefetch_free(x->pf);
+	x->pf = NULL;
+	for (i = 0; i < x->fr.nnotes; i++)
+		warn(x, "%s", x->fr.notes[i]);
+	frames_finish(&x->fr);
+	if (!o->keep_autotuning)
+		frames_drop_autotuning(&x->fr);
+	return 0;
+}
+
+void
+extract_free(struct extract *x)
+{
+	size_t i;
+
+	if (x->hlo) {
+		for (i = 0; i < x->hlo->n; i++) {
+			hlo_free(x->hlo->m[i]);
+			heap_free(x->hlo->heap[i]);
+			free(x->hlo->member[i]);
+		}
+		free(x->hlo->ar);
+		free(x->hlo->member);
+		free(x->hlo->m);
+		free(x->hlo->digest);
+		free(x->hlo->heap);
+		free(x->hlo);
+	}
+	for (i = 0; i < x->heapkeys.n; i++)
+		heap_free(x->heaps[i].h);
+	free(x->heaps);
+	strtab_free(&x->heapkeys);
+	for (i = 0; i < x->nwarnings; i++)
+		free(x->warnings[i]);
+	for (i = 0; i < x->rowkeys.n; i++)
+		free_row(&x->rows[i]);
+	free(x->rows);
+	strtab_free(&x->rowkeys);
+	strtab_free(&x->strings);
+	strtab_free(&x->stackframes);
+	strtab_free(&x->checked);
+	free(x->keybuf);
+	prefetch_free(x->pf);
+	prefetch_free(x->next);
+	free(x->warnings);
+	frames_free(&x->fr);
+	compile_free(&x->cf);
+	input_close(&x->in);
+	memset(x, 0, sizeof(*x));
+}

@@ -1,0 +1,328 @@
+/* The TSV writers of lib/extract (extract.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "profile/extract.h"
+#include "profile/heap.h"
+#include "base/mem.h"
+#include "base/tsv.h"
+
+static const char *const thunk_cols[] = {
+	"ProgramId", "ProgramExecution", "Name", "ThunkExecution", "Device",
+	"OrigDurMs", "OrigStartMs", "ProjDurMs", "ProjStartMs", "LocalDevice",
+	"Process", "Slice", "Communication", "ProjDurHiddenMs", "MessageSize",
+	"Collective", "CollectiveSize", NULL
+};
+static const char *const comm_cols[] = {
+	"ProgramId", "ProgramExecution", "Name", "ThunkExecution", "Device",
+	"OrigDurMs", "OrigStartMs", "ProjDurMs", "ProjStartMs", "LocalDevice",
+	"Process", "Slice", "ProjDurHiddenMs", "MessageSize", "Collective",
+	"CollectiveSize", NULL
+};
+static const char *const module_cols[] = {
+	"ProgramId", "ProgramExecution", "Device", "Name", "OrigDurMs",
+	"OrigStartMs", "ProjDurMs", "ProjStartMs", "LocalDevice", "Process",
+	"Slice", "NumThunks", NULL
+};
+static const char *const hlo_cols[] = {
+	"ProgramId", "Name", "Opcode", "Communication", "Collective",
+	"MessageSize", "CollectiveSize", "OpName", "SchedulingName",
+	"StackFrameIds", "OpNames", NULL
+};
+
+static void
+times(struct tsv_writer *w, int has_orig, int64_t ostart, int64_t odur,
+    int64_t start, int64_t dur)
+{
+	if (has_orig) {
+		tsv_ms(w, odur);
+		tsv_ms(w, ostart);
+	} else {
+		tsv_empty(w);
+		tsv_empty(w);
+	}
+	tsv_ms(w, dur);
+	tsv_ms(w, start);
+}
+
+static void
+device(struct tsv_writer *w, const struct frames_device *d)
+{
+	tsv_i64(w, d->local);
+	tsv_i64(w, d->process);
+	tsv_i64(w, d->slice);
+}
+
+static void
+thunk_key(struct tsv_writer *w, const struct frames *f,
+    const struct frames_thunk *t)
+{
+	const struct frames_module *m = &f->modules[t->module];
+
+	tsv_str(w, m->program);
+	tsv_i64(w, m->execution);
+	tsv_str(w, t->name);
+	tsv_i64(w, t->execution);
+	tsv_i64(w, t->dev.device);
+	times(w, f->has_orig, t->orig_start, t->orig_dur, t->start, t->dur);
+	device(w, &t->dev);
+}
+
+/* MessageSize, Collective, CollectiveSize: empty for compute thunks. */
+static void
+comm_facts(struct tsv_writer *w, const struct frames_thunk *t)
+{
+	if (t->comm == 1 && t->collective) {
+		tsv_i64(w, t->message_size);
+		tsv_str(w, t->collective);
+		tsv_i64(w, t->collective_size);
+	} else {
+		tsv_empty(w);
+		tsv_empty(w);
+		tsv_empty(w);
+	}
+}
+
+static int
+write_thunks(const struct frames *f, struct tsv_writer *w)
+{
+	size_t i;
+	int rc = tsv_header(w, thunk_cols);
+
+	for (i = 0; i < f->nthunks && rc == 0; i++) {
+		const struct frames_thunk *t = &f->thunks[i];
+
+		thunk_key(w, f, t);
+		if (t->comm < 0)
+			tsv_empty(w);
+		else
+			tsv_bool(w, t->comm);
+		tsv_ms(w, t->hidden);
+		comm_facts(w, t);
+		rc = tsv_eor(w);
+	}
+	return rc;
+}
+
+static int
+write_modules(const struct frames *f, struct tsv_writer *w)
+{
+	size_t i;
+	int rc = tsv_header(w, module_cols);
+
+	for (i = 0; i < f->nmodules && rc == 0; i++) {
+		const struct frames_module *m = &f->modules[i];
+
+		tsv_str(w, m->program);
+		tsv_i64(w, m->execution);
+		tsv_i64(w, m->dev.device);
+		tsv_str(w, m->name);
+		times(w, f->has_orig, m->orig_start, m->orig_dur, m->start,
+		    m->dur);
+		device(w, &m->dev);
+		tsv_i64(w, m->num_thunks);
+		rc = tsv_eor(w);
+	}
+	return rc;
+}
+
+static int
+write_communication(const struct frames *f, struct tsv_writer *w)
+{
+	size_t i;
+	int rc = tsv_header(w, comm_cols);
+
+	for (i = 0; i < f->nthunks && rc == 0; i++) {
+		const struct frames_thunk *t = &f->thunks[i];
+		if (t->comm != 1)
+			continue;
+		thunk_key(w, f, t);
+		tsv_ms(w, t->hidden);
+		comm_facts(w, t);
+		rc = tsv_eor(w);
+	}
+	return rc;
+}
+
+/* ---- hlo side table and its stack frames ---- */
+
+static const struct extract_hlorow *sort_rows;
+
+static int
+cmp_row(const void *a, const void *b)
+{
+	const struct extract_hlorow *x = &sort_rows[*(const size_t *)a];
+	const struct extract_hlorow *y = &sort_rows[*(const size_t *)b];
+	int c = strcmp(x->program, y->program);
+
+	if (c == 0)
+		c = strcmp(x->name, y->name);
+	return c ? c : (x->variant > y->variant) - (x->variant < y->variant);
+}
+
+/* Stack frame ids, space-separated. */
+static void
+ids(struct tsv_writer *w, const size_t *v, size_t n)
+{
+	char *buf = mem_alloc(n * 21 + 1), *p = buf;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p += sprintf(p, "%s%zu", i ? " " : "", v[i]);
+	tsv_strn(w, buf, (size_t)(p - buf));
+	free(buf);
+}
+
+static int
+hlo_row(struct tsv_writer *w, const struct extract_hlorow *r)
+{
+	tsv_str(w, r->program);
+	tsv_str(w, r->name);
+	tsv_str(w, r->opcode);
+	tsv_bool(w, r->comm == 1);
+	if (r->collective) {
+		tsv_str(w, r->collective);
+		tsv_i64(w, r->message_size);
+		tsv_i64(w, r->collective_size);
+	} else {
+		tsv_empty(w);
+		tsv_empty(w);
+		tsv_empty(w);
+	}
+	tsv_str(w, r->op_name);
+	tsv_str(w, r->scheduling_name);
+	ids(w, r->stacks, r->nstacks);
+	tsv_str(w, r->op_names);
+	return tsv_eor(w);
+}
+
+static int
+write_hlo(const struct extract *x, struct tsv_writer *w)
+{
+	size_t i, n = x->rowkeys.n, *p = mem_calloc(n + 1, sizeof(*p));
+	int rc = tsv_header(w, hlo_cols);
+
+	for (i = 0; i < n; i++)
+		p[i] = i;
+	sort_rows = x->rows;
+	qsort(p, n, sizeof(*p), cmp_row);
+	for (i = 0; i < n && rc == 0; i++)
+		rc = hlo_row(w, &x->rows[p[i]]);
+	free(p);
+	return rc;
+}
+
+/* Node keys are "<parent id + 1>\t<frame>" (extract.h). */
+static int
+write_stackframes(const struct extract *x, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "FrameId", "ParentFrameId",
+	    "Frame", NULL };
+	size_t i;
+	int rc = tsv_header(w, cols);
+
+	for (i = 0; i < x->stackframes.n && rc == 0; i++) {
+		const char *key = strtab_get(&x->stackframes, i);
+		char *tab;
+		unsigned long long parent = strtoull(key, &tab, 10);
+
+		tsv_i64(w, (int64_t)i);
+		if (parent == 0)
+			tsv_empty(w);
+		else
+			tsv_i64(w, (int64_t)parent - 1);
+		tsv_strn(w, tab + 1, x->stackframes.len[i] - (size_t)(tab + 1 - key));
+		rc = tsv_eor(w);
+	}
+	return rc;
+}
+
+/* ---- heap frame ---- */
+
+static const char *const heap_cols[] = {
+	"ProgramId", "Trace", "Event", "Kind", "BufferId", "CanonicalId",
+	"SizeBytes", "DeltaBytes", "HeapBytes", "Point", "Instruction",
+	"Computation", NULL
+};
+
+static const char *const heap_kinds[] = { "ALLOC", "FREE", "SHARE_WITH" };
+
+static const struct extract_heap *sort_heaps;
+
+static int
+cmp_heap(const void *a, const void *b)
+{
+	return strcmp(sort_heaps[*(const size_t *)a].program,
+	    sort_heaps[*(const size_t *)b].program);
+}
+
+static int
+heap_event_row(struct tsv_writer *w, const char *program, size_t t,
+    size_t e, const struct heap_event *ev)
+{
+	tsv_str(w, program);
+	tsv_i64(w, (int64_t)t);
+	tsv_i64(w, (int64_t)e);
+	tsv_str(w, heap_kinds[ev->kind]);
+	tsv_i64(w, ev->buffer);
+	if (ev->kind == HEAP_SHARE_WITH)
+		tsv_i64(w, ev->canonical);
+	else
+		tsv_empty(w);
+	tsv_i64(w, ev->size);
+	tsv_i64(w, ev->delta);
+	tsv_i64(w, ev->heap);
+	tsv_i64(w, (int64_t)ev->point);
+	tsv_str(w, ev->instruction);
+	tsv_str(w, ev->computation);
+	return tsv_eor(w);
+}
+
+/* Every event of every trace, by ProgramId, Trace, Event. */
+static int
+write_heap(const struct extract *x, struct tsv_writer *w)
+{
+	size_t i, t, e, n = x->heapkeys.n, *p = mem_calloc(n + 1, sizeof(*p));
+	const struct heap_trace *tr;
+	const struct extract_heap *eh;
+	int rc = tsv_header(w, heap_cols);
+
+	for (i = 0; i < n; i++)
+		p[i] = i;
+	sort_heaps = x->heaps;
+	qsort(p, n, sizeof(*p), cmp_heap);
+	for (i = 0; i < n && rc == 0; i++) {
+		eh = &x->heaps[p[i]];
+		for (t = 0; t < heap_ntraces(eh->h) && rc == 0; t++) {
+			tr = heap_trace(eh->h, t);
+			for (e = 0; e < tr->nev && rc == 0; e++)
+				rc = heap_event_row(w, eh->program, t, e,
+				    &tr->ev[e]);
+		}
+	}
+	free(p);
+	return rc;
+}
+
+int
+extract_write(struct extract *x, unsigned bit, struct tsv_writer *w)
+{
+	switch (bit) {
+	case EXTRACT_THUNK:
+		return write_thunks(&x->fr, w);
+	case EXTRACT_MODULE:
+		return write_modules(&x->fr, w);
+	case EXTRACT_COMMUNICATION:
+		return write_communication(&x->fr, w);
+	case EXTRACT_COMPILE:
+		return compile_write(w, &x->cf);
+	case EXTRACT_HLO:
+		return write_hlo(x, w);
+	case EXTRACT_STACKFRAMES:
+		return write_stackframes(x, w);
+	case EXTRACT_HEAP:
+		return write_heap(x, w);
+	}
+	return err_fail("unknown frame");
+}

@@ -1,0 +1,153 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "profile/nvtx.h"
+
+static int
+prefixed(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+const char *
+nvtx_strip_tsl(const char *name)
+{
+	return prefixed(name, "TSL:") ? name + 4 : name;
+}
+
+enum nvtx_kind
+nvtx_classify(const char *name)
+{
+	const char *t = nvtx_strip_tsl(name);
+
+	if (prefixed(t, "Thunk:#"))
+		return NVTX_THUNK;
+	if (prefixed(t, "XlaModule:#"))
+		return NVTX_MODULE;
+	if (prefixed(t, "XlaCompile:#module="))
+		return NVTX_COMPILE;
+	if (prefixed(name, "NCCL:") || prefixed(name, "nccl"))
+		return NVTX_NCCL;
+	return NVTX_OTHER;
+}
+
+/* XLA's hlo_module and hlo_op names: [a-z0-9._-]+ (data_loaders.py). */
+static int
+hlo_name_ok(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n == 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') ||
+		    s[i] == '.' || s[i] == '_' || s[i] == '-'))
+			return 0;
+	return 1;
+}
+
+/* Parse decimal digits [s, s+n) into *v; 0 or -1. */
+static int
+digits(const char *s, size_t n, int64_t *v)
+{
+	int64_t x = 0;
+	size_t i;
+
+	if (n == 0 || n > 18)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		x = x * 10 + (s[i] - '0');
+	}
+	*v = x;
+	return 0;
+}
+
+int
+nvtx_parse_module(const char *name, const char **m, size_t *mlen,
+    int64_t *program_id)
+{
+	const char *t = nvtx_strip_tsl(name), *body, *end, *hm, *pid;
+	size_t n;
+
+	if (!prefixed(t, "XlaModule:#"))
+		return err_fail("not an XlaModule range: %s", name);
+	body = t + strlen("XlaModule:#");
+	n = strlen(body);
+	if (n == 0 || body[n - 1] != '#')
+		return err_fail("malformed XlaModule range: %s", name);
+	end = body + n - 1;
+	/* hlo_module=... starts the body, or follows "prefix=P,". */
+	hm = prefixed(body, "hlo_module=") ? body : strstr(body, ",hlo_module=");
+	if (hm == NULL)
+		return err_fail("XlaModule range without hlo_module: %s", name);
+	hm += hm == body ? strlen("hlo_module=") : strlen(",hlo_module=");
+	pid = strstr(hm, ",program_id=");
+	*program_id = -1;
+	if (pid != NULL && pid < end) {
+		if (digits(pid + 12, (size_t)(end - pid - 12), program_id) != 0)
+			return err_fail("malformed program_id in %s", name);
+		end = pid;
+	}
+	if (!hlo_name_ok(hm, (size_t)(end - hm)))
+		return err_fail("malformed hlo_module in %s", name);
+	*m = hm;
+	*mlen = (size_t)(end - hm);
+	return 0;
+}
+
+int
+nvtx_parse_thunk(const char *name, const char **op, size_t *oplen)
+{
+	const char *t = nvtx_strip_tsl(name), *body, *p, *q;
+	size_t n;
+
+	if (!prefixed(t, "Thunk:#"))
+		return err_fail("not a Thunk range: %s", name);
+	body = t + strlen("Thunk:#");
+	n = strlen(body);
+	if (n < 2 || body[n - 1] != '#')
+		return err_fail("malformed Thunk range: %s", name);
+	/* The last "hlo_op=" that starts the body or follows a comma. */
+	p = NULL;
+	for (q = body; (q = strstr(q, "hlo_op=")) != NULL; q++)
+		if (q == body || q[-1] == ',')
+			p = q;
+	if (p == NULL || !hlo_name_ok(p + 7, (size_t)(body + n - 1 - p - 7)))
+		return err_fail("malformed Thunk range: %s", name);
+	*op = p + 7;
+	*oplen = (size_t)(body + n - 1 - *op);
+	return 0;
+}
+
+int
+nvtx_parse_launcher(const char *name, int32_t out[4])
+{
+	static const char *const keys[] = { "global=", "local=", "process=" };
+	const char *p = name;
+	size_t i;
+
+	if (!prefixed(p, "XlaLauncher:#"))
+		return -1;
+	p += strlen("XlaLauncher:#");
+	for (i = 0; i < 4; i++) {
+		const char *key = i < 3 ? keys[i] : prefixed(p, "slice=") ?
+		    "slice=" : "partition=";
+		char *endp;
+		long v;
+
+		if (!prefixed(p, key))
+			return -1;
+		p += strlen(key);
+		if (*p < '0' || *p > '9')
+			return -1;
+		v = strtol(p, &endp, 10);
+		if (v > INT32_MAX || *endp != (i < 3 ? ',' : '#'))
+			return -1;
+		out[i] = (int32_t)v;
+		p = endp + 1;
+	}
+	return *p == '\0' ? 0 : -1;
+}
