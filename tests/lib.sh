@@ -10,6 +10,17 @@ npass=0 nfail=0 nskip=0
 ok() { npass=$((npass + 1)); }
 notok() { nfail=$((nfail + 1)); echo "FAIL: $*"; }
 skip() { nskip=$((nskip + 1)); echo "skipped: $*"; }
+# need TOOL...: true when every TOOL is on PATH.  Otherwise the caller
+# skips its cases, and under NSYSJAX_STRICT=1 (CI: .ci/run, where setup.sh
+# has installed every tool the suites use) the lack is a failure.
+need() {
+	for _t; do
+		command -v "$_t" > /dev/null 2>&1 && continue
+		if [ "${NSYSJAX_STRICT:-0}" = 1 ]; then notok "$_t is not installed (run ./setup.sh)"
+		else skip "$_t is not installed"; fi
+		return 1
+	done
+}
 check() {
 	# check TITLE CMD...: run CMD, pass if it exits 0.
 	title=$1; shift
