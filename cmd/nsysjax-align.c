@@ -18,7 +18,7 @@
 #include "base/tsv.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-align [-h] [-a table | -o table] [file ...]";
+    "usage: nsysjax-align [-h] [-a table | [-o table] [-s skews]] [file ...]";
 
 static _Noreturn void
 help(void)
@@ -26,6 +26,7 @@ help(void)
 	printf("%s\n\n"
 	    "  -a, --apply=TABLE        apply the corrections of TABLE (streaming)\n"
 	    "  -o, --corrections=TABLE  also write the corrections estimated to TABLE\n"
+	    "  -s, --skews=FILE         also write the skews behind them to FILE\n"
 	    "  -h, --help               this text\n", usage_line);
 	exit(0);
 }
@@ -55,6 +56,30 @@ write_table(const char *path, const struct align_table *t)
 		err_die_last();
 	w = tsv_wopen(of.fp, path);
 	rc = align_table_write(w, t);
+	if (tsv_wclose(w) != 0)
+		rc = -1;
+	if (outfile_close(&of) != 0)
+		rc = -1;
+	if (rc != 0) {
+		outfile_discard(&of);
+		err_die_last();
+	}
+	if (outfile_commit(&of) != 0)
+		err_die_last();
+}
+
+/* The skews of R to PATH, whole or not at all. */
+static void
+write_skews(const char *path, struct align_run *r)
+{
+	struct tsv_writer *w;
+	struct outfile of;
+	int rc;
+
+	if (outfile_open(&of, path) != 0)
+		err_die_last();
+	w = tsv_wopen(of.fp, path);
+	rc = align_write_skews(r, w);
 	if (tsv_wclose(w) != 0)
 		rc = -1;
 	if (outfile_close(&of) != 0)
@@ -111,9 +136,10 @@ main(int argc, char *argv[])
 		{ "apply", required_argument, NULL, 'a' },
 		{ "corrections", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "skews", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *apply = NULL, *out = NULL;
+	const char *apply = NULL, *out = NULL, *skews = NULL;
 	struct align_table t = { 0 };
 	struct align_run *r;
 	struct tsv_writer *w;
@@ -122,7 +148,7 @@ main(int argc, char *argv[])
 
 	err_setprog(argv[0]);
 	opterr = 0;	/* one message per problem: ours */
-	while ((c = getopt_long(argc, argv, ":a:ho:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:ho:s:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			apply = optarg;
@@ -132,6 +158,9 @@ main(int argc, char *argv[])
 		case 'o':
 			out = optarg;
 			break;
+		case 's':
+			skews = optarg;
+			break;
 		case ':':
 			err_usage(usage_line, "option '%s' needs an argument",
 			    argv[optind - 1]);
@@ -140,8 +169,9 @@ main(int argc, char *argv[])
 			    argv[optind - 1]);
 		}
 	}
-	if (apply && out)
-		err_usage(usage_line, "-a and -o exclude each other");
+	if (apply && (out || skews))
+		err_usage(usage_line, "-a and -%c exclude each other",
+		    out ? 'o' : 's');
 	if (apply)
 		read_table(apply, &t);
 	if ((in = filter_open(argv + optind, (size_t)(argc - optind))) == NULL)
@@ -153,10 +183,14 @@ main(int argc, char *argv[])
 			die_after(w);
 		report(r, apply);
 	} else {
+		if (skews)
+			align_keep_skews(r);
 		if (align_read(r, in) != 0)
 			err_die_last();
 		if (out)
 			write_table(out, align_result(r));
+		if (skews)
+			write_skews(skews, r);
 		report(r, NULL);
 		if (align_write(r, w) != 0)
 			die_after(w);

@@ -15,7 +15,7 @@
 #include "base/tsv.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-collectives [-dh] [-s bandwidth | -s hidden] [file ...]";
+    "usage: nsysjax-collectives [-dh] [-s bandwidth | hidden | waits] [file ...]";
 
 static _Noreturn void
 help(void)
@@ -24,7 +24,8 @@ help(void)
 	    "  -d, --drop-compute     write communication rows only\n"
 	    "  -s, --summary=TABLE    write a summary instead of rows:\n"
 	    "                         bandwidth (bus bandwidth per collective and\n"
-	    "                         message size) or hidden (hidden time)\n"
+	    "                         message size), hidden (hidden time) or\n"
+	    "                         waits (wait per collective instance)\n"
 	    "  -h, --help             this text\n", usage_line);
 	exit(0);
 }
@@ -36,6 +37,8 @@ summary_mode(const char *arg)
 		return COLL_BANDWIDTH;
 	if (strcmp(arg, "hidden") == 0)
 		return COLL_HIDDEN;
+	if (strcmp(arg, "waits") == 0)
+		return COLL_WAITS;
 	err_usage(usage_line, "unknown summary '%s'", arg);
 }
 

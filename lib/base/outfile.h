@@ -40,4 +40,14 @@ int outfile_commit(struct outfile *o);
 /* Close O->fp if still open, remove the temporary file and release O. */
 void outfile_discard(struct outfile *o);
 
+/*
+ * An anonymous temporary file for a second pass (a spool), open for
+ * reading and writing: in $TMPDIR when set (tmpfile() would ignore it, and
+ * /tmp may be a small tmpfs), unlinked at once, so that nothing is left
+ * behind even on a crash.  TAG names it while it exists
+ * ("TAG.XXXXXX").  Returns NULL with an err message "cannot create a
+ * temporary file: <strerror>".
+ */
+FILE *outfile_anon(const char *tag);
+
 #endif
