@@ -4,11 +4,11 @@
 # communication time hidden behind compute, over the steady state.  See
 # README.md, "pipelines/communication.sh".
 set -eu
-USAGE='pipelines/communication.sh [-o dir] [-t table] input ...'
+USAGE='pipelines/communication.sh [-o dir] [-t table] [-s dir] input ...'
 TABLES='bandwidth hidden'
 . "$(dirname -- "$0")/lib/common.sh"
 
-while getopts o:t:h opt; do common_opt "$opt" "${OPTARG:-}" || bad_usage; done
+while getopts o:t:s:h opt; do common_opt "$opt" "${OPTARG:-}" || bad_usage; done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || bad_usage "no input"
 [ -z "$OUT" ] || mkdir -p "$OUT"
