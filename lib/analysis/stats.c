@@ -626,8 +626,11 @@ read_trow(struct stats *s, struct tsv_reader *r, const long *c,
 	}
 	t->comm = comm == 1;
 	if (tsv_get_ms(r, (size_t)c[T_DUR], &t->dur, 0) != 0 ||
-	    tsv_get_f64(r, (size_t)c[T_DUR], &t->ddur, 0) != 0 ||
 	    bound(s, r, t->dur) != 0)
+		return -1;
+	/* The double as awk reads it, for the means (strtod: only then). */
+	if ((want(s, STATS_VARIABILITY) || want(s, STATS_STRAGGLERS)) &&
+	    tsv_get_f64(r, (size_t)c[T_DUR], &t->ddur, 0) != 0)
 		return -1;
 	if (c[T_EXEC] >= 0 && (tsv_get_i64(r, (size_t)c[T_EXEC], &t->ex, 0)
 	    != 0 || tsv_get_i64(r, (size_t)c[T_TEXEC], &t->te, 0) != 0))
