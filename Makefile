@@ -4,6 +4,9 @@
 
 include config.mk
 
+# The version every tool prints for --version (lib/base/opt.c).
+VERSION = 0.4.0
+
 O       ?= build
 SRC_LIB := $(wildcard lib/*/*.c)
 HDR_LIB := $(wildcard lib/*/*.h)
@@ -27,6 +30,8 @@ $(O)/pb/%.pb-c.c $(O)/pb/%.pb-c.h: protos/%.proto
 
 $(O)/pb/%.pb-c.o: $(O)/pb/%.pb-c.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Wno-unused-parameter -c -o $@ $<
+
+$(O)/lib/base/opt.o: ALL_CPPFLAGS += -DNSYSJAX_VERSION='"$(VERSION)"'
 
 $(O)/lib/%.o: lib/%.c $(HDR_LIB) $(PB_C)
 	@mkdir -p $(@D)

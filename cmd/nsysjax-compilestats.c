@@ -4,13 +4,13 @@
  * parallel-compilation-aware statistics, its notebook summary, the tables
  * of analyses/summary.py, or a breakdown of each compilation.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/compilestats.h"
 #include "base/err.h"
+#include "base/opt.h"
 #include "analysis/filter.h"
 #include "base/mem.h"
 #include "base/tsv.h"
@@ -19,26 +19,22 @@ static const char usage_line[] =
     "usage: nsysjax-compilestats [-cghk] [-f fraction] [-n names] [-p] "
     "[-t table] [file ...]";
 
-static _Noreturn void
-help(void)
-{
-	printf("%s\n\n"
-	    "  -t, --table=TABLE      the table to write: stats (default),\n"
-	    "                         summary, ranges, no-pass-detail, passes,\n"
-	    "                         compilations\n"
-	    "  -f, --top=FRACTION     only the largest rows adding up to at\n"
-	    "                         most FRACTION of the total (0.97: the\n"
-	    "                         notebook's summary)\n"
-	    "  -c, --clean            clean names as the notebook does\n"
-	    "  -g, --group-passes     XlaPass:# -> XlaPasses, XlaPassPipeline:#\n"
-	    "                         -> XlaPassPipelines\n"
-	    "  -p, --pushpop          inputs are nsys stats nvtx_pushpop_trace\n"
-	    "                         reports (.csv, .csv.xz, .parquet)\n"
-	    "  -n, --names=A,B,...    with -p: ProfileName of each input\n"
-	    "  -k, --keep-autotuning  with -p: keep autotuner detail\n"
-	    "  -h, --help             this text\n", usage_line);
-	exit(0);
-}
+static const struct opt_tool tool = { usage_line,
+    "  -t, --table=TABLE      the table to write: stats (default),\n"
+    "                         summary, ranges, no-pass-detail, passes,\n"
+    "                         compilations\n"
+    "  -f, --top=FRACTION     only the largest rows adding up to at\n"
+    "                         most FRACTION of the total (0.97: the\n"
+    "                         notebook's summary)\n"
+    "  -c, --clean            clean names as the notebook does\n"
+    "  -g, --group-passes     XlaPass:# -> XlaPasses, XlaPassPipeline:#\n"
+    "                         -> XlaPassPipelines\n"
+    "  -p, --pushpop          inputs are nsys stats nvtx_pushpop_trace\n"
+    "                         reports (.csv, .csv.xz, .parquet)\n"
+    "  -n, --names=A,B,...    with -p: ProfileName of each input\n"
+    "  -k, --keep-autotuning  with -p: keep autotuner detail\n"
+    "  -h, --help             this text\n"
+    "  -V, --version          the version\n" };
 
 static enum cstats_table
 table(const char *arg)
@@ -57,19 +53,7 @@ table(const char *arg)
 	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
 		if (strcmp(arg, tab[i].name) == 0)
 			return tab[i].t;
-	err_usage(usage_line, "unknown table '%s'", arg);
-}
-
-static double
-fraction(const char *arg)
-{
-	char *end;
-	double v = strtod(arg, &end);
-
-	if (end == arg || *end != '\0' || !(v >= 0 && v <= 1))
-		err_usage(usage_line, "-f wants a fraction from 0 to 1, not "
-		    "'%s'", arg);
-	return v;
+	opt_usage(&tool, "unknown table '%s'", arg);
 }
 
 /* ProfileName of a report: its file name without directory, .xz, .csv,
@@ -110,7 +94,7 @@ load_reports(struct cstats *s, char *const *files, size_t n,
 	for (k = 0; names != NULL && names[k] != '\0'; k++)
 		count += names[k] == ',';
 	if (names != NULL && count != n)
-		err_usage(usage_line, "-n gives %zu names for %zu inputs",
+		opt_usage(&tool, "-n gives %zu names for %zu inputs",
 		    count, n);
 	for (k = 0; k < n; k++) {
 		char *name;
@@ -144,12 +128,12 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "clean", no_argument, NULL, 'c' },
 		{ "group-passes", no_argument, NULL, 'g' },
-		{ "help", no_argument, NULL, 'h' },
 		{ "keep-autotuning", no_argument, NULL, 'k' },
 		{ "names", required_argument, NULL, 'n' },
 		{ "pushpop", no_argument, NULL, 'p' },
 		{ "table", required_argument, NULL, 't' },
 		{ "top", required_argument, NULL, 'f' },
+		OPT_STD_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cstats_opts o = { CSTATS_STATS, 0, 1 };
@@ -158,22 +142,17 @@ main(int argc, char *argv[])
 	struct tsv_writer *w;
 	struct cstats *s;
 
-	err_setprog(argv[0]);
-	opterr = 0;	/* one message per problem: ours */
-	while ((c = getopt_long(argc, argv, ":cf:ghkn:pt:", longopts,
-	    NULL)) != -1) {
+	while ((c = opt_next(argc, argv, ":cf:ghkn:pt:V", longopts, &tool)) != -1) {
 		switch (c) {
 		case 'c':
 			o.flags |= CSTATS_CLEAN;
 			break;
 		case 'f':
-			o.top = fraction(optarg);
+			o.top = opt_f64(&tool, "-f", optarg, 0, 1);
 			break;
 		case 'g':
 			o.flags |= CSTATS_GROUP;
 			break;
-		case 'h':
-			help();
 		case 'k':
 			keep = 1;
 			break;
@@ -186,18 +165,12 @@ main(int argc, char *argv[])
 		case 't':
 			o.table = table(optarg);
 			break;
-		case ':':
-			err_usage(usage_line, "option '%s' needs an argument",
-			    argv[optind - 1]);
-		default:
-			err_usage(usage_line, "unknown option '%s'",
-			    argv[optind - 1]);
 		}
 	}
 	if (!pushpop && (keep || names != NULL))
-		err_usage(usage_line, "-k and -n go with -p");
+		opt_usage(&tool, "-k and -n go with -p");
 	if (o.table == CSTATS_PASSES && (o.flags & CSTATS_GROUP))
-		err_usage(usage_line, "-g leaves no passes for -t passes");
+		opt_usage(&tool, "-g leaves no passes for -t passes");
 	s = cstats_new();
 	if (pushpop)
 		load_reports(s, argv + optind, (size_t)(argc - optind), names,
