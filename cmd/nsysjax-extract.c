@@ -30,15 +30,6 @@ static const struct opt_tool tool = { usage_line,
     "  -V, --version             the version\n" };
 
 static void
-print_warnings(const struct extract *x)
-{
-	size_t i;
-
-	for (i = 0; i < x->nwarnings; i++)
-		err_warn("%s", x->warnings[i]);
-}
-
-static void
 write_stdout(struct extract *x, unsigned bit)
 {
 	struct tsv_writer *w = tsv_wopen(stdout, "<stdout>");
@@ -131,10 +122,10 @@ main(int argc, char *argv[])
 	}
 	if (extract_load(&x, (const char *const *)argv + optind,
 	    (size_t)(argc - optind), &o) != 0) {
-		print_warnings(&x);
+		err_notes_print(&x.warnings);
 		err_die_last();
 	}
-	print_warnings(&x);
+	err_notes_print(&x.warnings);
 	if (dir)
 		write_dir(&x, dir);
 	else

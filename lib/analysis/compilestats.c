@@ -127,17 +127,8 @@ static const char *const colnames[C_MAX] = {
 static int
 find_columns(struct tsv_reader *r, long *col)
 {
-	size_t k;
-
-	for (k = 0; k < C_MAX; k++) {
-		int optional = k == C_PROF || k == C_PID || k == C_PNAME;
-
-		col[k] = optional ? tsv_col(r, colnames[k]) :
-		    tsv_require(r, colnames[k]);
-		if (col[k] < 0 && !optional)
-			return -1;
-	}
-	return 0;
+	return tsv_columns(r, colnames, C_MAX,
+	    1u << C_PROF | 1u << C_PID | 1u << C_PNAME, col);
 }
 
 static const char *

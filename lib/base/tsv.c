@@ -490,6 +490,20 @@ tsv_require(const struct tsv_reader *r, const char *col)
 }
 
 int
+tsv_columns(const struct tsv_reader *r, const char *const *names, size_t n,
+    uint64_t optional, long *col)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		col[k] = tsv_col(r, names[k]);
+		if (col[k] < 0 && !(k < 64 && (optional >> k & 1)))
+			return (int)tsv_require(r, names[k]);
+	}
+	return 0;
+}
+
+int
 tsv_next(struct tsv_reader *r)
 {
 	size_t n;

@@ -19,6 +19,8 @@
 #ifndef NSYSJAX_FRAMES_H
 #define NSYSJAX_FRAMES_H
 
+#include "base/err.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -82,8 +84,7 @@ struct frames {
 	struct frames_thunk *thunks;
 	size_t nthunks, capthunks;
 	int has_orig;		/* every profile had Orig Start/Duration */
-	char **notes;		/* informational messages for stderr */
-	size_t nnotes, capnotes;
+	struct err_notes notes;	/* informational messages for stderr */
 };
 
 /* A zeroed struct frames is empty and ready; frames_free releases it. */
