@@ -14,6 +14,8 @@
 #include "analysis/filter.h"
 #include "base/mem.h"
 #include "base/tsv.h"
+#include "profile/compile.h"
+#include "profile/input.h"
 
 static const char usage_line[] =
     "usage: nsysjax-compilestats [-cghk] [-f fraction] [-n names] [-p] "
@@ -56,26 +58,29 @@ table(const char *arg)
 	opt_usage(&tool, "unknown table '%s'", arg);
 }
 
-/* ProfileName of a report: its file name without directory, .xz, .csv,
- * .parquet. */
-static char *
-profile_of(const char *path)
+/* The rows of F, a compile frame built from the report SRC, into S. */
+static void
+add_frame(struct cstats *s, const struct compile_frame *f, const char *src)
 {
-	static const char *const ext[] = { ".xz", ".csv", ".parquet" };
-	const char *base = strrchr(path, '/');
-	char *p;
-	size_t i, n;
+	size_t i;
 
-	if (strcmp(path, "-") == 0)
-		return mem_strdup("stdin");
-	p = mem_strdup(base ? base + 1 : path);
-	for (i = 0; i < 3; i++) {
-		n = strlen(p);
-		if (n > strlen(ext[i]) &&
-		    strcmp(p + n - strlen(ext[i]), ext[i]) == 0)
-			p[n - strlen(ext[i])] = '\0';
+	for (i = 0; i < f->nrows; i++) {
+		const struct compile_row *c = &f->rows[i];
+		struct cstats_range x = {
+			.profile = f->profiles[c->profile],
+			.range_id = c->range_id, .name = c->name,
+			.tid = c->tid, .parent_id = c->parent_id,
+			.range_stack = c->range_stack,
+			.start = c->start, .dur = c->dur,
+			.dur_child = c->dur_child,
+			.dur_nonchild = c->dur_nonchild,
+			.child_nan = c->child_nan,
+			.program_id = c->program_id,
+			.program_name = c->program_name, .src = src
+		};
+
+		cstats_add(s, &x);
 	}
-	return p;
 }
 
 /* The N reports FILES, named by the comma-separated NAMES or their paths. */
@@ -97,6 +102,7 @@ load_reports(struct cstats *s, char *const *files, size_t n,
 		opt_usage(&tool, "-n gives %zu names for %zu inputs",
 		    count, n);
 	for (k = 0; k < n; k++) {
+		struct compile_frame f = { 0 };
 		char *name;
 
 		if (names != NULL) {
@@ -105,9 +111,11 @@ load_reports(struct cstats *s, char *const *files, size_t n,
 			name = mem_strndup(p, len);
 			p += len + 1;
 		} else
-			name = profile_of(files[k]);
-		if (cstats_load_pushpop(s, files[k], name, flags) != 0)
+			name = input_name(files[k]);
+		if (compile_load_report(&f, files[k], name, flags) != 0)
 			err_die_last();
+		add_frame(s, &f, strcmp(files[k], "-") ? files[k] : "<stdin>");
+		compile_free(&f);
 		free(name);
 	}
 }
@@ -174,7 +182,7 @@ main(int argc, char *argv[])
 	s = cstats_new();
 	if (pushpop)
 		load_reports(s, argv + optind, (size_t)(argc - optind), names,
-		    keep ? CSTATS_KEEP_AUTOTUNING : 0);
+		    keep ? 0 : COMPILE_CLEAN);
 	else
 		load_frames(s, argv + optind, (size_t)(argc - optind));
 	if (cstats_attribute(s) != 0)

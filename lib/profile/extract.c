@@ -660,18 +660,13 @@ load_compile(struct extract *x, size_t k)
 		    ".csv.xz or .csv (profile %s)", p->path, p->name);
 	rc = fetch(x, p, member, &data, &len);
 	if (rc == 0) {
-		/* A combined archive's member is "<base>/<profile>". */
-		if (strncmp(member, pushpop_members[0],
-		    strlen(pushpop_members[0])) == 0)
-			rc = compile_parse_parquet(data, len, &r, &n);
-		else
-			rc = compile_parse_csv((const char *)data, len, &r, &n);
-		if (rc == 0)
-			rc = compile_add_profile(&x->cf, p->name, r, n,
-			    compile_fp, &c, x->o.keep_autotuning ? 0 :
-			    COMPILE_CLEAN);
+		rc = compile_parse_report(member, &data, &len, &r, &n);
+		if (rc == 0 && (rc = compile_add_profile(&x->cf, p->name, r,
+		    n, compile_fp, &c, x->o.keep_autotuning ? 0 :
+		    COMPILE_CLEAN)) != 0)
+			err_prefix("%s", member);
 		if (rc != 0)
-			err_prefix_at("%s:%s", p->path, member);
+			err_prefix_in("%s", p->path);
 		compile_ranges_free(r, n);
 		free(data);
 	}
