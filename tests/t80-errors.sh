@@ -211,8 +211,8 @@ good "compilestats: 10 MB field" "$CS" "$T/bigcompile.tsv"
 # Every tool answers --version and -V with its name and the Makefile's
 # VERSION, and --help with its usage line, on stdout, exit 0.
 version=$(sed -n 's/^VERSION = //p' Makefile)
-for c in cmd/*.c; do
-	tool=${c#cmd/}; tool=${tool%.c}
+for c in cmd/*.c cmd/*.sh; do
+	tool=${c#cmd/}; tool=${tool%.*}
 	for v in --version -V; do
 		run "$BIN/$tool" $v
 		[ "$rc" -eq 0 ] && [ "$(cat "$T/out")" = "$tool $version" ] && [ ! -s "$T/err" ] &&
