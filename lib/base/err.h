@@ -17,6 +17,7 @@
 #define NSYSJAX_ERR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 #if defined(__GNUC__)
 #define ERR_PRINTF(a, b) __attribute__((format(printf, a, b)))
