@@ -6,8 +6,6 @@
  * per-device biases of the top modules (stragglers) and the PGLE costs
  * (lib/analysis/stats.h has the rules).
  */
-#include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +14,7 @@
 #include "analysis/stats.h"
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/opt.h"
 #include "base/outfile.h"
 #include "base/tsv.h"
 
@@ -23,46 +22,28 @@ static const char usage_line[] =
     "usage: nsysjax-stats [-hi] -t table[,table...] [-M modules] [-H hlo]\n"
     "           [-o dir] [-r ratio] [-T fraction] [file ...]";
 
-static _Noreturn void
-help(void)
-{
-	printf("%s\n\n"
-	    "  -t, --table=LIST       the tables to write, separated by commas:\n"
-	    "                         thunks, totals, modules, variability,\n"
-	    "                         stragglers, costs\n"
-	    "  -M, --modules=FILE     the steady module frame (every table but\n"
-	    "                         variability and costs)\n"
-	    "  -H, --hlo=FILE         the hlo frame of nsysjax-extract (costs)\n"
-	    "  -o, --output=DIR       write each table to DIR/TABLE.tsv (needed\n"
-	    "                         for more than one table; else stdout)\n"
-	    "  -r, --ratio=R          variability: StdMs / MeanMs above R\n"
-	    "                         (default 0.1)\n"
-	    "  -T, --top=FRACTION     top modules up to this share of the module\n"
-	    "                         time (default 0.99; 1: all)\n"
-	    "  -i, --instruction-names  costs: the instruction's Name where its\n"
-	    "                         SchedulingName is empty\n"
-	    "  -h, --help             this text\n", usage_line);
-	exit(0);
-}
+static const struct opt_tool tool = { usage_line,
+    "  -t, --table=LIST       the tables to write, separated by commas:\n"
+    "                         thunks, totals, modules, variability,\n"
+    "                         stragglers, costs\n"
+    "  -M, --modules=FILE     the steady module frame (every table but\n"
+    "                         variability and costs)\n"
+    "  -H, --hlo=FILE         the hlo frame of nsysjax-extract (costs)\n"
+    "  -o, --output=DIR       write each table to DIR/TABLE.tsv (needed\n"
+    "                         for more than one table; else stdout)\n"
+    "  -r, --ratio=R          variability: StdMs / MeanMs above R\n"
+    "                         (default 0.1)\n"
+    "  -T, --top=FRACTION     top modules up to this share of the module\n"
+    "                         time (default 0.99; 1: all)\n"
+    "  -i, --instruction-names  costs: the instruction's Name where its\n"
+    "                         SchedulingName is empty\n"
+    "  -h, --help             this text\n"
+    "  -V, --version          the version\n" };
 
 struct opts {
 	struct stats_opts so;
 	const char *modules, *hlo, *dir;
 };
-
-static double
-parse_fraction(const char *opt, const char *arg, double lo, double hi)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (end == arg || *end != '\0' || errno != 0 || !(v >= lo && v <= hi))
-		err_usage(usage_line, "%s '%s': not a number in [%g, %g]", opt,
-		    arg, lo, hi);
-	return v;
-}
 
 static unsigned
 parse_tables(const char *arg)
@@ -73,12 +54,12 @@ parse_tables(const char *arg)
 
 	for (p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
 		if ((t = stats_table_parse(p)) < 0)
-			err_usage(usage_line, "unknown table '%s'", p);
+			opt_usage(&tool, "unknown table '%s'", p);
 		bits |= STATS_BIT(t);
 	}
 	free(list);
 	if (bits == 0)
-		err_usage(usage_line, "no table in '%s'", arg);
+		opt_usage(&tool, "no table in '%s'", arg);
 	return bits;
 }
 
@@ -86,7 +67,6 @@ static void
 parse(int argc, char *argv[], struct opts *o)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
 		{ "hlo", required_argument, NULL, 'H' },
 		{ "instruction-names", no_argument, NULL, 'i' },
 		{ "modules", required_argument, NULL, 'M' },
@@ -94,13 +74,13 @@ parse(int argc, char *argv[], struct opts *o)
 		{ "ratio", required_argument, NULL, 'r' },
 		{ "table", required_argument, NULL, 't' },
 		{ "top", required_argument, NULL, 'T' },
+		OPT_STD_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
-	opterr = 0;	/* one message per problem: ours */
-	while ((c = getopt_long(argc, argv, ":H:M:T:hio:r:t:", longopts,
-	    NULL)) != -1) {
+	while ((c = opt_next(argc, argv, ":H:M:T:hio:r:t:V", longopts,
+	    &tool)) != -1) {
 		switch (c) {
 		case 'H':
 			o->hlo = optarg;
@@ -109,13 +89,11 @@ parse(int argc, char *argv[], struct opts *o)
 			o->modules = optarg;
 			break;
 		case 'T':
-			o->so.top = parse_fraction("--top", optarg, 0, 1);
+			o->so.top = opt_f64(&tool, "--top", optarg, 0, 1);
 			if (o->so.top == 0)
-				err_usage(usage_line, "--top '%s': not above 0",
+				opt_usage(&tool, "--top '%s': not above 0",
 				    optarg);
 			break;
-		case 'h':
-			help();
 		case 'i':
 			o->so.fallback = 1;
 			break;
@@ -123,28 +101,22 @@ parse(int argc, char *argv[], struct opts *o)
 			o->dir = optarg;
 			break;
 		case 'r':
-			o->so.ratio = parse_fraction("--ratio", optarg, 0, 1e300);
+			o->so.ratio = opt_f64(&tool, "--ratio", optarg, 0, 1e300);
 			break;
 		case 't':
 			o->so.tables |= parse_tables(optarg);
 			break;
-		case ':':
-			err_usage(usage_line, "option '%s' needs an argument",
-			    argv[optind - 1]);
-		default:
-			err_usage(usage_line, "unknown option '%s'",
-			    argv[optind - 1]);
 		}
 	}
 	if (o->so.tables == 0)
-		err_usage(usage_line, "no table: -t table");
+		opt_usage(&tool, "no table: -t table");
 	if (stats_needs_modules(o->so.tables) && o->modules == NULL)
-		err_usage(usage_line, "the tables asked for need the module "
+		opt_usage(&tool, "the tables asked for need the module "
 		    "frame: -M file");
 	if (stats_needs_hlo(o->so.tables) && o->hlo == NULL)
-		err_usage(usage_line, "the costs need the hlo frame: -H file");
+		opt_usage(&tool, "the costs need the hlo frame: -H file");
 	if ((o->so.tables & (o->so.tables - 1)) != 0 && o->dir == NULL)
-		err_usage(usage_line, "more than one table: -o dir");
+		opt_usage(&tool, "more than one table: -o dir");
 }
 
 static int
@@ -190,7 +162,6 @@ main(int argc, char *argv[])
 	struct stats *s;
 	int t;
 
-	err_setprog(argv[0]);
 	parse(argc, argv, &o);
 	s = stats_new(&o.so);
 	if (o.modules && stats_load_modules(s, o.modules) != 0)

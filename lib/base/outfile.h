@@ -41,6 +41,14 @@ int outfile_commit(struct outfile *o);
 void outfile_discard(struct outfile *o);
 
 /*
+ * Create directory DIR and any missing parents, as `mkdir -p` (mode 0777
+ * less the umask).  Returns 0, or -1 with an err message naming the
+ * component: "D: cannot create directory: <strerror>", or "D: not a
+ * directory" when a component exists as something else (a file).
+ */
+int outfile_mkdirs(const char *dir);
+
+/*
  * An anonymous temporary file for a second pass (a spool), open for
  * reading and writing: in $TMPDIR when set (tmpfile() would ignore it, and
  * /tmp may be a small tmpfs), unlinked at once, so that nothing is left
