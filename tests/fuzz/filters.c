@@ -157,6 +157,23 @@ compilestats(void)
 		}
 	cstats_free(s);
 	filter_close(in);
+	/* One profile at a time (cstats_stream), two of the tables. */
+	for (o.table = CSTATS_SUMMARY; o.table <= CSTATS_COMPILATIONS;
+	    o.table += CSTATS_COMPILATIONS - CSTATS_SUMMARY) {
+		o.flags = CSTATS_CLEAN;
+		o.top = 0.97;
+		if ((in = rows()) == NULL)
+			return;
+		s = cstats_new();
+		if (cstats_stream(s, &o) == 0 && cstats_read(s, in) == 0 &&
+		    cstats_attribute(s) == 0) {
+			w = tsv_wopen(fuzz_null(), "null");
+			(void)cstats_write(s, w, &o);
+			(void)tsv_wclose(w);
+		}
+		cstats_free(s);
+		filter_close(in);
+	}
 }
 
 /* Side table I into F with LOAD; -1 if it failed. */
