@@ -96,3 +96,11 @@ frun "stats -t costs" "$S" -t costs -H "$T/out/hlo.tsv" "$F/big.tsv"
 frun "collectives -s waits" "$BIN/nsysjax-collectives" -s waits "$F/big.tsv"
 frun "align -o -s (corrections and skews)" "$BIN/nsysjax-align" -o "$F/corr.tsv" -s "$F/skews.tsv" "$F/big.tsv"
 echo "awk before (issue 13): stragglers.awk 12.5 s, 340 MB on 2 M rows; skews.awk 17.6 s at 6,000 steps"
+
+# nsysjax-compilestats on 1,000 profiles: the combined4 compile frame
+# repeated 250 times under other profile names (5 M ranges).  One profile
+# at a time since issue 13: holding every range took 1 GB.
+awk -F'\t' -v OFS='\t' 'NR == 1 { print; next } { r[NR] = $0 }
+    END { for (k = 0; k < 250; k++) for (i = 2; i <= NR; i++) { $0 = r[i]; $1 = $1 "_" k; print } }' \
+    "$T/out/compile.tsv" > "$F/compile.tsv"
+frun "compilestats -t summary, 1,000 profiles" "$BIN/nsysjax-compilestats" -t summary "$F/compile.tsv"
