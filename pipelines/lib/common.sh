@@ -66,7 +66,7 @@ number() {
 # BG emptied; on exit those still running are stopped.
 W=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-pipeline.XXXXXX") BG=''
 # shellcheck disable=SC2086
-trap '[ -z "$BG" ] || kill $BG 2> /dev/null; rm -rf "$W"' EXIT
+trap '[ -z "$BG" ] || kill $BG 2> /dev/null || :; rm -rf "$W"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
