@@ -1,0 +1,172 @@
+#include <math.h>
+#include <stdlib.h>
+
+#include "analysis/stats.h"
+#include "base/mem.h"
+
+static void
+swap(int64_t *a, int64_t *b)
+{
+	int64_t t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static void
+insertion(int64_t *v, size_t n)
+{
+	size_t i, j;
+	int64_t x;
+
+	for (i = 1; i < n; i++) {
+		x = v[i];
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/* Quicksort on the smaller side recursively, the larger in the loop, so
+ * that the stack stays O(log n); median of three pivots, and a three-way
+ * partition, since samples repeat (identical durations are common). */
+void
+stats_sort_i64(int64_t *v, size_t n)
+{
+	size_t lt, gt, i;
+	int64_t p;
+
+	while (n > 24) {
+		if (v[n / 2] < v[0])
+			swap(&v[n / 2], &v[0]);
+		if (v[n - 1] < v[0])
+			swap(&v[n - 1], &v[0]);
+		if (v[n - 1] < v[n / 2])
+			swap(&v[n - 1], &v[n / 2]);
+		p = v[n / 2];
+		lt = 0, gt = n, i = 0;
+		while (i < gt) {	/* [0,lt) < p, [lt,i) == p, [gt,n) > p */
+			if (v[i] < p)
+				swap(&v[lt++], &v[i++]);
+			else if (v[i] > p)
+				swap(&v[i], &v[--gt]);
+			else
+				i++;
+		}
+		if (lt < n - gt) {
+			stats_sort_i64(v, lt);
+			v += gt, n -= gt;
+		} else {
+			stats_sort_i64(v + gt, n - gt);
+			n = lt;
+		}
+	}
+	insertion(v, n);
+}
+
+double
+stats_median(const int64_t *v, size_t n)
+{
+	if (n == 0)
+		return 0;
+	if (n % 2)
+		return (double)v[n / 2];
+	return ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
+}
+
+double
+stats_p_normal(double z)
+{
+	return erfc(fabs(z) / sqrt(2.0));
+}
+
+/* Walk the two sorted samples as one merged sequence, tie group by tie
+ * group: the group's midrank goes to each member, its size to the tie
+ * term. */
+void
+stats_mwu(const int64_t *a, size_t na, const int64_t *b, size_t nb,
+    struct stats_mwu *r)
+{
+	size_t i = 0, j = 0, ta, tb, t;
+	double rank = 0, rb = 0, ties = 0, n, mu, var, d;
+	int64_t x;
+
+	r->u = 0, r->z = 0, r->p = 1;
+	if (na == 0 || nb == 0)
+		return;
+	while (i < na || j < nb) {
+		x = j >= nb || (i < na && a[i] < b[j]) ? a[i] : b[j];
+		for (ta = 0; i < na && a[i] == x; i++)
+			ta++;
+		for (tb = 0; j < nb && b[j] == x; j++)
+			tb++;
+		t = ta + tb;
+		/* ranks rank+1 .. rank+t, midrank rank + (t + 1) / 2 */
+		rb += (double)tb * (rank + ((double)t + 1) / 2);
+		rank += (double)t;
+		ties += (double)t * t * t - (double)t;
+	}
+	n = (double)na + (double)nb;
+	r->u = rb - (double)nb * ((double)nb + 1) / 2;
+	mu = (double)na * (double)nb / 2;
+	var = (double)na * (double)nb / 12 *
+	    ((n + 1) - ties / (n * (n - 1)));
+	if (!(var > 0))
+		return;		/* every value tied: no evidence */
+	d = fabs(r->u - mu) - 0.5;
+	if (d <= 0)
+		return;
+	r->z = (r->u > mu ? d : -d) / sqrt(var);
+	r->p = stats_p_normal(r->z);
+}
+
+struct pidx {
+	double p;
+	size_t i;
+};
+
+/* Ascending p, ties by position: a deterministic order. */
+static int
+cmp_pidx(const void *x, const void *y)
+{
+	const struct pidx *a = x, *b = y;
+
+	if (a->p != b->p)
+		return a->p < b->p ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+void
+stats_adjust(double *p, size_t n, enum stats_adjust m)
+{
+	struct pidx *s;
+	double run, q;
+	size_t k;
+
+	if (n == 0)
+		return;
+	s = mem_calloc(n, sizeof *s);
+	for (k = 0; k < n; k++)
+		s[k].p = p[k], s[k].i = k;
+	qsort(s, n, sizeof *s, cmp_pidx);
+	if (m == STATS_HOLM) {
+		run = 0;
+		for (k = 0; k < n; k++) {
+			q = (double)(n - k) * s[k].p;
+			if (q > 1)
+				q = 1;
+			if (q > run)
+				run = q;
+			p[s[k].i] = run;
+		}
+	} else {
+		run = 1;
+		for (k = n; k-- > 0;) {
+			q = (double)n * s[k].p / (double)(k + 1);
+			if (q < run)
+				run = q;
+			p[s[k].i] = run;
+		}
+	}
+	free(s);
+}

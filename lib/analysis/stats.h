@@ -1,0 +1,75 @@
+/*
+ * stats: the statistics of nsysjax-diff.  Two-sample rank test
+ * (Mann-Whitney U with the normal approximation), a large-sample z test
+ * of a difference of means, multiple-testing adjustment of p-values, and
+ * sorting and medians of integer samples (durations in ns).
+ *
+ * Sources of the formulas:
+ * - Mann-Whitney U: H. B. Mann and D. R. Whitney (1947), "On a test of
+ *   whether one of two random variables is stochastically larger than the
+ *   other", Ann. Math. Statist. 18(1); ties take midranks, and the variance
+ *   its usual tie correction (E. L. Lehmann, "Nonparametrics", 1975,
+ *   chapter 1); the tie term and the continuity correction of 1/2 as
+ *   scipy.stats.mannwhitneyu
+ *   (method="asymptotic", use_continuity=True, two-sided), whose
+ *   documented example this module reproduces (tests/unit/stats_test.c).
+ * - Holm: S. Holm (1979), "A simple sequentially rejective multiple test
+ *   procedure", Scand. J. Statist. 6(2).  Benjamini-Hochberg: Y. Benjamini
+ *   and Y. Hochberg (1995), "Controlling the false discovery rate", JRSS B
+ *   57(1).  Adjusted p-values as R's p.adjust ("holm", "BH").
+ */
+#ifndef NSYSJAX_STATS_H
+#define NSYSJAX_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Sort V[0..N) ascending in place (introsort-free quicksort with median of
+ * three and insertion sort for short runs; O(N log N) expected). */
+void stats_sort_i64(int64_t *v, size_t n);
+
+/* The median of the sorted V[0..N) (the mean of the middle two when N is
+ * even); 0 when N is 0. */
+double stats_median(const int64_t *v, size_t n);
+
+/* The result of a Mann-Whitney U test of samples A (before) and B
+ * (after). */
+struct stats_mwu {
+	double u;		/* U of B: pairs (a, b) with b > a, plus half
+				   the ties; in [0, na * nb] */
+	double z;		/* (u - na nb / 2) / sigma, continuity-corrected
+				   towards 0; 0 when sigma is 0 */
+	double p;		/* two-sided p-value, in [0, 1]; 1 when every
+				   value is tied or a sample is empty */
+};
+
+/*
+ * Mann-Whitney U of the sorted samples A[0..NA) and B[0..NB) (ascending,
+ * as stats_sort_i64 leaves them), in O(NA + NB): midranks for ties,
+ * sigma^2 = na nb / 12 * ((N + 1) - sum(t^3 - t) / (N (N - 1))) over tie
+ * groups of size t, N = na + nb; z = (|U - na nb / 2| - 1/2) / sigma
+ * (0 when |U - na nb / 2| <= 1/2), signed as U - na nb / 2; p = erfc(|z| /
+ * sqrt 2).  Returns the result in *R.
+ */
+void stats_mwu(const int64_t *a, size_t na, const int64_t *b, size_t nb,
+    struct stats_mwu *r);
+
+/* The two-sided p-value of a standard normal statistic Z: erfc(|z| /
+ * sqrt 2). */
+double stats_p_normal(double z);
+
+enum stats_adjust {
+	STATS_HOLM,		/* family-wise error rate, any dependence */
+	STATS_BH		/* false discovery rate (Benjamini-Hochberg) */
+};
+
+/*
+ * Replace the N p-values P[0..N) by their adjusted values (method M), in
+ * O(N log N): Holm's p(i) = max over j <= i of min(1, (N - j + 1) p(j)),
+ * BH's p(i) = min over j >= i of min(1, N p(j) / j), for the p-values in
+ * ascending order p(1) <= ... <= p(N), each written back in its place.
+ * NaN p-values are not allowed.
+ */
+void stats_adjust(double *p, size_t n, enum stats_adjust m);
+
+#endif
