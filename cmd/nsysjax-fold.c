@@ -19,7 +19,8 @@
 static const char usage_line[] =
     "usage: nsysjax-fold [-hv] [-b source | op_name | opcode] -H hlo\n"
     "           [-M modules] [-S stackframes] [-t fraction] [-u ns | us]"
-    " [file ...]";
+    " [file ...]\n"
+    "       nsysjax-fold -d [-n] before.folded after.folded";
 
 static _Noreturn void
 help(void)
@@ -37,6 +38,10 @@ help(void)
 	    "  -u, --unit=UNIT         count unit of folded stacks: us (default)\n"
 	    "                          or ns\n"
 	    "  -v, --verbose           report the selection and totals on stderr\n"
+	    "  -d, --diff              merge two folded files into differential\n"
+	    "                          lines: stack count_before count_after\n"
+	    "  -n, --normalize         with -d: scale BEFORE's counts to AFTER's\n"
+	    "                          total\n"
 	    "  -h, --help              this text\n", usage_line);
 	exit(0);
 }
@@ -44,7 +49,7 @@ help(void)
 struct opts {
 	struct fold_opts fo;
 	const char *hlo, *modules, *stackframes;
-	int verbose;
+	int verbose, diff, normalize;
 };
 
 static void
@@ -89,9 +94,11 @@ parse(int argc, char *argv[], struct opts *o)
 {
 	static const struct option longopts[] = {
 		{ "by", required_argument, NULL, 'b' },
+		{ "diff", no_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "hlo", required_argument, NULL, 'H' },
 		{ "modules", required_argument, NULL, 'M' },
+		{ "normalize", no_argument, NULL, 'n' },
 		{ "stackframes", required_argument, NULL, 'S' },
 		{ "top", required_argument, NULL, 't' },
 		{ "unit", required_argument, NULL, 'u' },
@@ -101,7 +108,7 @@ parse(int argc, char *argv[], struct opts *o)
 	int c;
 
 	opterr = 0;	/* one message per problem: ours */
-	while ((c = getopt_long(argc, argv, ":H:M:S:b:ht:u:v", longopts,
+	while ((c = getopt_long(argc, argv, ":H:M:S:b:dhnt:u:v", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'H':
@@ -116,8 +123,14 @@ parse(int argc, char *argv[], struct opts *o)
 		case 'b':
 			parse_by(optarg, &o->fo);
 			break;
+		case 'd':
+			o->diff = 1;
+			break;
 		case 'h':
 			help();
+		case 'n':
+			o->normalize = 1;
+			break;
 		case 't':
 			o->fo.top = parse_top(optarg);
 			break;
@@ -135,6 +148,13 @@ parse(int argc, char *argv[], struct opts *o)
 			    argv[optind - 1]);
 		}
 	}
+	if (o->diff) {
+		if (argc - optind != 2)
+			err_usage(usage_line, "--diff needs two folded files");
+		return;
+	}
+	if (o->normalize)
+		err_usage(usage_line, "--normalize goes with --diff");
 	if (o->hlo == NULL)
 		err_usage(usage_line, "the hlo frame is needed: -H file");
 	if (o->fo.by == FOLD_SOURCE && o->stackframes == NULL)
@@ -189,10 +209,37 @@ report(const struct fold_totals *t, int verbose)
 		    t->ninconsistent == 1 ? "" : "s");
 }
 
+/* --diff: the two folded files BEFORE and AFTER as differential lines. */
+static int
+diff(const char *before, const char *after, int normalize)
+{
+	struct fold_diff *x = fold_diff_new();
+	const char *path[2] = { before, after };
+	FILE *fp;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (strcmp(path[i], "-") == 0)
+			fp = stdin;
+		else if ((fp = fopen(path[i], "r")) == NULL)
+			err_die("%s: cannot open:", path[i]);
+		if (fold_diff_read(x, i, fp, fp == stdin ? "<stdin>" :
+		    path[i]) != 0)
+			err_die_last();
+		if (fp != stdin)
+			fclose(fp);
+	}
+	if (fold_diff_write(x, normalize, stdout, "<stdout>") != 0)
+		err_die_last();
+	fold_diff_free(x);
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
-	struct opts o = { { FOLD_SOURCE, 0.99, 1000 }, NULL, NULL, NULL, 0 };
+	struct opts o = { { FOLD_SOURCE, 0.99, 1000 }, NULL, NULL, NULL, 0, 0,
+	    0 };
 	struct tsv_writer *w;
 	struct filter *in;
 	struct fold *f;
@@ -200,6 +247,8 @@ main(int argc, char *argv[])
 
 	err_setprog(argv[0]);
 	parse(argc, argv, &o);
+	if (o.diff)
+		return diff(argv[optind], argv[optind + 1], o.normalize);
 	f = fold_new(&o.fo);
 	if (o.fo.by == FOLD_SOURCE)
 		load(f, o.stackframes, fold_load_stackframes);
