@@ -906,12 +906,22 @@ significant(const struct diff *d, const struct nums *x)
 	return x->tested && x->padj < d->o.alpha;
 }
 
+/* A term U of a variance with DF degrees of freedom, for the
+ * Welch-Satterthwaite degrees of freedom: adds U and U^2 / DF. */
+static void
+term(double u, double df, double *var, double *den)
+{
+	*var += u;
+	if (u > 0 && df >= 1)
+		*den += u * u / df;
+}
+
 static void
 totals(struct diff *d)
 {
 	struct diff_total *t = &d->tot;
 	const struct nums *x;
-	double dd = 0, var = 0, eb;
+	double dd = 0, var = 0, den = 0, eb;
 	size_t i;
 
 	t->before_ms = (double)d->run[0].total / 1e6;
@@ -936,13 +946,14 @@ totals(struct diff *d)
 			continue;
 		eb = (double)x->n[0];
 		dd += eb * (x->mean[1] - x->mean[0]);
-		var += eb * eb * (x->var[1] / (double)x->n[1] +
-		    x->var[0] / eb);
+		term(eb * eb * x->var[1] / (double)x->n[1],
+		    (double)x->n[1] - 1, &var, &den);
+		term(eb * x->var[0], eb - 1, &var, &den);
 	}
 	t->change_pct = t->before_ms > 0 ? t->change_ms / t->before_ms * 100 :
 	    NAN;
-	if (var > 0)
-		t->p = stats_p_normal(dd / sqrt(var));
+	if (var > 0 && den > 0)
+		t->p = stats_p_t(dd / sqrt(var), var * var / den);
 	else
 		t->p = dd == 0 ? 1 : 0;
 }
@@ -1294,18 +1305,23 @@ diff_write_summary(struct diff *d, struct tsv_writer *w)
 	return tsv_eor(w);
 }
 
-/* A module label for people: unescaped, at most 40 bytes. */
+/* A module label for people: the name (unescaped, at most 29 bytes) and
+ * the first 8 characters of its first ProgramId, or the ProgramId. */
 static void
 plabel(char *buf, size_t cap, const struct diff *d, size_t g)
 {
 	const struct group *x = &d->group[g];
-	const struct run *r = &d->run[x->nprog[0] ? 0 : 1];
-	const char *s = x->mod ? d->mods.s[x->mod - 1] :
-	    r->progs.s[x->prog[x->nprog[0] ? 0 : 1][0]];
+	int run = x->nprog[0] ? 0 : 1;
+	const char *id = d->run[run].progs.s[x->prog[run][0]];
+	const char *s = x->mod ? d->mods.s[x->mod - 1] : id;
+	size_t n = strlen(s);
 
-	snprintf(buf, cap, "%.*s%s", 37, s, strlen(s) > 40 ? "..." : "");
-	if (strlen(s) <= 40)
-		snprintf(buf, cap, "%s", s);
+	if (!x->mod)
+		snprintf(buf, cap, "%.40s", s);
+	else if (n > 29)
+		snprintf(buf, cap, "%.26s... [%.8s]", s, id);
+	else
+		snprintf(buf, cap, "%s [%.8s]", s, id);
 }
 
 static void

@@ -28,9 +28,12 @@
  * (analysis/stats.h), each module one of its per-execution times (the sum
  * of its items in each execution), p-values adjusted over items and over
  * modules (Holm by default, or Benjamini-Hochberg).  The overall change
- * gets a large-sample z test: D = sum over matched modules of E_b (m_a -
- * m_b), Var D = sum of E_b^2 (s_a^2 / E_a + s_b^2 / E_b), with m and s the
- * mean and sample standard deviation of a module's per-execution times.
+ * gets Welch's t test of a sum of differences of means: D = sum over
+ * matched modules of E_b (m_a - m_b), Var D = sum of E_b^2 (s_a^2 / E_a +
+ * s_b^2 / E_b), with m and s the mean and sample standard deviation of a
+ * module's per-execution times, t = D / sqrt(Var D) with the
+ * Welch-Satterthwaite degrees of freedom (B. L. Welch 1947, F. E.
+ * Satterthwaite 1946): (sum of terms)^2 / sum(term^2 / (E - 1)).
  *
  * Memory: per run one 4-byte sample per row (8 for a module whose samples
  * exceed 2^32 ns), the interned names and one entry per module execution;
@@ -80,7 +83,7 @@ struct diff_total {
 	double change_ms;		/* sum of contributions */
 	double change_pct;		/* change_ms / before_ms * 100; NaN if
 					   before_ms is 0 */
-	double p;			/* z test of the matched modules */
+	double p;			/* Welch t test, matched modules */
 	size_t items, both;		/* item rows; of them in both runs */
 	size_t tested;			/* of them tested (opts.min_share) */
 	size_t slower, faster;		/* significant (adjusted p < alpha) */

@@ -80,6 +80,68 @@ stats_p_normal(double z)
 	return erfc(fabs(z) / sqrt(2.0));
 }
 
+/* The continued fraction of the incomplete beta function I_x(a, b)
+ * (Abramowitz and Stegun 26.5.8), by the modified Lentz method. */
+static double
+beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d, f, num, delta;
+	int m, k;
+
+	d = 1 - (a + b) * x / (a + 1);
+	d = fabs(d) < tiny ? 1 / tiny : 1 / d;
+	f = d;
+	for (k = 2; k <= 800; k++) {	/* d_1 is in the start */
+		m = k / 2;
+		if (k % 2 == 0)		/* d_{2m} */
+			num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		else			/* d_{2m+1} */
+			num = -(a + m) * (a + b + m) * x /
+			    ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + num * d;
+		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
+		c = 1 + num / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		delta = c * d;
+		f *= delta;
+		if (fabs(delta - 1) < 1e-15)
+			break;
+	}
+	return f;
+}
+
+/* The regularised incomplete beta function I_x(a, b), 0 <= x <= 1. */
+static double
+beta_inc(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+	    b * log1p(-x));
+	/* the fraction converges fast for x < (a + 1) / (a + b + 2) */
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+double
+stats_p_t(double t, double df)
+{
+	if (isnan(t) || isnan(df) || !(df > 0))
+		return NAN;
+	if (isinf(df))
+		return stats_p_normal(t);
+	if (isinf(t))
+		return 0;
+	return beta_inc(df / 2, 0.5, df / (df + t * t));
+}
+
 /* Walk the two sorted samples as one merged sequence, tie group by tie
  * group: the group's midrank goes to each member, its size to the tie
  * term. */

@@ -58,6 +58,15 @@ void stats_mwu(const int64_t *a, size_t na, const int64_t *b, size_t nb,
  * sqrt 2). */
 double stats_p_normal(double z);
 
+/*
+ * The two-sided p-value of Student's t statistic T with DF > 0 degrees of
+ * freedom (DF need not be an integer: Welch-Satterthwaite): I_x(DF / 2,
+ * 1 / 2), x = DF / (DF + T^2), the regularised incomplete beta function
+ * evaluated by its continued fraction (modified Lentz), to about 1e-14
+ * relative.  Infinite DF gives the normal p-value; NaN gives NaN.
+ */
+double stats_p_t(double t, double df);
+
 enum stats_adjust {
 	STATS_HOLM,		/* family-wise error rate, any dependence */
 	STATS_BH		/* false discovery rate (Benjamini-Hochberg) */

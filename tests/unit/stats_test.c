@@ -124,6 +124,28 @@ adjust(void)
 	stats_adjust(NULL, 0, STATS_BH);
 }
 
+/*
+ * Student's t, by closed forms: with 1 degree of freedom (Cauchy) the
+ * two-sided p is 1 - 2 atan(|t|) / pi; with 2, 1 - |t| / sqrt(2 + t^2);
+ * and the tables' 5% points: t = 12.706 (df 1), 2.228 (df 10), 1.960
+ * (df infinite).
+ */
+static void
+student(void)
+{
+	double t;
+
+	for (t = 0.25; t < 40; t *= 1.7) {
+		CHECK_NEAR(stats_p_t(t, 1), 1 - 2 * atan(t) / M_PI, 1e-12);
+		CHECK_NEAR(stats_p_t(-t, 2), 1 - t / sqrt(2 + t * t), 1e-12);
+	}
+	CHECK_NEAR(stats_p_t(12.706, 1), 0.05, 1e-4);
+	CHECK_NEAR(stats_p_t(2.228, 10), 0.05, 1e-3);
+	CHECK_NEAR(stats_p_t(1.96, INFINITY), 0.05, 1e-3);
+	CHECK_NEAR(stats_p_t(0, 3.5), 1, 1e-15);
+	CHECK(isnan(stats_p_t(1, 0)));
+}
+
 static void
 sort_median(void)
 {
@@ -154,6 +176,7 @@ main(void)
 	ties();
 	degenerate();
 	adjust();
+	student();
 	sort_median();
 	return unit_done("stats");
 }
