@@ -80,3 +80,14 @@ frun "warmup -c (Communication read ahead)" "$W" -c "$C" "$F/big.tsv"
 frun "warmup -c --communication yes" "$W" -c "$C" --communication yes "$F/big.tsv"
 frun "warmup -m -c, from a pipe" sh -c '"$1" -m -c "$2" < "$3"' sh "$W" "$C" "$F/big.tsv"
 frun "warmup -s N, nothing steady, pipe" sh -c '"$1" -s 1000000000 < "$2" 2> /dev/null' sh "$W" "$F/big.tsv"
+
+# nsysjax-diff on two thunk frames of $ROWS rows: BEFORE the frame above,
+# AFTER made the same way from a copy of the real frame whose ProjDurMs
+# are 1% longer (so that every item differs).  Both frames are read in
+# full and every item tested; memory holds 4 bytes per row and run.
+awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ProjDurMs") c = i; print; next }
+	{ $c = sprintf("%.6f", $c * 1.01); print }' "$T/out/thunk.tsv" > "$T/out/thunk_after.tsv"
+awk -v ROWS="$ROWS" -f tests/bench/gen-thunks.awk "$T/out/thunk_after.tsv" > "$F/after.tsv"
+r=$(measure "$BIN/nsysjax-diff" -q -b "$T/out/module.tsv" -a "$T/out/module.tsv" "$F/big.tsv" "$F/after.tsv")
+printf '%-44s %6ss %5s M rows/s %5s MB peak RSS (inputs 2 x %d MB)\n' \
+    "diff (two frames of $ROWS rows each)" ${r%% *} "$(rps ${r%% *} | awk '{ printf "%.2f", $1 * 2 }')" ${r##* } "$mb"
