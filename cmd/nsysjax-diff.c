@@ -5,8 +5,6 @@
  * the total change, and a regression gate for CI (exit 3).  The rules are
  * in lib/analysis/diff.h.
  */
-#include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,42 +12,40 @@
 #include "analysis/diff.h"
 #include "analysis/filter.h"
 #include "base/err.h"
+#include "base/opt.h"
 #include "base/tsv.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-diff [-hqs] [-A holm | bh] [-a file] [-b file] [-c column]\n"
-    "           [-f fraction] [-k thunk | op_name | source] [-m ms] [-p level]\n"
-    "           [-t percent] before after";
+    "usage: nsysjax-diff [-hqs] [-A holm|bh] [-a file] [-b file] [-c column]"
+    " [-f fraction]\n"
+    "           [-k thunk|op_name|source] [-m ms] [-p level] [-t percent]"
+    " before after";
 
-static _Noreturn void
-help(void)
-{
-	printf("%s\n\n"
-	    "  -b, --before=FILE    a side table of BEFORE: its module or compile\n"
-	    "                       frame (module names, to match modules whose\n"
-	    "                       fingerprint changed), hlo frame (-k op_name,\n"
-	    "                       source), stackframes frame (-k source); may be\n"
-	    "                       repeated\n"
-	    "  -a, --after=FILE     the same for AFTER\n"
-	    "  -k, --key=KEY        items: thunk (module, thunk name; default),\n"
-	    "                       op_name or source (innermost Python frame)\n"
-	    "  -c, --column=NAME    the duration column, in ms (default ProjDurMs)\n"
-	    "  -s, --summary        write the module table, not the item table\n"
-	    "  -q, --quiet          no summary on stderr\n"
-	    "  -f, --min-share=F    test only items (and modules) making at least\n"
-	    "                       this fraction of both runs' time (default\n"
-	    "                       0.001)\n"
-	    "  -A, --adjust=METHOD  p-value adjustment: holm (default) or bh\n"
-	    "                       (Benjamini-Hochberg)\n"
-	    "  -p, --alpha=LEVEL    significance level (default 0.05)\n"
-	    "  -t, --threshold=PCT  gate: exit 3 when an item, a module or the\n"
-	    "                       total is slower by more than PCT percent and\n"
-	    "                       significant\n"
-	    "  -m, --min-ms=MS      gate: ignore items and modules contributing\n"
-	    "                       less than MS ms (default 0)\n"
-	    "  -h, --help           this text\n", usage_line);
-	exit(0);
-}
+static const struct opt_tool tool = { usage_line,
+    "  -b, --before=FILE    a side table of BEFORE: its module or compile\n"
+    "                       frame (module names, to match modules whose\n"
+    "                       fingerprint changed), hlo frame (-k op_name,\n"
+    "                       source), stackframes frame (-k source); may be\n"
+    "                       repeated\n"
+    "  -a, --after=FILE     the same for AFTER\n"
+    "  -k, --key=KEY        items: thunk (module, thunk name; default),\n"
+    "                       op_name or source (innermost Python frame)\n"
+    "  -c, --column=NAME    the duration column, in ms (default ProjDurMs)\n"
+    "  -s, --summary        write the module table, not the item table\n"
+    "  -q, --quiet          no summary on stderr\n"
+    "  -f, --min-share=F    test only items (and modules) making at least\n"
+    "                       this fraction of both runs' time (default\n"
+    "                       0.001)\n"
+    "  -A, --adjust=METHOD  p-value adjustment: holm (default) or bh\n"
+    "                       (Benjamini-Hochberg)\n"
+    "  -p, --alpha=LEVEL    significance level (default 0.05)\n"
+    "  -t, --threshold=PCT  gate: exit 3 when an item, a module or the\n"
+    "                       total is slower by more than PCT percent and\n"
+    "                       significant\n"
+    "  -m, --min-ms=MS      gate: ignore items and modules contributing\n"
+    "                       less than MS ms (default 0)\n"
+    "  -h, --help           this text\n"
+    "  -V, --version        the version\n" };
 
 struct opts {
 	struct diff_opts o;
@@ -58,26 +54,11 @@ struct opts {
 	int summary, quiet;
 };
 
-static double
-number(const char *opt, const char *arg, double lo, double hi, int open)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (end == arg || *end != '\0' || errno != 0 || !(v >= lo && v <= hi) ||
-	    (open && (v == lo || v == hi)))
-		err_usage(usage_line, "%s '%s': not a number in %s%g, %g%s",
-		    opt, arg, open ? "(" : "[", lo, hi, open ? ")" : "]");
-	return v;
-}
-
 static void
 side(struct opts *o, int run, const char *path)
 {
 	if (o->nside[run] == sizeof o->side[run] / sizeof o->side[run][0])
-		err_usage(usage_line, "too many side tables");
+		opt_usage(&tool, "too many side tables");
 	o->side[run][o->nside[run]++] = path;
 }
 
@@ -90,20 +71,19 @@ parse(int argc, char *argv[], struct opts *o)
 		{ "alpha", required_argument, NULL, 'p' },
 		{ "before", required_argument, NULL, 'b' },
 		{ "column", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
 		{ "min-share", required_argument, NULL, 'f' },
 		{ "key", required_argument, NULL, 'k' },
 		{ "min-ms", required_argument, NULL, 'm' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "threshold", required_argument, NULL, 't' },
+		OPT_STD_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":A:a:b:c:f:hk:m:p:qst:", longopts,
-	    NULL)) != -1) {
+	while ((c = opt_next(argc, argv, ":A:a:b:c:f:hk:m:p:qst:V", longopts,
+	    &tool)) != -1) {
 		switch (c) {
 		case 'A':
 			if (strcmp(optarg, "holm") == 0)
@@ -111,7 +91,7 @@ parse(int argc, char *argv[], struct opts *o)
 			else if (strcmp(optarg, "bh") == 0)
 				o->o.adjust = STATS_BH;
 			else
-				err_usage(usage_line, "unknown --adjust '%s' "
+				opt_usage(&tool, "unknown --adjust '%s' "
 				    "(holm or bh)", optarg);
 			break;
 		case 'a':
@@ -124,10 +104,9 @@ parse(int argc, char *argv[], struct opts *o)
 			o->o.column = optarg;
 			break;
 		case 'f':
-			o->o.min_share = number("--min-share", optarg, 0, 1, 0);
+			o->o.min_share = opt_f64(&tool, "--min-share", optarg,
+			    0, 1);
 			break;
-		case 'h':
-			help();
 		case 'k':
 			if (strcmp(optarg, "thunk") == 0)
 				o->o.key = DIFF_KEY_THUNK;
@@ -136,14 +115,18 @@ parse(int argc, char *argv[], struct opts *o)
 			else if (strcmp(optarg, "source") == 0)
 				o->o.key = DIFF_KEY_SOURCE;
 			else
-				err_usage(usage_line, "unknown --key '%s' "
+				opt_usage(&tool, "unknown --key '%s' "
 				    "(thunk, op_name or source)", optarg);
 			break;
 		case 'm':
-			o->o.min_ms = number("--min-ms", optarg, 0, 1e15, 0);
+			o->o.min_ms = opt_f64(&tool, "--min-ms", optarg, 0,
+			    1e15);
 			break;
 		case 'p':
-			o->o.alpha = number("--alpha", optarg, 0, 1, 1);
+			o->o.alpha = opt_f64(&tool, "--alpha", optarg, 0, 1);
+			if (o->o.alpha == 0 || o->o.alpha == 1)
+				opt_usage(&tool, "--alpha '%s': not a level in "
+				    "(0, 1)", optarg);
 			break;
 		case 'q':
 			o->quiet = 1;
@@ -152,21 +135,15 @@ parse(int argc, char *argv[], struct opts *o)
 			o->summary = 1;
 			break;
 		case 't':
-			o->o.threshold = number("--threshold", optarg, 0, 1e15,
-			    0);
+			o->o.threshold = opt_f64(&tool, "--threshold", optarg,
+			    0, 1e15);
 			break;
-		case ':':
-			err_usage(usage_line, "option '%s' needs an argument",
-			    argv[optind - 1]);
-		default:
-			err_usage(usage_line, "unknown option '%s'",
-			    argv[optind - 1]);
 		}
 	}
 	if (argc - optind != 2)
-		err_usage(usage_line, "two frames are needed: before after");
+		opt_usage(&tool, "two frames are needed: before after");
 	if (strcmp(argv[optind], "-") == 0 && strcmp(argv[optind + 1], "-") == 0)
-		err_usage(usage_line, "only one of the frames can be stdin");
+		opt_usage(&tool, "only one of the frames can be stdin");
 }
 
 struct ctx {
@@ -216,7 +193,6 @@ main(int argc, char *argv[])
 	size_t i;
 	int rc;
 
-	err_setprog(argv[0]);
 	parse(argc, argv, &o);
 	c.d = diff_new(&o.o);
 	for (c.run = 0; c.run < 2; c.run++) {

@@ -46,20 +46,6 @@ extract_frame_bit(const char *name)
 	return 0;
 }
 
-static void
-warn(struct extract *x, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	mem_grow(&x->warnings, &x->capwarnings, x->nwarnings + 1,
-	    sizeof(*x->warnings));
-	x->warnings[x->nwarnings++] = mem_strdup(buf);
-}
-
 static const char *const dump_suffixes[] = {
 	"after_optimizations.hlo.pb.xz", "after_optimizations.hlo.pb", NULL
 };
@@ -271,7 +257,7 @@ missing_program(struct extract *x, const struct frames_module *m)
 	snprintf(buf, sizeof(buf), "missing-hlo-%lld", (long long)m->program_id);
 	if ((i = strtab_find(&x->strings, buf, strlen(buf))) != STRTAB_NONE)
 		return strtab_get(&x->strings, i);
-	warn(x, "%s: no HLO dump for module %s (program_id %lld); its thunks "
+	err_note(&x->warnings, "%s: no HLO dump for module %s (program_id %lld); its thunks "
 	    "have ProgramId %s and no Communication value",
 	    x->in.p[m->profile].path, m->name, (long long)m->program_id, buf);
 	return intern(x, buf);
@@ -422,7 +408,7 @@ heap_rows(struct extract *x, size_t m0)
 		e = &x->heaps[k];
 		if (!e->differs && !heap_equal(e->h, h->heap[j])) {
 			e->differs = 1;
-			warn(x, "%s:%s: heap simulator traces differ from those "
+			err_note(&x->warnings, "%s:%s: heap simulator traces differ from those "
 			    "of an earlier dump of ProgramId %s; the heap frame "
 			    "has the first", x->in.p[m->profile].path,
 			    h->member[j], m->program);
@@ -674,18 +660,13 @@ load_compile(struct extract *x, size_t k)
 		    ".csv.xz or .csv (profile %s)", p->path, p->name);
 	rc = fetch(x, p, member, &data, &len);
 	if (rc == 0) {
-		/* A combined archive's member is "<base>/<profile>". */
-		if (strncmp(member, pushpop_members[0],
-		    strlen(pushpop_members[0])) == 0)
-			rc = compile_parse_parquet(data, len, &r, &n);
-		else
-			rc = compile_parse_csv((const char *)data, len, &r, &n);
-		if (rc == 0)
-			rc = compile_add_profile(&x->cf, p->name, r, n,
-			    compile_fp, &c, x->o.keep_autotuning ? 0 :
-			    COMPILE_CLEAN);
+		rc = compile_parse_report(member, &data, &len, &r, &n);
+		if (rc == 0 && (rc = compile_add_profile(&x->cf, p->name, r,
+		    n, compile_fp, &c, x->o.keep_autotuning ? 0 :
+		    COMPILE_CLEAN)) != 0)
+			err_prefix("%s", member);
 		if (rc != 0)
-			err_prefix_at("%s:%s", p->path, member);
+			err_prefix_in("%s", p->path);
 		compile_ranges_free(r, n);
 		free(data);
 	}
@@ -754,8 +735,8 @@ extract_load(struct extract *x, const char *const *paths, size_t n,
 	}
 	prefetch_free(x->pf);
 	x->pf = NULL;
-	for (i = 0; i < x->fr.nnotes; i++)
-		warn(x, "%s", x->fr.notes[i]);
+	for (i = 0; i < x->fr.notes.n; i++)
+		err_note(&x->warnings, "%s", x->fr.notes.v[i]);
 	frames_finish(&x->fr);
 	if (!o->keep_autotuning)
 		frames_drop_autotuning(&x->fr);
@@ -784,8 +765,6 @@ extract_free(struct extract *x)
 		heap_free(x->heaps[i].h);
 	free(x->heaps);
 	strtab_free(&x->heapkeys);
-	for (i = 0; i < x->nwarnings; i++)
-		free(x->warnings[i]);
 	for (i = 0; i < x->rowkeys.n; i++)
 		free_row(&x->rows[i]);
 	free(x->rows);
@@ -796,7 +775,7 @@ extract_free(struct extract *x)
 	free(x->keybuf);
 	prefetch_free(x->pf);
 	prefetch_free(x->next);
-	free(x->warnings);
+	err_notes_free(&x->warnings);
 	frames_free(&x->fr);
 	compile_free(&x->cf);
 	input_close(&x->in);

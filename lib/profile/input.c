@@ -9,22 +9,30 @@
 
 #define TRACE "nvtx_gpu_proj_trace/trace.parquet"
 
-static char *
-stem(const char *path)
+char *
+input_name(const char *path)
 {
-	size_t n = strlen(path);
+	static const char *const ext[] = {
+		".zip", ".xz", ".csv", ".parquet", NULL
+	};
+	size_t n = strlen(path), i, e;
 	const char *b;
 	char *s;
 
+	if (strcmp(path, "-") == 0)
+		return mem_strdup("stdin");
 	while (n > 1 && path[n - 1] == '/')
 		n--;
 	s = mem_strndup(path, n);
 	b = strrchr(s, '/');
 	b = b ? b + 1 : s;
 	memmove(s, b, strlen(b) + 1);
-	n = strlen(s);
-	if (n > 4 && strcmp(s + n - 4, ".zip") == 0)
-		s[n - 4] = '\0';
+	for (i = 0; ext[i]; i++) {
+		n = strlen(s);
+		e = strlen(ext[i]);
+		if (n > e && strcmp(s + n - e, ext[i]) == 0)
+			s[n - e] = '\0';
+	}
 	return s;
 }
 
@@ -46,7 +54,7 @@ find_profiles(struct input_set *s, struct archive *a, const char *path)
 	size_t i, before = s->n, plen = strlen(TRACE "/");
 
 	if (archive_has(a, TRACE)) {
-		add_profile(s, a, path, stem(path));
+		add_profile(s, a, path, input_name(path));
 		return 0;
 	}
 	for (i = 0; i < archive_count(a); i++) {

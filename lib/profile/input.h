@@ -42,6 +42,14 @@ int input_open(const char *const *paths, size_t n, struct input_set *s);
 void input_close(struct input_set *s);
 
 /*
+ * The ProfileName of the input PATH, as nsys-jax names a profile after its
+ * archive: the last component (trailing '/' ignored) without ".zip", and
+ * for a report file without ".xz", ".csv", ".parquet" in turn
+ * ("r/rank0.csv.xz" -> "rank0"); "-" is "stdin".  A new string.
+ */
+char *input_name(const char *path);
+
+/*
  * The member holding BASE for profile P: BASE itself, or "BASE/<name>"
  * in a combined archive.  Returns a new string (caller frees), or NULL
  * when neither exists (no err message: callers decide if that is an
