@@ -101,8 +101,8 @@ steady() {
 		done
 		return
 	fi
-	[ -f "$W/corrections.tsv" ] ||
-		nsysjax-align -o "$W/corrections.tsv" "$F/communication.tsv" > /dev/null
+	# Once per call, for the frames of $F (diff.sh calls it for two runs).
+	nsysjax-align -o "$W/corrections.tsv" "$F/communication.tsv" > /dev/null
 	for f do
 		steady_frame "$F" "$W/corrections.tsv" "$f" > "$W/$f.tsv"
 	done
