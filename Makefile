@@ -133,3 +133,10 @@ run: all $(RUNDEP)
 	NSYSJAX_BIN=$(O)/bin sh pipelines/report.sh -o out $(RUNIN)
 	@echo "make run: the report of $(RUNIN) is in out/ (out/report.txt)"
 .PHONY: example run
+
+# mkexport (tests/sqlite/mkexport.c): nsys SQLite exports for the tests,
+# hand-made from a text spec or converted from an nsys-jax archive.
+$(O)/sqlite/mkexport: tests/sqlite/mkexport.c $(LIBA) $(HDR_LIB)
+	@mkdir -p $(O)/sqlite
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(ALL_LDLIBS)
+test: $(O)/sqlite/mkexport
