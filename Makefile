@@ -140,3 +140,11 @@ $(O)/sqlite/mkexport: tests/sqlite/mkexport.c $(LIBA) $(HDR_LIB)
 	@mkdir -p $(O)/sqlite
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(ALL_LDLIBS)
 test: $(O)/sqlite/mkexport
+
+# The generated seeds of the sqlite fuzz target: small exports from the
+# specs in tests/sqlite/seeds (deterministic).
+sqlite-seeds: $(O)/sqlite/mkexport
+	for s in tests/sqlite/seeds/*.spec; do \
+	    n=$${s##*/}; $(O)/sqlite/mkexport spec $$s tests/corpus/sqlite/gen-$${n%.spec}.sqlite || exit 1; done
+seeds: sqlite-seeds
+.PHONY: sqlite-seeds
