@@ -4,6 +4,9 @@
 
 include config.mk
 
+# The version every tool prints for --version (lib/base/opt.c).
+VERSION = 0.4.0
+
 O       ?= build
 SRC_LIB := $(wildcard lib/*/*.c)
 HDR_LIB := $(wildcard lib/*/*.h)
@@ -11,7 +14,9 @@ SRC_CMD := $(wildcard cmd/*.c)
 PROTOS  := $(wildcard protos/*.proto)
 PB_C    := $(patsubst protos/%.proto,$(O)/pb/%.pb-c.c,$(PROTOS))
 OBJ_LIB := $(patsubst lib/%.c,$(O)/lib/%.o,$(SRC_LIB)) $(PB_C:.c=.o)
-BIN     := $(patsubst cmd/%.c,$(O)/bin/%,$(SRC_CMD))
+SH_CMD  := $(wildcard cmd/*.sh)
+BIN     := $(patsubst cmd/%.c,$(O)/bin/%,$(SRC_CMD)) \
+	   $(patsubst cmd/%.sh,$(O)/bin/%,$(SH_CMD))
 UNIT    := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/*.c))
 FUZZ    := $(patsubst tests/fuzz/%.c,%,$(filter-out tests/fuzz/replay.c,$(wildcard tests/fuzz/*.c)))
 LIBA    := $(O)/libnsysjax.a
@@ -28,6 +33,8 @@ $(O)/pb/%.pb-c.c $(O)/pb/%.pb-c.h: protos/%.proto
 $(O)/pb/%.pb-c.o: $(O)/pb/%.pb-c.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Wno-unused-parameter -c -o $@ $<
 
+$(O)/lib/base/opt.o: ALL_CPPFLAGS += -DNSYSJAX_VERSION='"$(VERSION)"'
+
 $(O)/lib/%.o: lib/%.c $(HDR_LIB) $(PB_C)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
@@ -40,6 +47,11 @@ $(LIBA): $(OBJ_LIB)
 $(O)/bin/%: cmd/%.c $(LIBA) $(HDR_LIB)
 	@mkdir -p $(O)/bin
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(ALL_LDLIBS)
+
+# Tools written in shell: the version filled in, made executable.
+$(O)/bin/%: cmd/%.sh Makefile
+	@mkdir -p $(O)/bin
+	sed 's/@VERSION@/$(VERSION)/' $< > $@.tmp && chmod 755 $@.tmp && mv $@.tmp $@
 
 $(O)/tests/%: tests/unit/%.c $(LIBA) $(HDR_LIB) $(wildcard tests/unit/*.h)
 	@mkdir -p $(O)/tests
@@ -97,7 +109,7 @@ install: all
 	for m in man/*.1; do cp -f $$m $(DESTDIR)$(MANPREFIX)/man1/ && chmod 644 $(DESTDIR)$(MANPREFIX)/man1/$${m##*/}; done
 
 uninstall:
-	for c in $(SRC_CMD); do t=$${c##*/}; t=$${t%.c}; rm -f $(DESTDIR)$(PREFIX)/bin/$$t $(DESTDIR)$(MANPREFIX)/man1/$$t.1; done
+	for c in $(SRC_CMD) $(SH_CMD); do t=$${c##*/}; t=$${t%.*}; rm -f $(DESTDIR)$(PREFIX)/bin/$$t $(DESTDIR)$(MANPREFIX)/man1/$$t.1; done
 
 clean:
 	rm -rf $(O) build build-san build-fuzz

@@ -4,7 +4,6 @@
  * estimated from the end times of the largest collectives or read from a
  * corrections table written by an earlier run.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 
 #include "analysis/align.h"
 #include "base/err.h"
+#include "base/opt.h"
 #include "analysis/filter.h"
 #include "base/mem.h"
 #include "base/outfile.h"
@@ -20,15 +20,11 @@
 static const char usage_line[] =
     "usage: nsysjax-align [-h] [-a table | -o table] [file ...]";
 
-static _Noreturn void
-help(void)
-{
-	printf("%s\n\n"
-	    "  -a, --apply=TABLE        apply the corrections of TABLE (streaming)\n"
-	    "  -o, --corrections=TABLE  also write the corrections estimated to TABLE\n"
-	    "  -h, --help               this text\n", usage_line);
-	exit(0);
-}
+static const struct opt_tool tool = { usage_line,
+    "  -a, --apply=TABLE        apply the corrections of TABLE (streaming)\n"
+    "  -o, --corrections=TABLE  also write the corrections estimated to TABLE\n"
+    "  -h, --help               this text\n"
+    "  -V, --version            the version\n" };
 
 static void
 read_table(const char *path, struct align_table *t)
@@ -110,7 +106,7 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "apply", required_argument, NULL, 'a' },
 		{ "corrections", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
+		OPT_STD_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *apply = NULL, *out = NULL;
@@ -120,28 +116,18 @@ main(int argc, char *argv[])
 	struct filter *in;
 	int c;
 
-	err_setprog(argv[0]);
-	opterr = 0;	/* one message per problem: ours */
-	while ((c = getopt_long(argc, argv, ":a:ho:", longopts, NULL)) != -1) {
+	while ((c = opt_next(argc, argv, ":a:ho:V", longopts, &tool)) != -1) {
 		switch (c) {
 		case 'a':
 			apply = optarg;
 			break;
-		case 'h':
-			help();
 		case 'o':
 			out = optarg;
 			break;
-		case ':':
-			err_usage(usage_line, "option '%s' needs an argument",
-			    argv[optind - 1]);
-		default:
-			err_usage(usage_line, "unknown option '%s'",
-			    argv[optind - 1]);
 		}
 	}
 	if (apply && out)
-		err_usage(usage_line, "-a and -o exclude each other");
+		opt_usage(&tool, "-a and -o exclude each other");
 	if (apply)
 		read_table(apply, &t);
 	if ((in = filter_open(argv + optind, (size_t)(argc - optind))) == NULL)

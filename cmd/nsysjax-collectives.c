@@ -4,30 +4,26 @@
  * or prints the bandwidth and hidden-time summaries of the reference's
  * analyses/communication.py.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/collectives.h"
 #include "base/err.h"
+#include "base/opt.h"
 #include "analysis/filter.h"
 #include "base/tsv.h"
 
 static const char usage_line[] =
     "usage: nsysjax-collectives [-dh] [-s bandwidth | -s hidden] [file ...]";
 
-static _Noreturn void
-help(void)
-{
-	printf("%s\n\n"
-	    "  -d, --drop-compute     write communication rows only\n"
-	    "  -s, --summary=TABLE    write a summary instead of rows:\n"
-	    "                         bandwidth (bus bandwidth per collective and\n"
-	    "                         message size) or hidden (hidden time)\n"
-	    "  -h, --help             this text\n", usage_line);
-	exit(0);
-}
+static const struct opt_tool tool = { usage_line,
+    "  -d, --drop-compute     write communication rows only\n"
+    "  -s, --summary=TABLE    write a summary instead of rows:\n"
+    "                         bandwidth (bus bandwidth per collective and\n"
+    "                         message size) or hidden (hidden time)\n"
+    "  -h, --help             this text\n"
+    "  -V, --version          the version\n" };
 
 static enum coll_mode
 summary_mode(const char *arg)
@@ -36,7 +32,7 @@ summary_mode(const char *arg)
 		return COLL_BANDWIDTH;
 	if (strcmp(arg, "hidden") == 0)
 		return COLL_HIDDEN;
-	err_usage(usage_line, "unknown summary '%s'", arg);
+	opt_usage(&tool, "unknown summary '%s'", arg);
 }
 
 int
@@ -44,8 +40,8 @@ main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "drop-compute", no_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
 		{ "summary", required_argument, NULL, 's' },
+		OPT_STD_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
 	enum coll_mode mode = COLL_ROWS;
@@ -53,25 +49,15 @@ main(int argc, char *argv[])
 	struct tsv_writer *w;
 	int c, rc;
 
-	err_setprog(argv[0]);
-	opterr = 0;	/* one message per problem: ours */
-	while ((c = getopt_long(argc, argv, ":dhs:", longopts, NULL)) != -1) {
+	while ((c = opt_next(argc, argv, ":dhs:V", longopts, &tool)) != -1) {
 		switch (c) {
 		case 'd':
 			if (mode == COLL_ROWS)
 				mode = COLL_COMM_ROWS;
 			break;
-		case 'h':
-			help();
 		case 's':
 			mode = summary_mode(optarg);
 			break;
-		case ':':
-			err_usage(usage_line, "option '%s' needs an argument",
-			    argv[optind - 1]);
-		default:
-			err_usage(usage_line, "unknown option '%s'",
-			    argv[optind - 1]);
 		}
 	}
 	if ((in = filter_open(argv + optind, (size_t)(argc - optind))) == NULL)

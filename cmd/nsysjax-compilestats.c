@@ -4,41 +4,39 @@
  * parallel-compilation-aware statistics, its notebook summary, the tables
  * of analyses/summary.py, or a breakdown of each compilation.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/compilestats.h"
 #include "base/err.h"
+#include "base/opt.h"
 #include "analysis/filter.h"
 #include "base/mem.h"
 #include "base/tsv.h"
+#include "profile/compile.h"
+#include "profile/input.h"
 
 static const char usage_line[] =
     "usage: nsysjax-compilestats [-cghk] [-f fraction] [-n names] [-p] "
     "[-t table] [file ...]";
 
-static _Noreturn void
-help(void)
-{
-	printf("%s\n\n"
-	    "  -t, --table=TABLE      the table to write: stats (default),\n"
-	    "                         summary, ranges, no-pass-detail, passes,\n"
-	    "                         compilations\n"
-	    "  -f, --top=FRACTION     only the largest rows adding up to at\n"
-	    "                         most FRACTION of the total (0.97: the\n"
-	    "                         notebook's summary)\n"
-	    "  -c, --clean            clean names as the notebook does\n"
-	    "  -g, --group-passes     XlaPass:# -> XlaPasses, XlaPassPipeline:#\n"
-	    "                         -> XlaPassPipelines\n"
-	    "  -p, --pushpop          inputs are nsys stats nvtx_pushpop_trace\n"
-	    "                         reports (.csv, .csv.xz, .parquet)\n"
-	    "  -n, --names=A,B,...    with -p: ProfileName of each input\n"
-	    "  -k, --keep-autotuning  with -p: keep autotuner detail\n"
-	    "  -h, --help             this text\n", usage_line);
-	exit(0);
-}
+static const struct opt_tool tool = { usage_line,
+    "  -t, --table=TABLE      the table to write: stats (default),\n"
+    "                         summary, ranges, no-pass-detail, passes,\n"
+    "                         compilations\n"
+    "  -f, --top=FRACTION     only the largest rows adding up to at\n"
+    "                         most FRACTION of the total (0.97: the\n"
+    "                         notebook's summary)\n"
+    "  -c, --clean            clean names as the notebook does\n"
+    "  -g, --group-passes     XlaPass:# -> XlaPasses, XlaPassPipeline:#\n"
+    "                         -> XlaPassPipelines\n"
+    "  -p, --pushpop          inputs are nsys stats nvtx_pushpop_trace\n"
+    "                         reports (.csv, .csv.xz, .parquet)\n"
+    "  -n, --names=A,B,...    with -p: ProfileName of each input\n"
+    "  -k, --keep-autotuning  with -p: keep autotuner detail\n"
+    "  -h, --help             this text\n"
+    "  -V, --version          the version\n" };
 
 static enum cstats_table
 table(const char *arg)
@@ -57,41 +55,32 @@ table(const char *arg)
 	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
 		if (strcmp(arg, tab[i].name) == 0)
 			return tab[i].t;
-	err_usage(usage_line, "unknown table '%s'", arg);
+	opt_usage(&tool, "unknown table '%s'", arg);
 }
 
-static double
-fraction(const char *arg)
+/* The rows of F, a compile frame built from the report SRC, into S. */
+static void
+add_frame(struct cstats *s, const struct compile_frame *f, const char *src)
 {
-	char *end;
-	double v = strtod(arg, &end);
+	size_t i;
 
-	if (end == arg || *end != '\0' || !(v >= 0 && v <= 1))
-		err_usage(usage_line, "-f wants a fraction from 0 to 1, not "
-		    "'%s'", arg);
-	return v;
-}
+	for (i = 0; i < f->nrows; i++) {
+		const struct compile_row *c = &f->rows[i];
+		struct cstats_range x = {
+			.profile = f->profiles[c->profile],
+			.range_id = c->range_id, .name = c->name,
+			.tid = c->tid, .parent_id = c->parent_id,
+			.range_stack = c->range_stack,
+			.start = c->start, .dur = c->dur,
+			.dur_child = c->dur_child,
+			.dur_nonchild = c->dur_nonchild,
+			.child_nan = c->child_nan,
+			.program_id = c->program_id,
+			.program_name = c->program_name, .src = src
+		};
 
-/* ProfileName of a report: its file name without directory, .xz, .csv,
- * .parquet. */
-static char *
-profile_of(const char *path)
-{
-	static const char *const ext[] = { ".xz", ".csv", ".parquet" };
-	const char *base = strrchr(path, '/');
-	char *p;
-	size_t i, n;
-
-	if (strcmp(path, "-") == 0)
-		return mem_strdup("stdin");
-	p = mem_strdup(base ? base + 1 : path);
-	for (i = 0; i < 3; i++) {
-		n = strlen(p);
-		if (n > strlen(ext[i]) &&
-		    strcmp(p + n - strlen(ext[i]), ext[i]) == 0)
-			p[n - strlen(ext[i])] = '\0';
+		cstats_add(s, &x);
 	}
-	return p;
 }
 
 /* The N reports FILES, named by the comma-separated NAMES or their paths. */
@@ -110,9 +99,10 @@ load_reports(struct cstats *s, char *const *files, size_t n,
 	for (k = 0; names != NULL && names[k] != '\0'; k++)
 		count += names[k] == ',';
 	if (names != NULL && count != n)
-		err_usage(usage_line, "-n gives %zu names for %zu inputs",
+		opt_usage(&tool, "-n gives %zu names for %zu inputs",
 		    count, n);
 	for (k = 0; k < n; k++) {
+		struct compile_frame f = { 0 };
 		char *name;
 
 		if (names != NULL) {
@@ -121,9 +111,11 @@ load_reports(struct cstats *s, char *const *files, size_t n,
 			name = mem_strndup(p, len);
 			p += len + 1;
 		} else
-			name = profile_of(files[k]);
-		if (cstats_load_pushpop(s, files[k], name, flags) != 0)
+			name = input_name(files[k]);
+		if (compile_load_report(&f, files[k], name, flags) != 0)
 			err_die_last();
+		add_frame(s, &f, strcmp(files[k], "-") ? files[k] : "<stdin>");
+		compile_free(&f);
 		free(name);
 	}
 }
@@ -144,12 +136,12 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "clean", no_argument, NULL, 'c' },
 		{ "group-passes", no_argument, NULL, 'g' },
-		{ "help", no_argument, NULL, 'h' },
 		{ "keep-autotuning", no_argument, NULL, 'k' },
 		{ "names", required_argument, NULL, 'n' },
 		{ "pushpop", no_argument, NULL, 'p' },
 		{ "table", required_argument, NULL, 't' },
 		{ "top", required_argument, NULL, 'f' },
+		OPT_STD_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cstats_opts o = { CSTATS_STATS, 0, 1 };
@@ -158,22 +150,17 @@ main(int argc, char *argv[])
 	struct tsv_writer *w;
 	struct cstats *s;
 
-	err_setprog(argv[0]);
-	opterr = 0;	/* one message per problem: ours */
-	while ((c = getopt_long(argc, argv, ":cf:ghkn:pt:", longopts,
-	    NULL)) != -1) {
+	while ((c = opt_next(argc, argv, ":cf:ghkn:pt:V", longopts, &tool)) != -1) {
 		switch (c) {
 		case 'c':
 			o.flags |= CSTATS_CLEAN;
 			break;
 		case 'f':
-			o.top = fraction(optarg);
+			o.top = opt_f64(&tool, "-f", optarg, 0, 1);
 			break;
 		case 'g':
 			o.flags |= CSTATS_GROUP;
 			break;
-		case 'h':
-			help();
 		case 'k':
 			keep = 1;
 			break;
@@ -186,22 +173,16 @@ main(int argc, char *argv[])
 		case 't':
 			o.table = table(optarg);
 			break;
-		case ':':
-			err_usage(usage_line, "option '%s' needs an argument",
-			    argv[optind - 1]);
-		default:
-			err_usage(usage_line, "unknown option '%s'",
-			    argv[optind - 1]);
 		}
 	}
 	if (!pushpop && (keep || names != NULL))
-		err_usage(usage_line, "-k and -n go with -p");
+		opt_usage(&tool, "-k and -n go with -p");
 	if (o.table == CSTATS_PASSES && (o.flags & CSTATS_GROUP))
-		err_usage(usage_line, "-g leaves no passes for -t passes");
+		opt_usage(&tool, "-g leaves no passes for -t passes");
 	s = cstats_new();
 	if (pushpop)
 		load_reports(s, argv + optind, (size_t)(argc - optind), names,
-		    keep ? CSTATS_KEEP_AUTOTUNING : 0);
+		    keep ? 0 : COMPILE_CLEAN);
 	else
 		load_frames(s, argv + optind, (size_t)(argc - optind));
 	if (cstats_attribute(s) != 0)

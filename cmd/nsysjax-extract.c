@@ -6,12 +6,12 @@
  * TSV, and from exports the NVTX -> GPU projection (nvtx): one frame to
  * standard output, or every frame into a directory.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/err.h"
+#include "base/opt.h"
 #include "profile/extract.h"
 #include "base/mem.h"
 #include "base/outfile.h"
@@ -20,32 +20,19 @@
 static const char usage_line[] =
     "usage: nsysjax-extract [-hkm] [-d dir] [-f frame | -o dir] [-n names] input ...";
 
-static _Noreturn void
-help(void)
-{
-	printf("%s\n\n"
-	    "  -f, --frame=NAME          frame to write to stdout: thunk (default),\n"
-	    "                            module, communication, compile, hlo,\n"
-	    "                            stackframes, heap, nvtx (SQLite exports:\n"
-	    "                            every projected NVTX range, integer ns)\n"
-	    "  -d, --hlo-dump=DIR        XLA dumps of SQLite exports (default: dump/\n"
-	    "                            beside the file, or in its directory/zip)\n"
-	    "  -o, --output-dir=DIR      write every frame to DIR/NAME.tsv\n"
-	    "  -k, --keep-autotuning     keep autotuner executions and compile detail\n"
-	    "  -m, --allow-missing-hlo   a module without HLO dump is a warning\n"
-	    "  -n, --names=A,B,...       ProfileName of each profile, in input order\n"
-	    "  -h, --help                this text\n", usage_line);
-	exit(0);
-}
-
-static void
-print_warnings(const struct extract *x)
-{
-	size_t i;
-
-	for (i = 0; i < x->nwarnings; i++)
-		err_warn("%s", x->warnings[i]);
-}
+static const struct opt_tool tool = { usage_line,
+    "  -f, --frame=NAME          frame to write to stdout: thunk (default),\n"
+    "                            module, communication, compile, hlo,\n"
+    "                            stackframes, heap, nvtx (SQLite exports:\n"
+    "                            every projected NVTX range, integer ns)\n"
+    "  -d, --hlo-dump=DIR        XLA dumps of SQLite exports (default: dump/\n"
+    "                            beside the file, or in its directory/zip)\n"
+    "  -o, --output-dir=DIR      write every frame to DIR/NAME.tsv\n"
+    "  -k, --keep-autotuning     keep autotuner executions and compile detail\n"
+    "  -m, --allow-missing-hlo   a module without HLO dump is a warning\n"
+    "  -n, --names=A,B,...       ProfileName of each profile, in input order\n"
+    "  -h, --help                this text\n"
+    "  -V, --version             the version\n" };
 
 static void
 write_stdout(struct extract *x, unsigned bit)
@@ -106,10 +93,10 @@ main(int argc, char *argv[])
 		{ "allow-missing-hlo", no_argument, NULL, 'm' },
 		{ "frame", required_argument, NULL, 'f' },
 		{ "hlo-dump", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
 		{ "keep-autotuning", no_argument, NULL, 'k' },
 		{ "names", required_argument, NULL, 'n' },
 		{ "output-dir", required_argument, NULL, 'o' },
+		OPT_STD_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct extract_opts o = { .frames = EXTRACT_THUNK };
@@ -117,19 +104,15 @@ main(int argc, char *argv[])
 	const char *dir = NULL;
 	int c;
 
-	err_setprog(argv[0]);
-	opterr = 0;	/* one message per problem: ours */
-	while ((c = getopt_long(argc, argv, ":d:f:hkmn:o:", longopts, NULL)) != -1) {
+	while ((c = opt_next(argc, argv, ":d:f:hkmn:o:V", longopts, &tool)) != -1) {
 		switch (c) {
 		case 'd':
 			o.dumpdir = optarg;
 			break;
 		case 'f':
 			if ((o.frames = extract_frame_bit(optarg)) == 0)
-				err_usage(usage_line, "unknown frame '%s'", optarg);
+				opt_usage(&tool, "unknown frame '%s'", optarg);
 			break;
-		case 'h':
-			help();
 		case 'k':
 			o.keep_autotuning = 1;
 			break;
@@ -142,24 +125,21 @@ main(int argc, char *argv[])
 		case 'o':
 			dir = optarg;
 			break;
-		case ':':
-			err_usage(usage_line, "option '%s' needs an argument",
-			    argv[optind - 1]);
-		default:
-			err_usage(usage_line, "unknown option '%s'",
-			    argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)
-		err_usage(usage_line, "no input");
-	if (dir)
+		opt_usage(&tool, "no input");
+	if (dir) {
 		o.frames = (1u << EXTRACT_NFRAMES) - 1;
+		if (outfile_mkdirs(dir) != 0)	/* before the work */
+			err_die_last();
+	}
 	if (extract_load(&x, (const char *const *)argv + optind,
 	    (size_t)(argc - optind), &o) != 0) {
-		print_warnings(&x);
+		err_notes_print(&x.warnings);
 		err_die_last();
 	}
-	print_warnings(&x);
+	err_notes_print(&x.warnings);
 	if (dir)
 		write_dir(&x, dir);
 	else

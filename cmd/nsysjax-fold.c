@@ -5,13 +5,12 @@
  * flamegraph.pl, inferno or speedscope, or its table of GPU time by HLO
  * opcode (lib/fold.h has the rules).
  */
-#include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/err.h"
+#include "base/opt.h"
 #include "analysis/filter.h"
 #include "analysis/fold.h"
 #include "base/tsv.h"
@@ -21,25 +20,21 @@ static const char usage_line[] =
     "           [-M modules] [-S stackframes] [-t fraction] [-u ns | us]"
     " [file ...]";
 
-static _Noreturn void
-help(void)
-{
-	printf("%s\n\n"
-	    "  -b, --by=KIND           source (Python frames, then op_name; the\n"
-	    "                          default), op_name (split at '/'), or\n"
-	    "                          opcode (a TSV table of time by HLO opcode)\n"
-	    "  -H, --hlo=FILE          the hlo frame of nsysjax-extract\n"
-	    "  -S, --stackframes=FILE  the stackframes frame (needed by source)\n"
-	    "  -M, --modules=FILE      the module frame: top modules by module\n"
-	    "                          time, and the GPU idle roots\n"
-	    "  -t, --top=FRACTION      keep the largest modules up to this share\n"
-	    "                          of the time (default 0.99; 1: all)\n"
-	    "  -u, --unit=UNIT         count unit of folded stacks: us (default)\n"
-	    "                          or ns\n"
-	    "  -v, --verbose           report the selection and totals on stderr\n"
-	    "  -h, --help              this text\n", usage_line);
-	exit(0);
-}
+static const struct opt_tool tool = { usage_line,
+    "  -b, --by=KIND           source (Python frames, then op_name; the\n"
+    "                          default), op_name (split at '/'), or\n"
+    "                          opcode (a TSV table of time by HLO opcode)\n"
+    "  -H, --hlo=FILE          the hlo frame of nsysjax-extract\n"
+    "  -S, --stackframes=FILE  the stackframes frame (needed by source)\n"
+    "  -M, --modules=FILE      the module frame: top modules by module\n"
+    "                          time, and the GPU idle roots\n"
+    "  -t, --top=FRACTION      keep the largest modules up to this share\n"
+    "                          of the time (default 0.99; 1: all)\n"
+    "  -u, --unit=UNIT         count unit of folded stacks: us (default)\n"
+    "                          or ns\n"
+    "  -v, --verbose           report the selection and totals on stderr\n"
+    "  -h, --help              this text\n"
+    "  -V, --version           the version\n" };
 
 struct opts {
 	struct fold_opts fo;
@@ -57,20 +52,16 @@ parse_by(const char *arg, struct fold_opts *o)
 	else if (strcmp(arg, "opcode") == 0)
 		o->by = FOLD_OPCODE;
 	else
-		err_usage(usage_line, "unknown --by '%s'", arg);
+		opt_usage(&tool, "unknown --by '%s'", arg);
 }
 
 static double
 parse_top(const char *arg)
 {
-	char *end;
-	double v;
+	double v = opt_f64(&tool, "--top", arg, 0, 1);
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (end == arg || *end != '\0' || errno != 0 || !(v > 0 && v <= 1))
-		err_usage(usage_line, "--top '%s': not a fraction in (0, 1]",
-		    arg);
+	if (v == 0)
+		opt_usage(&tool, "--top '%s': not a fraction in (0, 1]", arg);
 	return v;
 }
 
@@ -81,7 +72,7 @@ parse_unit(const char *arg)
 		return 1000;
 	if (strcmp(arg, "ns") == 0)
 		return 1;
-	err_usage(usage_line, "unknown --unit '%s' (ns or us)", arg);
+	opt_usage(&tool, "unknown --unit '%s' (ns or us)", arg);
 }
 
 static void
@@ -89,20 +80,18 @@ parse(int argc, char *argv[], struct opts *o)
 {
 	static const struct option longopts[] = {
 		{ "by", required_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
 		{ "hlo", required_argument, NULL, 'H' },
 		{ "modules", required_argument, NULL, 'M' },
 		{ "stackframes", required_argument, NULL, 'S' },
 		{ "top", required_argument, NULL, 't' },
 		{ "unit", required_argument, NULL, 'u' },
 		{ "verbose", no_argument, NULL, 'v' },
+		OPT_STD_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
-	opterr = 0;	/* one message per problem: ours */
-	while ((c = getopt_long(argc, argv, ":H:M:S:b:ht:u:v", longopts,
-	    NULL)) != -1) {
+	while ((c = opt_next(argc, argv, ":H:M:S:b:ht:u:vV", longopts, &tool)) != -1) {
 		switch (c) {
 		case 'H':
 			o->hlo = optarg;
@@ -116,8 +105,6 @@ parse(int argc, char *argv[], struct opts *o)
 		case 'b':
 			parse_by(optarg, &o->fo);
 			break;
-		case 'h':
-			help();
 		case 't':
 			o->fo.top = parse_top(optarg);
 			break;
@@ -127,18 +114,12 @@ parse(int argc, char *argv[], struct opts *o)
 		case 'v':
 			o->verbose = 1;
 			break;
-		case ':':
-			err_usage(usage_line, "option '%s' needs an argument",
-			    argv[optind - 1]);
-		default:
-			err_usage(usage_line, "unknown option '%s'",
-			    argv[optind - 1]);
 		}
 	}
 	if (o->hlo == NULL)
-		err_usage(usage_line, "the hlo frame is needed: -H file");
+		opt_usage(&tool, "the hlo frame is needed: -H file");
 	if (o->fo.by == FOLD_SOURCE && o->stackframes == NULL)
-		err_usage(usage_line, "--by source needs -S stackframes");
+		opt_usage(&tool, "--by source needs -S stackframes");
 }
 
 /* A side table's loader and the fold it fills, for filter_load. */
@@ -198,7 +179,6 @@ main(int argc, char *argv[])
 	struct fold *f;
 	int rc;
 
-	err_setprog(argv[0]);
 	parse(argc, argv, &o);
 	f = fold_new(&o.fo);
 	if (o.fo.by == FOLD_SOURCE)

@@ -4,14 +4,13 @@
  * apply_warmup_heuristics does, and writes the steady rows, the init rows,
  * or every row marked (lib/warmup.h has the rule).
  */
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/err.h"
+#include "base/opt.h"
 #include "analysis/filter.h"
 #include "base/mem.h"
 #include "base/tsv.h"
@@ -23,26 +22,22 @@ static const char usage_line[] =
 
 enum { OPT_COMM = 256, OPT_COMM_FROM };
 
-static _Noreturn void
-help(void)
-{
-	printf("%s\n\n"
-	    "  -c, --compiled=FILE     programs compiled within the profile: the\n"
-	    "                          ProgramId column of FILE (the compile frame);\n"
-	    "                          may be repeated\n"
-	    "  --communication=yes|no  whether the profile has communication\n"
-	    "  --communication-from=FILE\n"
-	    "                          ... as FILE says: a thunk frame (some\n"
-	    "                          Communication 1) or a communication frame (a\n"
-	    "                          row); default: the input's Communication column\n"
-	    "  -s, --skip=N            the first N executions of every program are\n"
-	    "                          init; -c and --communication* are not read\n"
-	    "  -i, --init              write the init rows, not the steady ones\n"
-	    "  -m, --mark              write every row, with a column Steady (0/1)\n"
-	    "  -v, --verbose           report counts and facts on stderr\n"
-	    "  -h, --help              this text\n", usage_line);
-	exit(0);
-}
+static const struct opt_tool tool = { usage_line,
+    "  -c, --compiled=FILE     programs compiled within the profile: the\n"
+    "                          ProgramId column of FILE (the compile frame);\n"
+    "                          may be repeated\n"
+    "  --communication=yes|no  whether the profile has communication\n"
+    "  --communication-from=FILE\n"
+    "                          ... as FILE says: a thunk frame (some\n"
+    "                          Communication 1) or a communication frame (a\n"
+    "                          row); default: the input's Communication column\n"
+    "  -s, --skip=N            the first N executions of every program are\n"
+    "                          init; -c and --communication* are not read\n"
+    "  -i, --init              write the init rows, not the steady ones\n"
+    "  -m, --mark              write every row, with a column Steady (0/1)\n"
+    "  -v, --verbose           report counts and facts on stderr\n"
+    "  -h, --help              this text\n"
+    "  -V, --version           the version\n" };
 
 /* Read one fact file with LOADFN (filter.h filter_load). */
 static void
@@ -115,63 +110,49 @@ parse(int argc, char *argv[], struct opts *o)
 		{ "communication", required_argument, NULL, OPT_COMM },
 		{ "communication-from", required_argument, NULL, OPT_COMM_FROM },
 		{ "compiled", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
 		{ "init", no_argument, NULL, 'i' },
 		{ "mark", no_argument, NULL, 'm' },
 		{ "skip", required_argument, NULL, 's' },
 		{ "verbose", no_argument, NULL, 'v' },
+		OPT_STD_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
-	char *end;
 	int c;
 
 	o->compiled = mem_calloc((size_t)argc, sizeof(*o->compiled));
-	opterr = 0;	/* one message per problem: ours */
-	while ((c = getopt_long(argc, argv, ":c:hims:v", longopts,
-	    NULL)) != -1) {
+	while ((c = opt_next(argc, argv, ":c:hims:vV", longopts, &tool)) != -1) {
 		switch (c) {
 		case 'c':
 			o->compiled[o->ncompiled++] = optarg;
 			break;
-		case 'h':
-			help();
 		case 'i':
 		case 'm':
 			if (o->mode != WARMUP_OUT_STEADY)
-				err_usage(usage_line, "-i and -m exclude each other");
+				opt_usage(&tool, "-i and -m exclude each other");
 			o->mode = c == 'i' ? WARMUP_OUT_INIT : WARMUP_OUT_MARK;
 			break;
 		case 's':
-			errno = 0;
-			o->skip = strtoll(optarg, &end, 10);
-			if (*optarg < '0' || *optarg > '9' || *end || errno)
-				err_usage(usage_line, "bad skip count '%s'", optarg);
+			o->skip = opt_i64(&tool, "--skip", optarg, 0, INT64_MAX);
 			break;
 		case 'v':
 			o->verbose = 1;
 			break;
 		case OPT_COMM:
 			if (strcmp(optarg, "yes") != 0 && strcmp(optarg, "no") != 0)
-				err_usage(usage_line, "--communication: yes or no, "
+				opt_usage(&tool, "--communication: yes or no, "
 				    "not '%s'", optarg);
 			o->comm = optarg;
 			break;
 		case OPT_COMM_FROM:
 			o->commfrom = optarg;
 			break;
-		case ':':
-			err_usage(usage_line, "option '%s' needs an argument",
-			    argv[optind - 1]);
-		default:
-			err_usage(usage_line, "unknown option '%s'",
-			    argv[optind - 1]);
 		}
 	}
 	if (o->comm && o->commfrom)
-		err_usage(usage_line, "--communication and --communication-from "
+		opt_usage(&tool, "--communication and --communication-from "
 		    "exclude each other");
 	if (o->skip < 0 && o->ncompiled == 0)
-		err_usage(usage_line, "which programs were compiled? give -c "
+		opt_usage(&tool, "which programs were compiled? give -c "
 		    "FILE (the compile frame), or -s N");
 }
 
@@ -213,7 +194,6 @@ main(int argc, char *argv[])
 	size_t n;
 	int rc;
 
-	err_setprog(argv[0]);
 	parse(argc, argv, &o);
 	n = (size_t)(argc - optind);
 	gather(&o, argv + optind, n, &f);

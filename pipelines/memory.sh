@@ -8,10 +8,8 @@ USAGE='pipelines/memory.sh [-o dir] [-t table] input ...'
 TABLES='peaks series'
 . "$(dirname -- "$0")/lib/common.sh"
 
-while getopts o:t:h opt; do common_opt "$opt" "${OPTARG:-}" || bad_usage; done
+std_args "$@"
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || bad_usage "no input"
-[ -z "$OUT" ] || mkdir -p "$OUT"
 
 frames "$@"
 [ -f "$F/heap.tsv" ] ||

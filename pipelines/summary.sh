@@ -9,10 +9,8 @@ USAGE='pipelines/summary.sh [-o dir] [-t table] input ...'
 TABLES='modules thunks totals compile-ranges compile-no-pass-detail compile-passes compile-summary'
 . "$(dirname -- "$0")/lib/common.sh"
 
-while getopts o:t:h opt; do common_opt "$opt" "${OPTARG:-}" || bad_usage; done
+std_args "$@"
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || bad_usage "no input"
-[ -z "$OUT" ] || mkdir -p "$OUT"
 
 frames "$@"
 # The compile tables meanwhile (the compile frame is all initialisation).

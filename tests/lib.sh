@@ -26,6 +26,23 @@ check() {
 	title=$1; shift
 	if "$@" >"$T/out" 2>&1; then ok; else notok "$title"; sed 's/^/  /' "$T/out" | head -20; fi
 }
+# expect_error [-r] STATUS TEXT CMD...: CMD fails with exit STATUS, its
+# stderr holds TEXT (a fixed string) in one line for a bad input (STATUS
+# 1), or the message and the usage lines for a bad call (STATUS 2, at
+# most three lines), and nothing went to stdout; with -r, rows before the
+# bad one may have (a streaming filter).  The error contract of
+# README.md, "Errors".
+expect_error() {
+	_rows=0; [ "$1" = -r ] && { _rows=1; shift; }
+	_want=$1 _pat=$2; shift 2
+	"$@" > "$T/o" 2> "$T/e"; _rc=$?
+	_max=1; [ "$_want" -eq 2 ] && _max=3
+	if [ $_rc -ne "$_want" ]; then notok "exit $_rc, want $_want: $*"; sed 's/^/  /' "$T/e"
+	elif [ "$(wc -l < "$T/e")" -gt $_max ] || [ ! -s "$T/e" ]; then notok "not one message: $*"; sed 's/^/  /' "$T/e"
+	elif ! grep -qF -- "$_pat" "$T/e"; then notok "message '$(cat "$T/e")' lacks '$_pat': $*"
+	elif [ $_rows -eq 0 ] && [ -s "$T/o" ]; then notok "output written on error: $*"
+	else ok; fi
+}
 have_data() { [ -d "$DATA" ] && [ -d "$GOLD" ]; }
 # cmpframe GOLDEN OURS KEYS [SKIP]: the golden comparison of tests/cmpframe.awk
 cmpframe() { awk -v KEYS="$3" -v SKIP="${4:-}" -f tests/cmpframe.awk "$1" "$2"; }

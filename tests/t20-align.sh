@@ -278,12 +278,6 @@ declines "header only" "no collectives" "$T/empty.tsv"
 
 # expect_error STATUS PATTERN CMD...: exit STATUS, one stderr line
 # matching PATTERN, nothing on stdout.
-expect_error() {
-	want=$1 pat=$2; shift 2
-	"$@" > "$T/o" 2> "$T/e"; rc=$?
-	[ $rc -eq "$want" ] && grep -q "$pat" "$T/e" && [ "$(wc -l < "$T/e")" -le 2 ] && [ ! -s "$T/o" ] && ok ||
-		notok "exit $rc (want $want), '$(cat "$T/e")' lacks '$pat' or output written: $*"
-}
 expect_error 2 usage $A -x
 expect_error 2 "needs an argument" $A -a
 expect_error 2 "exclude each other" $A -a "$T/hc.tsv" -o "$T/x.tsv" "$T/h.tsv"

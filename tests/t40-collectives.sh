@@ -118,22 +118,16 @@ got=$(awk -F'\t' 'NR > 1 { printf("%s %s;", $11, $12) }' "$T/h.out")
 awk -F'\t' 'NR == 2 { exit !($10 == "x\\ty") }' "$T/h.out" && ok || notok "pass-through"
 
 # expect_error STATUS PATTERN CMD...
-expect_error() {
-	want=$1 pat=$2; shift 2
-	"$@" > "$T/o" 2> "$T/e"; rc=$?
-	[ $rc -eq "$want" ] && grep -q "$pat" "$T/e" && [ "$(wc -l < "$T/e")" -le 2 ] && ok ||
-		{ notok "exit $rc (want $want), '$(cat "$T/e")' lacks '$pat': $*"; }
-}
 expect_error 2 usage $C -x
 expect_error 2 "unknown summary" $C -s nope
 cut -f 1-6,8- "$T/h.tsv" > "$T/nosize.tsv"
 expect_error 1 "nosize.tsv: missing column 'CollectiveSize'" $C "$T/nosize.tsv"
 sed '3s/1000000/lots/' "$T/h.tsv" > "$T/nan.tsv"
-expect_error 1 "nan.tsv:3: column MessageSize: not an integer: 'lots'" $C "$T/nan.tsv"
+expect_error -r 1 "nan.tsv:3: column MessageSize: not an integer: 'lots'" $C "$T/nan.tsv"
 sed '4s/\tz$//' "$T/h.tsv" > "$T/ragged.tsv"
-expect_error 1 "ragged.tsv:4: 9 fields, the header has 10" $C "$T/ragged.tsv"
+expect_error -r 1 "ragged.tsv:4: 9 fields, the header has 10" $C "$T/ragged.tsv"
 sed '2s/all-reduce/all-nothing/' "$T/h.tsv" > "$T/kind.tsv"
-expect_error 1 "kind.tsv:2: column Collective: unknown collective 'all-nothing'" $C "$T/kind.tsv"
+expect_error -r 1 "kind.tsv:2: column Collective: unknown collective 'all-nothing'" $C "$T/kind.tsv"
 expect_error 1 "nosuch.tsv: cannot open" $C "$T/nosuch.tsv"
 # Rows before a bad one are written; the status says it failed.
 $C "$T/ragged.tsv" > "$T/o" 2>/dev/null; rc=$?

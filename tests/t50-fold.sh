@@ -187,21 +187,14 @@ cmp -s "$T/h2.out" "$T/h2.want" && ok || notok "hand-made op_name: $(cat "$T/h2.
 
 # expect_error STATUS PATTERN CMD...: exit status, one message (and the
 # two usage lines for status 2), no output.
-expect_error() {
-	want=$1 pat=$2; shift 2
-	"$@" > "$T/o" 2> "$T/e"; rc=$?
-	[ $rc -eq "$want" ] && grep -q "$pat" "$T/e" && [ "$(wc -l < "$T/e")" -le $((want == 2 ? 3 : 1)) ] &&
-	    [ ! -s "$T/o" ] && ok ||
-		notok "exit $rc (want $want), '$(cat "$T/e")' lacks '$pat': $*"
-}
 H="-H $T/hlo.tsv -S $T/sf.tsv"
 expect_error 2 usage $F -x $H "$T/th.tsv"
 expect_error 2 "the hlo frame is needed" $F -S "$T/sf.tsv" "$T/th.tsv"
 expect_error 2 "needs -S" $F -H "$T/hlo.tsv" "$T/th.tsv"
 expect_error 2 "unknown --by 'stack'" $F -b stack $H "$T/th.tsv"
 expect_error 2 "not a fraction" $F -t 0 $H "$T/th.tsv"
-expect_error 2 "not a fraction" $F -t 1.5 $H "$T/th.tsv"
-expect_error 2 "not a fraction" $F --top=x $H "$T/th.tsv"
+expect_error 2 "not a number from 0 to 1" $F -t 1.5 $H "$T/th.tsv"
+expect_error 2 "not a number from 0 to 1" $F --top=x $H "$T/th.tsv"
 expect_error 2 "unknown --unit 'ms'" $F -u ms $H "$T/th.tsv"
 expect_error 2 "needs an argument" $F $H "$T/th.tsv" -t
 expect_error 1 "nosuch.tsv: cannot open" $F -H "$T/nosuch.tsv" -b op_name "$T/th.tsv"

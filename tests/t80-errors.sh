@@ -208,4 +208,27 @@ head1 "compilestats" "$CS" -t ranges "$F/compile.tsv"
 full nsysjax-compilestats "$CS" "$F/compile.tsv"
 good "compilestats: 10 MB field" "$CS" "$T/bigcompile.tsv"
 
+# Every tool answers --version and -V with its name and the Makefile's
+# VERSION, and --help with its usage line, on stdout, exit 0.
+version=$(sed -n 's/^VERSION = //p' Makefile)
+for c in cmd/*.c cmd/*.sh; do
+	tool=${c#cmd/}; tool=${tool%.*}
+	for v in --version -V; do
+		run "$BIN/$tool" $v
+		[ "$rc" -eq 0 ] && [ "$(cat "$T/out")" = "$tool $version" ] && [ ! -s "$T/err" ] &&
+			ok || notok "$tool $v: exit $rc, '$(cat "$T/out")'"
+	done
+	run "$BIN/$tool" --help
+	[ "$rc" -eq 0 ] && head -n 1 "$T/out" | grep -q "^usage: $tool " &&
+	    grep -q -- '--version' "$T/out" && ok || notok "$tool --help: exit $rc"
+done
+
+# extract -o makes its directory and the missing parents (mkdir -p), and
+# refuses a path through a file, before reading any input.
+run "$BIN/nsysjax-extract" -o "$T/new/sub" "$Z"
+[ "$rc" -eq 0 ] && [ -s "$T/new/sub/thunk.tsv" ] && ok || notok "extract -o new/sub: exit $rc"
+: > "$T/file"
+expect "extract -o through a file" 1 "^nsysjax-extract: .*/file: not a directory\$" \
+    "$BIN/nsysjax-extract" -o "$T/file/sub" nosuch.zip
+
 done_testing t80-errors

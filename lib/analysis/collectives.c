@@ -291,18 +291,13 @@ static const char *const colnames[K_MAX] = {
 static int
 find_columns(struct tsv_reader *r, enum coll_mode mode, long *col)
 {
+	uint64_t optional = 1u << K_COMM | 1u << K_ALG | 1u << K_BUS;
 	size_t k;
 
-	for (k = 0; k < K_MAX; k++) {
-		int optional = k == K_COMM || k == K_ALG || k == K_BUS ||
-		    (k >= K_PROG && k <= K_TEXEC && mode < COLL_BANDWIDTH);
-
-		col[k] = optional ? tsv_col(r, colnames[k]) :
-		    tsv_require(r, colnames[k]);
-		if (col[k] < 0 && !optional)
-			return -1;
-	}
-	return 0;
+	if (mode < COLL_BANDWIDTH)
+		for (k = K_PROG; k <= K_TEXEC; k++)
+			optional |= (uint64_t)1 << k;
+	return tsv_columns(r, colnames, K_MAX, optional, col);
 }
 
 /* The communication facts of the current row; 1 for a compute row. */

@@ -5,14 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/compile.h"
 #include "analysis/compilestats.h"
 #include "base/err.h"
 #include "analysis/filter.h"
 #include "base/mem.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
-#include "formats/xz.h"
 
 /* What a range contributes to the statistics (cstats_attribute). */
 enum { A_NONE, A_OWN, A_SHARE };
@@ -127,17 +125,8 @@ static const char *const colnames[C_MAX] = {
 static int
 find_columns(struct tsv_reader *r, long *col)
 {
-	size_t k;
-
-	for (k = 0; k < C_MAX; k++) {
-		int optional = k == C_PROF || k == C_PID || k == C_PNAME;
-
-		col[k] = optional ? tsv_col(r, colnames[k]) :
-		    tsv_require(r, colnames[k]);
-		if (col[k] < 0 && !optional)
-			return -1;
-	}
-	return 0;
+	return tsv_columns(r, colnames, C_MAX,
+	    1u << C_PROF | 1u << C_PID | 1u << C_PNAME, col);
 }
 
 static const char *
@@ -219,115 +208,6 @@ cstats_read(struct cstats *s, struct filter *in)
 	while ((rc = filter_next(in)) == 1)
 		if (read_row(s, filter_reader(in), col) != 0)
 			return -1;
-	return rc;
-}
-
-void
-cstats_add_frame(struct cstats *s, const struct compile_frame *f,
-    const char *src)
-{
-	size_t i;
-
-	for (i = 0; i < f->nrows; i++) {
-		const struct compile_row *c = &f->rows[i];
-		struct cstats_range x;
-
-		memset(&x, 0, sizeof(x));
-		x.profile = f->profiles[c->profile];
-		x.range_id = c->range_id;
-		x.name = c->name;
-		x.tid = c->tid;
-		x.parent_id = c->parent_id;
-		x.range_stack = c->range_stack;
-		x.start = c->start;
-		x.dur = c->dur;
-		x.dur_child = c->dur_child;
-		x.dur_nonchild = c->dur_nonchild;
-		x.child_nan = c->child_nan;
-		x.program_id = c->program_id;
-		x.program_name = c->program_name;
-		x.src = src;
-		cstats_add(s, &x);
-	}
-}
-
-/* ---- reading nvtx_pushpop_trace reports ---- */
-
-/* All of FP into a new NUL-terminated buffer. */
-static int
-slurp(FILE *fp, const char *name, uint8_t **data, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0, got;
-	uint8_t *p = mem_alloc(cap);
-
-	while ((got = fread(p + n, 1, cap - n - 1, fp)) > 0) {
-		n += got;
-		if (cap - n - 1 == 0)
-			mem_grow(&p, &cap, cap + 1, 1);
-	}
-	if (ferror(fp)) {
-		free(p);
-		return err_fail("%s: read error: %s", name, strerror(errno));
-	}
-	p[n] = '\0';
-	*data = p;
-	*len = n;
-	return 0;
-}
-
-/* The ranges of the report in DATA[0..LEN), by its first bytes. */
-static int
-parse_report(const char *name, uint8_t **data, size_t *len,
-    struct compile_range **r, size_t *n)
-{
-	if (xz_is_xz_data(*data, *len)) {
-		uint8_t *plain;
-		size_t plen;
-
-		if (xz_decode(*data, *len, &plain, &plen) != 0)
-			return err_prefix("%s", name);
-		free(*data);
-		*data = plain;
-		*len = plen;
-	}
-	if (*len >= 4 && memcmp(*data, "PAR1", 4) == 0) {
-		if (compile_parse_parquet(*data, *len, r, n) != 0)
-			return err_prefix("%s", name);
-		return 0;
-	}
-	if (compile_parse_csv((const char *)*data, *len, r, n) != 0)
-		return err_prefix_at("%s", name);
-	return 0;
-}
-
-int
-cstats_load_pushpop(struct cstats *s, const char *path, const char *profile,
-    int flags)
-{
-	int std = strcmp(path, "-") == 0;
-	const char *name = std ? "<stdin>" : path;
-	struct compile_frame f = { 0 };
-	struct compile_range *r = NULL;
-	uint8_t *data = NULL;
-	size_t len = 0, n = 0;
-	FILE *fp;
-	int rc;
-
-	if ((fp = std ? stdin : fopen(path, "rb")) == NULL)
-		return err_fail("%s: cannot open: %s", name, strerror(errno));
-	rc = slurp(fp, name, &data, &len);
-	if (!std)
-		fclose(fp);
-	if (rc == 0)
-		rc = parse_report(name, &data, &len, &r, &n);
-	free(data);
-	if (rc == 0 && (rc = compile_add_profile(&f, profile, r, n, NULL, NULL,
-	    flags & CSTATS_KEEP_AUTOTUNING ? 0 : COMPILE_CLEAN)) != 0)
-		err_prefix("%s", name);
-	compile_ranges_free(r, n);
-	if (rc == 0)
-		cstats_add_frame(s, &f, name);
-	compile_free(&f);
 	return rc;
 }
 

@@ -11,7 +11,7 @@
  * (compile_stats.tsv, compile_summary.tsv/.txt, compilation-*.json) are
  * matched.
  *
- *	cstats_read() or cstats_load_pushpop()	the ranges, any number of
+ *	cstats_read() or cstats_add()		the ranges, any number of
  *						profiles
  *	  -> cstats_attribute()			per-range attributed times
  *	  -> cstats_write()			one table
@@ -27,7 +27,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct compile_frame;
 struct filter;
 struct tsv_writer;
 
@@ -92,32 +91,6 @@ void cstats_add(struct cstats *s, const struct cstats_range *r);
  * integer: 'x'", "f.tsv: missing column 'RangeStack'").
  */
 int cstats_read(struct cstats *s, struct filter *in);
-
-/*
- * Add the rows of F, a frame built by compile_add_profile; SRC names the
- * input in messages.  Row lines are unknown (0).
- */
-void cstats_add_frame(struct cstats *s, const struct compile_frame *f,
-    const char *src);
-
-/* cstats_load_pushpop flag: keep autotuner detail (no COMPILE_CLEAN). */
-#define CSTATS_KEEP_AUTOTUNING	1
-
-/*
- * Read the nvtx_pushpop_trace report in PATH ("-": standard input; named
- * "<stdin>" in messages) as one profile named PROFILE and add its compile
- * frame to S.  The report is the CSV of `nsys stats --report
- * nvtx_pushpop_trace`, plain or xz-compressed, or nsys-jax's
- * report_nvtx_pushpop_trace.parquet, told apart by their first bytes.
- * The frame is built as nsysjax-extract builds it (compile_add_profile:
- * splicing, program names, non-TSL folding and, unless
- * CSTATS_KEEP_AUTOTUNING is in FLAGS, remove_autotuning_detail) with no
- * HLO dumps, so every ProgramId is "unknown".  Returns 0, or -1 with an err
- * message naming PATH: "cannot open", "corrupt xz data", "p.csv:7: column
- * TID: not an integer: 'x'", ...
- */
-int cstats_load_pushpop(struct cstats *s, const char *path,
-    const char *profile, int flags);
 
 /*
  * Attribute the compilation time of S, per profile, as

@@ -150,18 +150,6 @@ fold_free(struct fold *f)
 	free(f);
 }
 
-/* Column indices of NAMES[0..N) in R, all required. */
-static int
-columns(struct tsv_reader *r, const char *const *names, size_t n, long *col)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if ((col[i] = tsv_require(r, names[i])) < 0)
-			return -1;
-	return 0;
-}
-
 static int
 bad(struct tsv_reader *r, const char *col, const char *what, long long v)
 {
@@ -206,7 +194,7 @@ fold_load_stackframes(struct fold *f, struct tsv_reader *r)
 	long col[3];
 	int rc;
 
-	if (columns(r, names, 3, col) != 0)
+	if (tsv_columns(r, names, 3, 0, col) != 0)
 		return -1;
 	while ((rc = tsv_next(r)) == 1)
 		if (frame_row(f, r, col) != 0)
@@ -356,7 +344,7 @@ fold_load_modules(struct fold *f, struct tsv_reader *r)
 	long col[4];
 	int rc;
 
-	if (columns(r, names, 4, col) != 0)
+	if (tsv_columns(r, names, 4, 0, col) != 0)
 		return -1;
 	while ((rc = tsv_next(r)) == 1) {
 		int64_t dev, start, dur;
@@ -401,7 +389,7 @@ fold_read_thunks(struct fold *f, struct filter *in)
 	long col[3];
 	int rc;
 
-	if (columns(r, names, 3, col) != 0)
+	if (tsv_columns(r, names, 3, 0, col) != 0)
 		return -1;
 	while ((rc = filter_next(in)) == 1) {
 		size_t pl, nl;

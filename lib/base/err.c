@@ -178,3 +178,47 @@ err_usage(const char *usage, const char *fmt, ...)
 	fprintf(stderr, "%s\n", usage);
 	exit(2);
 }
+
+void
+err_note(struct err_notes *notes, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* Not mem.h's wrappers: mem reports through err, not the reverse. */
+	if (notes->n == notes->cap) {
+		size_t cap = notes->cap ? 2 * notes->cap : 8;
+		char **v = realloc(notes->v, cap * sizeof(*v));
+
+		if (v == NULL)
+			err_die("out of memory");
+		notes->v = v;
+		notes->cap = cap;
+	}
+	if ((notes->v[notes->n] = strdup(buf)) == NULL)
+		err_die("out of memory");
+	notes->n++;
+}
+
+void
+err_notes_print(const struct err_notes *notes)
+{
+	size_t i;
+
+	for (i = 0; i < notes->n; i++)
+		err_warn("%s", notes->v[i]);
+}
+
+void
+err_notes_free(struct err_notes *notes)
+{
+	size_t i;
+
+	for (i = 0; i < notes->n; i++)
+		free(notes->v[i]);
+	free(notes->v);
+	memset(notes, 0, sizeof(*notes));
+}

@@ -72,3 +72,29 @@ outfile_discard(struct outfile *o)
 	free(o->path);
 	memset(o, 0, sizeof(*o));
 }
+
+int
+outfile_mkdirs(const char *dir)
+{
+	char *p = mem_strdup(dir), *s = p;
+	struct stat st;
+	int rc = 0;
+
+	for (;;) {
+		s += strspn(s, "/");
+		s += strcspn(s, "/");
+		char c = *s;
+
+		*s = '\0';
+		if (mkdir(p, 0777) != 0 && errno != EEXIST)
+			rc = err_fail("%s: cannot create directory: %s", p,
+			    strerror(errno));
+		else if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
+			rc = err_fail("%s: not a directory", p);
+		*s = c;
+		if (rc != 0 || c == '\0')
+			break;
+	}
+	free(p);
+	return rc;
+}

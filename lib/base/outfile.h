@@ -40,4 +40,12 @@ int outfile_commit(struct outfile *o);
 /* Close O->fp if still open, remove the temporary file and release O. */
 void outfile_discard(struct outfile *o);
 
+/*
+ * Create directory DIR and any missing parents, as `mkdir -p` (mode 0777
+ * less the umask).  Returns 0, or -1 with an err message naming the
+ * component: "D: cannot create directory: <strerror>", or "D: not a
+ * directory" when a component exists as something else (a file).
+ */
+int outfile_mkdirs(const char *dir);
+
 #endif

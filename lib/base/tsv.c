@@ -7,6 +7,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/num.h"
 #include "base/tsv.h"
 
 struct tsv_writer {
@@ -489,6 +490,20 @@ tsv_require(const struct tsv_reader *r, const char *col)
 }
 
 int
+tsv_columns(const struct tsv_reader *r, const char *const *names, size_t n,
+    uint64_t optional, long *col)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		col[k] = tsv_col(r, names[k]);
+		if (col[k] < 0 && !(k < 64 && (optional >> k & 1)))
+			return (int)tsv_require(r, names[k]);
+	}
+	return 0;
+}
+
+int
 tsv_next(struct tsv_reader *r)
 {
 	size_t n;
@@ -555,53 +570,19 @@ bad_number(struct tsv_reader *r, size_t i, const char *what)
 int
 tsv_get_i64(struct tsv_reader *r, size_t i, int64_t *v, int allow_empty)
 {
-	const char *s = r->buf + r->off[i];
-	size_t n = r->flen[i], k = 0;
-	uint64_t x = 0;
-	int neg = 0;
-
-	if (n == 0) {
-		if (allow_empty)
-			return 1;
+	if (r->flen[i] == 0 && allow_empty)
+		return 1;
+	if (num_i64(r->buf + r->off[i], r->flen[i], v) != 0)
 		return bad_number(r, i, "an integer");
-	}
-	if (s[0] == '-' || s[0] == '+')
-		neg = s[k++] == '-';
-	if (k == n)
-		return bad_number(r, i, "an integer");
-	for (; k < n; k++) {
-		if (s[k] < '0' || s[k] > '9' || x > (UINT64_MAX - 9) / 10)
-			return bad_number(r, i, "an integer");
-		x = x * 10 + (uint64_t)(s[k] - '0');
-	}
-	if (x > (uint64_t)INT64_MAX + (uint64_t)neg)
-		return bad_number(r, i, "an integer");
-	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
 	return 0;
 }
 
 int
 tsv_get_f64(struct tsv_reader *r, size_t i, double *v, int allow_empty)
 {
-	const char *s = r->buf + r->off[i];
-	size_t n = r->flen[i], k;
-	char tmp[64], *end;
-
-	if (n == 0) {
-		if (allow_empty)
-			return 1;
-		return bad_number(r, i, "a number");
-	}
-	/* Only plain decimals: strtod would also take "inf", hex, spaces. */
-	for (k = 0; k < n; k++)
-		if (!strchr("0123456789+-.eE", s[k]))
-			return bad_number(r, i, "a number");
-	if (n >= sizeof(tmp))
-		return bad_number(r, i, "a number");
-	memcpy(tmp, s, n);
-	tmp[n] = '\0';
-	*v = strtod(tmp, &end);
-	if (*end != '\0' || end == tmp || !isfinite(*v))
+	if (r->flen[i] == 0 && allow_empty)
+		return 1;
+	if (num_f64(r->buf + r->off[i], r->flen[i], v) != 0)
 		return bad_number(r, i, "a number");
 	return 0;
 }

@@ -111,6 +111,15 @@ long tsv_col(const struct tsv_reader *r, const char *name);
 long tsv_require(const struct tsv_reader *r, const char *col);
 
 /*
+ * The indices of columns NAMES[0..N) (N <= 64) into COL[0..N): a column
+ * whose bit (1 << k for NAMES[k]) is set in OPTIONAL is -1 when absent;
+ * any other must be there.  Returns 0, or -1 with tsv_require's message
+ * for the first required column missing.
+ */
+int tsv_columns(const struct tsv_reader *r, const char *const *names,
+    size_t n, uint64_t optional, long *col);
+
+/*
  * Read the next row.  Returns 1, 0 at end of input, or -1 with an err
  * message naming the input and line: a row with another number of fields
  * than the header ("NAME:LINE: 3 fields, the header has 5"), a CR, a NUL

@@ -343,7 +343,8 @@ splice_one(struct build *b, size_t c, const struct key *roots,
 	}
 	nm = b->nsub;
 	m = mem_calloc(nm, sizeof(*m));
-	memcpy(m, b->sub, nm * sizeof(*m));
+	if (nm > 0)	/* b->sub is NULL when the range has no sub-ranges */
+		memcpy(m, b->sub, nm * sizeof(*m));
 	par = mem_calloc(nw, sizeof(*par));
 	find_parents(b, m, nm, w, nw, c, par);
 	for (i = 0; i < nw; i++)

@@ -220,6 +220,29 @@ int compile_parse_csv(const char *csv, size_t len, struct compile_range **r,
 int compile_parse_parquet(const uint8_t *data, size_t len,
     struct compile_range **r, size_t *n);
 
+/*
+ * Parse an nvtx_pushpop_trace report in any form nsys or nsys-jax writes,
+ * told apart by its first bytes: xz-compressed (decompressed first: *DATA
+ * and *LEN are then replaced by the plain bytes, the old buffer freed),
+ * parquet ("PAR1": compile_parse_parquet), else CSV (compile_parse_csv).
+ * NAME prefixes
+ * messages: "NAME: corrupt xz data", "NAME:7: column TID: not an
+ * integer: 'x'".  Returns 0 with *R, *N as those parsers give, or -1.
+ */
+int compile_parse_report(const char *name, uint8_t **data, size_t *len,
+    struct compile_range **r, size_t *n);
+
+/*
+ * Read the report file PATH ("-": standard input, "<stdin>" in messages)
+ * with compile_parse_report and add its ranges to F as profile PROFILE,
+ * with no HLO dumps (every ProgramId "unknown") and compile_add_profile's
+ * FLAGS (COMPILE_CLEAN: remove autotuning detail).  Returns 0, or -1 with
+ * an err message naming PATH ("cannot open", "read error", the parsers'
+ * and compile_add_profile's), F then unchanged.
+ */
+int compile_load_report(struct compile_frame *f, const char *path,
+    const char *profile, int flags);
+
 /* Free the N ranges R made by compile_parse_csv or compile_parse_parquet
  * (R may be NULL). */
 void compile_ranges_free(struct compile_range *r, size_t n);

@@ -48,19 +48,6 @@ extract_frame_bit(const char *name)
 	return 0;
 }
 
-static void
-warn(struct extract *x, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	mem_grow(&x->warnings, &x->capwarnings, x->nwarnings + 1,
-	    sizeof(*x->warnings));
-	x->warnings[x->nwarnings++] = mem_strdup(buf);
-}
 
 /*
  * Read member MEMBER of archive AR (P's input or its dump directory)
@@ -247,7 +234,7 @@ missing_program(struct extract *x, const struct frames_module *m)
 	snprintf(buf, sizeof(buf), "missing-hlo-%lld", (long long)m->program_id);
 	if ((i = strtab_find(&x->strings, buf, strlen(buf))) != STRTAB_NONE)
 		return strtab_get(&x->strings, i);
-	warn(x, "%s: no HLO dump for module %s (program_id %lld); its thunks "
+	err_note(&x->warnings, "%s: no HLO dump for module %s (program_id %lld); its thunks "
 	    "have ProgramId %s and no Communication value",
 	    x->in.p[m->profile].path, m->name, (long long)m->program_id, buf);
 	return intern(x, buf);
@@ -398,7 +385,7 @@ heap_rows(struct extract *x, size_t m0)
 		e = &x->heaps[k];
 		if (!e->differs && !heap_equal(e->h, h->heap[j])) {
 			e->differs = 1;
-			warn(x, "%s:%s: heap simulator traces differ from those "
+			err_note(&x->warnings, "%s:%s: heap simulator traces differ from those "
 			    "of an earlier dump of ProgramId %s; the heap frame "
 			    "has the first", x->in.p[m->profile].path,
 			    h->member[j], m->program);
@@ -680,12 +667,12 @@ sqlite_db(struct extract *x, size_t k)
 	x->proj[k] = mem_calloc(1, sizeof(*x->proj[k]));
 	nvtxproj_run(d->r, d->nr, d->c, d->nc, d->g, x->proj[k]);
 	if (d->nops_unlaunched > 0)
-		warn(x, "%s: %zu of %zu GPU operations have no launching CUDA "
+		err_note(&x->warnings, "%s: %zu of %zu GPU operations have no launching CUDA "
 		    "call in CUPTI_ACTIVITY_KIND_RUNTIME (cut from the "
 		    "capture?): not projected", p->sqlite_file ? p->sqlite_file
 		    : p->path, d->nops_unlaunched, d->nops);
 	if (d->nunterminated > 0)
-		warn(x, "%s: %zu NVTX ranges never end: they end at the last "
+		err_note(&x->warnings, "%s: %zu NVTX ranges never end: they end at the last "
 		    "range event, as nsys stats does", p->sqlite_file ?
 		    p->sqlite_file : p->path, d->nunterminated);
 	return d;
@@ -756,16 +743,13 @@ load_compile(struct extract *x, size_t k)
 		    ".csv.xz or .csv (profile %s)", p->path, p->name);
 	rc = fetch(x, p, p->ar, member, &data, &len);
 	if (rc == 0) {
-		if (p->pushpop_parquet)
-			rc = compile_parse_parquet(data, len, &r, &n);
-		else
-			rc = compile_parse_csv((const char *)data, len, &r, &n);
-		if (rc == 0)
-			rc = compile_add_profile(&x->cf, p->name, r, n,
-			    compile_fp, &c, x->o.keep_autotuning ? 0 :
-			    COMPILE_CLEAN);
+		rc = compile_parse_report(member, &data, &len, &r, &n);
+		if (rc == 0 && (rc = compile_add_profile(&x->cf, p->name, r,
+		    n, compile_fp, &c, x->o.keep_autotuning ? 0 :
+		    COMPILE_CLEAN)) != 0)
+			err_prefix("%s", member);
 		if (rc != 0)
-			err_prefix_at("%s:%s", p->path, member);
+			err_prefix_in("%s", p->path);
 		compile_ranges_free(r, n);
 		free(data);
 	}
@@ -865,8 +849,8 @@ extract_load(struct extract *x, const char *const *paths, size_t n,
 	}
 	prefetch_free(x->pf);
 	x->pf = NULL;
-	for (i = 0; i < x->fr.nnotes; i++)
-		warn(x, "%s", x->fr.notes[i]);
+	for (i = 0; i < x->fr.notes.n; i++)
+		err_note(&x->warnings, "%s", x->fr.notes.v[i]);
 	frames_finish(&x->fr);
 	if (!o->keep_autotuning)
 		frames_drop_autotuning(&x->fr);
@@ -905,8 +889,6 @@ extract_free(struct extract *x)
 		heap_free(x->heaps[i].h);
 	free(x->heaps);
 	strtab_free(&x->heapkeys);
-	for (i = 0; i < x->nwarnings; i++)
-		free(x->warnings[i]);
 	for (i = 0; i < x->rowkeys.n; i++)
 		free_row(&x->rows[i]);
 	free(x->rows);
@@ -917,7 +899,7 @@ extract_free(struct extract *x)
 	free(x->keybuf);
 	prefetch_free(x->pf);
 	prefetch_free(x->next);
-	free(x->warnings);
+	err_notes_free(&x->warnings);
 	frames_free(&x->fr);
 	compile_free(&x->cf);
 	input_close(&x->in);

@@ -75,8 +75,7 @@ struct extract {
 	struct frames fr;
 	struct compile_frame cf;
 	struct extract_hlo *hlo;
-	char **warnings;	/* for stderr, in order */
-	size_t nwarnings, capwarnings;
+	struct err_notes warnings;	/* for stderr, in order */
 	struct strtab strings;	/* interned ProgramIds, opcodes, ... */
 	struct strtab rowkeys;	/* "ProgramId\tName" of the hlo rows */
 	struct strtab checked;	/* (dump digest, row id) compared */

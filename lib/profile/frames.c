@@ -19,19 +19,6 @@ struct work {
 	unsigned char *keep;	/* thunks kept so far */
 };
 
-static void
-note(struct frames *f, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	mem_grow(&f->notes, &f->capnotes, f->nnotes + 1, sizeof(*f->notes));
-	f->notes[f->nnotes++] = mem_strdup(buf);
-}
-
 void
 frames_free(struct frames *f)
 {
@@ -41,11 +28,9 @@ frames_free(struct frames *f)
 		free(f->modules[i].name);
 	for (i = 0; i < f->nthunks; i++)
 		free(f->thunks[i].name);
-	for (i = 0; i < f->nnotes; i++)
-		free(f->notes[i]);
 	free(f->modules);
 	free(f->thunks);
-	free(f->notes);
+	err_notes_free(&f->notes);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -139,7 +124,7 @@ drop_early_thunks(struct frames *f, struct work *w)
 		}
 	}
 	if (dropped)
-		note(f, "ignoring %zu thunks without modules (profile started "
+		err_note(&f->notes, "ignoring %zu thunks without modules (profile started "
 		    "during a module execution)", dropped);
 }
 
@@ -188,7 +173,7 @@ find_modules(struct frames *f, struct work *w)
 			w->keep[i] = 0;
 	free(inner);
 	if (orphans)
-		note(f, "dropping %zu thunks with no XlaModule ancestor",
+		err_note(&f->notes, "dropping %zu thunks with no XlaModule ancestor",
 		    orphans);
 	return 0;
 }
@@ -241,7 +226,7 @@ drop_partial(struct frames *f, struct work *w, long *mods, size_t n,
 		sd = sqrt(sq / (double)(j - 1 - i));
 		last = &w->r[mods[j - 1]];
 		if ((double)last->num_gpu_ops < mean - sd) {
-			note(f, "skipping last occurrence of %s because it only "
+			err_note(&f->notes, "skipping last occurrence of %s because it only "
 			    "had %lld GPU operations, compared to %g +/- %g "
 			    "before", nvtx_strip_tsl(last->name),
 			    (long long)last->num_gpu_ops, mean, sd);
@@ -466,7 +451,7 @@ append_rows(struct frames *f, size_t profile, struct work *w,
 		rc = add_thunk(f, (size_t)slot[w->module[i]], &w->r[i], &dev);
 	}
 	if (lost)
-		note(f, "dropping %zu thunks on threads with no known device",
+		err_note(&f->notes, "dropping %zu thunks on threads with no known device",
 		    lost);
 	free(slot);
 	free(order);

@@ -22,24 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One range of nvtx_gpu_proj_trace, normalised across nsys layouts. */
-struct proj_range {
-	const char *name;	/* "TSL:Thunk:#..." or "Thunk:#..." */
-	int64_t start;		/* projected GPU start, ns */
-	int64_t dur;		/* projected GPU duration, ns */
-	int64_t orig_start;	/* CPU-side start, ns (<= 2024.4 only) */
-	int64_t orig_dur;	/* CPU-side duration, ns (<= 2024.4 only) */
-	int64_t pid, tid;
-	int64_t num_gpu_ops;	/* -1 where the layout has no NumGPUOps */
-	int64_t id;		/* RangeId */
-	int64_t parent;		/* ParentId, -1 for a root */
-};
-
-/* One row of thread-metadata: (PID, TID) and the thread's name. */
-struct proj_thread {
-	int64_t pid, tid;
-	const char *name;
-};
+#include "base/err.h"
+#include "profile/proj.h"
 
 /* Where a row ran: XlaLauncher's global=, local=, process=, slice=. */
 struct frames_device {
@@ -82,8 +66,7 @@ struct frames {
 	struct frames_thunk *thunks;
 	size_t nthunks, capthunks;
 	int has_orig;		/* every profile had Orig Start/Duration */
-	char **notes;		/* informational messages for stderr */
-	size_t nnotes, capnotes;
+	struct err_notes notes;	/* informational messages for stderr */
 };
 
 /* A zeroed struct frames is empty and ready; frames_free releases it. */

@@ -35,25 +35,30 @@ ends_with(const char *s, const char *suffix)
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* The last component of PATH without a trailing ".zip" or ".sqlite". */
-static char *
-stem(const char *path)
+char *
+input_name(const char *path)
 {
-	size_t n = strlen(path);
+	static const char *const ext[] = {
+		".zip", ".sqlite", ".xz", ".csv", ".parquet", NULL
+	};
+	size_t n = strlen(path), i, e;
 	const char *b;
 	char *s;
 
+	if (strcmp(path, "-") == 0)
+		return mem_strdup("stdin");
 	while (n > 1 && path[n - 1] == '/')
 		n--;
 	s = mem_strndup(path, n);
 	b = strrchr(s, '/');
 	b = b ? b + 1 : s;
 	memmove(s, b, strlen(b) + 1);
-	n = strlen(s);
-	if (n > 4 && strcmp(s + n - 4, ".zip") == 0)
-		s[n - 4] = '\0';
-	else if (n > 7 && strcmp(s + n - 7, ".sqlite") == 0)
-		s[n - 7] = '\0';
+	for (i = 0; ext[i]; i++) {
+		n = strlen(s);
+		e = strlen(ext[i]);
+		if (n > e && strcmp(s + n - e, ext[i]) == 0)
+			s[n - e] = '\0';
+	}
 	return s;
 }
 
@@ -216,8 +221,7 @@ resolve_nsysjax(struct input_profile *p)
 	p->trace = member(p, TRACE);
 	p->threads = member(p, "thread-metadata.parquet");
 	for (b = pushpop_members; *b && p->pushpop == NULL; b++)
-		if ((p->pushpop = member(p, *b)) != NULL)
-			p->pushpop_parquet = b == pushpop_members;
+		p->pushpop = member(p, *b);
 	resolve_dumps(p, p->ar, "dump/");
 }
 
@@ -287,7 +291,7 @@ open_sqlite_file(struct input_set *s, const char *path, const char *dumpdir)
 	free(dir);
 	if (rc != 0)
 		return -1;
-	p = add_profile(s, NULL, path, stem(path), INPUT_SQLITE);
+	p = add_profile(s, NULL, path, input_name(path), INPUT_SQLITE);
 	p->sqlite_file = mem_strdup(path);
 	resolve_dumps(p, d, "");
 	return 0;
@@ -319,7 +323,7 @@ find_sqlite(struct input_set *s, struct archive *a, const char *path,
 		return 0;
 	if (dumpdir && open_dumpdir(s, dumpdir, 1, &d) != 0)
 		return -1;
-	p = add_profile(s, a, path, stem(path), INPUT_SQLITE);
+	p = add_profile(s, a, path, input_name(path), INPUT_SQLITE);
 	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
 		p->sqlite_file = mem_alloc(strlen(path) + strlen(found) + 2);
 		sprintf(p->sqlite_file, "%s/%s", path, found);
@@ -338,7 +342,7 @@ find_profiles(struct input_set *s, struct archive *a, const char *path,
 	int rc;
 
 	if (archive_has(a, TRACE)) {
-		resolve_nsysjax(add_profile(s, a, path, stem(path),
+		resolve_nsysjax(add_profile(s, a, path, input_name(path),
 		    INPUT_NSYSJAX));
 		return 0;
 	}

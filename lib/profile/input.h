@@ -48,7 +48,6 @@ struct input_profile {
 	char *trace;		/* nvtx_gpu_proj_trace/trace.parquet */
 	char *threads;		/* thread-metadata.parquet */
 	char *pushpop;		/* report_nvtx_pushpop_trace.{parquet,csv*} */
-	int pushpop_parquet;	/* pushpop is the parquet one */
 	/* INPUT_SQLITE: the export, a file (sqlite_file) or a member of ar
 	 * (sqlite_member, a zip's), exactly one of them set. */
 	char *sqlite_file;
@@ -80,6 +79,14 @@ int input_open(const char *const *paths, size_t n, const char *dumpdir,
     struct input_set *s);
 
 void input_close(struct input_set *s);
+
+/*
+ * The ProfileName of the input PATH, as nsys-jax names a profile after its
+ * archive: the last component (trailing '/' ignored) without ".zip" or
+ * ".sqlite", and for a report file without ".xz", ".csv", ".parquet" in
+ * turn ("r/rank0.csv.xz" -> "rank0"); "-" is "stdin".  A new string.
+ */
+char *input_name(const char *path);
 
 /*
  * The dump of PROGRAM_ID for P: the member "dump/module_NNNN.<module>.

@@ -39,7 +39,7 @@
 #include <stdint.h>
 
 #include "profile/compile.h"
-#include "profile/frames.h"
+#include "profile/proj.h"
 #include "profile/nvtxproj.h"
 
 struct sqldb;
@@ -128,7 +128,7 @@ extern const char *const nsysdb_nvtx_columns[];
 
 /*
  * The projected ranges of P as the rows of an nvtx_gpu_proj_trace table
- * (frames.h proj_range, the <= 2024.4 layout: name "domain:text", times
+ * (proj.h proj_range, the <= 2024.4 layout: name "domain:text", times
  * ns, NumGPUOps, RangeId, ParentId), in P's order, into a new array *OUT
  * of *N rows; names point into *NAMES (an array of *NNAMES strings the
  * caller frees with each string).

@@ -1,6 +1,6 @@
 /*
  * trace: read nvtx_gpu_proj_trace and thread-metadata tables of one
- * profile into the normalised rows of frames.h, whatever the nsys
+ * profile into the normalised rows of proj.h, whatever the nsys
  * version that wrote them (REFERENCE.md §2.1):
  *
  *	<= 2024.4	Name, Projected Start, Projected Duration, Orig Start,
@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profile/frames.h"
+#include "profile/proj.h"
 
 enum trace_layout {
 	TRACE_2024_4,	/* Name, Projected Start, ..., NumGPUOps */

@@ -43,6 +43,16 @@ common_opt() {
 	esac
 }
 
+# std_args "$@": the whole option prologue of a script with no options of
+# its own: -o, -t, -h, then at least one input; makes $OUT.  The caller
+# then drops the options: shift $((OPTIND - 1)).
+std_args() {
+	while getopts o:t:h opt; do common_opt "$opt" "${OPTARG:-}" || bad_usage; done
+	shift $((OPTIND - 1))
+	[ $# -gt 0 ] || bad_usage "no input"
+	[ -z "$OUT" ] || mkdir -p "$OUT"
+}
+
 # number VALUE WHAT: VALUE must be a plain non-negative decimal.
 number() {
 	case $1 in

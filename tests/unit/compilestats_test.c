@@ -14,6 +14,7 @@
 #include "base/mem.h"
 #include "pqwrite.h"
 #include "base/tsv.h"
+#include "profile/compile.h"
 #include "unit.h"
 
 #define P(s) s, strlen(s)
@@ -285,6 +286,33 @@ static const char report_stats[] =
     "XlaEmitGpuAsm\t0.00004\t0\n"
     "XlaCompile\t0.00002\t0.00008\n";
 
+/* Frame CF into S through a TSV file (PATH.tsv), as a pipeline does. */
+static int
+frame_to_stats(struct cstats *s, const struct compile_frame *cf,
+    const char *path)
+{
+	char tsv[80];
+	char *files[1] = { tsv };
+	struct tsv_writer *w;
+	struct filter *in;
+	FILE *fp;
+	int rc;
+
+	snprintf(tsv, sizeof(tsv), "%s.tsv", path);
+	if ((fp = fopen(tsv, "w")) == NULL)
+		return -1;
+	w = tsv_wopen(fp, tsv);
+	rc = compile_write(w, cf);
+	if (tsv_wclose(w) != 0 || fclose(fp) != 0 || rc != 0)
+		return -1;
+	if ((in = filter_open(files, 1)) == NULL)
+		return -1;
+	rc = cstats_read(s, in);
+	filter_close(in);
+	unlink(tsv);
+	return rc;
+}
+
 /* Load the LEN bytes at DATA as a report file; write the stats. */
 static struct result
 load(const void *data, size_t len, const char *suffix)
@@ -292,6 +320,7 @@ load(const void *data, size_t len, const char *suffix)
 	struct cstats_opts o = { CSTATS_STATS, 0, 1 };
 	struct result res = { 0, NULL };
 	struct cstats *s = cstats_new();
+	struct compile_frame cf = { 0 };
 	struct tsv_writer *w;
 	char path[64];
 	size_t outlen;
@@ -305,9 +334,13 @@ load(const void *data, size_t len, const char *suffix)
 	fclose(fp);
 	out = open_memstream(&res.out, &outlen);
 	w = tsv_wopen(out, "out");
-	if (cstats_load_pushpop(s, path, "r", 0) != 0 ||
+	/* The profile layer reads the report; its compile frame reaches
+	 * compilestats as TSV, as in extract -f compile | compilestats. */
+	if (compile_load_report(&cf, path, "r", COMPILE_CLEAN) != 0 ||
+	    frame_to_stats(s, &cf, path) != 0 ||
 	    cstats_attribute(s) != 0 || cstats_write(s, w, &o) != 0)
 		res.rc = -1;
+	compile_free(&cf);
 	tsv_wclose(w);
 	fclose(out);
 	cstats_free(s);

@@ -87,7 +87,7 @@ rules(void)
 	    threads, 2), 0);
 	CHECK_INT(f.nmodules, 2);
 	CHECK_INT(f.nthunks, 5);	/* 3, 5, 7, 9, 10 */
-	CHECK_INT(f.nnotes, 2);	/* early thunk, partial module */
+	CHECK_INT(f.notes.n, 2);	/* early thunk, partial module */
 	classify(&f);
 	frames_finish(&f);
 	/* Order: fp3 exec 0 {all-gather-start, fusion, fusion.2}, exec 1

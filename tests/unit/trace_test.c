@@ -600,8 +600,8 @@ count_notes(const struct frames *f, const char *what)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < f->nnotes; i++)
-		n += strstr(f->notes[i], what) != NULL;
+	for (i = 0; i < f->notes.n; i++)
+		n += strstr(f->notes.v[i], what) != NULL;
 	return n;
 }
 

@@ -1,0 +1,270 @@
+#!/bin/bash
+# nsysjax-profile: run a JAX program under `nsys profile` with JAX-friendly
+# defaults and XLA dump flags, export the report to SQLite with the tables
+# nsysjax reads, and write one output per process (a zip, or a directory)
+# holding the .nsys-rep, the .sqlite, the HLO dumps and the Python sources
+# they name: what NVIDIA's nsys-jax wrapper collects, without Python.
+# `make` writes it to build/bin with its version filled in.  bash, not sh:
+# the program must get SIGINT forwarded, which a POSIX sh cannot do for a
+# background job (it starts with SIGINT ignored); bash's job control can.
+set -u
+PROG=nsysjax-profile
+VERSION='@VERSION@'
+USAGE='nsysjax-profile [-fqzV] [-o name] [--no-zip] [-a analysis]... [nsys-option ...] [--] program [arg ...]'
+
+# The tables of `nsys export --type sqlite` that nsysjax reads
+# (NSYS-SQLITE.md §0 item 15; nsysjax-extract(1)).
+TABLES=NVTX_EVENTS,StringIds,ThreadNames,CUPTI_ACTIVITY_KIND_RUNTIME,\
+CUPTI_ACTIVITY_KIND_KERNEL,CUPTI_ACTIVITY_KIND_MEMCPY,\
+CUPTI_ACTIVITY_KIND_MEMSET,CUPTI_ACTIVITY_KIND_GRAPH_TRACE,\
+CUDA_GRAPH_NODE_EVENTS,CUDA_GRAPH_EVENTS,TARGET_INFO_GPU,\
+TARGET_INFO_NVTX_CUDA_DEVICE,TARGET_INFO_SYSTEM_ENV,\
+TARGET_INFO_SESSION_START_TIME,ANALYSIS_DETAILS,META_DATA_EXPORT,\
+EXPORT_META_DATA,ENUM_NSYS_EVENT_TYPE,ENUM_NSYS_EVENT_CLASS,PROCESSES
+
+say() { [ "$quiet" = 1 ] || printf '%s: %s\n' "$PROG" "$*" >&2; }
+warn() { printf '%s: %s\n' "$PROG" "$*" >&2; }
+die() { printf '%s: %s\n' "$PROG" "$*" >&2; exit 1; }
+bad_usage() {
+	[ $# -eq 0 ] || printf '%s: %s\n' "$PROG" "$*" >&2
+	printf 'usage: %s\n' "$USAGE" >&2
+	exit 2
+}
+
+help() {
+	cat <<EOF
+usage: $USAGE
+
+  -o, --output=NAME     write NAME.zip (or the directory NAME with --no-zip);
+                        %q{VAR} expands to \$VAR, %p to the process id, %h to
+                        the host name, %% to %  (default nsysjax-%h-%p)
+  -f, --force-overwrite replace an existing output
+      --no-zip          write a directory, not a zip
+  -z, --xz              compress the HLO dumps with xz
+  -a, --analysis=NAME   afterwards, run pipelines/NAME.sh (report, summary,
+                        communication, ...) on the output, into NAME.analysis/
+  -q, --quiet           no progress lines
+  -h, --help            this text
+  -V, --version         the version
+
+Options after these, up to --, go to nsys profile and win over ours:
+  --cuda-graph-trace=node --cpuctxsw=none --python-sampling=true
+  --trace=cublas,cuda,cudnn,cusolver,nvtx,osrt
+EOF
+	exit 0
+}
+
+# expand NAME: nsys's %q{VAR}, %p, %h and %% in NAME.
+expand() {
+	local s=$1 out='' var
+	while [ -n "$s" ]; do
+		case $s in
+		%%*) out=$out%; s=${s#%%} ;;
+		%p*) out=$out$$; s=${s#%p} ;;
+		%h*) out=$out$(hostname 2> /dev/null || uname -n); s=${s#%h} ;;
+		%q\{*\}*)
+			var=${s#%q\{}; var=${var%%\}*}
+			case $var in '' | *[!A-Za-z0-9_]*) bad_usage "-o: bad variable name in '$1'" ;; esac
+			[ -n "${!var+set}" ] || die "-o $1: \$$var is not set"
+			out=$out${!var}; s=${s#%q\{"$var"\}} ;;
+		*) out=$out${s%"${s#?}"}; s=${s#?} ;;
+		esac
+	done
+	printf '%s' "$out"
+}
+
+# ---- options ----
+output='nsysjax-%h-%p' force=0 zip=1 xz=0 quiet=0 analyses=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-o | --output) [ $# -ge 2 ] || bad_usage "option '$1' needs an argument"; output=$2; shift 2 ;;
+	--output=*) output=${1#*=}; shift ;;
+	-f | --force-overwrite) force=1; shift ;;
+	--no-zip) zip=0; shift ;;
+	-z | --xz) xz=1; shift ;;
+	-a | --analysis) [ $# -ge 2 ] || bad_usage "option '$1' needs an argument"; analyses+=("$2"); shift 2 ;;
+	--analysis=*) analyses+=("${1#*=}"); shift ;;
+	-q | --quiet) quiet=1; shift ;;
+	-h | --help) help ;;
+	-V | --version) printf '%s %s\n' "$PROG" "$VERSION"; exit 0 ;;
+	*) break ;;
+	esac
+done
+# [nsys options] -- program args, or program args (as nsys-jax reads them).
+nsysopts=()
+for a in "$@"; do
+	if [ "$a" = -- ]; then
+		while [ "$1" != -- ]; do nsysopts+=("$1"); shift; done
+		shift
+		break
+	fi
+done
+[ $# -gt 0 ] || bad_usage "no program to profile"
+for a in "${nsysopts[@]+"${nsysopts[@]}"}"; do
+	case $a in
+	-o | --output | --output=* | -o?*) bad_usage "give the output name to $PROG -o, not to nsys" ;;
+	esac
+done
+for a in "${analyses[@]+"${analyses[@]}"}"; do
+	case $a in '' | */* | .*) bad_usage "--analysis '$a': not a pipeline name" ;; esac
+done
+
+# has_opt LONG [SHORT]: whether the user's nsys options set --LONG.
+has_opt() {
+	local a
+	for a in "${nsysopts[@]+"${nsysopts[@]}"}"; do
+		case $a in "--$1" | "--$1="*) return 0 ;; esac
+		[ $# -lt 2 ] || case $a in "$2" | "$2"?*) return 0 ;; esac
+	done
+	return 1
+}
+
+# ---- checks before the run ----
+command -v nsys > /dev/null 2>&1 ||
+	die "nsys not found: install Nsight Systems (its CLI, nsys) and put it on PATH"
+command -v "$1" > /dev/null 2>&1 || die "program not found: $1"
+name=$(expand "$output") || exit
+name=${name%.zip}
+name=${name%.nsys-rep}
+[ -n "$name" ] || bad_usage "-o: empty output name"
+final=$name
+[ "$zip" = 1 ] && final=$name.zip
+outdir=$(dirname -- "$final")
+base=$(basename -- "$name")
+[ -d "$outdir" ] || mkdir -p -- "$outdir" 2> /dev/null || die "$outdir: cannot create directory"
+[ -w "$outdir" ] || die "$outdir: output not writable"
+if [ -e "$final" ] && [ "$force" = 0 ]; then
+	die "$final exists: give -f to replace it"
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-profile.XXXXXX") || die "cannot make a temporary directory"
+trap 'rm -rf "$tmp"' EXIT
+
+# ---- the environment of the program ----
+export JAX_TRACEBACK_IN_LOCATIONS_LIMIT=${JAX_TRACEBACK_IN_LOCATIONS_LIMIT--1}
+export JAX_ENABLE_COMPILATION_CACHE=${JAX_ENABLE_COMPILATION_CACHE-false}
+xla=${XLA_FLAGS-} dump=''
+for f in $xla; do
+	case $f in --xla_dump_to=*) dump=${f#--xla_dump_to=} ;; esac
+done
+case " $xla " in *" --xla_dump_hlo_as_proto"*) ;; *) xla="$xla --xla_dump_hlo_as_proto=true" ;; esac
+if [ -z "$dump" ]; then
+	dump=$tmp/dump
+	xla="$xla --xla_dump_to=$dump"
+fi
+export XLA_FLAGS=${xla# }
+
+# ---- nsys profile ----
+defaults=()
+has_opt cuda-graph-trace || defaults+=(--cuda-graph-trace=node)
+has_opt cpuctxsw || defaults+=(--cpuctxsw=none)
+has_opt python-sampling || defaults+=(--python-sampling=true)
+has_opt trace -t || defaults+=(--trace=cublas,cuda,cudnn,cusolver,nvtx,osrt)
+rep=$tmp/$base
+say "profiling: nsys profile ${defaults[*]-} ${nsysopts[*]-} $*"
+# Job control: the background nsys keeps SIGINT (a non-interactive shell
+# would start it ignored) and gets the signals this script receives.
+set -m
+nsys profile "${defaults[@]+"${defaults[@]}"}" "${nsysopts[@]+"${nsysopts[@]}"}" \
+    --output="$rep" --force-overwrite=true "$@" &
+pid=$!
+trap 'kill -INT "$pid" 2> /dev/null' INT
+trap 'kill -TERM "$pid" 2> /dev/null' TERM
+while :; do
+	wait "$pid"
+	rc=$?
+	# A signal interrupts wait (status > 128) while nsys goes on.
+	[ "$rc" -gt 128 ] && kill -0 "$pid" 2> /dev/null || break
+done
+trap - INT TERM
+set +m
+[ -s "$rep.nsys-rep" ] || die "nsys wrote no report (program exit status $rc)"
+[ "$rc" = 0 ] || warn "the program exited with status $rc; keeping its partial profile"
+
+# ---- post-processing ----
+stage=$tmp/out/$base
+mkdir -p "$stage/dump"
+mv "$rep.nsys-rep" "$stage/$base.nsys-rep"
+say "exporting the report to SQLite"
+if ! nsys export --type=sqlite --force-overwrite=true --tables="$TABLES" \
+    --output="$stage/$base.sqlite" "$stage/$base.nsys-rep" > "$tmp/export.log" 2>&1; then
+	# Releases without --tables export everything.
+	nsys export --type=sqlite --force-overwrite=true \
+	    --output="$stage/$base.sqlite" "$stage/$base.nsys-rep" > "$tmp/export.log" 2>&1 || {
+		nsys export --help 2>&1 | grep -qi sqlite ||
+			die "$(nsys --version 2>&1 | head -n 1): too old to export SQLite (nsys export --type=sqlite)"
+		die "nsys export failed: $(tail -n 1 "$tmp/export.log")"
+	}
+fi
+[ -s "$stage/$base.sqlite" ] || die "nsys export wrote no $base.sqlite"
+
+ndump=0
+for f in "$dump"/*.pb "$dump"/*.pbtxt; do
+	[ -f "$f" ] || continue
+	cp -- "$f" "$stage/dump/" || die "$f: cannot copy"
+	ndump=$((ndump + 1))
+done
+empty_dump=''
+if [ "$ndump" = 0 ]; then
+	empty_dump="no HLO dump in $dump after the run (JAX compilation cache hit? set JAX_ENABLE_COMPILATION_CACHE=false or clear the cache)"
+	warn "$empty_dump"
+elif [ "$xz" = 1 ]; then
+	xz -T1 -q -- "$stage"/dump/* || die "xz failed on the dumps"
+fi
+
+# The Python sources named by the dumps' stack frames ("file:line[function]").
+if [ "$ndump" -gt 0 ]; then
+	if nsysjax-extract -m -f stackframes "$stage" > "$tmp/frames.tsv" 2> "$tmp/frames.err"; then
+		awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "Frame") c = i; next }
+		    c { f = $c; sub(/:[0-9]+\[[^]]*\]$/, "", f); if (f ~ /^\// && !(f in s)) { s[f]; print f } }' \
+		    "$tmp/frames.tsv" | while IFS= read -r src; do
+			[ -f "$src" ] || continue
+			mkdir -p "$stage/sources$(dirname -- "$src")" && cp -- "$src" "$stage/sources$src"
+		done
+	else
+		warn "Python sources not gathered: $(head -n 1 "$tmp/frames.err")"
+	fi
+fi
+
+# ---- the output, whole or not at all ----
+part=$outdir/.$base.part$$
+rm -rf -- "$part"
+if [ "$zip" = 1 ]; then
+	command -v zip > /dev/null 2>&1 || die "zip not found: install zip, or give --no-zip"
+	(cd "$stage" && zip -q -r -X -D "$tmp/out.zip" .) || die "zip failed"
+	mv -- "$tmp/out.zip" "$part" || die "$final: cannot write"
+else
+	mv -- "$stage" "$part" 2> /dev/null || cp -R -- "$stage" "$part" || die "$final: cannot write"
+fi
+rm -rf -- "$final"
+mv -- "$part" "$final" || die "$final: cannot write"
+say "wrote $final"
+
+# ---- analyses ----
+status=$rc
+if [ "${#analyses[@]}" -gt 0 ]; then
+	here=$(cd -- "$(dirname -- "$0")" && pwd)
+	pipelines=${NSYSJAX_PIPELINES:-}
+	for d in "$here/../share/nsysjax/pipelines" "$here/../../pipelines"; do
+		[ -n "$pipelines" ] || [ ! -d "$d" ] || pipelines=$d
+	done
+	[ -n "$pipelines" ] || die "pipelines not found: set NSYSJAX_PIPELINES"
+	for a in "${analyses[@]}"; do
+		if [ ! -f "$pipelines/$a.sh" ]; then
+			warn "--analysis $a: no $pipelines/$a.sh"
+			[ "$status" != 0 ] || status=1
+			continue
+		fi
+		say "analysis $a"
+		mkdir -p "$name.analysis"
+		if ! NSYSJAX_BIN=${NSYSJAX_BIN:-$here} sh "$pipelines/$a.sh" -o "$name.analysis/$a" "$final" \
+		    > "$name.analysis/$a.txt" 2> "$tmp/analysis.err"; then
+			warn "--analysis $a failed: $(tail -n 1 "$tmp/analysis.err")"
+			[ "$status" != 0 ] || status=1
+		fi
+	done
+fi
+if [ -n "$empty_dump" ] && [ "$status" = 0 ]; then
+	status=1
+fi
+exit "$status"

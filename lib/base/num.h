@@ -1,0 +1,25 @@
+/*
+ * num: the one parser of numbers in text, for TSV fields and command-line
+ * arguments alike.  Only plain decimals are numbers: no spaces, no hex,
+ * no "inf" or "nan" (strtod alone would take them all).
+ */
+#ifndef NSYSJAX_NUM_H
+#define NSYSJAX_NUM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * S[0..N) as a signed decimal integer ([+-]digits) into *V.
+ * Returns 0, or -1 (nothing recorded; the caller names the input) when
+ * it is empty, holds anything else, or is outside int64_t.
+ */
+int num_i64(const char *s, size_t n, int64_t *v);
+
+/*
+ * S[0..N) as a finite decimal number (strtod's decimal syntax: digits,
+ * sign, point, exponent) into *V.  Returns 0, or -1 as num_i64.
+ */
+int num_f64(const char *s, size_t n, double *v);
+
+#endif

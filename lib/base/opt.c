@@ -1,0 +1,94 @@
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/num.h"
+#include "base/opt.h"
+
+#ifndef NSYSJAX_VERSION
+#define NSYSJAX_VERSION "unknown"	/* the Makefile's VERSION */
+#endif
+
+static _Noreturn void
+help(const struct opt_tool *t)
+{
+	if (printf("%s\n\n%s", t->usage, t->help) < 0 || fflush(stdout) != 0)
+		err_die("<stdout>: write error:");
+	exit(0);
+}
+
+static _Noreturn void
+version(void)
+{
+	if (printf("%s %s\n", err_prog(), NSYSJAX_VERSION) < 0 ||
+	    fflush(stdout) != 0)
+		err_die("<stdout>: write error:");
+	exit(0);
+}
+
+int
+opt_next(int argc, char *argv[], const char *shortopts,
+    const struct option *longopts, const struct opt_tool *t)
+{
+	static int started;
+	int c;
+
+	if (!started++) {
+		err_setprog(argv[0]);
+		opterr = 0;	/* one message per problem: ours */
+	}
+	switch ((c = getopt_long(argc, argv, shortopts, longopts, NULL))) {
+	case 'h':
+		help(t);
+	case 'V':
+		version();
+	case ':':
+		opt_usage(t, "option '%s' needs an argument", argv[optind - 1]);
+	case '?':
+		opt_usage(t, "unknown option '%s'", argv[optind - 1]);
+	default:
+		return c;
+	}
+}
+
+void
+opt_usage(const struct opt_tool *t, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	err_usage(t->usage, "%s", msg);
+}
+
+double
+opt_f64(const struct opt_tool *t, const char *name, const char *arg,
+    double lo, double hi)
+{
+	double v;
+
+	if (num_f64(arg, strlen(arg), &v) != 0 || !(v >= lo && v <= hi))
+		opt_usage(t, "%s '%s': not a number from %g to %g", name, arg,
+		    lo, hi);
+	return v;
+}
+
+int64_t
+opt_i64(const struct opt_tool *t, const char *name, const char *arg,
+    int64_t lo, int64_t hi)
+{
+	int64_t v;
+
+	if (num_i64(arg, strlen(arg), &v) == 0 && v >= lo && v <= hi)
+		return v;
+	if (hi == INT64_MAX)
+		opt_usage(t, "%s '%s': not an integer >= %" PRId64, name, arg,
+		    lo);
+	opt_usage(t, "%s '%s': not an integer from %" PRId64 " to %" PRId64,
+	    name, arg, lo, hi);
+	return v;
+}

@@ -1,0 +1,87 @@
+/*
+ * The nvtx_pushpop_trace report in any of its forms (CSV, xz-compressed
+ * CSV, nsys-jax's parquet), told apart by content: the one format
+ * dispatch of the compile frame, for nsysjax-extract's archive members
+ * and nsysjax-compilestats' report files alike.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "formats/xz.h"
+#include "profile/compile.h"
+
+int
+compile_parse_report(const char *name, uint8_t **data, size_t *len,
+    struct compile_range **r, size_t *n)
+{
+	if (xz_is_xz_data(*data, *len)) {
+		uint8_t *plain;
+		size_t plen;
+
+		if (xz_decode(*data, *len, &plain, &plen) != 0)
+			return err_prefix("%s", name);
+		free(*data);
+		*data = plain;
+		*len = plen;
+	}
+	if (*len >= 4 && memcmp(*data, "PAR1", 4) == 0) {
+		if (compile_parse_parquet(*data, *len, r, n) != 0)
+			return err_prefix("%s", name);
+		return 0;
+	}
+	if (compile_parse_csv((const char *)*data, *len, r, n) != 0)
+		return err_prefix_at("%s", name);
+	return 0;
+}
+
+/* All of FP into a new buffer. */
+static int
+slurp(FILE *fp, const char *name, uint8_t **data, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0, got;
+	uint8_t *p = mem_alloc(cap);
+
+	while ((got = fread(p + n, 1, cap - n, fp)) > 0) {
+		n += got;
+		if (n == cap)
+			mem_grow(&p, &cap, cap + 1, 1);
+	}
+	if (ferror(fp)) {
+		free(p);
+		return err_fail("%s: read error: %s", name, strerror(errno));
+	}
+	*data = p;
+	*len = n;
+	return 0;
+}
+
+int
+compile_load_report(struct compile_frame *f, const char *path,
+    const char *profile, int flags)
+{
+	int std = strcmp(path, "-") == 0;
+	const char *name = std ? "<stdin>" : path;
+	struct compile_range *r = NULL;
+	uint8_t *data = NULL;
+	size_t len = 0, n = 0;
+	FILE *fp;
+	int rc;
+
+	if ((fp = std ? stdin : fopen(path, "rb")) == NULL)
+		return err_fail("%s: cannot open: %s", name, strerror(errno));
+	rc = slurp(fp, name, &data, &len);
+	if (!std)
+		fclose(fp);
+	if (rc == 0)
+		rc = compile_parse_report(name, &data, &len, &r, &n);
+	free(data);
+	if (rc == 0 && (rc = compile_add_profile(f, profile, r, n, NULL, NULL,
+	    flags)) != 0)
+		err_prefix("%s", name);
+	compile_ranges_free(r, n);
+	return rc;
+}

@@ -1,0 +1,170 @@
+#!/bin/sh
+# nsysjax-profile against a stand-in nsys (tests/fake/nsys: no GPU and no
+# nsys here), which records its arguments and the program's environment:
+# the JAX defaults and the user's overrides, XLA_FLAGS merging, %q{VAR}
+# names for several ranks, a failing program, signal forwarding, the
+# analysis hook, the export's fallbacks, and the errors.  The example
+# run (tests/example/mkexample.c) provides the HLO dumps JAX would write
+# and, where nsysjax-extract reads SQLite, the export nsys would write.
+. tests/lib.sh
+P=$BIN/nsysjax-profile
+FAKE=$(cd tests/fake && pwd)
+EX=${EXAMPLE:-build/example/profile}
+if [ ! -d "$EX/rank0/dump" ]; then
+	notok "the example profile is missing ($EX: make example)"
+	done_testing t95-profile; exit
+fi
+EXDIR=$(cd "$EX" && pwd)
+mkdir -p "$T/run" "$T/dumps"
+cp "$EXDIR"/rank0/dump/*.pb "$T/dumps/"
+printf 'SQLite format 3\000 stand-in\n' > "$T/stand-in.sqlite"
+SQ=$T/stand-in.sqlite
+[ ! -f "$EXDIR/rank0.sqlite" ] || SQ=$EXDIR/rank%r.sqlite
+
+# prof ARGS...: nsysjax-profile with the fake nsys first on PATH, in $T/run;
+# status in $rc, stderr in $T/err, the fake's log in $T/log.
+prof() {
+	: > "$T/log"
+	(cd "$T/run" && PATH=$FAKE:$(cd "$OLDPWD" && cd "$BIN" && pwd):$PATH \
+	    FAKE_NSYS_LOG=$T/log FAKE_NSYS_SQLITE=${FAKE_NSYS_SQLITE-$SQ} \
+	    FAKE_NSYS_DUMPS=${FAKE_NSYS_DUMPS-$T/dumps} "$P" "$@") > "$T/out" 2> "$T/err"
+	rc=$?
+}
+P=$(cd "$BIN" && pwd)/nsysjax-profile
+logged() { grep -qxF -- "$1" "$T/log"; }
+count() { sed '/^export$/,$d' "$T/log" | grep -cxF -- "$1"; }
+
+# Defaults, in nsys-jax's order, then the output; the program's
+# environment; the layout of the output.
+unset XLA_FLAGS JAX_TRACEBACK_IN_LOCATIONS_LIMIT JAX_ENABLE_COMPILATION_CACHE
+prof -q -o one true
+[ $rc -eq 0 ] && ok || { notok "plain run: exit $rc"; cat "$T/err"; }
+for a in --cuda-graph-trace=node --cpuctxsw=none --python-sampling=true \
+    --trace=cublas,cuda,cudnn,cusolver,nvtx,osrt --force-overwrite=true; do
+	[ "$(count "ARG $a")" = 1 ] && ok || notok "default $a not given once"
+done
+logged "PROGRAM true" && ok || notok "program not run as given"
+logged "ENV JAX_TRACEBACK_IN_LOCATIONS_LIMIT=-1" && ok || notok "JAX_TRACEBACK_IN_LOCATIONS_LIMIT"
+logged "ENV JAX_ENABLE_COMPILATION_CACHE=false" && ok || notok "JAX_ENABLE_COMPILATION_CACHE"
+grep -q '^ENV XLA_FLAGS=--xla_dump_hlo_as_proto=true --xla_dump_to=/.*/dump$' "$T/log" && ok ||
+	notok "XLA_FLAGS: $(grep XLA_FLAGS "$T/log")"
+(cd "$T/run" && unzip -Z1 one.zip) > "$T/members" 2> /dev/null
+for m in one.nsys-rep one.sqlite dump/module_0003.jit_init.sm_9.0_gpu_after_optimizations.hlo.pb; do
+	grep -qxF "$m" "$T/members" && ok || notok "one.zip lacks $m: $(tr '\n' ' ' < "$T/members")"
+done
+grep -q 'profiling\|exporting\|wrote' "$T/err" && notok "-q: progress lines: $(cat "$T/err")" || ok
+(cd "$T/run" && unzip -p one.zip one.sqlite) | cmp -s - "$(printf '%s' "$SQ" | sed 's/%r/0/')" && ok ||
+	notok "one.sqlite is not the export"
+
+# The user's nsys options come after ours and replace the defaults they
+# name, in every spelling; the user's environment wins.
+JAX_ENABLE_COMPILATION_CACHE=true prof -q -o two -t cuda,nvtx --cpuctxsw=process-tree --python-sampling false -- true
+[ $rc -eq 0 ] && ok || notok "overrides: exit $rc"
+[ "$(count "ARG --trace=cublas,cuda,cudnn,cusolver,nvtx,osrt")" = 0 ] && logged "ARG -t cuda,nvtx" && ok ||
+	notok "-t does not replace the default --trace"
+[ "$(count "ARG --cpuctxsw=none")" = 0 ] && logged "ARG --cpuctxsw=process-tree" && ok ||
+	notok "--cpuctxsw= does not replace the default"
+[ "$(count "ARG --python-sampling=true")" = 0 ] && logged "ARG --python-sampling false" && ok ||
+	notok "--python-sampling VALUE does not replace the default"
+logged "ARG --cuda-graph-trace=node" && ok || notok "an untouched default was dropped"
+[ "$(grep -n 'ARG --cuda-graph-trace=node' "$T/log" | cut -d: -f1)" -lt "$(grep -n 'ARG -t cuda,nvtx' "$T/log" | cut -d: -f1)" ] &&
+	ok || notok "the user's options do not come after ours"
+logged "ENV JAX_ENABLE_COMPILATION_CACHE=true" && ok || notok "the user's JAX_ENABLE_COMPILATION_CACHE replaced"
+
+# XLA_FLAGS: the user's flags kept, their dump directory used (and its
+# dumps gathered), the proto flag added only when absent.
+mkdir -p "$T/mydump"
+XLA_FLAGS="--xla_gpu_enable_latency_hiding_scheduler=true --xla_dump_to=$T/mydump" \
+    prof -q --no-zip -o three true
+logged "ENV XLA_FLAGS=--xla_gpu_enable_latency_hiding_scheduler=true --xla_dump_to=$T/mydump --xla_dump_hlo_as_proto=true" &&
+	ok || notok "XLA_FLAGS merged wrongly: $(grep XLA_FLAGS "$T/log")"
+[ -f "$T/mydump/module_0007.jit_train_step.sm_9.0_gpu_after_optimizations.hlo.pb" ] &&
+    [ -f "$T/run/three/dump/module_0007.jit_train_step.sm_9.0_gpu_after_optimizations.hlo.pb" ] && ok ||
+	notok "the user's --xla_dump_to not used"
+XLA_FLAGS="--xla_dump_hlo_as_proto=false" prof -q -o four true
+grep -q '^ENV XLA_FLAGS=--xla_dump_hlo_as_proto=false --xla_dump_to=' "$T/log" && ok ||
+	notok "the user's --xla_dump_hlo_as_proto replaced: $(grep XLA_FLAGS "$T/log")"
+
+# Names: %q{VAR} per rank, %% and %h; an unset variable is an error
+# before anything runs; -z compresses the dumps.
+for r in 0 1 2; do SLURM_PROCID=$r prof -q -z -o 'prof_%q{SLURM_PROCID}' true; done
+[ -f "$T/run/prof_0.zip" ] && [ -f "$T/run/prof_1.zip" ] && [ -f "$T/run/prof_2.zip" ] && ok ||
+	notok "%q{SLURM_PROCID}: $(ls "$T/run")"
+(cd "$T/run" && unzip -Z1 prof_1.zip) | grep -q '^dump/module_0007.*\.hlo\.pb\.xz$' && ok || notok "-z: dumps not .xz"
+prof -q --no-zip -o 'h_%h_%%' true
+[ -d "$T/run/h_$(hostname 2> /dev/null || uname -n)_%" ] && ok || notok "%h and %%: $(ls "$T/run")"
+(unset NOSUCHVAR; prof -o 'p_%q{NOSUCHVAR}' true; [ $rc -eq 1 ] && grep -q 'NOSUCHVAR is not set' "$T/err" && [ ! -s "$T/log" ]) &&
+	ok || notok "an unset %q{} variable: exit $rc, $(cat "$T/err")"
+
+# A failing program keeps its profile; its status is ours.
+prof -o fails sh -c 'exit 3'
+[ $rc -eq 3 ] && [ -f "$T/run/fails.zip" ] && grep -q 'exited with status 3; keeping its partial profile' "$T/err" &&
+	ok || notok "failing program: exit $rc, $(cat "$T/err")"
+
+# SIGINT and SIGTERM to nsysjax-profile reach nsys and the program; the
+# profile collected so far is still exported and written.  (A background
+# job of sh starts with SIGINT ignored, as no terminal's would: perl
+# restores it first.)
+for sig in INT TERM; do
+	rm -f "$T/started" "$T/sig"
+	(cd "$T/run" && exec env PATH=$FAKE:$PATH FAKE_NSYS_LOG=$T/log \
+	    FAKE_NSYS_SQLITE=$(printf '%s' "$SQ" | sed 's/%r/0/') FAKE_NSYS_DUMPS=$T/dumps \
+	    perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' "$P" -q -o "sig$sig" \
+	    sh -c "trap 'echo got > $T/sig; exit 9' $sig; : > $T/started; while :; do sleep 0.1; done" \
+	    > /dev/null 2> "$T/err") &
+	bg=$!
+	i=0
+	while [ ! -f "$T/started" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	sleep 0.3
+	kill -$sig $bg
+	i=0
+	while kill -0 $bg 2> /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	kill -0 $bg 2> /dev/null && { kill -KILL $bg; notok "SIG$sig: nsysjax-profile still runs"; }
+	wait $bg; rc=$?
+	[ -f "$T/sig" ] && ok || notok "SIG$sig did not reach the program"
+	[ $rc -eq 9 ] && [ -f "$T/run/sig$sig.zip" ] && ok || notok "after SIG$sig: exit $rc, $(cat "$T/err")"
+done
+
+# The analysis hook: pipelines from NSYSJAX_PIPELINES, results beside the
+# output; a failing analysis makes the status 1.
+mkdir -p "$T/pipes"
+cat > "$T/pipes/probe.sh" <<'EOF'
+while getopts o: o; do out=$OPTARG; done
+shift $((OPTIND - 1))
+mkdir -p "$out" && ls "$1" > "$out/inputs" && echo probed
+EOF
+printf 'echo broken >&2; exit 1\n' > "$T/pipes/broken.sh"
+NSYSJAX_PIPELINES=$T/pipes prof -q --no-zip -o an -a probe true
+[ $rc -eq 0 ] && grep -q '^an.sqlite$' "$T/run/an.analysis/probe/inputs" && grep -q probed "$T/run/an.analysis/probe.txt" &&
+	ok || notok "--analysis probe: exit $rc, $(cat "$T/err")"
+NSYSJAX_PIPELINES=$T/pipes prof -q -o an2 -a broken true
+[ $rc -eq 1 ] && grep -q -- '--analysis broken failed: broken' "$T/err" && ok || notok "failing analysis: exit $rc"
+
+# Export fallbacks and errors.
+FAKE_NSYS_OLD=1 prof -q -o old true
+[ $rc -eq 0 ] && [ -f "$T/run/old.zip" ] && [ "$(grep -c '^export$' "$T/log")" = 2 ] && ok ||
+	notok "nsys without export --tables: exit $rc, $(cat "$T/err")"
+FAKE_NSYS_ANCIENT=1 prof -q -o ancient true
+[ $rc -eq 1 ] && grep -q 'too old to export SQLite' "$T/err" && ok || notok "nsys too old: exit $rc, $(cat "$T/err")"
+FAKE_NSYS_DUMPS= prof -q -o nodump true
+[ $rc -eq 1 ] && [ -f "$T/run/nodump.zip" ] && grep -q 'JAX compilation cache hit?' "$T/err" && ok ||
+	notok "empty dump directory: exit $rc, $(cat "$T/err")"
+prof -q -o one true
+[ $rc -eq 1 ] && grep -q 'one.zip exists: give -f' "$T/err" && [ ! -s "$T/log" ] && ok || notok "existing output: exit $rc"
+prof -q -f -o one true
+[ $rc -eq 0 ] && ok || notok "-f: exit $rc"
+: > "$T/run/afile"
+prof -q -o afile/x true
+[ $rc -eq 1 ] && grep -q 'afile: cannot create directory' "$T/err" && ok || notok "unwritable output: exit $rc, $(cat "$T/err")"
+prof -q -o x no-such-program-here
+[ $rc -eq 1 ] && grep -q 'program not found: no-such-program-here' "$T/err" && ok || notok "missing program: exit $rc"
+(cd "$T/run" && PATH=/usr/bin:/bin "$P" -o x true) > /dev/null 2> "$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q 'nsys not found' "$T/err" && ok || notok "missing nsys: exit $rc, $(cat "$T/err")"
+prof -o x -- --trace=cuda
+[ $rc -eq 1 ] && ok || notok "an option as the program: exit $rc"
+prof --output=x --trace=cuda -o y -- true
+[ $rc -eq 2 ] && grep -q 'output name to nsysjax-profile -o' "$T/err" && ok || notok "nsys -o: exit $rc"
+prof
+[ $rc -eq 2 ] && grep -q '^usage: nsysjax-profile' "$T/err" && ok || notok "no program: exit $rc"
+
+done_testing t95-profile
