@@ -243,6 +243,25 @@ expect_error 1 "nocuda.sqlite: no CUPTI_ACTIVITY_KIND_RUNTIME or GPU activity ta
 # The XLA frames of an export without XLA ranges: empty, no error.
 $X -f thunk "$T/nest.sqlite" > "$T/o" 2> "$T/e" && [ "$(wc -l < "$T/o")" -eq 1 ] && ok || notok "thunk frame of a non-XLA export: $(cat "$T/e")"
 
+# ---- the example run (make example) as exports ----
+: "${MKEXAMPLE:=${BIN%/bin}/example/mkexample}"
+if [ -x "$MKEXAMPLE" ]; then
+	"$MKEXAMPLE" "$T/ex" || notok "mkexample"
+	for r in rank0 rank1; do
+		mkdir -p "$T/exs/$r"
+		"$MKEXPORT" archive "$T/ex/$r" "$T/exs/$r/$r.sqlite" || notok "mkexport $r"
+		cp -R "$T/ex/$r/dump" "$T/exs/$r/"
+	done
+	mkdir -p "$T/exa" "$T/exb"
+	$X -o "$T/exa" "$T/ex/rank0" "$T/ex/rank1" && $X -o "$T/exb" "$T/exs/rank0" "$T/exs/rank1" ||
+	    notok "extract the example"
+	for f in thunk module communication compile hlo heap; do
+		check "example $f: exports = archives" cmp "$T/exa/$f.tsv" "$T/exb/$f.tsv"
+	done
+else
+	notok "$MKEXAMPLE not built"
+fi
+
 # ---- the 4-process run as exports ----
 if have_data; then
 	for i in 0 1 2 3; do
