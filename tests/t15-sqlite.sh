@@ -301,6 +301,18 @@ if have_data; then
 	expect_error 1 "nosuchdir: not a directory (--hlo-dump)" $X -f thunk -d "$T/nosuchdir" "$T/elsewhere/proc2.sqlite"
 	(cd "$T/run/proc2" && zip -qr "$T/proc2.zip" proc2.sqlite dump) &&
 	    $X -f thunk -n a2 "$T/proc2.zip" | cmp -s - "$T/t.z" && ok || notok "zip holding an export and dump/"
+	# nsysjax-compilestats -p: an export's push/pop ranges are the report.
+	C=$BIN/nsysjax-compilestats
+	for t in stats summary ranges passes compilations; do
+		$C -p -t $t "$a"/report_nvtx_pushpop_trace.csv.xz > "$T/cs.z" 2>&1
+		$C -p -t $t -n report_nvtx_pushpop_trace "$T/run/proc3/proc3.sqlite" > "$T/cs.s" 2>&1
+		check "compilestats -t $t: export = report" cmp "$T/cs.z" "$T/cs.s"
+	done
+	$C -p -n report_nvtx_pushpop_trace "$T/run/proc3/proc3.sqlite" > "$T/cs.s"
+	$C -p -n report_nvtx_pushpop_trace - < "$T/run/proc3/proc3.sqlite" | cmp -s - "$T/cs.s" && ok ||
+	    notok "compilestats -p: an export on standard input"
+	head -c 3000 "$T/run/proc3/proc3.sqlite" > "$T/cut.sqlite"
+	expect_error 1 "cut.sqlite: truncated SQLite file (3000 of" $C -p "$T/cut.sqlite"
 	expect_error 1 "the nvtx frame needs an nsys SQLite export" $X -f nvtx "$DATA/pax_fsdp4_4proc_proc0.zip"
 else
 	skip "the 4-process run as exports: $DATA not found"

@@ -643,31 +643,47 @@ load_ops(struct nsysdb *d)
 }
 
 int
-nsysdb_load(struct nsysdb *d)
+nsysdb_load_nvtx(struct nsysdb *d)
 {
 	int64_t types[NTYPES];
-	const char *const *t;
-	int has_ops = 0;
 
 	if (!sqldb_has_table(d->db, "NVTX_EVENTS"))
 		return err_fail("no NVTX_EVENTS table: profile without NVTX "
 		    "(record with --trace=cuda,nvtx)");
-	for (t = op_tables; *t; t++)
-		has_ops |= sqldb_has_table(d->db, *t);
-	if (!has_ops || !sqldb_has_table(d->db, "CUPTI_ACTIVITY_KIND_RUNTIME"))
-		return err_fail("no CUPTI_ACTIVITY_KIND_RUNTIME or GPU activity "
-		    "table: profile without CUDA trace (record with "
-		    "--trace=cuda,nvtx)");
 	if (!sqldb_has_column(d->db, "NVTX_EVENTS", "start") ||
 	    !sqldb_has_column(d->db, "NVTX_EVENTS", "end") ||
 	    !sqldb_has_column(d->db, "NVTX_EVENTS", "eventType") ||
 	    !sqldb_has_column(d->db, "NVTX_EVENTS", "globalTid"))
 		return err_fail("NVTX_EVENTS: unknown schema (no start, end, "
 		    "eventType or globalTid column)");
-	if (load_strings(d) != 0 || resolve_types(d, types) != 0 ||
-	    load_ranges(d, types) != 0)
+	if (load_strings(d) != 0 || resolve_types(d, types) != 0)
+		return -1;
+	return load_ranges(d, types);
+}
+
+int
+nsysdb_load(struct nsysdb *d)
+{
+	const char *const *t;
+	int has_ops = 0;
+
+	if (!sqldb_has_table(d->db, "NVTX_EVENTS"))
+		return nsysdb_load_nvtx(d);	/* its message */
+	for (t = op_tables; *t; t++)
+		has_ops |= sqldb_has_table(d->db, *t);
+	if (!has_ops || !sqldb_has_table(d->db, "CUPTI_ACTIVITY_KIND_RUNTIME"))
+		return err_fail("no CUPTI_ACTIVITY_KIND_RUNTIME or GPU activity "
+		    "table: profile without CUDA trace (record with "
+		    "--trace=cuda,nvtx)");
+	if (nsysdb_load_nvtx(d) != 0)
 		return -1;
 	return load_ops(d);
+}
+
+int
+nsysdb_is_sqlite(const uint8_t *data, size_t len)
+{
+	return len >= 16 && memcmp(data, "SQLite format 3", 16) == 0;
 }
 
 /* ---- threads ---- */

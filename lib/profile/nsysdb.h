@@ -102,6 +102,16 @@ int nsysdb_open_mem(struct nsysdb *d, const uint8_t *data, size_t len);
 int nsysdb_load(struct nsysdb *d);
 
 /*
+ * Read only the strings and the candidate NVTX ranges (what
+ * nsysdb_pushpop needs; no CUDA tables required).  Returns 0, or -1 with
+ * nsysdb_load's messages about NVTX_EVENTS.
+ */
+int nsysdb_load_nvtx(struct nsysdb *d);
+
+/* Whether DATA[0..LEN) starts with the SQLite 3 magic string. */
+int nsysdb_is_sqlite(const uint8_t *data, size_t len);
+
+/*
  * Read ThreadNames joined with StringIds into D->threads (PID, TID, Name
  * as nsys-jax's thread-metadata.parquet: an unknown name id gives an
  * empty name).  A missing table gives no threads.  Returns 0 or -1.
@@ -143,7 +153,7 @@ void nsysdb_proj_ranges(struct nsysdb *d, const struct nvtxproj *p,
  * push/pop ranges alone, NumChild and DurChild (the sum of the children's
  * durations) from it, RangeStack ":id:...:id", sorted by start, in a new
  * array *R of *N (free with compile_ranges_free).  Call after
- * nsysdb_load.  Returns 0.
+ * nsysdb_load or nsysdb_load_nvtx.  Returns 0.
  */
 int nsysdb_pushpop(struct nsysdb *d, struct compile_range **r, size_t *n);
 
