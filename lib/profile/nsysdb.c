@@ -1,3 +1,4 @@
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ int
 nsysdb_open(struct nsysdb *d, const char *path)
 {
 	memset(d, 0, sizeof(*d));
+	d->path = mem_strdup(path);
 	return (d->db = sqldb_open(path)) ? 0 : -1;
 }
 
@@ -221,10 +223,14 @@ range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 		return 0;
 	if (end != INT64_MIN && end < start)
 		return err_fail("row %lld: end before start", (long long)id);
-	mem_grow(&d->r, &d->capr, i + 1, sizeof(*d->r));
-	d->rtext = mem_realloc(d->rtext, d->capr, sizeof(*d->rtext));
-	d->rdomain = mem_realloc(d->rdomain, d->capr, sizeof(*d->rdomain));
-	d->rpushpop = mem_realloc(d->rpushpop, d->capr, sizeof(*d->rpushpop));
+	if (i == d->capr) {
+		mem_grow(&d->r, &d->capr, i + 1, sizeof(*d->r));
+		d->rtext = mem_realloc(d->rtext, d->capr, sizeof(*d->rtext));
+		d->rdomain = mem_realloc(d->rdomain, d->capr,
+		    sizeof(*d->rdomain));
+		d->rpushpop = mem_realloc(d->rpushpop, d->capr,
+		    sizeof(*d->rpushpop));
+	}
 	d->r[i].start = start;
 	d->r[i].end = end;
 	d->r[i].tid = gtid;
@@ -661,6 +667,59 @@ nsysdb_load_nvtx(struct nsysdb *d)
 	return load_ranges(d, types);
 }
 
+/* The GPU operations and launches, read by a second thread on its own
+ * connection while the first reads the NVTX ranges. */
+struct opsjob {
+	struct nsysdb b;	/* c, g, nops, nops_unlaunched filled */
+	int rc;
+	char msg[1024];		/* the err message of a failure */
+};
+
+static void *
+ops_thread(void *arg)
+{
+	struct opsjob *j = arg;
+
+	j->rc = load_ops(&j->b);
+	if (j->rc != 0)
+		snprintf(j->msg, sizeof(j->msg), "%s", err_msg());
+	return NULL;
+}
+
+/*
+ * Read ranges and operations, on two cores when D is a file and a
+ * thread can be started (the two halves are independent), else one
+ * after the other.
+ */
+static int
+load_both(struct nsysdb *d)
+{
+	struct opsjob *j;
+	pthread_t th;
+	int rc;
+
+	if (d->path == NULL)
+		return nsysdb_load_nvtx(d) != 0 ? -1 : load_ops(d);
+	j = mem_calloc(1, sizeof(*j));
+	if ((j->b.db = sqldb_open(d->path)) == NULL ||
+	    pthread_create(&th, NULL, ops_thread, j) != 0) {
+		sqldb_close(j->b.db);
+		free(j);
+		return nsysdb_load_nvtx(d) != 0 ? -1 : load_ops(d);
+	}
+	rc = nsysdb_load_nvtx(d);
+	pthread_join(th, NULL);
+	d->c = j->b.c, d->nc = j->b.nc, d->capc = j->b.capc;
+	d->g = j->b.g, d->ng = j->b.ng, d->capg = j->b.capg;
+	d->nops = j->b.nops;
+	d->nops_unlaunched = j->b.nops_unlaunched;
+	sqldb_close(j->b.db);
+	if (rc == 0 && j->rc != 0)
+		rc = err_fail("%s", j->msg);
+	free(j);
+	return rc;
+}
+
 int
 nsysdb_load(struct nsysdb *d)
 {
@@ -675,9 +734,7 @@ nsysdb_load(struct nsysdb *d)
 		return err_fail("no CUPTI_ACTIVITY_KIND_RUNTIME or GPU activity "
 		    "table: profile without CUDA trace (record with "
 		    "--trace=cuda,nvtx)");
-	if (nsysdb_load_nvtx(d) != 0)
-		return -1;
-	return load_ops(d);
+	return load_both(d);
 }
 
 int
@@ -734,24 +791,35 @@ nsysdb_name(struct nsysdb *d, size_t i)
 	return d->scratch;
 }
 
-/* ":id:id:...:id" of range I from its root, into a new string. */
-static char *
-range_stack(const struct nsysdb *d, const long *parent, size_t i)
+/*
+ * ":id:id:...:id", the ids of R[I] and its ancestors by PARENT from the
+ * root, into *BUF (grown as needed; NUL-terminated).  Written from the
+ * end backwards, by hand: it runs for millions of rows.
+ */
+static const char *
+range_stack(const struct nvtxproj_range *r, const long *parent, size_t i,
+    char **buf, size_t *cap)
 {
-	size_t n = 0, cap = 0, len = 0, k;
-	long *chain = NULL, x;
-	char *s;
+	size_t depth = 0, pos;
+	long x;
 
+	for (x = (long)i; x >= 0; x = parent[x])
+		depth++;
+	mem_grow(buf, cap, depth * 21 + 1, 1);
+	pos = depth * 21;
+	(*buf)[pos] = '\0';
 	for (x = (long)i; x >= 0; x = parent[x]) {
-		mem_grow(&chain, &cap, n + 1, sizeof(*chain));
-		chain[n++] = x;
+		int64_t id = r[x].id;
+		uint64_t a = id < 0 ? (uint64_t)0 - (uint64_t)id : (uint64_t)id;
+
+		do
+			(*buf)[--pos] = (char)('0' + a % 10);
+		while ((a /= 10) != 0);
+		if (id < 0)
+			(*buf)[--pos] = '-';
+		(*buf)[--pos] = ':';
 	}
-	s = mem_alloc(n * 21 + 1);
-	for (k = n; k-- > 0;)
-		len += (size_t)sprintf(s + len, ":%lld",
-		    (long long)d->r[chain[k]].id);
-	free(chain);
-	return s;
+	return *buf + pos;
 }
 
 int
@@ -765,7 +833,6 @@ nsysdb_write_nvtx(struct nsysdb *d, const struct nvtxproj *p,
 	for (k = 0; k < p->nout; k++) {
 		size_t i = p->order[k];
 		const struct nvtxproj_range *r = &d->r[i];
-		char *stack;
 
 		tsv_str(w, nsysdb_name(d, i));
 		tsv_i64(w, p->pstart[i]);
@@ -783,9 +850,8 @@ nsysdb_write_nvtx(struct nsysdb *d, const struct nvtxproj *p,
 			tsv_empty(w);
 		else
 			tsv_i64(w, d->r[p->parent[i]].id);
-		stack = range_stack(d, p->parent, i);
-		tsv_str(w, stack);
-		free(stack);
+		tsv_str(w, range_stack(d->r, p->parent, i, &d->stackbuf,
+		    &d->capstackbuf));
 		if (tsv_eor(w) != 0)
 			return -1;
 	}
@@ -844,7 +910,7 @@ nsysdb_pushpop(struct nsysdb *d, struct compile_range **out, size_t *n)
 {
 	struct nvtxproj_range *r = mem_calloc(d->nr + 1, sizeof(*r));
 	size_t *map = mem_calloc(d->nr + 1, sizeof(*map));
-	size_t *ord, i, k, m = 0;
+	size_t *ord, i, m = 0;
 	struct compile_range *v;
 	struct nvtxproj p;
 
@@ -866,19 +932,8 @@ nsysdb_pushpop(struct nsysdb *d, struct compile_range **out, size_t *n)
 		v[i].parent_id = p.parent[i] < 0 ? -1 : r[p.parent[i]].id;
 	}
 	for (i = 0; i < m; i++) {
-		size_t len = 0, cnt = 0, cap = 0;
-		long x, *chain = NULL;
-
-		for (x = (long)i; x >= 0; x = p.parent[x]) {
-			mem_grow(&chain, &cap, cnt + 1, sizeof(*chain));
-			chain[cnt++] = x;
-		}
-		v[i].range_stack = mem_alloc(cnt * 21 + 1);
-		v[i].range_stack[0] = '\0';
-		for (k = cnt; k-- > 0;)
-			len += (size_t)sprintf(v[i].range_stack + len, ":%lld",
-			    (long long)r[chain[k]].id);
-		free(chain);
+		v[i].range_stack = mem_strdup(range_stack(r, p.parent, i,
+		    &d->stackbuf, &d->capstackbuf));
 		if (p.parent[i] >= 0) {
 			v[p.parent[i]].num_child++;
 			v[p.parent[i]].dur_child_ns += v[i].dur_ns;
@@ -926,5 +981,7 @@ nsysdb_free(struct nsysdb *d)
 	free(d->g);
 	free(d->threads);
 	free(d->scratch);
+	free(d->stackbuf);
+	free(d->path);
 	memset(d, 0, sizeof(*d));
 }

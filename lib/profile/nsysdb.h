@@ -79,6 +79,9 @@ struct nsysdb {
 	size_t nthreads;
 	char *scratch;		/* a name being built */
 	size_t capscratch;
+	char *stackbuf;		/* a RangeStack being built */
+	size_t capstackbuf;
+	char *path;		/* the file, when opened from one */
 };
 
 /*

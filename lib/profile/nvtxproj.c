@@ -61,6 +61,90 @@ cmp_pair(const void *pa, const void *pb)
 	return CMP(a->key, b->key);
 }
 
+/*
+ * Sort the N records of SIZE bytes at V (whose first field is the
+ * thread) with CMP, cheaply for what exports hold: rows of a few threads
+ * interleaved, each thread's already in order.  The records are first
+ * grouped by thread, keeping their order (a counting sort over the
+ * distinct threads); a thread's run is then sorted only when it is out
+ * of order.  Many threads: one qsort.
+ */
+#define MAXTHREADS	4096
+
+static void
+sort_by_thread(void *v, size_t n, size_t size,
+    int (*cmp)(const void *, const void *))
+{
+	int64_t tids[MAXTHREADS];
+	size_t count[MAXTHREADS + 1], nt = 0, i, k;
+	unsigned char *b = v, *out;
+	uint32_t *which;
+
+	/* Already in order (one thread, or threads one after another). */
+	for (i = 1; i < n && cmp(b + (i - 1) * size, b + i * size) <= 0; i++)
+		;
+	if (i >= n)
+		return;
+	which = mem_calloc(n + 1, sizeof(*which));
+	for (i = 0; i < n; i++) {
+		int64_t t;
+
+		memcpy(&t, b + i * size, sizeof(t));
+		/* Runs of one thread are common: try the last one first. */
+		for (k = nt; k > 0 && tids[k - 1] != t; k--)
+			;
+		if (k == 0) {
+			if (nt == MAXTHREADS) {
+				free(which);
+				qsort(v, n, size, cmp);
+				return;
+			}
+			tids[nt++] = t;
+			k = nt;
+		}
+		which[i] = (uint32_t)(k - 1);
+	}
+	/* Threads in ascending order: their ranks. */
+	{
+		size_t rank[MAXTHREADS], order[MAXTHREADS], j;
+
+		for (k = 0; k < nt; k++)
+			order[k] = k;
+		for (k = 1; k < nt; k++)	/* few threads: insertion sort */
+			for (j = k; j > 0 && tids[order[j - 1]] > tids[order[j]];
+			    j--) {
+				size_t tmp = order[j];
+
+				order[j] = order[j - 1];
+				order[j - 1] = tmp;
+			}
+		for (k = 0; k < nt; k++)
+			rank[order[k]] = k;
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[rank[which[i]] + 1]++;
+		for (k = 0; k < nt; k++)
+			count[k + 1] += count[k];
+		out = mem_alloc(n * size + 1);
+		for (i = 0; i < n; i++)
+			memcpy(out + count[rank[which[i]]]++ * size, b + i * size,
+			    size);
+	}
+	memcpy(b, out, n * size);
+	free(out);
+	free(which);
+	/* count[k] is now the end of thread k's run. */
+	for (k = 0, i = 0; k < nt; i = count[k++]) {
+		size_t e = count[k], j;
+
+		for (j = i + 1; j < e && cmp(b + (j - 1) * size, b + j * size) <=
+		    0; j++)
+			;
+		if (j < e)
+			qsort(b + i * size, e - i, size, cmp);
+	}
+}
+
 /* The sweep's state over one thread's sorted ranges and calls. */
 struct sweep {
 	const struct nvtxproj_range *r;
@@ -216,23 +300,69 @@ sweep(struct sweep *w, int pass)
 	}
 }
 
-/* The projected ranges in output order. */
-static const struct nvtxproj_range *order_r;
-static const struct nvtxproj *order_p;
+/* A projected range's output sort key. */
+struct okey {
+	int64_t start, dur, id;
+	size_t i;
+};
 
 static int
 cmp_out(const void *pa, const void *pb)
 {
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	int64_t da, db;
+	const struct okey *a = pa, *b = pb;
 
-	if (order_p->pstart[a] != order_p->pstart[b])
-		return CMP(order_p->pstart[a], order_p->pstart[b]);
-	da = order_p->pend[a] - order_p->pstart[a];
-	db = order_p->pend[b] - order_p->pstart[b];
-	if (da != db)
-		return CMP(db, da);
-	return CMP(order_r[a].id, order_r[b].id);
+	if (a->start != b->start)
+		return CMP(a->start, b->start);
+	if (a->dur != b->dur)
+		return CMP(b->dur, a->dur);
+	return CMP(a->id, b->id);
+}
+
+/*
+ * Sort K[0..N) by cmp_out with a natural merge sort: runs already in
+ * order are found and merged pairwise, so that the nearly ordered keys
+ * of a trace (nested ranges share a start, threads interleave) sort in a
+ * few passes; never worse than O(n log n).
+ */
+static void
+sort_out(struct okey *k, size_t n)
+{
+	struct okey *tmp = mem_calloc(n + 1, sizeof(*tmp)), *src = k, *dst = tmp;
+	size_t *run = NULL, nrun = 0, caprun = 0, i;
+
+	for (i = 0; i < n; i++)
+		if (i == 0 || cmp_out(&k[i - 1], &k[i]) > 0) {
+			mem_grow(&run, &caprun, nrun + 2, sizeof(*run));
+			run[nrun++] = i;
+		}
+	mem_grow(&run, &caprun, nrun + 2, sizeof(*run));
+	run[nrun] = n;
+	while (nrun > 1) {
+		size_t r, out = 0;
+		struct okey *t;
+
+		for (r = 0; r < nrun; r += 2) {
+			size_t a = run[r], ae = run[r + 1];
+			size_t b = r + 1 < nrun ? run[r + 1] : ae;
+			size_t be = r + 1 < nrun ? run[r + 2] : ae, o = a;
+
+			while (a < ae && b < be)
+				dst[o++] = cmp_out(&src[b], &src[a]) < 0 ?
+				    src[b++] : src[a++];
+			while (a < ae)
+				dst[o++] = src[a++];
+			while (b < be)
+				dst[o++] = src[b++];
+			run[out++] = run[r];
+		}
+		run[out] = n;
+		nrun = out;
+		t = src, src = dst, dst = t;
+	}
+	if (src != k)
+		memcpy(k, src, n * sizeof(*k));
+	free(tmp);
+	free(run);
 }
 
 static void
@@ -251,20 +381,29 @@ static void
 finish(struct sweep *w)
 {
 	struct nvtxproj *p = w->p;
+	struct okey *k;
 	size_t i;
 
 	count_pairs(w);
-	p->order = mem_calloc(p->n + 1, sizeof(*p->order));
+	for (i = 0; i < p->n; i++)
+		p->nout += p->nops[i] > 0;
+	k = mem_calloc(p->nout + 1, sizeof(*k));
+	p->nout = 0;
 	for (i = 0; i < p->n; i++) {
 		if (p->nops[i] == 0)
 			continue;
-		p->order[p->nout++] = i;
+		k[p->nout].start = p->pstart[i];
+		k[p->nout].dur = p->pend[i] - p->pstart[i];
+		k[p->nout].id = w->r[i].id;
+		k[p->nout++].i = i;
 		if (p->parent[i] >= 0)
 			p->nchild[p->parent[i]]++;
 	}
-	order_r = w->r;
-	order_p = p;
-	qsort(p->order, p->nout, sizeof(*p->order), cmp_out);
+	sort_out(k, p->nout);
+	p->order = mem_calloc(p->nout + 1, sizeof(*p->order));
+	for (i = 0; i < p->nout; i++)
+		p->order[i] = k[i].i;
+	free(k);
 }
 
 void
@@ -293,7 +432,7 @@ nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
 		w.rs[i].tid = r[i].tid, w.rs[i].start = r[i].start;
 		w.rs[i].end = r[i].end, w.rs[i].id = r[i].id, w.rs[i].i = i;
 	}
-	qsort(w.rs, nr, sizeof(*w.rs), cmp_r);
+	sort_by_thread(w.rs, nr, sizeof(*w.rs), cmp_r);
 	w.cs = mem_calloc(nc + 1, sizeof(*w.cs));
 	for (i = 0; i < nc; i++) {
 		w.cs[i].tid = c[i].tid, w.cs[i].start = c[i].start;
@@ -301,7 +440,7 @@ nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
 		if (c[i].key > maxkey)
 			maxkey = c[i].key;
 	}
-	qsort(w.cs, nc, sizeof(*w.cs), cmp_c);
+	sort_by_thread(w.cs, nc, sizeof(*w.cs), cmp_c);
 	w.keycalls = mem_calloc((size_t)maxkey + 2, sizeof(*w.keycalls));
 	for (i = 0; i < nc; i++)
 		if (w.keycalls[c[i].key] < 2)

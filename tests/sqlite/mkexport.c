@@ -7,6 +7,7 @@
  *
  *	mkexport spec SPEC OUT.sqlite
  *	mkexport archive DIR OUT.sqlite
+ *	mkexport synth NRANGES NCALLS NOPS NTHREADS OUT.sqlite
  *
  * "spec" writes the small hand-made export described by the text file
  * SPEC (or "-", stdin), one row per line, fields separated by blanks, "-"
@@ -33,6 +34,13 @@
  * thread in a gap of its CPU interval that no nested range covers, whose
  * GPU times make its projected interval.  A range whose projection
  * cannot be reproduced so is reported and the exit status is 1.
+ *
+ * "synth" writes a large export for make bench, shaped like the PyTorch
+ * trace of nsys-ai's largest reported case (16 M NVTX ranges, 7 M runtime
+ * calls, 2.2 M kernels, 5 threads): on each thread, chains of 4 nested
+ * push/pop ranges with unique names ("aten::op_N, op_id = N"), the calls
+ * spread over the innermost ranges, a kernel for NOPS of the NCALLS
+ * calls (spread evenly), one process.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -627,18 +635,70 @@ convert(const char *dir)
 	archive_close(a);
 }
 
+/* ---- synth ---- */
+
+static void
+synth(int64_t nr, int64_t nc, int64_t nk, int64_t nt)
+{
+	int64_t t, done_r = 0, done_c = 0, done_k = 0, corr = 1;
+	char text[64], c[24];
+
+	for (t = 0; t < nt; t++) {
+		int64_t gtid = VM | (int64_t)1000 << 24 | (1000 + t);
+		int64_t now = 1000000000, r_end = nr * (t + 1) / nt;
+
+		thread_row(gtid, "python");
+		while (done_r + 4 <= r_end) {
+			int64_t calls = nc * (done_r + 4) / nr - done_c, k;
+			int64_t s0 = now, leaf = now + 3000, end;
+
+			/* The leaf holds CALLS calls of 2 us, 1 us apart. */
+			for (k = 0; k < calls; k++) {
+				int64_t cs = leaf + 1000 + k * 3000;
+
+				call_row(gtid, cs, cs + 2000, corr, 0);
+				done_c++;
+				if (nk * done_c / nc > done_k) {
+					snprintf(c, sizeof(c), "%lld",
+					    (long long)corr);
+					op_row(0, cs + 5000, cs + 8000, c,
+					    VM | (int64_t)1000 << 24, 0, 7, "-");
+					done_k++;
+				}
+				corr++;
+			}
+			end = leaf + 1000 + calls * 3000 + 1000;
+			for (k = 0; k < 4; k++) {
+				char e[24];
+
+				snprintf(text, sizeof(text), "aten::op_%lld, op_id = "
+				    "%lld", (long long)k, (long long)done_r);
+				snprintf(e, sizeof(e), "%lld",
+				    (long long)(end + (3 - k) * 1000));
+				nvtx_row(++done_r, 59, gtid, s0 + k * 1000, e, "-",
+				    "0", text);
+			}
+			now = end + 5000;
+		}
+	}
+}
+
 int
 main(int argc, char *argv[])
 {
-	if (argc != 4 || (strcmp(argv[1], "spec") != 0 &&
-	    strcmp(argv[1], "archive") != 0))
+	int synthetic = argc == 7 && strcmp(argv[1], "synth") == 0;
+	const char *out = argv[argc - 1];
+
+	if (!synthetic && (argc != 4 || (strcmp(argv[1], "spec") != 0 &&
+	    strcmp(argv[1], "archive") != 0)))
 		die("usage: mkexport spec SPEC OUT.sqlite | archive DIR "
-		    "OUT.sqlite");
-	remove(argv[3]);
-	if (sqlite3_open(argv[3], &db) != SQLITE_OK)
-		die("%s: %s", argv[3], sqlite3_errmsg(db));
+		    "OUT.sqlite | synth NRANGES NCALLS NOPS NTHREADS OUT.sqlite");
+	remove(out);
+	if (sqlite3_open(out, &db) != SQLITE_OK)
+		die("%s: %s", out, sqlite3_errmsg(db));
 	/* Small pages: the fuzz seeds are exports too. */
-	exec("PRAGMA page_size = 512");
+	if (!synthetic)
+		exec("PRAGMA page_size = 512");
 	exec("PRAGMA journal_mode = OFF");
 	exec("PRAGMA synchronous = OFF");
 	if (strcmp(argv[1], "spec") == 0) {
@@ -652,6 +712,11 @@ main(int argc, char *argv[])
 			free(lines[i]);
 		}
 		free(lines);
+	} else if (synthetic) {
+		create();
+		exec("BEGIN");
+		synth(strtoll(argv[2], NULL, 10), strtoll(argv[3], NULL, 10),
+		    strtoll(argv[4], NULL, 10), strtoll(argv[5], NULL, 10));
 	} else {
 		create();
 		exec("BEGIN");
@@ -667,6 +732,6 @@ main(int argc, char *argv[])
 	sqlite3_finalize(ins_op[1]);
 	sqlite3_finalize(ins_op[2]);
 	if (sqlite3_close(db) != SQLITE_OK)
-		die("%s: close", argv[3]);
+		die("%s: close", out);
 	return bad;
 }
