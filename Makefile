@@ -88,8 +88,8 @@ $(O)/bench/floor: tests/bench/floor.c $(LIBA)
 	@mkdir -p $(O)/bench
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(ALL_LDLIBS)
 
-bench: all $(O)/bench/floor
-	BIN=$(O)/bin FLOOR=$(O)/bench/floor sh tests/bench.sh
+bench: all $(O)/bench/floor $(O)/sqlite/mkexport
+	BIN=$(O)/bin FLOOR=$(O)/bench/floor MKEXPORT=$(O)/sqlite/mkexport sh tests/bench.sh
 
 # libFuzzer with ASan and UBSan (clang): FUZZTIME seconds per target on a
 # copy of its corpus; findings are left in a temporary directory.

@@ -80,3 +80,33 @@ frun "warmup -c (Communication read ahead)" "$W" -c "$C" "$F/big.tsv"
 frun "warmup -c --communication yes" "$W" -c "$C" --communication yes "$F/big.tsv"
 frun "warmup -m -c, from a pipe" sh -c '"$1" -m -c "$2" < "$3"' sh "$W" "$C" "$F/big.tsv"
 frun "warmup -s N, nothing steady, pipe" sh -c '"$1" -s 1000000000 < "$2" 2> /dev/null' sh "$W" "$F/big.tsv"
+
+# nsys SQLite exports (tests/sqlite/mkexport.c, MKEXPORT): the 4-process
+# run converted to exports against the archives (goal: within 1.5x), and
+# -f nvtx on generated exports shaped like nsys-ai's largest reported
+# case (16 M NVTX ranges, 7 M runtime calls, 2.2 M kernels, 5 threads:
+# goal 20 s; nsys-ai's Python sweep took 61 s) and a tenth of it cut to
+# 1 M ranges (goal 2 s).  The 16 M export is about 1.4 GB in $T;
+# BENCH_SQLITE_RANGES=0 skips it.
+: "${MKEXPORT:=${BIN%/bin}/sqlite/mkexport}"
+S=$T/sqlite; mkdir -p "$S/out"
+for i in 0 1 2 3; do
+	mkdir -p "$S/a$i" "$S/proc$i"
+	(cd "$S/a$i" && unzip -q "$OLDPWD/$DATA/pax_fsdp4_4proc_proc$i.zip")
+	"$MKEXPORT" archive "$S/a$i" "$S/proc$i/proc$i.sqlite"
+	mv "$S/a$i/dump" "$S/proc$i/dump"; rm -rf "$S/a$i"
+done
+ar=$(measure "$BIN/nsysjax-extract" -o "$S/out" $ALL)
+sq=$(measure "$BIN/nsysjax-extract" -o "$S/out" "$S"/proc[0-3])
+printf 'combined4  extract -o: archives %5ss %4s MB | SQLite exports %5ss %4s MB\n' \
+    ${ar%% *} ${ar##* } ${sq%% *} ${sq##* }
+nvtx_bench() {
+	"$MKEXPORT" synth "$1" "$2" "$3" 5 "$S/big.sqlite"
+	r=$(measure "$BIN/nsysjax-extract" -f nvtx "$S/big.sqlite")
+	printf 'nvtx frame of %9s ranges, %8s calls, %8s kernels, 5 threads: %6ss %5s MB peak RSS (export %d MB)\n' \
+	    "$1" "$2" "$3" ${r%% *} ${r##* } $(( $(wc -c < "$S/big.sqlite") / 1048576 ))
+	rm -f "$S/big.sqlite"
+}
+nvtx_bench 1000000 437500 137500
+R=${BENCH_SQLITE_RANGES:-16000000}
+[ "$R" -gt 0 ] && nvtx_bench "$R" $((R * 7 / 16)) $((R * 11 / 80))
