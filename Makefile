@@ -6,6 +6,10 @@ include config.mk
 
 # The version every tool prints for --version (lib/base/opt.c).
 VERSION = 0.4.0
+# The tables of `nsys export --type=sqlite` that nsysjax reads
+# (NSYS-SQLITE.md §0 item 15), for nsysjax-profile and for
+# nsysjax-extract's .nsys-rep inputs (lib/profile/nsysrep.c).
+EXPORT_TABLES = NVTX_EVENTS,StringIds,ThreadNames,CUPTI_ACTIVITY_KIND_RUNTIME,CUPTI_ACTIVITY_KIND_KERNEL,CUPTI_ACTIVITY_KIND_MEMCPY,CUPTI_ACTIVITY_KIND_MEMSET,CUPTI_ACTIVITY_KIND_GRAPH_TRACE,CUDA_GRAPH_NODE_EVENTS,CUDA_GRAPH_EVENTS,TARGET_INFO_GPU,TARGET_INFO_NVTX_CUDA_DEVICE,TARGET_INFO_SYSTEM_ENV,TARGET_INFO_SESSION_START_TIME,ANALYSIS_DETAILS,META_DATA_EXPORT,EXPORT_META_DATA,ENUM_NSYS_EVENT_TYPE,ENUM_NSYS_EVENT_CLASS,PROCESSES
 
 O       ?= build
 SRC_LIB := $(wildcard lib/*/*.c)
@@ -34,6 +38,7 @@ $(O)/pb/%.pb-c.o: $(O)/pb/%.pb-c.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Wno-unused-parameter -c -o $@ $<
 
 $(O)/lib/base/opt.o: ALL_CPPFLAGS += -DNSYSJAX_VERSION='"$(VERSION)"'
+$(O)/lib/profile/nsysrep.o: ALL_CPPFLAGS += -DNSYSJAX_EXPORT_TABLES='"$(EXPORT_TABLES)"'
 
 $(O)/lib/%.o: lib/%.c $(HDR_LIB) $(PB_C)
 	@mkdir -p $(@D)
@@ -51,7 +56,7 @@ $(O)/bin/%: cmd/%.c $(LIBA) $(HDR_LIB)
 # Tools written in shell: the version filled in, made executable.
 $(O)/bin/%: cmd/%.sh Makefile
 	@mkdir -p $(O)/bin
-	sed 's/@VERSION@/$(VERSION)/' $< > $@.tmp && chmod 755 $@.tmp && mv $@.tmp $@
+	sed -e 's/@VERSION@/$(VERSION)/' -e 's/@EXPORT_TABLES@/$(EXPORT_TABLES)/' $< > $@.tmp && chmod 755 $@.tmp && mv $@.tmp $@
 
 $(O)/tests/%: tests/unit/%.c $(LIBA) $(HDR_LIB) $(wildcard tests/unit/*.h)
 	@mkdir -p $(O)/tests

@@ -117,6 +117,9 @@ load_reports(struct cstats *s, char *const *files, size_t n,
 			err_die_last();
 		add_frame(s, &f, strcmp(files[k], "-") ? files[k] : "<stdin>");
 		compile_free(&f);
+		/* One profile at a time (cstats_stream): fold this one. */
+		if (cstats_attribute(s) != 0)
+			err_die_last();
 		free(name);
 	}
 }
@@ -181,6 +184,9 @@ main(int argc, char *argv[])
 	if (o.table == CSTATS_PASSES && (o.flags & CSTATS_GROUP))
 		opt_usage(&tool, "-g leaves no passes for -t passes");
 	s = cstats_new();
+	/* Memory: the largest profile, not all of them. */
+	if (cstats_stream(s, &o) != 0)
+		err_die_last();
 	if (pushpop)
 		load_reports(s, argv + optind, (size_t)(argc - optind), names,
 		    keep ? 0 : COMPILE_CLEAN);

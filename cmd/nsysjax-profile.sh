@@ -12,15 +12,9 @@ PROG=nsysjax-profile
 VERSION='@VERSION@'
 USAGE='nsysjax-profile [-fqzV] [-o name] [--no-zip] [-a analysis]... [nsys-option ...] [--] program [arg ...]'
 
-# The tables of `nsys export --type sqlite` that nsysjax reads
-# (NSYS-SQLITE.md §0 item 15; nsysjax-extract(1)).
-TABLES=NVTX_EVENTS,StringIds,ThreadNames,CUPTI_ACTIVITY_KIND_RUNTIME,\
-CUPTI_ACTIVITY_KIND_KERNEL,CUPTI_ACTIVITY_KIND_MEMCPY,\
-CUPTI_ACTIVITY_KIND_MEMSET,CUPTI_ACTIVITY_KIND_GRAPH_TRACE,\
-CUDA_GRAPH_NODE_EVENTS,CUDA_GRAPH_EVENTS,TARGET_INFO_GPU,\
-TARGET_INFO_NVTX_CUDA_DEVICE,TARGET_INFO_SYSTEM_ENV,\
-TARGET_INFO_SESSION_START_TIME,ANALYSIS_DETAILS,META_DATA_EXPORT,\
-EXPORT_META_DATA,ENUM_NSYS_EVENT_TYPE,ENUM_NSYS_EVENT_CLASS,PROCESSES
+# The tables of `nsys export --type sqlite` that nsysjax reads: the
+# Makefile's EXPORT_TABLES.
+TABLES='@EXPORT_TABLES@'
 
 say() { [ "$quiet" = 1 ] || printf '%s: %s\n' "$PROG" "$*" >&2; }
 warn() { printf '%s: %s\n' "$PROG" "$*" >&2; }

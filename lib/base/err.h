@@ -17,30 +17,12 @@
 #define NSYSJAX_ERR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 #if defined(__GNUC__)
 #define ERR_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define ERR_PRINTF(a, b)
-/*
- * Messages collected for later, in order: what library code notices but
- * does not fail for (a module without a dump under -m, rows dropped by a
- * rule), for its caller to print with err_warn.  A zeroed struct is empty.
- */
-struct err_notes {
-	char **v;		/* the messages, each without "prog: " */
-	size_t n, cap;
-};
-
-/* Append one message (cut at 1 KiB) to NOTES. */
-void err_note(struct err_notes *notes, const char *fmt, ...) ERR_PRINTF(2, 3);
-
-/* err_warn each message of NOTES, in order. */
-void err_notes_print(const struct err_notes *notes);
-
-/* Release NOTES' messages; NOTES is then empty again. */
-void err_notes_free(struct err_notes *notes);
-
 #endif
 
 /*

@@ -1,8 +1,9 @@
 /*
  * Fuzz target: the TSV filters' analyses on what they read: collective
- * bandwidths and summaries, clock alignment (estimated, and applied from
- * a corrections table), the warm-up split, compile statistics and the
- * flame-graph folding with its side tables.  The input is up to four TSV
+ * bandwidths and summaries, clock alignment (estimated, with its skews,
+ * and applied from a corrections table), the warm-up split, compile
+ * statistics, the flame-graph folding with its side tables and the
+ * statistics of nsysjax-stats (every table).  The input is up to four TSV
  * texts separated by form feeds: the rows (a thunk, module, communication
  * or compile frame), a side table (compile frame, module frame or
  * corrections), the hlo frame and the stackframes frame.
@@ -17,6 +18,7 @@
 #include "analysis/compilestats.h"
 #include "analysis/filter.h"
 #include "analysis/fold.h"
+#include "analysis/stats.h"
 #include "fuzz.h"
 #include "base/tsv.h"
 #include "analysis/warmup.h"
@@ -47,12 +49,12 @@ static void
 collectives(void)
 {
 	static const enum coll_mode mode[] = { COLL_ROWS, COLL_COMM_ROWS,
-	    COLL_BANDWIDTH, COLL_HIDDEN };
+	    COLL_BANDWIDTH, COLL_HIDDEN, COLL_WAITS };
 	struct tsv_writer *w;
 	struct filter *in;
 	size_t i;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < sizeof(mode) / sizeof(*mode); i++) {
 		if ((in = rows()) == NULL)
 			return;
 		w = tsv_wopen(fuzz_null(), "null");
@@ -74,9 +76,11 @@ align(void)
 	if ((in = rows()) == NULL)
 		return;
 	r = align_run_new();
+	align_keep_skews(r);
 	w = tsv_wopen(fuzz_null(), "null");
 	if (align_read(r, in) == 0) {
 		(void)align_table_write(w, align_result(r));
+		(void)align_write_skews(r, w);
 		(void)align_write(r, w);
 	}
 	(void)tsv_wclose(w);
@@ -153,6 +157,23 @@ compilestats(void)
 		}
 	cstats_free(s);
 	filter_close(in);
+	/* One profile at a time (cstats_stream), two of the tables. */
+	for (o.table = CSTATS_SUMMARY; o.table <= CSTATS_COMPILATIONS;
+	    o.table += CSTATS_COMPILATIONS - CSTATS_SUMMARY) {
+		o.flags = CSTATS_CLEAN;
+		o.top = 0.97;
+		if ((in = rows()) == NULL)
+			return;
+		s = cstats_new();
+		if (cstats_stream(s, &o) == 0 && cstats_read(s, in) == 0 &&
+		    cstats_attribute(s) == 0) {
+			w = tsv_wopen(fuzz_null(), "null");
+			(void)cstats_write(s, w, &o);
+			(void)tsv_wclose(w);
+		}
+		cstats_free(s);
+		filter_close(in);
+	}
 }
 
 /* Side table I into F with LOAD; -1 if it failed. */
@@ -203,6 +224,45 @@ fold(void)
 	}
 }
 
+static int
+load_hlo(struct tsv_reader *r, void *arg)
+{
+	return stats_load_hlo(arg, r);
+}
+
+/* Every table of nsysjax-stats: the rows with the side table as module
+ * frame and the hlo frame; and the tables without a module frame. */
+static void
+stats(void)
+{
+	struct stats_opts o = { 0, 0.1, STATS_TOP, 1 };
+	struct tsv_writer *w;
+	struct filter *in;
+	struct stats *s;
+	int t, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		o.tables = pass == 0 ? (1u << STATS_NTABLES) - 1 :
+		    STATS_BIT(STATS_VARIABILITY) | STATS_BIT(STATS_COSTS);
+		o.ratio = pass == 0 ? 0.1 : 0;
+		s = stats_new(&o);
+		if ((pass == 1 || stats_load_modules(s, files[1]) == 0) &&
+		    filter_load(files[2], load_hlo, s) == 0 &&
+		    (in = rows()) != NULL) {
+			if (stats_read(s, in) == 0)
+				for (t = 0; t < STATS_NTABLES; t++) {
+					if (!(o.tables & STATS_BIT(t)))
+						continue;
+					w = tsv_wopen(fuzz_null(), "null");
+					(void)stats_write(s, (enum stats_table)t, w);
+					(void)tsv_wclose(w);
+				}
+			filter_close(in);
+		}
+		stats_free(s);
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
@@ -221,5 +281,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	warmup();
 	compilestats();
 	fold();
+	stats();
 	return 0;
 }

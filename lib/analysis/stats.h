@@ -1,0 +1,175 @@
+/*
+ * stats: the statistics of the steady state that the pipelines report
+ * (pipelines/summary.sh, variability.sh, pgle.sh), from a thunk or
+ * communication frame (the rows, streamed) and the module and hlo frames
+ * (side tables).  Sources, all in NVIDIA/JAX-Toolbox
+ * .github/container/nsys_jax/nsys_jax/: analyses/Analysis.ipynb (the top
+ * modules, the thunk table and runtime totals, the detailed variability
+ * view, the straggler ranking), analyses/summary.py (the module table and
+ * its wait time), analyses/pgle_costs.py (the PGLE costs).
+ *
+ *	stats_new(opts)
+ *	  -> stats_load_modules(path)	the module frame, two passes
+ *	  -> stats_load_hlo(reader)	the hlo frame (costs only)
+ *	  -> stats_read(rows)		the thunk rows, one pass, then a
+ *					replay of what the second pass needs
+ *	  -> stats_write(table)		any table asked for in opts
+ *
+ * Memory: no row is held.  The aggregates are per instruction (ProgramId,
+ * Name), per module execution, per device and module, and for the
+ * straggler and wait views per instance (ProgramId, ProgramExecution,
+ * Name, ThunkExecution: rows / devices); the second pass over the thunk
+ * rows replays 32-byte records from an unlinked temporary file in
+ * $TMPDIR.  Everything is O(n) in the rows plus O(k log k) in the output.
+ *
+ * Arithmetic follows the pipelines' awk programs, which were the first
+ * implementation and remain the specification: sums of exact times
+ * (ProjDurMs totals, waits, spreads, costs) in integer ns; means, standard
+ * deviations and biases in doubles over the times read as ms, summed in
+ * input order, so that the values are the awk programs' to the last bit
+ * except where those summed in hash order (waits over executions, outlier
+ * scores), which we sum in order of first appearance.
+ */
+#ifndef NSYSJAX_STATS_H
+#define NSYSJAX_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct filter;
+struct tsv_reader;
+struct tsv_writer;
+
+/* The tables; STATS_BIT(t) in stats_opts.tables asks for table t. */
+enum stats_table {
+	STATS_THUNKS,		/* GPU time per thunk of the top modules */
+	STATS_TOTALS,		/* the notebook's runtime totals */
+	STATS_MODULES,		/* summary.py's module table and waits */
+	STATS_VARIABILITY,	/* compute thunks whose duration varies */
+	STATS_STRAGGLERS,	/* per device and top module: biases */
+	STATS_COSTS,		/* PGLE cost lines */
+	STATS_NTABLES
+};
+#define STATS_BIT(t) (1u << (t))
+
+/* The notebook's top_module_threshold. */
+#define STATS_TOP 0.99
+
+struct stats_opts {
+	unsigned tables;	/* STATS_BIT()s */
+	double ratio;		/* variability: keep StdMs / MeanMs > ratio */
+	double top;		/* top modules: taken while the share of
+				   those before is below top */
+	int fallback;		/* costs: the instruction's Name where its
+				   SchedulingName is empty */
+};
+
+/* The name of table T ("thunks", ...), or NULL. */
+const char *stats_table_name(enum stats_table t);
+
+/* The table called NAME, or -1. */
+int stats_table_parse(const char *name);
+
+/* Whether the tables of TABLES need the module frame (all but
+ * variability and costs), and the hlo frame (costs). */
+int stats_needs_modules(unsigned tables);
+int stats_needs_hlo(unsigned tables);
+
+struct stats;
+
+/* A new, empty set of statistics computing the tables of O. */
+struct stats *stats_new(const struct stats_opts *o);
+
+/* Release S; NULL is allowed. */
+void stats_free(struct stats *s);
+
+/*
+ * Read the (steady) module frame PATH twice (filter_load): columns
+ * ProgramId, ProgramExecution, Device, Name, ProjStartMs, ProjDurMs (ms)
+ * and, for the modules table, NumThunks.  Chooses the top modules: by
+ * decreasing total ProjDurMs (ties by ProgramId, bytes), each taken while
+ * the share of the total of those before it is below opts.top.  Returns 0,
+ * or -1 with an err message naming the file, line and column.
+ */
+int stats_load_modules(struct stats *s, const char *path);
+
+/*
+ * Read the hlo frame from R: columns ProgramId, Name, SchedulingName; the
+ * first row of each (ProgramId, Name) counts.  Returns 0, or -1 with an
+ * err message.
+ */
+int stats_load_hlo(struct stats *s, struct tsv_reader *r);
+
+/*
+ * Read the rows of IN, a steady thunk frame (or a communication frame,
+ * which has no Communication column: every row is communication) and
+ * compute the tables.  Columns: ProgramId, Name, ProjDurMs; as the
+ * tables need ProgramExecution, ThunkExecution, Device, ProjStartMs,
+ * ProjDurHiddenMs (costs), Communication (optional; empty is 0).  Call
+ * once, after the side tables.  Returns 0, or -1 with an err message
+ * naming the input, line and column, or the temporary file.
+ */
+int stats_read(struct stats *s, struct filter *in);
+
+/*
+ * Write table T (asked for in opts) to W, after stats_read.  Columns,
+ * times in ms (exact decimals where integer ns, else the shortest double):
+ *
+ *  thunks	ProgramId Name Executions ProjDurMs: per thunk of the top
+ *		modules, its rows and total ProjDurMs; largest first, then
+ *		ProgramId, Name (bytes).
+ *  totals	Quantity Value: all_thunks_active_ms (the top modules'
+ *		thunks' ProjDurMs added up), all_modules_active_ms (their
+ *		module rows'), all_modules_wall_ms (per device, the end of
+ *		its last top module minus the start of its first, added up).
+ *  modules	ProgramId Name Executions NumThunksMean NumThunksStd
+ *		ProjDurMs ProjDurMeanMs ProjDurStdMs ProjDurPercent
+ *		WaitMeanMs WaitStdMs WaitPercent StartSpreadFraction
+ *		TopModule: per module of the module frame, over its rows
+ *		(one per execution and device); Wait per module execution is
+ *		the sum over its communication instances of the largest
+ *		minus the smallest ProjDurMs over devices (summary.py), its
+ *		mean and sample std over executions and percent of the mean
+ *		duration; StartSpreadFraction (the notebook's wait): per
+ *		execution the latest minus the earliest ProjStartMs, added
+ *		up, over the total ProjDurMs.  Wait columns are empty for a
+ *		module without communication.  Largest ProjDurMs first.
+ *  variability	ProgramId Name Executions MeanMs StdMs RelStd MinMs MaxMs:
+ *		per compute thunk (Communication 0), over every row, the
+ *		mean and sample std of ProjDurMs, for those with two rows or
+ *		more, a positive mean and StdMs / MeanMs > opts.ratio;
+ *		largest mean first, then ProgramId, Name.
+ *  stragglers	ProgramId Name Device Executions StartBiasMs DurBiasMs
+ *		ThunkBiasMs OutlierScoreMs: per top module and device.  A
+ *		device's bias at a point is its time minus the mean over the
+ *		devices at that point.  StartBiasMs, DurBiasMs: the mean over
+ *		the module's executions of the bias of its ProjStartMs and
+ *		ProjDurMs; ThunkBiasMs: the mean bias over the start and end
+ *		of every compute thunk instance; OutlierScoreMs: the
+ *		notebook's ranking, per thunk (Name, ThunkExecution) the
+ *		largest |bias| of its start and of its end over executions,
+ *		added up.  Rows by module (largest first), then decreasing
+ *		OutlierScoreMs, then Device.
+ *  costs	ProgramId Name CostLine: per instruction of a module with
+ *		HLO facts and steady thunk rows, the profile line `costs {
+ *		name: "NAME" cost_us: X.Y }` (pgle_costs.py): the time is
+ *		ProjDurMs + ProjDurHiddenMs, the cost the largest time over
+ *		rows for communication (the first row's Communication), the
+ *		smallest for compute, in us rounded to 0.1 us from the exact
+ *		ns, ties to even; NAME the SchedulingName (or, with
+ *		opts.fallback, the Name where it is empty), '"' escaped.
+ *		By ProgramId, then Name (bytes).
+ *
+ * Returns 0, or -1 with an err message when writing failed.
+ */
+int stats_write(struct stats *s, enum stats_table t, struct tsv_writer *w);
+
+/*
+ * The cost line of stats_write's costs table for NAME[0..LEN) (as it is
+ * in TSV, escaped) and COST_NS into BUF, grown with mem_grow (*CAP).
+ * Returns its length.
+ */
+size_t stats_cost_line(char **buf, size_t *cap, const char *name, size_t len,
+    int64_t cost_ns);
+
+#endif
