@@ -4,7 +4,8 @@
 # golden files; the XLA frames of the 4-process run converted to exports
 # (tests/sqlite/mkexport.c) against the archive path and the reference;
 # hand-made exports for each rule (expected rows worked out by hand in
-# the comments); and the errors.
+# the comments); the errors; and archives older than
+# thread-metadata.parquet.
 set -u
 . tests/lib.sh
 : "${MKEXPORT:=${BIN%/bin}/sqlite/mkexport}"
@@ -314,6 +315,21 @@ if have_data; then
 	head -c 3000 "$T/run/proc3/proc3.sqlite" > "$T/cut.sqlite"
 	expect_error 1 "cut.sqlite: truncated SQLite file (3000 of" $C -p "$T/cut.sqlite"
 	expect_error 1 "the nvtx frame needs an nsys SQLite export" $X -f nvtx "$DATA/pax_fsdp4_4proc_proc0.zip"
+	# Archives older than thread-metadata.parquet (nsys-jax before July
+	# 2024): the devices derived from the thread ids as that nsys-jax did
+	# give the frames the metadata gives, but for LocalDevice (which that
+	# nsys-jax did not have: here each process drove one of 4 visible GPUs).
+	for i in 0 1 2 3; do rm "$T/a$i/thread-metadata.parquet"; done
+	mkdir -p "$T/old"
+	$X -n $NAMES -o "$T/old" "$T"/a[0-3] 2> "$T/old.err" && ok || notok "extract archives without thread metadata"
+	[ "$(grep -c "no thread-metadata.parquet (nsys-jax before July 2024): devices numbered as that nsys-jax did" "$T/old.err")" -eq 4 ] &&
+	    ok || notok "one note per old archive: $(cat "$T/old.err")"
+	nold() { awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "LocalDevice") c = i } { $c = ""; print }' "$1"; }
+	for f in thunk module communication; do
+		nold "$T/za/$f.tsv" > "$T/old.want"; nold "$T/old/$f.tsv" > "$T/old.got"
+		check "$f frame without thread metadata" cmp "$T/old.want" "$T/old.got"
+	done
+	cmp -s "$T/za/compile.tsv" "$T/old/compile.tsv" && ok || notok "compile frame without thread metadata"
 else
 	skip "the 4-process run as exports: $DATA not found"
 fi

@@ -7,6 +7,7 @@
 #include "base/err.h"
 #include "profile/extract.h"
 #include "profile/heap.h"
+#include "profile/launchers.h"
 #include "formats/hlo.h"
 #include "base/mem.h"
 #include "profile/nsysdb.h"
@@ -181,6 +182,38 @@ read_required(struct extract *x, const struct input_profile *p,
 
 static int load_trace_sqlite(struct extract *x, size_t k);
 
+/*
+ * Profile K of an archive older than thread-metadata.parquet (before
+ * July 2024): the devices of its launcher threads derived from the
+ * trace T as the nsys-jax of that time did (launchers.h), with a note.
+ * Frees T and TDATA.
+ */
+static int
+load_trace_old(struct extract *x, size_t k, struct trace *t, uint8_t *tdata)
+{
+	const struct input_profile *p = &x->in.p[k];
+	struct proj_thread *th = NULL;
+	size_t nth = 0;
+	int rc;
+
+	rc = launchers_derive(t->r, t->n, k, &th, &nth);
+	if (rc == 0) {
+		err_note(&x->warnings, "%s: no thread-metadata.parquet (nsys-jax "
+		    "before July 2024): devices numbered as that nsys-jax did, "
+		    "thread id order being local device order in each program, "
+		    "Device = %zu (the profile's index) x local devices + local "
+		    "device", p->path, k);
+		rc = frames_add_profile(&x->fr, k, t->r, t->n, t->has_gpu_ops,
+		    t->has_orig, th, nth);
+	}
+	if (rc != 0)
+		err_prefix_at("%s:%s", p->path, p->trace);
+	launchers_free(th, nth);
+	trace_free(t);
+	free(tdata);
+	return rc;
+}
+
 static int
 load_trace(struct extract *x, size_t k)
 {
@@ -200,6 +233,8 @@ load_trace(struct extract *x, size_t k)
 	    &tdata, &tlen);
 	if (rc == 0 && (rc = trace_read_parquet(tdata, tlen, &t)) != 0)
 		err_prefix_at("%s:%s", p->path, tm);
+	if (rc == 0 && hm == NULL)
+		return load_trace_old(x, k, &t, tdata);
 	if (rc == 0)
 		rc = read_required(x, p, hm, "thread-metadata.parquet",
 		    &hdata, &hlen);
