@@ -144,8 +144,10 @@ echo "$NEST_WANT" | expect nest
 # Without ENUM_NSYS_EVENT_TYPE (nsys 2022.2) the default type ids hold.
 { echo "omit ENUM"; echo "$NEST"; } | spec noenum
 echo "$NEST_WANT" | expect noenum
-# The same domain id in another process without a create row: no name.
-{ echo "$NEST"; echo 'nvtx 9 59 0x10000C80000C8 100 200 - 1 @other
+# The same domain id in another process without a create row: no name;
+# a later creation of a domain id in the same process does not rename it.
+{ echo "$NEST"; echo 'domain 8 0x1000064000064 1 50 Renamed
+nvtx 9 59 0x10000C80000C8 100 200 - 1 @other
 call 0x10000C80000C8 150 160 1 0
 kernel 2500 2600 1 0x10000C8000000 0 3 -'; } | spec domains
 { echo "$NEST_WANT"; echo ':other|2500|100|100|100|PushPop|200|200|1|0|0|9||:9'; } | expect domains

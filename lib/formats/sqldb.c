@@ -245,14 +245,6 @@ sqldb_prepare(struct sqldb *db, const char *sql)
 }
 
 int
-sqldb_bind_i64(struct sqldb_stmt *st, int i, int64_t v)
-{
-	int rc = sqlite3_bind_int64(st->st, i, v);
-
-	return rc == SQLITE_OK ? 0 : fail_db(st->db, rc);
-}
-
-int
 sqldb_step(struct sqldb_stmt *st)
 {
 	int rc = sqlite3_step(st->st);
@@ -262,13 +254,6 @@ sqldb_step(struct sqldb_stmt *st)
 	if (rc == SQLITE_DONE)
 		return 0;
 	return fail_db(st->db, rc);
-}
-
-void
-sqldb_reset(struct sqldb_stmt *st)
-{
-	sqlite3_reset(st->st);
-	sqlite3_clear_bindings(st->st);
 }
 
 int

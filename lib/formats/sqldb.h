@@ -54,17 +54,11 @@ int sqldb_has_column(struct sqldb *db, const char *table, const char *col);
  */
 struct sqldb_stmt *sqldb_prepare(struct sqldb *db, const char *sql);
 
-/* Bind integer V to parameter I (1-based).  Returns 0 or -1 (message). */
-int sqldb_bind_i64(struct sqldb_stmt *st, int i, int64_t v);
-
 /*
  * Step ST: 1 when a row is ready, 0 when done, -1 with an err message
  * ("corrupt SQLite database: ..." and the like).
  */
 int sqldb_step(struct sqldb_stmt *st);
-
-/* Rewind ST for another run with new bindings. */
-void sqldb_reset(struct sqldb_stmt *st);
 
 /* Column I (0-based) of the current row: whether it is NULL, its value
  * as an integer (0 for NULL; text is converted as SQLite does), and as

@@ -157,37 +157,76 @@ col(struct nsysdb *d, const char *table, const char *c)
 static int
 domain_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 {
-	int64_t pid = PIDOF(sqldb_i64(st, 0)), id = sqldb_i64(st, 1);
+	size_t *cap = arg, len = 0;
 	const char *name = NULL;
-	size_t i, len = 0;
 	long s;
 
-	(void)arg;
-	for (i = 0; i < d->ndom; i++)
-		if (d->dom[i].pid == pid && d->dom[i].id == id)
-			return 0;	/* the earliest create wins */
 	if (!sqldb_isnull(st, 2) && (s = string_find(d, sqldb_i64(st, 2))) >=
 	    0)
 		name = d->sval[s], len = strlen(name);
 	else
 		name = sqldb_text(st, 3, &len);
-	d->dom = mem_realloc(d->dom, d->ndom + 1, sizeof(*d->dom));
-	d->dom[d->ndom].pid = pid;
-	d->dom[d->ndom].id = id;
+	mem_grow(&d->dom, cap, d->ndom + 1, sizeof(*d->dom));
+	d->dom[d->ndom].pid = PIDOF(sqldb_i64(st, 0));
+	d->dom[d->ndom].id = sqldb_i64(st, 1);
+	d->dom[d->ndom].seq = d->ndom;
 	d->dom[d->ndom++].name = name ? mem_strndup(name, len) :
 	    mem_strdup("");
 	return 0;
 }
 
+static int
+cmp_dom_key(const void *pa, const void *pb)
+{
+	const struct nsysdb_domain *a = pa, *b = pb;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+static int
+cmp_dom(const void *pa, const void *pb)
+{
+	const struct nsysdb_domain *a = pa, *b = pb;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* Keep the earliest creation of each (process, domain id): rows came
+ * by start time (seq). */
+static void
+domains_unique(struct nsysdb *d)
+{
+	size_t i, n = 0;
+
+	qsort(d->dom, d->ndom, sizeof(*d->dom), cmp_dom);
+	for (i = 0; i < d->ndom; i++) {
+		if (n > 0 && d->dom[n - 1].pid == d->dom[i].pid &&
+		    d->dom[n - 1].id == d->dom[i].id) {
+			free(d->dom[i].name);
+			continue;
+		}
+		d->dom[n++] = d->dom[i];
+	}
+	d->ndom = n;
+}
+
 static long
 domain_find(const struct nsysdb *d, int64_t pid, int64_t id)
 {
-	size_t i;
+	struct nsysdb_domain k, *f;
 
-	for (i = 0; i < d->ndom; i++)
-		if (d->dom[i].pid == pid && d->dom[i].id == id)
-			return (long)i;
-	return -1;
+	if (d->ndom == 0)
+		return -1;
+	k.pid = pid, k.id = id, k.seq = 0;
+	/* Unique keys: compare without seq. */
+	f = bsearch(&k, d->dom, d->ndom, sizeof(*d->dom), cmp_dom_key);
+	return f ? f - d->dom : -1;
 }
 
 /* ---- ranges ---- */
@@ -261,7 +300,7 @@ load_ranges(struct nsysdb *d, const int64_t types[NTYPES])
 {
 	struct rangectx x;
 	char sql[512];
-	size_t i;
+	size_t i, capdom = 0;
 
 	memset(&x, 0, sizeof(x));
 	memcpy(x.types, types, sizeof(x.types));
@@ -271,8 +310,9 @@ load_ranges(struct nsysdb *d, const int64_t types[NTYPES])
 	    "ORDER BY start, rowid", col(d, "NVTX_EVENTS", "textId"),
 	    col(d, "NVTX_EVENTS", "text"), (long long)types[T_DOMAIN]);
 	if (sqldb_has_column(d->db, "NVTX_EVENTS", "domainId") &&
-	    each_row(d, "NVTX_EVENTS", sql, domain_row, NULL) != 0)
+	    each_row(d, "NVTX_EVENTS", sql, domain_row, &capdom) != 0)
 		return -1;
+	domains_unique(d);
 	snprintf(sql, sizeof(sql), "SELECT rowid, start, end, eventType, "
 	    "globalTid, %s, %s, %s, %s FROM NVTX_EVENTS WHERE eventType IN "
 	    "(%lld, %lld, %lld, %lld)",

@@ -47,6 +47,7 @@ struct tsv_writer;
 
 struct nsysdb_domain {
 	int64_t pid, id;	/* process (PID bits), domainId */
+	size_t seq;		/* order of creation */
 	char *name;
 };
 
