@@ -116,3 +116,33 @@ awk -v ROWS="$ROWS" -f tests/bench/gen-thunks.awk "$T/out/thunk_after.tsv" > "$F
 r=$(measure "$BIN/nsysjax-diff" -q -b "$T/out/module.tsv" -a "$T/out/module.tsv" "$F/big.tsv" "$F/after.tsv")
 printf '%-44s %6ss %5s M rows/s %5s MB peak RSS (inputs 2 x %d MB)\n' \
     "diff (two frames of $ROWS rows each)" ${r%% *} "$(rps ${r%% *} | awk '{ printf "%.2f", $1 * 2 }')" ${r##* } "$mb"
+
+# nsys SQLite exports (tests/sqlite/mkexport.c, MKEXPORT): the 4-process
+# run converted to exports against the archives (goal: within 1.5x), and
+# -f nvtx on generated exports shaped like nsys-ai's largest reported
+# case (16 M NVTX ranges, 7 M runtime calls, 2.2 M kernels, 5 threads:
+# goal 20 s; nsys-ai's Python sweep took 61 s) and a tenth of it cut to
+# 1 M ranges (goal 2 s).  The 16 M export is about 1.4 GB in $T;
+# BENCH_SQLITE_RANGES=0 skips it.
+: "${MKEXPORT:=${BIN%/bin}/sqlite/mkexport}"
+Q=$T/sqlite; mkdir -p "$Q/out"
+for i in 0 1 2 3; do
+	mkdir -p "$Q/a$i" "$Q/proc$i"
+	(cd "$Q/a$i" && unzip -q "$OLDPWD/$DATA/pax_fsdp4_4proc_proc$i.zip")
+	"$MKEXPORT" archive "$Q/a$i" "$Q/proc$i/proc$i.sqlite"
+	mv "$Q/a$i/dump" "$Q/proc$i/dump"; rm -rf "$Q/a$i"
+done
+ar=$(measure "$BIN/nsysjax-extract" -o "$Q/out" $ALL)
+sq=$(measure "$BIN/nsysjax-extract" -o "$Q/out" "$Q"/proc[0-3])
+printf 'combined4  extract -o: archives %5ss %4s MB | SQLite exports %5ss %4s MB\n' \
+    ${ar%% *} ${ar##* } ${sq%% *} ${sq##* }
+nvtx_bench() {
+	"$MKEXPORT" synth "$1" "$2" "$3" 5 "$Q/big.sqlite"
+	r=$(measure "$BIN/nsysjax-extract" -f nvtx "$Q/big.sqlite")
+	printf 'nvtx frame of %9s ranges, %8s calls, %8s kernels, 5 threads: %6ss %5s MB peak RSS (export %d MB)\n' \
+	    "$1" "$2" "$3" ${r%% *} ${r##* } $(( $(wc -c < "$Q/big.sqlite") / 1048576 ))
+	rm -f "$Q/big.sqlite"
+}
+nvtx_bench 1000000 437500 137500
+R=${BENCH_SQLITE_RANGES:-16000000}
+[ "$R" -gt 0 ] && nvtx_bench "$R" $((R * 7 / 16)) $((R * 11 / 80))
