@@ -189,7 +189,6 @@ struct diff {
 	struct row *row;
 	size_t nrow, caprow;
 	struct diff_total tot;
-	size_t unknown;		/* key id of "[unknown]" */
 	int64_t *scratch[2];
 	size_t capscratch[2];
 	char *buf;		/* the ProgramIds of a group, joined */
@@ -682,11 +681,12 @@ match_modules(struct diff *d)
 }
 
 /* The key of item X of run R: its name, or its instruction's op_name or
- * innermost Python frame ("[unknown]" without one). */
+ * innermost Python frame; without one, its name in brackets, so that
+ * such thunks stay apart and show what they are. */
 static size_t
 item_key(struct diff *d, struct run *r, const struct item *x)
 {
-	size_t h;
+	size_t h, n;
 	int64_t f;
 
 	if (d->o.key == DIFF_KEY_THUNK || d->kind == DIFF_MODULES)
@@ -699,7 +699,12 @@ item_key(struct diff *d, struct run *r, const struct item *x)
 		if (f >= 0 && (size_t)f < r->nframe && r->frame[f])
 			return r->frame[f] - 1;
 	}
-	return d->unknown;
+	n = d->names.len[x->name];
+	mem_grow(&d->buf, &d->capbuf, n + 3, 1);
+	d->buf[0] = '[';
+	memcpy(d->buf + 1, d->names.s[x->name], n);
+	d->buf[n + 1] = ']';
+	return strtab_intern(&d->names, d->buf, n + 2, NULL);
 }
 
 static void
@@ -712,7 +717,6 @@ match_items(struct diff *d)
 	size_t i, g, k, ri;
 	int run;
 
-	d->unknown = strtab_intern(&d->names, "[unknown]", 9, NULL);
 	for (run = 0; run < 2; run++) {
 		r = &d->run[run];
 		for (i = 0; i < r->nitem; i++) {

@@ -68,38 +68,42 @@ BEGIN {
 	file = 0
 }
 
+# The tables are kept in BODY, so that the total and the verdict (the
+# module table's last row) come first.
+function out(line) { body = body line "\n" }
+
 FNR == 1 { file++ }
 
 file <= 3 && FNR == 1 {
 	header()
 	key = file == 2 ? "Name" : file == 3 ? "OpName" : ""
 	if (file == 1) {
-		print "<h3>Modules</h3>"
-		print "<p>Time per module execution (the sum of its thunks' exposed time), before and after; the contribution is the change at the first run's number of executions.</p>"
+		out("<h3>Modules</h3>")
+		out("<p>Time per module execution (the sum of its thunks' exposed time), before and after; the contribution is the change at the first run's number of executions.</p>")
 	} else if (file == 2) {
-		print "</table>"
-		print "<h3>Thunks, largest contributions first (the first " TOP ")</h3>"
+		out("</table>")
+		out("<h3>Thunks, largest contributions first (the first " TOP ")</h3>")
 	} else {
-		print "</table>"
-		print "<h3>By op_name, largest contributions first (the first " TOP ")</h3>"
+		out("</table>")
+		out("<h3>By op_name, largest contributions first (the first " TOP ")</h3>")
 	}
-	print "<table>"
-	print head(key)
+	out("<table>")
+	out(head(key))
 	next
 }
 
 file == 1 {
 	if ($c["Module"] == "(all)") {
-		total = sprintf("Total: %s ms before, %s ms after; change %s ms (%s), p %s.",
+		total = sprintf("Total: %s ms before, %s ms after; change %s ms (%s) at the first run's executions, p %s.",
 		    fms($c["TotalBeforeMs"]), fms($c["TotalAfterMs"]), fms($c["ContributionMs"]),
 		    fpct($c["ChangePercent"]), fp($c["PValue"]))
 		next
 	}
-	print row("")
+	out(row(""))
 	next
 }
 
-file <= 3 && FNR <= TOP + 1 { print row(key); next }
+file <= 3 && FNR <= TOP + 1 { out(row(key)); next }
 file <= 3 { next }
 
 file == 4 { report = report esc($0) "\n"; next }
@@ -107,11 +111,12 @@ file == 4 { report = report esc($0) "\n"; next }
 file == 5 { svg = svg $0; next }
 
 END {
-	print "</table>"
+	out("</table>")
 	if (total != "") print "<p>" total "</p>"
 	if (gate != "")
 		printf "<p class=\"verdict\">Gate (slower by more than %s%% and significant): %s</p>\n",
 		    esc(gate), rc == 3 ? "regression" : "pass"
+	printf "%s", body
 	print "<h3>Summary</h3>"
 	printf "<pre>%s</pre>\n", report
 	print "<h3>Differential flame graph</h3>"
