@@ -30,10 +30,20 @@ function cls(   p, d) {
 	return d > 0 ? " class=\"slower\"" : " class=\"faster\""
 }
 
+# The module cell: its name and the start of its fingerprint.
+function module(   id, s) {
+	id = $c["ProgramIdBefore"]
+	if (id == "") id = $c["ProgramIdAfter"]
+	s = "<td>" esc($c["Module"])
+	if (id != "" && id != $c["Module"])
+		s = s " <span class=\"id\">" esc(substr(id, 1, 8)) "</span>"
+	return s "</td>"
+}
+
 # One table row of the current line; KEY: the key column's name or "".
 function row(key,   s) {
-	s = "<tr" cls() "><td>" esc($c["Module"]) "</td>"
-	if (key != "") s = s "<td>" esc($c[key]) "</td>"
+	s = "<tr" cls() ">" module()
+	if (key != "") s = s "<td class=\"k\">" esc($c[key]) "</td>"
 	s = s "<td>" $c["Match"] "</td>"
 	s = s "<td class=\"n\">" $c["ExecutionsBefore"] "/" $c["ExecutionsAfter"] "</td>"
 	s = s "<td class=\"n\">" fms($c["MeanBeforeMs"]) "</td><td class=\"n\">" fms($c["MeanAfterMs"]) "</td>"
@@ -45,7 +55,7 @@ function row(key,   s) {
 function head(key,   s) {
 	s = "<tr><th>Module</th>"
 	if (key != "") s = s "<th>" key "</th>"
-	return s "<th>Match</th><th>Executions</th><th>Before (ms)</th><th>After (ms)</th>" \
+	return s "<th>Match</th><th>Executions</th><th>Mean before (ms)</th><th>Mean after (ms)</th>" \
 	    "<th>Change</th><th>p (adjusted)</th><th>Contribution (ms)</th></tr>"
 }
 
@@ -63,6 +73,8 @@ BEGIN {
 	print "#nsysjax-diff pre { background: #f8f8f8; padding: 0.5em; overflow-x: auto; }"
 	print "#nsysjax-diff .verdict { font-weight: bold; }"
 	print "#nsysjax-diff img { max-width: 100%; border: 1px solid #ccc; }"
+	print "#nsysjax-diff td.k { max-width: 40em; overflow-wrap: anywhere; }"
+	print "#nsysjax-diff span.id { color: #777; font-size: 85%; font-family: monospace; }"
 	print "</style>"
 	print "<h2>What changed between the runs</h2>"
 	file = 0
