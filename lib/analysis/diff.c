@@ -141,8 +141,7 @@ struct run {
 	struct hlo *hlo;
 	size_t nhlo, caphlo;
 	struct imap hlos;	/* pair(prog, name) -> hlo */
-	size_t *frame;		/* by FrameId: text id in diff.names + 1 */
-	size_t nframe, capframe;
+	struct imap frames;	/* FrameId -> text id in diff.names */
 	int64_t total;		/* sum of durations, ns */
 	size_t lastprog, lastname, lastitem;
 	char *lp, *ln;		/* the last fields seen (cache) */
@@ -219,7 +218,7 @@ run_free(struct run *r)
 	free(r->eslot);
 	free(r->hlo);
 	imap_free(&r->hlos);
-	free(r->frame);
+	imap_free(&r->frames);
 	free(r->lp);
 	free(r->ln);
 }
@@ -313,26 +312,20 @@ load_frames(struct diff *d, struct run *r, struct tsv_reader *t)
 {
 	long ic = tsv_col(t, "FrameId"), fc = tsv_col(t, "Frame");
 	const char *f;
-	size_t fn, old;
+	size_t fn, text;
 	int64_t id;
 	int rc;
 
 	while ((rc = tsv_next(t)) == 1) {
 		if (tsv_get_i64(t, (size_t)ic, &id, 0) != 0)
 			return -1;
-		if (id < 0 || id > (int64_t)1 << 32)
-			return err_fail("%s:%ld: column FrameId: out of range: "
-			    "%lld", tsv_name(t), tsv_lineno(t), (long long)id);
-		if ((size_t)id >= r->nframe) {
-			old = r->nframe;
-			mem_grow(&r->frame, &r->capframe, (size_t)id + 1,
-			    sizeof *r->frame);
-			memset(r->frame + old, 0,
-			    ((size_t)id + 1 - old) * sizeof *r->frame);
-			r->nframe = (size_t)id + 1;
-		}
+		if (id < 0)
+			return err_fail("%s:%ld: column FrameId: negative: %lld",
+			    tsv_name(t), tsv_lineno(t), (long long)id);
 		f = tsv_rawfield(t, (size_t)fc, &fn);
-		r->frame[id] = strtab_intern(&d->names, f, fn, NULL) + 1;
+		text = strtab_intern(&d->names, f, fn, NULL);
+		if (imap_get(&r->frames, (uint64_t)id) == NONE)
+			imap_put(&r->frames, (uint64_t)id, text);
 	}
 	return rc;
 }
@@ -686,18 +679,17 @@ match_modules(struct diff *d)
 static size_t
 item_key(struct diff *d, struct run *r, const struct item *x)
 {
-	size_t h, n;
-	int64_t f;
+	size_t h, n, f;
 
 	if (d->o.key == DIFF_KEY_THUNK || d->kind == DIFF_MODULES)
 		return x->name;
 	h = imap_get(&r->hlos, pair(x->prog, x->name));
 	if (h != NONE && d->o.key == DIFF_KEY_OP_NAME && r->hlo[h].opname)
 		return r->hlo[h].opname - 1;
-	if (h != NONE && d->o.key == DIFF_KEY_SOURCE) {
-		f = r->hlo[h].frame;
-		if (f >= 0 && (size_t)f < r->nframe && r->frame[f])
-			return r->frame[f] - 1;
+	if (h != NONE && d->o.key == DIFF_KEY_SOURCE && r->hlo[h].frame >= 0) {
+		f = imap_get(&r->frames, (uint64_t)r->hlo[h].frame);
+		if (f != NONE)
+			return f;
 	}
 	n = d->names.len[x->name];
 	mem_grow(&d->buf, &d->capbuf, n + 3, 1);
