@@ -438,6 +438,8 @@ gather(const struct samples *s, int64_t **out, size_t *cap, size_t *n)
 {
 	size_t i;
 
+	if (s->n == 0)
+		return;		/* s->v may be NULL: no memcpy from it */
 	mem_grow(out, cap, *n + s->n, sizeof **out);
 	if (s->wide)
 		memcpy(*out + *n, s->v, s->n * sizeof(int64_t));
@@ -958,6 +960,16 @@ totals(struct diff *d)
 
 static const struct diff *sort_d;	/* qsort has no context argument */
 
+/* qsort, but not on an empty array (whose pointer may be NULL, which
+ * qsort's contract does not allow). */
+static void
+sort(void *base, size_t n, size_t size, int (*cmp)(const void *,
+    const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
 static double
 mag(double c)
 {
@@ -1041,15 +1053,15 @@ sort_all(struct diff *d)
 	for (run = 0; run < 2; run++) {
 		sort_progs = &d->run[run].progs;
 		for (g = 0; g < d->ngroup; g++)
-			qsort(d->group[g].prog[run], d->group[g].nprog[run],
+			sort(d->group[g].prog[run], d->group[g].nprog[run],
 			    sizeof(size_t), cmp_prog);
 	}
 	sort_d = d;
-	qsort(d->row, d->nrow, sizeof *d->row, cmp_row);
+	sort(d->row, d->nrow, sizeof *d->row, cmp_row);
 	d->gorder = mem_calloc(d->ngroup ? d->ngroup : 1, sizeof *d->gorder);
 	for (i = 0; i < d->ngroup; i++)
 		d->gorder[i] = i;
-	qsort(d->gorder, d->ngroup, sizeof *d->gorder, cmp_gorder);
+	sort(d->gorder, d->ngroup, sizeof *d->gorder, cmp_gorder);
 }
 
 int
