@@ -93,8 +93,8 @@ $(O)/bench/floor: tests/bench/floor.c $(LIBA)
 	@mkdir -p $(O)/bench
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(ALL_LDLIBS)
 
-bench: all $(O)/bench/floor
-	BIN=$(O)/bin FLOOR=$(O)/bench/floor sh tests/bench.sh
+bench: all $(O)/bench/floor $(O)/sqlite/mkexport
+	BIN=$(O)/bin FLOOR=$(O)/bench/floor MKEXPORT=$(O)/sqlite/mkexport sh tests/bench.sh
 
 # libFuzzer with ASan and UBSan (clang): FUZZTIME seconds per target on a
 # copy of its corpus; findings are left in a temporary directory.
@@ -123,21 +123,27 @@ clean:
 .SECONDARY:
 
 # The example profile: a synthetic 2-GPU run (tests/example/mkexample.c)
-# in $(O)/example/profile/rank{0,1}, with the facts planted in truth.tsv.
+# in $(O)/example/profile/rank{0,1}, with the facts planted in truth.tsv,
+# and the same run as nsys SQLite exports (tests/sqlite/mkexport.c) in
+# $(O)/example/sqlite/rank{0,1} (rankN.sqlite and dump/).
 $(O)/example/mkexample: tests/example/mkexample.c $(LIBA) $(HDR_LIB) tests/unit/pqwrite.h
 	@mkdir -p $(O)/example
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBA) $(ALL_LDLIBS)
 
-example: $(O)/example/mkexample
-	rm -rf $(O)/example/profile
+example: $(O)/example/mkexample $(O)/sqlite/mkexport
+	rm -rf $(O)/example/profile $(O)/example/sqlite
 	$(O)/example/mkexample $(O)/example/profile
+	for r in rank0 rank1; do mkdir -p $(O)/example/sqlite/$$r && \
+	    $(O)/sqlite/mkexport archive $(O)/example/profile/$$r $(O)/example/sqlite/$$r/$$r.sqlite && \
+	    cp -R $(O)/example/profile/$$r/dump $(O)/example/sqlite/$$r/ || exit 1; done
 
 # tests/t75-example.sh runs the generator.
 test: $(O)/example/mkexample
 
 # The main job: pipelines/report.sh on the profiles INPUTS (the nsys-jax
-# archives of one run, .zip or extracted) into out/; without INPUTS, on
-# the example profile.
+# archives of one run, .zip or extracted, or its nsys SQLite exports: a
+# directory or zip holding one .sqlite and dump/ per process) into out/;
+# without INPUTS, on the example profile.
 ifeq ($(strip $(INPUTS)),)
 RUNIN  = $(O)/example/profile/rank0 $(O)/example/profile/rank1
 RUNDEP = example
@@ -150,3 +156,18 @@ run: all $(RUNDEP)
 	NSYSJAX_BIN=$(O)/bin sh pipelines/report.sh -o out $(RUNIN)
 	@echo "make run: the report of $(RUNIN) is in out/ (out/report.txt)"
 .PHONY: example run
+
+# mkexport (tests/sqlite/mkexport.c): nsys SQLite exports for the tests,
+# hand-made from a text spec or converted from an nsys-jax archive.
+$(O)/sqlite/mkexport: tests/sqlite/mkexport.c $(LIBA) $(HDR_LIB)
+	@mkdir -p $(O)/sqlite
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(ALL_LDLIBS)
+test: $(O)/sqlite/mkexport
+
+# The generated seeds of the sqlite fuzz target: small exports from the
+# specs in tests/sqlite/seeds (deterministic).
+sqlite-seeds: $(O)/sqlite/mkexport
+	for s in tests/sqlite/seeds/*.spec; do \
+	    n=$${s##*/}; $(O)/sqlite/mkexport spec $$s tests/corpus/sqlite/gen-$${n%.spec}.sqlite || exit 1; done
+seeds: sqlite-seeds
+.PHONY: sqlite-seeds

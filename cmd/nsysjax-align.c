@@ -18,11 +18,12 @@
 #include "base/tsv.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-align [-h] [-a table | -o table] [file ...]";
+    "usage: nsysjax-align [-h] [-a table | [-o table] [-s skews]] [file ...]";
 
 static const struct opt_tool tool = { usage_line,
     "  -a, --apply=TABLE        apply the corrections of TABLE (streaming)\n"
     "  -o, --corrections=TABLE  also write the corrections estimated to TABLE\n"
+    "  -s, --skews=FILE         also write the skews behind them to FILE\n"
     "  -h, --help               this text\n"
     "  -V, --version            the version\n" };
 
@@ -51,6 +52,30 @@ write_table(const char *path, const struct align_table *t)
 		err_die_last();
 	w = tsv_wopen(of.fp, path);
 	rc = align_table_write(w, t);
+	if (tsv_wclose(w) != 0)
+		rc = -1;
+	if (outfile_close(&of) != 0)
+		rc = -1;
+	if (rc != 0) {
+		outfile_discard(&of);
+		err_die_last();
+	}
+	if (outfile_commit(&of) != 0)
+		err_die_last();
+}
+
+/* The skews of R to PATH, whole or not at all. */
+static void
+write_skews(const char *path, struct align_run *r)
+{
+	struct tsv_writer *w;
+	struct outfile of;
+	int rc;
+
+	if (outfile_open(&of, path) != 0)
+		err_die_last();
+	w = tsv_wopen(of.fp, path);
+	rc = align_write_skews(r, w);
 	if (tsv_wclose(w) != 0)
 		rc = -1;
 	if (outfile_close(&of) != 0)
@@ -106,17 +131,18 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "apply", required_argument, NULL, 'a' },
 		{ "corrections", required_argument, NULL, 'o' },
+		{ "skews", required_argument, NULL, 's' },
 		OPT_STD_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *apply = NULL, *out = NULL;
+	const char *apply = NULL, *out = NULL, *skews = NULL;
 	struct align_table t = { 0 };
 	struct align_run *r;
 	struct tsv_writer *w;
 	struct filter *in;
 	int c;
 
-	while ((c = opt_next(argc, argv, ":a:ho:V", longopts, &tool)) != -1) {
+	while ((c = opt_next(argc, argv, ":a:ho:s:V", longopts, &tool)) != -1) {
 		switch (c) {
 		case 'a':
 			apply = optarg;
@@ -124,10 +150,14 @@ main(int argc, char *argv[])
 		case 'o':
 			out = optarg;
 			break;
+		case 's':
+			skews = optarg;
+			break;
 		}
 	}
-	if (apply && out)
-		opt_usage(&tool, "-a and -o exclude each other");
+	if (apply && (out || skews))
+		opt_usage(&tool, "-a and -%c exclude each other",
+		    out ? 'o' : 's');
 	if (apply)
 		read_table(apply, &t);
 	if ((in = filter_open(argv + optind, (size_t)(argc - optind))) == NULL)
@@ -139,10 +169,14 @@ main(int argc, char *argv[])
 			die_after(w);
 		report(r, apply);
 	} else {
+		if (skews)
+			align_keep_skews(r);
 		if (align_read(r, in) != 0)
 			err_die_last();
 		if (out)
 			write_table(out, align_result(r));
+		if (skews)
+			write_skews(skews, r);
 		report(r, NULL);
 		if (align_write(r, w) != 0)
 			die_after(w);

@@ -15,13 +15,14 @@
 #include "base/tsv.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-collectives [-dh] [-s bandwidth | -s hidden] [file ...]";
+    "usage: nsysjax-collectives [-dh] [-s bandwidth | hidden | waits] [file ...]";
 
 static const struct opt_tool tool = { usage_line,
     "  -d, --drop-compute     write communication rows only\n"
     "  -s, --summary=TABLE    write a summary instead of rows:\n"
     "                         bandwidth (bus bandwidth per collective and\n"
-    "                         message size) or hidden (hidden time)\n"
+    "                         message size), hidden (hidden time) or\n"
+    "                         waits (wait per collective instance)\n"
     "  -h, --help             this text\n"
     "  -V, --version          the version\n" };
 
@@ -32,6 +33,8 @@ summary_mode(const char *arg)
 		return COLL_BANDWIDTH;
 	if (strcmp(arg, "hidden") == 0)
 		return COLL_HIDDEN;
+	if (strcmp(arg, "waits") == 0)
+		return COLL_WAITS;
 	opt_usage(&tool, "unknown summary '%s'", arg);
 }
 

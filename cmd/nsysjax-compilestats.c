@@ -32,7 +32,8 @@ static const struct opt_tool tool = { usage_line,
     "  -g, --group-passes     XlaPass:# -> XlaPasses, XlaPassPipeline:#\n"
     "                         -> XlaPassPipelines\n"
     "  -p, --pushpop          inputs are nsys stats nvtx_pushpop_trace\n"
-    "                         reports (.csv, .csv.xz, .parquet)\n"
+    "                         reports (.csv, .csv.xz, .parquet) or nsys\n"
+    "                         SQLite exports (.sqlite)\n"
     "  -n, --names=A,B,...    with -p: ProfileName of each input\n"
     "  -k, --keep-autotuning  with -p: keep autotuner detail\n"
     "  -h, --help             this text\n"
@@ -116,6 +117,9 @@ load_reports(struct cstats *s, char *const *files, size_t n,
 			err_die_last();
 		add_frame(s, &f, strcmp(files[k], "-") ? files[k] : "<stdin>");
 		compile_free(&f);
+		/* One profile at a time (cstats_stream): fold this one. */
+		if (cstats_attribute(s) != 0)
+			err_die_last();
 		free(name);
 	}
 }
@@ -180,6 +184,9 @@ main(int argc, char *argv[])
 	if (o.table == CSTATS_PASSES && (o.flags & CSTATS_GROUP))
 		opt_usage(&tool, "-g leaves no passes for -t passes");
 	s = cstats_new();
+	/* Memory: the largest profile, not all of them. */
+	if (cstats_stream(s, &o) != 0)
+		err_die_last();
 	if (pushpop)
 		load_reports(s, argv + optind, (size_t)(argc - optind), names,
 		    keep ? 0 : COMPILE_CLEAN);

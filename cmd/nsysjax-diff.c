@@ -87,9 +87,9 @@ parse(int argc, char *argv[], struct opts *o)
 		switch (c) {
 		case 'A':
 			if (strcmp(optarg, "holm") == 0)
-				o->o.adjust = STATS_HOLM;
+				o->o.adjust = SIGTEST_HOLM;
 			else if (strcmp(optarg, "bh") == 0)
-				o->o.adjust = STATS_BH;
+				o->o.adjust = SIGTEST_BH;
 			else
 				opt_usage(&tool, "unknown --adjust '%s' "
 				    "(holm or bh)", optarg);
@@ -186,7 +186,7 @@ load(const char *file, int (*fn)(struct tsv_reader *, void *), struct ctx *c)
 int
 main(int argc, char *argv[])
 {
-	struct opts o = { { DIFF_KEY_THUNK, "ProjDurMs", STATS_HOLM, 0.05, -1,
+	struct opts o = { { DIFF_KEY_THUNK, "ProjDurMs", SIGTEST_HOLM, 0.05, -1,
 	    0, 0.001 }, { { 0 } }, { 0, 0 }, 0, 0 };
 	struct tsv_writer *w;
 	struct ctx c;

@@ -1,8 +1,10 @@
 /*
  * nsysjax-extract reads nsys-jax profiles (.zip archives or their
- * extracted directories; several inputs are the processes of one run) and
- * writes the frames of the reference's load_profiler_data as TSV: one
- * frame to standard output, or every frame into a directory.
+ * extracted directories) or nsys SQLite exports (a .sqlite, or a directory
+ * or zip holding one and dump/); several inputs are the processes of one
+ * run.  It writes the frames of the reference's load_profiler_data as
+ * TSV, and from exports the NVTX -> GPU projection (nvtx): one frame to
+ * standard output, or every frame into a directory.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,12 +18,15 @@
 #include "base/tsv.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-extract [-hkm] [-f frame | -o dir] [-n names] input ...";
+    "usage: nsysjax-extract [-hkm] [-d dir] [-f frame | -o dir] [-n names] input ...";
 
 static const struct opt_tool tool = { usage_line,
     "  -f, --frame=NAME          frame to write to stdout: thunk (default),\n"
     "                            module, communication, compile, hlo,\n"
-    "                            stackframes, heap\n"
+    "                            stackframes, heap, nvtx (SQLite exports:\n"
+    "                            every projected NVTX range, integer ns)\n"
+    "  -d, --hlo-dump=DIR        XLA dumps of SQLite exports (default: dump/\n"
+    "                            beside the file, or in its directory/zip)\n"
     "  -o, --output-dir=DIR      write every frame to DIR/NAME.tsv\n"
     "  -k, --keep-autotuning     keep autotuner executions and compile detail\n"
     "  -m, --allow-missing-hlo   a module without HLO dump is a warning\n"
@@ -52,6 +57,10 @@ write_dir(struct extract *x, const char *dir)
 		struct tsv_writer *w;
 		int rc;
 
+		if (!(x->o.frames & (1u << i))) {
+			of[i].fp = NULL;
+			continue;
+		}
 		path = mem_alloc(strlen(dir) +
 		    strlen(extract_frame_names[i]) + 6);
 		sprintf(path, "%s/%s.tsv", dir, extract_frame_names[i]);
@@ -67,12 +76,13 @@ write_dir(struct extract *x, const char *dir)
 		}
 		if (rc != 0) {
 			for (k = 0; k <= i; k++)
-				outfile_discard(&of[k]);
+				if (x->o.frames & (1u << k))
+					outfile_discard(&of[k]);
 			err_die_last();
 		}
 	}
 	for (i = 0; extract_frame_names[i]; i++)
-		if (outfile_commit(&of[i]) != 0)
+		if ((x->o.frames & (1u << i)) && outfile_commit(&of[i]) != 0)
 			err_die_last();
 }
 
@@ -82,6 +92,7 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "allow-missing-hlo", no_argument, NULL, 'm' },
 		{ "frame", required_argument, NULL, 'f' },
+		{ "hlo-dump", required_argument, NULL, 'd' },
 		{ "keep-autotuning", no_argument, NULL, 'k' },
 		{ "names", required_argument, NULL, 'n' },
 		{ "output-dir", required_argument, NULL, 'o' },
@@ -93,8 +104,11 @@ main(int argc, char *argv[])
 	const char *dir = NULL;
 	int c;
 
-	while ((c = opt_next(argc, argv, ":f:hkmn:o:V", longopts, &tool)) != -1) {
+	while ((c = opt_next(argc, argv, ":d:f:hkmn:o:V", longopts, &tool)) != -1) {
 		switch (c) {
+		case 'd':
+			o.dumpdir = optarg;
+			break;
 		case 'f':
 			if ((o.frames = extract_frame_bit(optarg)) == 0)
 				opt_usage(&tool, "unknown frame '%s'", optarg);

@@ -4,7 +4,7 @@
 # communication time hidden behind compute, over the steady state.  See
 # README.md, "pipelines/communication.sh".
 set -eu
-USAGE='pipelines/communication.sh [-o dir] [-t table] input ...'
+USAGE='pipelines/communication.sh [-o dir] [-t table] [-s dir] input ...'
 TABLES='bandwidth hidden'
 . "$(dirname -- "$0")/lib/common.sh"
 

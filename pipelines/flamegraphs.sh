@@ -4,12 +4,12 @@
 # GPU time by HLO opcode, and SVGs when flamegraph.pl or
 # inferno-flamegraph is on PATH.  See README.md, "pipelines/flamegraphs.sh".
 set -eu
-USAGE='pipelines/flamegraphs.sh -o dir [-u us|ns] input ...'
+USAGE='pipelines/flamegraphs.sh -o dir [-u us|ns] [-s dir] input ...'
 TABLES=
 . "$(dirname -- "$0")/lib/common.sh"
 
 unit=us
-while getopts o:u:h opt; do
+while getopts o:u:s:h opt; do
 	common_opt "$opt" "${OPTARG:-}" || case $opt in
 	u) case $OPTARG in us | ns) unit=$OPTARG ;; *) bad_usage "unknown unit '$OPTARG'" ;; esac ;;
 	esac

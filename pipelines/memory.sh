@@ -4,7 +4,7 @@
 # program order, from the heap simulator traces of its buffer assignment,
 # and its peak.  See README.md, "pipelines/memory.sh".
 set -eu
-USAGE='pipelines/memory.sh [-o dir] [-t table] input ...'
+USAGE='pipelines/memory.sh [-o dir] [-t table] [-s dir] input ...'
 TABLES='peaks series'
 . "$(dirname -- "$0")/lib/common.sh"
 
@@ -14,7 +14,7 @@ shift $((OPTIND - 1))
 frames "$@"
 [ -f "$F/heap.tsv" ] ||
 	die "$F: no heap.tsv (written by nsysjax-extract -o since it has the heap frame)"
-steady thunk module
+steady module
 top_modules "$W/module.tsv" > "$W/top"
 awk -v TOP="$W/top" -v SERIES="$W/series" -f "$LIB/tsv.awk" -f "$LIB/memory.awk" \
 	"$F/heap.tsv" "$F/module.tsv" > "$W/p"

@@ -5,12 +5,12 @@
 # line per instruction; and an index of the files on standard output.
 # See README.md, "pipelines/pgle.sh".
 set -eu
-USAGE='pipelines/pgle.sh -o dir [-i] input ...'
+USAGE='pipelines/pgle.sh -o dir [-i] [-s dir] input ...'
 TABLES=
 . "$(dirname -- "$0")/lib/common.sh"
 
 fallback=0
-while getopts o:ih opt; do
+while getopts o:is:h opt; do
 	common_opt "$opt" "${OPTARG:-}" || case $opt in i) fallback=1 ;; esac
 done
 shift $((OPTIND - 1))
@@ -20,8 +20,8 @@ mkdir -p "$OUT"
 
 frames "$@"
 steady thunk module
-awk -v FALLBACK="$fallback" -f "$LIB/tsv.awk" -f "$LIB/pgle.awk" "$F/hlo.tsv" "$W/thunk.tsv" > "$W/costs"
-LC_ALL=C sort -t "$TAB" -k1,1 -k2,2 "$W/costs" > "$W/sorted"
+if [ "$fallback" = 1 ]; then i=-i; else i=; fi
+nsysjax-stats -t costs $i -H "$F/hlo.tsv" "$W/thunk.tsv" > "$W/sorted"
 awk -v DIR="$OUT" -v PROG="$PROG" -f "$LIB/tsv.awk" -f "$LIB/pgle-files.awk" \
 	"$W/module.tsv" "$W/sorted" > "$W/index"
 printf 'ProgramId\tName\tProjDurMs\tCosts\tEmptyNames\tFile\n'

@@ -6,11 +6,19 @@
 # is installed, the notebook's plots as SVG.  See README.md,
 # "pipelines/report.sh".
 set -eu
-USAGE='pipelines/report.sh -o dir input ...'
+USAGE='pipelines/report.sh -o dir [-j jobs] input ...'
 TABLES=
 . "$(dirname -- "$0")/lib/common.sh"
 
-while getopts o:h opt; do common_opt "$opt" "${OPTARG:-}" || bad_usage; done
+# Jobs at once: the online cores (a pipeline is a chain of
+# single-threaded filters).
+JOBS=$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)
+while getopts o:j:h opt; do
+	common_opt "$opt" "${OPTARG:-}" || case $opt in
+	j) case $OPTARG in '' | *[!0-9]* | 0) bad_usage "-j: not a count: '$OPTARG'" ;; esac; JOBS=$OPTARG ;;
+	*) bad_usage ;;
+	esac
+done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || bad_usage "no input"
 [ -n "$OUT" ] || bad_usage "no output directory (-o)"
@@ -66,10 +74,7 @@ set logscale x; set key top left; set grid
 plot for [i = 1:ARGC] value("ARG".i) using 2:4:5 skip 1 with yerrorbars pointsize 0.8 \
     title system("sed -n 2p '".value("ARG".i)."' | cut -f 1")
 GP
-	steady communication
-	awk -f "$LIB/tsv.awk" -f "$LIB/waits.awk" "$W/communication.tsv" > "$W/w"
-	sorted "$W/w" -k1,1 -k2,2g > "$W/waits.tsv"
-	by_column "$W/waits.tsv" Collective "$W/wait"
+	by_column "$OUT/waits.tsv" Collective "$W/wait"
 	[ ! -s "$W/wait.list" ] || gp waits $(sed "s|.*|$W/wait.&.tsv|" "$W/wait.list") <<'GP'
 set title "Wait per collective instance: spread of the exposed time over devices"
 set xlabel "Wait [ms]"; set ylabel "Instances (cumulative share)"
@@ -101,32 +106,55 @@ else
 fi
 F=$FR
 
-# Two at a time: the machine has two cores, and each pipeline is a chain
-# of single-threaded filters.
+# Up to $JOBS jobs at once: `job NAME CMD...` runs CMD in the background
+# with its stderr in $W/NAME.err, waiting first for the oldest job when
+# $JOBS run; `jobs_wait` waits for them all.  A failed job fails the
+# report, with its messages.
+JOBQ=''
+job() {
+	while [ "$(echo $JOBQ | wc -w)" -ge "$JOBS" ]; do job_reap; done
+	name=$1
+	shift
+	("$@") 2> "$W/$name.err" & BG="$BG $!"
+	JOBQ="$JOBQ $!:$name"
+}
+job_reap() {
+	set -- $JOBQ
+	pid=${1%%:*} name=${1#*:}
+	shift
+	JOBQ=$*
+	wait "$pid" || { cat "$W/$name.err" >&2; die "$name failed"; }
+}
+jobs_wait() { while [ -n "$JOBQ" ]; do job_reap; done; BG=; }
+
+# The intermediates, once for every section: the clock corrections and
+# the skews behind them (one estimate, on the communication frame), then
+# the steady state of each frame (aligned, warm-up split) in $W/steady,
+# which the pipelines take with -s.
+nsysjax-align -o "$OUT/corrections.tsv" -s "$OUT/alignment_skews.tsv" "$FR/communication.tsv" \
+	> /dev/null 2> "$W/align.err" || { cat "$W/align.err" >&2; die "nsysjax-align failed"; }
+ST=$W/steady
+mkdir "$ST"
+steady_job() { steady_frame "$FR" "$OUT/corrections.tsv" "$1" > "$ST/$1.tsv"; }
+for f in thunk module communication; do job "steady-$f" steady_job "$f"; done
+jobs_wait
+nsysjax-collectives -s waits "$ST/communication.tsv" > "$OUT/waits.tsv"
+
+# The sections, the longest first.
 run() {
 	name=$1
 	shift
-	sh "$HERE/$name.sh" -o "$OUT/$name" "$@" "$FR" > /dev/null 2> "$W/$name.err" ||
-		{ cat "$W/$name.err" >&2; die "$name.sh failed"; }
+	job "$name" sh "$HERE/$name.sh" -s "$ST" -o "$OUT/$name" "$@" "$FR" > /dev/null
 }
-run summary & BG=$!
-run communication
 run flamegraphs
-wait "$BG" || die "summary.sh failed"
-run variability & BG=$!
-run memory
+run variability
+run summary
 run pgle
-wait "$BG" || die "variability.sh failed"
-BG=
-cat "$W"/*.err >&2
-
-# The clock corrections and the skews behind them, for the report and the
-# alignment plot: per complete instance of the largest collectives, each
-# device's end time minus the instance's mean (as nsysjax-align).
-nsysjax-align -o "$OUT/corrections.tsv" "$FR/communication.tsv" > /dev/null 2> "$W/align.err" ||
-	{ cat "$W/align.err" >&2; die "nsysjax-align failed"; }
-awk -f "$LIB/tsv.awk" -f "$LIB/skews.awk" "$FR/communication.tsv" > "$W/skews"
-sorted "$W/skews" -k1,1n -k2,2n > "$OUT/alignment_skews.tsv"
+run communication
+run memory
+jobs_wait
+cat "$W/align.err" "$W"/steady-*.err "$W"/flamegraphs.err "$W"/variability.err "$W"/summary.err \
+	"$W"/pgle.err "$W"/communication.err "$W"/memory.err >&2
 
 text_report "$@" > "$OUT/report.txt"
 cat "$OUT/report.txt"

@@ -5,7 +5,7 @@
 # of the top modules and the runtime totals; the compilation tables of
 # nsysjax-compilestats.  See README.md, "pipelines/summary.sh".
 set -eu
-USAGE='pipelines/summary.sh [-o dir] [-t table] input ...'
+USAGE='pipelines/summary.sh [-o dir] [-t table] [-s dir] input ...'
 TABLES='modules thunks totals compile-ranges compile-no-pass-detail compile-passes compile-summary'
 . "$(dirname -- "$0")/lib/common.sh"
 
@@ -17,16 +17,12 @@ frames "$@"
 (for t in ranges no-pass-detail passes summary; do
 	nsysjax-compilestats -t "$t" "$F/compile.tsv" > "$W/compile-$t"
 done) & BG=$!
-steady thunk module communication
-top_modules "$W/module.tsv" > "$W/top"
-awk -v TOP="$W/top" -f "$LIB/tsv.awk" -f "$LIB/modules.awk" \
-	"$W/module.tsv" "$W/communication.tsv" > "$W/m"
-sorted "$W/m" -k6,6nr -k1,1 > "$W/modules"
-awk -v TOP="$W/top" -v TOTALS="$W/totals" -f "$LIB/tsv.awk" -f "$LIB/runtime.awk" \
-	"$W/thunk.tsv" "$W/module.tsv" > "$W/t"
-sorted "$W/t" -k4,4nr -k1,1 -k2,2 > "$W/thunks"
-put modules "$W/modules"
-put thunks "$W/thunks"
-put totals "$W/totals"
-wait "$BG"; BG=
+steady thunk module
+# The module table's waits from the communication rows of the thunk frame
+# (those of the communication frame); one pass for the three tables.
+nsysjax-stats -t modules,thunks,totals -M "$W/module.tsv" -o "$W" "$W/thunk.tsv"
+put modules "$W/modules.tsv"
+put thunks "$W/thunks.tsv"
+put totals "$W/totals.tsv"
+wait $BG; BG=
 for t in ranges no-pass-detail passes summary; do put "compile-$t" "$W/compile-$t"; done

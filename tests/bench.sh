@@ -56,7 +56,8 @@ printf 'report.sh  four archives: %5ss %4s MB peak RSS (reference notebook-equiv
 ROWS=${BENCH_ROWS:-10000000}
 F=$T/filters; mkdir -p "$F"
 "$BIN/nsysjax-extract" -n proc0,proc1,proc2,proc3 -o "$T/out" $ALL
-awk -v ROWS="$ROWS" -f tests/bench/gen-thunks.awk "$T/out/thunk.tsv" > "$F/big.tsv"
+awk -v ROWS="$ROWS" -v MODULES="$T/out/module.tsv" -v MOUT="$F/module.tsv" \
+    -f tests/bench/gen-thunks.awk "$T/out/thunk.tsv" > "$F/big.tsv"
 mb=$(( $(wc -c < "$F/big.tsv") / 1048576 ))
 rps() { awk -v n="$ROWS" -v s="$1" 'BEGIN { printf "%.2f", (s > 0 ? n / s / 1e6 : 0) }'; }
 frun() {
@@ -81,6 +82,28 @@ frun "warmup -c --communication yes" "$W" -c "$C" --communication yes "$F/big.ts
 frun "warmup -m -c, from a pipe" sh -c '"$1" -m -c "$2" < "$3"' sh "$W" "$C" "$F/big.tsv"
 frun "warmup -s N, nothing steady, pipe" sh -c '"$1" -s 1000000000 < "$2" 2> /dev/null' sh "$W" "$F/big.tsv"
 
+# The analyses of the pipelines, in C since issue 13, on the same rows and
+# their module frame (the real one repeated with the same shifts).  The
+# awk programs they replace needed, by the issue's measurements on this
+# machine, 12.5 s and 340 MB for the stragglers of 2 M rows
+# (stragglers.awk), and 17.6 s for the skews of 6,000 steps (skews.awk,
+# an insertion sort: quadratic).
+S=$BIN/nsysjax-stats M=$F/module.tsv
+frun "stats -t thunks,totals,modules" "$S" -t thunks,totals,modules -M "$M" -o "$F" "$F/big.tsv"
+frun "stats -t variability,stragglers" "$S" -t variability,stragglers -M "$M" -o "$F" "$F/big.tsv"
+frun "stats -t stragglers" "$S" -t stragglers -M "$M" "$F/big.tsv"
+frun "stats -t costs" "$S" -t costs -H "$T/out/hlo.tsv" "$F/big.tsv"
+frun "collectives -s waits" "$BIN/nsysjax-collectives" -s waits "$F/big.tsv"
+frun "align -o -s (corrections and skews)" "$BIN/nsysjax-align" -o "$F/corr.tsv" -s "$F/skews.tsv" "$F/big.tsv"
+echo "awk before (issue 13): stragglers.awk 12.5 s, 340 MB on 2 M rows; skews.awk 17.6 s at 6,000 steps"
+
+# nsysjax-compilestats on 1,000 profiles: the combined4 compile frame
+# repeated 250 times under other profile names (5 M ranges).  One profile
+# at a time since issue 13: holding every range took 1 GB.
+awk -F'\t' -v OFS='\t' 'NR == 1 { print; next } { r[NR] = $0 }
+    END { for (k = 0; k < 250; k++) for (i = 2; i <= NR; i++) { $0 = r[i]; $1 = $1 "_" k; print } }' \
+    "$T/out/compile.tsv" > "$F/compile.tsv"
+frun "compilestats -t summary, 1,000 profiles" "$BIN/nsysjax-compilestats" -t summary "$F/compile.tsv"
 # nsysjax-diff on two thunk frames of $ROWS rows: BEFORE the frame above,
 # AFTER made the same way from a copy of the real frame whose ProjDurMs
 # are 1% longer (so that every item differs).  Both frames are read in
@@ -91,3 +114,33 @@ awk -v ROWS="$ROWS" -f tests/bench/gen-thunks.awk "$T/out/thunk_after.tsv" > "$F
 r=$(measure "$BIN/nsysjax-diff" -q -b "$T/out/module.tsv" -a "$T/out/module.tsv" "$F/big.tsv" "$F/after.tsv")
 printf '%-44s %6ss %5s M rows/s %5s MB peak RSS (inputs 2 x %d MB)\n' \
     "diff (two frames of $ROWS rows each)" ${r%% *} "$(rps ${r%% *} | awk '{ printf "%.2f", $1 * 2 }')" ${r##* } "$mb"
+
+# nsys SQLite exports (tests/sqlite/mkexport.c, MKEXPORT): the 4-process
+# run converted to exports against the archives (goal: within 1.5x), and
+# -f nvtx on generated exports shaped like nsys-ai's largest reported
+# case (16 M NVTX ranges, 7 M runtime calls, 2.2 M kernels, 5 threads:
+# goal 20 s; nsys-ai's Python sweep took 61 s) and a tenth of it cut to
+# 1 M ranges (goal 2 s).  The 16 M export is about 1.4 GB in $T;
+# BENCH_SQLITE_RANGES=0 skips it.
+: "${MKEXPORT:=${BIN%/bin}/sqlite/mkexport}"
+Q=$T/sqlite; mkdir -p "$Q/out"
+for i in 0 1 2 3; do
+	mkdir -p "$Q/a$i" "$Q/proc$i"
+	(cd "$Q/a$i" && unzip -q "$OLDPWD/$DATA/pax_fsdp4_4proc_proc$i.zip")
+	"$MKEXPORT" archive "$Q/a$i" "$Q/proc$i/proc$i.sqlite"
+	mv "$Q/a$i/dump" "$Q/proc$i/dump"; rm -rf "$Q/a$i"
+done
+ar=$(measure "$BIN/nsysjax-extract" -o "$Q/out" $ALL)
+sq=$(measure "$BIN/nsysjax-extract" -o "$Q/out" "$Q"/proc[0-3])
+printf 'combined4  extract -o: archives %5ss %4s MB | SQLite exports %5ss %4s MB\n' \
+    ${ar%% *} ${ar##* } ${sq%% *} ${sq##* }
+nvtx_bench() {
+	"$MKEXPORT" synth "$1" "$2" "$3" 5 "$Q/big.sqlite"
+	r=$(measure "$BIN/nsysjax-extract" -f nvtx "$Q/big.sqlite")
+	printf 'nvtx frame of %9s ranges, %8s calls, %8s kernels, 5 threads: %6ss %5s MB peak RSS (export %d MB)\n' \
+	    "$1" "$2" "$3" ${r%% *} ${r##* } $(( $(wc -c < "$Q/big.sqlite") / 1048576 ))
+	rm -f "$Q/big.sqlite"
+}
+nvtx_bench 1000000 437500 137500
+R=${BENCH_SQLITE_RANGES:-16000000}
+[ "$R" -gt 0 ] && nvtx_bench "$R" $((R * 7 / 16)) $((R * 11 / 80))

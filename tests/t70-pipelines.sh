@@ -300,9 +300,10 @@ if have_data; then
 
 	# The notebook's wait on the reference's own (aligned) steady state:
 	# jit__psum's 42.45% too.
-	awk -v TOP=/dev/null -f pipelines/lib/tsv.awk -f pipelines/lib/modules.awk \
-		"$GOLD/combined4/steady_module.tsv" "$GOLD/combined4/steady_communication.tsv" > "$T/gm.tsv"
-	check "modules.awk on the reference's steady state: notebook wait" waitfrac "$GOLD/combined4/module_stats.tsv" "$T/gm.tsv"
+	"$BIN/nsysjax-stats" -t modules -M "$GOLD/combined4/steady_module.tsv" \
+		"$GOLD/combined4/steady_communication.tsv" > "$T/gm.tsv"
+	check "nsysjax-stats -t modules on the reference's steady state: notebook wait" \
+		waitfrac "$GOLD/combined4/module_stats.tsv" "$T/gm.tsv"
 
 	# Input forms: an archive gives what its frames give; the tables on
 	# standard output, alone (-t) or in sections, are the files of -o.

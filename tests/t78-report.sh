@@ -58,15 +58,36 @@ if have_data; then
 	sh $R -o "$T/c4" "$DATA"/pax_fsdp4_4proc_proc[0-3].zip > /dev/null 2> "$T/c4.err" && ok ||
 		notok "report on combined4: $(cat "$T/c4.err")"
 	report_checks combined4 "$T/c4"
-	# Same input, same bytes, plots included.
-	sh $R -o "$T/c4b" "$DATA"/pax_fsdp4_4proc_proc[0-3].zip > /dev/null 2>&1
-	diff -r "$T/c4" "$T/c4b" > /dev/null && ok || notok "report not deterministic"
+	# Same input, same bytes, plots included, whatever the jobs at once.
+	sh $R -j 1 -o "$T/c4b" "$DATA"/pax_fsdp4_4proc_proc[0-3].zip > /dev/null 2>&1
+	diff -r "$T/c4" "$T/c4b" > /dev/null && ok || notok "report not deterministic (-j 1)"
+	sh $R -j 5 -o "$T/c4c" "$T/c4/frames" > /dev/null 2>&1
+	diff -r -x frames -x report.txt "$T/c4" "$T/c4c" > /dev/null && ok || notok "report not deterministic (-j 5)"
+	# The pipelines given report.sh's steady frames (-s) write what they
+	# write computing them: the intermediates once are the same.
+	steady=$T/st
+	mkdir -p "$steady"
+	for f in thunk module communication; do
+		"$BIN/nsysjax-align" -a "$T/c4/corrections.tsv" "$T/c4/frames/$f.tsv" 2> /dev/null |
+			"$BIN/nsysjax-warmup" -c "$T/c4/frames/compile.tsv" \
+			    --communication-from "$T/c4/frames/communication.tsv" > "$steady/$f.tsv"
+	done
+	sh pipelines/variability.sh -s "$steady" -o "$T/var" "$T/c4/frames" 2> /dev/null
+	diff -r "$T/var" "$T/c4/variability" > /dev/null && ok || notok "variability.sh -s differs from the report's"
+	sh pipelines/summary.sh -o "$T/sum" "$T/c4/frames" 2> /dev/null
+	diff -r "$T/sum" "$T/c4/summary" > /dev/null && ok || notok "summary.sh alone differs from the report's"
+	# The waits: one row per instance on two devices or more.
+	"$BIN/nsysjax-collectives" -s waits "$steady/communication.tsv" | cmp -s - "$T/c4/waits.tsv" && ok ||
+		notok "waits.tsv is not nsysjax-collectives -s waits of the steady state"
 else
 	skip "combined4 report: $DATA not found"
 fi
 
 sh $R > /dev/null 2> "$T/e"; [ $? -eq 2 ] && grep -q usage "$T/e" && ok || notok "no arguments: not a usage error"
 sh $R -o "$T/x" > /dev/null 2>&1; [ $? -eq 2 ] && ok || notok "no input: not a usage error"
+for j in 0 x -1; do
+	sh $R -j "$j" -o "$T/x" "$T" > /dev/null 2> "$T/e"; [ $? -eq 2 ] && grep -q usage "$T/e" && ok || notok "-j $j: not a usage error"
+done
 sh $R -o "$T/y" "$T/nosuch.zip" > /dev/null 2> "$T/e"; [ $? -eq 1 ] && grep -q "nosuch.zip" "$T/e" && ok ||
 	notok "bad input: $(cat "$T/e")"
 done_testing t78-report

@@ -243,4 +243,20 @@ run "$BIN/nsysjax-extract" -o "$T/new/sub" "$Z"
 expect "extract -o through a file" 1 "^nsysjax-extract: .*/file: not a directory\$" \
     "$BIN/nsysjax-extract" -o "$T/file/sub" nosuch.zip
 
+ST=$BIN/nsysjax-stats
+good "stats" "$ST" -t thunks -M "$F/module.tsv" "$F/thunk.tsv"
+usage nsysjax-stats -t thunks
+expect "stats: bad row" 1 "^nsysjax-stats: $T/badrow.tsv:$((n + 1)): 2 fields" \
+    "$ST" -t variability "$T/badrow.tsv"
+check "stats: writes nothing" test ! -s "$T/out"
+expect "stats: bad side table" 1 "^nsysjax-stats: $T/bad.zip: missing column" \
+    "$ST" -t thunks -M "$T/bad.zip" "$F/thunk.tsv"
+expect "stats -o: no directory" 1 "^nsysjax-stats: $T/none/thunks.tsv: cannot create: " \
+    "$ST" -t thunks,totals -M "$F/module.tsv" -o "$T/none" "$F/thunk.tsv"
+run "$ST" -t thunks,totals -M "$F/module.tsv" "$F/thunk.tsv"
+check "stats: two tables without -o is a usage error" test "$rc" -eq 2
+head1 "stats" "$ST" -t variability -r 0 "$T/many.tsv"
+full nsysjax-stats "$ST" -t thunks -M "$F/module.tsv" "$F/thunk.tsv"
+good "stats: 10 MB field" "$ST" -t costs -H "$F/hlo.tsv" "$T/big.tsv"
+
 done_testing t80-errors

@@ -3,12 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis/align.h"
 #include "base/err.h"
 #include "analysis/filter.h"
 #include "base/mem.h"
+#include "base/outfile.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
 
@@ -290,9 +290,11 @@ cmp_corr(const void *a, const void *b)
 }
 
 /* The skews of every complete instance into a devices x instances
- * matrix *SK; returns the number of instances, or -1. */
+ * matrix *SK; returns the number of instances, or -1.  With INST, *INST
+ * is set to the instance ids of the columns (free it). */
 static long
-collect(const struct align_est *e, int64_t max, int64_t **skout)
+collect(const struct align_est *e, int64_t max, int64_t **skout,
+    size_t **inst)
 {
 	size_t *start, *order, *stamp, *done, ni = e->inst.n, nd = e->devs.n;
 	size_t i, k = 0;
@@ -314,7 +316,10 @@ collect(const struct align_est *e, int64_t max, int64_t **skout)
 	free(start);
 	free(order);
 	free(stamp);
-	free(done);
+	if (inst)
+		*inst = done;
+	else
+		free(done);
 	*skout = sk;
 	return rc;
 }
@@ -330,7 +335,7 @@ align_est_solve(struct align_est *e, struct align_table *t,
 	memset(t, 0, sizeof(*t));
 	if (refuse(e, &max, why, whylen))
 		return 1;
-	if ((k = collect(e, max, &sk)) <= 0) {
+	if ((k = collect(e, max, &sk, NULL)) <= 0) {
 		free(sk);
 		if (k < 0)
 			return -1;
@@ -349,6 +354,73 @@ align_est_solve(struct align_est *e, struct align_table *t,
 	qsort(t->v, t->n, sizeof(*t->v), cmp_corr);
 	why[0] = '\0';
 	return 0;
+}
+
+static const struct align_est *sort_e;
+
+static const size_t *sort_inst;
+
+/* Columns by the key of their instance (bytes), devices by number. */
+static int
+cmp_col(const void *a, const void *b)
+{
+	return strcmp(strtab_get(&sort_e->inst, sort_inst[*(const size_t *)a]),
+	    strtab_get(&sort_e->inst, sort_inst[*(const size_t *)b]));
+}
+
+static int
+cmp_dev(const void *a, const void *b)
+{
+	return cmp_i64(&sort_e->devs.dev[*(const size_t *)a],
+	    &sort_e->devs.dev[*(const size_t *)b]);
+}
+
+int
+align_est_skews(struct align_est *e, struct tsv_writer *w)
+{
+	static const char *const head[] = {
+		"Device", "Instance", "EndTimeSkewMs", NULL
+	};
+	size_t nd = e->devs.n, i, d, *inst = NULL, *col, *dev;
+	int64_t max, *sk = NULL;
+	char why[256];
+	long k;
+	int rc;
+
+	if (tsv_header(w, head) != 0)
+		return -1;
+	if (refuse(e, &max, why, sizeof(why)))
+		return 0;
+	if ((k = collect(e, max, &sk, &inst)) < 0) {
+		free(sk);
+		free(inst);
+		return -1;
+	}
+	/* Columns numbered in key order, rows by device. */
+	col = mem_calloc((size_t)k + 1, sizeof(*col));
+	dev = mem_calloc(nd + 1, sizeof(*dev));
+	for (i = 0; i < (size_t)k; i++)
+		col[i] = i;
+	for (d = 0; d < nd; d++)
+		dev[d] = d;
+	sort_e = e;
+	sort_inst = inst;
+	qsort(dev, nd, sizeof(*dev), cmp_dev);
+	qsort(col, (size_t)k, sizeof(*col), cmp_col);
+	rc = 0;
+	for (d = 0; d < nd && rc == 0; d++)
+		for (i = 0; i < (size_t)k && rc == 0; i++) {
+			tsv_i64(w, e->devs.dev[dev[d]]);
+			tsv_i64(w, (int64_t)i + 1);
+			tsv_f64(w, (double)sk[dev[d] * (size_t)k + col[i]] /
+			    ((double)max * 1e6));
+			rc = tsv_eor(w);
+		}
+	free(col);
+	free(dev);
+	free(sk);
+	free(inst);
+	return rc;
 }
 
 /* ---- corrections tables ---- */
@@ -484,6 +556,7 @@ struct align_run {
 	enum { RUN_STREAM, RUN_SPOOL } mode;
 	char why[512];
 	int declined;
+	int keep_skews;		/* keep est after align_read */
 	struct spool sp;
 	struct align_est *est;
 	struct align_table table;
@@ -807,39 +880,13 @@ read_row(struct align_run *r, struct tsv_reader *rd)
 	return spool_put(&r->sp, &h, line);
 }
 
-/* An anonymous temporary file: in $TMPDIR when set (tmpfile() would
- * ignore it, and /tmp may be a small tmpfs), unlinked at once. */
-static FILE *
-spool_file(void)
-{
-	const char *dir = getenv("TMPDIR");
-	char path[4096];
-	FILE *fp;
-	int fd;
-
-	if (dir == NULL || *dir == '\0')
-		return tmpfile();
-	if ((size_t)snprintf(path, sizeof(path), "%s/nsysjax-align.XXXXXX",
-	    dir) >= sizeof(path)) {
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
-	if ((fd = mkstemp(path)) < 0)
-		return NULL;
-	unlink(path);
-	if ((fp = fdopen(fd, "w+")) == NULL)
-		close(fd);
-	return fp;
-}
-
 static int
 spool_rows(struct align_run *r, struct filter *f)
 {
 	int rc;
 
-	if ((r->sp.fp = spool_file()) == NULL)
-		return err_fail("cannot create a temporary file: %s",
-		    strerror(errno));
+	if ((r->sp.fp = outfile_anon("nsysjax-align")) == NULL)
+		return -1;
 	r->sp.cap = SPOOL_BUF;
 	r->sp.buf = mem_alloc(r->sp.cap);
 	while ((rc = filter_next(f)) == 1)
@@ -866,8 +913,10 @@ align_read(struct align_run *r, struct filter *f)
 	if (spool_rows(r, f) != 0)
 		return -1;
 	rc = align_est_solve(r->est, &r->table, r->why, sizeof(r->why));
-	align_est_free(r->est);	/* before the output pass: peak memory */
-	r->est = NULL;
+	if (!r->keep_skews) {
+		align_est_free(r->est);	/* before the output pass: peak memory */
+		r->est = NULL;
+	}
 	if (rc < 0)
 		return -1;
 	if (rc == 1)
@@ -957,6 +1006,28 @@ stream(struct align_run *r, struct tsv_writer *w)
 		if (put_raw(w, line, len) != 0)
 			return -1;
 	}
+	return rc;
+}
+
+void
+align_keep_skews(struct align_run *r)
+{
+	r->keep_skews = 1;
+}
+
+int
+align_write_skews(struct align_run *r, struct tsv_writer *w)
+{
+	static const char *const head[] = {
+		"Device", "Instance", "EndTimeSkewMs", NULL
+	};
+	int rc;
+
+	if (r->est == NULL)
+		return tsv_header(w, head);
+	rc = align_est_skews(r->est, w);
+	align_est_free(r->est);
+	r->est = NULL;
 	return rc;
 }
 

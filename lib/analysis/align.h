@@ -101,6 +101,18 @@ int align_est_add(struct align_est *e, const char *key, size_t keylen,
 int align_est_solve(struct align_est *e, struct align_table *t,
     char *why, size_t whylen);
 
+/*
+ * Write the skews behind the corrections to W, for a plot: a header
+ * "Device Instance EndTimeSkewMs", then per device (in increasing order)
+ * and complete instance of the largest collectives (numbered 1, 2, ... in
+ * the byte order of their keys) the device's end time minus the
+ * instance's mean end, in ms (the exact skew of align_est_solve as the
+ * nearest double).  When alignment is impossible (align_est_solve's
+ * refusals), the header alone.  O(n log n).  Returns 0, or -1 with an err
+ * message (a write error, or instances too spread as align_est_solve).
+ */
+int align_est_skews(struct align_est *e, struct tsv_writer *w);
+
 /* ---- corrections tables ---- */
 
 /* The entry of DEVICE in T (binary search), or NULL. */
@@ -156,6 +168,17 @@ const char *align_declined(const struct align_run *r);
 
 /* The corrections estimated by align_read (empty when declined). */
 const struct align_table *align_result(const struct align_run *r);
+
+/* Have align_read keep its estimate for align_write_skews (call before
+ * align_read; the estimate is held until then). */
+void align_keep_skews(struct align_run *r);
+
+/*
+ * Write the skews of align_read's estimate to W (align_est_skews) and
+ * release it; the header alone when nothing was estimated (the input had
+ * no ProjStartMs or CollectiveSize).  Returns as align_est_skews.
+ */
+int align_write_skews(struct align_run *r, struct tsv_writer *w);
 
 /*
  * The second pass: write the header and every row to W in input order,

@@ -58,6 +58,13 @@ struct hidden {
 	int64_t rows, hidden, total;	/* ns */
 };
 
+/* The exposed times of one instance over its devices (waits). */
+struct wait {
+	int64_t lo, hi;		/* ns */
+	int64_t rows;
+	size_t coll;		/* in colls */
+};
+
 struct coll_summary {
 	struct strtab groups;		/* "MessageSize\tCollective" */
 	struct strtab instances;	/* group id "\t" instance */
@@ -69,6 +76,9 @@ struct coll_summary {
 	size_t caphid;
 	char *key;
 	size_t capkey;
+	struct strtab winst;		/* instance (waits) */
+	struct wait *waits;		/* per winst */
+	size_t capwaits;
 };
 
 struct coll_summary *
@@ -85,6 +95,8 @@ coll_summary_free(struct coll_summary *s)
 	strtab_free(&s->groups);
 	strtab_free(&s->instances);
 	strtab_free(&s->colls);
+	strtab_free(&s->winst);
+	free(s->waits);
 	free(s->group_of);
 	free(s->best);
 	free(s->hid);
@@ -124,6 +136,28 @@ add_hidden(struct coll_summary *s, const char *collective, int64_t dur_ns,
 	h->total += dur_ns + hidden_ns;
 }
 
+static void
+add_wait(struct coll_summary *s, const char *instance, const char *collective,
+    int64_t dur_ns)
+{
+	size_t i = strtab_intern(&s->winst, instance, strlen(instance), NULL);
+	size_t cap = s->capwaits;
+	struct wait *x;
+
+	mem_grow(&s->waits, &s->capwaits, i + 1, sizeof(*s->waits));
+	if (s->capwaits != cap)
+		memset(s->waits + cap, 0, (s->capwaits - cap) *
+		    sizeof(*s->waits));
+	x = &s->waits[i];
+	if (x->rows == 0 || dur_ns < x->lo)
+		x->lo = dur_ns;
+	if (x->rows == 0 || dur_ns > x->hi)
+		x->hi = dur_ns;
+	if (x->rows++ == 0)
+		x->coll = strtab_intern(&s->colls, collective,
+		    strlen(collective), NULL);
+}
+
 void
 coll_summary_add(struct coll_summary *s, const char *instance,
     const char *collective, int64_t bytes, double busbw, int64_t dur_ns,
@@ -134,6 +168,7 @@ coll_summary_add(struct coll_summary *s, const char *instance,
 	int added;
 
 	add_hidden(s, collective, dur_ns, hidden_ns);
+	add_wait(s, instance, collective, dur_ns);
 	if (isnan(busbw))
 		return;
 	snprintf(size, sizeof(size), "%lld", (long long)bytes);
@@ -271,6 +306,44 @@ coll_summary_hidden(const struct coll_summary *s, struct tsv_writer *w)
 	}
 	if (rc == 0)
 		rc = hidden_row(w, "(all)", &all);
+	free(order);
+	return rc;
+}
+
+/* Waits by collective, then wait. */
+static int
+cmp_wait(const void *a, const void *b)
+{
+	const struct wait *x = &sort_s->waits[*(const size_t *)a];
+	const struct wait *y = &sort_s->waits[*(const size_t *)b];
+	int c = x->coll == y->coll ? 0 : strcmp(strtab_get(&sort_s->colls,
+	    x->coll), strtab_get(&sort_s->colls, y->coll));
+
+	if (c != 0)
+		return c;
+	return (x->hi - x->lo > y->hi - y->lo) - (x->hi - x->lo < y->hi -
+	    y->lo);
+}
+
+int
+coll_summary_waits(const struct coll_summary *s, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "Collective", "WaitMs", NULL };
+	size_t n = 0, i, *order = mem_calloc(s->winst.n + 1, sizeof(*order));
+	int rc = tsv_header(w, cols);
+
+	for (i = 0; i < s->winst.n; i++)
+		if (s->waits[i].rows > 1)
+			order[n++] = i;
+	sort_s = s;
+	qsort(order, n, sizeof(*order), cmp_wait);
+	for (i = 0; i < n && rc == 0; i++) {
+		const struct wait *x = &s->waits[order[i]];
+
+		tsv_str(w, strtab_get(&s->colls, x->coll));
+		tsv_ms(w, x->hi - x->lo);
+		rc = tsv_eor(w);
+	}
 	free(order);
 	return rc;
 }
@@ -451,7 +524,8 @@ coll_run(struct filter *in, struct tsv_writer *w, enum coll_mode mode)
 	}
 	if (rc == 0 && s != NULL)
 		rc = mode == COLL_BANDWIDTH ? coll_summary_bandwidth(s, w) :
-		    coll_summary_hidden(s, w);
+		    mode == COLL_HIDDEN ? coll_summary_hidden(s, w) :
+		    coll_summary_waits(s, w);
 	coll_summary_free(s);
 	return rc < 0 ? -1 : 0;
 }

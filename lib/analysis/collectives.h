@@ -73,6 +73,14 @@ int coll_summary_bandwidth(const struct coll_summary *s, struct tsv_writer *w);
  */
 int coll_summary_hidden(const struct coll_summary *s, struct tsv_writer *w);
 
+/*
+ * The wait table, for a plot: per instance seen on two devices or more,
+ * its Collective and WaitMs, the largest minus the smallest exposed time
+ * (ProjDurMs) over its rows, exact (the wait of summary.py); rows by
+ * Collective, then WaitMs.  Returns 0 or -1 (write error).
+ */
+int coll_summary_waits(const struct coll_summary *s, struct tsv_writer *w);
+
 
 
 /* ---- the filter ---- */
@@ -83,7 +91,8 @@ enum coll_mode {
 	COLL_ROWS,		/* every row, bandwidth on communication rows */
 	COLL_COMM_ROWS,		/* communication rows only */
 	COLL_BANDWIDTH,		/* the bandwidth table only */
-	COLL_HIDDEN		/* the hidden-time table only */
+	COLL_HIDDEN,		/* the hidden-time table only */
+	COLL_WAITS		/* the wait table only */
 };
 
 /*

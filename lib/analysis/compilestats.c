@@ -9,6 +9,7 @@
 #include "base/err.h"
 #include "analysis/filter.h"
 #include "base/mem.h"
+#include "base/outfile.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
 
@@ -32,7 +33,10 @@ struct mainthread {
 	int64_t tid;
 };
 
+struct stream;
+
 struct cstats {
+	struct stream *st;		/* NULL: every row held */
 	struct strtab profiles, names, srcs, strs;
 	struct crow *rows;
 	size_t n, cap;
@@ -59,6 +63,8 @@ free_index(struct cstats *s)
 	s->nmains = 0;
 }
 
+static void stream_free(struct stream *st);
+
 void
 cstats_free(struct cstats *s)
 {
@@ -66,6 +72,7 @@ cstats_free(struct cstats *s)
 
 	if (s == NULL)
 		return;
+	stream_free(s->st);
 	for (i = 0; i < s->n; i++)
 		free(s->rows[i].stack);
 	free(s->rows);
@@ -167,6 +174,8 @@ read_child(struct tsv_reader *r, const long *col, struct cstats_range *x)
 	return 0;
 }
 
+static int stream_profile(struct cstats *s, const struct cstats_range *x);
+
 static int
 read_row(struct cstats *s, struct tsv_reader *r, const long *col)
 {
@@ -193,6 +202,8 @@ read_row(struct cstats *s, struct tsv_reader *r, const long *col)
 	x.program_name = opt_field(r, col[C_PNAME]);
 	x.src = tsv_name(r);
 	x.line = tsv_lineno(r);
+	if (s->st && stream_profile(s, &x) != 0)
+		return -1;
 	cstats_add(s, &x);
 	return 0;
 }
@@ -558,10 +569,10 @@ own_times(struct cstats *s)
  * whatever the input.
  */
 static int
-check_sums(const struct cstats *s)
+check_sums(const struct cstats *s, int64_t *total)
 {
 	const int64_t max = (int64_t)1 << 60;
-	int64_t sum = 0, t[4];
+	int64_t sum = *total, t[4];
 	size_t i, k;
 
 	for (i = 0; i < s->n; i++) {
@@ -578,11 +589,15 @@ check_sums(const struct cstats *s)
 				    strtab_get(&s->srcs, r->src));
 		}
 	}
+	*total = sum;
 	return 0;
 }
 
-int
-cstats_attribute(struct cstats *s)
+/* Attribute the rows held (cstats_attribute's rule).  *TOTAL: the
+ * |times| of the ranges attributed before (stream mode), the bound of
+ * every sum. */
+static int
+attribute_rows(struct cstats *s, int64_t *total)
 {
 	size_t i, a, b;
 
@@ -594,7 +609,7 @@ cstats_attribute(struct cstats *s)
 		r->kind = A_NONE;
 		r->sh_nc = r->sh_c = 0;
 	}
-	if (check_sums(s) != 0)
+	if (check_sums(s, total) != 0)
 		return -1;
 	s->by_id = sorted_rows(s, cmp_id);
 	s->by_stack = sorted_rows(s, cmp_stack);
@@ -614,6 +629,18 @@ cstats_attribute(struct cstats *s)
 		return -1;
 	s->attributed = 1;
 	return 0;
+}
+
+static int stream_flush(struct cstats *s);
+
+int
+cstats_attribute(struct cstats *s)
+{
+	int64_t total = 0;
+
+	if (s->st)
+		return stream_flush(s);
+	return attribute_rows(s, &total);
 }
 
 /* ---- the tables ---- */
@@ -653,6 +680,7 @@ struct agg {
 	struct acc *acc;
 	size_t cap;
 	size_t *key_of;		/* per name id: key id + 1, 0: not yet */
+	size_t capkey;
 	int flags;
 };
 
@@ -660,7 +688,8 @@ static void
 agg_init(struct agg *g, const struct cstats *s, int flags)
 {
 	memset(g, 0, sizeof(*g));
-	g->key_of = mem_calloc(s->names.n + 1, sizeof(*g->key_of));
+	g->capkey = s->names.n + 1;
+	g->key_of = mem_calloc(g->capkey, sizeof(*g->key_of));
 	g->flags = flags;
 }
 
@@ -679,6 +708,12 @@ agg_key(struct agg *g, const struct cstats *s, size_t id)
 	const char *name = strtab_get(&s->names, id), *grp;
 	size_t len = s->names.len[id], k, cap;
 
+	if (id >= g->capkey) {	/* names added since (stream mode) */
+		cap = g->capkey;
+		mem_grow(&g->key_of, &g->capkey, id + 1, sizeof(*g->key_of));
+		memset(g->key_of + cap, 0, (g->capkey - cap) *
+		    sizeof(*g->key_of));
+	}
 	if (g->key_of[id] != 0)
 		return g->key_of[id] - 1;
 	if (g->flags & CSTATS_CLEAN)
@@ -851,33 +886,56 @@ name_row(struct tsv_writer *w, const struct agg *g, size_t k,
 	return tsv_eor(w);
 }
 
+/* The name flags of table O->table, and the prefix of the names it
+ * keeps (NULL: all). */
 static int
-name_table(struct cstats *s, struct tsv_writer *w,
-    const struct cstats_opts *o)
+table_flags(const struct cstats_opts *o, const char **prefix)
 {
-	int flags = o->flags, rc;
-	const char *prefix = NULL;
-	size_t i, n, *order;
-	double total, cum = 0;
-	struct agg g;
+	int flags = o->flags;
 
+	*prefix = NULL;
 	if (o->table == CSTATS_SUMMARY)
 		flags |= CSTATS_CLEAN;
 	if (o->table == CSTATS_NOPASS)
 		flags |= CSTATS_GROUP;
 	if (o->table == CSTATS_PASSES) {
 		flags &= ~CSTATS_GROUP;
-		prefix = "XlaPass:#";
+		*prefix = "XlaPass:#";
 	}
+	return flags;
+}
+
+/* Write the table of the sums in G. */
+static int
+agg_table(struct agg *g, struct tsv_writer *w, const struct cstats_opts *o,
+    const char *prefix)
+{
+	size_t i, n, *order;
+	double total, cum = 0;
+	int rc;
+
+	order = agg_order(g, prefix, &total, &n);
+	rc = tsv_header(w, table_header(o->table));
+	for (i = 0; i < n && rc == 0; i++)
+		if (keep(&cum, acc_nc(&g->acc[order[i]]), total, o->top))
+			rc = name_row(w, g, order[i], o->table, total);
+	free(order);
+	return rc;
+}
+
+static int
+name_table(struct cstats *s, struct tsv_writer *w,
+    const struct cstats_opts *o)
+{
+	const char *prefix;
+	int flags = table_flags(o, &prefix), rc;
+	struct agg g;
+	size_t i;
+
 	agg_init(&g, s, flags);
 	for (i = 0; i < s->n; i++)
 		agg_row(&g, s, &s->rows[i]);
-	order = agg_order(&g, prefix, &total, &n);
-	rc = tsv_header(w, table_header(o->table));
-	for (i = 0; i < n && rc == 0; i++)
-		if (keep(&cum, acc_nc(&g.acc[order[i]]), total, o->top))
-			rc = name_row(w, &g, order[i], o->table, total);
-	free(order);
+	rc = agg_table(&g, w, o, prefix);
 	agg_free(&g);
 	return rc;
 }
@@ -947,15 +1005,17 @@ one_compilation(struct cstats *s, struct tsv_writer *w, const struct crow *c,
 	return rc;
 }
 
+static const char *const compilation_cols[] = { "ProfileName", "RangeId",
+    "ProgramId", "ProgramName", "CompileStartMs", "CompileDurS", "Name",
+    "DurNonChildS", "Share", NULL };
+
+/* The rows of the compilations table for the rows held. */
 static int
-compilations(struct cstats *s, struct tsv_writer *w,
+compilation_rows(struct cstats *s, struct tsv_writer *w,
     const struct cstats_opts *o)
 {
-	static const char *const cols[] = { "ProfileName", "RangeId",
-	    "ProgramId", "ProgramName", "CompileStartMs", "CompileDurS",
-	    "Name", "DurNonChildS", "Share", NULL };
 	size_t *v = mem_calloc(s->n + 1, sizeof(*v)), i, n = 0;
-	int rc = tsv_header(w, cols);
+	int rc = 0;
 
 	for (i = 0; i < s->n; i++)
 		if (cstats_is_compile(strtab_get(&s->names, s->rows[i].name)))
@@ -968,12 +1028,173 @@ compilations(struct cstats *s, struct tsv_writer *w,
 	return rc;
 }
 
+static int
+compilations(struct cstats *s, struct tsv_writer *w,
+    const struct cstats_opts *o)
+{
+	if (tsv_header(w, compilation_cols) != 0)
+		return -1;
+	return compilation_rows(s, w, o);
+}
+
+/* ---- bounded memory: one profile at a time ---- */
+
+struct stream {
+	struct cstats_opts o;
+	const char *prefix;
+	struct agg agg;			/* name tables: the sums so far */
+	FILE *spool;			/* compilations: the rows so far */
+	int64_t total;			/* |times| attributed so far */
+	struct tsv_writer *sw;
+	unsigned char *done;		/* per profile id: folded */
+	size_t capdone;
+};
+
+static void
+stream_free(struct stream *st)
+{
+	if (st == NULL)
+		return;
+	agg_free(&st->agg);
+	if (st->sw)
+		(void)tsv_wclose(st->sw);
+	if (st->spool)
+		fclose(st->spool);
+	free(st->done);
+	free(st);
+}
+
+int
+cstats_stream(struct cstats *s, const struct cstats_opts *o)
+{
+	struct stream *st;
+
+	if (s->n > 0 || s->st != NULL)
+		return err_fail("cstats_stream: before any range");
+	st = mem_calloc(1, sizeof(*st));
+	st->o = *o;
+	agg_init(&st->agg, s, table_flags(o, &st->prefix));
+	if (o->table == CSTATS_COMPILATIONS) {
+		if ((st->spool = outfile_anon("nsysjax-compilestats")) == NULL) {
+			stream_free(st);
+			return -1;
+		}
+		st->sw = tsv_wopen(st->spool, "temporary file");
+		if (tsv_header(st->sw, compilation_cols) != 0) {
+			stream_free(st);
+			return -1;
+		}
+	}
+	s->st = st;
+	return 0;
+}
+
+static int
+is_done(const struct stream *st, size_t profile)
+{
+	return profile < st->capdone && st->done[profile];
+}
+
+/* Before adding range X: fold the profile held when X starts another;
+ * a profile folded already is an error. */
+static int
+stream_profile(struct cstats *s, const struct cstats_range *x)
+{
+	size_t p = intern(&s->profiles, x->profile);
+
+	if (is_done(s->st, p))
+		return err_fail("%s:%ld: ProfileName '%s' again after other "
+		    "profiles: the compile frame must hold each profile's "
+		    "ranges together, as nsysjax-extract writes it", x->src,
+		    x->line, x->profile ? x->profile : "");
+	if (s->n > 0 && s->rows[0].profile != p)
+		return stream_flush(s);
+	return 0;
+}
+
+/* Attribute the rows held, fold them into the table's sums (or write
+ * their compilation rows to the spool) and release them. */
+static int
+stream_flush(struct cstats *s)
+{
+	struct stream *st = s->st;
+	size_t i, cap;
+	int rc = 0;
+
+	for (i = 0; i < s->n && rc == 0; i++)
+		if (is_done(st, s->rows[i].profile))
+			rc = err_fail("%s: profile '%s' again after other "
+			    "profiles", strtab_get(&s->srcs, s->rows[i].src),
+			    strtab_get(&s->profiles, s->rows[i].profile));
+	if (rc == 0 && s->n > 0)
+		rc = attribute_rows(s, &st->total);
+	if (rc == 0 && st->sw)
+		rc = compilation_rows(s, st->sw, &st->o);
+	else if (rc == 0)
+		for (i = 0; i < s->n; i++)
+			agg_row(&st->agg, s, &s->rows[i]);
+	for (i = 0; i < s->n; i++) {
+		cap = st->capdone;
+		mem_grow(&st->done, &st->capdone, s->rows[i].profile + 1, 1);
+		memset(st->done + cap, 0, st->capdone - cap);
+		st->done[s->rows[i].profile] = 1;
+		free(s->rows[i].stack);
+	}
+	s->n = 0;
+	free_index(s);
+	s->attributed = rc == 0;
+	return rc;
+}
+
+/* Copy the spooled compilation rows to W. */
+static int
+stream_copy(struct stream *st, struct tsv_writer *w)
+{
+	struct tsv_reader *r;
+	const char *line;
+	size_t len;
+	int rc;
+
+	rc = tsv_wclose(st->sw);
+	st->sw = NULL;
+	if (rc != 0 || fflush(st->spool) != 0 || fseek(st->spool, 0, SEEK_SET)
+	    != 0)
+		return err_fail("temporary file: write error");
+	if ((r = tsv_ropen(st->spool, "temporary file")) == NULL)
+		return -1;
+	rc = tsv_header(w, compilation_cols);
+	while (rc == 0 && (rc = tsv_next(r)) == 1) {
+		line = tsv_rawline(r, &len);
+		tsv_raw(w, line, len);
+		rc = tsv_eor(w);
+	}
+	tsv_rclose(r);
+	return rc;
+}
+
+static int
+stream_write(struct cstats *s, struct tsv_writer *w,
+    const struct cstats_opts *o)
+{
+	struct stream *st = s->st;
+
+	if (o->table != st->o.table || o->flags != st->o.flags)
+		return err_fail("cstats_write: not the table of cstats_stream");
+	if (st->sw)
+		return stream_copy(st, w);
+	if (st->spool)
+		return err_fail("cstats_write: the compilations once only");
+	return agg_table(&st->agg, w, o, st->prefix);
+}
+
 int
 cstats_write(struct cstats *s, struct tsv_writer *w,
     const struct cstats_opts *o)
 {
 	if (!s->attributed)
 		return err_fail("cstats_write: cstats_attribute first");
+	if (s->st)
+		return stream_write(s, w, o);
 	if (o->table == CSTATS_COMPILATIONS)
 		return compilations(s, w, o);
 	return name_table(s, w, o);

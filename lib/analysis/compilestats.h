@@ -93,6 +93,25 @@ void cstats_add(struct cstats *s, const struct cstats_range *r);
 int cstats_read(struct cstats *s, struct filter *in);
 
 /*
+ * Bounded memory, for the one table O->table (with O->flags): from now on
+ * S holds the ranges of one profile at a time.  When a range of another
+ * profile is read (cstats_read), and at cstats_attribute, the ranges held
+ * are attributed and folded into the table's sums by name (or, for the
+ * compilations table, their rows written to an unlinked temporary file in
+ * $TMPDIR), then released, so that memory grows with the largest
+ * profile and the names, not with the number of profiles.  The output is
+ * the same, provided each profile's ranges come together (as
+ * nsysjax-extract writes the compile frame, and as cstats_add_frame adds
+ * them); a profile seen again after another is an error ("F:LINE:
+ * ProfileName 'P' again after other profiles: ...").  Call before adding
+ * any range; cstats_attribute folds the ranges held so far (call it
+ * after each profile added with cstats_add_frame, and at the end);
+ * cstats_write then writes that table, once.  Returns 0, or -1
+ * with an err message (the temporary file).
+ */
+int cstats_stream(struct cstats *s, const struct cstats_opts *o);
+
+/*
  * Attribute the compilation time of S, per profile, as
  * generate_compilation_statistics does:
  *

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "analysis/diff.h"
-#include "analysis/stats.h"
+#include "analysis/sigtest.h"
 #include "base/err.h"
 #include "base/mem.h"
 #include "base/strtab.h"
@@ -163,7 +163,7 @@ struct nums {
 	double mean[2], med[2];	/* ns */
 	double var[2];		/* sample variance (modules), ns^2 */
 	double contrib;		/* ns */
-	struct stats_mwu t;
+	struct sigtest_mwu t;
 	double padj;
 	int both;		/* samples in both runs */
 	int tested;		/* and tested: at least opts.min_share */
@@ -755,7 +755,7 @@ describe(struct nums *x, int run, const int64_t *v, size_t n, int64_t s)
 	x->n[run] = n;
 	x->sum[run] = s;
 	x->mean[run] = n ? (double)s / (double)n : NAN;
-	x->med[run] = n ? stats_median(v, n) : NAN;
+	x->med[run] = n ? sigtest_median(v, n) : NAN;
 	m = x->mean[run];
 	for (i = 0; i < n; i++)
 		ss += ((double)v[i] - m) * ((double)v[i] - m);
@@ -790,7 +790,7 @@ test(const struct diff *d, struct nums *x, const int64_t *b,
 
 	x->both = x->n[0] > 0 && x->n[1] > 0;
 	if (x->both)
-		stats_mwu(b, x->n[0], a, x->n[1], &x->t);
+		sigtest_mwu(b, x->n[0], a, x->n[1], &x->t);
 	x->tested = x->both && pooled >= d->o.min_share * all;
 	x->padj = x->t.p;
 }
@@ -808,7 +808,7 @@ row_samples(struct diff *d, const struct row *w, int run, int64_t *sum)
 		    &d->capscratch[run], &n);
 		*sum += r->item[i - 1].sum;
 	}
-	stats_sort_i64(d->scratch[run], n);
+	sigtest_sort_i64(d->scratch[run], n);
 	return n;
 }
 
@@ -862,7 +862,7 @@ group_numbers(struct diff *d)
 			for (s = 0, i = 0; i < n[run]; i++)
 				s += v[run][i] = d->run[run].exec[order[run][
 				    start[run][g] + i]].sum;
-			stats_sort_i64(v[run], n[run]);
+			sigtest_sort_i64(v[run], n[run]);
 			describe(&d->gnums[g], run, v[run], n[run], s);
 		}
 		test(d, &d->gnums[g], v[0], v[1]);
@@ -884,14 +884,14 @@ adjust(struct diff *d)
 	for (n = 0, i = 0; i < d->nrow; i++)
 		if (d->row[i].x.tested)
 			p[n++] = d->row[i].x.t.p;
-	stats_adjust(p, n, d->o.adjust);
+	sigtest_adjust(p, n, d->o.adjust);
 	for (n = 0, i = 0; i < d->nrow; i++)
 		if (d->row[i].x.tested)
 			d->row[i].x.padj = p[n++];
 	for (n = 0, i = 0; i < d->ngroup; i++)
 		if (d->gnums[i].tested)
 			p[n++] = d->gnums[i].t.p;
-	stats_adjust(p, n, d->o.adjust);
+	sigtest_adjust(p, n, d->o.adjust);
 	for (n = 0, i = 0; i < d->ngroup; i++)
 		if (d->gnums[i].tested)
 			d->gnums[i].padj = p[n++];
@@ -951,7 +951,7 @@ totals(struct diff *d)
 	t->change_pct = t->before_ms > 0 ? t->change_ms / t->before_ms * 100 :
 	    NAN;
 	if (var > 0 && den > 0)
-		t->p = stats_p_t(dd / sqrt(var), var * var / den);
+		t->p = sigtest_p_t(dd / sqrt(var), var * var / den);
 	else
 		t->p = dd == 0 ? 1 : 0;
 }
@@ -1386,7 +1386,7 @@ diff_report(struct diff *d, FILE *fp, size_t maxmod)
 	    "%zu tested (at least %g of the time), significant (adjusted "
 	    "p < %g, %s): %zu slower, %zu faster\n", t->items, t->both,
 	    t->added, t->removed, t->tested, d->o.min_share, d->o.alpha,
-	    d->o.adjust == STATS_HOLM ? "Holm" : "Benjamini-Hochberg",
+	    d->o.adjust == SIGTEST_HOLM ? "Holm" : "Benjamini-Hochberg",
 	    t->slower, t->faster);
 	if (d->o.threshold >= 0)
 		fprintf(fp, "gate (-t %g, -p %g): %s\n", d->o.threshold,

@@ -26,7 +26,7 @@
  * often; S_a for a module only in AFTER, -S_b for one only in BEFORE.
  * The total change is the sum of the contributions.  Each item seen in
  * both runs gets a two-sided Mann-Whitney U test of its samples
- * (analysis/stats.h), each module one of its per-execution times (the sum
+ * (analysis/sigtest.h), each module one of its per-execution times (the sum
  * of its items in each execution), p-values adjusted over items and over
  * modules (Holm by default, or Benjamini-Hochberg).  The overall change
  * gets Welch's t test of a sum of differences of means: D = sum over
@@ -47,7 +47,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/stats.h"
+#include "analysis/sigtest.h"
 
 struct tsv_reader;
 struct tsv_writer;
@@ -68,7 +68,7 @@ enum diff_kind {
 struct diff_opts {
 	enum diff_key key;
 	const char *column;	/* the duration column (ms) */
-	enum stats_adjust adjust;
+	enum sigtest_adjust adjust;
 	double alpha;		/* significance level, in (0, 1) */
 	double threshold;	/* gate: slower by more than this percent;
 				   negative: no gate */

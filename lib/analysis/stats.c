@@ -1,234 +1,1280 @@
+#include <errno.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "analysis/filter.h"
 #include "analysis/stats.h"
+#include "base/err.h"
 #include "base/mem.h"
+#include "base/outfile.h"
+#include "base/strtab.h"
+#include "base/tsv.h"
 
-static void
-swap(int64_t *a, int64_t *b)
-{
-	int64_t t = *a;
+#define NONE UINT32_MAX
 
-	*a = *b;
-	*b = t;
-}
+/* ---- khash: keys of three int64 -> dense index, in order of first sight */
 
-static void
-insertion(int64_t *v, size_t n)
-{
-	size_t i, j;
-	int64_t x;
-
-	for (i = 1; i < n; i++) {
-		x = v[i];
-		for (j = i; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-}
-
-/* Quicksort on the smaller side recursively, the larger in the loop, so
- * that the stack stays O(log n); median of three pivots, and a three-way
- * partition, since samples repeat (identical durations are common). */
-void
-stats_sort_i64(int64_t *v, size_t n)
-{
-	size_t lt, gt, i;
-	int64_t p;
-
-	while (n > 24) {
-		if (v[n / 2] < v[0])
-			swap(&v[n / 2], &v[0]);
-		if (v[n - 1] < v[0])
-			swap(&v[n - 1], &v[0]);
-		if (v[n - 1] < v[n / 2])
-			swap(&v[n - 1], &v[n / 2]);
-		p = v[n / 2];
-		lt = 0, gt = n, i = 0;
-		while (i < gt) {	/* [0,lt) < p, [lt,i) == p, [gt,n) > p */
-			if (v[i] < p)
-				swap(&v[lt++], &v[i++]);
-			else if (v[i] > p)
-				swap(&v[i], &v[--gt]);
-			else
-				i++;
-		}
-		if (lt < n - gt) {
-			stats_sort_i64(v, lt);
-			v += gt, n -= gt;
-		} else {
-			stats_sort_i64(v + gt, n - gt);
-			n = lt;
-		}
-	}
-	insertion(v, n);
-}
-
-double
-stats_median(const int64_t *v, size_t n)
-{
-	if (n == 0)
-		return 0;
-	if (n % 2)
-		return (double)v[n / 2];
-	return ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
-}
-
-double
-stats_p_normal(double z)
-{
-	return erfc(fabs(z) / sqrt(2.0));
-}
-
-/* The continued fraction of the incomplete beta function I_x(a, b)
- * (Abramowitz and Stegun 26.5.8), by the modified Lentz method. */
-static double
-beta_cf(double a, double b, double x)
-{
-	const double tiny = 1e-300;
-	double c = 1, d, f, num, delta;
-	int m, k;
-
-	d = 1 - (a + b) * x / (a + 1);
-	d = fabs(d) < tiny ? 1 / tiny : 1 / d;
-	f = d;
-	for (k = 2; k <= 800; k++) {	/* d_1 is in the start */
-		m = k / 2;
-		if (k % 2 == 0)		/* d_{2m} */
-			num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
-		else			/* d_{2m+1} */
-			num = -(a + m) * (a + b + m) * x /
-			    ((a + 2 * m) * (a + 2 * m + 1));
-		d = 1 + num * d;
-		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
-		c = 1 + num / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		delta = c * d;
-		f *= delta;
-		if (fabs(delta - 1) < 1e-15)
-			break;
-	}
-	return f;
-}
-
-/* The regularised incomplete beta function I_x(a, b), 0 <= x <= 1. */
-static double
-beta_inc(double a, double b, double x)
-{
-	double front;
-
-	if (x <= 0)
-		return 0;
-	if (x >= 1)
-		return 1;
-	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
-	    b * log1p(-x));
-	/* the fraction converges fast for x < (a + 1) / (a + b + 2) */
-	if (x < (a + 1) / (a + b + 2))
-		return front * beta_cf(a, b, x) / a;
-	return 1 - front * beta_cf(b, a, 1 - x) / b;
-}
-
-double
-stats_p_t(double t, double df)
-{
-	if (isnan(t) || isnan(df) || !(df > 0))
-		return NAN;
-	if (isinf(df))
-		return stats_p_normal(t);
-	if (isinf(t))
-		return 0;
-	return beta_inc(df / 2, 0.5, df / (df + t * t));
-}
-
-/* Walk the two sorted samples as one merged sequence, tie group by tie
- * group: the group's midrank goes to each member, its size to the tie
- * term. */
-void
-stats_mwu(const int64_t *a, size_t na, const int64_t *b, size_t nb,
-    struct stats_mwu *r)
-{
-	size_t i = 0, j = 0, ta, tb, t;
-	double rank = 0, rb = 0, ties = 0, n, mu, var, d;
-	int64_t x;
-
-	r->u = 0, r->z = 0, r->p = 1;
-	if (na == 0 || nb == 0)
-		return;
-	while (i < na || j < nb) {
-		x = j >= nb || (i < na && a[i] < b[j]) ? a[i] : b[j];
-		for (ta = 0; i < na && a[i] == x; i++)
-			ta++;
-		for (tb = 0; j < nb && b[j] == x; j++)
-			tb++;
-		t = ta + tb;
-		/* ranks rank+1 .. rank+t, midrank rank + (t + 1) / 2 */
-		rb += (double)tb * (rank + ((double)t + 1) / 2);
-		rank += (double)t;
-		ties += (double)t * t * t - (double)t;
-	}
-	n = (double)na + (double)nb;
-	r->u = rb - (double)nb * ((double)nb + 1) / 2;
-	mu = (double)na * (double)nb / 2;
-	var = (double)na * (double)nb / 12 *
-	    ((n + 1) - ties / (n * (n - 1)));
-	if (!(var > 0))
-		return;		/* every value tied: no evidence */
-	d = fabs(r->u - mu) - 0.5;
-	if (d <= 0)
-		return;
-	r->z = (r->u > mu ? d : -d) / sqrt(var);
-	r->p = stats_p_normal(r->z);
-}
-
-struct pidx {
-	double p;
-	size_t i;
+struct khash {
+	int64_t *k;		/* 3 per entry */
+	size_t n, cap;
+	uint32_t *slot;		/* index + 1, 0 = empty */
+	size_t nslot;		/* a power of two, or 0 */
 };
 
-/* Ascending p, ties by position: a deterministic order. */
-static int
-cmp_pidx(const void *x, const void *y)
+static size_t
+kh_probe(const struct khash *h, const int64_t *key)
 {
-	const struct pidx *a = x, *b = y;
+	uint64_t x = (uint64_t)key[0] * 0x9e3779b97f4a7c15ULL ^
+	    (uint64_t)key[1] * 0xc2b2ae3d27d4eb4fULL ^
+	    (uint64_t)key[2] * 0x165667b19e3779f9ULL;
+	size_t mask = h->nslot - 1, i;
 
-	if (a->p != b->p)
-		return a->p < b->p ? -1 : 1;
-	return (a->i > b->i) - (a->i < b->i);
+	x ^= x >> 29;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 32;
+	for (i = (size_t)x & mask; h->slot[i]; i = (i + 1) & mask)
+		if (memcmp(h->k + 3 * (h->slot[i] - 1), key, 3 * sizeof(*key))
+		    == 0)
+			break;
+	return i;
+}
+
+static void
+kh_rehash(struct khash *h)
+{
+	size_t i;
+
+	free(h->slot);
+	h->nslot = h->nslot ? h->nslot * 2 : 64;
+	h->slot = mem_calloc(h->nslot, sizeof(*h->slot));
+	for (i = 0; i < h->n; i++)
+		h->slot[kh_probe(h, h->k + 3 * i)] = (uint32_t)(i + 1);
+}
+
+/* The index of key (A, B, C), added if new (*ADDED then 1); NONE when
+ * the table is full (2^32 - 1 keys). */
+static uint32_t
+kh_index(struct khash *h, int64_t a, int64_t b, int64_t c, int *added)
+{
+	int64_t key[3] = { a, b, c };
+	size_t i;
+
+	*added = 0;
+	if ((h->n + 1) * 2 > h->nslot)
+		kh_rehash(h);
+	i = kh_probe(h, key);
+	if (h->slot[i])
+		return h->slot[i] - 1;
+	if (h->n >= NONE - 1)
+		return NONE;
+	mem_grow(&h->k, &h->cap, 3 * (h->n + 1), sizeof(*h->k));
+	memcpy(h->k + 3 * h->n, key, sizeof(key));
+	h->slot[i] = (uint32_t)++h->n;
+	*added = 1;
+	return (uint32_t)(h->n - 1);
+}
+
+static void
+kh_free(struct khash *h)
+{
+	free(h->k);
+	free(h->slot);
+	memset(h, 0, sizeof(*h));
+}
+
+/* Grow the array *P of elements of SIZE bytes to hold index I, zeroing
+ * what is new; *CAP is its capacity. */
+static void
+grow0(void *p, size_t *cap, size_t i, size_t size)
+{
+	size_t old = *cap;
+
+	if (i < old)
+		return;
+	mem_grow(p, cap, i + 1, size);
+	memset(*(char **)p + old * size, 0, (*cap - old) * size);
+}
+
+/* ---- the state ---- */
+
+/* Per ProgramId of the module frame. */
+struct prog {
+	char *name;		/* first Name, raw */
+	int64_t rows;		/* module rows */
+	int64_t total;		/* ProjDurMs, ns */
+	int64_t spread;		/* sum over executions of start max - min */
+	double dsum, tsum;	/* ProjDurMs, NumThunks (ms, count) */
+	double dq, tq;		/* squared deviations (second pass) */
+	int rank;		/* 1.. for a top module, else 0 */
+	int comm;		/* has communication rows */
+	int64_t wn;		/* executions with a wait */
+	double wsum, wq;	/* waits (ms) */
+};
+
+/* Per module execution (ProgramId, ProgramExecution). */
+struct exec {
+	int64_t first, last;	/* ProjStartMs, ns */
+	double sst, sdur;	/* sums over devices, ms */
+	int64_t n;		/* rows */
+	int64_t wait;		/* ns, from the communication instances */
+	int haswait;
+};
+
+/* Per device and module (ProgramId, Device). */
+struct pdev {
+	int64_t lo, hi;		/* first start, last end, ns */
+	int64_t execs;
+	double sb, db;		/* start and duration biases, summed */
+	double tb;		/* thunk biases, summed */
+	int64_t tn;
+	double score;
+	int module;		/* has module rows */
+};
+
+/* Per instruction (ProgramId, Name). */
+struct instr {
+	uint32_t prog;		/* index in progs, or NONE */
+	int64_t rows, sum;	/* rows, ProjDurMs ns (thunks table) */
+	int64_t vn;		/* compute rows (variability) */
+	double vs, vq, lo, hi;
+	char *sched;		/* SchedulingName, raw (NULL: no HLO facts) */
+	int hascost, costcomm;
+	int64_t cost;		/* ns */
+};
+
+/* A compute thunk instance of a top module (stragglers). */
+struct inst {
+	double ts, tend;	/* sums of starts and ends, ms */
+	int64_t n;
+};
+
+/* Per top module, device, Name and ThunkExecution (stragglers). */
+struct point {
+	uint32_t pd;		/* index in pdevs */
+	double mxs, mxe;	/* largest |bias| of start and end */
+};
+
+/* A communication instance (modules table). */
+struct winst {
+	uint32_t exec;		/* index in execs */
+	int64_t lo, hi;		/* ProjDurMs, ns */
+};
+
+/* What the second pass over the thunk rows needs: one compute row. */
+struct rec {
+	uint32_t instr;		/* variability: the instruction, or NONE */
+	uint32_t inst;		/* stragglers: the instance, or NONE */
+	uint32_t point;
+	uint32_t pad;
+	double st, dur;		/* ProjStartMs, ProjDurMs */
+};
+
+struct stats {
+	struct stats_opts o;
+	int havemodules;
+
+	struct strtab progids;	/* ProgramId (raw) -> progs */
+	struct prog *progs;
+	size_t capprogs;
+	uint32_t *top;		/* progs by rank */
+	size_t ntop;
+	int64_t all;		/* every module row's ProjDurMs, ns */
+
+	struct khash execkeys;	/* (prog, ProgramExecution) */
+	struct exec *execs;
+	size_t capexecs;
+
+	struct khash pdkeys;	/* (prog, Device) */
+	struct pdev *pdevs;
+	size_t cappdevs;
+
+	struct strtab instrkeys;	/* "ProgramId\tName" (raw) */
+	struct instr *instrs;
+	size_t capinstrs;
+
+	struct khash instkeys;	/* (instr, ProgramExecution, ThunkExecution) */
+	struct inst *insts;
+	size_t capinsts;
+
+	struct khash pointkeys;	/* (instr, Device, ThunkExecution) */
+	struct point *points;
+	size_t cappoints;
+
+	struct khash winstkeys;	/* (instr, ProgramExecution, ThunkExecution) */
+	struct winst *winsts;
+	size_t capwinsts;
+
+	int64_t thunks;		/* top modules' thunks' ProjDurMs, ns */
+	int64_t sumabs;		/* of |times| added: bounds every sum */
+
+	FILE *spool;
+	int64_t nrec;
+
+	char *buf;		/* scratch */
+	size_t capbuf;
+};
+
+static const char *const table_names[STATS_NTABLES] = {
+	"thunks", "totals", "modules", "variability", "stragglers", "costs"
+};
+
+const char *
+stats_table_name(enum stats_table t)
+{
+	return (unsigned)t < STATS_NTABLES ? table_names[t] : NULL;
+}
+
+int
+stats_table_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < STATS_NTABLES; i++)
+		if (strcmp(name, table_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+int
+stats_needs_modules(unsigned tables)
+{
+	return (tables & ~(STATS_BIT(STATS_VARIABILITY) |
+	    STATS_BIT(STATS_COSTS))) != 0;
+}
+
+int
+stats_needs_hlo(unsigned tables)
+{
+	return (tables & STATS_BIT(STATS_COSTS)) != 0;
+}
+
+static int
+want(const struct stats *s, enum stats_table t)
+{
+	return (s->o.tables & STATS_BIT(t)) != 0;
+}
+
+struct stats *
+stats_new(const struct stats_opts *o)
+{
+	struct stats *s = mem_calloc(1, sizeof(*s));
+
+	s->o = *o;
+	return s;
 }
 
 void
-stats_adjust(double *p, size_t n, enum stats_adjust m)
+stats_free(struct stats *s)
 {
-	struct pidx *s;
-	double run, q;
-	size_t k;
+	size_t i;
 
-	if (n == 0)
+	if (s == NULL)
 		return;
-	s = mem_calloc(n, sizeof *s);
-	for (k = 0; k < n; k++)
-		s[k].p = p[k], s[k].i = k;
-	qsort(s, n, sizeof *s, cmp_pidx);
-	if (m == STATS_HOLM) {
-		run = 0;
-		for (k = 0; k < n; k++) {
-			q = (double)(n - k) * s[k].p;
-			if (q > 1)
-				q = 1;
-			if (q > run)
-				run = q;
-			p[s[k].i] = run;
-		}
-	} else {
-		run = 1;
-		for (k = n; k-- > 0;) {
-			q = (double)n * s[k].p / (double)(k + 1);
-			if (q < run)
-				run = q;
-			p[s[k].i] = run;
-		}
-	}
+	for (i = 0; i < s->progids.n; i++)
+		free(s->progs[i].name);
+	for (i = 0; i < s->instrkeys.n; i++)
+		free(s->instrs[i].sched);
+	strtab_free(&s->progids);
+	strtab_free(&s->instrkeys);
+	free(s->progs);
+	free(s->top);
+	kh_free(&s->execkeys);
+	free(s->execs);
+	kh_free(&s->pdkeys);
+	free(s->pdevs);
+	free(s->instrs);
+	kh_free(&s->instkeys);
+	free(s->insts);
+	kh_free(&s->pointkeys);
+	free(s->points);
+	kh_free(&s->winstkeys);
+	free(s->winsts);
+	if (s->spool)
+		fclose(s->spool);
+	free(s->buf);
 	free(s);
+}
+
+/* ---- reading helpers ---- */
+
+static int
+full(const struct tsv_reader *r)
+{
+	return err_fail("%s:%ld: more than 2^32 - 1 keys", tsv_name(r),
+	    tsv_lineno(r));
+}
+
+/* Add |V| to the bound of every sum; -1 past 2^61 ns. */
+static int
+bound(struct stats *s, const struct tsv_reader *r, int64_t v)
+{
+	s->sumabs += v < 0 ? -v : v;
+	if (s->sumabs > (int64_t)1 << 61)
+		return err_fail("%s:%ld: the times add up to more than 2^61 ns",
+		    tsv_name(r), tsv_lineno(r));
+	return 0;
+}
+
+/* Columns of the module frame. */
+enum { M_ID, M_EXEC, M_DEV, M_NAME, M_START, M_DUR, M_THUNKS, M_MAX };
+
+struct mload {
+	struct stats *s;
+	int pass;
+};
+
+static int
+module_cols(struct stats *s, struct tsv_reader *r, long *c)
+{
+	static const char *const names[M_MAX] = { "ProgramId",
+	    "ProgramExecution", "Device", "Name", "ProjStartMs", "ProjDurMs",
+	    "NumThunks" };
+	int k;
+
+	for (k = 0; k < M_MAX; k++) {
+		if (k == M_THUNKS && !want(s, STATS_MODULES))
+			c[k] = -1;
+		else if ((c[k] = tsv_require(r, names[k])) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The first pass over one module row. */
+static int
+module_row1(struct stats *s, struct tsv_reader *r, const long *c)
+{
+	const char *id;
+	size_t len;
+	int64_t ex, dev, st, dur;
+	double dst, ddur, th = 0;
+	uint32_t p, e, pd;
+	int added;
+	struct prog *pr;
+	struct exec *x;
+	struct pdev *d;
+
+	if (tsv_get_i64(r, (size_t)c[M_EXEC], &ex, 0) != 0 ||
+	    tsv_get_i64(r, (size_t)c[M_DEV], &dev, 0) != 0 ||
+	    tsv_get_ms(r, (size_t)c[M_START], &st, 0) != 0 ||
+	    tsv_get_ms(r, (size_t)c[M_DUR], &dur, 0) != 0 ||
+	    tsv_get_f64(r, (size_t)c[M_START], &dst, 0) != 0 ||
+	    tsv_get_f64(r, (size_t)c[M_DUR], &ddur, 0) != 0 ||
+	    (c[M_THUNKS] >= 0 &&
+	    tsv_get_f64(r, (size_t)c[M_THUNKS], &th, 0) != 0))
+		return -1;
+	if (bound(s, r, st) != 0 || bound(s, r, dur) != 0)
+		return -1;
+	id = tsv_rawfield(r, (size_t)c[M_ID], &len);
+	p = (uint32_t)strtab_intern(&s->progids, id, len, &added);
+	if (s->progids.n >= NONE)
+		return full(r);
+	grow0(&s->progs, &s->capprogs, p, sizeof(*s->progs));
+	pr = &s->progs[p];
+	if (added) {
+		const char *nm = tsv_rawfield(r, (size_t)c[M_NAME], &len);
+
+		pr->name = mem_strndup(nm, len);
+	}
+	pr->rows++;
+	pr->total += dur;
+	pr->dsum += ddur;
+	pr->tsum += th;
+	s->all += dur;
+	if ((e = kh_index(&s->execkeys, p, ex, 0, &added)) == NONE)
+		return full(r);
+	grow0(&s->execs, &s->capexecs, e, sizeof(*s->execs));
+	x = &s->execs[e];
+	if (added || st < x->first)
+		x->first = st;
+	if (added || st > x->last)
+		x->last = st;
+	x->sst += dst;
+	x->sdur += ddur;
+	x->n++;
+	if ((pd = kh_index(&s->pdkeys, p, dev, 0, &added)) == NONE)
+		return full(r);
+	grow0(&s->pdevs, &s->cappdevs, pd, sizeof(*s->pdevs));
+	d = &s->pdevs[pd];
+	if (!d->module || st < d->lo)
+		d->lo = st;
+	if (!d->module || st + dur > d->hi)
+		d->hi = st + dur;
+	d->module = 1;
+	return 0;
+}
+
+/* The second pass over one module row: deviations and, for the top
+ * modules, the biases. */
+static int
+module_row2(struct stats *s, struct tsv_reader *r, const long *c)
+{
+	const char *id;
+	size_t len;
+	int64_t ex, dev;
+	double dst, ddur, th = 0;
+	uint32_t p, e, pd;
+	int added;
+	struct prog *pr;
+	struct exec *x;
+	struct pdev *d;
+
+	if (tsv_get_i64(r, (size_t)c[M_EXEC], &ex, 0) != 0 ||
+	    tsv_get_i64(r, (size_t)c[M_DEV], &dev, 0) != 0 ||
+	    tsv_get_f64(r, (size_t)c[M_START], &dst, 0) != 0 ||
+	    tsv_get_f64(r, (size_t)c[M_DUR], &ddur, 0) != 0 ||
+	    (c[M_THUNKS] >= 0 &&
+	    tsv_get_f64(r, (size_t)c[M_THUNKS], &th, 0) != 0))
+		return -1;
+	id = tsv_rawfield(r, (size_t)c[M_ID], &len);
+	p = (uint32_t)strtab_find(&s->progids, id, len);
+	e = kh_index(&s->execkeys, p, ex, 0, &added);
+	pd = kh_index(&s->pdkeys, p, dev, 0, &added);
+	if (p == NONE || e == NONE || pd == NONE || added)
+		return err_fail("%s:%ld: the module frame changed between two "
+		    "readings", tsv_name(r), tsv_lineno(r));
+	pr = &s->progs[p];
+	pr->dq += (ddur - pr->dsum / (double)pr->rows) *
+	    (ddur - pr->dsum / (double)pr->rows);
+	pr->tq += (th - pr->tsum / (double)pr->rows) *
+	    (th - pr->tsum / (double)pr->rows);
+	if (pr->rank == 0)
+		return 0;
+	x = &s->execs[e];
+	d = &s->pdevs[pd];
+	d->execs++;
+	d->sb += dst - x->sst / (double)x->n;
+	d->db += ddur - x->sdur / (double)x->n;
+	return 0;
+}
+
+static int
+module_pass(struct tsv_reader *r, void *arg)
+{
+	struct mload *m = arg;
+	long c[M_MAX];
+	int rc;
+
+	if (module_cols(m->s, r, c) != 0)
+		return -1;
+	while ((rc = tsv_next(r)) == 1)
+		if ((m->pass == 1 ? module_row1(m->s, r, c) :
+		    module_row2(m->s, r, c)) != 0)
+			return -1;
+	return rc;
+}
+
+static const struct stats *sort_s;
+
+/* Programs by decreasing total, then ProgramId (bytes). */
+static int
+cmp_total(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int64_t tx = sort_s->progs[x].total, ty = sort_s->progs[y].total;
+
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
+	return strcmp(strtab_get(&sort_s->progids, x),
+	    strtab_get(&sort_s->progids, y));
+}
+
+/* The top modules (Analysis.ipynb top_module_threshold), ranked. */
+static void
+choose_top(struct stats *s)
+{
+	size_t n = s->progids.n, i;
+	uint32_t *order = mem_calloc(n + 1, sizeof(*order));
+	double seen = 0;
+
+	for (i = 0; i < n; i++)
+		order[i] = (uint32_t)i;
+	sort_s = s;
+	qsort(order, n, sizeof(*order), cmp_total);
+	for (i = 0; i < n && (s->all == 0 || seen < s->o.top); i++) {
+		s->progs[order[i]].rank = (int)i + 1;
+		seen += (double)s->progs[order[i]].total / (double)s->all;
+	}
+	s->ntop = i;
+	s->top = order;
+}
+
+int
+stats_load_modules(struct stats *s, const char *path)
+{
+	struct mload m = { s, 1 };
+	size_t i;
+
+	if (filter_load(path, module_pass, &m) != 0)
+		return -1;
+	choose_top(s);
+	for (i = 0; i < s->execkeys.n; i++)
+		s->progs[s->execkeys.k[3 * i]].spread +=
+		    s->execs[i].last - s->execs[i].first;
+	m.pass = 2;
+	if (filter_load(path, module_pass, &m) != 0)
+		return -1;
+	s->havemodules = 1;
+	return 0;
+}
+
+/* The instruction (ProgramId, Name) of raw fields ID and NAME. */
+static uint32_t
+instr_of(struct stats *s, const char *id, size_t ilen, const char *nm,
+    size_t nlen)
+{
+	size_t k;
+	int added;
+
+	mem_grow(&s->buf, &s->capbuf, ilen + nlen + 2, 1);
+	memcpy(s->buf, id, ilen);
+	s->buf[ilen] = '\t';
+	memcpy(s->buf + ilen + 1, nm, nlen);
+	k = strtab_intern(&s->instrkeys, s->buf, ilen + nlen + 1, &added);
+	if (k >= NONE)
+		return NONE;
+	grow0(&s->instrs, &s->capinstrs, k, sizeof(*s->instrs));
+	if (added) {
+		size_t p = strtab_find(&s->progids, id, ilen);
+
+		s->instrs[k].prog = p == STRTAB_NONE ? NONE : (uint32_t)p;
+	}
+	return (uint32_t)k;
+}
+
+int
+stats_load_hlo(struct stats *s, struct tsv_reader *r)
+{
+	long cid, cnm, csn;
+	const char *id, *nm, *sn;
+	size_t ilen, nlen, slen;
+	uint32_t k;
+	int rc;
+
+	if ((cid = tsv_require(r, "ProgramId")) < 0 ||
+	    (cnm = tsv_require(r, "Name")) < 0 ||
+	    (csn = tsv_require(r, "SchedulingName")) < 0)
+		return -1;
+	while ((rc = tsv_next(r)) == 1) {
+		id = tsv_rawfield(r, (size_t)cid, &ilen);
+		nm = tsv_rawfield(r, (size_t)cnm, &nlen);
+		sn = tsv_rawfield(r, (size_t)csn, &slen);
+		if ((k = instr_of(s, id, ilen, nm, nlen)) == NONE)
+			return full(r);
+		if (s->instrs[k].sched == NULL)
+			s->instrs[k].sched = mem_strndup(sn, slen);
+	}
+	return rc;
+}
+
+/* ---- the thunk rows ---- */
+
+enum { T_ID, T_NAME, T_DUR, T_EXEC, T_TEXEC, T_DEV, T_START, T_HID, T_COMM,
+    T_MAX };
+
+static int
+thunk_cols(struct stats *s, struct tsv_reader *r, long *c)
+{
+	static const char *const names[T_MAX] = { "ProgramId", "Name",
+	    "ProjDurMs", "ProgramExecution", "ThunkExecution", "Device",
+	    "ProjStartMs", "ProjDurHiddenMs", "Communication" };
+	int inst = want(s, STATS_STRAGGLERS) || want(s, STATS_MODULES);
+	int k;
+
+	for (k = 0; k < T_MAX; k++) {
+		int need = k <= T_DUR || ((k == T_EXEC || k == T_TEXEC) && inst)
+		    || ((k == T_DEV || k == T_START) &&
+		    want(s, STATS_STRAGGLERS)) ||
+		    (k == T_HID && want(s, STATS_COSTS));
+
+		if (k == T_COMM)
+			c[k] = tsv_col(r, names[k]);
+		else if (!need)
+			c[k] = -1;
+		else if ((c[k] = tsv_require(r, names[k])) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* One row as read: what every table may need. */
+struct trow {
+	uint32_t instr;
+	int comm;
+	int64_t dur, ex, te, dev, hid;
+	double dst, ddur;
+};
+
+static int
+read_trow(struct stats *s, struct tsv_reader *r, const long *c,
+    struct trow *t)
+{
+	const char *id, *nm;
+	size_t ilen, nlen;
+	int64_t comm = 1;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	if (c[T_COMM] >= 0) {
+		if ((rc = tsv_get_i64(r, (size_t)c[T_COMM], &comm, 1)) < 0)
+			return -1;
+		if (rc == 1)
+			comm = 0;
+	}
+	t->comm = comm == 1;
+	if (tsv_get_ms(r, (size_t)c[T_DUR], &t->dur, 0) != 0 ||
+	    bound(s, r, t->dur) != 0)
+		return -1;
+	/* The double as awk reads it, for the means (strtod: only then). */
+	if ((want(s, STATS_VARIABILITY) || want(s, STATS_STRAGGLERS)) &&
+	    tsv_get_f64(r, (size_t)c[T_DUR], &t->ddur, 0) != 0)
+		return -1;
+	if (c[T_EXEC] >= 0 && (tsv_get_i64(r, (size_t)c[T_EXEC], &t->ex, 0)
+	    != 0 || tsv_get_i64(r, (size_t)c[T_TEXEC], &t->te, 0) != 0))
+		return -1;
+	if (c[T_DEV] >= 0 &&
+	    (tsv_get_i64(r, (size_t)c[T_DEV], &t->dev, 0) != 0 ||
+	    tsv_get_f64(r, (size_t)c[T_START], &t->dst, 0) != 0))
+		return -1;
+	if (c[T_HID] >= 0 &&
+	    (tsv_get_ms(r, (size_t)c[T_HID], &t->hid, 0) != 0 ||
+	    bound(s, r, t->hid) != 0))
+		return -1;
+	id = tsv_rawfield(r, (size_t)c[T_ID], &ilen);
+	nm = tsv_rawfield(r, (size_t)c[T_NAME], &nlen);
+	if ((t->instr = instr_of(s, id, ilen, nm, nlen)) == NONE)
+		return full(r);
+	return 0;
+}
+
+/* The modules table: the spread of a communication instance. */
+static int
+add_wait(struct stats *s, const struct tsv_reader *r, const struct trow *t,
+    uint32_t prog)
+{
+	struct winst *w;
+	uint32_t k, e;
+	int added;
+
+	s->progs[prog].comm = 1;
+	if ((k = kh_index(&s->winstkeys, t->instr, t->ex, t->te, &added)) ==
+	    NONE)
+		return full(r);
+	grow0(&s->winsts, &s->capwinsts, k, sizeof(*s->winsts));
+	w = &s->winsts[k];
+	if (added) {
+		if ((e = kh_index(&s->execkeys, prog, t->ex, 0, &added)) ==
+		    NONE)
+			return full(r);
+		grow0(&s->execs, &s->capexecs, e, sizeof(*s->execs));
+		w->exec = e;
+		w->lo = w->hi = t->dur;
+	}
+	if (t->dur < w->lo)
+		w->lo = t->dur;
+	if (t->dur > w->hi)
+		w->hi = t->dur;
+	return 0;
+}
+
+/* Stragglers: the instance and point of a compute row of a top module;
+ * *INST and *PT. */
+static int
+add_instance(struct stats *s, const struct tsv_reader *r,
+    const struct trow *t, uint32_t prog, uint32_t *inst, uint32_t *pt)
+{
+	struct inst *in;
+	uint32_t pd;
+	int added;
+
+	if ((*inst = kh_index(&s->instkeys, t->instr, t->ex, t->te, &added))
+	    == NONE)
+		return full(r);
+	grow0(&s->insts, &s->capinsts, *inst, sizeof(*s->insts));
+	in = &s->insts[*inst];
+	in->ts += t->dst;
+	in->tend += t->dst + t->ddur;
+	in->n++;
+	if ((*pt = kh_index(&s->pointkeys, t->instr, t->dev, t->te, &added))
+	    == NONE)
+		return full(r);
+	grow0(&s->points, &s->cappoints, *pt, sizeof(*s->points));
+	if (added) {
+		if ((pd = kh_index(&s->pdkeys, prog, t->dev, 0, &added)) ==
+		    NONE)
+			return full(r);
+		grow0(&s->pdevs, &s->cappdevs, pd, sizeof(*s->pdevs));
+		s->points[*pt].pd = pd;
+		s->points[*pt].mxs = s->points[*pt].mxe = -1;
+	}
+	return 0;
+}
+
+static int
+add_cost(struct instr *in, const struct trow *t)
+{
+	int64_t v = t->dur + t->hid;
+
+	if (!in->hascost) {
+		in->hascost = 1;
+		in->costcomm = t->comm;
+		in->cost = v;
+	} else if (in->costcomm ? v > in->cost : v < in->cost) {
+		in->cost = v;
+	}
+	return 0;
+}
+
+static int
+spool_put(struct stats *s, const struct rec *c)
+{
+	if (s->spool == NULL &&
+	    (s->spool = outfile_anon("nsysjax-stats")) == NULL)
+		return -1;
+	if (fwrite(c, sizeof(*c), 1, s->spool) != 1)
+		return err_fail("temporary file: write error: %s",
+		    strerror(errno));
+	s->nrec++;
+	return 0;
+}
+
+static int
+thunk_row(struct stats *s, struct tsv_reader *r, const long *c)
+{
+	struct rec rec = { NONE, NONE, NONE, 0, 0, 0 };
+	struct instr *in;
+	struct trow t;
+	uint32_t prog;
+	int top;
+
+	if (read_trow(s, r, c, &t) != 0)
+		return -1;
+	in = &s->instrs[t.instr];
+	prog = in->prog;
+	top = prog != NONE && s->progs[prog].rank > 0;
+	if (top) {
+		in->rows++;
+		in->sum += t.dur;
+		s->thunks += t.dur;
+	}
+	if (want(s, STATS_COSTS) && in->sched != NULL)
+		add_cost(in, &t);
+	if (t.comm) {
+		if (want(s, STATS_MODULES) && prog != NONE)
+			return add_wait(s, r, &t, prog);
+		return 0;
+	}
+	if (want(s, STATS_VARIABILITY)) {
+		if (in->vn == 0 || t.ddur < in->lo)
+			in->lo = t.ddur;
+		if (in->vn == 0 || t.ddur > in->hi)
+			in->hi = t.ddur;
+		in->vs += t.ddur;
+		in->vn++;
+		rec.instr = t.instr;
+	}
+	if (want(s, STATS_STRAGGLERS) && top &&
+	    add_instance(s, r, &t, prog, &rec.inst, &rec.point) != 0)
+		return -1;
+	if (rec.instr == NONE && rec.inst == NONE)
+		return 0;
+	rec.st = t.dst;
+	rec.dur = t.ddur;
+	return spool_put(s, &rec);
+}
+
+/* The second pass: one compute row again. */
+static void
+replay_row(struct stats *s, const struct rec *c)
+{
+	if (c->instr != NONE) {
+		struct instr *in = &s->instrs[c->instr];
+		double d = c->dur - in->vs / (double)in->vn;
+
+		in->vq += d * d;
+	}
+	if (c->inst != NONE) {
+		const struct inst *in = &s->insts[c->inst];
+		struct point *p = &s->points[c->point];
+		struct pdev *d = &s->pdevs[p->pd];
+		double bs = c->st - in->ts / (double)in->n;
+		double be = c->st + c->dur - in->tend / (double)in->n;
+
+		d->tb += bs + be;
+		d->tn += 2;
+		bs = fabs(bs);
+		be = fabs(be);
+		if (bs > p->mxs)
+			p->mxs = bs;
+		if (be > p->mxe)
+			p->mxe = be;
+	}
+}
+
+static int
+replay(struct stats *s)
+{
+	struct rec buf[4096];
+	int64_t left = s->nrec;
+	size_t n, i;
+
+	if (s->spool == NULL)
+		return 0;
+	if (fflush(s->spool) != 0 || fseek(s->spool, 0, SEEK_SET) != 0)
+		return err_fail("temporary file: %s", strerror(errno));
+	while (left > 0) {
+		n = fread(buf, sizeof(*buf), 4096, s->spool);
+		if (n == 0)
+			return err_fail("temporary file: %s", ferror(s->spool) ?
+			    strerror(errno) : "truncated");
+		for (i = 0; i < n; i++)
+			replay_row(s, &buf[i]);
+		left -= (int64_t)n;
+	}
+	fclose(s->spool);
+	s->spool = NULL;
+	return 0;
+}
+
+/* After the rows: waits per module execution, then per module; outlier
+ * scores per device and module. */
+static void
+finish(struct stats *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->winstkeys.n; i++) {
+		struct exec *x = &s->execs[s->winsts[i].exec];
+
+		x->wait += s->winsts[i].hi - s->winsts[i].lo;
+		x->haswait = 1;
+	}
+	for (i = 0; i < s->execkeys.n; i++)
+		if (s->execs[i].haswait) {
+			struct prog *p = &s->progs[s->execkeys.k[3 * i]];
+
+			p->wn++;
+			p->wsum += (double)s->execs[i].wait / 1e6;
+		}
+	for (i = 0; i < s->execkeys.n; i++)
+		if (s->execs[i].haswait) {
+			struct prog *p = &s->progs[s->execkeys.k[3 * i]];
+			double d = (double)s->execs[i].wait / 1e6 - p->wsum /
+			    (double)p->wn;
+
+			p->wq += d * d;
+		}
+	for (i = 0; i < s->pointkeys.n; i++)
+		s->pdevs[s->points[i].pd].score += s->points[i].mxs +
+		    s->points[i].mxe;
+}
+
+int
+stats_read(struct stats *s, struct filter *in)
+{
+	long c[T_MAX];
+	int rc;
+
+	if (stats_needs_modules(s->o.tables) && !s->havemodules)
+		return err_fail("the tables asked for need the module frame");
+	if (thunk_cols(s, filter_reader(in), c) != 0)
+		return -1;
+	while ((rc = filter_next(in)) == 1)
+		if (thunk_row(s, filter_reader(in), c) != 0)
+			return -1;
+	if (rc < 0 || replay(s) != 0)
+		return -1;
+	finish(s);
+	return 0;
+}
+
+/* ---- writing ---- */
+
+/* Compare raw fields "A\tB" keys field by field, as sort -k1,1 -k2,2. */
+static int
+cmp_key(const char *x, const char *y)
+{
+	size_t nx = strcspn(x, "\t"), ny = strcspn(y, "\t");
+	int c = memcmp(x, y, nx < ny ? nx : ny);
+
+	if (c != 0)
+		return c;
+	if (nx != ny)
+		return nx < ny ? -1 : 1;
+	return strcmp(x + nx + (x[nx] != '\0'), y + ny + (y[ny] != '\0'));
+}
+
+/* Write the raw key "ProgramId\tName" as two fields. */
+static void
+put_key(struct tsv_writer *w, const char *k)
+{
+	size_t n = strcspn(k, "\t");
+
+	tsv_raw(w, k, n);
+	tsv_raw(w, k + n + (k[n] != '\0'), strlen(k + n + (k[n] != '\0')));
+}
+
+static int
+cmp_thunks(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int64_t sx = sort_s->instrs[x].sum, sy = sort_s->instrs[y].sum;
+
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	return cmp_key(strtab_get(&sort_s->instrkeys, x),
+	    strtab_get(&sort_s->instrkeys, y));
+}
+
+static int
+cmp_mean(const void *a, const void *b)
+{
+	const struct instr *x = &sort_s->instrs[*(const uint32_t *)a];
+	const struct instr *y = &sort_s->instrs[*(const uint32_t *)b];
+	double mx = x->vs / (double)x->vn, my = y->vs / (double)y->vn;
+
+	if (mx != my)
+		return mx > my ? -1 : 1;
+	return cmp_key(strtab_get(&sort_s->instrkeys, *(const uint32_t *)a),
+	    strtab_get(&sort_s->instrkeys, *(const uint32_t *)b));
+}
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	return cmp_key(strtab_get(&sort_s->instrkeys, *(const uint32_t *)a),
+	    strtab_get(&sort_s->instrkeys, *(const uint32_t *)b));
+}
+
+/* The instructions selected by KEEP, sorted by CMP; *N of them. */
+static uint32_t *
+instrs_sorted(struct stats *s, int (*keep)(const struct stats *,
+    const struct instr *), int (*cmp)(const void *, const void *), size_t *n)
+{
+	uint32_t *v = mem_calloc(s->instrkeys.n + 1, sizeof(*v));
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < s->instrkeys.n; i++)
+		if (keep(s, &s->instrs[i]))
+			v[(*n)++] = (uint32_t)i;
+	sort_s = s;
+	qsort(v, *n, sizeof(*v), cmp);
+	return v;
+}
+
+static int
+keep_thunk(const struct stats *s, const struct instr *in)
+{
+	(void)s;
+	return in->rows > 0;
+}
+
+static int
+keep_variable(const struct stats *s, const struct instr *in)
+{
+	double m, sd;
+
+	if (in->vn < 2)
+		return 0;
+	m = in->vs / (double)in->vn;
+	if (!(m > 0))
+		return 0;
+	sd = sqrt(in->vq / (double)(in->vn - 1));
+	return sd / m > s->o.ratio;
+}
+
+static int
+keep_cost(const struct stats *s, const struct instr *in)
+{
+	(void)s;
+	return in->hascost;
+}
+
+static int
+write_thunks(struct stats *s, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "ProgramId", "Name", "Executions",
+	    "ProjDurMs", NULL };
+	size_t n, i;
+	uint32_t *v = instrs_sorted(s, keep_thunk, cmp_thunks, &n);
+	int rc = tsv_header(w, cols);
+
+	for (i = 0; i < n && rc == 0; i++) {
+		put_key(w, strtab_get(&s->instrkeys, v[i]));
+		tsv_i64(w, s->instrs[v[i]].rows);
+		tsv_ms(w, s->instrs[v[i]].sum);
+		rc = tsv_eor(w);
+	}
+	free(v);
+	return rc;
+}
+
+static int
+total_row(struct tsv_writer *w, const char *name, int64_t ns)
+{
+	tsv_str(w, name);
+	tsv_ms(w, ns);
+	return tsv_eor(w);
+}
+
+static int
+write_totals(struct stats *s, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "Quantity", "Value", NULL };
+	struct khash devs = { 0 };
+	int64_t *lo = NULL, *hi = NULL, modules = 0, wall = 0;
+	size_t caplo = 0, caphi = 0, i;
+	int added, rc;
+
+	for (i = 0; i < s->progids.n; i++)
+		if (s->progs[i].rank > 0)
+			modules += s->progs[i].total;
+	/* Per device: the first start and last end over the top modules. */
+	for (i = 0; i < s->pdkeys.n; i++) {
+		const struct pdev *d = &s->pdevs[i];
+		uint32_t k;
+
+		if (!d->module || s->progs[s->pdkeys.k[3 * i]].rank == 0)
+			continue;
+		if ((k = kh_index(&devs, s->pdkeys.k[3 * i + 1], 0, 0, &added))
+		    == NONE)
+			break;
+		mem_grow(&lo, &caplo, k + 1, sizeof(*lo));
+		mem_grow(&hi, &caphi, k + 1, sizeof(*hi));
+		if (added || d->lo < lo[k])
+			lo[k] = d->lo;
+		if (added || d->hi > hi[k])
+			hi[k] = d->hi;
+	}
+	for (i = 0; i < devs.n; i++)
+		wall += hi[i] - lo[i];
+	kh_free(&devs);
+	free(lo);
+	free(hi);
+	rc = tsv_header(w, cols);
+	if (rc == 0)
+		rc = total_row(w, "all_thunks_active_ms", s->thunks);
+	if (rc == 0)
+		rc = total_row(w, "all_modules_active_ms", modules);
+	if (rc == 0)
+		rc = total_row(w, "all_modules_wall_ms", wall);
+	return rc;
+}
+
+/* The sample standard deviation of N values with squared deviations
+ * Q, or an empty field below two. */
+static void
+put_sd(struct tsv_writer *w, double q, int64_t n)
+{
+	if (n < 2)
+		tsv_empty(w);
+	else
+		tsv_f64(w, sqrt(q / (double)(n - 1)));
+}
+
+static int
+module_row(struct stats *s, struct tsv_writer *w, uint32_t i)
+{
+	const struct prog *p = &s->progs[i];
+	double davg = p->dsum / (double)p->rows;
+
+	tsv_raw(w, strtab_get(&s->progids, i), s->progids.len[i]);
+	tsv_raw(w, p->name, strlen(p->name));
+	tsv_i64(w, p->rows);
+	tsv_f64(w, p->tsum / (double)p->rows);
+	put_sd(w, p->tq, p->rows);
+	tsv_ms(w, p->total);
+	tsv_f64(w, davg);
+	put_sd(w, p->dq, p->rows);
+	tsv_f64(w, s->all ? 100 * (double)p->total / (double)s->all : 0);
+	if (p->comm && p->wn > 0) {
+		double wavg = p->wsum / (double)p->wn;
+
+		tsv_f64(w, wavg);
+		put_sd(w, p->wq, p->wn);
+		tsv_f64(w, davg != 0 ? 100 * wavg / davg : 0);
+	} else {
+		tsv_empty(w);
+		tsv_empty(w);
+		tsv_empty(w);
+	}
+	if (p->comm)
+		tsv_f64(w, p->total ? (double)p->spread / (double)p->total : 0);
+	else
+		tsv_empty(w);
+	tsv_bool(w, p->rank > 0);
+	return tsv_eor(w);
+}
+
+static int
+write_modules(struct stats *s, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "ProgramId", "Name", "Executions",
+	    "NumThunksMean", "NumThunksStd", "ProjDurMs", "ProjDurMeanMs",
+	    "ProjDurStdMs", "ProjDurPercent", "WaitMeanMs", "WaitStdMs",
+	    "WaitPercent", "StartSpreadFraction", "TopModule", NULL };
+	size_t i;
+	int rc = tsv_header(w, cols);
+
+	/* s->top holds every module, by decreasing total (choose_top). */
+	for (i = 0; i < s->progids.n && rc == 0; i++)
+		rc = module_row(s, w, s->top[i]);
+	return rc;
+}
+
+static int
+write_variability(struct stats *s, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "ProgramId", "Name", "Executions",
+	    "MeanMs", "StdMs", "RelStd", "MinMs", "MaxMs", NULL };
+	size_t n, i;
+	uint32_t *v = instrs_sorted(s, keep_variable, cmp_mean, &n);
+	int rc = tsv_header(w, cols);
+
+	for (i = 0; i < n && rc == 0; i++) {
+		const struct instr *in = &s->instrs[v[i]];
+		double m = in->vs / (double)in->vn;
+		double sd = sqrt(in->vq / (double)(in->vn - 1));
+
+		put_key(w, strtab_get(&s->instrkeys, v[i]));
+		tsv_i64(w, in->vn);
+		tsv_f64(w, m);
+		tsv_f64(w, sd);
+		tsv_f64(w, sd / m);
+		tsv_f64(w, in->lo);
+		tsv_f64(w, in->hi);
+		rc = tsv_eor(w);
+	}
+	free(v);
+	return rc;
+}
+
+/* Stragglers: by module rank, decreasing score, device. */
+static int
+cmp_straggler(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const int64_t *kx = sort_s->pdkeys.k + 3 * x, *ky = sort_s->pdkeys.k +
+	    3 * y;
+	int rx = sort_s->progs[kx[0]].rank, ry = sort_s->progs[ky[0]].rank;
+	double sx = sort_s->pdevs[x].score, sy = sort_s->pdevs[y].score;
+
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	return (kx[1] > ky[1]) - (kx[1] < ky[1]);
+}
+
+static int
+write_stragglers(struct stats *s, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "ProgramId", "Name", "Device",
+	    "Executions", "StartBiasMs", "DurBiasMs", "ThunkBiasMs",
+	    "OutlierScoreMs", NULL };
+	uint32_t *v = mem_calloc(s->pdkeys.n + 1, sizeof(*v));
+	size_t n = 0, i;
+	int rc = tsv_header(w, cols);
+
+	for (i = 0; i < s->pdkeys.n; i++)
+		if (s->pdevs[i].execs > 0)
+			v[n++] = (uint32_t)i;
+	sort_s = s;
+	qsort(v, n, sizeof(*v), cmp_straggler);
+	for (i = 0; i < n && rc == 0; i++) {
+		const struct pdev *d = &s->pdevs[v[i]];
+		size_t p = (size_t)s->pdkeys.k[3 * v[i]];
+
+		tsv_raw(w, strtab_get(&s->progids, p), s->progids.len[p]);
+		tsv_raw(w, s->progs[p].name, strlen(s->progs[p].name));
+		tsv_i64(w, s->pdkeys.k[3 * v[i] + 1]);
+		tsv_i64(w, d->execs);
+		tsv_f64(w, d->sb / (double)d->execs);
+		tsv_f64(w, d->db / (double)d->execs);
+		tsv_f64(w, d->tn ? d->tb / (double)d->tn : 0);
+		tsv_f64(w, d->score);
+		rc = tsv_eor(w);
+	}
+	free(v);
+	return rc;
+}
+
+size_t
+stats_cost_line(char **buf, size_t *cap, const char *name, size_t len,
+    int64_t cost_ns)
+{
+	uint64_t a = cost_ns < 0 ? -(uint64_t)cost_ns : (uint64_t)cost_ns;
+	uint64_t q = a / 100, r = a % 100;
+	size_t n = 0, i;
+	char tail[64];
+	int t;
+
+	/* Tenths of a us, rounded half to even. */
+	if (r > 50 || (r == 50 && q % 2))
+		q++;
+	t = snprintf(tail, sizeof(tail), "\" cost_us: %s%" PRIu64 ".%" PRIu64
+	    " }", cost_ns < 0 && q ? "-" : "", q / 10, q % 10);
+	mem_grow(buf, cap, 16 + 2 * len + (size_t)t, 1);
+	memcpy(*buf, "costs { name: \"", 15);
+	n = 15;
+	for (i = 0; i < len; i++) {
+		if (name[i] == '"')
+			(*buf)[n++] = '\\';
+		(*buf)[n++] = name[i];
+	}
+	memcpy(*buf + n, tail, (size_t)t + 1);
+	return n + (size_t)t;
+}
+
+static int
+write_costs(struct stats *s, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "ProgramId", "Name", "CostLine",
+	    NULL };
+	size_t n, i, len;
+	uint32_t *v = instrs_sorted(s, keep_cost, cmp_name, &n);
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = tsv_header(w, cols);
+
+	for (i = 0; i < n && rc == 0; i++) {
+		const struct instr *in = &s->instrs[v[i]];
+		const char *k = strtab_get(&s->instrkeys, v[i]);
+		const char *nm = in->sched;
+
+		if (*nm == '\0' && s->o.fallback)
+			nm = k + strcspn(k, "\t") + 1;
+		len = stats_cost_line(&line, &cap, nm, strlen(nm), in->cost);
+		put_key(w, k);
+		tsv_raw(w, line, len);
+		rc = tsv_eor(w);
+	}
+	free(line);
+	free(v);
+	return rc;
+}
+
+int
+stats_write(struct stats *s, enum stats_table t, struct tsv_writer *w)
+{
+	switch (t) {
+	case STATS_THUNKS:
+		return write_thunks(s, w);
+	case STATS_TOTALS:
+		return write_totals(s, w);
+	case STATS_MODULES:
+		return write_modules(s, w);
+	case STATS_VARIABILITY:
+		return write_variability(s, w);
+	case STATS_STRAGGLERS:
+		return write_stragglers(s, w);
+	case STATS_COSTS:
+		return write_costs(s, w);
+	default:
+		return err_fail("no table %d", (int)t);
+	}
 }

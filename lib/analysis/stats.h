@@ -1,22 +1,34 @@
 /*
- * stats: the statistics of nsysjax-diff.  Two-sample rank test
- * (Mann-Whitney U with the normal approximation), a large-sample z test
- * of a difference of means, multiple-testing adjustment of p-values, and
- * sorting and medians of integer samples (durations in ns).
+ * stats: the statistics of the steady state that the pipelines report
+ * (pipelines/summary.sh, variability.sh, pgle.sh), from a thunk or
+ * communication frame (the rows, streamed) and the module and hlo frames
+ * (side tables).  Sources, all in NVIDIA/JAX-Toolbox
+ * .github/container/nsys_jax/nsys_jax/: analyses/Analysis.ipynb (the top
+ * modules, the thunk table and runtime totals, the detailed variability
+ * view, the straggler ranking), analyses/summary.py (the module table and
+ * its wait time), analyses/pgle_costs.py (the PGLE costs).
  *
- * Sources of the formulas:
- * - Mann-Whitney U: H. B. Mann and D. R. Whitney (1947), "On a test of
- *   whether one of two random variables is stochastically larger than the
- *   other", Ann. Math. Statist. 18(1); ties take midranks, and the variance
- *   its usual tie correction (E. L. Lehmann, "Nonparametrics", 1975,
- *   chapter 1); the tie term and the continuity correction of 1/2 as
- *   scipy.stats.mannwhitneyu
- *   (method="asymptotic", use_continuity=True, two-sided), whose
- *   documented example this module reproduces (tests/unit/stats_test.c).
- * - Holm: S. Holm (1979), "A simple sequentially rejective multiple test
- *   procedure", Scand. J. Statist. 6(2).  Benjamini-Hochberg: Y. Benjamini
- *   and Y. Hochberg (1995), "Controlling the false discovery rate", JRSS B
- *   57(1).  Adjusted p-values as R's p.adjust ("holm", "BH").
+ *	stats_new(opts)
+ *	  -> stats_load_modules(path)	the module frame, two passes
+ *	  -> stats_load_hlo(reader)	the hlo frame (costs only)
+ *	  -> stats_read(rows)		the thunk rows, one pass, then a
+ *					replay of what the second pass needs
+ *	  -> stats_write(table)		any table asked for in opts
+ *
+ * Memory: no row is held.  The aggregates are per instruction (ProgramId,
+ * Name), per module execution, per device and module, and for the
+ * straggler and wait views per instance (ProgramId, ProgramExecution,
+ * Name, ThunkExecution: rows / devices); the second pass over the thunk
+ * rows replays 32-byte records from an unlinked temporary file in
+ * $TMPDIR.  Everything is O(n) in the rows plus O(k log k) in the output.
+ *
+ * Arithmetic follows the pipelines' awk programs, which were the first
+ * implementation and remain the specification: sums of exact times
+ * (ProjDurMs totals, waits, spreads, costs) in integer ns; means, standard
+ * deviations and biases in doubles over the times read as ms, summed in
+ * input order, so that the values are the awk programs' to the last bit
+ * except where those summed in hash order (waits over executions, outlier
+ * scores), which we sum in order of first appearance.
  */
 #ifndef NSYSJAX_STATS_H
 #define NSYSJAX_STATS_H
@@ -24,61 +36,140 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Sort V[0..N) ascending in place (introsort-free quicksort with median of
- * three and insertion sort for short runs; O(N log N) expected). */
-void stats_sort_i64(int64_t *v, size_t n);
+struct filter;
+struct tsv_reader;
+struct tsv_writer;
 
-/* The median of the sorted V[0..N) (the mean of the middle two when N is
- * even); 0 when N is 0. */
-double stats_median(const int64_t *v, size_t n);
+/* The tables; STATS_BIT(t) in stats_opts.tables asks for table t. */
+enum stats_table {
+	STATS_THUNKS,		/* GPU time per thunk of the top modules */
+	STATS_TOTALS,		/* the notebook's runtime totals */
+	STATS_MODULES,		/* summary.py's module table and waits */
+	STATS_VARIABILITY,	/* compute thunks whose duration varies */
+	STATS_STRAGGLERS,	/* per device and top module: biases */
+	STATS_COSTS,		/* PGLE cost lines */
+	STATS_NTABLES
+};
+#define STATS_BIT(t) (1u << (t))
 
-/* The result of a Mann-Whitney U test of samples A (before) and B
- * (after). */
-struct stats_mwu {
-	double u;		/* U of B: pairs (a, b) with b > a, plus half
-				   the ties; in [0, na * nb] */
-	double z;		/* (u - na nb / 2) / sigma, continuity-corrected
-				   towards 0; 0 when sigma is 0 */
-	double p;		/* two-sided p-value, in [0, 1]; 1 when every
-				   value is tied or a sample is empty */
+/* The notebook's top_module_threshold. */
+#define STATS_TOP 0.99
+
+struct stats_opts {
+	unsigned tables;	/* STATS_BIT()s */
+	double ratio;		/* variability: keep StdMs / MeanMs > ratio */
+	double top;		/* top modules: taken while the share of
+				   those before is below top */
+	int fallback;		/* costs: the instruction's Name where its
+				   SchedulingName is empty */
 };
 
-/*
- * Mann-Whitney U of the sorted samples A[0..NA) and B[0..NB) (ascending,
- * as stats_sort_i64 leaves them), in O(NA + NB): midranks for ties,
- * sigma^2 = na nb / 12 * ((N + 1) - sum(t^3 - t) / (N (N - 1))) over tie
- * groups of size t, N = na + nb; z = (|U - na nb / 2| - 1/2) / sigma
- * (0 when |U - na nb / 2| <= 1/2), signed as U - na nb / 2; p = erfc(|z| /
- * sqrt 2).  Returns the result in *R.
- */
-void stats_mwu(const int64_t *a, size_t na, const int64_t *b, size_t nb,
-    struct stats_mwu *r);
+/* The name of table T ("thunks", ...), or NULL. */
+const char *stats_table_name(enum stats_table t);
 
-/* The two-sided p-value of a standard normal statistic Z: erfc(|z| /
- * sqrt 2). */
-double stats_p_normal(double z);
+/* The table called NAME, or -1. */
+int stats_table_parse(const char *name);
 
-/*
- * The two-sided p-value of Student's t statistic T with DF > 0 degrees of
- * freedom (DF need not be an integer: Welch-Satterthwaite): I_x(DF / 2,
- * 1 / 2), x = DF / (DF + T^2), the regularised incomplete beta function
- * evaluated by its continued fraction (modified Lentz), to about 1e-14
- * relative.  Infinite DF gives the normal p-value; NaN gives NaN.
- */
-double stats_p_t(double t, double df);
+/* Whether the tables of TABLES need the module frame (all but
+ * variability and costs), and the hlo frame (costs). */
+int stats_needs_modules(unsigned tables);
+int stats_needs_hlo(unsigned tables);
 
-enum stats_adjust {
-	STATS_HOLM,		/* family-wise error rate, any dependence */
-	STATS_BH		/* false discovery rate (Benjamini-Hochberg) */
-};
+struct stats;
+
+/* A new, empty set of statistics computing the tables of O. */
+struct stats *stats_new(const struct stats_opts *o);
+
+/* Release S; NULL is allowed. */
+void stats_free(struct stats *s);
 
 /*
- * Replace the N p-values P[0..N) by their adjusted values (method M), in
- * O(N log N): Holm's p(i) = max over j <= i of min(1, (N - j + 1) p(j)),
- * BH's p(i) = min over j >= i of min(1, N p(j) / j), for the p-values in
- * ascending order p(1) <= ... <= p(N), each written back in its place.
- * NaN p-values are not allowed.
+ * Read the (steady) module frame PATH twice (filter_load): columns
+ * ProgramId, ProgramExecution, Device, Name, ProjStartMs, ProjDurMs (ms)
+ * and, for the modules table, NumThunks.  Chooses the top modules: by
+ * decreasing total ProjDurMs (ties by ProgramId, bytes), each taken while
+ * the share of the total of those before it is below opts.top.  Returns 0,
+ * or -1 with an err message naming the file, line and column.
  */
-void stats_adjust(double *p, size_t n, enum stats_adjust m);
+int stats_load_modules(struct stats *s, const char *path);
+
+/*
+ * Read the hlo frame from R: columns ProgramId, Name, SchedulingName; the
+ * first row of each (ProgramId, Name) counts.  Returns 0, or -1 with an
+ * err message.
+ */
+int stats_load_hlo(struct stats *s, struct tsv_reader *r);
+
+/*
+ * Read the rows of IN, a steady thunk frame (or a communication frame,
+ * which has no Communication column: every row is communication) and
+ * compute the tables.  Columns: ProgramId, Name, ProjDurMs; as the
+ * tables need ProgramExecution, ThunkExecution, Device, ProjStartMs,
+ * ProjDurHiddenMs (costs), Communication (optional; empty is 0).  Call
+ * once, after the side tables.  Returns 0, or -1 with an err message
+ * naming the input, line and column, or the temporary file.
+ */
+int stats_read(struct stats *s, struct filter *in);
+
+/*
+ * Write table T (asked for in opts) to W, after stats_read.  Columns,
+ * times in ms (exact decimals where integer ns, else the shortest double):
+ *
+ *  thunks	ProgramId Name Executions ProjDurMs: per thunk of the top
+ *		modules, its rows and total ProjDurMs; largest first, then
+ *		ProgramId, Name (bytes).
+ *  totals	Quantity Value: all_thunks_active_ms (the top modules'
+ *		thunks' ProjDurMs added up), all_modules_active_ms (their
+ *		module rows'), all_modules_wall_ms (per device, the end of
+ *		its last top module minus the start of its first, added up).
+ *  modules	ProgramId Name Executions NumThunksMean NumThunksStd
+ *		ProjDurMs ProjDurMeanMs ProjDurStdMs ProjDurPercent
+ *		WaitMeanMs WaitStdMs WaitPercent StartSpreadFraction
+ *		TopModule: per module of the module frame, over its rows
+ *		(one per execution and device); Wait per module execution is
+ *		the sum over its communication instances of the largest
+ *		minus the smallest ProjDurMs over devices (summary.py), its
+ *		mean and sample std over executions and percent of the mean
+ *		duration; StartSpreadFraction (the notebook's wait): per
+ *		execution the latest minus the earliest ProjStartMs, added
+ *		up, over the total ProjDurMs.  Wait columns are empty for a
+ *		module without communication.  Largest ProjDurMs first.
+ *  variability	ProgramId Name Executions MeanMs StdMs RelStd MinMs MaxMs:
+ *		per compute thunk (Communication 0), over every row, the
+ *		mean and sample std of ProjDurMs, for those with two rows or
+ *		more, a positive mean and StdMs / MeanMs > opts.ratio;
+ *		largest mean first, then ProgramId, Name.
+ *  stragglers	ProgramId Name Device Executions StartBiasMs DurBiasMs
+ *		ThunkBiasMs OutlierScoreMs: per top module and device.  A
+ *		device's bias at a point is its time minus the mean over the
+ *		devices at that point.  StartBiasMs, DurBiasMs: the mean over
+ *		the module's executions of the bias of its ProjStartMs and
+ *		ProjDurMs; ThunkBiasMs: the mean bias over the start and end
+ *		of every compute thunk instance; OutlierScoreMs: the
+ *		notebook's ranking, per thunk (Name, ThunkExecution) the
+ *		largest |bias| of its start and of its end over executions,
+ *		added up.  Rows by module (largest first), then decreasing
+ *		OutlierScoreMs, then Device.
+ *  costs	ProgramId Name CostLine: per instruction of a module with
+ *		HLO facts and steady thunk rows, the profile line `costs {
+ *		name: "NAME" cost_us: X.Y }` (pgle_costs.py): the time is
+ *		ProjDurMs + ProjDurHiddenMs, the cost the largest time over
+ *		rows for communication (the first row's Communication), the
+ *		smallest for compute, in us rounded to 0.1 us from the exact
+ *		ns, ties to even; NAME the SchedulingName (or, with
+ *		opts.fallback, the Name where it is empty), '"' escaped.
+ *		By ProgramId, then Name (bytes).
+ *
+ * Returns 0, or -1 with an err message when writing failed.
+ */
+int stats_write(struct stats *s, enum stats_table t, struct tsv_writer *w);
+
+/*
+ * The cost line of stats_write's costs table for NAME[0..LEN) (as it is
+ * in TSV, escaped) and COST_NS into BUF, grown with mem_grow (*CAP).
+ * Returns its length.
+ */
+size_t stats_cost_line(char **buf, size_t *cap, const char *name, size_t len,
+    int64_t cost_ns);
 
 #endif

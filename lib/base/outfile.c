@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/err.h"
 #include "base/mem.h"
@@ -97,4 +98,36 @@ outfile_mkdirs(const char *dir)
 	}
 	free(p);
 	return rc;
+}
+
+FILE *
+outfile_anon(const char *tag)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	FILE *fp;
+	int fd;
+
+	if (dir == NULL || *dir == '\0') {
+		if ((fp = tmpfile()) == NULL)
+			err_fail("cannot create a temporary file: %s",
+			    strerror(errno));
+		return fp;
+	}
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s.XXXXXX", dir, tag) >=
+	    sizeof(path)) {
+		err_fail("cannot create a temporary file: %s",
+		    strerror(ENAMETOOLONG));
+		return NULL;
+	}
+	if ((fd = mkstemp(path)) < 0) {
+		err_fail("cannot create a temporary file: %s", strerror(errno));
+		return NULL;
+	}
+	unlink(path);
+	if ((fp = fdopen(fd, "w+")) == NULL) {
+		err_fail("cannot create a temporary file: %s", strerror(errno));
+		close(fd);
+	}
+	return fp;
 }

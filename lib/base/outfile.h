@@ -48,4 +48,14 @@ void outfile_discard(struct outfile *o);
  */
 int outfile_mkdirs(const char *dir);
 
+/*
+ * An anonymous temporary file for a second pass (a spool), open for
+ * reading and writing: in $TMPDIR when set (tmpfile() would ignore it, and
+ * /tmp may be a small tmpfs), unlinked at once, so that nothing is left
+ * behind even on a crash.  TAG names it while it exists
+ * ("TAG.XXXXXX").  Returns NULL with an err message "cannot create a
+ * temporary file: <strerror>".
+ */
+FILE *outfile_anon(const char *tag);
+
 #endif

@@ -234,7 +234,10 @@ int compile_parse_report(const char *name, uint8_t **data, size_t *len,
 
 /*
  * Read the report file PATH ("-": standard input, "<stdin>" in messages)
- * with compile_parse_report and add its ranges to F as profile PROFILE,
+ * with compile_parse_report, or, when it is an nsys SQLite export (its
+ * header, or a name ending ".sqlite"), take its push/pop ranges as
+ * nvtx_pushpop_trace gives them (nsysdb.h nsysdb_pushpop), and add its
+ * ranges to F as profile PROFILE,
  * with no HLO dumps (every ProgramId "unknown") and compile_add_profile's
  * FLAGS (COMPILE_CLEAN: remove autotuning detail).  Returns 0, or -1 with
  * an err message naming PATH ("cannot open", "read error", the parsers'

@@ -13,6 +13,7 @@
 #include "base/mem.h"
 #include "formats/xz.h"
 #include "profile/compile.h"
+#include "profile/nsysdb.h"
 
 int
 compile_parse_report(const char *name, uint8_t **data, size_t *len,
@@ -59,6 +60,38 @@ slurp(FILE *fp, const char *name, uint8_t **data, size_t *len)
 	return 0;
 }
 
+/* Whether FP (rewound after) starts like a SQLite database. */
+static int
+is_export(FILE *fp)
+{
+	uint8_t hdr[16];
+	size_t got = fread(hdr, 1, sizeof(hdr), fp);
+
+	rewind(fp);
+	return nsysdb_is_sqlite(hdr, got);
+}
+
+/*
+ * The push/pop ranges of the nsys SQLite export at PATH, or held in
+ * DATA[0..LEN) when DATA is set: what `nsys stats --report
+ * nvtx_pushpop_trace` gives for it (nsysdb.h).
+ */
+static int
+export_ranges(const char *path, const uint8_t *data, size_t len,
+    struct compile_range **r, size_t *n)
+{
+	struct nsysdb d;
+	int rc;
+
+	rc = data ? nsysdb_open_mem(&d, data, len) : nsysdb_open(&d, path);
+	if (rc == 0)
+		rc = nsysdb_load_nvtx(&d);
+	if (rc == 0)
+		rc = nsysdb_pushpop(&d, r, n);
+	nsysdb_free(&d);
+	return rc != 0 ? err_prefix_at("%s", path) : 0;
+}
+
 int
 compile_load_report(struct compile_frame *f, const char *path,
     const char *profile, int flags)
@@ -73,11 +106,19 @@ compile_load_report(struct compile_frame *f, const char *path,
 
 	if ((fp = std ? stdin : fopen(path, "rb")) == NULL)
 		return err_fail("%s: cannot open: %s", name, strerror(errno));
-	rc = slurp(fp, name, &data, &len);
-	if (!std)
+	if (!std && (is_export(fp) || (strlen(path) > 7 &&
+	    strcmp(path + strlen(path) - 7, ".sqlite") == 0))) {
 		fclose(fp);
-	if (rc == 0)
-		rc = compile_parse_report(name, &data, &len, &r, &n);
+		rc = export_ranges(path, NULL, 0, &r, &n);
+	} else {
+		rc = slurp(fp, name, &data, &len);
+		if (!std)
+			fclose(fp);
+		if (rc == 0 && nsysdb_is_sqlite(data, len))
+			rc = export_ranges(name, data, len, &r, &n);
+		else if (rc == 0)
+			rc = compile_parse_report(name, &data, &len, &r, &n);
+	}
 	free(data);
 	if (rc == 0 && (rc = compile_add_profile(f, profile, r, n, NULL, NULL,
 	    flags)) != 0)

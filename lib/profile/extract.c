@@ -7,15 +7,18 @@
 #include "base/err.h"
 #include "profile/extract.h"
 #include "profile/heap.h"
+#include "profile/launchers.h"
 #include "formats/hlo.h"
 #include "base/mem.h"
+#include "profile/nsysdb.h"
+#include "profile/nvtxproj.h"
 #include "profile/prefetch.h"
 #include "profile/trace.h"
 #include "base/tsv.h"
 
 const char *const extract_frame_names[] = {
 	"thunk", "module", "communication", "compile", "hlo", "stackframes",
-	"heap", NULL
+	"heap", "nvtx", NULL
 };
 
 /* The HLO dumps loaded so far: member name -> module, per archive. */
@@ -46,75 +49,50 @@ extract_frame_bit(const char *name)
 	return 0;
 }
 
-static const char *const dump_suffixes[] = {
-	"after_optimizations.hlo.pb.xz", "after_optimizations.hlo.pb", NULL
-};
-
-/* The push/pop trace, in order of preference: newer nsys-jax writes
- * parquet, older the CSV (xz-compressed). */
-static const char *const pushpop_members[] = {
-	"report_nvtx_pushpop_trace.parquet",
-	"report_nvtx_pushpop_trace.csv.xz", "report_nvtx_pushpop_trace.csv",
-	NULL
-};
 
 /*
- * Read a member of P whole (decompressing .xz), from what the prefetch
- * thread already read when it can; errors name input and member.
+ * Read member MEMBER of archive AR (P's input or its dump directory)
+ * whole, decompressing .xz, from what the prefetch thread already read
+ * when it can; errors name the archive and member.
  */
 static int
-fetch(struct extract *x, const struct input_profile *p, const char *member,
-    uint8_t **data, size_t *len)
+fetch(struct extract *x, const struct input_profile *p, struct archive *ar,
+    const char *member, uint8_t **data, size_t *len)
 {
-	if (x->pf != NULL && p == &x->in.p[x->pf_profile] &&
+	if (x->pf != NULL && p == &x->in.p[x->pf_profile] && ar == x->pf_ar &&
 	    prefetch_take(x->pf, member, data, len))
 		return 0;
-	if (archive_read_plain(p->ar, member, data, len) != 0)
-		return err_prefix_in("%s", p->path);
+	if (archive_read_plain(ar, member, data, len) != 0)
+		return err_prefix_in("%s", ar == p->ar ? p->path :
+		    archive_path(ar));
 	return 0;
 }
 
-/* Whether member NAME is an after-optimizations dump visible to P. */
-static int
-is_dump(const struct input_profile *p, const char *name)
-{
-	const char *const *s;
-	const char *slash;
-
-	if (strncmp(name, "dump/", 5) != 0)
-		return 0;
-	slash = strchr(name + 5, '/');
-	if (slash && strcmp(slash + 1, p->key) != 0)
-		return 0;
-	for (s = dump_suffixes; *s; s++) {
-		size_t n = slash ? (size_t)(slash - name) : strlen(name);
-		size_t k = strlen(*s);
-
-		if (n > k && strncmp(name + n - k, *s, k) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* Start reading profile K's members in the background (prefetch.h). */
+/* Start reading profile K's members in the background (prefetch.h):
+ * its reports and its dumps, when they are in one archive. */
 static struct prefetch *
-prefetch_profile(struct extract *x, size_t k)
+prefetch_profile(struct extract *x, size_t k, struct archive **ar)
 {
 	const struct input_profile *p = &x->in.p[k];
-	char **m = mem_calloc(archive_count(p->ar) + 4, sizeof(*m));
+	char **m = mem_calloc(p->ndump + 4, sizeof(*m));
 	size_t i, n = 0;
 
-	if ((m[n] = input_member(p, "nvtx_gpu_proj_trace/trace.parquet")))
-		n++;
-	if ((m[n] = input_member(p, "thread-metadata.parquet")))
-		n++;
-	if ((x->o.frames & EXTRACT_COMPILE) &&
-	    (m[n] = input_member_any(p, pushpop_members)))
-		n++;
-	for (i = 0; i < archive_count(p->ar); i++)
-		if (is_dump(p, archive_name(p->ar, i)))
-			m[n++] = mem_strdup(archive_name(p->ar, i));
-	return prefetch_start(p->path, m, n);
+	*ar = p->kind == INPUT_NSYSJAX ? p->ar : p->dumps;
+	if (*ar == NULL || (p->kind == INPUT_NSYSJAX && p->dumps != p->ar)) {
+		free(m);
+		return NULL;
+	}
+	if (p->kind == INPUT_NSYSJAX) {
+		if (p->trace)
+			m[n++] = mem_strdup(p->trace);
+		if (p->threads)
+			m[n++] = mem_strdup(p->threads);
+		if ((x->o.frames & EXTRACT_COMPILE) && p->pushpop)
+			m[n++] = mem_strdup(p->pushpop);
+	}
+	for (i = 0; i < p->ndump; i++)
+		m[n++] = mem_strdup(p->dump[i].member);
+	return prefetch_start(archive_path(*ar), m, n);
 }
 
 /* A digest of N bytes at P, 8 at a time: dumps are megabytes, and all
@@ -144,27 +122,23 @@ hlo_get(struct extract *x, const struct input_profile *p, int64_t program_id,
     struct hlo_module **m)
 {
 	struct extract_hlo *h = x->hlo;
+	const struct input_dump *d = input_dump(p, program_id);
 	struct heap *hp = NULL;
-	char *member = NULL;
-	const char *const *s;
+	char *member;
 	uint8_t *data;
 	uint64_t digest;
 	size_t i, len;
 
-	for (s = dump_suffixes; *s && member == NULL; s++)
-		member = input_dump(p, program_id, *s);
-	if (member == NULL)
+	if (d == NULL)
 		return 0;
 	for (i = 0; i < h->n; i++)
-		if (h->ar[i] == p->ar && strcmp(h->member[i], member) == 0) {
-			free(member);
+		if (h->ar[i] == p->dumps && strcmp(h->member[i], d->member) == 0) {
 			*m = h->m[i];
 			return 1;
 		}
-	if (fetch(x, p, member, &data, &len) != 0) {
-		free(member);
+	if (fetch(x, p, p->dumps, d->member, &data, &len) != 0)
 		return -1;
-	}
+	member = mem_strdup(d->member);
 	*m = hlo_load(data, len);
 	digest = digest_bytes(data, len);
 	/* The buffer assignment, only for the heap frame. */
@@ -175,7 +149,8 @@ hlo_get(struct extract *x, const struct input_profile *p, int64_t program_id,
 	}
 	free(data);
 	if (*m == NULL) {
-		err_prefix_at("%s:%s", p->path, member);
+		err_prefix_at("%s:%s", p->dumps == p->ar ? p->path :
+		    archive_path(p->dumps), member);
 		free(member);
 		return -1;
 	}
@@ -186,23 +161,58 @@ hlo_get(struct extract *x, const struct input_profile *p, int64_t program_id,
 	h->heap = mem_realloc(h->heap, h->cap, sizeof(*h->heap));
 	h->heap[h->n] = hp;
 	h->digest[h->n] = digest;
-	h->ar[h->n] = p->ar;
+	h->ar[h->n] = p->dumps;
 	h->member[h->n] = member;
 	h->m[h->n++] = *m;
 	return 1;
 }
 
+/* Member MEMBER (resolved by input.c; NULL: absent, named BASE). */
 static int
 read_required(struct extract *x, const struct input_profile *p,
-    const char *base, uint8_t **data, size_t *len, char **member)
+    const char *member, const char *base, uint8_t **data, size_t *len)
 {
-	if ((*member = input_member(p, base)) == NULL)
+	if (member == NULL)
 		return err_fail("%s: missing member %s (profile %s)", p->path,
 		    base, p->name);
-	return fetch(x, p, *member, data, len);
+	return fetch(x, p, p->ar, member, data, len);
 }
 
 /* ---- thunk and module frames ---- */
+
+static int load_trace_sqlite(struct extract *x, size_t k);
+
+/*
+ * Profile K of an archive older than thread-metadata.parquet (before
+ * July 2024): the devices of its launcher threads derived from the
+ * trace T as the nsys-jax of that time did (launchers.h), with a note.
+ * Frees T and TDATA.
+ */
+static int
+load_trace_old(struct extract *x, size_t k, struct trace *t, uint8_t *tdata)
+{
+	const struct input_profile *p = &x->in.p[k];
+	struct proj_thread *th = NULL;
+	size_t nth = 0;
+	int rc;
+
+	rc = launchers_derive(t->r, t->n, k, &th, &nth);
+	if (rc == 0) {
+		err_note(&x->warnings, "%s: no thread-metadata.parquet (nsys-jax "
+		    "before July 2024): devices numbered as that nsys-jax did, "
+		    "thread id order being local device order in each program, "
+		    "Device = %zu (the profile's index) x local devices + local "
+		    "device", p->path, k);
+		rc = frames_add_profile(&x->fr, k, t->r, t->n, t->has_gpu_ops,
+		    t->has_orig, th, nth);
+	}
+	if (rc != 0)
+		err_prefix_at("%s:%s", p->path, p->trace);
+	launchers_free(th, nth);
+	trace_free(t);
+	free(tdata);
+	return rc;
+}
 
 static int
 load_trace(struct extract *x, size_t k)
@@ -210,20 +220,24 @@ load_trace(struct extract *x, size_t k)
 	const struct input_profile *p = &x->in.p[k];
 	uint8_t *tdata = NULL, *hdata = NULL;
 	size_t tlen, hlen;
-	char *tm = NULL, *hm = NULL;
+	const char *tm = p->trace, *hm = p->threads;
 	struct trace t;
 	struct threads th;
 	int rc;
 
+	if (p->kind == INPUT_SQLITE)
+		return load_trace_sqlite(x, k);
 	memset(&t, 0, sizeof(t));
 	memset(&th, 0, sizeof(th));
-	rc = read_required(x, p, "nvtx_gpu_proj_trace/trace.parquet", &tdata,
-	    &tlen, &tm);
+	rc = read_required(x, p, tm, "nvtx_gpu_proj_trace/trace.parquet",
+	    &tdata, &tlen);
 	if (rc == 0 && (rc = trace_read_parquet(tdata, tlen, &t)) != 0)
 		err_prefix_at("%s:%s", p->path, tm);
+	if (rc == 0 && hm == NULL)
+		return load_trace_old(x, k, &t, tdata);
 	if (rc == 0)
-		rc = read_required(x, p, "thread-metadata.parquet", &hdata,
-		    &hlen, &hm);
+		rc = read_required(x, p, hm, "thread-metadata.parquet",
+		    &hdata, &hlen);
 	if (rc == 0 && (rc = threads_read_parquet(hdata, hlen, &th)) != 0)
 		err_prefix_at("%s:%s", p->path, hm);
 	if (rc == 0 && (rc = frames_add_profile(&x->fr, k, t.r, t.n,
@@ -233,8 +247,6 @@ load_trace(struct extract *x, size_t k)
 	threads_free(&th);
 	free(tdata);
 	free(hdata);
-	free(tm);
-	free(hm);
 	return rc;
 }
 
@@ -644,6 +656,110 @@ compile_fp(void *arg, int64_t program_id, const char *name)
 	return hlo_program_id(m);
 }
 
+/* ---- nsys SQLite exports ---- */
+
+/* Where profile P's export is, for messages: "PATH" or "ZIP:MEMBER". */
+static void
+sqlite_prefix(const struct input_profile *p)
+{
+	if (p->sqlite_member)
+		err_prefix_at("%s:%s", p->path, p->sqlite_member);
+	else
+		err_prefix_at("%s", p->sqlite_file);
+}
+
+/*
+ * Profile K's export, opened, read and projected once (x->db[k],
+ * x->proj[k]); the first time, notes of GPU operations without a launch
+ * and of unterminated ranges.
+ */
+static struct nsysdb *
+sqlite_db(struct extract *x, size_t k)
+{
+	const struct input_profile *p = &x->in.p[k];
+	struct nsysdb *d;
+	uint8_t *data;
+	size_t len;
+	int rc;
+
+	if (x->db[k] != NULL)
+		return x->db[k];
+	d = x->db[k] = mem_calloc(1, sizeof(*d));
+	if (p->sqlite_member) {
+		if (archive_read(p->ar, p->sqlite_member, &data, &len) != 0) {
+			err_prefix_in("%s", p->path);
+			return NULL;
+		}
+		rc = nsysdb_open_mem(d, data, len);
+		free(data);
+	} else {
+		rc = nsysdb_open(d, p->sqlite_file);
+	}
+	if (rc != 0 || nsysdb_load(d) != 0 || nsysdb_load_threads(d) != 0) {
+		sqlite_prefix(p);
+		return NULL;
+	}
+	x->proj[k] = mem_calloc(1, sizeof(*x->proj[k]));
+	nvtxproj_run(d->r, d->nr, d->c, d->nc, d->g, x->proj[k]);
+	if (d->nops_unlaunched > 0)
+		err_note(&x->warnings, "%s: %zu of %zu GPU operations have no launching CUDA "
+		    "call in CUPTI_ACTIVITY_KIND_RUNTIME (cut from the "
+		    "capture?): not projected", p->sqlite_file ? p->sqlite_file
+		    : p->path, d->nops_unlaunched, d->nops);
+	if (d->nunterminated > 0)
+		err_note(&x->warnings, "%s: %zu NVTX ranges never end: they end at the last "
+		    "range event, as nsys stats does", p->sqlite_file ?
+		    p->sqlite_file : p->path, d->nunterminated);
+	return d;
+}
+
+/* The thunk and module rows of export K: its projection read as the
+ * <= 2024.4 nvtx_gpu_proj_trace layout (NumGPUOps and Orig times). */
+static int
+load_trace_sqlite(struct extract *x, size_t k)
+{
+	struct nsysdb *d = sqlite_db(x, k);
+	struct proj_range *r;
+	char **names;
+	size_t n, nnames, i;
+	int rc;
+
+	if (d == NULL)
+		return -1;
+	nsysdb_proj_ranges(d, x->proj[k], &r, &n, &names, &nnames);
+	rc = frames_add_profile(&x->fr, k, r, n, 1, 1, d->threads,
+	    d->nthreads);
+	if (rc != 0)
+		sqlite_prefix(&x->in.p[k]);
+	for (i = 0; i < nnames; i++)
+		free(names[i]);
+	free(names);
+	free(r);
+	return rc;
+}
+
+static int
+load_compile_sqlite(struct extract *x, size_t k)
+{
+	const struct input_profile *p = &x->in.p[k];
+	struct nsysdb *d = sqlite_db(x, k);
+	struct ctx c = { x, p };
+	struct compile_range *r = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (d == NULL)
+		return -1;
+	rc = nsysdb_pushpop(d, &r, &n);
+	if (rc == 0)
+		rc = compile_add_profile(&x->cf, p->name, r, n, compile_fp, &c,
+		    x->o.keep_autotuning ? 0 : COMPILE_CLEAN);
+	if (rc != 0)
+		sqlite_prefix(p);
+	compile_ranges_free(r, n);
+	return rc;
+}
+
 static int
 load_compile(struct extract *x, size_t k)
 {
@@ -652,13 +768,15 @@ load_compile(struct extract *x, size_t k)
 	struct compile_range *r = NULL;
 	size_t n = 0, len;
 	uint8_t *data;
-	char *member;
+	const char *member = p->pushpop;
 	int rc;
 
-	if ((member = input_member_any(p, pushpop_members)) == NULL)
+	if (p->kind == INPUT_SQLITE)
+		return load_compile_sqlite(x, k);
+	if (member == NULL)
 		return err_fail("%s: no report_nvtx_pushpop_trace.parquet, "
 		    ".csv.xz or .csv (profile %s)", p->path, p->name);
-	rc = fetch(x, p, member, &data, &len);
+	rc = fetch(x, p, p->ar, member, &data, &len);
 	if (rc == 0) {
 		rc = compile_parse_report(member, &data, &len, &r, &n);
 		if (rc == 0 && (rc = compile_add_profile(&x->cf, p->name, r,
@@ -670,8 +788,31 @@ load_compile(struct extract *x, size_t k)
 		compile_ranges_free(r, n);
 		free(data);
 	}
-	free(member);
 	return rc;
+}
+
+/*
+ * The nvtx frame is the projection of SQLite exports: alone, from an
+ * nsys-jax archive, it is an error; among all frames it is kept only when
+ * every input is an export.
+ */
+static int
+nvtx_inputs(struct extract *x)
+{
+	size_t k;
+
+	if (!(x->o.frames & EXTRACT_NVTX))
+		return 0;
+	for (k = 0; k < x->in.n; k++) {
+		if (x->in.p[k].kind == INPUT_SQLITE)
+			continue;
+		if (x->o.frames == EXTRACT_NVTX)
+			return err_fail("%s: the nvtx frame needs an nsys SQLite "
+			    "export (nsys export --type sqlite), not an nsys-jax "
+			    "archive", x->in.p[k].path);
+		x->o.frames &= ~EXTRACT_NVTX;
+	}
+	return 0;
 }
 
 /* Replace the profiles' names by the comma-separated NAMES. */
@@ -706,9 +847,13 @@ extract_load(struct extract *x, const char *const *paths, size_t n,
 	memset(x, 0, sizeof(*x));
 	x->o = *o;
 	x->hlo = mem_calloc(1, sizeof(*x->hlo));
-	if (input_open(paths, n, &x->in) != 0)
+	if (input_open(paths, n, o->dumpdir, &x->in) != 0)
 		return -1;
 	if (o->names && rename_profiles(&x->in, o->names) != 0)
+		return -1;
+	x->db = mem_calloc(x->in.n + 1, sizeof(*x->db));
+	x->proj = mem_calloc(x->in.n + 1, sizeof(*x->proj));
+	if (nvtx_inputs(x) != 0)
 		return -1;
 	/* One profile at a time, so that its HLO dumps can be released
 	 * before the next profile's are decoded. */
@@ -718,10 +863,14 @@ extract_load(struct extract *x, const char *const *paths, size_t n,
 		/* Profile k's members were read while k-1 was analysed. */
 		prefetch_free(x->pf);
 		x->pf = x->next;
+		x->pf_ar = x->next_ar;
 		x->pf_profile = k;
-		x->next = k + 1 < x->in.n ? prefetch_profile(x, k + 1) : NULL;
+		x->next = k + 1 < x->in.n ? prefetch_profile(x, k + 1,
+		    &x->next_ar) : NULL;
 
-		if ((o->frames & ~EXTRACT_COMPILE) &&
+		if ((x->o.frames & EXTRACT_NVTX) && sqlite_db(x, k) == NULL)
+			return -1;
+		if ((x->o.frames & ~(EXTRACT_COMPILE | EXTRACT_NVTX)) &&
 		    (load_trace(x, k) != 0 || classify(x, m0, t0) != 0))
 			return -1;
 		if ((o->frames & EXTRACT_COMPILE) && load_compile(x, k) != 0)
@@ -748,6 +897,16 @@ extract_free(struct extract *x)
 {
 	size_t i;
 
+	for (i = 0; x->db && i < x->in.n; i++) {
+		if (x->db[i])
+			nsysdb_free(x->db[i]);
+		free(x->db[i]);
+		if (x->proj[i])
+			nvtxproj_free(x->proj[i]);
+		free(x->proj[i]);
+	}
+	free(x->db);
+	free(x->proj);
 	if (x->hlo) {
 		for (i = 0; i < x->hlo->n; i++) {
 			hlo_free(x->hlo->m[i]);

@@ -2,8 +2,11 @@
  * extract: nsysjax-extract's work: the frames of load_profiler_data
  * (thunk, module, communication, compile), an hlo side table and the heap
  * simulator traces of the buffer assignments (heap), from nsys-jax
- * archives.  Each input member is decoded once, whatever frames are asked
- * for; buffer assignments only when the heap frame is.
+ * archives or nsys SQLite exports (input.h resolves both); and from
+ * SQLite exports the nvtx frame, the NVTX -> GPU projection of every
+ * range (nsysdb.h, nvtxproj.h).  Each input member is decoded once,
+ * whatever frames are asked for; buffer assignments only when the heap
+ * frame is.
  */
 #ifndef NSYSJAX_EXTRACT_H
 #define NSYSJAX_EXTRACT_H
@@ -25,19 +28,23 @@ enum extract_frame {
 	EXTRACT_COMPILE = 1 << 3,
 	EXTRACT_HLO = 1 << 4,
 	EXTRACT_STACKFRAMES = 1 << 5,
-	EXTRACT_HEAP = 1 << 6
+	EXTRACT_HEAP = 1 << 6,
+	EXTRACT_NVTX = 1 << 7	/* SQLite exports only */
 };
-#define EXTRACT_NFRAMES 7
+#define EXTRACT_NFRAMES 8
 
 struct extract_opts {
 	int keep_autotuning;	/* skip remove_autotuning_detail */
 	int allow_missing_hlo;	/* a module with no dump is a warning */
 	unsigned frames;	/* EXTRACT_* bits wanted */
 	const char *names;	/* comma-separated ProfileNames, or NULL */
+	const char *dumpdir;	/* HLO dumps of SQLite exports, or NULL */
 };
 
 struct extract_hlo;		/* loaded dumps, by member name */
 struct heap;
+struct nsysdb;
+struct nvtxproj;
 
 /* The heap frame of one ProgramId: its dump's heap simulator traces. */
 struct extract_heap {
@@ -80,6 +87,11 @@ struct extract {
 	char *keybuf;		/* scratch for stack frame keys */
 	struct prefetch *pf;	/* members of profile pf_profile, read ahead */
 	size_t pf_profile;
+	struct archive *pf_ar;	/* the archive pf reads */
+	struct archive *next_ar;
+	/* SQLite exports: each profile's, read once (NULL for others). */
+	struct nsysdb **db;
+	struct nvtxproj **proj;
 	struct prefetch *next;	/* being read for the next profile */
 	size_t capkeybuf;
 	/* The heap frame, by ProgramId in order of first appearance; only
@@ -97,9 +109,13 @@ extern const char *const extract_frame_names[];
 
 /*
  * Read PATHS[0..N) (the processes of one run) and build the frames named
- * in O->frames.  Returns 0, or -1 with an err message naming the input,
- * the member and what is wrong.  Notes of the reference's heuristics and
- * warnings go to X->warnings, for the caller to print.
+ * in O->frames.  The nvtx frame needs SQLite exports: asked for alone
+ * from an nsys-jax archive it is an error; among all frames (-o) it is
+ * dropped from X->o.frames unless every input is an export.  Returns 0,
+ * or -1 with an err message naming the input, the member and what is
+ * wrong.  Notes of the reference's heuristics and warnings (and, for
+ * exports, GPU operations without a launching call) go to X->warnings,
+ * for the caller to print.
  */
 int extract_load(struct extract *x, const char *const *paths, size_t n,
     const struct extract_opts *o);

@@ -6,6 +6,7 @@
 #include "profile/extract.h"
 #include "profile/heap.h"
 #include "base/mem.h"
+#include "profile/nsysdb.h"
 #include "base/tsv.h"
 
 static const char *const thunk_cols[] = {
@@ -305,6 +306,21 @@ write_heap(const struct extract *x, struct tsv_writer *w)
 	return rc;
 }
 
+/* The nvtx frame: each export's projection, in input order. */
+static int
+write_nvtx(struct extract *x, struct tsv_writer *w)
+{
+	size_t k;
+
+	if (tsv_header(w, nsysdb_nvtx_columns) != 0)
+		return -1;
+	for (k = 0; k < x->in.n; k++)
+		if (x->db[k] && x->proj[k] &&
+		    nsysdb_write_nvtx(x->db[k], x->proj[k], w, 0) != 0)
+			return -1;
+	return 0;
+}
+
 int
 extract_write(struct extract *x, unsigned bit, struct tsv_writer *w)
 {
@@ -323,6 +339,8 @@ extract_write(struct extract *x, unsigned bit, struct tsv_writer *w)
 		return write_stackframes(x, w);
 	case EXTRACT_HEAP:
 		return write_heap(x, w);
+	case EXTRACT_NVTX:
+		return write_nvtx(x, w);
 	}
 	return err_fail("unknown frame");
 }

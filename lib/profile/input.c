@@ -1,19 +1,47 @@
+#include <sys/stat.h>
+
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/archive.h"
 #include "base/err.h"
-#include "profile/input.h"
 #include "base/mem.h"
+#include "formats/archive.h"
+#include "profile/input.h"
+#include "profile/nsysrep.h"
 
 #define TRACE "nvtx_gpu_proj_trace/trace.parquet"
+
+static const char sqlite_magic[16] = "SQLite format 3";
+
+/* The dump suffixes, preferred first. */
+static const char *const dump_suffixes[] = {
+	"after_optimizations.hlo.pb.xz", "after_optimizations.hlo.pb", NULL
+};
+
+/* The push/pop trace, in order of preference: newer nsys-jax writes
+ * parquet, older the CSV (xz-compressed). */
+static const char *const pushpop_members[] = {
+	"report_nvtx_pushpop_trace.parquet",
+	"report_nvtx_pushpop_trace.csv.xz", "report_nvtx_pushpop_trace.csv",
+	NULL
+};
+
+static int
+ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
 
 char *
 input_name(const char *path)
 {
 	static const char *const ext[] = {
-		".zip", ".xz", ".csv", ".parquet", NULL
+		".zip", ".sqlite", ".nsys-rep", ".xz", ".csv", ".parquet",
+		NULL
 	};
 	size_t n = strlen(path), i, e;
 	const char *b;
@@ -36,25 +64,296 @@ input_name(const char *path)
 	return s;
 }
 
-static void
+static struct input_profile *
 add_profile(struct input_set *s, struct archive *a, const char *path,
-    char *name)
+    char *name, enum input_kind kind)
 {
+	struct input_profile *p;
+
 	s->p = mem_realloc(s->p, s->n + 1, sizeof(*s->p));
-	s->p[s->n].name = name;
-	s->p[s->n].key = mem_strdup(name);
-	s->p[s->n].ar = a;
-	s->p[s->n].path = path;
-	s->n++;
+	p = &s->p[s->n++];
+	memset(p, 0, sizeof(*p));
+	p->name = name;
+	p->key = mem_strdup(name);
+	p->kind = kind;
+	p->ar = a;
+	p->path = path;
+	return p;
+}
+
+static void
+add_archive(struct input_set *s, struct archive *a)
+{
+	mem_grow(&s->ar, &s->capar, s->nar + 1, sizeof(*s->ar));
+	s->ar[s->nar++] = a;
+}
+
+/* Member BASE of P, or "BASE/<profile>" in a combined archive. */
+static char *
+member(const struct input_profile *p, const char *base)
+{
+	char *m;
+
+	if (archive_has(p->ar, base))
+		return mem_strdup(base);
+	m = mem_alloc(strlen(base) + strlen(p->key) + 2);
+	sprintf(m, "%s/%s", base, p->key);
+	if (archive_has(p->ar, m))
+		return m;
+	free(m);
+	return NULL;
+}
+
+/* ---- HLO dumps ---- */
+
+/*
+ * The program id of dump member NAME (PREFIX "module_NNNN.<...>SUFFIX"
+ * [+ "/" KEY]) and the rank of its suffix, or -1 when it is not an
+ * after-optimizations dump visible to the profile KEY.
+ */
+static int
+dump_id(const char *name, const char *prefix, const char *key,
+    int64_t *id)
+{
+	size_t np = strlen(prefix), n, nk = strlen(key);
+	const char *p, *end;
+	char buf[32];
+	int rank;
+
+	if (strncmp(name, prefix, np) != 0 ||
+	    strncmp(name + np, "module_", 7) != 0)
+		return -1;
+	p = name + np + 7;
+	*id = 0;
+	for (end = p; *end >= '0' && *end <= '9' && end - p < 18; end++)
+		*id = *id * 10 + (*end - '0');
+	if (end == p || *end != '.')
+		return -1;
+	/* XLA writes %04d: "module_01." is no dump of program 1. */
+	snprintf(buf, sizeof(buf), "%04lld", (long long)*id);
+	if (strlen(buf) != (size_t)(end - p) || strncmp(buf, p, end - p) != 0)
+		return -1;
+	n = strlen(name);
+	if (strchr(end, '/') != NULL) {
+		/* A combined archive's "<dump>/<profile>". */
+		if (n <= nk + 1 || name[n - nk - 1] != '/' ||
+		    strcmp(name + n - nk, key) != 0)
+			return -1;
+		n -= nk + 1;
+		if (memchr(end, '/', (size_t)(name + n - end)) != NULL)
+			return -1;
+	}
+	for (rank = 0; dump_suffixes[rank]; rank++) {
+		size_t k = strlen(dump_suffixes[rank]);
+
+		if ((size_t)(n - (size_t)(end + 1 - name)) > k &&
+		    strncmp(name + n - k, dump_suffixes[rank], k) == 0)
+			return rank;
+	}
+	return -1;
 }
 
 static int
-find_profiles(struct input_set *s, struct archive *a, const char *path)
+cmp_dump(const void *pa, const void *pb)
+{
+	const struct input_dump *a = pa, *b = pb;
+
+	return (a->program_id > b->program_id) -
+	    (a->program_id < b->program_id);
+}
+
+/*
+ * List the dumps of P in archive D: members PREFIX "module_..."; for each
+ * program, the preferred suffix, then the first name (archive_name order).
+ */
+static void
+resolve_dumps(struct input_profile *p, struct archive *d, const char *prefix)
+{
+	int *rank = NULL;
+	size_t i, j, cap = 0, caprank = 0;
+
+	p->dumps = d;
+	if (d == NULL)
+		return;
+	for (i = 0; i < archive_count(d); i++) {
+		const char *name = archive_name(d, i);
+		int64_t id;
+		int r = dump_id(name, prefix, p->key, &id);
+
+		if (r < 0)
+			continue;
+		for (j = 0; j < p->ndump && p->dump[j].program_id != id; j++)
+			;
+		if (j < p->ndump) {
+			if (r < rank[j]) {
+				free(p->dump[j].member);
+				p->dump[j].member = mem_strdup(name);
+				rank[j] = r;
+			}
+			continue;
+		}
+		mem_grow(&p->dump, &cap, p->ndump + 1, sizeof(*p->dump));
+		mem_grow(&rank, &caprank, p->ndump + 1, sizeof(*rank));
+		p->dump[p->ndump].program_id = id;
+		p->dump[p->ndump].member = mem_strdup(name);
+		rank[p->ndump++] = r;
+	}
+	free(rank);
+	qsort(p->dump, p->ndump, sizeof(*p->dump), cmp_dump);
+}
+
+const struct input_dump *
+input_dump(const struct input_profile *p, int64_t program_id)
+{
+	struct input_dump k;
+
+	k.program_id = program_id;
+	if (p->ndump == 0)
+		return NULL;
+	return bsearch(&k, p->dump, p->ndump, sizeof(*p->dump), cmp_dump);
+}
+
+/* ---- nsys-jax archives ---- */
+
+static void
+resolve_nsysjax(struct input_profile *p)
+{
+	const char *const *b;
+
+	p->trace = member(p, TRACE);
+	p->threads = member(p, "thread-metadata.parquet");
+	for (b = pushpop_members; *b && p->pushpop == NULL; b++)
+		p->pushpop = member(p, *b);
+	resolve_dumps(p, p->ar, "dump/");
+}
+
+/* The dump directory DIR as an archive (NULL when it does not exist). */
+static int
+open_dumpdir(struct input_set *s, const char *dir, int required,
+    struct archive **out)
+{
+	struct stat sb;
+
+	*out = NULL;
+	if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+		if (required)
+			return err_fail("%s: not a directory (--hlo-dump)",
+			    dir);
+		return 0;
+	}
+	if ((*out = archive_open(dir)) == NULL)
+		return err_prefix("%s", dir);
+	add_archive(s, *out);
+	return 0;
+}
+
+/* The dump directory of a bare export PATH: "dump" beside it. */
+static char *
+default_dumpdir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) + 1 : 0;
+	char *d = mem_alloc(n + 5);
+
+	memcpy(d, path, n);
+	strcpy(d + n, "dump");
+	return d;
+}
+
+/* Whether PATH is a regular file that starts like a SQLite database (or
+ * is named so: a damaged export must get the SQLite reader's message). */
+static int
+is_sqlite_file(const char *path)
+{
+	struct stat sb;
+	char hdr[16];
+	size_t got = 0;
+	FILE *fp;
+
+	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return 0;
+	if (ends_with(path, ".sqlite"))
+		return 1;
+	if ((fp = fopen(path, "rb")) != NULL) {
+		got = fread(hdr, 1, sizeof(hdr), fp);
+		fclose(fp);
+	}
+	return got == sizeof(hdr) && memcmp(hdr, sqlite_magic, 16) == 0;
+}
+
+/*
+ * The export DB as the profile of input PATH (DB itself, or the export of
+ * the report PATH), its dumps in DUMPDIR or "dump" beside PATH.  DB is
+ * taken over.
+ */
+static int
+open_sqlite_file(struct input_set *s, const char *path, char *db,
+    const char *dumpdir)
+{
+	struct input_profile *p;
+	struct archive *d;
+	char *dir = dumpdir ? NULL : default_dumpdir(path);
+	int rc;
+
+	rc = open_dumpdir(s, dumpdir ? dumpdir : dir, dumpdir != NULL, &d);
+	free(dir);
+	if (rc != 0) {
+		free(db);
+		return -1;
+	}
+	p = add_profile(s, NULL, path, input_name(path), INPUT_SQLITE);
+	p->sqlite_file = db;
+	resolve_dumps(p, d, "");
+	return 0;
+}
+
+/* An archive holding one top-level *.sqlite: 1, 0 if none, -1 if more. */
+static int
+find_sqlite(struct input_set *s, struct archive *a, const char *path,
+    const char *dumpdir)
+{
+	struct input_profile *p;
+	struct archive *d = a;
+	const char *found = NULL;
+	struct stat sb;
+	size_t i;
+
+	for (i = 0; i < archive_count(a); i++) {
+		const char *m = archive_name(a, i);
+
+		if (strchr(m, '/') != NULL || !ends_with(m, ".sqlite"))
+			continue;
+		if (found)
+			return err_fail("%s: holds %s and %s: one nsys export "
+			    "per input (give each process its own)", path,
+			    found, m);
+		found = m;
+	}
+	if (found == NULL)
+		return 0;
+	if (dumpdir && open_dumpdir(s, dumpdir, 1, &d) != 0)
+		return -1;
+	p = add_profile(s, a, path, input_name(path), INPUT_SQLITE);
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		p->sqlite_file = mem_alloc(strlen(path) + strlen(found) + 2);
+		sprintf(p->sqlite_file, "%s/%s", path, found);
+	} else {
+		p->sqlite_member = mem_strdup(found);
+	}
+	resolve_dumps(p, d, dumpdir ? "" : "dump/");
+	return 1;
+}
+
+static int
+find_profiles(struct input_set *s, struct archive *a, const char *path,
+    const char *dumpdir)
 {
 	size_t i, before = s->n, plen = strlen(TRACE "/");
+	int rc;
 
 	if (archive_has(a, TRACE)) {
-		add_profile(s, a, path, input_name(path));
+		resolve_nsysjax(add_profile(s, a, path, input_name(path),
+		    INPUT_NSYSJAX));
 		return 0;
 	}
 	for (i = 0; i < archive_count(a); i++) {
@@ -62,28 +361,47 @@ find_profiles(struct input_set *s, struct archive *a, const char *path)
 
 		if (strncmp(m, TRACE "/", plen) == 0 && m[plen] != '\0' &&
 		    strchr(m + plen, '/') == NULL)
-			add_profile(s, a, path, mem_strdup(m + plen));
+			add_profile(s, a, path, mem_strdup(m + plen),
+			    INPUT_NSYSJAX);
 	}
-	if (s->n == before)
-		return err_fail("%s: no %s: not an nsys-jax archive", path,
-		    TRACE);
-	return 0;
+	for (i = before; i < s->n; i++)
+		resolve_nsysjax(&s->p[i]);
+	if (s->n > before)
+		return 0;
+	if ((rc = find_sqlite(s, a, path, dumpdir)) != 0)
+		return rc < 0 ? -1 : 0;
+	return err_fail("%s: no %s: not an nsys-jax archive (nor an nsys "
+	    "export: no *.sqlite)", path, TRACE);
 }
 
 int
-input_open(const char *const *paths, size_t n, struct input_set *s)
+input_open(const char *const *paths, size_t n, const char *dumpdir,
+    struct input_set *s)
 {
 	size_t i, j;
 
 	memset(s, 0, sizeof(*s));
-	s->ar = mem_calloc(n + 1, sizeof(*s->ar));
 	for (i = 0; i < n; i++) {
-		struct archive *a = archive_open(paths[i]);
+		struct archive *a;
 
-		if (a == NULL)
+		if (nsysrep_is_report(paths[i])) {
+			char *db = nsysrep_export(paths[i]);
+
+			if (db == NULL ||
+			    open_sqlite_file(s, paths[i], db, dumpdir) != 0)
+				return -1;
+			continue;
+		}
+		if (is_sqlite_file(paths[i])) {
+			if (open_sqlite_file(s, paths[i],
+			    mem_strdup(paths[i]), dumpdir) != 0)
+				return -1;
+			continue;
+		}
+		if ((a = archive_open(paths[i])) == NULL)
 			return err_prefix("%s", paths[i]);
-		s->ar[s->nar++] = a;
-		if (find_profiles(s, a, paths[i]) != 0)
+		add_archive(s, a);
+		if (find_profiles(s, a, paths[i], dumpdir) != 0)
 			return -1;
 	}
 	for (i = 0; i < s->n; i++)
@@ -98,75 +416,25 @@ input_open(const char *const *paths, size_t n, struct input_set *s)
 void
 input_close(struct input_set *s)
 {
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < s->nar; i++)
 		archive_close(s->ar[i]);
 	for (i = 0; i < s->n; i++) {
-		free(s->p[i].name);
-		free(s->p[i].key);
+		struct input_profile *p = &s->p[i];
+
+		free(p->name);
+		free(p->key);
+		free(p->trace);
+		free(p->threads);
+		free(p->pushpop);
+		free(p->sqlite_file);
+		free(p->sqlite_member);
+		for (k = 0; k < p->ndump; k++)
+			free(p->dump[k].member);
+		free(p->dump);
 	}
 	free(s->ar);
 	free(s->p);
 	memset(s, 0, sizeof(*s));
-}
-
-char *
-input_member(const struct input_profile *p, const char *base)
-{
-	char *m;
-
-	if (archive_has(p->ar, base))
-		return mem_strdup(base);
-	m = mem_alloc(strlen(base) + strlen(p->key) + 2);
-	sprintf(m, "%s/%s", base, p->key);
-	if (archive_has(p->ar, m))
-		return m;
-	free(m);
-	return NULL;
-}
-
-char *
-input_member_any(const struct input_profile *p, const char *const *bases)
-{
-	char *m = NULL;
-
-	for (; *bases && m == NULL; bases++)
-		m = input_member(p, *bases);
-	return m;
-}
-
-/* Whether NAME is PREFIX + "<anything>" + SUFFIX [+ "/" + PROFILE]. */
-static int
-dump_match(const char *name, const char *prefix, const char *suffix,
-    const char *profile)
-{
-	size_t n = strlen(name), np = strlen(prefix), ns = strlen(suffix);
-	size_t nprof = strlen(profile);
-
-	if (strncmp(name, prefix, np) != 0)
-		return 0;
-	if (n > np + ns && strcmp(name + n - ns, suffix) == 0)
-		return 1;
-	return n > np + ns + nprof + 1 && name[n - nprof - 1] == '/' &&
-	    strcmp(name + n - nprof, profile) == 0 &&
-	    strncmp(name + n - nprof - 1 - ns, suffix, ns) == 0;
-}
-
-char *
-input_dump(const struct input_profile *p, int64_t program_id,
-    const char *suffix)
-{
-	char prefix[64];
-	size_t i;
-
-	snprintf(prefix, sizeof(prefix), "dump/module_%04lld.",
-	    (long long)program_id);
-	for (i = 0; i < archive_count(p->ar); i++) {
-		const char *m = archive_name(p->ar, i);
-
-		if (dump_match(m, prefix, suffix, p->key))
-			return mem_strdup(m);
-	}
-	return NULL;
 }

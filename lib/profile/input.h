@@ -1,12 +1,22 @@
 /*
- * input: find the profiles inside nsysjax-extract's inputs.
+ * input: find the profiles inside nsysjax-extract's inputs and resolve
+ * each into what the extractor decodes: its members by role and its HLO
+ * dumps by XLA program id.  This is the one place that knows the kinds of
+ * input; extract.c only decodes what is resolved here.
  *
- * An input is an nsys-jax archive (.zip or its extracted directory) holding
- * one profile, or an nsys-jax-combine archive holding several: a member
- * that differs between processes is stored as "NAME/<profile>" instead of
- * "NAME" (scripts/nsys_jax_combine.py).  Several inputs are the processes
- * of one run.  A profile is named after its input (file name without
- * ".zip") or, in a combined archive, after its "<profile>" part.
+ * Kinds of input (several inputs are the processes of one run):
+ *  - an nsys-jax archive (.zip or its extracted directory) holding one
+ *    profile, or an nsys-jax-combine archive holding several: a member
+ *    that differs between processes is stored as "NAME/<profile>" instead
+ *    of "NAME" (scripts/nsys_jax_combine.py);
+ *  - an nsys SQLite export (a file named *.sqlite, or any file starting
+ *    with the SQLite header), its HLO dumps in the directory DUMPDIR, by
+ *    default "dump" beside the file;
+ *  - a directory or zip holding one *.sqlite (at its top) and dump/: as
+ *    an archive, the dumps are its "dump/" members (unless DUMPDIR).
+ * A profile is named after its input (the file name without ".zip" or
+ * ".sqlite"; a directory's name) or, in a combined archive, after its
+ * "<profile>" part.
  */
 #ifndef NSYSJAX_INPUT_H
 #define NSYSJAX_INPUT_H
@@ -16,61 +26,77 @@
 
 struct archive;
 
+enum input_kind {
+	INPUT_NSYSJAX,		/* nsys-jax archive: the members below */
+	INPUT_SQLITE		/* nsys SQLite export */
+};
+
+/* The after-optimizations HLO dump of one XLA program. */
+struct input_dump {
+	int64_t program_id;
+	char *member;		/* member of input_profile.dumps */
+};
+
 struct input_profile {
 	char *name;		/* ProfileName (the key, unless renamed) */
 	char *key;		/* "<profile>" of NAME/<profile> members */
-	struct archive *ar;	/* shared by the profiles of one input */
+	enum input_kind kind;
+	struct archive *ar;	/* the input (shared by the profiles of one
+				 * input); NULL for a bare .sqlite file */
 	const char *path;	/* the input path, for messages */
+	/* INPUT_NSYSJAX: members of ar by role; NULL when absent. */
+	char *trace;		/* nvtx_gpu_proj_trace/trace.parquet */
+	char *threads;		/* thread-metadata.parquet */
+	char *pushpop;		/* report_nvtx_pushpop_trace.{parquet,csv*} */
+	/* INPUT_SQLITE: the export, a file (sqlite_file) or a member of ar
+	 * (sqlite_member, a zip's), exactly one of them set. */
+	char *sqlite_file;
+	char *sqlite_member;
+	/* HLO dumps, sorted by program id; dumps is ar, the dump directory
+	 * (owned by the input set), or NULL when there is none. */
+	struct archive *dumps;
+	struct input_dump *dump;
+	size_t ndump;
 };
 
 struct input_set {
 	struct archive **ar;
-	size_t nar;
+	size_t nar, capar;
 	struct input_profile *p;
 	size_t n;
 };
 
 /*
- * Open every input in PATHS[0..N) and list their profiles in input order
- * (sorted by name within a combined archive).  Returns 0, or -1 with an err
- * message naming the input: unreadable, not a zip, no
- * nvtx_gpu_proj_trace/trace.parquet (not an nsys-jax archive), two
- * profiles with the same name.
+ * Open every input in PATHS[0..N) and resolve their profiles, in input
+ * order (sorted by name within a combined archive).  DUMPDIR (or NULL:
+ * the default above) is where SQLite exports' HLO dumps are.  Returns 0,
+ * or -1 with an err message naming the input: unreadable, not a zip, no
+ * nvtx_gpu_proj_trace/trace.parquet nor *.sqlite (neither an nsys-jax
+ * archive nor an nsys export), several *.sqlite in one directory, a dump
+ * directory that cannot be read, two profiles with the same name.
  */
-int input_open(const char *const *paths, size_t n, struct input_set *s);
+int input_open(const char *const *paths, size_t n, const char *dumpdir,
+    struct input_set *s);
 
 void input_close(struct input_set *s);
 
 /*
  * The ProfileName of the input PATH, as nsys-jax names a profile after its
- * archive: the last component (trailing '/' ignored) without ".zip", and
- * for a report file without ".xz", ".csv", ".parquet" in turn
- * ("r/rank0.csv.xz" -> "rank0"); "-" is "stdin".  A new string.
+ * archive: the last component (trailing '/' ignored) without ".zip",
+ * ".sqlite" or ".nsys-rep", and for a report file without ".xz", ".csv", ".parquet" in
+ * turn ("r/rank0.csv.xz" -> "rank0"); "-" is "stdin".  A new string.
  */
 char *input_name(const char *path);
 
 /*
- * The member holding BASE for profile P: BASE itself, or "BASE/<name>"
- * in a combined archive.  Returns a new string (caller frees), or NULL
- * when neither exists (no err message: callers decide if that is an
- * error).
+ * The dump of PROGRAM_ID for P: the member "dump/module_NNNN.<module>.
+ * <...>after_optimizations.hlo.pb.xz" (NNNN = the id zero-padded to 4
+ * digits, as XLA names dumps; the uncompressed ".hlo.pb" when there is
+ * no ".xz"; the first by name when several modules share the id), or
+ * "<that>/<profile>" in a combined archive; in a dump directory the same
+ * without "dump/".  NULL when there is none.
  */
-char *input_member(const struct input_profile *p, const char *base);
-
-/*
- * The first of the NULL-terminated BASES that exists for P, as
- * input_member.  Lets callers accept several formats of one report.
- */
-char *input_member_any(const struct input_profile *p,
-    const char *const *bases);
-
-/*
- * The HLO dump of program PROGRAM_ID for P: the member
- * "dump/module_NNNN.<module>.<...>SUFFIX" (NNNN = the id zero-padded to
- * 4 digits, as XLA names dumps), or "<that>/<name>" in a combined archive.
- * Returns a new string or NULL.
- */
-char *input_dump(const struct input_profile *p, int64_t program_id,
-    const char *suffix);
+const struct input_dump *input_dump(const struct input_profile *p,
+    int64_t program_id);
 
 #endif

@@ -26,13 +26,15 @@ bad_usage() {
 	exit 2
 }
 
-# Options every pipeline shares: -o DIR, -t TABLE, -h.  common_opt OPT
-# ARG handles one getopts result; it fails (status 1) for an option it
-# does not know, so that the script can handle its own.
-OUT='' ONLY=''
+# Options every pipeline shares: -o DIR, -t TABLE, -s DIR, -h.
+# common_opt OPT ARG handles one getopts result; it fails (status 1) for
+# an option it does not know, so that the script can handle its own.
+OUT='' ONLY='' STEADY=''
 common_opt() {
 	case $1 in
 	o) OUT=$2 ;;
+	s) [ -d "$2" ] || bad_usage "-s: not a directory: '$2'"
+	   STEADY=$2 ;;
 	t) case " $TABLES " in
 		*" $2 "*) ONLY=$2 ;;
 		*) bad_usage "unknown table '$2' (one of: $TABLES)" ;;
@@ -44,10 +46,10 @@ common_opt() {
 }
 
 # std_args "$@": the whole option prologue of a script with no options of
-# its own: -o, -t, -h, then at least one input; makes $OUT.  The caller
+# its own: -o, -t, -s, -h, then at least one input; makes $OUT.  The caller
 # then drops the options: shift $((OPTIND - 1)).
 std_args() {
-	while getopts o:t:h opt; do common_opt "$opt" "${OPTARG:-}" || bad_usage; done
+	while getopts o:t:s:h opt; do common_opt "$opt" "${OPTARG:-}" || bad_usage; done
 	shift $((OPTIND - 1))
 	[ $# -gt 0 ] || bad_usage "no input"
 	[ -z "$OUT" ] || mkdir -p "$OUT"
@@ -60,10 +62,11 @@ number() {
 	esac
 }
 
-# A script runs one job in the background at most: `... & BG=$!`, later
-# `wait "$BG"; BG=`; on exit it is stopped if it still runs.
+# Jobs in the background: `... & BG="$BG $!"`, later `wait ...` and
+# BG emptied; on exit those still running are stopped.
 W=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-pipeline.XXXXXX") BG=''
-trap '[ -z "$BG" ] || kill "$BG" 2> /dev/null; rm -rf "$W"' EXIT
+# shellcheck disable=SC2086
+trap '[ -z "$BG" ] || kill $BG 2> /dev/null; rm -rf "$W"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -85,21 +88,37 @@ frames() {
 
 # steady FRAME...: $W/FRAME.tsv, the steady state of each named frame of
 # $F (thunk, module or communication) as the reference has it: clocks
-# aligned (corrections estimated on the collectives, those of the
+# aligned (corrections estimated once on the collectives, those of the
 # communication frame, applied to each frame; nothing to apply when
 # nsysjax-align declined, as for one device), then nsysjax-warmup's split.
+# With -s DIR, the frames DIR/FRAME.tsv, computed so by pipelines/report.sh
+# (steady_frames), are used as they are.
 steady() {
-	nsysjax-align -o "$W/corrections.tsv" "$F/communication.tsv" > /dev/null
-	n=$(wc -l < "$W/corrections.tsv")
+	if [ -n "$STEADY" ]; then
+		for f do
+			[ -f "$STEADY/$f.tsv" ] || die "$STEADY: no $f.tsv"
+			ln -s "$(cd "$STEADY" && pwd)/$f.tsv" "$W/$f.tsv"
+		done
+		return
+	fi
+	[ -f "$W/corrections.tsv" ] ||
+		nsysjax-align -o "$W/corrections.tsv" "$F/communication.tsv" > /dev/null
 	for f do
-		src=$F/$f.tsv
-		if [ "$n" -gt 1 ]; then
-			nsysjax-align -a "$W/corrections.tsv" "$src" > "$W/aligned_$f.tsv"
-			src=$W/aligned_$f.tsv
-		fi
-		nsysjax-warmup -c "$F/compile.tsv" --communication-from "$F/communication.tsv" \
-			"$src" > "$W/$f.tsv"
+		steady_frame "$F" "$W/corrections.tsv" "$f" > "$W/$f.tsv"
 	done
+}
+
+# steady_frame FRAMES CORRECTIONS FRAME: the steady state of FRAMES/FRAME.tsv
+# on standard output: aligned with the table CORRECTIONS (unless it is
+# empty: alignment declined), then split by nsysjax-warmup; streamed.
+steady_frame() {
+	if [ "$(wc -l < "$2")" -gt 1 ]; then
+		{ nsysjax-align -a "$2" "$1/$3.tsv" || echo "$?" > "$W/align-$3.failed"; } |
+			nsysjax-warmup -c "$1/compile.tsv" --communication-from "$1/communication.tsv"
+		[ ! -f "$W/align-$3.failed" ] || die "nsysjax-align -a failed on $1/$3.tsv"
+	else
+		nsysjax-warmup -c "$1/compile.tsv" --communication-from "$1/communication.tsv" "$1/$3.tsv"
+	fi
 }
 
 # top_modules MODULE: the ProgramIds of the top modules of a module frame,

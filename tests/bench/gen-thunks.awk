@@ -4,7 +4,10 @@
 # ThunkExecution + R * (its max + 1) and OrigStartMs, ProjStartMs + R *
 # SPAN (the input's time span plus a second), so that collective
 # instances stay distinct and time keeps increasing.  Stops after ROWS
-# data rows.
+# data rows.  With -v MODULES=FILE -v MOUT=FILE, the module frame FILE of
+# the same run is repeated as often, with the same shifts of
+# ProgramExecution, OrigStartMs and ProjStartMs, into MOUT: the module
+# frame of the large run.
 #
 #	awk -v ROWS=10000000 -f tests/bench/gen-thunks.awk thunk.tsv > big.tsv
 BEGIN {
@@ -113,4 +116,38 @@ END {
 			out++
 		}
 	}
+	if (MODULES != "")
+		modules(r)
+}
+
+# The module frame, COPIES times.
+function modules(copies,   line, f, h, i, j, k, r, e, os, ps, pe) {
+	for (j = 1; j <= m; j++)
+		if (col[j] == c["ProgramExecution"])
+			pe = j
+	if ((getline line < MODULES) <= 0) {
+		print "gen-thunks.awk: " MODULES ": no header" > "/dev/stderr"
+		exit 1
+	}
+	print line > MOUT
+	split(line, f, "\t")
+	for (i in f)
+		h[f[i]] = i
+	e = h["ProgramExecution"]; os = h["OrigStartMs"]; ps = h["ProjStartMs"]
+	n = 0
+	while ((getline line < MODULES) > 0)
+		mrow[++n] = line
+	for (r = 0; r < copies; r++)
+		for (i = 1; i <= n; i++) {
+			split(mrow[i], f, "\t")
+			if (r > 0) {
+				f[e] += r * (max[pe] + 1)
+				f[os] = ms(ns(f[os]) + r * span)
+				f[ps] = ms(ns(f[ps]) + r * span)
+			}
+			line = f[1]
+			for (k = 2; k in f; k++)
+				line = line "\t" f[k]
+			print line > MOUT
+		}
 }

@@ -1,8 +1,9 @@
 /*
  * Fuzz target: the TSV filters' analyses on what they read: collective
- * bandwidths and summaries, clock alignment (estimated, and applied from
- * a corrections table), the warm-up split, compile statistics and the
- * flame-graph folding with its side tables, the comparison of two runs
+ * bandwidths and summaries, clock alignment (estimated, with its skews,
+ * and applied from a corrections table), the warm-up split, compile
+ * statistics, the flame-graph folding with its side tables, the
+ * statistics of nsysjax-stats (every table), the comparison of two runs
  * (nsysjax-diff: the rows against the side table as frames, with the
  * side tables of both runs, by every key) and differential folded stacks
  * (the four texts as folded files).  The input is up to four TSV texts
@@ -21,6 +22,7 @@
 #include "analysis/diff.h"
 #include "analysis/filter.h"
 #include "analysis/fold.h"
+#include "analysis/stats.h"
 #include "fuzz.h"
 #include "base/tsv.h"
 #include "analysis/warmup.h"
@@ -51,12 +53,12 @@ static void
 collectives(void)
 {
 	static const enum coll_mode mode[] = { COLL_ROWS, COLL_COMM_ROWS,
-	    COLL_BANDWIDTH, COLL_HIDDEN };
+	    COLL_BANDWIDTH, COLL_HIDDEN, COLL_WAITS };
 	struct tsv_writer *w;
 	struct filter *in;
 	size_t i;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < sizeof(mode) / sizeof(*mode); i++) {
 		if ((in = rows()) == NULL)
 			return;
 		w = tsv_wopen(fuzz_null(), "null");
@@ -78,9 +80,11 @@ align(void)
 	if ((in = rows()) == NULL)
 		return;
 	r = align_run_new();
+	align_keep_skews(r);
 	w = tsv_wopen(fuzz_null(), "null");
 	if (align_read(r, in) == 0) {
 		(void)align_table_write(w, align_result(r));
+		(void)align_write_skews(r, w);
 		(void)align_write(r, w);
 	}
 	(void)tsv_wclose(w);
@@ -157,6 +161,23 @@ compilestats(void)
 		}
 	cstats_free(s);
 	filter_close(in);
+	/* One profile at a time (cstats_stream), two of the tables. */
+	for (o.table = CSTATS_SUMMARY; o.table <= CSTATS_COMPILATIONS;
+	    o.table += CSTATS_COMPILATIONS - CSTATS_SUMMARY) {
+		o.flags = CSTATS_CLEAN;
+		o.top = 0.97;
+		if ((in = rows()) == NULL)
+			return;
+		s = cstats_new();
+		if (cstats_stream(s, &o) == 0 && cstats_read(s, in) == 0 &&
+		    cstats_attribute(s) == 0) {
+			w = tsv_wopen(fuzz_null(), "null");
+			(void)cstats_write(s, w, &o);
+			(void)tsv_wclose(w);
+		}
+		cstats_free(s);
+		filter_close(in);
+	}
 }
 
 /* Side table I into F with LOAD; -1 if it failed. */
@@ -207,6 +228,45 @@ fold(void)
 	}
 }
 
+static int
+load_hlo(struct tsv_reader *r, void *arg)
+{
+	return stats_load_hlo(arg, r);
+}
+
+/* Every table of nsysjax-stats: the rows with the side table as module
+ * frame and the hlo frame; and the tables without a module frame. */
+static void
+stats(void)
+{
+	struct stats_opts o = { 0, 0.1, STATS_TOP, 1 };
+	struct tsv_writer *w;
+	struct filter *in;
+	struct stats *s;
+	int t, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		o.tables = pass == 0 ? (1u << STATS_NTABLES) - 1 :
+		    STATS_BIT(STATS_VARIABILITY) | STATS_BIT(STATS_COSTS);
+		o.ratio = pass == 0 ? 0.1 : 0;
+		s = stats_new(&o);
+		if ((pass == 1 || stats_load_modules(s, files[1]) == 0) &&
+		    filter_load(files[2], load_hlo, s) == 0 &&
+		    (in = rows()) != NULL) {
+			if (stats_read(s, in) == 0)
+				for (t = 0; t < STATS_NTABLES; t++) {
+					if (!(o.tables & STATS_BIT(t)))
+						continue;
+					w = tsv_wopen(fuzz_null(), "null");
+					(void)stats_write(s, (enum stats_table)t, w);
+					(void)tsv_wclose(w);
+				}
+			filter_close(in);
+		}
+		stats_free(s);
+	}
+}
+
 /* Read file I with FN into D for run RUN; -1 if it failed. */
 static int
 diff_file(struct diff *d, int run, size_t i,
@@ -227,7 +287,7 @@ diff_file(struct diff *d, int run, size_t i,
 static void
 diff(void)
 {
-	struct diff_opts o = { DIFF_KEY_THUNK, "ProjDurMs", STATS_HOLM, 0.05,
+	struct diff_opts o = { DIFF_KEY_THUNK, "ProjDurMs", SIGTEST_HOLM, 0.05,
 	    10, 0, 0 };
 	struct tsv_writer *w;
 	struct diff *d;
@@ -250,7 +310,7 @@ diff(void)
 			(void)diff_regressed(d);
 		}
 		diff_free(d);
-		o.adjust = STATS_BH;
+		o.adjust = SIGTEST_BH;
 		o.min_share = 0.5;
 	}
 }
@@ -294,6 +354,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	warmup();
 	compilestats();
 	fold();
+	stats();
 	diff();
 	folddiff();
 	return 0;

@@ -78,6 +78,9 @@ struct result {
 	char *out;
 };
 
+/* Run with cstats_stream (one profile at a time) when set. */
+static int streaming;
+
 /* Run the tool's steps over TEXT, written to a file "f.tsv". */
 static struct result
 run(const char *text, enum cstats_table t, int flags, double top)
@@ -99,7 +102,9 @@ run(const char *text, enum cstats_table t, int flags, double top)
 	files[0] = path;
 	out = open_memstream(&res.out, &len);
 	w = tsv_wopen(out, "out");
-	if ((in = filter_open(files, 1)) == NULL || cstats_read(s, in) != 0 ||
+	in = NULL;
+	if ((streaming && cstats_stream(s, &o) != 0) ||
+	    (in = filter_open(files, 1)) == NULL || cstats_read(s, in) != 0 ||
 	    cstats_attribute(s) != 0 || cstats_write(s, w, &o) != 0)
 		res.rc = -1;
 	tsv_wclose(w);
@@ -428,6 +433,51 @@ parquet(void)
 	(void)bytesdup;
 }
 
+/*
+ * One profile at a time: every table of the two-profile frame, and of
+ * the frame with profile p again after q, is the same as with every
+ * range held; p again after q is an error naming the line.
+ */
+static void
+stream(void)
+{
+	static const int flags[] = { 0, CSTATS_CLEAN | CSTATS_GROUP };
+	char *twice = mem_alloc(2 * sizeof(frame));
+	struct result a, b;
+	enum cstats_table t;
+	size_t f;
+
+	for (t = CSTATS_STATS; t <= CSTATS_COMPILATIONS; t++)
+		for (f = 0; f < 2; f++) {
+			if (t == CSTATS_PASSES && f == 1)
+				continue;
+			streaming = 0;
+			a = run(frame, t, flags[f], t == CSTATS_SUMMARY ? 0.97 :
+			    1);
+			streaming = 1;
+			b = run(frame, t, flags[f], t == CSTATS_SUMMARY ? 0.97 :
+			    1);
+			CHECK_INT(a.rc, 0);
+			CHECK_INT(b.rc, 0);
+			CHECK_STR(b.out, a.out);
+			free(a.out);
+			free(b.out);
+		}
+	/* p, q, then p again (its rows renamed "p" after the q row). */
+	strcpy(twice, frame);
+	strcat(twice, "p\t20\tXlaCompile\t1\t\t:20\t200\t1\t0\t1\t\t\n");
+	b = run(twice, CSTATS_STATS, 0, 1);
+	CHECK_INT(b.rc, -1);
+	CHECK(strstr(err_msg(), ":11: ProfileName 'p' again after other "
+	    "profiles") != NULL);
+	free(b.out);
+	streaming = 0;
+	b = run(twice, CSTATS_STATS, 0, 1);
+	CHECK_INT(b.rc, 0);
+	free(b.out);
+	free(twice);
+}
+
 int
 main(void)
 {
@@ -439,5 +489,6 @@ main(void)
 	errors();
 	csv();
 	parquet();
+	stream();
 	return unit_done("compilestats_test");
 }

@@ -1,182 +1,328 @@
-/* stats: the Mann-Whitney U test against published and hand-derived
- * values, p-value adjustment (Holm, Benjamini-Hochberg) by hand, sorting
- * and medians. */
-#include <stdint.h>
+/*
+ * stats: every table of nsysjax-stats on hand-made frames whose numbers
+ * are worked out by hand (comments), the cost rounding, errors; and the
+ * two other analyses the pipelines moved into C: the skew table of
+ * align_est_skews and the wait table of coll_summary_waits.
+ */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "analysis/align.h"
+#include "analysis/collectives.h"
+#include "analysis/filter.h"
 #include "analysis/stats.h"
+#include "base/err.h"
+#include "base/tsv.h"
 #include "unit.h"
 
-static void
-mwu(int64_t *a, size_t na, int64_t *b, size_t nb, struct stats_mwu *r)
+static char dir[] = "/tmp/stats_test.XXXXXX";
+
+/* Write TEXT to DIR/NAME; returns the path (static, one per name). */
+static char *
+file(const char *name, const char *text)
 {
-	stats_sort_i64(a, na);
-	stats_sort_i64(b, nb);
-	stats_mwu(a, na, b, nb, r);
+	static char paths[8][256];
+	static int n;
+	char *p = paths[n++ % 8];
+	FILE *fp;
+
+	snprintf(p, 256, "%s/%s", dir, name);
+	if ((fp = fopen(p, "w")) == NULL || fputs(text, fp) < 0 ||
+	    fclose(fp) != 0)
+		abort();
+	return p;
 }
 
 /*
- * The example of scipy.stats.mannwhitneyu's documentation: males [19 22 16 29 24], females
- * [20 11 17 12]; "U1 = 17.0" for males, and with method="asymptotic" the
- * two-sided p-value printed is 0.11134688653314041.  Our U is of the
- * second sample (AFTER), so U of (females, males) is 17.
+ * Two devices; module p ("step") runs twice, q ("small") once.  Totals
+ * p 36 ms, q 0.1 ms: the top modules are p alone (36 / 36.1 = 0.997 is
+ * past 0.99 before q).
  */
-static void
-scipy_example(void)
+static const char modules[] =
+    "ProgramId\tProgramExecution\tDevice\tName\tProjStartMs\tProjDurMs\tNumThunks\n"
+    "p\t1\t0\tstep\t100\t10\t2\n"
+    "p\t1\t1\tstep\t101\t9\t2\n"
+    "p\t2\t0\tstep\t200\t10\t2\n"
+    "p\t2\t1\tstep\t203\t7\t2\n"
+    "q\t1\t0\tsmall\t150\t0.1\t1\n";
+
+/* Compute thunk f and collective ar in each execution of p; g in q. */
+static const char thunks[] =
+    "ProgramId\tProgramExecution\tName\tThunkExecution\tDevice\tProjStartMs\tProjDurMs\tProjDurHiddenMs\tCommunication\n"
+    "p\t1\tf\t0\t0\t100\t4\t0\t0\n"
+    "p\t1\tf\t0\t1\t101\t2\t0\t0\n"
+    "p\t2\tf\t0\t0\t200\t4\t0\t0\n"
+    "p\t2\tf\t0\t1\t204\t6\t0.0005\t0\n"
+    "p\t1\tar\t0\t0\t105\t5\t1\t1\n"
+    "p\t1\tar\t0\t1\t107\t3\t0\t1\n"
+    "p\t2\tar\t0\t0\t205\t5\t0\t1\n"
+    "p\t2\tar\t0\t1\t206\t4\t0\t1\n"
+    "q\t1\tg\t0\t0\t150\t0.1\t0\t\n";
+
+static const char hlo[] =
+    "ProgramId\tName\tSchedulingName\n"
+    "p\tf\tfusion\"1\n"
+    "p\tar\t\n"
+    "p\tf\tsecond\n";
+
+/* Run the tables of O over the frames; table T as text in *OUT (free
+ * it).  Returns stats_read's result. */
+static int
+run(struct stats_opts *o, const char *rows, enum stats_table t, char **out)
 {
-	int64_t males[] = { 19, 22, 16, 29, 24 }, females[] = { 20, 11, 17, 12 };
-	struct stats_mwu r;
+	char *files[1];
+	struct filter *in;
+	struct stats *s = stats_new(o);
+	struct tsv_writer *w;
+	size_t len;
+	FILE *fp;
+	int rc;
 
-	mwu(females, 4, males, 5, &r);
-	CHECK_NEAR(r.u, 17, 0);
-	CHECK_NEAR(r.p, 0.11134688653314041, 1e-12);
-	CHECK(r.z > 0);
-	/* the other way round: U = 20 - 17 = 3, the same p, z negative */
-	mwu(males, 5, females, 4, &r);
-	CHECK_NEAR(r.u, 3, 0);
-	CHECK_NEAR(r.p, 0.11134688653314041, 1e-12);
-	CHECK(r.z < 0);
-}
-
-/*
- * R's documented behaviour, wilcox.test(c(1,2,3), c(4,5,6), exact =
- * FALSE): W = 0, p-value = 0.08086.  By hand: mu = 4.5, sigma^2 = 3 * 3 *
- * 7 / 12 = 5.25, z = (4.5 - 0.5) / sqrt(5.25) = 1.745743, p = erfc(z /
- * sqrt 2) = 0.0808556.
- */
-static void
-separated(void)
-{
-	int64_t a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
-	struct stats_mwu r;
-
-	mwu(a, 3, b, 3, &r);
-	CHECK_NEAR(r.u, 9, 0);	/* every AFTER value is larger */
-	CHECK_NEAR(r.z, 4.0 / sqrt(5.25), 1e-12);
-	CHECK_NEAR(r.p, 0.0808556, 1e-5);
-}
-
-/*
- * Ties, by hand: BEFORE [1 2 2], AFTER [2 3 4].  Pooled and sorted: 1, 2,
- * 2, 2, 3, 4; midranks 1, 3, 3, 3, 5, 6.  AFTER's rank sum 3 + 5 + 6 =
- * 14, U = 14 - 3 * 4 / 2 = 8 (BEFORE's U = 9 - 8 = 1).  One tie group of
- * 3: sum(t^3 - t) = 24; sigma^2 = 9 / 12 * (7 - 24 / 30) = 4.65; z = (|8
- * - 4.5| - 0.5) / sqrt(4.65) = 1.3912166; p = erfc(z / sqrt 2) =
- * 0.1641597.
- */
-static void
-ties(void)
-{
-	int64_t a[] = { 2, 1, 2 }, b[] = { 4, 3, 2 };
-	struct stats_mwu r;
-
-	mwu(a, 3, b, 3, &r);
-	CHECK_NEAR(r.u, 8, 0);
-	CHECK_NEAR(r.z, 3 / sqrt(4.65), 1e-12);
-	CHECK_NEAR(r.p, 0.1641597, 1e-6);
-}
-
-static void
-degenerate(void)
-{
-	int64_t a[] = { 5, 5, 5 }, b[] = { 5, 5 }, c[] = { 7 };
-	struct stats_mwu r;
-
-	mwu(a, 3, b, 2, &r);		/* every value tied */
-	CHECK_NEAR(r.p, 1, 0);
-	CHECK_NEAR(r.u, 3, 0);		/* half of 3 * 2 */
-	mwu(a, 3, b, 0, &r);		/* an empty sample */
-	CHECK_NEAR(r.p, 1, 0);
-	mwu(b, 1, c, 1, &r);		/* 1 against 1: |U - mu| = 1/2 */
-	CHECK_NEAR(r.p, 1, 0);
-	CHECK_NEAR(r.u, 1, 0);
-}
-
-/*
- * Adjustment by hand, p = (0.01, 0.04, 0.03, 0.005), m = 4.  Ascending
- * 0.005, 0.01, 0.03, 0.04.  Holm: 4 * 0.005 = 0.02, 3 * 0.01 = 0.03,
- * 2 * 0.03 = 0.06, 1 * 0.04 = 0.04 -> running maximum 0.06.  BH: from
- * the largest, 0.04 * 4 / 4 = 0.04, 0.03 * 4 / 3 = 0.04, 0.01 * 4 / 2 =
- * 0.02, 0.005 * 4 / 1 = 0.02 (running minimum).
- */
-static void
-adjust(void)
-{
-	double h[] = { 0.01, 0.04, 0.03, 0.005 };
-	double b[] = { 0.01, 0.04, 0.03, 0.005 };
-	double one[] = { 0.7 }, big[] = { 0.5, 0.6 };
-
-	stats_adjust(h, 4, STATS_HOLM);
-	CHECK_NEAR(h[0], 0.03, 1e-15);
-	CHECK_NEAR(h[1], 0.06, 1e-15);
-	CHECK_NEAR(h[2], 0.06, 1e-15);
-	CHECK_NEAR(h[3], 0.02, 1e-15);
-	stats_adjust(b, 4, STATS_BH);
-	CHECK_NEAR(b[0], 0.02, 1e-15);
-	CHECK_NEAR(b[1], 0.04, 1e-15);
-	CHECK_NEAR(b[2], 0.04, 1e-15);
-	CHECK_NEAR(b[3], 0.02, 1e-15);
-	stats_adjust(one, 1, STATS_HOLM);
-	CHECK_NEAR(one[0], 0.7, 0);
-	stats_adjust(big, 2, STATS_HOLM);	/* capped at 1 */
-	CHECK_NEAR(big[0], 1, 0);
-	CHECK_NEAR(big[1], 1, 0);
-	stats_adjust(NULL, 0, STATS_BH);
-}
-
-/*
- * Student's t, by closed forms: with 1 degree of freedom (Cauchy) the
- * two-sided p is 1 - 2 atan(|t|) / pi; with 2, 1 - |t| / sqrt(2 + t^2);
- * and the tables' 5% points: t = 12.706 (df 1), 2.228 (df 10), 1.960
- * (df infinite).
- */
-static void
-student(void)
-{
-	double t;
-
-	for (t = 0.25; t < 40; t *= 1.7) {
-		CHECK_NEAR(stats_p_t(t, 1), 1 - 2 * atan(t) / M_PI, 1e-12);
-		CHECK_NEAR(stats_p_t(-t, 2), 1 - t / sqrt(2 + t * t), 1e-12);
+	*out = NULL;
+	files[0] = file("rows.tsv", rows);
+	if (stats_needs_modules(o->tables) &&
+	    stats_load_modules(s, file("module.tsv", modules)) != 0) {
+		stats_free(s);
+		return -1;
 	}
-	CHECK_NEAR(stats_p_t(12.706, 1), 0.05, 1e-4);
-	CHECK_NEAR(stats_p_t(2.228, 10), 0.05, 1e-3);
-	CHECK_NEAR(stats_p_t(1.96, INFINITY), 0.05, 1e-3);
-	CHECK_NEAR(stats_p_t(0, 3.5), 1, 1e-15);
-	CHECK(isnan(stats_p_t(1, 0)));
+	if (stats_needs_hlo(o->tables)) {
+		FILE *h = fopen(file("hlo.tsv", hlo), "r");
+		struct tsv_reader *r = tsv_ropen(h, "hlo.tsv");
+
+		CHECK_INT(stats_load_hlo(s, r), 0);
+		tsv_rclose(r);
+		fclose(h);
+	}
+	if ((in = filter_open(files, 1)) == NULL)
+		abort();
+	rc = stats_read(s, in);
+	filter_close(in);
+	if (rc == 0) {
+		fp = open_memstream(out, &len);
+		w = tsv_wopen(fp, "mem");
+		CHECK_INT(stats_write(s, t, w), 0);
+		CHECK_INT(tsv_wclose(w), 0);
+		fclose(fp);
+	}
+	stats_free(s);
+	return rc;
 }
 
 static void
-sort_median(void)
+table(unsigned tables, enum stats_table t, const char *rows,
+    const char *want)
 {
-	int64_t v[1000];
-	size_t i;
-	int ok = 1;
+	struct stats_opts o = { tables, 0.1, STATS_TOP, 0 };
+	char *got;
 
-	for (i = 0; i < 1000; i++)	/* many repeats, and a descent */
-		v[i] = i < 500 ? (int64_t)(i * 7919 % 13) : (int64_t)(1000 - i);
-	stats_sort_i64(v, 1000);
-	for (i = 1; i < 1000; i++)
-		ok &= v[i - 1] <= v[i];
-	CHECK(ok);
-	CHECK_NEAR(stats_median(v, 0), 0, 0);
-	{
-		int64_t a[] = { 1, 3, 8 }, b[] = { 1, 2, 4, 9 };
+	CHECK_INT(run(&o, rows, t, &got), 0);
+	CHECK_STR(got, want);
+	free(got);
+}
 
-		CHECK_NEAR(stats_median(a, 3), 3, 0);
-		CHECK_NEAR(stats_median(b, 4), 3, 0);
-	}
+/* Thunks of p: ar 5+3+5+4 = 17 ms, f 4+2+4+6 = 16 ms.  Totals: modules
+ * 36; wall: device 0 from 100 to 210, device 1 from 101 to 210. */
+static void
+runtime(void)
+{
+	unsigned both = STATS_BIT(STATS_THUNKS) | STATS_BIT(STATS_TOTALS);
+
+	table(both, STATS_THUNKS, thunks,
+	    "ProgramId\tName\tExecutions\tProjDurMs\n"
+	    "p\tar\t4\t17\n"
+	    "p\tf\t4\t16\n");
+	table(both, STATS_TOTALS, thunks,
+	    "Quantity\tValue\n"
+	    "all_thunks_active_ms\t33\n"
+	    "all_modules_active_ms\t36\n"
+	    "all_modules_wall_ms\t219\n");
+}
+
+/*
+ * p: durations 10 9 10 7, mean 9, std sqrt(2); 100 * 36e6 / 36.1e6 ns
+ * percent;
+ * waits 5 - 3 = 2 and 5 - 4 = 1: mean 1.5, std sqrt(0.5), 100 * 1.5 / 9
+ * percent; start spreads 1 + 3 over 36.  q: one row, no communication.
+ */
+static void
+module_table(void)
+{
+	table(STATS_BIT(STATS_MODULES), STATS_MODULES, thunks,
+	    "ProgramId\tName\tExecutions\tNumThunksMean\tNumThunksStd\tProjDurMs\t"
+	    "ProjDurMeanMs\tProjDurStdMs\tProjDurPercent\tWaitMeanMs\tWaitStdMs\t"
+	    "WaitPercent\tStartSpreadFraction\tTopModule\n"
+	    "p\tstep\t4\t2\t0\t36\t9\t1.4142135623730951\t99.7229916897507\t1.5\t"
+	    "0.7071067811865476\t16.666666666666668\t0.1111111111111111\t1\n"
+	    "q\tsmall\t1\t1\t\t0.1\t0.1\t\t0.2770083102493075\t\t\t\t\t0\n");
+}
+
+/* f: 4 2 4 6, mean 4, std sqrt(8/3), relative sqrt(1/6); g one row. */
+static void
+variability(void)
+{
+	struct stats_opts o = { STATS_BIT(STATS_VARIABILITY), 0.5, 0.99, 0 };
+	char *got;
+
+	table(STATS_BIT(STATS_VARIABILITY), STATS_VARIABILITY, thunks,
+	    "ProgramId\tName\tExecutions\tMeanMs\tStdMs\tRelStd\tMinMs\tMaxMs\n"
+	    "p\tf\t4\t4\t1.632993161855452\t0.408248290463863\t2\t6\n");
+	/* Above the ratio 0.5 nothing varies. */
+	CHECK_INT(run(&o, thunks, STATS_VARIABILITY, &got), 0);
+	CHECK_STR(got, "ProgramId\tName\tExecutions\tMeanMs\tStdMs\tRelStd\t"
+	    "MinMs\tMaxMs\n");
+	free(got);
+}
+
+/*
+ * Module biases: execution 1 starts 100, 101 (mean 100.5), durations 10,
+ * 9; execution 2 starts 200, 203, durations 10, 7: device 0 start -1,
+ * duration +1; device 1 the opposite.  Thunk f: execution 1 starts 100,
+ * 101 and ends 104, 103; execution 2 starts 200, 204 and ends 204, 210:
+ * device 0 biases -0.5 +0.5 -2 -3, mean -1.25, largest |bias| 2 and 3.
+ */
+static void
+stragglers(void)
+{
+	table(STATS_BIT(STATS_STRAGGLERS), STATS_STRAGGLERS, thunks,
+	    "ProgramId\tName\tDevice\tExecutions\tStartBiasMs\tDurBiasMs\t"
+	    "ThunkBiasMs\tOutlierScoreMs\n"
+	    "p\tstep\t0\t2\t-1\t1\t-1.25\t5\n"
+	    "p\tstep\t1\t2\t1\t-1\t1.25\t5\n");
+}
+
+/* f: compute, the smallest of 4 2 4 6.0005 ms; ar: communication, the
+ * largest of 5+1 3 5 4 ms; g has no HLO facts; the first hlo row counts. */
+static void
+costs(void)
+{
+	struct stats_opts o = { STATS_BIT(STATS_COSTS), 0.1, 0.99, 1 };
+	char *got;
+
+	table(STATS_BIT(STATS_COSTS), STATS_COSTS, thunks,
+	    "ProgramId\tName\tCostLine\n"
+	    "p\tar\tcosts { name: \"\" cost_us: 6000.0 }\n"
+	    "p\tf\tcosts { name: \"fusion\\\"1\" cost_us: 2000.0 }\n");
+	CHECK_INT(run(&o, thunks, STATS_COSTS, &got), 0);
+	CHECK(got && strstr(got, "name: \"ar\" cost_us: 6000.0"));
+	free(got);
+}
+
+/* Tenths of a us from ns, half to even. */
+static void
+cost_lines(void)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+
+	stats_cost_line(&buf, &cap, "x", 1, 1234550);
+	CHECK_STR(buf, "costs { name: \"x\" cost_us: 1234.6 }");
+	stats_cost_line(&buf, &cap, "x", 1, 1234450);
+	CHECK_STR(buf, "costs { name: \"x\" cost_us: 1234.4 }");
+	stats_cost_line(&buf, &cap, "x", 1, 1234451);
+	CHECK_STR(buf, "costs { name: \"x\" cost_us: 1234.5 }");
+	CHECK_INT(stats_cost_line(&buf, &cap, "a\"b", 3, 49),
+	    strlen("costs { name: \"a\\\"b\" cost_us: 0.0 }"));
+	CHECK_STR(buf, "costs { name: \"a\\\"b\" cost_us: 0.0 }");
+	free(buf);
+}
+
+/* Without ProjStartMs, stragglers cannot be computed: the message names
+ * the input and the column; a bad number names the line. */
+static void
+errors(void)
+{
+	struct stats_opts o = { STATS_BIT(STATS_STRAGGLERS), 0.1, 0.99, 0 };
+	char *got;
+
+	CHECK_INT(run(&o, "ProgramId\tProgramExecution\tName\tThunkExecution\t"
+	    "Device\tProjDurMs\nx\t1\tf\t0\t0\t1\n", STATS_STRAGGLERS, &got), -1);
+	CHECK(strstr(err_msg(), "rows.tsv: missing column 'ProjStartMs'"));
+	o.tables = STATS_BIT(STATS_VARIABILITY);
+	CHECK_INT(run(&o, "ProgramId\tName\tProjDurMs\nx\tf\t1\nx\tf\tz\n",
+	    STATS_VARIABILITY, &got), -1);
+	CHECK(strstr(err_msg(), "rows.tsv:3: column ProjDurMs"));
+	CHECK_INT(stats_table_parse("stragglers"), STATS_STRAGGLERS);
+	CHECK_INT(stats_table_parse("nope"), -1);
+	CHECK_STR(stats_table_name(STATS_COSTS), "costs");
+	CHECK(stats_needs_modules(STATS_BIT(STATS_TOTALS)));
+	CHECK(!stats_needs_modules(STATS_BIT(STATS_VARIABILITY) |
+	    STATS_BIT(STATS_COSTS)));
+}
+
+/* Devices 5 and 2: instance "b" ends at 10 and 14 ms (mean 12), "a" at
+ * 3 and 2 ms (mean 2.5); "c" is incomplete.  Instances are numbered in
+ * key order (a = 1), rows by device. */
+static void
+skews(void)
+{
+	struct align_est *e = align_est_new();
+	struct tsv_writer *w;
+	char *got = NULL;
+	size_t len;
+	FILE *fp;
+
+	CHECK_INT(align_est_add(e, "b", 1, 5, 2, 10000000), 0);
+	CHECK_INT(align_est_add(e, "b", 1, 2, 2, 14000000), 0);
+	CHECK_INT(align_est_add(e, "a", 1, 5, 2, 3000000), 0);
+	CHECK_INT(align_est_add(e, "a", 1, 2, 2, 2000000), 0);
+	CHECK_INT(align_est_add(e, "c", 1, 2, 2, 2000000), 0);	/* incomplete */
+	fp = open_memstream(&got, &len);
+	w = tsv_wopen(fp, "mem");
+	CHECK_INT(align_est_skews(e, w), 0);
+	CHECK_INT(tsv_wclose(w), 0);
+	fclose(fp);
+	CHECK_STR(got, "Device\tInstance\tEndTimeSkewMs\n"
+	    "2\t1\t-0.5\n2\t2\t2\n5\t1\t0.5\n5\t2\t-2\n");
+	free(got);
+	align_est_free(e);
+}
+
+/* Instance x: exposed 3 and 5.5 ms, a wait of 2.5; y on one device. */
+static void
+waits(void)
+{
+	struct coll_summary *s = coll_summary_new();
+	struct tsv_writer *w;
+	char *got = NULL;
+	size_t len;
+	FILE *fp;
+
+	coll_summary_add(s, "x", "all-reduce", 8, 1.0, 3000000, 0);
+	coll_summary_add(s, "x", "all-reduce", 8, 1.0, 5500000, 7);
+	coll_summary_add(s, "z", "all-gather", 8, 1.0, 1, 0);
+	coll_summary_add(s, "z", "all-gather", 8, 1.0, 2, 0);
+	coll_summary_add(s, "y", "all-reduce", 8, 1.0, 1, 0);
+	fp = open_memstream(&got, &len);
+	w = tsv_wopen(fp, "mem");
+	CHECK_INT(coll_summary_waits(s, w), 0);
+	CHECK_INT(tsv_wclose(w), 0);
+	fclose(fp);
+	CHECK_STR(got, "Collective\tWaitMs\nall-gather\t0.000001\n"
+	    "all-reduce\t2.5\n");
+	free(got);
+	coll_summary_free(s);
 }
 
 int
 main(void)
 {
-	scipy_example();
-	separated();
-	ties();
-	degenerate();
-	adjust();
-	student();
-	sort_median();
-	return unit_done("stats");
+	char cmd[64];
+
+	if (mkdtemp(dir) == NULL)
+		abort();
+	runtime();
+	module_table();
+	variability();
+	stragglers();
+	costs();
+	cost_lines();
+	errors();
+	skews();
+	waits();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		CHECK(0);
+	return unit_done("stats_test");
 }

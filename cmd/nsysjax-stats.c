@@ -1,0 +1,191 @@
+/*
+ * nsysjax-stats reads the thunk rows of a steady state (nsysjax-warmup's
+ * output) with its module frame and writes the statistics the pipelines
+ * report: the thunk table and runtime totals of the top modules, the
+ * module table with its waits, the thunks whose duration varies, the
+ * per-device biases of the top modules (stragglers) and the PGLE costs
+ * (lib/analysis/stats.h has the rules).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/filter.h"
+#include "analysis/stats.h"
+#include "base/err.h"
+#include "base/mem.h"
+#include "base/opt.h"
+#include "base/outfile.h"
+#include "base/tsv.h"
+
+static const char usage_line[] =
+    "usage: nsysjax-stats [-hi] -t table[,table...] [-M modules] [-H hlo]\n"
+    "           [-o dir] [-r ratio] [-T fraction] [file ...]";
+
+static const struct opt_tool tool = { usage_line,
+    "  -t, --table=LIST       the tables to write, separated by commas:\n"
+    "                         thunks, totals, modules, variability,\n"
+    "                         stragglers, costs\n"
+    "  -M, --modules=FILE     the steady module frame (every table but\n"
+    "                         variability and costs)\n"
+    "  -H, --hlo=FILE         the hlo frame of nsysjax-extract (costs)\n"
+    "  -o, --output=DIR       write each table to DIR/TABLE.tsv (needed\n"
+    "                         for more than one table; else stdout)\n"
+    "  -r, --ratio=R          variability: StdMs / MeanMs above R\n"
+    "                         (default 0.1)\n"
+    "  -T, --top=FRACTION     top modules up to this share of the module\n"
+    "                         time (default 0.99; 1: all)\n"
+    "  -i, --instruction-names  costs: the instruction's Name where its\n"
+    "                         SchedulingName is empty\n"
+    "  -h, --help             this text\n"
+    "  -V, --version          the version\n" };
+
+struct opts {
+	struct stats_opts so;
+	const char *modules, *hlo, *dir;
+};
+
+static unsigned
+parse_tables(const char *arg)
+{
+	char *list = mem_strdup(arg), *p, *save = NULL;
+	unsigned bits = 0;
+	int t;
+
+	for (p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		if ((t = stats_table_parse(p)) < 0)
+			opt_usage(&tool, "unknown table '%s'", p);
+		bits |= STATS_BIT(t);
+	}
+	free(list);
+	if (bits == 0)
+		opt_usage(&tool, "no table in '%s'", arg);
+	return bits;
+}
+
+static void
+parse(int argc, char *argv[], struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "hlo", required_argument, NULL, 'H' },
+		{ "instruction-names", no_argument, NULL, 'i' },
+		{ "modules", required_argument, NULL, 'M' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "ratio", required_argument, NULL, 'r' },
+		{ "table", required_argument, NULL, 't' },
+		{ "top", required_argument, NULL, 'T' },
+		OPT_STD_LONG,
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	while ((c = opt_next(argc, argv, ":H:M:T:hio:r:t:V", longopts,
+	    &tool)) != -1) {
+		switch (c) {
+		case 'H':
+			o->hlo = optarg;
+			break;
+		case 'M':
+			o->modules = optarg;
+			break;
+		case 'T':
+			o->so.top = opt_f64(&tool, "--top", optarg, 0, 1);
+			if (o->so.top == 0)
+				opt_usage(&tool, "--top '%s': not above 0",
+				    optarg);
+			break;
+		case 'i':
+			o->so.fallback = 1;
+			break;
+		case 'o':
+			o->dir = optarg;
+			break;
+		case 'r':
+			o->so.ratio = opt_f64(&tool, "--ratio", optarg, 0, 1e300);
+			break;
+		case 't':
+			o->so.tables |= parse_tables(optarg);
+			break;
+		}
+	}
+	if (o->so.tables == 0)
+		opt_usage(&tool, "no table: -t table");
+	if (stats_needs_modules(o->so.tables) && o->modules == NULL)
+		opt_usage(&tool, "the tables asked for need the module "
+		    "frame: -M file");
+	if (stats_needs_hlo(o->so.tables) && o->hlo == NULL)
+		opt_usage(&tool, "the costs need the hlo frame: -H file");
+	if ((o->so.tables & (o->so.tables - 1)) != 0 && o->dir == NULL)
+		opt_usage(&tool, "more than one table: -o dir");
+}
+
+static int
+load_hlo(struct tsv_reader *r, void *arg)
+{
+	return stats_load_hlo(arg, r);
+}
+
+/* Table T to DIR/T.tsv, whole or not at all (outfile.h). */
+static void
+write_file(struct stats *s, const char *dir, enum stats_table t)
+{
+	const char *name = stats_table_name(t);
+	char *path = mem_alloc(strlen(dir) + strlen(name) + 6);
+	struct tsv_writer *w;
+	struct outfile of;
+	int rc;
+
+	sprintf(path, "%s/%s.tsv", dir, name);
+	if (outfile_open(&of, path) != 0)
+		err_die_last();
+	w = tsv_wopen(of.fp, path);
+	rc = stats_write(s, t, w);
+	if (tsv_wclose(w) != 0)
+		rc = -1;
+	if (outfile_close(&of) != 0)
+		rc = -1;
+	if (rc != 0) {
+		outfile_discard(&of);
+		err_die_last();
+	}
+	if (outfile_commit(&of) != 0)
+		err_die_last();
+	free(path);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct opts o = { { 0, 0.1, STATS_TOP, 0 }, NULL, NULL, NULL };
+	struct tsv_writer *w;
+	struct filter *in;
+	struct stats *s;
+	int t;
+
+	parse(argc, argv, &o);
+	s = stats_new(&o.so);
+	if (o.modules && stats_load_modules(s, o.modules) != 0)
+		err_die_last();
+	if (o.hlo && stats_needs_hlo(o.so.tables) &&
+	    filter_load(o.hlo, load_hlo, s) != 0)
+		err_die_last();
+	if ((in = filter_open(argv + optind, (size_t)(argc - optind))) == NULL)
+		err_die_last();
+	if (stats_read(s, in) != 0)
+		err_die_last();
+	filter_close(in);
+	for (t = 0; t < STATS_NTABLES; t++) {
+		if (!(o.so.tables & STATS_BIT(t)))
+			continue;
+		if (o.dir) {
+			write_file(s, o.dir, (enum stats_table)t);
+			continue;
+		}
+		w = tsv_wopen(stdout, "<stdout>");
+		if (stats_write(s, (enum stats_table)t, w) != 0 ||
+		    tsv_wclose(w) != 0)
+			err_die_last();
+	}
+	stats_free(s);
+	return 0;
+}

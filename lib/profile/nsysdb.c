@@ -1,0 +1,1027 @@
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "base/tsv.h"
+#include "formats/sqldb.h"
+#include "profile/nsysdb.h"
+
+#define MAX_NS		((int64_t)1 << 60)
+#define TIDBITS		((int64_t)0xFFFFFF)
+#define PIDOF(g)	(((g) >> 24) & TIDBITS)
+#define TIDOF(g)	((g) & TIDBITS)
+
+const char *const nsysdb_nvtx_columns[] = {
+	"Name", "ProjStartNs", "ProjDurNs", "OrigStartNs", "OrigDurNs",
+	"Style", "PID", "TID", "NumGPUOps", "Lvl", "NumChild", "RangeId",
+	"ParentId", "RangeStack", NULL
+};
+
+/* NVTX event types (ENUM_NSYS_EVENT_TYPE, NSYS-SQLITE.md §2.3). */
+enum { T_PUSHPOP, T_STARTEND, T_TPUSHPOP, T_TSTARTEND, T_DOMAIN, NTYPES };
+static const char *const type_names[NTYPES] = {
+	"NvtxPushPopRange", "NvtxStartEndRange", "NvtxtPushPopRange",
+	"NvtxtStartEndRange", "NvtxDomainCreate"
+};
+static const int64_t type_default[NTYPES] = { 59, 60, 70, 71, 75 };
+
+/* One GPU operation while joining. */
+struct op {
+	int64_t pid, corr, start, end, node;	/* node: -1 none */
+	uint32_t key;
+};
+
+int
+nsysdb_open(struct nsysdb *d, const char *path)
+{
+	memset(d, 0, sizeof(*d));
+	d->path = mem_strdup(path);
+	return (d->db = sqldb_open(path)) ? 0 : -1;
+}
+
+int
+nsysdb_open_mem(struct nsysdb *d, const uint8_t *data, size_t len)
+{
+	memset(d, 0, sizeof(*d));
+	return (d->db = sqldb_open_mem(data, len)) ? 0 : -1;
+}
+
+/* Run SQL and call ROW for each row; errors are prefixed with TABLE. */
+static int
+each_row(struct nsysdb *d, const char *table, const char *sql,
+    int (*row)(struct nsysdb *, struct sqldb_stmt *, void *), void *arg)
+{
+	struct sqldb_stmt *st = sqldb_prepare(d->db, sql);
+	int rc;
+
+	if (st == NULL)
+		return err_prefix("%s", table);
+	while ((rc = sqldb_step(st)) == 1)
+		if (row(d, st, arg) != 0) {
+			rc = -1;
+			break;
+		}
+	sqldb_finalize(st);
+	return rc < 0 ? err_prefix("%s", table) : 0;
+}
+
+/* ---- strings ---- */
+
+static int
+string_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
+{
+	size_t *cap = arg, len;
+	const char *v = sqldb_text(st, 1, &len);
+
+	mem_grow(&d->sid, cap, d->nstr + 1, sizeof(*d->sid));
+	d->sval = mem_realloc(d->sval, *cap, sizeof(*d->sval));
+	d->sid[d->nstr] = sqldb_i64(st, 0);
+	d->sval[d->nstr++] = v ? mem_strndup(v, len) : mem_strdup("");
+	return 0;
+}
+
+static int
+load_strings(struct nsysdb *d)
+{
+	size_t cap = 0;
+
+	if (!sqldb_has_table(d->db, "StringIds"))
+		return 0;
+	return each_row(d, "StringIds",
+	    "SELECT id, value FROM StringIds ORDER BY id", string_row, &cap);
+}
+
+/* Index of string ID, or -1. */
+static long
+string_find(const struct nsysdb *d, int64_t id)
+{
+	size_t lo = 0, hi = d->nstr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->sid[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->nstr && d->sid[lo] == id ? (long)lo : -1;
+}
+
+/* ---- event types and columns ---- */
+
+static int
+type_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
+{
+	int64_t *t = arg;
+	size_t len;
+	const char *name = sqldb_text(st, 0, &len);
+	int k;
+
+	(void)d;
+	for (k = 0; name && k < NTYPES; k++)
+		if (strlen(type_names[k]) == len &&
+		    memcmp(name, type_names[k], len) == 0)
+			t[k] = sqldb_i64(st, 1);
+	return 0;
+}
+
+/* Event type ids by name; a name the table lacks matches no row (-1). */
+static int
+resolve_types(struct nsysdb *d, int64_t t[NTYPES])
+{
+	int k;
+
+	if (!sqldb_has_table(d->db, "ENUM_NSYS_EVENT_TYPE")) {
+		memcpy(t, type_default, sizeof(type_default));
+		return 0;
+	}
+	for (k = 0; k < NTYPES; k++)
+		t[k] = -1;
+	return each_row(d, "ENUM_NSYS_EVENT_TYPE",
+	    "SELECT name, id FROM ENUM_NSYS_EVENT_TYPE", type_row, t);
+}
+
+/* The SQL expression for column COL of TABLE, or NULL if absent. */
+static const char *
+col(struct nsysdb *d, const char *table, const char *c)
+{
+	return sqldb_has_column(d->db, table, c) ? c : "NULL";
+}
+
+/* ---- domains ---- */
+
+static int
+domain_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
+{
+	size_t *cap = arg, len = 0;
+	const char *name = NULL;
+	long s;
+
+	if (!sqldb_isnull(st, 2) && (s = string_find(d, sqldb_i64(st, 2))) >=
+	    0)
+		name = d->sval[s], len = strlen(name);
+	else
+		name = sqldb_text(st, 3, &len);
+	mem_grow(&d->dom, cap, d->ndom + 1, sizeof(*d->dom));
+	d->dom[d->ndom].pid = PIDOF(sqldb_i64(st, 0));
+	d->dom[d->ndom].id = sqldb_i64(st, 1);
+	d->dom[d->ndom].seq = d->ndom;
+	d->dom[d->ndom++].name = name ? mem_strndup(name, len) :
+	    mem_strdup("");
+	return 0;
+}
+
+static int
+cmp_dom_key(const void *pa, const void *pb)
+{
+	const struct nsysdb_domain *a = pa, *b = pb;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+static int
+cmp_dom(const void *pa, const void *pb)
+{
+	const struct nsysdb_domain *a = pa, *b = pb;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* Keep the earliest creation of each (process, domain id): rows came
+ * by start time (seq). */
+static void
+domains_unique(struct nsysdb *d)
+{
+	size_t i, n = 0;
+
+	qsort(d->dom, d->ndom, sizeof(*d->dom), cmp_dom);
+	for (i = 0; i < d->ndom; i++) {
+		if (n > 0 && d->dom[n - 1].pid == d->dom[i].pid &&
+		    d->dom[n - 1].id == d->dom[i].id) {
+			free(d->dom[i].name);
+			continue;
+		}
+		d->dom[n++] = d->dom[i];
+	}
+	d->ndom = n;
+}
+
+static long
+domain_find(const struct nsysdb *d, int64_t pid, int64_t id)
+{
+	struct nsysdb_domain k, *f;
+
+	if (d->ndom == 0)
+		return -1;
+	k.pid = pid, k.id = id, k.seq = 0;
+	/* Unique keys: compare without seq. */
+	f = bsearch(&k, d->dom, d->ndom, sizeof(*d->dom), cmp_dom_key);
+	return f ? f - d->dom : -1;
+}
+
+/* ---- ranges ---- */
+
+struct rangectx {
+	int64_t types[NTYPES];
+	int64_t maxts;
+	int has_domain;
+};
+
+static int
+range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
+{
+	struct rangectx *x = arg;
+	int64_t id = sqldb_i64(st, 0), start = sqldb_i64(st, 1), end;
+	int64_t type = sqldb_i64(st, 3), gtid = sqldb_i64(st, 4);
+	size_t i = d->nr, len;
+	const char *text;
+	long s;
+
+	if (start < -MAX_NS || start > MAX_NS ||
+	    (!sqldb_isnull(st, 2) && (sqldb_i64(st, 2) < -MAX_NS ||
+	    sqldb_i64(st, 2) > MAX_NS)))
+		return err_fail("row %lld: a time beyond 2^60 ns",
+		    (long long)id);
+	end = sqldb_isnull(st, 2) ? INT64_MIN : sqldb_i64(st, 2);
+	if (start > x->maxts)
+		x->maxts = start;
+	if (end > x->maxts)
+		x->maxts = end;
+	/* Ranges that end on another thread are not projected. */
+	if (!sqldb_isnull(st, 5) && sqldb_i64(st, 5) != gtid)
+		return 0;
+	if (end != INT64_MIN && end < start)
+		return err_fail("row %lld: end before start", (long long)id);
+	if (i == d->capr) {
+		mem_grow(&d->r, &d->capr, i + 1, sizeof(*d->r));
+		d->rtext = mem_realloc(d->rtext, d->capr, sizeof(*d->rtext));
+		d->rdomain = mem_realloc(d->rdomain, d->capr,
+		    sizeof(*d->rdomain));
+		d->rpushpop = mem_realloc(d->rpushpop, d->capr,
+		    sizeof(*d->rpushpop));
+	}
+	d->r[i].start = start;
+	d->r[i].end = end;
+	d->r[i].tid = gtid;
+	d->r[i].id = id;
+	d->rpushpop[i] = type == x->types[T_PUSHPOP] ||
+	    type == x->types[T_TPUSHPOP];
+	d->rdomain[i] = sqldb_isnull(st, 6) || sqldb_i64(st, 6) == 0 ? -1 :
+	    (int32_t)domain_find(d, PIDOF(gtid), sqldb_i64(st, 6));
+	if (!sqldb_isnull(st, 7) &&
+	    (s = string_find(d, sqldb_i64(st, 7))) >= 0) {
+		d->rtext[i] = -(int64_t)s - 1;
+	} else {
+		text = sqldb_text(st, 8, &len);
+		if (text == NULL)
+			text = "", len = 0;
+		mem_grow(&d->arena, &d->caparena, d->narena + len + 1, 1);
+		memcpy(d->arena + d->narena, text, len);
+		d->arena[d->narena + len] = '\0';
+		d->rtext[i] = (int64_t)d->narena;
+		d->narena += len + 1;
+	}
+	d->nr++;
+	return 0;
+}
+
+static int
+load_ranges(struct nsysdb *d, const int64_t types[NTYPES])
+{
+	struct rangectx x;
+	char sql[512];
+	size_t i, capdom = 0;
+
+	memset(&x, 0, sizeof(x));
+	memcpy(x.types, types, sizeof(x.types));
+	x.maxts = INT64_MIN;
+	snprintf(sql, sizeof(sql), "SELECT globalTid, domainId, %s, %s FROM "
+	    "NVTX_EVENTS WHERE eventType = %lld AND domainId IS NOT NULL "
+	    "ORDER BY start, rowid", col(d, "NVTX_EVENTS", "textId"),
+	    col(d, "NVTX_EVENTS", "text"), (long long)types[T_DOMAIN]);
+	if (sqldb_has_column(d->db, "NVTX_EVENTS", "domainId") &&
+	    each_row(d, "NVTX_EVENTS", sql, domain_row, &capdom) != 0)
+		return -1;
+	domains_unique(d);
+	snprintf(sql, sizeof(sql), "SELECT rowid, start, end, eventType, "
+	    "globalTid, %s, %s, %s, %s FROM NVTX_EVENTS WHERE eventType IN "
+	    "(%lld, %lld, %lld, %lld)",
+	    col(d, "NVTX_EVENTS", "endGlobalTid"),
+	    col(d, "NVTX_EVENTS", "domainId"), col(d, "NVTX_EVENTS", "textId"),
+	    col(d, "NVTX_EVENTS", "text"), (long long)types[T_PUSHPOP],
+	    (long long)types[T_STARTEND], (long long)types[T_TPUSHPOP],
+	    (long long)types[T_TSTARTEND]);
+	if (each_row(d, "NVTX_EVENTS", sql, range_row, &x) != 0)
+		return -1;
+	/* An unterminated range ends at the last range event (stats). */
+	for (i = 0; i < d->nr; i++)
+		if (d->r[i].end == INT64_MIN) {
+			d->r[i].end = x.maxts;
+			d->nunterminated++;
+		}
+	return 0;
+}
+
+/* ---- GPU operations and their launches ---- */
+
+struct opctx {
+	struct op *v;
+	size_t n, cap;
+};
+
+static int
+op_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
+{
+	struct opctx *x = arg;
+	struct op *o;
+	int64_t s = sqldb_i64(st, 0), e = sqldb_i64(st, 1);
+
+	if (s < -MAX_NS || s > MAX_NS || e < -MAX_NS || e > MAX_NS)
+		return err_fail("a time beyond 2^60 ns");
+	d->nops++;
+	if (sqldb_isnull(st, 2)) {
+		d->nops_unlaunched++;	/* no correlation id */
+		return 0;
+	}
+	mem_grow(&x->v, &x->cap, x->n + 1, sizeof(*x->v));
+	o = &x->v[x->n++];
+	o->start = s;
+	o->end = e < s ? s : e;
+	o->corr = sqldb_i64(st, 2);
+	o->pid = sqldb_i64(st, 3) & ~TIDBITS;
+	o->node = sqldb_isnull(st, 4) ? -1 : sqldb_i64(st, 4);
+	return 0;
+}
+
+static const char *const op_tables[] = {
+	"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+	"CUPTI_ACTIVITY_KIND_MEMSET", NULL
+};
+
+static int
+cmp_op(const void *pa, const void *pb)
+{
+	const struct op *a = pa, *b = pb;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->corr != b->corr)
+		return a->corr < b->corr ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return (a->end > b->end) - (a->end < b->end);
+}
+
+/* An open-addressing map (pid, corr) -> key, sized for N keys. */
+struct keymap {
+	int64_t *pid, *corr;
+	uint32_t *key;
+	size_t mask;
+};
+
+static size_t
+hash2(int64_t a, int64_t b)
+{
+	uint64_t h = (uint64_t)a * 0x9E3779B97F4A7C15ULL ^ (uint64_t)b;
+
+	h ^= h >> 31;
+	h *= 0xBF58476D1CE4E5B9ULL;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static void
+keymap_init(struct keymap *m, size_t n)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	m->pid = mem_calloc(cap, sizeof(*m->pid));
+	m->corr = mem_calloc(cap, sizeof(*m->corr));
+	m->key = mem_calloc(cap, sizeof(*m->key));
+	m->mask = cap - 1;
+}
+
+/* Insert (never present before) with key K + 1 (0 marks a free slot). */
+static void
+keymap_put(struct keymap *m, int64_t pid, int64_t corr, uint32_t k)
+{
+	size_t h = hash2(pid, corr) & m->mask;
+
+	while (m->key[h] != 0)
+		h = (h + 1) & m->mask;
+	m->pid[h] = pid, m->corr[h] = corr, m->key[h] = k + 1;
+}
+
+static long
+keymap_get(const struct keymap *m, int64_t pid, int64_t corr)
+{
+	size_t h = hash2(pid, corr) & m->mask;
+
+	for (; m->key[h] != 0; h = (h + 1) & m->mask)
+		if (m->pid[h] == pid && m->corr[h] == corr)
+			return (long)m->key[h] - 1;
+	return -1;
+}
+
+static void
+keymap_free(struct keymap *m)
+{
+	free(m->pid);
+	free(m->corr);
+	free(m->key);
+}
+
+struct callctx {
+	struct keymap km;
+	uint8_t *launched;
+	uint32_t *nops;		/* operations of each key */
+};
+
+static int
+call_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
+{
+	struct callctx *x = arg;
+	int64_t gtid = sqldb_i64(st, 0), s = sqldb_i64(st, 1);
+	int64_t e = sqldb_i64(st, 2);
+	long k = keymap_get(&x->km, gtid & ~TIDBITS, sqldb_i64(st, 3));
+	struct nvtxproj_call *c;
+
+	if (k < 0)
+		return 0;	/* launched nothing we know */
+	if (s < -MAX_NS || s > MAX_NS || e < -MAX_NS || e > MAX_NS)
+		return err_fail("a time beyond 2^60 ns");
+	mem_grow(&d->c, &d->capc, d->nc + 1, sizeof(*d->c));
+	c = &d->c[d->nc++];
+	c->start = s;
+	c->end = e < s ? s : e;
+	c->tid = gtid;
+	c->key = (uint32_t)k;
+	c->group = (uint32_t)k;
+	c->capture = 0;
+	x->launched[k] = 1;
+	return 0;
+}
+
+/* ---- graph nodes (node mode) ---- */
+
+struct node {
+	int64_t pid, id, orig, tid, start, end;	/* orig -1: original */
+};
+
+static int
+cmp_node(const void *pa, const void *pb)
+{
+	const struct node *a = pa, *b = pb;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+struct nodectx {
+	struct node *v;
+	size_t n, cap;
+};
+
+static int
+node_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
+{
+	struct nodectx *x = arg;
+	struct node *v;
+
+	(void)d;
+	if (sqldb_isnull(st, 0) || sqldb_isnull(st, 3) || sqldb_isnull(st, 4))
+		return 0;
+	mem_grow(&x->v, &x->cap, x->n + 1, sizeof(*x->v));
+	v = &x->v[x->n++];
+	v->id = sqldb_i64(st, 0);
+	v->orig = sqldb_isnull(st, 1) ? -1 : sqldb_i64(st, 1);
+	v->tid = sqldb_i64(st, 2);
+	v->pid = v->tid & ~TIDBITS;
+	v->start = sqldb_i64(st, 3);
+	v->end = sqldb_i64(st, 4);
+	if (v->start < -MAX_NS || v->start > MAX_NS || v->end < -MAX_NS ||
+	    v->end > MAX_NS)
+		return err_fail("a time beyond 2^60 ns");
+	if (v->end < v->start)
+		v->end = v->start;
+	return 0;
+}
+
+static long
+node_find(const struct nodectx *x, int64_t pid, int64_t id)
+{
+	size_t lo = 0, hi = x->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x->v[mid].pid < pid || (x->v[mid].pid == pid &&
+		    x->v[mid].id < id))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < x->n && x->v[lo].pid == pid && x->v[lo].id == id ?
+	    (long)lo : -1;
+}
+
+/* The original node (its creation at capture) of node ID, or -1. */
+static long
+node_origin(const struct nodectx *x, int64_t pid, int64_t id)
+{
+	long k = node_find(x, pid, id);
+	int steps;
+
+	/* Clones point to their original; the chain is short, and a cycle
+	 * in a corrupt file must not hang us. */
+	for (steps = 0; k >= 0 && x->v[k].orig >= 0 && steps < 64; steps++)
+		k = node_find(x, pid, x->v[k].orig);
+	return k >= 0 && x->v[k].orig < 0 ? k : -1;
+}
+
+struct capop {
+	uint32_t key;
+	long node;
+	int64_t start, end;
+};
+
+static int
+cmp_capop(const void *pa, const void *pb)
+{
+	const struct capop *a = pa, *b = pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return (a->node > b->node) - (a->node < b->node);
+}
+
+/* Capture calls for the graph operations of OPS[0..N) (key set). */
+static int
+load_graph(struct nsysdb *d, const struct op *ops, size_t n)
+{
+	struct nodectx x = { NULL, 0, 0 };
+	struct capop *cv = NULL;
+	size_t i, ncv = 0, capcv = 0;
+	char sql[256];
+
+	for (i = 0; i < n && ops[i].node < 0; i++)
+		;
+	if (i == n || !sqldb_has_table(d->db, "CUDA_GRAPH_NODE_EVENTS"))
+		return 0;
+	snprintf(sql, sizeof(sql), "SELECT graphNodeId, %s, globalTid, start, "
+	    "end FROM CUDA_GRAPH_NODE_EVENTS",
+	    col(d, "CUDA_GRAPH_NODE_EVENTS", "originalGraphNodeId"));
+	if (each_row(d, "CUDA_GRAPH_NODE_EVENTS", sql, node_row, &x) != 0) {
+		free(x.v);
+		return -1;
+	}
+	qsort(x.v, x.n, sizeof(*x.v), cmp_node);
+	for (i = 0; i < n; i++) {
+		long k;
+
+		if (ops[i].node < 0 ||
+		    (k = node_origin(&x, ops[i].pid, ops[i].node)) < 0)
+			continue;
+		mem_grow(&cv, &capcv, ncv + 1, sizeof(*cv));
+		cv[ncv].key = ops[i].key, cv[ncv].node = k;
+		cv[ncv].start = ops[i].start, cv[ncv++].end = ops[i].end;
+	}
+	qsort(cv, ncv, sizeof(*cv), cmp_capop);
+	for (i = 0; i < ncv; i++) {
+		struct nvtxproj_call *c;
+		struct node *v = &x.v[cv[i].node];
+
+		if (i > 0 && cv[i].key == cv[i - 1].key &&
+		    cv[i].node == cv[i - 1].node) {
+			struct nvtxproj_group *g = &d->g[d->ng - 1];
+
+			if (cv[i].start < g->start)
+				g->start = cv[i].start;
+			if (cv[i].end > g->end)
+				g->end = cv[i].end;
+			continue;
+		}
+		mem_grow(&d->g, &d->capg, d->ng + 1, sizeof(*d->g));
+		d->g[d->ng].start = cv[i].start;
+		d->g[d->ng++].end = cv[i].end;
+		mem_grow(&d->c, &d->capc, d->nc + 1, sizeof(*d->c));
+		c = &d->c[d->nc++];
+		c->start = v->start, c->end = v->end, c->tid = v->tid;
+		c->key = cv[i].key;
+		c->group = (uint32_t)(d->ng - 1);
+		c->capture = 1;
+	}
+	free(cv);
+	free(x.v);
+	return 0;
+}
+
+static int
+load_ops(struct nsysdb *d)
+{
+	struct opctx x = { NULL, 0, 0 };
+	struct callctx cx;
+	const char *const *t;
+	size_t i, nkeys = 0;
+	char sql[512];
+	int rc = 0;
+
+	for (t = op_tables; *t && rc == 0; t++) {
+		if (!sqldb_has_table(d->db, *t))
+			continue;
+		snprintf(sql, sizeof(sql), "SELECT start, end, %s, %s, %s "
+		    "FROM %s", col(d, *t, "correlationId"),
+		    col(d, *t, "globalPid"), col(d, *t, "graphNodeId"), *t);
+		rc = each_row(d, *t, sql, op_row, &x);
+	}
+	if (rc != 0) {
+		free(x.v);
+		return -1;
+	}
+	qsort(x.v, x.n, sizeof(*x.v), cmp_op);
+	/* One key, and one envelope, per (process, correlation id). */
+	for (i = 0; i < x.n; i++) {
+		if (i == 0 || x.v[i].pid != x.v[i - 1].pid ||
+		    x.v[i].corr != x.v[i - 1].corr) {
+			mem_grow(&d->g, &d->capg, nkeys + 1, sizeof(*d->g));
+			d->g[nkeys].start = x.v[i].start;
+			d->g[nkeys++].end = x.v[i].end;
+		} else {
+			if (x.v[i].end > d->g[nkeys - 1].end)
+				d->g[nkeys - 1].end = x.v[i].end;
+		}
+		x.v[i].key = (uint32_t)(nkeys - 1);
+	}
+	d->ng = nkeys;
+	memset(&cx, 0, sizeof(cx));
+	keymap_init(&cx.km, nkeys);
+	cx.launched = mem_calloc(nkeys + 1, 1);
+	for (i = 0; i < x.n; i++)
+		if (i == 0 || x.v[i].key != x.v[i - 1].key)
+			keymap_put(&cx.km, x.v[i].pid, x.v[i].corr, x.v[i].key);
+	snprintf(sql, sizeof(sql), "SELECT globalTid, start, end, "
+	    "correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE "
+	    "correlationId IS NOT NULL");
+	rc = each_row(d, "CUPTI_ACTIVITY_KIND_RUNTIME", sql, call_row, &cx);
+	for (i = 0; rc == 0 && i < x.n; i++)
+		if (!cx.launched[x.v[i].key])
+			d->nops_unlaunched++;
+	if (rc == 0)
+		rc = load_graph(d, x.v, x.n);
+	keymap_free(&cx.km);
+	free(cx.launched);
+	free(x.v);
+	return rc;
+}
+
+int
+nsysdb_load_nvtx(struct nsysdb *d)
+{
+	int64_t types[NTYPES];
+
+	if (!sqldb_has_table(d->db, "NVTX_EVENTS"))
+		return err_fail("no NVTX_EVENTS table: profile without NVTX "
+		    "(record with --trace=cuda,nvtx)");
+	if (!sqldb_has_column(d->db, "NVTX_EVENTS", "start") ||
+	    !sqldb_has_column(d->db, "NVTX_EVENTS", "end") ||
+	    !sqldb_has_column(d->db, "NVTX_EVENTS", "eventType") ||
+	    !sqldb_has_column(d->db, "NVTX_EVENTS", "globalTid"))
+		return err_fail("NVTX_EVENTS: unknown schema (no start, end, "
+		    "eventType or globalTid column)");
+	if (load_strings(d) != 0 || resolve_types(d, types) != 0)
+		return -1;
+	return load_ranges(d, types);
+}
+
+/* The GPU operations and launches, read by a second thread on its own
+ * connection while the first reads the NVTX ranges. */
+struct opsjob {
+	struct nsysdb b;	/* c, g, nops, nops_unlaunched filled */
+	int rc;
+	char msg[1024];		/* the err message of a failure */
+};
+
+static void *
+ops_thread(void *arg)
+{
+	struct opsjob *j = arg;
+
+	j->rc = load_ops(&j->b);
+	if (j->rc != 0)
+		snprintf(j->msg, sizeof(j->msg), "%s", err_msg());
+	return NULL;
+}
+
+/*
+ * Read ranges and operations, on two cores when D is a file and a
+ * thread can be started (the two halves are independent), else one
+ * after the other.
+ */
+static int
+load_both(struct nsysdb *d)
+{
+	struct opsjob *j;
+	pthread_t th;
+	int rc;
+
+	if (d->path == NULL)
+		return nsysdb_load_nvtx(d) != 0 ? -1 : load_ops(d);
+	j = mem_calloc(1, sizeof(*j));
+	if ((j->b.db = sqldb_open(d->path)) == NULL ||
+	    pthread_create(&th, NULL, ops_thread, j) != 0) {
+		sqldb_close(j->b.db);
+		free(j);
+		return nsysdb_load_nvtx(d) != 0 ? -1 : load_ops(d);
+	}
+	rc = nsysdb_load_nvtx(d);
+	pthread_join(th, NULL);
+	d->c = j->b.c, d->nc = j->b.nc, d->capc = j->b.capc;
+	d->g = j->b.g, d->ng = j->b.ng, d->capg = j->b.capg;
+	d->nops = j->b.nops;
+	d->nops_unlaunched = j->b.nops_unlaunched;
+	sqldb_close(j->b.db);
+	if (rc == 0 && j->rc != 0)
+		rc = err_fail("%s", j->msg);
+	free(j);
+	return rc;
+}
+
+int
+nsysdb_load(struct nsysdb *d)
+{
+	const char *const *t;
+	int has_ops = 0;
+
+	if (!sqldb_has_table(d->db, "NVTX_EVENTS"))
+		return nsysdb_load_nvtx(d);	/* its message */
+	for (t = op_tables; *t; t++)
+		has_ops |= sqldb_has_table(d->db, *t);
+	if (!has_ops || !sqldb_has_table(d->db, "CUPTI_ACTIVITY_KIND_RUNTIME"))
+		return err_fail("no CUPTI_ACTIVITY_KIND_RUNTIME or GPU activity "
+		    "table: profile without CUDA trace (record with "
+		    "--trace=cuda,nvtx)");
+	return load_both(d);
+}
+
+int
+nsysdb_is_sqlite(const uint8_t *data, size_t len)
+{
+	return len >= 16 && memcmp(data, "SQLite format 3", 16) == 0;
+}
+
+/* ---- threads ---- */
+
+static int
+thread_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
+{
+	size_t *cap = arg;
+	int64_t g = sqldb_i64(st, 0);
+	long s = sqldb_isnull(st, 1) ? -1 : string_find(d, sqldb_i64(st, 1));
+
+	mem_grow(&d->threads, cap, d->nthreads + 1, sizeof(*d->threads));
+	d->threads[d->nthreads].pid = PIDOF(g);
+	d->threads[d->nthreads].tid = TIDOF(g);
+	d->threads[d->nthreads++].name = s >= 0 ? d->sval[s] : "";
+	return 0;
+}
+
+int
+nsysdb_load_threads(struct nsysdb *d)
+{
+	size_t cap = 0;
+
+	if (d->nstr == 0 && load_strings(d) != 0)
+		return -1;
+	if (!sqldb_has_table(d->db, "ThreadNames"))
+		return 0;
+	/* PID, TID order: globalTid orders by VM, then PID, then TID. */
+	return each_row(d, "ThreadNames", "SELECT globalTid, nameId FROM "
+	    "ThreadNames ORDER BY (globalTid >> 24) & 16777215, "
+	    "globalTid & 16777215, rowid", thread_row, &cap);
+}
+
+/* ---- names and output ---- */
+
+const char *
+nsysdb_name(struct nsysdb *d, size_t i)
+{
+	const char *dom = d->rdomain[i] >= 0 ? d->dom[d->rdomain[i]].name : "";
+	const char *text = d->rtext[i] < 0 ? d->sval[-d->rtext[i] - 1] :
+	    d->arena + d->rtext[i];
+	size_t nd = strlen(dom), nt = strlen(text);
+
+	mem_grow(&d->scratch, &d->capscratch, nd + nt + 2, 1);
+	memcpy(d->scratch, dom, nd);
+	d->scratch[nd] = ':';
+	memcpy(d->scratch + nd + 1, text, nt + 1);
+	return d->scratch;
+}
+
+/*
+ * ":id:id:...:id", the ids of R[I] and its ancestors by PARENT from the
+ * root, into *BUF (grown as needed; NUL-terminated).  Written from the
+ * end backwards, by hand: it runs for millions of rows.
+ */
+static const char *
+range_stack(const struct nvtxproj_range *r, const long *parent, size_t i,
+    char **buf, size_t *cap)
+{
+	size_t depth = 0, pos;
+	long x;
+
+	for (x = (long)i; x >= 0; x = parent[x])
+		depth++;
+	mem_grow(buf, cap, depth * 21 + 1, 1);
+	pos = depth * 21;
+	(*buf)[pos] = '\0';
+	for (x = (long)i; x >= 0; x = parent[x]) {
+		int64_t id = r[x].id;
+		uint64_t a = id < 0 ? (uint64_t)0 - (uint64_t)id : (uint64_t)id;
+
+		do
+			(*buf)[--pos] = (char)('0' + a % 10);
+		while ((a /= 10) != 0);
+		if (id < 0)
+			(*buf)[--pos] = '-';
+		(*buf)[--pos] = ':';
+	}
+	return *buf + pos;
+}
+
+int
+nsysdb_write_nvtx(struct nsysdb *d, const struct nvtxproj *p,
+    struct tsv_writer *w, int header)
+{
+	size_t k;
+
+	if (header && tsv_header(w, nsysdb_nvtx_columns) != 0)
+		return -1;
+	for (k = 0; k < p->nout; k++) {
+		size_t i = p->order[k];
+		const struct nvtxproj_range *r = &d->r[i];
+
+		tsv_str(w, nsysdb_name(d, i));
+		tsv_i64(w, p->pstart[i]);
+		tsv_i64(w, p->pend[i] - p->pstart[i]);
+		tsv_i64(w, r->start);
+		tsv_i64(w, r->end - r->start);
+		tsv_str(w, d->rpushpop[i] ? "PushPop" : "StartEnd");
+		tsv_i64(w, PIDOF(r->tid));
+		tsv_i64(w, TIDOF(r->tid));
+		tsv_i64(w, p->nops[i]);
+		tsv_i64(w, p->lvl[i]);
+		tsv_i64(w, p->nchild[i]);
+		tsv_i64(w, r->id);
+		if (p->parent[i] < 0)
+			tsv_empty(w);
+		else
+			tsv_i64(w, d->r[p->parent[i]].id);
+		tsv_str(w, range_stack(d->r, p->parent, i, &d->stackbuf,
+		    &d->capstackbuf));
+		if (tsv_eor(w) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+void
+nsysdb_proj_ranges(struct nsysdb *d, const struct nvtxproj *p,
+    struct proj_range **out, size_t *n, char ***names, size_t *nnames)
+{
+	struct proj_range *v = mem_calloc(p->nout + 1, sizeof(*v));
+	char **s = mem_calloc(p->nout + 1, sizeof(*s));
+	size_t k;
+
+	for (k = 0; k < p->nout; k++) {
+		size_t i = p->order[k];
+		const struct nvtxproj_range *r = &d->r[i];
+
+		s[k] = mem_strdup(nsysdb_name(d, i));
+		v[k].name = s[k];
+		v[k].start = p->pstart[i];
+		v[k].dur = p->pend[i] - p->pstart[i];
+		v[k].orig_start = r->start;
+		v[k].orig_dur = r->end - r->start;
+		v[k].pid = PIDOF(r->tid);
+		v[k].tid = TIDOF(r->tid);
+		v[k].num_gpu_ops = p->nops[i];
+		v[k].id = r->id;
+		v[k].parent = p->parent[i] < 0 ? -1 : d->r[p->parent[i]].id;
+	}
+	*out = v;
+	*n = p->nout;
+	*names = s;
+	*nnames = p->nout;
+}
+
+/* ---- push/pop ranges (nvtx_pushpop_trace) ---- */
+
+static const struct nvtxproj_range *pp_r;
+
+static int
+cmp_pp(const void *pa, const void *pb)
+{
+	const struct nvtxproj_range *a = &pp_r[*(const size_t *)pa];
+	const struct nvtxproj_range *b = &pp_r[*(const size_t *)pb];
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->end != b->end)
+		return a->end > b->end ? -1 : 1;
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+int
+nsysdb_pushpop(struct nsysdb *d, struct compile_range **out, size_t *n)
+{
+	struct nvtxproj_range *r = mem_calloc(d->nr + 1, sizeof(*r));
+	size_t *map = mem_calloc(d->nr + 1, sizeof(*map));
+	size_t *ord, i, m = 0;
+	struct compile_range *v;
+	struct nvtxproj p;
+
+	for (i = 0; i < d->nr; i++)
+		if (d->rpushpop[i]) {
+			map[m] = i;
+			r[m++] = d->r[i];
+		}
+	/* No calls: only the CPU tree is wanted. */
+	nvtxproj_run(r, m, NULL, 0, NULL, &p);
+	v = mem_calloc(m + 1, sizeof(*v));
+	for (i = 0; i < m; i++) {
+		v[i].start_ns = r[i].start;
+		v[i].end_ns = r[i].end;
+		v[i].dur_ns = r[i].end - r[i].start;
+		v[i].name = mem_strdup(nsysdb_name(d, map[i]));
+		v[i].tid = TIDOF(r[i].tid);
+		v[i].range_id = r[i].id;
+		v[i].parent_id = p.parent[i] < 0 ? -1 : r[p.parent[i]].id;
+	}
+	for (i = 0; i < m; i++) {
+		v[i].range_stack = mem_strdup(range_stack(r, p.parent, i,
+		    &d->stackbuf, &d->capstackbuf));
+		if (p.parent[i] >= 0) {
+			v[p.parent[i]].num_child++;
+			v[p.parent[i]].dur_child_ns += v[i].dur_ns;
+		}
+	}
+	for (i = 0; i < m; i++)
+		v[i].dur_nonchild_ns = v[i].dur_ns - v[i].dur_child_ns;
+	/* The report's order: by start (then longer first, then id). */
+	ord = mem_calloc(m + 1, sizeof(*ord));
+	for (i = 0; i < m; i++)
+		ord[i] = i;
+	pp_r = r;
+	qsort(ord, m, sizeof(*ord), cmp_pp);
+	*out = mem_calloc(m + 1, sizeof(**out));
+	for (i = 0; i < m; i++)
+		(*out)[i] = v[ord[i]];
+	*n = m;
+	free(v);
+	free(ord);
+	free(map);
+	free(r);
+	nvtxproj_free(&p);
+	return 0;
+}
+
+void
+nsysdb_free(struct nsysdb *d)
+{
+	size_t i;
+
+	sqldb_close(d->db);
+	for (i = 0; i < d->nstr; i++)
+		free(d->sval[i]);
+	free(d->sid);
+	free(d->sval);
+	free(d->r);
+	free(d->rtext);
+	free(d->rdomain);
+	free(d->rpushpop);
+	free(d->arena);
+	for (i = 0; i < d->ndom; i++)
+		free(d->dom[i].name);
+	free(d->dom);
+	free(d->c);
+	free(d->g);
+	free(d->threads);
+	free(d->scratch);
+	free(d->stackbuf);
+	free(d->path);
+	memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,84 @@
+/*
+ * nvtxproj: the NVTX -> GPU projection of `nsys stats --report
+ * nvtx_gpu_proj_trace` (../shared/NSYS-SQLITE.md §1.1-1.2, "variant A"),
+ * computed on arrays by a per-thread sort-and-sweep: O(n log n) plus the
+ * number of (range, launch) containments, with no range join.
+ *
+ * The rule: a GPU operation belongs to every NVTX range R on the thread of
+ * the CUDA call that launched it with R.start <= call.start and
+ * call.end <= R.end (inclusive; launch time, not execution time).  A
+ * range's projection is [first op start, last op end] over its
+ * operations; NumGPUOps counts distinct launching calls (correlation ids),
+ * not operations.  Ranges without an operation are not projected.
+ *
+ * The hierarchy is the CPU tree of every range (projected or not): the
+ * parent of C is the range on the same thread (globalTid) containing C's
+ * CPU interval with the least tightness (C.start - P.start) + (P.end -
+ * C.end); ties go to the later start, then to the higher RangeId, so
+ * that of identical intervals the lower RangeId is the parent of the
+ * higher (the choices of ../shared/golden/nsys-sqlite/README.md).
+ *
+ * CUDA graphs in node mode: an operation replayed from a graph node is
+ * launched by the graph launch call (its correlation id), and is also
+ * attributed to the innermost range open when its node was created
+ * (captured): a call with `capture` set counts for that range only (the
+ * recipe's rule restricted to innermost ranges, NSYS-SQLITE.md §1.5),
+ * and its group is the envelope of the operations of that node and launch.
+ */
+#ifndef NSYSJAX_NVTXPROJ_H
+#define NSYSJAX_NVTXPROJ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A candidate range: CPU interval in ns, thread, RangeId (rowid). */
+struct nvtxproj_range {
+	int64_t start, end;	/* ns; end >= start */
+	int64_t tid;		/* globalTid */
+	int64_t id;		/* RangeId: NVTX_EVENTS rowid, unique */
+};
+
+/*
+ * A CUDA call that launched GPU operations: its CPU interval on thread
+ * tid, the operations' envelope (group) and the distinct-count key (one
+ * per correlation id and process).  Several calls may share a key (nsys
+ * 2022.2 records a backtrace copy of a call) and count once.
+ */
+struct nvtxproj_call {
+	int64_t start, end;	/* ns, the API call */
+	int64_t tid;		/* globalTid */
+	uint32_t key;		/* launch identity, for NumGPUOps */
+	uint32_t group;		/* index into the groups' envelopes */
+	int capture;		/* a graph node's creation (see above) */
+};
+
+/* Envelope of the GPU operations of a group: [start, end] in ns. */
+struct nvtxproj_group {
+	int64_t start, end;
+};
+
+/* The projection, one entry per range (index of the input array). */
+struct nvtxproj {
+	size_t n;
+	int64_t *pstart, *pend;	/* projected interval, ns (if nops > 0) */
+	int64_t *nops;		/* NumGPUOps; 0: not projected */
+	long *parent;		/* index of the parent range, -1: a root */
+	int32_t *lvl;		/* depth in the CPU tree, 0 for a root */
+	int64_t *nchild;	/* children that are projected */
+	size_t *order;		/* projected ranges, output order */
+	size_t nout;
+};
+
+/*
+ * Project R[0..NR) with the calls C[0..NC) whose envelopes are
+ * G[0..NG) into P (a zeroed struct).  Output order: projected start
+ * ascending, projected duration descending, RangeId ascending.  Inputs
+ * are not modified.  Cannot fail (memory exhaustion exits, mem.h).
+ */
+void nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
+    const struct nvtxproj_call *c, size_t nc, const struct nvtxproj_group *g,
+    struct nvtxproj *p);
+
+void nvtxproj_free(struct nvtxproj *p);
+
+#endif

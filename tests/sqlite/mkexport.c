@@ -1,0 +1,737 @@
+/*
+ * mkexport: write nsys SQLite exports for the tests, with the tables and
+ * columns nsys writes (NSYS-SQLITE.md §2: NVTX_EVENTS, StringIds,
+ * ThreadNames, CUPTI_ACTIVITY_KIND_{RUNTIME,KERNEL,MEMCPY,MEMSET},
+ * CUDA_GRAPH_NODE_EVENTS, ENUM_NSYS_EVENT_TYPE, META_DATA_EXPORT).  Test
+ * code only: nothing here is read by the tools.
+ *
+ *	mkexport spec SPEC OUT.sqlite
+ *	mkexport archive DIR OUT.sqlite
+ *	mkexport synth NRANGES NCALLS NOPS NTHREADS OUT.sqlite
+ *
+ * "spec" writes the small hand-made export described by the text file
+ * SPEC (or "-", stdin), one row per line, fields separated by blanks, "-"
+ * for NULL, "#" comments; TEXT is the rest of the line, "@TEXT" a
+ * registered string (textId):
+ *
+ *	thread GTID NAME			ThreadNames
+ *	domain ROWID GTID DOMAINID START NAME	NvtxDomainCreate (75)
+ *	nvtx ROWID TYPE GTID START END ENDGTID DOMAINID TEXT
+ *						a range (TYPE 59, 60, 70, 71)
+ *	call GTID START END CORR CLASS		CUPTI_ACTIVITY_KIND_RUNTIME
+ *	kernel|memcpy|memset START END CORR GPID DEVICE STREAM NODE
+ *	node GTID START END NODEID ORIGID	CUDA_GRAPH_NODE_EVENTS
+ *	omit TABLE				do not create TABLE
+ *
+ * "archive" converts an extracted nsys-jax archive DIR (one process:
+ * nvtx_gpu_proj_trace/trace.parquet in the <= 2024.4 layout,
+ * thread-metadata.parquet, report_nvtx_pushpop_trace.csv[.xz]) into the
+ * export nsys would have written for it: every push/pop range of the
+ * report and every projected range of the trace as an NVTX_EVENTS row
+ * (rowid = RangeId, "domain:text" split into a domain and a registered
+ * string), and for each projected range as many launch calls and kernels
+ * of its own as its NumGPUOps exceeds its children's, placed on its
+ * thread in a gap of its CPU interval that no nested range covers, whose
+ * GPU times make its projected interval.  A range whose projection
+ * cannot be reproduced so is reported and the exit status is 1.
+ *
+ * "synth" writes a large export for make bench, shaped like the PyTorch
+ * trace of nsys-ai's largest reported case (16 M NVTX ranges, 7 M runtime
+ * calls, 2.2 M kernels, 5 threads): on each thread, chains of 4 nested
+ * push/pop ranges with unique names ("aten::op_N, op_id = N"), the calls
+ * spread over the innermost ranges, a kernel for NOPS of the NCALLS
+ * calls (spread evenly), one process.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "formats/archive.h"
+#include "profile/compile.h"
+#include "profile/trace.h"
+
+#define VM	((int64_t)1 << 48)	/* the VM byte nsys sets (§2.4) */
+
+static sqlite3 *db;
+static int omit_runtime, omit_kernel, omit_nvtx, omit_enum, omit_memcpy;
+
+static void
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "mkexport: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(1);
+}
+
+static void
+exec(const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		die("%s: %s", sql, msg);
+}
+
+static sqlite3_stmt *
+prep(const char *sql)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		die("%s: %s", sql, sqlite3_errmsg(db));
+	return st;
+}
+
+static void
+run(sqlite3_stmt *st)
+{
+	if (sqlite3_step(st) != SQLITE_DONE)
+		die("insert: %s", sqlite3_errmsg(db));
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+}
+
+/* Bind "-" as NULL, else an integer. */
+static void
+bind_opt(sqlite3_stmt *st, int i, const char *v)
+{
+	if (strcmp(v, "-") == 0)
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_int64(st, i, strtoll(v, NULL, 0));
+}
+
+static sqlite3_stmt *ins_str, *ins_nvtx, *ins_thread, *ins_call, *ins_node;
+static sqlite3_stmt *ins_op[3];
+static int64_t next_string = 1;
+
+/* The schema of nsys 2026.2 (schema 3.25.0), cut to the columns read. */
+static void
+create(void)
+{
+	static const char *const ops[3] = { "KERNEL", "MEMCPY", "MEMSET" };
+	char sql[512];
+	int i;
+
+	exec("CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, "
+	    "value TEXT NOT NULL)");
+	exec("CREATE TABLE META_DATA_EXPORT (name TEXT, value TEXT)");
+	exec("INSERT INTO META_DATA_EXPORT VALUES "
+	    "('EXPORT_SCHEMA_VERSION', '3.25.0'), "
+	    "('EXPORT_PRODUCT_VERSION', 'mkexport')");
+	if (!omit_enum) {
+		exec("CREATE TABLE ENUM_NSYS_EVENT_TYPE (id INTEGER, name TEXT, "
+		    "label TEXT)");
+		exec("INSERT INTO ENUM_NSYS_EVENT_TYPE VALUES "
+		    "(34, 'NvtxMark', ''), (59, 'NvtxPushPopRange', ''), "
+		    "(60, 'NvtxStartEndRange', ''), (70, 'NvtxtPushPopRange', ''), "
+		    "(71, 'NvtxtStartEndRange', ''), (75, 'NvtxDomainCreate', '')");
+	}
+	if (!omit_nvtx)
+		exec("CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end "
+		    "INTEGER, eventType INTEGER NOT NULL, rangeId INTEGER, "
+		    "category INTEGER, color INTEGER, text TEXT, globalTid "
+		    "INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId "
+		    "INTEGER, jsonText TEXT)");
+	exec("CREATE TABLE ThreadNames (nameId INTEGER NOT NULL, priority "
+	    "INTEGER, globalTid INTEGER)");
+	if (!omit_runtime)
+		exec("CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT "
+		    "NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, "
+		    "globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT "
+		    "NULL, returnValue INTEGER NOT NULL, callchainId INTEGER)");
+	for (i = 0; i < 3; i++) {
+		if ((i == 0 && omit_kernel) || (i == 1 && omit_memcpy))
+			continue;
+		snprintf(sql, sizeof(sql), "CREATE TABLE "
+		    "CUPTI_ACTIVITY_KIND_%s (start INTEGER NOT NULL, end INTEGER "
+		    "NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT "
+		    "NULL, streamId INTEGER NOT NULL, correlationId INTEGER, "
+		    "globalPid INTEGER, graphNodeId INTEGER)", ops[i]);
+		exec(sql);
+		snprintf(sql, sizeof(sql), "INSERT INTO CUPTI_ACTIVITY_KIND_%s "
+		    "VALUES (?1, ?2, ?3, 1, ?4, ?5, ?6, ?7)", ops[i]);
+		ins_op[i] = prep(sql);
+	}
+	exec("CREATE TABLE CUDA_GRAPH_NODE_EVENTS (start INTEGER NOT NULL, end "
+	    "INTEGER NOT NULL, eventClass INTEGER NOT NULL, globalTid INTEGER, "
+	    "nameId INTEGER, graphNodeId INTEGER NOT NULL, originalGraphNodeId "
+	    "INTEGER)");
+	ins_str = prep("INSERT INTO StringIds VALUES (?1, ?2)");
+	if (!omit_nvtx)
+		ins_nvtx = prep("INSERT INTO NVTX_EVENTS (rowid, start, end, "
+		    "eventType, globalTid, endGlobalTid, domainId, textId, text) "
+		    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+	ins_thread = prep("INSERT INTO ThreadNames VALUES (?1, 0, ?2)");
+	if (!omit_runtime)
+		ins_call = prep("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES "
+		    "(?1, ?2, ?3, ?4, ?5, 1, 0, NULL)");
+	ins_node = prep("INSERT INTO CUDA_GRAPH_NODE_EVENTS VALUES "
+	    "(?1, ?2, 77, ?3, NULL, ?4, ?5)");
+	exec("INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000')");
+	next_string = 2;
+}
+
+/* A registered string: a new StringIds row (duplicates are harmless). */
+static int64_t
+string_id(const char *s)
+{
+	sqlite3_bind_int64(ins_str, 1, next_string);
+	sqlite3_bind_text(ins_str, 2, s, -1, SQLITE_TRANSIENT);
+	run(ins_str);
+	return next_string++;
+}
+
+/* An NVTX row; TEXT "@x" is registered, NULL none. */
+static void
+nvtx_row(int64_t rowid, int64_t type, int64_t gtid, int64_t start,
+    const char *end, const char *endgtid, const char *domain,
+    const char *text)
+{
+	if (ins_nvtx == NULL)
+		return;
+	sqlite3_bind_int64(ins_nvtx, 1, rowid);
+	sqlite3_bind_int64(ins_nvtx, 2, start);
+	bind_opt(ins_nvtx, 3, end);
+	sqlite3_bind_int64(ins_nvtx, 4, type);
+	sqlite3_bind_int64(ins_nvtx, 5, gtid);
+	bind_opt(ins_nvtx, 6, endgtid);
+	bind_opt(ins_nvtx, 7, domain);
+	if (text && text[0] == '@')
+		sqlite3_bind_int64(ins_nvtx, 8, string_id(text + 1));
+	else if (text)
+		sqlite3_bind_text(ins_nvtx, 9, text, -1, SQLITE_TRANSIENT);
+	run(ins_nvtx);
+}
+
+static void
+thread_row(int64_t gtid, const char *name)
+{
+	sqlite3_bind_int64(ins_thread, 1, string_id(name));
+	sqlite3_bind_int64(ins_thread, 2, gtid);
+	run(ins_thread);
+}
+
+static void
+call_row(int64_t gtid, int64_t start, int64_t end, int64_t corr, int cls)
+{
+	if (ins_call == NULL)
+		return;
+	sqlite3_bind_int64(ins_call, 1, start);
+	sqlite3_bind_int64(ins_call, 2, end);
+	sqlite3_bind_int64(ins_call, 3, cls);
+	sqlite3_bind_int64(ins_call, 4, gtid);
+	sqlite3_bind_int64(ins_call, 5, corr);
+	run(ins_call);
+}
+
+static void
+op_row(int kind, int64_t start, int64_t end, const char *corr, int64_t gpid,
+    int64_t dev, int64_t stream, const char *node)
+{
+	sqlite3_stmt *st = ins_op[kind];
+
+	if (st == NULL)
+		return;
+	sqlite3_bind_int64(st, 1, start);
+	sqlite3_bind_int64(st, 2, end);
+	sqlite3_bind_int64(st, 3, dev);
+	sqlite3_bind_int64(st, 4, stream);
+	bind_opt(st, 5, corr);
+	sqlite3_bind_int64(st, 6, gpid);
+	bind_opt(st, 7, node);
+	run(st);
+}
+
+/* ---- spec ---- */
+
+/* Split LINE into at most MAX blank-separated fields; the last takes
+ * the rest of the line. */
+static int
+fields(char *line, char **f, int max)
+{
+	int n = 0;
+
+	while (n < max) {
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (*line == '\0' || *line == '\n')
+			break;
+		f[n++] = line;
+		if (n == max) {
+			line[strcspn(line, "\n")] = '\0';
+			break;
+		}
+		line += strcspn(line, " \t\n");
+		if (*line)
+			*line++ = '\0';
+	}
+	return n;
+}
+
+static int64_t
+num(const char *s)
+{
+	return strtoll(s, NULL, 0);
+}
+
+/* The fields of each kind of spec line (the last takes the rest). */
+static int
+nfields(const char *line)
+{
+	static const struct { const char *w; int n; } v[] = {
+		{ "thread", 3 }, { "domain", 6 }, { "nvtx", 9 }, { "call", 6 },
+		{ "kernel", 8 }, { "memcpy", 8 }, { "memset", 8 }, { "node", 6 }
+	};
+	size_t i, len = strcspn(line, " \t\n");
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (strlen(v[i].w) == len && strncmp(line, v[i].w, len) == 0)
+			return v[i].n;
+	return 1;
+}
+
+static void
+spec_line(char *line, int lineno)
+{
+	char *f[12];
+	int n, k;
+
+	while (*line == ' ' || *line == '\t')
+		line++;
+	n = fields(line, f, nfields(line));
+	if (n == 0 || f[0][0] == '#')
+		return;
+	if (strcmp(f[0], "thread") == 0 && n >= 3) {
+		thread_row(num(f[1]), f[2]);
+	} else if (strcmp(f[0], "domain") == 0 && n >= 6) {
+		nvtx_row(num(f[1]), 75, num(f[2]), num(f[4]), "-", "-", f[3],
+		    f[5]);
+	} else if (strcmp(f[0], "nvtx") == 0 && n >= 8) {
+		nvtx_row(num(f[1]), num(f[2]), num(f[3]), num(f[4]), f[5], f[6],
+		    f[7], n > 8 ? f[8] : NULL);
+	} else if (strcmp(f[0], "call") == 0 && n >= 6) {
+		call_row(num(f[1]), num(f[2]), num(f[3]), num(f[4]),
+		    (int)num(f[5]));
+	} else if ((k = strcmp(f[0], "kernel") == 0 ? 0 :
+	    strcmp(f[0], "memcpy") == 0 ? 1 : strcmp(f[0], "memset") == 0 ?
+	    2 : -1) >= 0 && n >= 8) {
+		op_row(k, num(f[1]), num(f[2]), f[3], num(f[4]), num(f[5]),
+		    num(f[6]), f[7]);
+	} else if (strcmp(f[0], "node") == 0 && n >= 6) {
+		sqlite3_bind_int64(ins_node, 1, num(f[2]));
+		sqlite3_bind_int64(ins_node, 2, num(f[3]));
+		sqlite3_bind_int64(ins_node, 3, num(f[1]));
+		sqlite3_bind_int64(ins_node, 4, num(f[4]));
+		bind_opt(ins_node, 5, f[5]);
+		run(ins_node);
+	} else {
+		die("spec line %d: cannot read '%s'", lineno, f[0]);
+	}
+}
+
+/* "omit" lines first: they decide the schema. */
+static char **
+read_spec(const char *path, size_t *n)
+{
+	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	char buf[4096], **v = NULL;
+	size_t cap = 0;
+
+	if (fp == NULL)
+		die("%s: cannot open", path);
+	*n = 0;
+	while (fgets(buf, sizeof(buf), fp)) {
+		char *f[2];
+		char copy[4096];
+
+		memcpy(copy, buf, sizeof(buf));
+		if (fields(copy, f, 2) == 2 && strcmp(f[0], "omit") == 0) {
+			omit_runtime |= strncmp(f[1], "RUNTIME", 7) == 0;
+			omit_kernel |= strncmp(f[1], "KERNEL", 6) == 0;
+			omit_memcpy |= strncmp(f[1], "MEMCPY", 6) == 0;
+			omit_nvtx |= strncmp(f[1], "NVTX", 4) == 0;
+			omit_enum |= strncmp(f[1], "ENUM", 4) == 0;
+			continue;
+		}
+		mem_grow(&v, &cap, *n + 1, sizeof(*v));
+		v[(*n)++] = mem_strdup(buf);
+	}
+	if (fp != stdin)
+		fclose(fp);
+	return v;
+}
+
+/* ---- archive ---- */
+
+struct node {
+	const struct proj_range *t;	/* its projected row, or NULL */
+	int64_t id, start, end, tid;
+	const char *name;
+	long parent;
+	long *kids;
+	size_t nkids, capkids;
+};
+
+static struct node *nodes;
+static size_t nnodes, capnodes;
+static int64_t pid, corr = 1;
+static int bad;
+
+static int
+cmp_node(const void *a, const void *b)
+{
+	const struct node *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static long
+find(int64_t id)
+{
+	struct node k;
+	struct node *n;
+
+	k.id = id;
+	n = bsearch(&k, nodes, nnodes, sizeof(*nodes), cmp_node);
+	return n ? n - nodes : -1;
+}
+
+static void
+add_node(int64_t id, int64_t start, int64_t end, int64_t tid,
+    const char *name)
+{
+	mem_grow(&nodes, &capnodes, nnodes + 1, sizeof(*nodes));
+	memset(&nodes[nnodes], 0, sizeof(*nodes));
+	nodes[nnodes].id = id;
+	nodes[nnodes].start = start;
+	nodes[nnodes].end = end;
+	nodes[nnodes].tid = tid;
+	nodes[nnodes].name = name;
+	nodes[nnodes++].parent = -1;
+}
+
+/* The domain id of NAME's "domain:" part (0 for none), created once. */
+static int64_t
+domain_of(const char *name, int64_t gtid, int64_t *rowid)
+{
+	static char *doms[16];
+	static int ndoms;
+	size_t len = strcspn(name, ":");
+	char id[24];
+	int i;
+
+	if (len == 0 || name[len] != ':')
+		return 0;
+	for (i = 0; i < ndoms; i++)
+		if (strlen(doms[i]) == len && strncmp(doms[i], name, len) == 0)
+			return i + 1;
+	if (ndoms == 16)
+		die("too many domains");
+	doms[ndoms] = mem_strndup(name, len);
+	snprintf(id, sizeof(id), "%d", ndoms + 1);
+	nvtx_row((*rowid)++, 75, gtid, 0, "-", "-", id, doms[ndoms]);
+	return ++ndoms;
+}
+
+/* A point of N's CPU interval that no child covers, or -1 <- none. */
+static int
+gap(const struct node *n, int64_t *at)
+{
+	int64_t p = n->start;
+	size_t i;
+
+	/* Children are disjoint and sorted by start (push/pop nesting). */
+	for (i = 0; i < n->nkids; i++) {
+		const struct node *k = &nodes[n->kids[i]];
+
+		if (p < k->start) {
+			*at = p;
+			return 0;
+		}
+		if (k->end + 1 > p)
+			p = k->end + 1;
+	}
+	if (p <= n->end) {
+		*at = p;
+		return 0;
+	}
+	return -1;
+}
+
+static int
+cmp_kid(const void *a, const void *b)
+{
+	const struct node *x = &nodes[*(const long *)a];
+	const struct node *y = &nodes[*(const long *)b];
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* Launches of projected node N, beyond those of its projected children. */
+static void
+launches(struct node *n)
+{
+	const struct proj_range *t = n->t;
+	int64_t own = t->num_gpu_ops, lo = INT64_MAX, hi = INT64_MIN, at, k;
+	int64_t gtid = VM | pid << 24 | n->tid;
+	size_t i;
+
+	for (i = 0; i < n->nkids; i++) {
+		const struct proj_range *c = nodes[n->kids[i]].t;
+
+		if (c == NULL)
+			continue;
+		own -= c->num_gpu_ops;
+		if (c->start < lo)
+			lo = c->start;
+		if (c->start + c->dur > hi)
+			hi = c->start + c->dur;
+	}
+	if (own < 0 || (own == 0 && (lo != t->start ||
+	    hi != t->start + t->dur))) {
+		fprintf(stderr, "mkexport: RangeId %lld: its projection is not "
+		    "its children's\n", (long long)n->id);
+		bad = 1;
+		return;
+	}
+	if (own > 0 && gap(n, &at) != 0) {
+		fprintf(stderr, "mkexport: RangeId %lld: no room for a launch\n",
+		    (long long)n->id);
+		bad = 1;
+		return;
+	}
+	for (k = 0; k < own; k++) {
+		char c[24];
+
+		snprintf(c, sizeof(c), "%lld", (long long)corr);
+		call_row(gtid, at, at, corr++, 0);
+		/* The first op spans the projection, the others are points. */
+		op_row(0, t->start, k == 0 ? t->start + t->dur : t->start, c,
+		    VM | pid << 24, 0, 7, "-");
+	}
+}
+
+static uint8_t *
+member(struct archive *a, const char *name, size_t *len)
+{
+	uint8_t *d;
+
+	if (archive_read_plain(a, name, &d, len) != 0)
+		die("%s", err_msg());
+	return d;
+}
+
+static void
+convert(const char *dir)
+{
+	struct archive *a = archive_open(dir);
+	struct compile_range *cr = NULL;
+	struct trace t;
+	struct threads th;
+	uint8_t *data;
+	size_t len, ncr = 0, i;
+	int64_t rowid = 0;
+
+	if (a == NULL)
+		die("%s: %s", dir, err_msg());
+	memset(&t, 0, sizeof(t));
+	memset(&th, 0, sizeof(th));
+	data = member(a, "nvtx_gpu_proj_trace/trace.parquet", &len);
+	if (trace_read_parquet(data, len, &t) != 0 || !t.has_gpu_ops ||
+	    !t.has_orig)
+		die("%s: trace: not the <= 2024.4 layout (%s)", dir, err_msg());
+	free(data);
+	data = member(a, "thread-metadata.parquet", &len);
+	if (threads_read_parquet(data, len, &th) != 0)
+		die("%s: threads: %s", dir, err_msg());
+	free(data);
+	data = member(a, archive_has(a, "report_nvtx_pushpop_trace.csv.xz") ?
+	    "report_nvtx_pushpop_trace.csv.xz" :
+	    "report_nvtx_pushpop_trace.csv", &len);
+	if (compile_parse_csv((const char *)data, len, &cr, &ncr) != 0)
+		die("%s: push/pop: %s", dir, err_msg());
+	free(data);
+	if (t.n == 0)
+		die("%s: no projected range", dir);
+	pid = t.r[0].pid;
+	for (i = 0; i < th.n; i++)
+		thread_row(VM | th.t[i].pid << 24 | th.t[i].tid, th.t[i].name);
+	for (i = 0; i < ncr; i++)
+		add_node(cr[i].range_id, cr[i].start_ns, cr[i].end_ns, cr[i].tid,
+		    cr[i].name);
+	qsort(nodes, nnodes, sizeof(*nodes), cmp_node);
+	for (i = 0; i < t.n; i++) {
+		const struct proj_range *r = &t.r[i];
+		long k = find(r->id);
+
+		if (r->pid != pid)
+			die("%s: several processes", dir);
+		if (k < 0) {
+			add_node(r->id, r->orig_start, r->orig_start +
+			    r->orig_dur, r->tid, r->name);
+			qsort(nodes, nnodes, sizeof(*nodes), cmp_node);
+			k = find(r->id);
+		} else if (nodes[k].start != r->orig_start ||
+		    nodes[k].end != r->orig_start + r->orig_dur ||
+		    strcmp(nodes[k].name, r->name) != 0) {
+			die("%s: RangeId %lld differs between the trace and the "
+			    "push/pop report", dir, (long long)r->id);
+		}
+		nodes[k].t = r;
+	}
+	for (i = 0; i < ncr; i++)
+		if (cr[i].parent_id >= 0 && find(cr[i].range_id) >= 0)
+			nodes[find(cr[i].range_id)].parent = find(cr[i].parent_id);
+	for (i = 0; i < t.n; i++)
+		if (t.r[i].parent >= 0)
+			nodes[find(t.r[i].id)].parent = find(t.r[i].parent);
+	for (i = 0; i < nnodes; i++) {
+		struct node *p;
+
+		if (nodes[i].parent < 0)
+			continue;
+		p = &nodes[nodes[i].parent];
+		mem_grow(&p->kids, &p->capkids, p->nkids + 1, sizeof(*p->kids));
+		p->kids[p->nkids++] = (long)i;
+	}
+	rowid = nodes[nnodes - 1].id + 1;
+	for (i = 0; i < nnodes; i++) {
+		struct node *n = &nodes[i];
+		int64_t gtid = VM | pid << 24 | n->tid;
+		int64_t dom = domain_of(n->name, gtid, &rowid);
+		const char *text = dom ? n->name + strcspn(n->name, ":") + 1 :
+		    n->name + (n->name[0] == ':');
+		char *reg = mem_alloc(strlen(text) + 2), end[24], d[24];
+
+		sprintf(reg, "@%s", text);
+		snprintf(end, sizeof(end), "%lld", (long long)n->end);
+		snprintf(d, sizeof(d), "%lld", (long long)dom);
+		nvtx_row(n->id, 59, gtid, n->start, end, "-", d, reg);
+		free(reg);
+		qsort(n->kids, n->nkids, sizeof(*n->kids), cmp_kid);
+	}
+	for (i = 0; i < nnodes; i++)
+		if (nodes[i].t)
+			launches(&nodes[i]);
+	for (i = 0; i < nnodes; i++)
+		free(nodes[i].kids);
+	free(nodes);
+	compile_ranges_free(cr, ncr);
+	trace_free(&t);
+	threads_free(&th);
+	archive_close(a);
+}
+
+/* ---- synth ---- */
+
+static void
+synth(int64_t nr, int64_t nc, int64_t nk, int64_t nt)
+{
+	int64_t t, done_r = 0, done_c = 0, done_k = 0, corr = 1;
+	char text[64], c[24];
+
+	for (t = 0; t < nt; t++) {
+		int64_t gtid = VM | (int64_t)1000 << 24 | (1000 + t);
+		int64_t now = 1000000000, r_end = nr * (t + 1) / nt;
+
+		thread_row(gtid, "python");
+		while (done_r + 4 <= r_end) {
+			int64_t calls = nc * (done_r + 4) / nr - done_c, k;
+			int64_t s0 = now, leaf = now + 3000, end;
+
+			/* The leaf holds CALLS calls of 2 us, 1 us apart. */
+			for (k = 0; k < calls; k++) {
+				int64_t cs = leaf + 1000 + k * 3000;
+
+				call_row(gtid, cs, cs + 2000, corr, 0);
+				done_c++;
+				if (nk * done_c / nc > done_k) {
+					snprintf(c, sizeof(c), "%lld",
+					    (long long)corr);
+					op_row(0, cs + 5000, cs + 8000, c,
+					    VM | (int64_t)1000 << 24, 0, 7, "-");
+					done_k++;
+				}
+				corr++;
+			}
+			end = leaf + 1000 + calls * 3000 + 1000;
+			for (k = 0; k < 4; k++) {
+				char e[24];
+
+				snprintf(text, sizeof(text), "aten::op_%lld, op_id = "
+				    "%lld", (long long)k, (long long)done_r);
+				snprintf(e, sizeof(e), "%lld",
+				    (long long)(end + (3 - k) * 1000));
+				nvtx_row(++done_r, 59, gtid, s0 + k * 1000, e, "-",
+				    "0", text);
+			}
+			now = end + 5000;
+		}
+	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	int synthetic = argc == 7 && strcmp(argv[1], "synth") == 0;
+	const char *out = argv[argc - 1];
+
+	if (!synthetic && (argc != 4 || (strcmp(argv[1], "spec") != 0 &&
+	    strcmp(argv[1], "archive") != 0)))
+		die("usage: mkexport spec SPEC OUT.sqlite | archive DIR "
+		    "OUT.sqlite | synth NRANGES NCALLS NOPS NTHREADS OUT.sqlite");
+	remove(out);
+	if (sqlite3_open(out, &db) != SQLITE_OK)
+		die("%s: %s", out, sqlite3_errmsg(db));
+	/* Small pages: the fuzz seeds are exports too. */
+	if (!synthetic)
+		exec("PRAGMA page_size = 512");
+	exec("PRAGMA journal_mode = OFF");
+	exec("PRAGMA synchronous = OFF");
+	if (strcmp(argv[1], "spec") == 0) {
+		size_t n, i;
+		char **lines = read_spec(argv[2], &n);
+
+		create();
+		exec("BEGIN");
+		for (i = 0; i < n; i++) {
+			spec_line(lines[i], (int)i + 1);
+			free(lines[i]);
+		}
+		free(lines);
+	} else if (synthetic) {
+		create();
+		exec("BEGIN");
+		synth(strtoll(argv[2], NULL, 10), strtoll(argv[3], NULL, 10),
+		    strtoll(argv[4], NULL, 10), strtoll(argv[5], NULL, 10));
+	} else {
+		create();
+		exec("BEGIN");
+		convert(argv[2]);
+	}
+	exec("COMMIT");
+	sqlite3_finalize(ins_str);
+	sqlite3_finalize(ins_nvtx);
+	sqlite3_finalize(ins_thread);
+	sqlite3_finalize(ins_call);
+	sqlite3_finalize(ins_node);
+	sqlite3_finalize(ins_op[0]);
+	sqlite3_finalize(ins_op[1]);
+	sqlite3_finalize(ins_op[2]);
+	if (sqlite3_close(db) != SQLITE_OK)
+		die("%s: close", out);
+	return bad;
+}

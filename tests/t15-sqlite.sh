@@ -1,0 +1,338 @@
+#!/bin/sh
+# nsys SQLite exports: the nvtx frame (the NVTX -> GPU projection) of the
+# real exports in ../shared/data/nsys-sqlite against the independent
+# golden files; the XLA frames of the 4-process run converted to exports
+# (tests/sqlite/mkexport.c) against the archive path and the reference;
+# hand-made exports for each rule (expected rows worked out by hand in
+# the comments); the errors; and archives older than
+# thread-metadata.parquet.
+set -u
+. tests/lib.sh
+: "${MKEXPORT:=${BIN%/bin}/sqlite/mkexport}"
+X=$BIN/nsysjax-extract
+SQ=$SHARED/data/nsys-sqlite
+SG=$GOLD/nsys-sqlite
+TAB=$(printf '\t')
+
+if [ ! -x "$MKEXPORT" ]; then
+	notok "$MKEXPORT not built (make $MKEXPORT)"
+	done_testing t15-sqlite
+	exit 1
+fi
+
+# expect_error STATUS PATTERN CMD...: one stderr line matching PATTERN,
+# nothing on stdout.
+expect_error() {
+	want=$1 pat=$2; shift 2
+	"$@" > "$T/o" 2> "$T/e"; rc=$?
+	if [ $rc -ne "$want" ]; then notok "exit $rc, want $want: $*"; cat "$T/e"; return; fi
+	if [ "$(wc -l < "$T/e")" -ne 1 ]; then notok "not one line: $*"; cat "$T/e"; return; fi
+	if ! grep -q "$pat" "$T/e"; then notok "message '$(cat "$T/e")' lacks '$pat'"; return; fi
+	if [ -s "$T/o" ]; then notok "output written on error: $*"; return; fi
+	ok
+}
+
+# frame_invariants FILE: ParentId and every RangeStack id are rows of the
+# frame, a parent's projection contains its child's and its NumGPUOps is
+# at least the child's, Lvl is the RangeStack depth - 1.
+frame_invariants() {
+	awk -F'\t' 'NR == 1 { next }
+	{ k = $7 SUBSEP $12; id[k] = 1; ps[k] = $2; pe[k] = $2 + $3; n[k] = $9
+	  pid[NR] = $7; par[NR] = $13
+	  cs[NR] = $2; ce[NR] = $2 + $3; cn[NR] = $9; st[NR] = $14; lvl[NR] = $10 }
+	END {
+		for (r in par) {
+			if (par[r] != "") {
+				p = pid[r] SUBSEP par[r]
+				if (!(p in id)) { print "parent " par[r] " not a row"; bad++; continue }
+				if (ps[p] > cs[r] || pe[p] < ce[r]) { print "parent " par[r] " does not contain"; bad++ }
+				if (n[p] < cn[r]) { print "parent " par[r] " has fewer ops"; bad++ }
+			}
+			k = split(st[r], s, ":")
+			for (i = 2; i <= k; i++) if (!((pid[r] SUBSEP s[i]) in id)) { print "stack id " s[i]; bad++ }
+			if (k - 2 != lvl[r]) { print "Lvl " lvl[r] " vs stack " st[r]; bad++ }
+		}
+		exit bad > 0
+	}' "$1"
+}
+
+# ---- the real exports ----
+if [ -d "$SQ" ] && [ -d "$SG" ]; then
+	for e in saxpy-mpi-cuda_nsys_perlmutter0:5:0 mfu_2gpu_before:9621:31 h100_2gpu_1s:3242:2276; do
+		f=${e%%:*}; rest=${e#*:}; rows=${rest%%:*}; unl=${rest#*:}
+		if $X -f nvtx "$SQ/$f.sqlite" > "$T/$f.tsv" 2> "$T/$f.err"; then ok; else notok "extract -f nvtx $f"; cat "$T/$f.err"; fi
+		check "$f: nvtx frame equals the golden one" cmp "$SG/$f.nvtx.tsv" "$T/$f.tsv"
+		n=$(($(wc -l < "$T/$f.tsv") - 1))
+		[ "$n" -eq "$rows" ] && ok || notok "$f: $n rows, want $rows"
+		check "$f: invariants" frame_invariants "$T/$f.tsv"
+		if [ "$unl" -eq 0 ]; then
+			[ ! -s "$T/$f.err" ] && ok || notok "$f: stderr: $(cat "$T/$f.err")"
+		else
+			grep -q ": $unl of [0-9]* GPU operations have no launching CUDA call" "$T/$f.err" &&
+			    [ "$(wc -l < "$T/$f.err")" -eq 1 ] && ok || notok "$f: note of $unl ops: $(cat "$T/$f.err")"
+		fi
+	done
+	# Same input, same bytes.
+	$X -f nvtx "$SQ/mfu_2gpu_before.sqlite" 2>/dev/null | cmp -s - "$T/mfu_2gpu_before.tsv" && ok || notok "not deterministic"
+	expect_error 1 "perlmutter-cloverleaf-cuda.sqlite: no NVTX_EVENTS table: profile without NVTX (record with --trace=cuda,nvtx)" \
+	    $X -f nvtx "$SQ/perlmutter-cloverleaf-cuda.sqlite"
+	# Damaged copies of an export.
+	S=$SQ/saxpy-mpi-cuda_nsys_perlmutter0.sqlite
+	head -c 500000 "$S" > "$T/trunc.sqlite"
+	expect_error 1 "trunc.sqlite: truncated SQLite file (500000 of 1613824 bytes)" $X -f nvtx "$T/trunc.sqlite"
+	head -c 60 "$S" > "$T/short.sqlite"
+	expect_error 1 "short.sqlite: truncated SQLite file (60 bytes)" $X -f nvtx "$T/short.sqlite"
+	{ head -c 4096 /dev/zero; tail -c +4097 "$S"; } > "$T/zeroed.sqlite"
+	expect_error 1 "zeroed.sqlite: zeroed SQLite header (an interrupted export?" $X -f nvtx "$T/zeroed.sqlite"
+	# Pages of garbage past the header: SQLite's own message, one line.
+	cp "$S" "$T/garbled.sqlite"; chmod u+w "$T/garbled.sqlite"
+	head -c 200000 /dev/zero | tr '\0' '\377' | dd of="$T/garbled.sqlite" bs=1 seek=100 conv=notrunc 2>/dev/null
+	expect_error 1 "garbled.sqlite: .*" $X -f nvtx "$T/garbled.sqlite"
+else
+	skip "real exports: $SQ not found"
+fi
+printf 'hello' > "$T/text.sqlite"
+expect_error 1 "text.sqlite: not a SQLite database" $X -f nvtx "$T/text.sqlite"
+: > "$T/empty.sqlite"
+expect_error 1 "empty.sqlite: empty file" $X -f nvtx "$T/empty.sqlite"
+expect_error 1 "nosuch.sqlite: cannot open" $X -f nvtx "$T/nosuch.sqlite"
+mkdir -p "$T/two"; cp "$T/text.sqlite" "$T/two/a.sqlite"; cp "$T/text.sqlite" "$T/two/b.sqlite"
+expect_error 1 "two: holds a.sqlite and b.sqlite: one nsys export per input" $X -f nvtx "$T/two"
+
+# ---- hand-made exports ----
+# spec NAME: the export $T/NAME.sqlite from the spec on stdin.
+spec() { "$MKEXPORT" spec - "$T/$1.sqlite" || notok "mkexport $1"; }
+# expect NAME: the nvtx frame of $T/NAME.sqlite equals stdin (header
+# added; "|" stands for a TAB), and its stderr equals $T/NAME.want-err
+# when that exists, else is empty.
+expect() {
+	{ printf 'Name|ProjStartNs|ProjDurNs|OrigStartNs|OrigDurNs|Style|PID|TID|NumGPUOps|Lvl|NumChild|RangeId|ParentId|RangeStack\n'; cat; } |
+	    tr '|' "$TAB" > "$T/$1.want"
+	$X -f nvtx "$T/$1.sqlite" > "$T/$1.got" 2> "$T/$1.err"
+	if cmp -s "$T/$1.want" "$T/$1.got"; then ok; else notok "$1: nvtx frame"; diff "$T/$1.want" "$T/$1.got" | head -20; fi
+	if [ -f "$T/$1.want-err" ]; then
+		grep -q "$(cat "$T/$1.want-err")" "$T/$1.err" && [ "$(wc -l < "$T/$1.err")" -eq 1 ] && ok ||
+		    notok "$1: stderr '$(cat "$T/$1.err")'"
+	else
+		[ ! -s "$T/$1.err" ] && ok || notok "$1: stderr '$(cat "$T/$1.err")'"
+	fi
+}
+
+# Process 100, thread 100: globalTid 0x1000064000064 (VM byte 1).
+# Nesting, textId and text names, a named domain, kernel, memcpy, memset,
+# a range without GPU work (idle: not output, not counted as a child).
+#   outer [100,1000] contains the calls at 300, 650, 700: ops 2000..2450
+#   inner [200,500]: the call at 300: kernel 2000..2100
+#   MyDom:dom [600,900]: 650 (memcpy 2200..2300) and 700 (memset ..2450)
+NEST='thread 0x1000064000064 main
+domain 1 0x1000064000064 1 0 MyDom
+nvtx 2 59 0x1000064000064 100 1000 - 0 outer
+nvtx 3 59 0x1000064000064 200 500 - 0 @inner
+nvtx 4 59 0x1000064000064 600 900 - 1 @dom
+nvtx 5 59 0x1000064000064 850 880 - 0 idle
+call 0x1000064000064 300 310 1 0
+kernel 2000 2100 1 0x1000064000000 0 7 -
+call 0x1000064000064 650 660 2 0
+memcpy 2200 2300 2 0x1000064000000 0 7 -
+call 0x1000064000064 700 710 3 0
+memset 2400 2450 3 0x1000064000000 0 7 -'
+NEST_WANT=':outer|2000|450|100|900|PushPop|100|100|3|0|2|2||:2
+:inner|2000|100|200|300|PushPop|100|100|1|1|0|3|2|:2:3
+MyDom:dom|2200|250|600|300|PushPop|100|100|2|1|0|4|2|:2:4'
+echo "$NEST" | spec nest
+echo "$NEST_WANT" | expect nest
+# Without ENUM_NSYS_EVENT_TYPE (nsys 2022.2) the default type ids hold.
+{ echo "omit ENUM"; echo "$NEST"; } | spec noenum
+echo "$NEST_WANT" | expect noenum
+# The same domain id in another process without a create row: no name;
+# a later creation of a domain id in the same process does not rename it.
+{ echo "$NEST"; echo 'domain 8 0x1000064000064 1 50 Renamed
+nvtx 9 59 0x10000C80000C8 100 200 - 1 @other
+call 0x10000C80000C8 150 160 1 0
+kernel 2500 2600 1 0x10000C8000000 0 3 -'; } | spec domains
+{ echo "$NEST_WANT"; echo ':other|2500|100|100|100|PushPop|200|200|1|0|0|9||:9'; } | expect domains
+
+# Start/end ranges overlap push/pop ones; an unterminated range ends at
+# the last range event (5000); a range ending on another thread is no
+# candidate; containment is inclusive at both ends.
+#   se1 [100,400] and pp [300,600]: calls 320 and 390 (ops 1000..1300)
+#   open [350,5000]: calls 390 and 5000 (1200..1500); last [5000,5000]
+#   is inside it: its child
+{ cat <<'S'
+thread 0x1000064000064 main
+nvtx 1 60 0x1000064000064 100 400 - 0 se1
+nvtx 2 59 0x1000064000064 300 600 - 0 pp
+nvtx 3 60 0x1000064000064 350 - - 0 open
+nvtx 4 60 0x1000064000064 120 380 0x1000064000065 0 moved
+nvtx 5 59 0x1000064000064 5000 5000 - 0 last
+call 0x1000064000064 320 330 1 0
+kernel 1000 1100 1 0x1000064000000 0 7 -
+call 0x1000064000064 390 395 2 0
+kernel 1200 1300 2 0x1000064000000 0 7 -
+call 0x1000064000064 5000 5000 3 0
+kernel 1400 1500 3 0x1000064000000 0 7 -
+S
+} | spec startend
+echo "1 NVTX ranges never end" > "$T/startend.want-err"
+expect startend <<'W'
+:se1|1000|300|100|300|StartEnd|100|100|2|0|0|1||:1
+:pp|1000|300|300|300|PushPop|100|100|2|0|0|2||:2
+:open|1200|300|350|4650|StartEnd|100|100|2|0|1|3||:3
+:last|1400|100|5000|0|PushPop|100|100|1|1|0|5|3|:3:5
+W
+
+# Two processes use correlation id 7; process 100's call is recorded
+# twice (eventClass 0 and a wider backtrace copy, 67) and launched two
+# kernels (one launch: NumGPUOps 1, envelope 3000..3300); thread 101's
+# range covers the time of thread 100's call but not its thread; two ops
+# have no launch row (correlation id 8 unknown, and NULL).
+{ cat <<'S'
+nvtx 1 59 0x1000064000064 100 1000 - 0 p100
+nvtx 2 59 0x10000C80000C8 100 1000 - 0 p200
+nvtx 3 59 0x1000064000065 100 1000 - 0 other
+call 0x1000064000064 200 210 7 0
+call 0x1000064000064 195 215 7 67
+kernel 3000 3100 7 0x1000064000000 0 7 -
+kernel 3050 3300 7 0x1000064000000 0 7 -
+call 0x10000C80000C8 300 310 7 0
+kernel 4000 4100 7 0x10000C8000000 1 9 -
+kernel 5000 5100 8 0x1000064000000 0 7 -
+memcpy 5200 5300 - 0x1000064000000 0 7 -
+S
+} | spec procs
+echo ": 2 of 5 GPU operations have no launching CUDA call" > "$T/procs.want-err"
+expect procs <<'W'
+:p100|3000|300|100|900|PushPop|100|100|1|0|0|1||:1
+:p200|4000|100|100|900|PushPop|200|200|1|0|0|2||:2
+W
+
+# CUDA graphs in node mode: nodes 11 and 12 are captured inside Thunk:a
+# and Thunk:b (Module is open too, but only the innermost range gets
+# capture-time work), instantiated as clones 21 and 22, and the graph is
+# launched twice (correlation ids 5 and 6) inside Exec and Exec2.  Each
+# Thunk gets its node's kernels of both launches (NumGPUOps 2); each Exec
+# the whole graph of its launch.
+{ cat <<'S'
+nvtx 1 59 0x1000064000064 50 500 - 0 Module
+nvtx 2 59 0x1000064000064 100 200 - 0 Thunk:a
+nvtx 3 59 0x1000064000064 300 400 - 0 Thunk:b
+nvtx 4 59 0x1000064000064 1000 2000 - 0 Exec
+nvtx 5 59 0x1000064000064 4000 5000 - 0 Exec2
+node 0x1000064000064 150 160 11 -
+node 0x1000064000064 350 360 12 -
+node 0x1000064000064 600 610 21 11
+node 0x1000064000064 600 610 22 12
+call 0x1000064000064 1100 1110 5 0
+kernel 3000 3100 5 0x1000064000000 0 7 21
+kernel 3100 3300 5 0x1000064000000 0 7 22
+call 0x1000064000064 4100 4110 6 0
+kernel 6000 6050 6 0x1000064000000 0 7 21
+kernel 6050 6200 6 0x1000064000000 0 7 22
+S
+} | spec graph
+expect graph <<'W'
+:Thunk:a|3000|3050|100|100|PushPop|100|100|2|1|0|2|1|:1:2
+:Exec|3000|300|1000|1000|PushPop|100|100|1|0|0|4||:4
+:Thunk:b|3100|3100|300|100|PushPop|100|100|2|1|0|3|1|:1:3
+:Exec2|6000|200|4000|1000|PushPop|100|100|1|0|0|5||:5
+W
+
+# Tables a profile without CUDA or NVTX trace lacks.
+{ echo "omit NVTX"; echo "$NEST"; } | spec nonvtx
+expect_error 1 "nonvtx.sqlite: no NVTX_EVENTS table: profile without NVTX" $X -f nvtx "$T/nonvtx.sqlite"
+{ echo "omit RUNTIME"; echo "$NEST"; } | spec nocuda
+expect_error 1 "nocuda.sqlite: no CUPTI_ACTIVITY_KIND_RUNTIME or GPU activity table: profile without CUDA trace (record with --trace=cuda,nvtx)" \
+    $X -f nvtx "$T/nocuda.sqlite"
+# The XLA frames of an export without XLA ranges: empty, no error.
+$X -f thunk "$T/nest.sqlite" > "$T/o" 2> "$T/e" && [ "$(wc -l < "$T/o")" -eq 1 ] && ok || notok "thunk frame of a non-XLA export: $(cat "$T/e")"
+
+# ---- the example run (make example) as exports ----
+: "${MKEXAMPLE:=${BIN%/bin}/example/mkexample}"
+if [ -x "$MKEXAMPLE" ]; then
+	"$MKEXAMPLE" "$T/ex" || notok "mkexample"
+	for r in rank0 rank1; do
+		mkdir -p "$T/exs/$r"
+		"$MKEXPORT" archive "$T/ex/$r" "$T/exs/$r/$r.sqlite" || notok "mkexport $r"
+		cp -R "$T/ex/$r/dump" "$T/exs/$r/"
+	done
+	mkdir -p "$T/exa" "$T/exb"
+	$X -o "$T/exa" "$T/ex/rank0" "$T/ex/rank1" && $X -o "$T/exb" "$T/exs/rank0" "$T/exs/rank1" ||
+	    notok "extract the example"
+	for f in thunk module communication compile hlo heap; do
+		check "example $f: exports = archives" cmp "$T/exa/$f.tsv" "$T/exb/$f.tsv"
+	done
+else
+	notok "$MKEXAMPLE not built"
+fi
+
+# ---- the 4-process run as exports ----
+if have_data; then
+	for i in 0 1 2 3; do
+		a=$T/a$i; d=$T/run/proc$i
+		mkdir -p "$a" "$d"
+		(cd "$a" && unzip -q "$OLDPWD/$DATA/pax_fsdp4_4proc_proc$i.zip")
+		"$MKEXPORT" archive "$a" "$d/proc$i.sqlite" && ok || notok "mkexport archive proc$i"
+		cp -R "$a/dump" "$d/dump"
+	done
+	NAMES=proc0,proc1,proc2,proc3
+	mkdir -p "$T/za" "$T/sa"
+	check "extract -o archives" $X -n $NAMES -o "$T/za" "$DATA"/pax_fsdp4_4proc_proc[0-3].zip
+	check "extract -o exports" $X -n $NAMES -o "$T/sa" "$T"/run/proc[0-3]
+	for f in thunk module communication compile hlo stackframes heap; do
+		check "$f frame: exports = archives" cmp "$T/za/$f.tsv" "$T/sa/$f.tsv"
+	done
+	[ ! -f "$T/za/nvtx.tsv" ] && [ -f "$T/sa/nvtx.tsv" ] && ok || notok "-o writes nvtx.tsv for exports only"
+	check "nvtx frame invariants (4 processes)" frame_invariants "$T/sa/nvtx.tsv"
+	K5=ProgramId,ProgramExecution,Name,ThunkExecution,Device
+	check "exports: golden thunk" cmpframe "$GOLD/combined4/thunk_clean.tsv" "$T/sa/thunk.tsv" $K5
+	check "exports: golden module" cmpframe "$GOLD/combined4/module_clean.tsv" "$T/sa/module.tsv" ProgramId,ProgramExecution,Device
+	check "exports: golden communication" cmpframe "$GOLD/combined4/communication_clean.tsv" "$T/sa/communication.tsv" $K5 AlgorithmBandwidthGBPerSec,BusBandwidthGBPerSec
+	check "exports: golden compile" cmpframe "$GOLD/combined4/compile_clean.tsv" "$T/sa/compile.tsv" ProfileName,RangeId
+	for f in thunk compile; do
+		$X -k -f $f "$DATA/pax_fsdp4_4proc_proc1.zip" > "$T/k.z" 2>/dev/null
+		$X -k -n pax_fsdp4_4proc_proc1 -f $f "$T/run/proc1" > "$T/k.s" 2>/dev/null
+		check "-k $f: export = archive" cmp "$T/k.z" "$T/k.s"
+	done
+	# A bare .sqlite finds dump/ beside it; -d names another directory; a
+	# zip holding the export and dump/ works as the directory does.
+	$X -f thunk "$T/a2" > "$T/t.z"
+	$X -f thunk -n a2 "$T/run/proc2/proc2.sqlite" | cmp -s - "$T/t.z" && ok || notok "bare .sqlite with dump/ beside it"
+	mkdir -p "$T/elsewhere"; cp "$T/run/proc2/proc2.sqlite" "$T/elsewhere/"
+	expect_error 1 "no HLO dump for module" $X -f thunk "$T/elsewhere/proc2.sqlite"
+	$X -f thunk -n a2 -d "$T/run/proc2/dump" "$T/elsewhere/proc2.sqlite" | cmp -s - "$T/t.z" && ok || notok "--hlo-dump"
+	$X -f thunk -n a2 --hlo-dump "$T/run/proc2/dump" "$T/elsewhere/proc2.sqlite" | cmp -s - "$T/t.z" && ok || notok "--hlo-dump (long)"
+	expect_error 1 "nosuchdir: not a directory (--hlo-dump)" $X -f thunk -d "$T/nosuchdir" "$T/elsewhere/proc2.sqlite"
+	(cd "$T/run/proc2" && zip -qr "$T/proc2.zip" proc2.sqlite dump) &&
+	    $X -f thunk -n a2 "$T/proc2.zip" | cmp -s - "$T/t.z" && ok || notok "zip holding an export and dump/"
+	# nsysjax-compilestats -p: an export's push/pop ranges are the report.
+	C=$BIN/nsysjax-compilestats
+	for t in stats summary ranges passes compilations; do
+		$C -p -t $t "$a"/report_nvtx_pushpop_trace.csv.xz > "$T/cs.z" 2>&1
+		$C -p -t $t -n report_nvtx_pushpop_trace "$T/run/proc3/proc3.sqlite" > "$T/cs.s" 2>&1
+		check "compilestats -t $t: export = report" cmp "$T/cs.z" "$T/cs.s"
+	done
+	$C -p -n report_nvtx_pushpop_trace "$T/run/proc3/proc3.sqlite" > "$T/cs.s"
+	$C -p -n report_nvtx_pushpop_trace - < "$T/run/proc3/proc3.sqlite" | cmp -s - "$T/cs.s" && ok ||
+	    notok "compilestats -p: an export on standard input"
+	head -c 3000 "$T/run/proc3/proc3.sqlite" > "$T/cut.sqlite"
+	expect_error 1 "cut.sqlite: truncated SQLite file (3000 of" $C -p "$T/cut.sqlite"
+	expect_error 1 "the nvtx frame needs an nsys SQLite export" $X -f nvtx "$DATA/pax_fsdp4_4proc_proc0.zip"
+	# Archives older than thread-metadata.parquet (nsys-jax before July
+	# 2024): the devices derived from the thread ids as that nsys-jax did
+	# give the frames the metadata gives, but for LocalDevice (which that
+	# nsys-jax did not have: here each process drove one of 4 visible GPUs).
+	for i in 0 1 2 3; do rm "$T/a$i/thread-metadata.parquet"; done
+	mkdir -p "$T/old"
+	$X -n $NAMES -o "$T/old" "$T"/a[0-3] 2> "$T/old.err" && ok || notok "extract archives without thread metadata"
+	[ "$(grep -c "no thread-metadata.parquet (nsys-jax before July 2024): devices numbered as that nsys-jax did" "$T/old.err")" -eq 4 ] &&
+	    ok || notok "one note per old archive: $(cat "$T/old.err")"
+	nold() { awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "LocalDevice") c = i } { $c = ""; print }' "$1"; }
+	for f in thunk module communication; do
+		nold "$T/za/$f.tsv" > "$T/old.want"; nold "$T/old/$f.tsv" > "$T/old.got"
+		check "$f frame without thread metadata" cmp "$T/old.want" "$T/old.got"
+	done
+	cmp -s "$T/za/compile.tsv" "$T/old/compile.tsv" && ok || notok "compile frame without thread metadata"
+else
+	skip "the 4-process run as exports: $DATA not found"
+fi
+done_testing t15-sqlite

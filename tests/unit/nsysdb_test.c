@@ -1,0 +1,180 @@
+/*
+ * Unit tests of the SQLite reader and the projection: sqldb's header
+ * checks; nvtxproj's tie rules on hand-made arrays; nsysdb's thread names
+ * of the real exports against the golden threads.tsv files
+ * (../shared/golden/nsys-sqlite).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "base/tsv.h"
+#include "formats/sqldb.h"
+#include "profile/nsysdb.h"
+#include "profile/nvtxproj.h"
+#include "unit.h"
+
+static void
+test_header(void)
+{
+	uint8_t h[100];
+
+	memset(h, 0, sizeof(h));
+	CHECK_INT(sqldb_check_header(h, 0, 0), -1);
+	CHECK_STR(err_msg(), "empty file");
+	CHECK_INT(sqldb_check_header(h, 100, 4096), -1);
+	CHECK(strstr(err_msg(), "zeroed SQLite header") != NULL);
+	memcpy(h, "SQLite format 3", 16);
+	CHECK_INT(sqldb_check_header(h, 50, 50), -1);
+	CHECK_STR(err_msg(), "truncated SQLite file (50 bytes)");
+	/* Page size 4096 (bytes 16-17), 3 pages (28-31), valid-for = change
+	 * counter (92 and 24): 12288 bytes wanted. */
+	h[16] = 0x10, h[17] = 0;
+	h[31] = 3;
+	h[27] = 7, h[95] = 7;
+	CHECK_INT(sqldb_check_header(h, 100, 12288), 0);
+	CHECK_INT(sqldb_check_header(h, 100, 8192), -1);
+	CHECK_STR(err_msg(), "truncated SQLite file (8192 of 12288 bytes)");
+	/* A stale page count (valid-for differs) is not trusted. */
+	h[95] = 6;
+	CHECK_INT(sqldb_check_header(h, 100, 8192), 0);
+	h[0] = 'X';
+	CHECK_INT(sqldb_check_header(h, 100, 8192), -1);
+	CHECK_STR(err_msg(), "not a SQLite database");
+}
+
+/* One thread; each call i launches group i (key i). */
+static void
+test_ties(void)
+{
+	/* Ranges (start, end, thread, RangeId), sorted: 4 [0,20], 5 [5,25],
+	 * 1, 2, 3 [10,20], 6 [30,40].  1's containers 4 and 5 tie at
+	 * tightness 10: the later start, 5, is its parent.  Of identical 1,
+	 * 2, 3 the lower RangeId is the parent: 1 -> 2 -> 3 (3's containers
+	 * 1 and 2 tie at 0 with the same start: the higher RangeId). */
+	struct nvtxproj_range r[] = {
+		{ 10, 20, 7, 1 }, { 10, 20, 7, 2 }, { 10, 20, 7, 3 },
+		{ 0, 20, 7, 4 }, { 5, 25, 7, 5 }, { 30, 40, 7, 6 }
+	};
+	/* Calls (start, end, thread, key, group): key 0 at [20,20], the end
+	 * of 1-4 (inclusive), and again at [12,12]; key 1 at 6's end; key 2
+	 * at [21,21], inside 5 only. */
+	struct nvtxproj_call c[] = {
+		{ 20, 20, 7, 0, 0, 0 }, { 40, 40, 7, 1, 1, 0 },
+		{ 12, 12, 7, 0, 0, 0 }, { 21, 21, 7, 2, 2, 0 }
+	};
+	struct nvtxproj_group g[] = { { 100, 110 }, { 200, 230 }, { 300, 301 } };
+	struct nvtxproj p;
+
+	nvtxproj_run(r, 6, c, 4, g, &p);
+	CHECK_INT(p.parent[0], 4);
+	CHECK_INT(p.parent[1], 0);	/* identical: the lower id is parent */
+	CHECK_INT(p.parent[2], 1);
+	CHECK_INT(p.parent[3], -1);
+	CHECK_INT(p.parent[4], -1);
+	CHECK_INT(p.lvl[2], 3);
+	/* Key 0 counted once though two of its calls lie in 1..4. */
+	CHECK_INT(p.nops[0], 1);
+	CHECK_INT(p.nops[3], 1);
+	CHECK_INT(p.pstart[0], 100);
+	CHECK_INT(p.pend[0], 110);
+	/* 5 [5,25] has key 0 and the call at 21 (key 2). */
+	CHECK_INT(p.nops[4], 2);
+	CHECK_INT(p.pend[4], 301);
+	CHECK_INT(p.nops[5], 1);
+	/* Output: by projected start, longer first, then RangeId. */
+	CHECK_INT(p.nout, 6);
+	CHECK_INT(p.order[0], 4);
+	CHECK_INT(p.order[1], 0);
+	CHECK_INT(p.order[4], 3);
+	CHECK_INT(p.order[5], 5);
+	nvtxproj_free(&p);
+}
+
+/* The thread names of EXPORT as "PID\tTID\tName" lines, header first. */
+static char *
+threads_tsv(const char *path)
+{
+	struct nsysdb d;
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *fp = open_memstream(&buf, &len);
+	struct tsv_writer *w = tsv_wopen(fp, "mem");
+	static const char *const cols[] = { "PID", "TID", "Name", NULL };
+
+	if (nsysdb_open(&d, path) != 0 || nsysdb_load_threads(&d) != 0) {
+		fprintf(stderr, "%s: %s\n", path, err_msg());
+		unit_fail++;
+	}
+	tsv_header(w, cols);
+	for (i = 0; i < d.nthreads; i++) {
+		tsv_i64(w, d.threads[i].pid);
+		tsv_i64(w, d.threads[i].tid);
+		tsv_str(w, d.threads[i].name);
+		tsv_eor(w);
+	}
+	tsv_wclose(w);
+	fclose(fp);
+	nsysdb_free(&d);
+	return buf;
+}
+
+static char *
+slurp(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	char *s;
+	long n;
+
+	if (fp == NULL)
+		return NULL;
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	rewind(fp);
+	s = calloc(1, (size_t)n + 1);
+	if (fread(s, 1, (size_t)n, fp) != (size_t)n)
+		s[0] = '\0';
+	fclose(fp);
+	return s;
+}
+
+static void
+test_threads(void)
+{
+	static const char *const ex[] = {
+		"saxpy-mpi-cuda_nsys_perlmutter0", "mfu_2gpu_before",
+		"h100_2gpu_1s", "perlmutter-cloverleaf-cuda", NULL
+	};
+	const char *shared = getenv("SHARED");
+	char path[512];
+	size_t i;
+
+	if (shared == NULL)
+		shared = "../shared";
+	for (i = 0; ex[i]; i++) {
+		char *want, *got;
+
+		snprintf(path, sizeof(path), "%s/golden/nsys-sqlite/%s.threads.tsv",
+		    shared, ex[i]);
+		if ((want = slurp(path)) == NULL) {
+			printf("nsysdb: %s not found, skipped\n", path);
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/data/nsys-sqlite/%s.sqlite",
+		    shared, ex[i]);
+		got = threads_tsv(path);
+		CHECK(got != NULL && strcmp(got, want) == 0);
+		free(want);
+		free(got);
+	}
+}
+
+int
+main(void)
+{
+	test_header();
+	test_ties();
+	test_threads();
+	return unit_done("nsysdb");
+}
