@@ -16,9 +16,9 @@
 #include "base/tsv.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-fold [-hv] [-b source | op_name | opcode] -H hlo\n"
-    "           [-M modules] [-S stackframes] [-t fraction] [-u ns | us]"
-    " [file ...]";
+    "usage: nsysjax-fold [-hv] [-b by] [-M modules] [-S stackframes] [-t top]"
+    " [-u unit] -H hlo [file ...]\n"
+    "       nsysjax-fold -d [-n] before.folded after.folded";
 
 static const struct opt_tool tool = { usage_line,
     "  -b, --by=KIND           source (Python frames, then op_name; the\n"
@@ -33,13 +33,17 @@ static const struct opt_tool tool = { usage_line,
     "  -u, --unit=UNIT         count unit of folded stacks: us (default)\n"
     "                          or ns\n"
     "  -v, --verbose           report the selection and totals on stderr\n"
+    "  -d, --diff              merge two folded files into differential\n"
+    "                          lines: stack count_before count_after\n"
+    "  -n, --normalize         with -d: scale BEFORE's counts to AFTER's\n"
+    "                          total\n"
     "  -h, --help              this text\n"
     "  -V, --version           the version\n" };
 
 struct opts {
 	struct fold_opts fo;
 	const char *hlo, *modules, *stackframes;
-	int verbose;
+	int verbose, diff, normalize;
 };
 
 static void
@@ -80,8 +84,10 @@ parse(int argc, char *argv[], struct opts *o)
 {
 	static const struct option longopts[] = {
 		{ "by", required_argument, NULL, 'b' },
+		{ "diff", no_argument, NULL, 'd' },
 		{ "hlo", required_argument, NULL, 'H' },
 		{ "modules", required_argument, NULL, 'M' },
+		{ "normalize", no_argument, NULL, 'n' },
 		{ "stackframes", required_argument, NULL, 'S' },
 		{ "top", required_argument, NULL, 't' },
 		{ "unit", required_argument, NULL, 'u' },
@@ -91,7 +97,8 @@ parse(int argc, char *argv[], struct opts *o)
 	};
 	int c;
 
-	while ((c = opt_next(argc, argv, ":H:M:S:b:ht:u:vV", longopts, &tool)) != -1) {
+	while ((c = opt_next(argc, argv, ":H:M:S:b:dhnt:u:vV", longopts,
+	    &tool)) != -1) {
 		switch (c) {
 		case 'H':
 			o->hlo = optarg;
@@ -105,6 +112,12 @@ parse(int argc, char *argv[], struct opts *o)
 		case 'b':
 			parse_by(optarg, &o->fo);
 			break;
+		case 'd':
+			o->diff = 1;
+			break;
+		case 'n':
+			o->normalize = 1;
+			break;
 		case 't':
 			o->fo.top = parse_top(optarg);
 			break;
@@ -116,6 +129,13 @@ parse(int argc, char *argv[], struct opts *o)
 			break;
 		}
 	}
+	if (o->diff) {
+		if (argc - optind != 2)
+			opt_usage(&tool, "--diff needs two folded files");
+		return;
+	}
+	if (o->normalize)
+		opt_usage(&tool, "--normalize goes with --diff");
 	if (o->hlo == NULL)
 		opt_usage(&tool, "the hlo frame is needed: -H file");
 	if (o->fo.by == FOLD_SOURCE && o->stackframes == NULL)
@@ -170,16 +190,45 @@ report(const struct fold_totals *t, int verbose)
 		    t->ninconsistent == 1 ? "" : "s");
 }
 
+/* --diff: the two folded files BEFORE and AFTER as differential lines. */
+static int
+diff(const char *before, const char *after, int normalize)
+{
+	struct fold_diff *x = fold_diff_new();
+	const char *path[2] = { before, after };
+	FILE *fp;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (strcmp(path[i], "-") == 0)
+			fp = stdin;
+		else if ((fp = fopen(path[i], "r")) == NULL)
+			err_die("%s: cannot open:", path[i]);
+		if (fold_diff_read(x, i, fp, fp == stdin ? "<stdin>" :
+		    path[i]) != 0)
+			err_die_last();
+		if (fp != stdin)
+			fclose(fp);
+	}
+	if (fold_diff_write(x, normalize, stdout, "<stdout>") != 0)
+		err_die_last();
+	fold_diff_free(x);
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
-	struct opts o = { { FOLD_SOURCE, 0.99, 1000 }, NULL, NULL, NULL, 0 };
+	struct opts o = { { FOLD_SOURCE, 0.99, 1000 }, NULL, NULL, NULL, 0, 0,
+	    0 };
 	struct tsv_writer *w;
 	struct filter *in;
 	struct fold *f;
 	int rc;
 
 	parse(argc, argv, &o);
+	if (o.diff)
+		return diff(argv[optind], argv[optind + 1], o.normalize);
 	f = fold_new(&o.fo);
 	if (o.fo.by == FOLD_SOURCE)
 		load(f, o.stackframes, fold_load_stackframes);

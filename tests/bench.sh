@@ -104,6 +104,16 @@ awk -F'\t' -v OFS='\t' 'NR == 1 { print; next } { r[NR] = $0 }
     END { for (k = 0; k < 250; k++) for (i = 2; i <= NR; i++) { $0 = r[i]; $1 = $1 "_" k; print } }' \
     "$T/out/compile.tsv" > "$F/compile.tsv"
 frun "compilestats -t summary, 1,000 profiles" "$BIN/nsysjax-compilestats" -t summary "$F/compile.tsv"
+# nsysjax-diff on two thunk frames of $ROWS rows: BEFORE the frame above,
+# AFTER made the same way from a copy of the real frame whose ProjDurMs
+# are 1% longer (so that every item differs).  Both frames are read in
+# full and every item tested; memory holds 4 bytes per row and run.
+awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ProjDurMs") c = i; print; next }
+	{ $c = sprintf("%.6f", $c * 1.01); print }' "$T/out/thunk.tsv" > "$T/out/thunk_after.tsv"
+awk -v ROWS="$ROWS" -f tests/bench/gen-thunks.awk "$T/out/thunk_after.tsv" > "$F/after.tsv"
+r=$(measure "$BIN/nsysjax-diff" -q -b "$T/out/module.tsv" -a "$T/out/module.tsv" "$F/big.tsv" "$F/after.tsv")
+printf '%-44s %6ss %5s M rows/s %5s MB peak RSS (inputs 2 x %d MB)\n' \
+    "diff (two frames of $ROWS rows each)" ${r%% *} "$(rps ${r%% *} | awk '{ printf "%.2f", $1 * 2 }')" ${r##* } "$mb"
 
 # nsys SQLite exports (tests/sqlite/mkexport.c, MKEXPORT): the 4-process
 # run converted to exports against the archives (goal: within 1.5x), and

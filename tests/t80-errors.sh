@@ -193,6 +193,18 @@ head1 "fold" "$FO" -b opcode -H "$F/hlo.tsv" "$T/many.tsv"
 full nsysjax-fold "$FO" -H "$F/hlo.tsv" -S "$F/stackframes.tsv" "$F/thunk.tsv"
 good "fold: 10 MB field" "$FO" -b op_name -H "$F/hlo.tsv" "$T/big.tsv"
 
+DF=$BIN/nsysjax-diff
+good "diff" "$DF" -q "$F/thunk.tsv" "$F/thunk.tsv"
+usage nsysjax-diff "$F/thunk.tsv" "$F/thunk.tsv"
+expect "diff: bad row" 1 "^nsysjax-diff: $T/badrow.tsv:$((n + 1)): 2 fields" \
+    "$DF" -q "$F/thunk.tsv" "$T/badrow.tsv"
+check "diff: writes nothing" test ! -s "$T/out"
+expect "diff: bad side table" 1 "^nsysjax-diff: $T/bad.zip: " \
+    "$DF" -q -b "$T/bad.zip" "$F/thunk.tsv" "$F/thunk.tsv"
+head1 "diff" "$DF" -q "$T/many.tsv" "$T/many.tsv"
+full nsysjax-diff "$DF" -q "$F/thunk.tsv" "$F/thunk.tsv"
+good "diff: 10 MB field" "$DF" -q "$T/big.tsv" "$F/thunk.tsv"
+
 CS=$BIN/nsysjax-compilestats
 good "compilestats" "$CS" "$F/compile.tsv"
 usage nsysjax-compilestats

@@ -12,14 +12,54 @@ FAKE=$(cd tests/fake && pwd)
 EX=${EXAMPLE:-build/example/profile}
 if [ ! -d "$EX/rank0/dump" ]; then
 	notok "the example profile is missing ($EX: make example)"
-	done_testing t95-profile; exit
+	# What nsysjax-profile wrote for two ranks is the example run: the same
+# frames as its nsys-jax archives, and the report finds the planted clock
+# offset (make run INPUTS=... runs the same report.sh).
+for r in 0 1; do SLURM_PROCID=$r prof -q -f -o 'rank_%q{SLURM_PROCID}' python3 -c pass; done
+X=$BIN/nsysjax-extract
+$X -n rank0,rank1 -o "$T/fp" "$T/run/rank_0.zip" "$T/run/rank_1.zip" 2> "$T/err" &&
+    $X -o "$T/fa" "$EXDIR/rank0" "$EXDIR/rank1" 2>> "$T/err" && ok || notok "extract: $(cat "$T/err")"
+for f in thunk module communication compile hlo stackframes heap; do
+	cmp -s "$T/fa/$f.tsv" "$T/fp/$f.tsv" && ok || notok "$f frame differs from the example archives'"
+done
+truth() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$EXDIR/truth.tsv"; }
+NSYSJAX_BIN=$BIN sh pipelines/report.sh -o "$T/rep" "$T/run/rank_0.zip" "$T/run/rank_1.zip" > /dev/null 2> "$T/err" &&
+    ok || notok "report.sh on the profiles: $(cat "$T/err")"
+awk -F'\t' -v c0="$(truth correction_ms.0)" -v c1="$(truth correction_ms.1)" '
+    NR > 1 { c[$1] = $2 } END {
+	d0 = c[0] - c0; d1 = c[1] - c1
+	exit !(d0 * d0 < 1e-12 && d1 * d1 < 1e-12) }' "$T/rep/corrections.tsv" 2> /dev/null && ok ||
+	notok "report: corrections $(tr '\n' ' ' < "$T/rep/corrections.tsv" 2> /dev/null), planted $(truth correction_ms.0) $(truth correction_ms.1)"
+
+# A .nsys-rep input of nsysjax-extract: exported with nsys (the fake's
+# export copies the example's), cached beside it while newer than the
+# report, re-exported once the report is newer; without nsys, one line
+# with the command to run.
+mkdir -p "$T/rep0"
+(cd "$T/run" && unzip -q -o rank_0.zip rank_0.nsys-rep -d "$T/rep0")
+cp -R "$EXDIR/rank0/dump" "$T/rep0/"
+touch -d 2020-01-01 "$T/rep0/rank_0.nsys-rep"	# zip times are rounded up
+: > "$T/log"
+xrep() { PATH=$FAKE:$PATH FAKE_NSYS_LOG=$T/log "$X" -n rank0 -f thunk "$T/rep0/rank_0.nsys-rep" > "$T/rep.tsv" 2> "$T/err"; }
+$X -f thunk "$EXDIR/rank0" > "$T/a0.tsv"
+xrep && cmp -s "$T/rep.tsv" "$T/a0.tsv" && [ -f "$T/rep0/rank_0.sqlite" ] && ok ||
+	notok ".nsys-rep input: $(cat "$T/err")"
+[ "$(grep -c '^export$' "$T/log")" = 1 ] && grep -q "^ARG --tables=NVTX_EVENTS," "$T/log" && ok ||
+	notok ".nsys-rep: export not run once with --tables"
+xrep && [ "$(grep -c '^export$' "$T/log")" = 1 ] && ok || notok ".nsys-rep: the cached export not reused"
+touch "$T/rep0/rank_0.nsys-rep"
+xrep && [ "$(grep -c '^export$' "$T/log")" = 2 ] && ok || notok ".nsys-rep: a newer report not exported again"
+rm -f "$T/rep0/rank_0.sqlite"
+PATH=/usr/bin:/bin "$X" -f thunk "$T/rep0/rank_0.nsys-rep" > "$T/o" 2> "$T/err"; rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l < "$T/err")" = 1 ] && grep -q 'nsys is not on PATH: export it with `nsys export --type=sqlite' "$T/err" &&
+	[ ! -s "$T/o" ] && ok || notok ".nsys-rep without nsys: exit $rc, $(cat "$T/err")"
+
+done_testing t95-profile; exit
 fi
 EXDIR=$(cd "$EX" && pwd)
 mkdir -p "$T/run" "$T/dumps"
 cp "$EXDIR"/rank0/dump/*.pb "$T/dumps/"
-printf 'SQLite format 3\000 stand-in\n' > "$T/stand-in.sqlite"
-SQ=$T/stand-in.sqlite
-[ ! -f "$EXDIR/rank0.sqlite" ] || SQ=$EXDIR/rank%r.sqlite
+SQ=$(cd "$EX/../sqlite" && pwd)/rank%r/rank%r.sqlite
 
 # prof ARGS...: nsysjax-profile with the fake nsys first on PATH, in $T/run;
 # status in $rc, stderr in $T/err, the fake's log in $T/log.
@@ -52,8 +92,8 @@ grep -q '^ENV XLA_FLAGS=--xla_dump_hlo_as_proto=true --xla_dump_to=/.*/dump$' "$
 for m in one.nsys-rep one.sqlite dump/module_0003.jit_init.sm_9.0_gpu_after_optimizations.hlo.pb; do
 	grep -qxF "$m" "$T/members" && ok || notok "one.zip lacks $m: $(tr '\n' ' ' < "$T/members")"
 done
-grep -q 'profiling\|exporting\|wrote' "$T/err" && notok "-q: progress lines: $(cat "$T/err")" || ok
-(cd "$T/run" && unzip -p one.zip one.sqlite) | cmp -s - "$(printf '%s' "$SQ" | sed 's/%r/0/')" && ok ||
+[ ! -s "$T/err" ] && ok || notok "-q: stderr not empty: $(cat "$T/err")"
+(cd "$T/run" && unzip -p one.zip one.sqlite) | cmp -s - "$(printf '%s' "$SQ" | sed 's/%r/0/g')" && ok ||
 	notok "one.sqlite is not the export"
 
 # The user's nsys options come after ours and replace the defaults they
@@ -87,8 +127,8 @@ grep -q '^ENV XLA_FLAGS=--xla_dump_hlo_as_proto=false --xla_dump_to=' "$T/log" &
 
 # Names: %q{VAR} per rank, %% and %h; an unset variable is an error
 # before anything runs; -z compresses the dumps.
-for r in 0 1 2; do SLURM_PROCID=$r prof -q -z -o 'prof_%q{SLURM_PROCID}' true; done
-[ -f "$T/run/prof_0.zip" ] && [ -f "$T/run/prof_1.zip" ] && [ -f "$T/run/prof_2.zip" ] && ok ||
+for r in 0 1; do SLURM_PROCID=$r prof -q -z -o 'prof_%q{SLURM_PROCID}' true; done
+[ -f "$T/run/prof_0.zip" ] && [ -f "$T/run/prof_1.zip" ] && ok ||
 	notok "%q{SLURM_PROCID}: $(ls "$T/run")"
 (cd "$T/run" && unzip -Z1 prof_1.zip) | grep -q '^dump/module_0007.*\.hlo\.pb\.xz$' && ok || notok "-z: dumps not .xz"
 prof -q --no-zip -o 'h_%h_%%' true
@@ -108,7 +148,7 @@ prof -o fails sh -c 'exit 3'
 for sig in INT TERM; do
 	rm -f "$T/started" "$T/sig"
 	(cd "$T/run" && exec env PATH=$FAKE:$PATH FAKE_NSYS_LOG=$T/log \
-	    FAKE_NSYS_SQLITE=$(printf '%s' "$SQ" | sed 's/%r/0/') FAKE_NSYS_DUMPS=$T/dumps \
+	    FAKE_NSYS_SQLITE=$(printf '%s' "$SQ" | sed 's/%r/0/g') FAKE_NSYS_DUMPS=$T/dumps \
 	    perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' "$P" -q -o "sig$sig" \
 	    sh -c "trap 'echo got > $T/sig; exit 9' $sig; : > $T/started; while :; do sleep 0.1; done" \
 	    > /dev/null 2> "$T/err") &
@@ -166,5 +206,47 @@ prof --output=x --trace=cuda -o y -- true
 [ $rc -eq 2 ] && grep -q 'output name to nsysjax-profile -o' "$T/err" && ok || notok "nsys -o: exit $rc"
 prof
 [ $rc -eq 2 ] && grep -q '^usage: nsysjax-profile' "$T/err" && ok || notok "no program: exit $rc"
+
+# What nsysjax-profile wrote for two ranks is the example run: the same
+# frames as its nsys-jax archives, and the report finds the planted clock
+# offset (make run INPUTS=... runs the same report.sh).
+for r in 0 1; do SLURM_PROCID=$r prof -q -f -o 'rank_%q{SLURM_PROCID}' python3 -c pass; done
+X=$BIN/nsysjax-extract
+$X -n rank0,rank1 -o "$T/fp" "$T/run/rank_0.zip" "$T/run/rank_1.zip" 2> "$T/err" &&
+    $X -o "$T/fa" "$EXDIR/rank0" "$EXDIR/rank1" 2>> "$T/err" && ok || notok "extract: $(cat "$T/err")"
+for f in thunk module communication compile hlo stackframes heap; do
+	cmp -s "$T/fa/$f.tsv" "$T/fp/$f.tsv" && ok || notok "$f frame differs from the example archives'"
+done
+truth() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$EXDIR/truth.tsv"; }
+NSYSJAX_BIN=$BIN sh pipelines/report.sh -o "$T/rep" "$T/run/rank_0.zip" "$T/run/rank_1.zip" > /dev/null 2> "$T/err" &&
+    ok || notok "report.sh on the profiles: $(cat "$T/err")"
+awk -F'\t' -v c0="$(truth correction_ms.0)" -v c1="$(truth correction_ms.1)" '
+    NR > 1 { c[$1] = $2 } END {
+	d0 = c[0] - c0; d1 = c[1] - c1
+	exit !(d0 * d0 < 1e-12 && d1 * d1 < 1e-12) }' "$T/rep/corrections.tsv" 2> /dev/null && ok ||
+	notok "report: corrections $(tr '\n' ' ' < "$T/rep/corrections.tsv" 2> /dev/null), planted $(truth correction_ms.0) $(truth correction_ms.1)"
+
+# A .nsys-rep input of nsysjax-extract: exported with nsys (the fake's
+# export copies the example's), cached beside it while newer than the
+# report, re-exported once the report is newer; without nsys, one line
+# with the command to run.
+mkdir -p "$T/rep0"
+(cd "$T/run" && unzip -q -o rank_0.zip rank_0.nsys-rep -d "$T/rep0")
+cp -R "$EXDIR/rank0/dump" "$T/rep0/"
+touch -d 2020-01-01 "$T/rep0/rank_0.nsys-rep"	# zip times are rounded up
+: > "$T/log"
+xrep() { PATH=$FAKE:$PATH FAKE_NSYS_LOG=$T/log "$X" -n rank0 -f thunk "$T/rep0/rank_0.nsys-rep" > "$T/rep.tsv" 2> "$T/err"; }
+$X -f thunk "$EXDIR/rank0" > "$T/a0.tsv"
+xrep && cmp -s "$T/rep.tsv" "$T/a0.tsv" && [ -f "$T/rep0/rank_0.sqlite" ] && ok ||
+	notok ".nsys-rep input: $(cat "$T/err")"
+[ "$(grep -c '^export$' "$T/log")" = 1 ] && grep -q "^ARG --tables=NVTX_EVENTS," "$T/log" && ok ||
+	notok ".nsys-rep: export not run once with --tables"
+xrep && [ "$(grep -c '^export$' "$T/log")" = 1 ] && ok || notok ".nsys-rep: the cached export not reused"
+touch "$T/rep0/rank_0.nsys-rep"
+xrep && [ "$(grep -c '^export$' "$T/log")" = 2 ] && ok || notok ".nsys-rep: a newer report not exported again"
+rm -f "$T/rep0/rank_0.sqlite"
+PATH=/usr/bin:/bin "$X" -f thunk "$T/rep0/rank_0.nsys-rep" > "$T/o" 2> "$T/err"; rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l < "$T/err")" = 1 ] && grep -q 'nsys is not on PATH: export it with `nsys export --type=sqlite' "$T/err" &&
+	[ ! -s "$T/o" ] && ok || notok ".nsys-rep without nsys: exit $rc, $(cat "$T/err")"
 
 done_testing t95-profile

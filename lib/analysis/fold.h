@@ -203,4 +203,47 @@ void fold_leaf_safe(char *line, size_t start, size_t *len);
 void fold_round(const int64_t *whole, const double *frac, size_t n,
     int64_t unit, int64_t *count);
 
+/* ---- differential folded stacks (nsysjax-fold --diff) ---- */
+
+/*
+ * Two folded-stack files, BEFORE and AFTER, merged into the lines
+ * "stack count_before count_after" that flamegraph.pl draws as a
+ * differential flame graph (widths from AFTER, colours from the change),
+ * as Brendan Gregg's difffolded.pl writes them.  A stack missing from a
+ * file counts 0 there; a stack repeated in a file is added up.
+ */
+struct fold_diff;
+
+/* A new, empty differential. */
+struct fold_diff *fold_diff_new(void);
+
+/* Release X; NULL is allowed. */
+void fold_diff_free(struct fold_diff *x);
+
+/*
+ * Read the folded stacks of FP (named NAME in messages) as file WHICH
+ * (0: BEFORE, 1: AFTER): lines "stack COUNT", COUNT the text after the
+ * last run of spaces or tabs, a non-negative decimal as flamegraph.pl
+ * reads it (digits, then optionally '.' and digits).  Returns 0, or -1
+ * with an err message "NAME:LINE: ..." (no count, a bad count, an empty
+ * stack, a CR or NUL byte, a count total past 2^53) or a read error.
+ */
+int fold_diff_read(struct fold_diff *x, int which, FILE *fp,
+    const char *name);
+
+/*
+ * Write the lines to FP (NAME in messages), in byte order of the stack,
+ * counts as the shortest decimals (integers stay integers).  With
+ * NORMALIZE, BEFORE's counts are scaled to AFTER's total and rounded to
+ * integers by largest remainder (fold_round), so that both columns add
+ * up to AFTER's total (difffolded.pl -n truncates each count instead).
+ * Returns 0, or -1 with an err message on a write error.
+ */
+int fold_diff_write(struct fold_diff *x, int normalize, FILE *fp,
+    const char *name);
+
+/* The totals of each file's counts (after reading). */
+void fold_diff_totals(const struct fold_diff *x, double *before,
+    double *after);
+
 #endif

@@ -9,6 +9,7 @@
 #include "base/mem.h"
 #include "formats/archive.h"
 #include "profile/input.h"
+#include "profile/nsysrep.h"
 
 #define TRACE "nvtx_gpu_proj_trace/trace.parquet"
 
@@ -39,7 +40,8 @@ char *
 input_name(const char *path)
 {
 	static const char *const ext[] = {
-		".zip", ".sqlite", ".xz", ".csv", ".parquet", NULL
+		".zip", ".sqlite", ".nsys-rep", ".xz", ".csv", ".parquet",
+		NULL
 	};
 	size_t n = strlen(path), i, e;
 	const char *b;
@@ -280,8 +282,14 @@ is_sqlite_file(const char *path)
 	return got == sizeof(hdr) && memcmp(hdr, sqlite_magic, 16) == 0;
 }
 
+/*
+ * The export DB as the profile of input PATH (DB itself, or the export of
+ * the report PATH), its dumps in DUMPDIR or "dump" beside PATH.  DB is
+ * taken over.
+ */
 static int
-open_sqlite_file(struct input_set *s, const char *path, const char *dumpdir)
+open_sqlite_file(struct input_set *s, const char *path, char *db,
+    const char *dumpdir)
 {
 	struct input_profile *p;
 	struct archive *d;
@@ -290,10 +298,12 @@ open_sqlite_file(struct input_set *s, const char *path, const char *dumpdir)
 
 	rc = open_dumpdir(s, dumpdir ? dumpdir : dir, dumpdir != NULL, &d);
 	free(dir);
-	if (rc != 0)
+	if (rc != 0) {
+		free(db);
 		return -1;
+	}
 	p = add_profile(s, NULL, path, input_name(path), INPUT_SQLITE);
-	p->sqlite_file = mem_strdup(path);
+	p->sqlite_file = db;
 	resolve_dumps(p, d, "");
 	return 0;
 }
@@ -375,8 +385,17 @@ input_open(const char *const *paths, size_t n, const char *dumpdir,
 	for (i = 0; i < n; i++) {
 		struct archive *a;
 
+		if (nsysrep_is_report(paths[i])) {
+			char *db = nsysrep_export(paths[i]);
+
+			if (db == NULL ||
+			    open_sqlite_file(s, paths[i], db, dumpdir) != 0)
+				return -1;
+			continue;
+		}
 		if (is_sqlite_file(paths[i])) {
-			if (open_sqlite_file(s, paths[i], dumpdir) != 0)
+			if (open_sqlite_file(s, paths[i],
+			    mem_strdup(paths[i]), dumpdir) != 0)
 				return -1;
 			continue;
 		}

@@ -82,8 +82,8 @@ void input_close(struct input_set *s);
 
 /*
  * The ProfileName of the input PATH, as nsys-jax names a profile after its
- * archive: the last component (trailing '/' ignored) without ".zip" or
- * ".sqlite", and for a report file without ".xz", ".csv", ".parquet" in
+ * archive: the last component (trailing '/' ignored) without ".zip",
+ * ".sqlite" or ".nsys-rep", and for a report file without ".xz", ".csv", ".parquet" in
  * turn ("r/rank0.csv.xz" -> "rank0"); "-" is "stdin".  A new string.
  */
 char *input_name(const char *path);

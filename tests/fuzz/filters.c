@@ -2,10 +2,13 @@
  * Fuzz target: the TSV filters' analyses on what they read: collective
  * bandwidths and summaries, clock alignment (estimated, with its skews,
  * and applied from a corrections table), the warm-up split, compile
- * statistics, the flame-graph folding with its side tables and the
- * statistics of nsysjax-stats (every table).  The input is up to four TSV
- * texts separated by form feeds: the rows (a thunk, module, communication
- * or compile frame), a side table (compile frame, module frame or
+ * statistics, the flame-graph folding with its side tables, the
+ * statistics of nsysjax-stats (every table), the comparison of two runs
+ * (nsysjax-diff: the rows against the side table as frames, with the
+ * side tables of both runs, by every key) and differential folded stacks
+ * (the four texts as folded files).  The input is up to four TSV texts
+ * separated by form feeds: the rows (a thunk, module, communication or
+ * compile frame), a side table (compile frame, module frame or
  * corrections), the hlo frame and the stackframes frame.
  */
 #include <stdint.h>
@@ -16,6 +19,7 @@
 #include "analysis/align.h"
 #include "analysis/collectives.h"
 #include "analysis/compilestats.h"
+#include "analysis/diff.h"
 #include "analysis/filter.h"
 #include "analysis/fold.h"
 #include "analysis/stats.h"
@@ -263,6 +267,75 @@ stats(void)
 	}
 }
 
+/* Read file I with FN into D for run RUN; -1 if it failed. */
+static int
+diff_file(struct diff *d, int run, size_t i,
+    int (*fn)(struct diff *, int, struct tsv_reader *))
+{
+	struct tsv_reader *r;
+	FILE *fp;
+	int rc;
+
+	if ((r = side(i, &fp)) == NULL)
+		return -1;
+	rc = fn(d, run, r);
+	tsv_rclose(r);
+	fclose(fp);
+	return rc;
+}
+
+static void
+diff(void)
+{
+	struct diff_opts o = { DIFF_KEY_THUNK, "ProjDurMs", SIGTEST_HOLM, 0.05,
+	    10, 0, 0 };
+	struct tsv_writer *w;
+	struct diff *d;
+	size_t i;
+	int run;
+
+	for (o.key = DIFF_KEY_THUNK; o.key <= DIFF_KEY_SOURCE; o.key++) {
+		d = diff_new(&o);
+		for (run = 0; run < 2; run++)
+			for (i = 1; i < FUZZ_NTMP; i++)
+				(void)diff_file(d, run, i, diff_load_side);
+		if (diff_file(d, 0, 0, diff_read) == 0 &&
+		    diff_file(d, 1, o.key == DIFF_KEY_THUNK ? 0 : 1,
+		    diff_read) == 0 && diff_finish(d) == 0) {
+			w = tsv_wopen(fuzz_null(), "null");
+			(void)diff_write_items(d, w);
+			(void)diff_write_summary(d, w);
+			(void)tsv_wclose(w);
+			(void)diff_report(d, fuzz_null(), 3);
+			(void)diff_regressed(d);
+		}
+		diff_free(d);
+		o.adjust = SIGTEST_BH;
+		o.min_share = 0.5;
+	}
+}
+
+static void
+folddiff(void)
+{
+	struct fold_diff *x = fold_diff_new();
+	FILE *fp;
+	size_t i;
+
+	for (i = 0; i < FUZZ_NTMP; i++) {
+		if ((fp = fopen(files[i], "r")) == NULL)
+			abort();
+		if (fold_diff_read(x, i % 2, fp, files[i]) != 0) {
+			fclose(fp);
+			break;
+		}
+		fclose(fp);
+	}
+	(void)fold_diff_write(x, 0, fuzz_null(), "null");
+	(void)fold_diff_write(x, 1, fuzz_null(), "null");
+	fold_diff_free(x);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
@@ -282,5 +355,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	compilestats();
 	fold();
 	stats();
+	diff();
+	folddiff();
 	return 0;
 }

@@ -1,0 +1,1388 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/diff.h"
+#include "analysis/sigtest.h"
+#include "base/err.h"
+#include "base/mem.h"
+#include "base/strtab.h"
+#include "base/tsv.h"
+
+#define NONE	((size_t)-1)
+#define U32MAX	((int64_t)0xffffffff)
+
+/* ---- a map from 64-bit keys to indices (open addressing) ---- */
+
+struct imap {
+	uint64_t *key;
+	size_t *val;		/* index + 1; 0: empty slot */
+	size_t n, cap;		/* cap: a power of two, or 0 */
+};
+
+static uint64_t
+mix(uint64_t x)
+{
+	/* splitmix64's finaliser: every input bit reaches every output bit */
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static void imap_put(struct imap *m, uint64_t k, size_t v);
+
+static void
+imap_grow(struct imap *m)
+{
+	struct imap old = *m;
+	size_t i;
+
+	m->cap = old.cap ? old.cap * 2 : 64;
+	m->key = mem_calloc(m->cap, sizeof *m->key);
+	m->val = mem_calloc(m->cap, sizeof *m->val);
+	m->n = 0;
+	for (i = 0; i < old.cap; i++)
+		if (old.val[i])
+			imap_put(m, old.key[i], old.val[i] - 1);
+	free(old.key);
+	free(old.val);
+}
+
+/* The index stored for K, or NONE. */
+static size_t
+imap_get(const struct imap *m, uint64_t k)
+{
+	size_t i;
+
+	if (m->cap == 0)
+		return NONE;
+	for (i = mix(k) & (m->cap - 1); m->val[i]; i = (i + 1) & (m->cap - 1))
+		if (m->key[i] == k)
+			return m->val[i] - 1;
+	return NONE;
+}
+
+/* Store V for K (K not yet present). */
+static void
+imap_put(struct imap *m, uint64_t k, size_t v)
+{
+	size_t i;
+
+	if (2 * (m->n + 1) > m->cap)
+		imap_grow(m);
+	for (i = mix(k) & (m->cap - 1); m->val[i]; i = (i + 1) & (m->cap - 1))
+		;
+	m->key[i] = k;
+	m->val[i] = v + 1;
+	m->n++;
+}
+
+static void
+imap_free(struct imap *m)
+{
+	free(m->key);
+	free(m->val);
+	memset(m, 0, sizeof *m);
+}
+
+static uint64_t
+pair(size_t a, size_t b)
+{
+	return (uint64_t)a << 32 | (uint64_t)b;
+}
+
+/* ---- the data of one run ---- */
+
+/* Samples in ns: 4 bytes each while they fit, else 8. */
+struct samples {
+	void *v;
+	size_t n, cap;
+	int wide;
+};
+
+struct item {			/* (ProgramId, Name) of one run */
+	size_t prog, name;	/* ids in run.progs, diff.names */
+	int64_t sum;
+	struct samples s;
+	size_t next;		/* next item of its row + 1 */
+};
+
+struct exec {			/* one module execution on one device */
+	size_t prog;
+	int64_t exec, dev, sum;
+};
+
+struct prog {
+	size_t mod;		/* module name id in diff.mods + 1; 0: none */
+	size_t group;
+	size_t rows, nexec;
+	size_t src;		/* the table that named it (messages) */
+};
+
+struct hlo {			/* an hlo row: key texts of (prog, name) */
+	size_t opname;		/* id in diff.names + 1; 0: empty */
+	int64_t frame;		/* innermost frame of the first stack; -1 */
+};
+
+struct run {
+	struct strtab progs;	/* ProgramId fields, escaped */
+	struct prog *prog;
+	size_t capprog;
+	struct item *item;
+	size_t nitem, capitem;
+	struct imap items;	/* pair(prog, name) -> item */
+	struct exec *exec;
+	size_t nexec, capexec;
+	size_t *eslot;		/* exec + 1 by hash of (prog, exec, dev) */
+	size_t neslot;
+	struct hlo *hlo;
+	size_t nhlo, caphlo;
+	struct imap hlos;	/* pair(prog, name) -> hlo */
+	size_t *frame;		/* by FrameId: text id in diff.names + 1 */
+	size_t nframe, capframe;
+	int64_t total;		/* sum of durations, ns */
+	size_t lastprog, lastname, lastitem;
+	char *lp, *ln;		/* the last fields seen (cache) */
+	size_t lpn, lnn, lpcap, lncap;
+};
+
+/* A module of the comparison: ProgramIds of each run that match. */
+struct group {
+	size_t mod;		/* module name id + 1; 0: none */
+	size_t *prog[2];
+	size_t nprog[2], capprog[2];
+	int by_name;
+};
+
+/* The numbers of an item or module row. */
+struct nums {
+	size_t n[2];		/* samples (items) or executions (modules) */
+	int64_t sum[2];		/* ns */
+	double mean[2], med[2];	/* ns */
+	double var[2];		/* sample variance (modules), ns^2 */
+	double contrib;		/* ns */
+	struct sigtest_mwu t;
+	double padj;
+	int both;		/* samples in both runs */
+	int tested;		/* and tested: at least opts.min_share */
+};
+
+struct row {
+	size_t group, key;	/* key: id in diff.names */
+	size_t first[2];	/* first item + 1 of each run */
+	struct nums x;
+};
+
+struct diff {
+	struct diff_opts o;
+	enum diff_kind kind;
+	struct run run[2];
+	struct strtab names;	/* thunk names, key texts (escaped) */
+	struct strtab mods;	/* module names (escaped) */
+	struct group *group;
+	size_t ngroup, capgroup;
+	struct nums *gnums;	/* by group */
+	size_t *gorder;		/* groups, sorted */
+	struct row *row;
+	size_t nrow, caprow;
+	struct diff_total tot;
+	size_t unknown;		/* key id of "[unknown]" */
+	int64_t *scratch[2];
+	size_t capscratch[2];
+	char *buf;		/* the ProgramIds of a group, joined */
+	size_t capbuf;
+};
+
+struct diff *
+diff_new(const struct diff_opts *o)
+{
+	struct diff *d = mem_calloc(1, sizeof *d);
+
+	d->o = *o;
+	return d;
+}
+
+static void
+run_free(struct run *r)
+{
+	size_t i;
+
+	strtab_free(&r->progs);
+	free(r->prog);
+	for (i = 0; i < r->nitem; i++)
+		free(r->item[i].s.v);
+	free(r->item);
+	imap_free(&r->items);
+	free(r->exec);
+	free(r->eslot);
+	free(r->hlo);
+	imap_free(&r->hlos);
+	free(r->frame);
+	free(r->lp);
+	free(r->ln);
+}
+
+void
+diff_free(struct diff *d)
+{
+	size_t i;
+
+	if (d == NULL)
+		return;
+	run_free(&d->run[0]);
+	run_free(&d->run[1]);
+	strtab_free(&d->names);
+	strtab_free(&d->mods);
+	for (i = 0; i < d->ngroup; i++) {
+		free(d->group[i].prog[0]);
+		free(d->group[i].prog[1]);
+	}
+	free(d->group);
+	free(d->gnums);
+	free(d->gorder);
+	free(d->row);
+	free(d->scratch[0]);
+	free(d->scratch[1]);
+	free(d->buf);
+	free(d);
+}
+
+void
+diff_set_kind(struct diff *d, enum diff_kind k)
+{
+	d->kind = k;
+}
+
+/* The id of ProgramId P in run R, a new zeroed prog if new. */
+static size_t
+prog_id(struct run *r, const char *p, size_t n)
+{
+	int added;
+	size_t id = strtab_intern(&r->progs, p, n, &added);
+
+	if (added) {
+		mem_grow(&r->prog, &r->capprog, id + 1, sizeof *r->prog);
+		memset(&r->prog[id], 0, sizeof r->prog[id]);
+	}
+	return id;
+}
+
+/* ---- side tables ---- */
+
+static int
+set_module(struct diff *d, struct tsv_reader *t, struct run *r,
+    const char *p, size_t pn, const char *m, size_t mn)
+{
+	size_t id = prog_id(r, p, pn);
+	size_t mod = strtab_intern(&d->mods, m, mn, NULL) + 1;
+
+	if (r->prog[id].mod != 0 && r->prog[id].mod != mod)
+		return err_fail("%s:%ld: ProgramId %s is named both %s and %s",
+		    tsv_name(t), tsv_lineno(t), strtab_get(&r->progs, id),
+		    strtab_get(&d->mods, r->prog[id].mod - 1),
+		    strtab_get(&d->mods, mod - 1));
+	r->prog[id].mod = mod;
+	return 0;
+}
+
+/* A module or compile frame: ProgramId -> module name in column NAMECOL. */
+static int
+load_names(struct diff *d, struct run *r, struct tsv_reader *t,
+    long namecol)
+{
+	long pc = tsv_col(t, "ProgramId");
+	const char *p, *m;
+	size_t pn, mn;
+	int rc;
+
+	while ((rc = tsv_next(t)) == 1) {
+		p = tsv_rawfield(t, (size_t)pc, &pn);
+		m = tsv_rawfield(t, (size_t)namecol, &mn);
+		if (pn == 0 || mn == 0)
+			continue;	/* a compile range of no program */
+		if (set_module(d, t, r, p, pn, m, mn) != 0)
+			return -1;
+	}
+	return rc;
+}
+
+static int
+load_frames(struct diff *d, struct run *r, struct tsv_reader *t)
+{
+	long ic = tsv_col(t, "FrameId"), fc = tsv_col(t, "Frame");
+	const char *f;
+	size_t fn, old;
+	int64_t id;
+	int rc;
+
+	while ((rc = tsv_next(t)) == 1) {
+		if (tsv_get_i64(t, (size_t)ic, &id, 0) != 0)
+			return -1;
+		if (id < 0 || id > (int64_t)1 << 32)
+			return err_fail("%s:%ld: column FrameId: out of range: "
+			    "%lld", tsv_name(t), tsv_lineno(t), (long long)id);
+		if ((size_t)id >= r->nframe) {
+			old = r->nframe;
+			mem_grow(&r->frame, &r->capframe, (size_t)id + 1,
+			    sizeof *r->frame);
+			memset(r->frame + old, 0,
+			    ((size_t)id + 1 - old) * sizeof *r->frame);
+			r->nframe = (size_t)id + 1;
+		}
+		f = tsv_rawfield(t, (size_t)fc, &fn);
+		r->frame[id] = strtab_intern(&d->names, f, fn, NULL) + 1;
+	}
+	return rc;
+}
+
+/* The first id of the space-separated StackFrameIds field; -1 if none. */
+static int
+first_frame(struct tsv_reader *t, long col, int64_t *id)
+{
+	const char *s = tsv_field(t, (size_t)col);
+	char *end;
+	long long v;
+
+	*id = -1;
+	while (*s == ' ')
+		s++;
+	if (*s == '\0')
+		return 0;
+	v = strtoll(s, &end, 10);
+	if (end == s || (*end != ' ' && *end != '\0') || v < 0)
+		return err_fail("%s:%ld: column StackFrameIds: not a list of "
+		    "ids: '%s'", tsv_name(t), tsv_lineno(t), s);
+	*id = v;
+	return 0;
+}
+
+static int
+load_hlo(struct diff *d, struct run *r, struct tsv_reader *t)
+{
+	long pc = tsv_col(t, "ProgramId"), nc = tsv_col(t, "Name");
+	long oc = tsv_col(t, "OpName"), sc = tsv_col(t, "StackFrameIds");
+	const char *p, *n, *o;
+	size_t pn, nn, on, prog, name;
+	struct hlo h;
+	int rc;
+
+	while ((rc = tsv_next(t)) == 1) {
+		p = tsv_rawfield(t, (size_t)pc, &pn);
+		n = tsv_rawfield(t, (size_t)nc, &nn);
+		o = tsv_rawfield(t, (size_t)oc, &on);
+		h.opname = on ? strtab_intern(&d->names, o, on, NULL) + 1 : 0;
+		h.frame = -1;
+		if (sc >= 0 && first_frame(t, sc, &h.frame) != 0)
+			return -1;
+		prog = prog_id(r, p, pn);
+		name = strtab_intern(&d->names, n, nn, NULL);
+		if (imap_get(&r->hlos, pair(prog, name)) != NONE)
+			continue;	/* another variant: the first counts */
+		mem_grow(&r->hlo, &r->caphlo, r->nhlo + 1, sizeof *r->hlo);
+		r->hlo[r->nhlo] = h;
+		imap_put(&r->hlos, pair(prog, name), r->nhlo++);
+	}
+	return rc;
+}
+
+int
+diff_load_side(struct diff *d, int run, struct tsv_reader *t)
+{
+	struct run *r = &d->run[run];
+	long c;
+
+	if (tsv_col(t, "FrameId") >= 0 && tsv_col(t, "Frame") >= 0)
+		return load_frames(d, r, t);
+	if (tsv_col(t, "ProgramId") < 0)
+		return err_fail("%s: no ProgramId column: not a module, "
+		    "compile, hlo or stackframes frame", tsv_name(t));
+	if (tsv_col(t, "OpName") >= 0 && tsv_col(t, "Name") >= 0)
+		return load_hlo(d, r, t);
+	if ((c = tsv_col(t, "ProgramName")) >= 0)
+		return load_names(d, r, t, c);
+	if ((c = tsv_col(t, "Name")) >= 0 &&
+	    tsv_col(t, "ProgramExecution") >= 0 &&
+	    tsv_col(t, "ThunkExecution") < 0)
+		return load_names(d, r, t, c);
+	return err_fail("%s: not a module, compile, hlo or stackframes frame "
+	    "(columns ProgramId, Name, ProgramExecution; ProgramId, "
+	    "ProgramName; ProgramId, Name, OpName; FrameId, Frame)",
+	    tsv_name(t));
+}
+
+/* ---- the frames ---- */
+
+static void
+push(struct samples *s, int64_t v)
+{
+	uint32_t *u;
+	int64_t *w;
+	size_t i;
+
+	if (!s->wide && v > U32MAX) {	/* widen in place */
+		u = s->v;
+		w = mem_realloc(NULL, s->cap ? s->cap : 1, sizeof *w);
+		for (i = 0; i < s->n; i++)
+			w[i] = u[i];
+		free(s->v);
+		s->v = w;
+		s->wide = 1;
+	}
+	if (s->n == s->cap)
+		mem_grow(&s->v, &s->cap, s->n + 1, s->wide ? sizeof(int64_t) :
+		    sizeof(uint32_t));
+	if (s->wide)
+		((int64_t *)s->v)[s->n++] = v;
+	else
+		((uint32_t *)s->v)[s->n++] = (uint32_t)v;
+}
+
+/* Append S's samples to OUT[*N...] (room made with mem_grow). */
+static void
+gather(const struct samples *s, int64_t **out, size_t *cap, size_t *n)
+{
+	size_t i;
+
+	mem_grow(out, cap, *n + s->n, sizeof **out);
+	if (s->wide)
+		memcpy(*out + *n, s->v, s->n * sizeof(int64_t));
+	else
+		for (i = 0; i < s->n; i++)
+			(*out)[*n + i] = ((const uint32_t *)s->v)[i];
+	*n += s->n;
+}
+
+/* The field F[0..N) is the one cached in *C (length *CN); else cache it. */
+static int
+cached(char **c, size_t *cn, size_t *cap, const char *f, size_t n)
+{
+	if (*c != NULL && *cn == n && memcmp(*c, f, n) == 0)
+		return 1;
+	mem_grow(c, cap, n + 1, 1);
+	memcpy(*c, f, n);
+	*cn = n;
+	return 0;
+}
+
+static uint64_t
+exec_hash(size_t prog, int64_t exec, int64_t dev)
+{
+	return mix(mix(pair(prog, 0) ^ (uint64_t)exec) ^ (uint64_t)dev);
+}
+
+static void
+exec_rehash(struct run *r)
+{
+	size_t i, j, m;
+
+	free(r->eslot);
+	r->neslot = r->neslot ? r->neslot * 2 : 256;
+	r->eslot = mem_calloc(r->neslot, sizeof *r->eslot);
+	m = r->neslot - 1;
+	for (i = 0; i < r->nexec; i++) {
+		j = exec_hash(r->exec[i].prog, r->exec[i].exec,
+		    r->exec[i].dev) & m;
+		while (r->eslot[j])
+			j = (j + 1) & m;
+		r->eslot[j] = i + 1;
+	}
+}
+
+/* Add DUR to the execution (PROG, EXEC, DEV), new or not. */
+static void
+add_exec(struct run *r, size_t prog, int64_t exec, int64_t dev, int64_t dur)
+{
+	size_t j, m;
+	struct exec *e;
+
+	if (2 * (r->nexec + 1) > r->neslot)
+		exec_rehash(r);
+	m = r->neslot - 1;
+	for (j = exec_hash(prog, exec, dev) & m; r->eslot[j]; j = (j + 1) & m) {
+		e = &r->exec[r->eslot[j] - 1];
+		if (e->prog == prog && e->exec == exec && e->dev == dev) {
+			e->sum += dur;
+			return;
+		}
+	}
+	mem_grow(&r->exec, &r->capexec, r->nexec + 1, sizeof *r->exec);
+	r->exec[r->nexec] = (struct exec){ prog, exec, dev, dur };
+	r->eslot[j] = ++r->nexec;
+	r->prog[prog].nexec++;
+}
+
+int
+diff_add(struct diff *d, int run, const char *program, size_t plen,
+    const char *name, size_t nlen, int64_t exec, int64_t device,
+    int64_t dur_ns)
+{
+	struct run *r = &d->run[run];
+	size_t prog, nm, it;
+	int newkey = 0;
+	struct item *x;
+
+	if (dur_ns > TSV_MAX_NS - r->total)
+		return err_fail("the durations add up to more than 2^60 ns");
+	r->total += dur_ns;
+	if (!cached(&r->lp, &r->lpn, &r->lpcap, program, plen)) {
+		r->lastprog = prog_id(r, program, plen);
+		newkey = 1;
+	}
+	prog = r->lastprog;
+	if (d->kind == DIFF_MODULES) {
+		/* the Name of a module row is the module's name */
+		if (!cached(&r->ln, &r->lnn, &r->lncap, name, nlen) || newkey) {
+			newkey = 1;
+			if (r->prog[prog].mod == 0)
+				r->prog[prog].mod = strtab_intern(&d->mods,
+				    name, nlen, NULL) + 1;
+		}
+		r->lastname = 0;
+	} else if (!cached(&r->ln, &r->lnn, &r->lncap, name, nlen)) {
+		r->lastname = strtab_intern(&d->names, name, nlen, NULL);
+		newkey = 1;
+	}
+	nm = r->lastname;
+	if (newkey || r->nitem == 0) {
+		it = imap_get(&r->items, pair(prog, nm));
+		if (it == NONE) {
+			mem_grow(&r->item, &r->capitem, r->nitem + 1,
+			    sizeof *r->item);
+			x = &r->item[r->nitem];
+			memset(x, 0, sizeof *x);
+			x->prog = prog, x->name = nm;
+			imap_put(&r->items, pair(prog, nm), r->nitem);
+			it = r->nitem++;
+		}
+		r->lastitem = it;
+	}
+	x = &r->item[r->lastitem];
+	x->sum += dur_ns;
+	push(&x->s, dur_ns);
+	r->prog[prog].rows++;
+	add_exec(r, prog, exec, device, dur_ns);
+	return 0;
+}
+
+int
+diff_read(struct diff *d, int run, struct tsv_reader *t)
+{
+	long pc, nc, ec, dc, tc;
+	enum diff_kind k;
+	const char *p, *n;
+	size_t pn, nn;
+	int64_t dur, ex, dev;
+	int rc;
+
+	if ((pc = tsv_require(t, "ProgramId")) < 0 ||
+	    (nc = tsv_require(t, "Name")) < 0 ||
+	    (ec = tsv_require(t, "ProgramExecution")) < 0 ||
+	    (dc = tsv_require(t, "Device")) < 0 ||
+	    (tc = tsv_require(t, d->o.column)) < 0)
+		return -1;
+	k = tsv_col(t, "ThunkExecution") >= 0 ? DIFF_THUNKS : DIFF_MODULES;
+	if (d->kind != DIFF_NONE && d->kind != k)
+		return err_fail("%s: a %s frame, the other is a %s frame",
+		    tsv_name(t), k == DIFF_THUNKS ? "thunk" : "module",
+		    k == DIFF_THUNKS ? "module" : "thunk");
+	d->kind = k;
+	while ((rc = tsv_next(t)) == 1) {
+		if (tsv_get_ms(t, (size_t)tc, &dur, 0) != 0 ||
+		    tsv_get_i64(t, (size_t)ec, &ex, 0) != 0 ||
+		    tsv_get_i64(t, (size_t)dc, &dev, 0) != 0)
+			return -1;
+		if (dur < 0)
+			return err_fail("%s:%ld: column %s: negative duration",
+			    tsv_name(t), tsv_lineno(t), d->o.column);
+		p = tsv_rawfield(t, (size_t)pc, &pn);
+		n = tsv_rawfield(t, (size_t)nc, &nn);
+		if (diff_add(d, run, p, pn, n, nn, ex, dev, dur) != 0)
+			return err_prefix("%s:%ld", tsv_name(t),
+			    tsv_lineno(t));
+	}
+	return rc;
+}
+
+/* ---- matching ---- */
+
+static size_t
+new_group(struct diff *d, size_t mod)
+{
+	struct group *g;
+
+	mem_grow(&d->group, &d->capgroup, d->ngroup + 1, sizeof *d->group);
+	g = &d->group[d->ngroup];
+	memset(g, 0, sizeof *g);
+	g->mod = mod;
+	return d->ngroup++;
+}
+
+static void
+join(struct diff *d, size_t g, int run, size_t prog)
+{
+	struct group *x = &d->group[g];
+
+	mem_grow(&x->prog[run], &x->capprog[run], x->nprog[run] + 1,
+	    sizeof *x->prog[run]);
+	x->prog[run][x->nprog[run]++] = prog;
+	d->run[run].prog[prog].group = g;
+}
+
+/* Unmatched ProgramIds of RUN: joined by module name, else alone. */
+static void
+by_name(struct diff *d, int run, struct imap *names)
+{
+	struct run *r = &d->run[run];
+	size_t p, g, mod;
+
+	for (p = 0; p < r->progs.n; p++) {
+		if (r->prog[p].rows == 0 || r->prog[p].group != NONE)
+			continue;
+		mod = r->prog[p].mod;
+		g = mod ? imap_get(names, mod) : NONE;
+		if (g == NONE) {
+			g = new_group(d, mod);
+			if (mod)
+				imap_put(names, mod, g);
+		} else if (d->group[g].nprog[!run] > 0)
+			d->group[g].by_name = 1;
+		join(d, g, run, p);
+	}
+}
+
+static void
+match_modules(struct diff *d)
+{
+	struct run *b = &d->run[0], *a = &d->run[1];
+	struct imap names = { 0 };
+	size_t p, q, g;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		for (p = 0; p < d->run[i].progs.n; p++)
+			d->run[i].prog[p].group = NONE;
+	for (p = 0; p < b->progs.n; p++) {
+		if (b->prog[p].rows == 0)
+			continue;
+		q = strtab_find(&a->progs, strtab_get(&b->progs, p),
+		    b->progs.len[p]);
+		if (q == STRTAB_NONE || a->prog[q].rows == 0)
+			continue;
+		g = new_group(d, b->prog[p].mod ? b->prog[p].mod :
+		    a->prog[q].mod);
+		join(d, g, 0, p);
+		join(d, g, 1, q);
+	}
+	by_name(d, 0, &names);
+	by_name(d, 1, &names);
+	imap_free(&names);
+}
+
+/* The key of item X of run R: its name, or its instruction's op_name or
+ * innermost Python frame ("[unknown]" without one). */
+static size_t
+item_key(struct diff *d, struct run *r, const struct item *x)
+{
+	size_t h;
+	int64_t f;
+
+	if (d->o.key == DIFF_KEY_THUNK || d->kind == DIFF_MODULES)
+		return x->name;
+	h = imap_get(&r->hlos, pair(x->prog, x->name));
+	if (h != NONE && d->o.key == DIFF_KEY_OP_NAME && r->hlo[h].opname)
+		return r->hlo[h].opname - 1;
+	if (h != NONE && d->o.key == DIFF_KEY_SOURCE) {
+		f = r->hlo[h].frame;
+		if (f >= 0 && (size_t)f < r->nframe && r->frame[f])
+			return r->frame[f] - 1;
+	}
+	return d->unknown;
+}
+
+static void
+match_items(struct diff *d)
+{
+	struct imap rows = { 0 };
+	struct run *r;
+	struct item *x;
+	struct row *w;
+	size_t i, g, k, ri;
+	int run;
+
+	d->unknown = strtab_intern(&d->names, "[unknown]", 9, NULL);
+	for (run = 0; run < 2; run++) {
+		r = &d->run[run];
+		for (i = 0; i < r->nitem; i++) {
+			x = &r->item[i];
+			g = r->prog[x->prog].group;
+			k = item_key(d, r, x);
+			ri = imap_get(&rows, pair(g, k));
+			if (ri == NONE) {
+				mem_grow(&d->row, &d->caprow, d->nrow + 1,
+				    sizeof *d->row);
+				w = &d->row[d->nrow];
+				memset(w, 0, sizeof *w);
+				w->group = g, w->key = k;
+				imap_put(&rows, pair(g, k), d->nrow);
+				ri = d->nrow++;
+			}
+			w = &d->row[ri];
+			x->next = w->first[run];
+			w->first[run] = i + 1;
+		}
+	}
+	imap_free(&rows);
+}
+
+/* ---- the numbers ---- */
+
+static int64_t *
+scratch(struct diff *d, int run, size_t n)
+{
+	mem_grow(&d->scratch[run], &d->capscratch[run], n ? n : 1,
+	    sizeof *d->scratch[run]);
+	return d->scratch[run];
+}
+
+/* Mean, median and sample variance of the sorted V[0..N); sum S. */
+static void
+describe(struct nums *x, int run, const int64_t *v, size_t n, int64_t s)
+{
+	double m, ss = 0;
+	size_t i;
+
+	x->n[run] = n;
+	x->sum[run] = s;
+	x->mean[run] = n ? (double)s / (double)n : NAN;
+	x->med[run] = n ? sigtest_median(v, n) : NAN;
+	m = x->mean[run];
+	for (i = 0; i < n; i++)
+		ss += ((double)v[i] - m) * ((double)v[i] - m);
+	x->var[run] = n > 1 ? ss / (double)(n - 1) : 0;
+}
+
+/* The contribution of a row of group G with sums S: S_a E_b / E_a - S_b. */
+static double
+contribution(const struct diff *d, size_t g, const int64_t *s)
+{
+	const struct nums *x = &d->gnums[g];
+
+	if (x->n[1] == 0)
+		return -(double)s[0];
+	if (x->n[0] == 0)
+		return (double)s[1];
+	return (double)s[1] * (double)x->n[0] / (double)x->n[1] -
+	    (double)s[0];
+}
+
+/* The rank test of a row in both runs; only rows making at least
+ * opts.min_share of the time of both runs together are tested for
+ * significance (independent filtering: that share does not depend on
+ * which run a sample came from, so under no change it tells nothing of
+ * the test, and tests of rows too small to matter only cost power). */
+static void
+test(const struct diff *d, struct nums *x, const int64_t *b,
+    const int64_t *a)
+{
+	double pooled = (double)x->sum[0] + (double)x->sum[1];
+	double all = (double)d->run[0].total + (double)d->run[1].total;
+
+	x->both = x->n[0] > 0 && x->n[1] > 0;
+	if (x->both)
+		sigtest_mwu(b, x->n[0], a, x->n[1], &x->t);
+	x->tested = x->both && pooled >= d->o.min_share * all;
+	x->padj = x->t.p;
+}
+
+/* The samples of row W, run RUN, sorted in scratch; returns their count. */
+static size_t
+row_samples(struct diff *d, const struct row *w, int run, int64_t *sum)
+{
+	struct run *r = &d->run[run];
+	size_t i, n = 0;
+
+	*sum = 0;
+	for (i = w->first[run]; i; i = r->item[i - 1].next) {
+		gather(&r->item[i - 1].s, &d->scratch[run],
+		    &d->capscratch[run], &n);
+		*sum += r->item[i - 1].sum;
+	}
+	sigtest_sort_i64(d->scratch[run], n);
+	return n;
+}
+
+static void
+row_numbers(struct diff *d)
+{
+	struct row *w;
+	int64_t s;
+	size_t i, n;
+	int run;
+
+	for (i = 0; i < d->nrow; i++) {
+		w = &d->row[i];
+		for (run = 0; run < 2; run++) {
+			n = row_samples(d, w, run, &s);
+			describe(&w->x, run, scratch(d, run, n), n, s);
+		}
+		test(d, &w->x, d->scratch[0], d->scratch[1]);
+		w->x.contrib = contribution(d, w->group, w->x.sum);
+	}
+}
+
+/* Per group and run, the times of its executions (the sum of their
+ * samples), sorted: their numbers and test. */
+static void
+group_numbers(struct diff *d)
+{
+	size_t *order[2], *start[2], g, i, n[2];
+	int64_t *v[2], s;
+	struct run *r;
+	int run;
+
+	for (run = 0; run < 2; run++) {
+		r = &d->run[run];
+		start[run] = mem_calloc(d->ngroup + 2, sizeof *start[run]);
+		for (i = 0; i < r->nexec; i++)
+			start[run][r->prog[r->exec[i].prog].group + 2]++;
+		for (g = 0; g < d->ngroup; g++)
+			start[run][g + 2] += start[run][g + 1];
+		order[run] = mem_calloc(r->nexec ? r->nexec : 1,
+		    sizeof *order[run]);
+		for (i = 0; i < r->nexec; i++)
+			order[run][start[run][r->prog[r->exec[i].prog].group
+			    + 1]++] = i;
+	}
+	d->gnums = mem_calloc(d->ngroup ? d->ngroup : 1, sizeof *d->gnums);
+	for (g = 0; g < d->ngroup; g++) {
+		for (run = 0; run < 2; run++) {
+			n[run] = start[run][g + 1] - start[run][g];
+			v[run] = scratch(d, run, n[run]);
+			for (s = 0, i = 0; i < n[run]; i++)
+				s += v[run][i] = d->run[run].exec[order[run][
+				    start[run][g] + i]].sum;
+			sigtest_sort_i64(v[run], n[run]);
+			describe(&d->gnums[g], run, v[run], n[run], s);
+		}
+		test(d, &d->gnums[g], v[0], v[1]);
+		d->gnums[g].contrib = contribution(d, g, d->gnums[g].sum);
+	}
+	for (run = 0; run < 2; run++) {
+		free(start[run]);
+		free(order[run]);
+	}
+}
+
+static void
+adjust(struct diff *d)
+{
+	double *p;
+	size_t i, n;
+
+	p = mem_calloc(d->nrow + d->ngroup + 1, sizeof *p);
+	for (n = 0, i = 0; i < d->nrow; i++)
+		if (d->row[i].x.tested)
+			p[n++] = d->row[i].x.t.p;
+	sigtest_adjust(p, n, d->o.adjust);
+	for (n = 0, i = 0; i < d->nrow; i++)
+		if (d->row[i].x.tested)
+			d->row[i].x.padj = p[n++];
+	for (n = 0, i = 0; i < d->ngroup; i++)
+		if (d->gnums[i].tested)
+			p[n++] = d->gnums[i].t.p;
+	sigtest_adjust(p, n, d->o.adjust);
+	for (n = 0, i = 0; i < d->ngroup; i++)
+		if (d->gnums[i].tested)
+			d->gnums[i].padj = p[n++];
+	free(p);
+}
+
+static int
+significant(const struct diff *d, const struct nums *x)
+{
+	return x->tested && x->padj < d->o.alpha;
+}
+
+/* A term U of a variance with DF degrees of freedom, for the
+ * Welch-Satterthwaite degrees of freedom: adds U and U^2 / DF. */
+static void
+term(double u, double df, double *var, double *den)
+{
+	*var += u;
+	if (u > 0 && df >= 1)
+		*den += u * u / df;
+}
+
+static void
+totals(struct diff *d)
+{
+	struct diff_total *t = &d->tot;
+	const struct nums *x;
+	double dd = 0, var = 0, den = 0, eb;
+	size_t i;
+
+	t->before_ms = (double)d->run[0].total / 1e6;
+	t->after_ms = (double)d->run[1].total / 1e6;
+	for (i = 0; i < d->nrow; i++) {
+		x = &d->row[i].x;
+		t->change_ms += x->contrib / 1e6;
+		t->items++;
+		t->both += x->both;
+		t->tested += x->tested;
+		t->added += x->n[0] == 0;
+		t->removed += x->n[1] == 0;
+		if (significant(d, x) && x->t.z > 0)
+			t->slower++;
+		if (significant(d, x) && x->t.z < 0)
+			t->faster++;
+	}
+	for (i = 0; i < d->ngroup; i++) {
+		x = &d->gnums[i];
+		t->modules++;
+		if (x->n[0] == 0 || x->n[1] == 0)
+			continue;
+		eb = (double)x->n[0];
+		dd += eb * (x->mean[1] - x->mean[0]);
+		term(eb * eb * x->var[1] / (double)x->n[1],
+		    (double)x->n[1] - 1, &var, &den);
+		term(eb * x->var[0], eb - 1, &var, &den);
+	}
+	t->change_pct = t->before_ms > 0 ? t->change_ms / t->before_ms * 100 :
+	    NAN;
+	if (var > 0 && den > 0)
+		t->p = sigtest_p_t(dd / sqrt(var), var * var / den);
+	else
+		t->p = dd == 0 ? 1 : 0;
+}
+
+/* ---- order ---- */
+
+static const struct diff *sort_d;	/* qsort has no context argument */
+
+static double
+mag(double c)
+{
+	return fabs(c);
+}
+
+static int
+cmp_bytes(const struct strtab *t, size_t a, size_t b)
+{
+	size_t la = t->len[a], lb = t->len[b];
+	int c = memcmp(t->s[a], t->s[b], la < lb ? la : lb);
+
+	return c ? c : (la > lb) - (la < lb);
+}
+
+/* Module names (ProgramId when none) and ProgramIds of groups A, B. */
+static int
+cmp_group(size_t a, size_t b)
+{
+	const struct diff *d = sort_d;
+	const struct group *x = &d->group[a], *y = &d->group[b];
+	const struct run *r;
+	int c, run;
+
+	if (x->mod && y->mod && (c = cmp_bytes(&d->mods, x->mod - 1,
+	    y->mod - 1)) != 0)
+		return c;
+	if (!x->mod != !y->mod)
+		return x->mod ? -1 : 1;
+	for (run = 0; run < 2; run++) {
+		r = &d->run[run];
+		if (x->nprog[run] && y->nprog[run] && (c = cmp_bytes(&r->progs,
+		    x->prog[run][0], y->prog[run][0])) != 0)
+			return c;
+		if (!x->nprog[run] != !y->nprog[run])
+			return x->nprog[run] ? -1 : 1;
+	}
+	return (a > b) - (a < b);
+}
+
+static int
+cmp_row(const void *p, const void *q)
+{
+	const struct row *a = p, *b = q;
+	double x = mag(a->x.contrib), y = mag(b->x.contrib);
+	int c;
+
+	if (x != y)
+		return x > y ? -1 : 1;
+	if (a->group != b->group && (c = cmp_group(a->group, b->group)) != 0)
+		return c;
+	return cmp_bytes(&sort_d->names, a->key, b->key);
+}
+
+static int
+cmp_gorder(const void *p, const void *q)
+{
+	size_t a = *(const size_t *)p, b = *(const size_t *)q;
+	double x = mag(sort_d->gnums[a].contrib);
+	double y = mag(sort_d->gnums[b].contrib);
+
+	if (x != y)
+		return x > y ? -1 : 1;
+	return cmp_group(a, b);
+}
+
+static const struct strtab *sort_progs;
+
+static int
+cmp_prog(const void *p, const void *q)
+{
+	return cmp_bytes(sort_progs, *(const size_t *)p, *(const size_t *)q);
+}
+
+static void
+sort_all(struct diff *d)
+{
+	size_t g, i;
+	int run;
+
+	for (run = 0; run < 2; run++) {
+		sort_progs = &d->run[run].progs;
+		for (g = 0; g < d->ngroup; g++)
+			qsort(d->group[g].prog[run], d->group[g].nprog[run],
+			    sizeof(size_t), cmp_prog);
+	}
+	sort_d = d;
+	qsort(d->row, d->nrow, sizeof *d->row, cmp_row);
+	d->gorder = mem_calloc(d->ngroup ? d->ngroup : 1, sizeof *d->gorder);
+	for (i = 0; i < d->ngroup; i++)
+		d->gorder[i] = i;
+	qsort(d->gorder, d->ngroup, sizeof *d->gorder, cmp_gorder);
+}
+
+int
+diff_finish(struct diff *d)
+{
+	if (d->kind == DIFF_NONE)
+		return err_fail("no frame read");
+	match_modules(d);
+	match_items(d);
+	group_numbers(d);
+	row_numbers(d);
+	adjust(d);
+	totals(d);
+	sort_all(d);
+	return 0;
+}
+
+const struct diff_total *
+diff_total(const struct diff *d)
+{
+	return &d->tot;
+}
+
+static int
+over(const struct diff *d, const struct nums *x)
+{
+	double pct;
+
+	if (!x->tested || x->padj >= d->o.alpha || !(x->mean[0] > 0) ||
+	    mag(x->contrib) / 1e6 < d->o.min_ms)
+		return 0;
+	pct = (x->mean[1] - x->mean[0]) / x->mean[0] * 100;
+	return pct > d->o.threshold;
+}
+
+static size_t
+gated(const struct diff *d)
+{
+	size_t i, n = 0;
+
+	if (d->o.threshold < 0)
+		return 0;
+	for (i = 0; i < d->nrow; i++)
+		n += over(d, &d->row[i].x);
+	for (i = 0; i < d->ngroup; i++)
+		n += over(d, &d->gnums[i]);
+	return n;
+}
+
+int
+diff_regressed(const struct diff *d)
+{
+	const struct diff_total *t = &d->tot;
+
+	if (d->o.threshold < 0)
+		return 0;
+	if (gated(d) > 0)
+		return 1;
+	return t->change_pct > d->o.threshold && t->p < d->o.alpha;
+}
+
+/* ---- output ---- */
+
+static void
+ms(struct tsv_writer *w, double ns)
+{
+	if (isnan(ns))
+		tsv_empty(w);
+	else
+		tsv_f64(w, ns / 1e6);
+}
+
+/* The ProgramIds of group G in run RUN, comma-separated. */
+static void
+progs(struct tsv_writer *w, struct diff *d, size_t g, int run)
+{
+	const struct group *x = &d->group[g];
+	const struct run *r = &d->run[run];
+	size_t i, n = 0, l;
+
+	if (x->nprog[run] == 0) {
+		tsv_empty(w);
+		return;
+	}
+	for (i = 0; i < x->nprog[run]; i++) {
+		l = r->progs.len[x->prog[run][i]];
+		mem_grow(&d->buf, &d->capbuf, n + l + 2, 1);
+		if (i)
+			d->buf[n++] = ',';
+		memcpy(d->buf + n, r->progs.s[x->prog[run][i]], l);
+		n += l;
+	}
+	tsv_raw(w, d->buf, n);
+}
+
+static void
+label(struct tsv_writer *w, const struct diff *d, size_t g)
+{
+	const struct group *x = &d->group[g];
+	const struct run *r;
+	size_t p;
+
+	if (x->mod) {
+		tsv_raw(w, d->mods.s[x->mod - 1], d->mods.len[x->mod - 1]);
+		return;
+	}
+	r = &d->run[x->nprog[0] ? 0 : 1];
+	p = x->prog[x->nprog[0] ? 0 : 1][0];
+	tsv_raw(w, r->progs.s[p], r->progs.len[p]);
+}
+
+static const char *
+match(const struct diff *d, size_t g, const struct nums *x)
+{
+	if (x->n[0] == 0)
+		return "added";
+	if (x->n[1] == 0)
+		return "removed";
+	return d->group[g].by_name ? "name" : "id";
+}
+
+/* The numeric columns from MeanBeforeMs on. */
+static void
+numbers(struct tsv_writer *w, const struct diff *d, const struct nums *x)
+{
+	double delta = x->mean[1] - x->mean[0];
+
+	ms(w, x->mean[0]);
+	ms(w, x->mean[1]);
+	ms(w, x->med[0]);
+	ms(w, x->med[1]);
+	ms(w, delta);
+	if (x->n[0] && x->n[1] && x->mean[0] > 0)
+		tsv_f64(w, delta / x->mean[0] * 100);
+	else
+		tsv_empty(w);
+	if (x->both)
+		tsv_f64(w, x->t.u / ((double)x->n[0] * (double)x->n[1]));
+	else
+		tsv_empty(w);
+	if (x->tested) {
+		tsv_f64(w, x->t.p);
+		tsv_f64(w, x->padj);
+	} else {
+		tsv_empty(w);
+		tsv_empty(w);
+	}
+	ms(w, x->contrib);
+	if (d->tot.change_ms != 0)
+		tsv_f64(w, x->contrib / 1e6 / d->tot.change_ms);
+	else
+		tsv_empty(w);
+}
+
+static const char *
+keycol(const struct diff *d)
+{
+	if (d->kind == DIFF_MODULES)
+		return NULL;
+	return d->o.key == DIFF_KEY_OP_NAME ? "OpName" :
+	    d->o.key == DIFF_KEY_SOURCE ? "Source" : "Name";
+}
+
+int
+diff_write_items(struct diff *d, struct tsv_writer *w)
+{
+	const char *h[] = { "Module", "ProgramIdBefore", "ProgramIdAfter",
+	    keycol(d), "Match", "ExecutionsBefore", "ExecutionsAfter",
+	    "MeanBeforeMs", "MeanAfterMs", "MedianBeforeMs", "MedianAfterMs",
+	    "DeltaMs", "ChangePercent", "ProbSlower", "PValue", "PAdjusted",
+	    "ContributionMs", "ShareOfChange", NULL };
+	const struct row *x;
+	size_t i;
+
+	if (h[3] == NULL)
+		memmove(&h[3], &h[4], sizeof h - 4 * sizeof h[0]);
+	if (tsv_header(w, h) != 0)
+		return -1;
+	for (i = 0; i < d->nrow; i++) {
+		x = &d->row[i];
+		label(w, d, x->group);
+		progs(w, d, x->group, 0);
+		progs(w, d, x->group, 1);
+		if (d->kind != DIFF_MODULES)
+			tsv_raw(w, d->names.s[x->key], d->names.len[x->key]);
+		tsv_str(w, match(d, x->group, &x->x));
+		tsv_i64(w, (int64_t)x->x.n[0]);
+		tsv_i64(w, (int64_t)x->x.n[1]);
+		numbers(w, d, &x->x);
+		if (tsv_eor(w) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+diff_write_summary(struct diff *d, struct tsv_writer *w)
+{
+	static const char *const h[] = { "Module", "ProgramIdBefore",
+	    "ProgramIdAfter", "Match", "ExecutionsBefore", "ExecutionsAfter",
+	    "TotalBeforeMs", "TotalAfterMs", "MeanBeforeMs", "MeanAfterMs",
+	    "MedianBeforeMs", "MedianAfterMs", "DeltaMs", "ChangePercent",
+	    "ProbSlower", "PValue", "PAdjusted", "ContributionMs",
+	    "ShareOfChange", NULL };
+	const struct diff_total *t = &d->tot;
+	const struct nums *x;
+	size_t i, g, eb = 0, ea = 0;
+	int k;
+
+	if (tsv_header(w, h) != 0)
+		return -1;
+	for (i = 0; i < d->ngroup; i++) {
+		g = d->gorder[i];
+		x = &d->gnums[g];
+		eb += x->n[0], ea += x->n[1];
+		label(w, d, g);
+		progs(w, d, g, 0);
+		progs(w, d, g, 1);
+		tsv_str(w, match(d, g, x));
+		tsv_i64(w, (int64_t)x->n[0]);
+		tsv_i64(w, (int64_t)x->n[1]);
+		tsv_ms(w, x->sum[0]);
+		tsv_ms(w, x->sum[1]);
+		numbers(w, d, x);
+		if (tsv_eor(w) != 0)
+			return -1;
+	}
+	tsv_str(w, "(all)");
+	for (k = 0; k < 3; k++)
+		tsv_empty(w);
+	tsv_i64(w, (int64_t)eb);
+	tsv_i64(w, (int64_t)ea);
+	tsv_ms(w, d->run[0].total);
+	tsv_ms(w, d->run[1].total);
+	for (k = 0; k < 5; k++)
+		tsv_empty(w);
+	if (isnan(t->change_pct))
+		tsv_empty(w);
+	else
+		tsv_f64(w, t->change_pct);
+	tsv_empty(w);
+	tsv_f64(w, t->p);
+	tsv_f64(w, t->p);
+	tsv_f64(w, t->change_ms);
+	if (t->change_ms != 0)
+		tsv_f64(w, 1);
+	else
+		tsv_empty(w);
+	return tsv_eor(w);
+}
+
+/* A module label for people: the name (unescaped, at most 29 bytes) and
+ * the first 8 characters of its first ProgramId, or the ProgramId. */
+static void
+plabel(char *buf, size_t cap, const struct diff *d, size_t g)
+{
+	const struct group *x = &d->group[g];
+	int run = x->nprog[0] ? 0 : 1;
+	const char *id = d->run[run].progs.s[x->prog[run][0]];
+	const char *s = x->mod ? d->mods.s[x->mod - 1] : id;
+	size_t n = strlen(s);
+
+	if (!x->mod)
+		snprintf(buf, cap, "%.40s", s);
+	else if (n > 29)
+		snprintf(buf, cap, "%.26s... [%.8s]", s, id);
+	else
+		snprintf(buf, cap, "%s [%.8s]", s, id);
+}
+
+static void
+fmt_pct(char *buf, size_t cap, double v)
+{
+	if (isnan(v))
+		snprintf(buf, cap, "-");
+	else
+		snprintf(buf, cap, "%+.2f%%", v);
+}
+
+static void
+fmt_p(char *buf, size_t cap, const struct nums *x)
+{
+	if (!x->tested)
+		snprintf(buf, cap, "-");
+	else if (x->padj < 0.0001)
+		snprintf(buf, cap, "<0.0001");
+	else
+		snprintf(buf, cap, "%.4f", x->padj);
+}
+
+int
+diff_report(struct diff *d, FILE *fp, size_t maxmod)
+{
+	const struct diff_total *t = &d->tot;
+	const struct nums *x;
+	char name[64], pct[32], p[32];
+	size_t i, g, n;
+
+	fprintf(fp, "%-40s %11s %11s %12s %9s %8s %14s\n", "module",
+	    "executions", "before ms", "after ms", "change", "p adj.",
+	    "contribution");
+	n = d->ngroup < maxmod ? d->ngroup : maxmod;
+	for (i = 0; i < n; i++) {
+		g = d->gorder[i];
+		x = &d->gnums[g];
+		plabel(name, sizeof name, d, g);
+		fmt_pct(pct, sizeof pct, x->n[0] && x->n[1] && x->mean[0] > 0 ?
+		    (x->mean[1] - x->mean[0]) / x->mean[0] * 100 : NAN);
+		fmt_p(p, sizeof p, x);
+		fprintf(fp, "%-40s %5zu/%-5zu %11.3f %12.3f %9s %8s %11.3f ms\n",
+		    name, x->n[0], x->n[1], x->n[0] ? x->mean[0] / 1e6 : 0.0,
+		    x->n[1] ? x->mean[1] / 1e6 : 0.0, pct, p, x->contrib / 1e6);
+	}
+	if (d->ngroup > n)
+		fprintf(fp, "... %zu more modules (-s for all)\n",
+		    d->ngroup - n);
+	fmt_pct(pct, sizeof pct, t->change_pct);
+	fprintf(fp, "total: %.3f ms -> %.3f ms, change %.3f ms (%s, p %.4g) "
+	    "at BEFORE's executions\n", t->before_ms, t->after_ms,
+	    t->change_ms, pct, t->p);
+	fprintf(fp, "items: %zu (%zu in both runs, %zu added, %zu removed); "
+	    "%zu tested (at least %g of the time), significant (adjusted "
+	    "p < %g, %s): %zu slower, %zu faster\n", t->items, t->both,
+	    t->added, t->removed, t->tested, d->o.min_share, d->o.alpha,
+	    d->o.adjust == SIGTEST_HOLM ? "Holm" : "Benjamini-Hochberg",
+	    t->slower, t->faster);
+	if (d->o.threshold >= 0)
+		fprintf(fp, "gate (-t %g, -p %g): %s\n", d->o.threshold,
+		    d->o.alpha, diff_regressed(d) ? "REGRESSION (exit 3)" :
+		    "pass");
+	return ferror(fp) ? -1 : 0;
+}

@@ -1,0 +1,192 @@
+/*
+ * diff: what changed between two runs (nsysjax-diff).  Two frames of the
+ * same kind, BEFORE (run 0) and AFTER (run 1): thunk frames (thunk or
+ * communication rows of nsysjax-extract, any steady state the caller
+ * chose) or module frames.  Each frame row is one sample: one execution of
+ * a thunk (or module) on one device, its duration the column
+ * diff_opts.column (ProjDurMs by default) in integer ns.
+ *
+ * Matching.  A module is matched by its ProgramId (the HLO fingerprint);
+ * ProgramIds found in one run only are matched by module name (the Name
+ * of a module frame, the ProgramName of a compile frame): every unmatched
+ * ProgramId of one name, in either run, makes one module of that name.
+ * What remains is "added" (AFTER only) or "removed" (BEFORE only).  An
+ * item is a (module, key) pair; the key is the thunk name, or with
+ * DIFF_KEY_OP_NAME / DIFF_KEY_SOURCE the op_name / innermost Python frame
+ * of the thunk's instruction (from the hlo and stackframes frames), which
+ * survive recompilations that rename fusions.
+ *
+ * Numbers.  Means and medians are per sample.  The contribution of an
+ * item to the total change is measured at BEFORE's number of executions
+ * of its module: S_a * E_b / E_a - S_b, where S is the item's total time
+ * in a run and E the number of executions of its module there (distinct
+ * ProgramId, ProgramExecution, Device of the thunk rows; the rows of a
+ * module frame): exactly S_a - S_b when both runs executed the module as
+ * often; S_a for a module only in AFTER, -S_b for one only in BEFORE.
+ * The total change is the sum of the contributions.  Each item seen in
+ * both runs gets a two-sided Mann-Whitney U test of its samples
+ * (analysis/sigtest.h), each module one of its per-execution times (the sum
+ * of its items in each execution), p-values adjusted over items and over
+ * modules (Holm by default, or Benjamini-Hochberg).  The overall change
+ * gets Welch's t test of a sum of differences of means: D = sum over
+ * matched modules of E_b (m_a - m_b), Var D = sum of E_b^2 (s_a^2 / E_a +
+ * s_b^2 / E_b), with m and s the mean and sample standard deviation of a
+ * module's per-execution times, t = D / sqrt(Var D) with the
+ * Welch-Satterthwaite degrees of freedom (B. L. Welch 1947, F. E.
+ * Satterthwaite 1946): (sum of terms)^2 / sum(term^2 / (E - 1)).
+ *
+ * Memory: per run one 4-byte sample per row (8 for a module whose samples
+ * exceed 2^32 ns), the interned names and one entry per module execution;
+ * time O(R log R) for R rows.
+ */
+#ifndef NSYSJAX_DIFF_H
+#define NSYSJAX_DIFF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis/sigtest.h"
+
+struct tsv_reader;
+struct tsv_writer;
+
+enum diff_key {
+	DIFF_KEY_THUNK,		/* (module, thunk name) */
+	DIFF_KEY_OP_NAME,	/* (module, op_name of the instruction) */
+	DIFF_KEY_SOURCE		/* (module, innermost Python frame) */
+};
+
+enum diff_kind {
+	DIFF_NONE,		/* no frame read yet */
+	DIFF_THUNKS,		/* a ThunkExecution column */
+	DIFF_MODULES		/* ProgramId, ProgramExecution, Name, no
+				   ThunkExecution */
+};
+
+struct diff_opts {
+	enum diff_key key;
+	const char *column;	/* the duration column (ms) */
+	enum sigtest_adjust adjust;
+	double alpha;		/* significance level, in (0, 1) */
+	double threshold;	/* gate: slower by more than this percent;
+				   negative: no gate */
+	double min_ms;		/* gate: ignore items and modules whose
+				   |ContributionMs| is below this */
+	double min_share;	/* test only rows making at least this
+				   share of both runs' time together */
+};
+
+/* The overall change (the "(all)" row of the summary). */
+struct diff_total {
+	double before_ms, after_ms;	/* sums of every sample */
+	double change_ms;		/* sum of contributions */
+	double change_pct;		/* change_ms / before_ms * 100; NaN if
+					   before_ms is 0 */
+	double p;			/* Welch t test, matched modules */
+	size_t items, both;		/* item rows; of them in both runs */
+	size_t tested;			/* of them tested (opts.min_share) */
+	size_t slower, faster;		/* significant (adjusted p < alpha) */
+	size_t added, removed;		/* item rows in one run only */
+	size_t modules, gated;		/* module rows; rows over the gate */
+};
+
+struct diff;
+
+/* A new, empty diff with options O (copied; O->column is not). */
+struct diff *diff_new(const struct diff_opts *o);
+
+/* Release D; NULL is allowed. */
+void diff_free(struct diff *d);
+
+/*
+ * Read a side table of run RUN (0 BEFORE, 1 AFTER) from R, recognised by
+ * its columns: a stackframes frame (FrameId, Frame), an hlo frame
+ * (ProgramId, Name, OpName, StackFrameIds), a compile frame (ProgramId,
+ * ProgramName) or a module frame (ProgramId, Name, ProgramExecution):
+ * the last two name modules.  A ProgramId given two module names is an
+ * error, as is a table of none of these kinds.  The stackframes frame is
+ * read before the hlo frame that refers to it (any order: the ids are
+ * looked up by diff_finish).  Returns 0, or -1 with an err message
+ * "NAME:LINE: ...".
+ */
+int diff_load_side(struct diff *d, int run, struct tsv_reader *r);
+
+/*
+ * Read the frame of run RUN from R: columns ProgramId and the duration
+ * column; a thunk frame also Name, ProgramExecution, Device,
+ * ThunkExecution; a module frame Name (the module name), ProgramExecution
+ * and Device.  Both runs must be of one kind.  Returns 0, or -1 with an
+ * err message naming the input, line and column (a missing column, a bad
+ * or negative time, another kind than the other run's).
+ */
+int diff_read(struct diff *d, int run, struct tsv_reader *r);
+
+/*
+ * One sample of run RUN, for tests and the readers: the escaped TSV
+ * fields PROGRAM[0..PLEN) and NAME[0..NLEN) (the thunk name; for a module
+ * frame the module name), the execution EXEC on DEVICE, and its duration
+ * DUR_NS >= 0.  The kind must have been set by diff_read or
+ * diff_set_kind.  Returns 0, or -1 with an err message when the sum of a
+ * run's durations would pass TSV_MAX_NS.
+ */
+int diff_add(struct diff *d, int run, const char *program, size_t plen,
+    const char *name, size_t nlen, int64_t exec, int64_t device,
+    int64_t dur_ns);
+
+/* Set the kind of both runs' frames (for diff_add without diff_read). */
+void diff_set_kind(struct diff *d, enum diff_kind k);
+
+/*
+ * After both frames: match modules and items, compute every number,
+ * adjust the p-values and sort the items by decreasing |ContributionMs|
+ * (then module name, key, ProgramIds).  Returns 0, or -1 with an err
+ * message (no frame read).
+ */
+int diff_finish(struct diff *d);
+
+/*
+ * Write the item table to W: Module, ProgramIdBefore, ProgramIdAfter
+ * (several ProgramIds of a module matched by name: comma-separated, in
+ * byte order), the key column (Name, OpName or Source; none for module
+ * frames), Match (id, name: the module matched by fingerprint or by
+ * name; added, removed: the item is in one run only), ExecutionsBefore,
+ * ExecutionsAfter (samples), MeanBeforeMs, MeanAfterMs, MedianBeforeMs,
+ * MedianAfterMs, DeltaMs (mean after minus before), ChangePercent (of the
+ * mean before), ProbSlower (U / (n_before n_after): the chance that an
+ * AFTER sample is slower than a BEFORE one, ties half), PValue,
+ * PAdjusted, ContributionMs, ShareOfChange (of the total change).  Empty
+ * fields where a value is undefined.  Returns 0, or -1 (write error).
+ */
+int diff_write_items(struct diff *d, struct tsv_writer *w);
+
+/*
+ * Write the module table to W: Module, ProgramIdBefore, ProgramIdAfter,
+ * Match, ExecutionsBefore, ExecutionsAfter (module executions),
+ * TotalBeforeMs, TotalAfterMs, MeanBeforeMs, MeanAfterMs, MedianBeforeMs,
+ * MedianAfterMs (per module execution), DeltaMs, ChangePercent,
+ * ProbSlower, PValue, PAdjusted, ContributionMs, ShareOfChange, by
+ * decreasing |ContributionMs|; then the row "(all)" (totals, the overall
+ * change and its z test).  Returns 0, or -1 (write error).
+ */
+int diff_write_summary(struct diff *d, struct tsv_writer *w);
+
+/*
+ * Write the summary for people to FP: the largest modules' changes (at
+ * most MAXMOD lines) and the total, aligned, with units; and the gate's
+ * verdict when one is set.  Returns 0, or -1 on a write error.
+ */
+int diff_report(struct diff *d, FILE *fp, size_t maxmod);
+
+/* The overall numbers (after diff_finish). */
+const struct diff_total *diff_total(const struct diff *d);
+
+/*
+ * The regression gate (after diff_finish): 1 when opts.threshold >= 0 and
+ * an item or module seen in both runs, or the total, is slower by more
+ * than opts.threshold percent with an adjusted p-value below opts.alpha
+ * (and, for items and modules, |ContributionMs| >= opts.min_ms); else 0.
+ */
+int diff_regressed(const struct diff *d);
+
+#endif

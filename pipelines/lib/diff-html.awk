@@ -1,0 +1,123 @@
+# The HTML section of pipelines/diff.sh (run with -f tsv.awk -f
+# diff-html.awk): a self-contained fragment, <section id="nsysjax-diff">
+# with its own CSS (every rule scoped to #nsysjax-diff), no script and no
+# external request; the flame graph, when drawn, is an <img> with a data:
+# URI.  Inputs, in order: nsysjax-diff's module table (-s), its thunk
+# table, its op_name table, its text summary, the SVG in base64 (empty
+# when none).  Variables: gate (the -t percent, may be empty), rc (0, or 3
+# for a regression).  Tables show the first TOP rows (default 20).
+
+function esc(s) {
+	gsub(/&/, "\\&amp;", s)
+	gsub(/</, "\\&lt;", s)
+	gsub(/>/, "\\&gt;", s)
+	gsub(/"/, "\\&quot;", s)
+	# the TSV escapes, for people
+	gsub(/\\n/, " ", s)
+	gsub(/\\t/, " ", s)
+	gsub(/\\\\/, "\\", s)
+	return s
+}
+
+function fms(x) { return x == "" ? "" : sprintf("%.3f", x) }
+function fpct(x) { return x == "" ? "" : sprintf("%+.2f%%", x) }
+function fp(x) { return x == "" ? "" : (x < 0.0001 ? "&lt;0.0001" : sprintf("%.4f", x)) }
+
+# The class of a row: slower or faster when significant.
+function cls(   p, d) {
+	p = $c["PAdjusted"]; d = $c["DeltaMs"]
+	if (p == "" || p >= 0.05 || d == "") return ""
+	return d > 0 ? " class=\"slower\"" : " class=\"faster\""
+}
+
+# One table row of the current line; KEY: the key column's name or "".
+function row(key,   s) {
+	s = "<tr" cls() "><td>" esc($c["Module"]) "</td>"
+	if (key != "") s = s "<td>" esc($c[key]) "</td>"
+	s = s "<td>" $c["Match"] "</td>"
+	s = s "<td class=\"n\">" $c["ExecutionsBefore"] "/" $c["ExecutionsAfter"] "</td>"
+	s = s "<td class=\"n\">" fms($c["MeanBeforeMs"]) "</td><td class=\"n\">" fms($c["MeanAfterMs"]) "</td>"
+	s = s "<td class=\"n\">" fpct($c["ChangePercent"]) "</td><td class=\"n\">" fp($c["PAdjusted"]) "</td>"
+	s = s "<td class=\"n\">" fms($c["ContributionMs"]) "</td></tr>"
+	return s
+}
+
+function head(key,   s) {
+	s = "<tr><th>Module</th>"
+	if (key != "") s = s "<th>" key "</th>"
+	return s "<th>Match</th><th>Executions</th><th>Before (ms)</th><th>After (ms)</th>" \
+	    "<th>Change</th><th>p (adjusted)</th><th>Contribution (ms)</th></tr>"
+}
+
+BEGIN {
+	if (TOP == "") TOP = 20
+	print "<section id=\"nsysjax-diff\">"
+	print "<style>"
+	print "#nsysjax-diff { font-family: sans-serif; font-size: 14px; }"
+	print "#nsysjax-diff table { border-collapse: collapse; margin: 0.5em 0 1.5em; }"
+	print "#nsysjax-diff th, #nsysjax-diff td { border: 1px solid #ccc; padding: 2px 6px; text-align: left; }"
+	print "#nsysjax-diff th { background: #f2f2f2; }"
+	print "#nsysjax-diff td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }"
+	print "#nsysjax-diff tr.slower td { color: #a00000; }"
+	print "#nsysjax-diff tr.faster td { color: #006000; }"
+	print "#nsysjax-diff pre { background: #f8f8f8; padding: 0.5em; overflow-x: auto; }"
+	print "#nsysjax-diff .verdict { font-weight: bold; }"
+	print "#nsysjax-diff img { max-width: 100%; border: 1px solid #ccc; }"
+	print "</style>"
+	print "<h2>What changed between the runs</h2>"
+	file = 0
+}
+
+FNR == 1 { file++ }
+
+file <= 3 && FNR == 1 {
+	header()
+	key = file == 2 ? "Name" : file == 3 ? "OpName" : ""
+	if (file == 1) {
+		print "<h3>Modules</h3>"
+		print "<p>Time per module execution (the sum of its thunks' exposed time), before and after; the contribution is the change at the first run's number of executions.</p>"
+	} else if (file == 2) {
+		print "</table>"
+		print "<h3>Thunks, largest contributions first (the first " TOP ")</h3>"
+	} else {
+		print "</table>"
+		print "<h3>By op_name, largest contributions first (the first " TOP ")</h3>"
+	}
+	print "<table>"
+	print head(key)
+	next
+}
+
+file == 1 {
+	if ($c["Module"] == "(all)") {
+		total = sprintf("Total: %s ms before, %s ms after; change %s ms (%s), p %s.",
+		    fms($c["TotalBeforeMs"]), fms($c["TotalAfterMs"]), fms($c["ContributionMs"]),
+		    fpct($c["ChangePercent"]), fp($c["PValue"]))
+		next
+	}
+	print row("")
+	next
+}
+
+file <= 3 && FNR <= TOP + 1 { print row(key); next }
+file <= 3 { next }
+
+file == 4 { report = report esc($0) "\n"; next }
+
+file == 5 { svg = svg $0; next }
+
+END {
+	print "</table>"
+	if (total != "") print "<p>" total "</p>"
+	if (gate != "")
+		printf "<p class=\"verdict\">Gate (slower by more than %s%% and significant): %s</p>\n",
+		    esc(gate), rc == 3 ? "regression" : "pass"
+	print "<h3>Summary</h3>"
+	printf "<pre>%s</pre>\n", report
+	print "<h3>Differential flame graph</h3>"
+	if (svg != "")
+		print "<p>Widths: the run after; red: slower, blue: faster (by source line). The interactive SVG is diff.svg.</p>\n<img alt=\"differential flame graph\" src=\"data:image/svg+xml;base64," svg "\">"
+	else
+		print "<p>Not drawn: flamegraph.pl was not on PATH (the lines are in diff.folded).</p>"
+	print "</section>"
+}

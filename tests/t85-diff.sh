@@ -1,0 +1,241 @@
+#!/bin/sh
+# nsysjax-diff, nsysjax-fold --diff and pipelines/diff.sh: a run against
+# itself (nothing changes), the shared run's steady executions split at
+# random into two runs (nothing significant), planted changes on a copy
+# of its steady thunk frame (a fusion +20% and a collective +50% on every
+# device, a module with a new fingerprint; every thunk +1%), keys by
+# op_name and source line, module frames, differential folded stacks,
+# the pipeline's tables and HTML, and bad usage and input.  Expected
+# values are computed here from the inputs, never taken from our output.
+set -u
+. tests/lib.sh
+D=$BIN/nsysjax-diff
+F=$BIN/nsysjax-fold
+X=$BIN/nsysjax-extract
+WU=$BIN/nsysjax-warmup
+
+# col FILE NAME: the values of column NAME of a TSV file, one a line.
+col() { awk -F'\t' -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } { print $c }' "$1"; }
+# row FILE KEY VALUE NAME: column NAME of the first row whose KEY is VALUE.
+row() {
+	awk -F'\t' -v k="$2" -v v="$3" -v n="$4" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	$h[k] == v { print $h[n]; exit }' "$1"
+}
+# near A B TOL: |A - B| <= TOL
+near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= t) }'; }
+
+# ---- usage and bad input (no data needed) ----
+printf 'ProgramId\tProgramExecution\tName\tThunkExecution\tDevice\tProjDurMs\nA\t0\tf\t0\t0\t1\n' > "$T/t1.tsv"
+printf 'ProgramId\tProgramExecution\tName\tDevice\tProjDurMs\nA\t0\tm\t0\t1\n' > "$T/m1.tsv"
+printf 'ProgramId\tName\tThunkExecution\tDevice\tProjDurMs\nA\tf\t0\t0\t1\n' > "$T/bad.tsv"
+printf 'ProgramId\tProgramExecution\tName\tThunkExecution\tDevice\tProjDurMs\nA\t0\tf\t0\t0\tx\n' > "$T/badnum.tsv"
+usage2() { "$@" > "$T/o" 2> "$T/e"; [ $? -eq 2 ] && grep -q '^usage:' "$T/e"; }
+check "one frame: usage" usage2 "$D" "$T/t1.tsv"
+check "bad -k: usage" usage2 "$D" -k nope "$T/t1.tsv" "$T/t1.tsv"
+check "bad -p: usage" usage2 "$D" -p 1 "$T/t1.tsv" "$T/t1.tsv"
+check "both stdin: usage" usage2 "$D" - -
+check "fold -d one file: usage" usage2 "$F" -d "$T/t1.tsv"
+check "fold -n without -d: usage" usage2 "$F" -n -H x
+fails() {	# fails PATTERN CMD...: exit 1, one line naming PATTERN, no usage
+	pat=$1; shift
+	"$@" > "$T/o" 2> "$T/e"
+	[ $? -eq 1 ] && [ "$(wc -l < "$T/e")" -eq 1 ] && grep -q -- "$pat" "$T/e" && ! grep -q usage "$T/e"
+}
+check "missing column named" fails "bad.tsv: missing column 'ProgramExecution'" "$D" "$T/t1.tsv" "$T/bad.tsv"
+check "bad number: file and line" fails "badnum.tsv:2: column ProjDurMs" "$D" "$T/badnum.tsv" "$T/t1.tsv"
+check "thunk against module frame" fails "m1.tsv: a module frame" "$D" "$T/t1.tsv" "$T/m1.tsv"
+check "no such file" fails "nope.tsv" "$D" "$T/t1.tsv" "$T/nope.tsv"
+check "unknown side table" fails "not a module, compile, hlo or stackframes" "$D" -b "$T/bad.tsv" "$T/t1.tsv" "$T/t1.tsv"
+check "-c names a missing column" fails "missing column 'Foo'" "$D" -c Foo "$T/t1.tsv" "$T/t1.tsv"
+printf 'a;b 1\nno count here\n' > "$T/bad.folded"
+check "fold -d: bad line" fails "bad.folded:2: not a count" "$F" -d "$T/bad.folded" "$T/bad.folded"
+printf 'a;b 1 \n' > "$T/sp.folded"
+check "fold -d: trailing space" fails "sp.folded:1:" "$F" -d "$T/sp.folded" "$T/sp.folded"
+# stdin as one of the frames, and the exit status without a gate
+check "stdin as BEFORE" sh -c '"$1" -q - "$2" < "$2" > /dev/null' sh "$D" "$T/t1.tsv"
+
+# differential lines by hand: merged, missing stacks 0, repeated added up
+printf 'a;b 10\na;c 5\nx 1\n' > "$T/f1"
+printf 'a;b 20\na;d 3\na;c 5\na;b 1\n' > "$T/f2"
+"$F" -d "$T/f1" "$T/f2" > "$T/fd" 2>&1
+check "fold -d by hand" test "$(cat "$T/fd")" = "$(printf 'a;b 10 21\na;c 5 5\na;d 0 3\nx 1 0')"
+# -n: 10 5 1 scaled by 29/16: 18.125 9.0625 1.8125, largest remainder
+"$F" -d -n "$T/f1" "$T/f2" > "$T/fn" 2>&1
+check "fold -d -n by hand" test "$(cut -d' ' -f2 "$T/fn" | tr '\n' ' ')" = "18 9 0 2 "
+
+if ! have_data; then
+	skip "../shared not found: the data cases"
+	done_testing t85-diff
+	exit
+fi
+G=$GOLD/combined4
+ST=$G/steady_thunk.tsv SM=$G/steady_module.tsv
+
+# ---- A/A: the run against itself ----
+"$D" -t 10 -b "$SM" -a "$SM" "$ST" "$ST" > "$T/aa.tsv" 2> "$T/aa.err"
+check "A/A exit 0 with -t 10" test $? -eq 0
+items=$(awk -F'\t' 'NR > 1 { k[$1 "\t" $3] } END { print length(k) }' "$ST")
+check "A/A: one row per (ProgramId, Name)" test "$(($(wc -l < "$T/aa.tsv") - 1))" -eq "$items"
+check "A/A: nothing changed" awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	$h["Match"] != "id" || $h["ContributionMs"] != 0 || $h["DeltaMs"] != 0 ||
+	($h["PAdjusted"] != "" && $h["PAdjusted"] < 0.05) { bad++ } END { exit bad > 0 || NR < 2 }' "$T/aa.tsv"
+check "A/A: the summary says so" grep -q 'change 0.000 ms' "$T/aa.err"
+
+# ---- the steady executions split at random (fixed seed) ----
+# Each module execution on a device (ProgramId, ProgramExecution, Device)
+# goes to one half, by the Park-Miller generator (exact in any awk's
+# doubles, so every awk splits alike), seed 42.
+awk -F'\t' -v A="$T/sa.tsv" -v B="$T/sb.tsv" 'BEGIN { x = 42 }
+	NR == 1 { print > A; print > B; next }
+	{ k = $1 SUBSEP $2 SUBSEP $5
+	  if (!(k in s)) { x = (x * 16807) % 2147483647; s[k] = x < 1073741824 }
+	  print > (s[k] ? A : B) }' "$ST"
+check "split: both halves have rows" test "$(wc -l < "$T/sa.tsv")" -gt 1000 -a "$(wc -l < "$T/sb.tsv")" -gt 1000
+for adj in holm bh; do
+	"$D" -q -A "$adj" -t 10 -b "$SM" -a "$SM" "$T/sa.tsv" "$T/sb.tsv" > "$T/split.tsv"
+	check "split ($adj): exit 0 with -t 10" test $? -eq 0
+	check "split ($adj): no significant item" awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$h["PAdjusted"] != "" && $h["PAdjusted"] < 0.05 { bad++ } END { exit bad > 0 }' "$T/split.tsv"
+	"$D" -q -s -A "$adj" -b "$SM" -a "$SM" "$T/sa.tsv" "$T/sb.tsv" > "$T/splits.tsv"
+	check "split ($adj): no significant module" awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$h["PAdjusted"] != "" && $h["PAdjusted"] < 0.05 { bad++ } END { exit bad > 0 }' "$T/splits.tsv"
+done
+
+# ---- planted changes ----
+# The module with the most compute time; its largest fusion and its
+# largest collective; another module gets a new fingerprint.
+awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	{ c = $h["Communication"] ~ /^(1|True)$/; if (!c) t[$h["ProgramId"]] += $h["ProjDurMs"]
+	  u[$h["ProgramId"] "\t" $h["Name"] "\t" c] += $h["ProjDurMs"] }
+	END {
+		for (p in t) if (t[p] > best) { best = t[p]; bp = p }
+		for (k in u) { split(k, f, "\t"); if (f[1] != bp) continue
+			if (f[3] == 0 && f[2] ~ /fusion/ && u[k] > fu) { fu = u[k]; fn = f[2] }
+			if (f[3] == 1 && u[k] > cu) { cu = u[k]; cn = f[2] } }
+		print bp "\t" fn "\t" cn
+	}' "$ST" > "$T/pick"
+IFS='	' read -r BP FUS COL < "$T/pick"
+NEWID=$(awk -F'\t' -v bp="$BP" 'NR > 1 && $4 !~ /step/ && $1 != bp { print $1; exit }' "$SM")
+NEWNAME=$(row "$SM" ProgramId "$NEWID" Name)
+check "planted: picked a fusion, a collective and a module" test -n "$FUS" -a -n "$COL" -a -n "$NEWID" -a "$FUS" != "$COL"
+plant() {	# plant IN OUT: the changes, durations in exact decimals of ns
+	awk -F'\t' -v OFS='\t' -v bp="$BP" -v fus="$FUS" -v col="$COL" -v nid="$NEWID" -v all="${ALL:-}" '
+	function scale(x, f) { return sprintf("%.6f", int(x * 1e6 + 0.5) * f / 1e6) }
+	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; print; next }
+	{	d = h["ProjDurMs"]
+		if (all != "") $d = scale($d, all)
+		else if ($h["ProgramId"] == bp && $h["Name"] == fus) $d = scale($d, 1.2)
+		else if ($h["ProgramId"] == bp && $h["Name"] == col) $d = scale($d, 1.5)
+		if (all == "" && $h["ProgramId"] == nid) $h["ProgramId"] = "new-" nid
+		print }' "$1" > "$2"
+}
+plant "$ST" "$T/pt.tsv"
+awk -F'\t' -v OFS='\t' -v nid="$NEWID" 'NR > 1 && $1 == nid { $1 = "new-" nid } { print }' "$SM" > "$T/pm.tsv"
+"$D" -t 10 -b "$SM" -a "$T/pm.tsv" "$ST" "$T/pt.tsv" > "$T/p.tsv" 2> "$T/p.err"
+check "planted: exit 3 with -t 10" test $? -eq 3
+check "planted: the two slowdowns ranked first" test "$(sed -n '2,3p' "$T/p.tsv" | cut -f 4 | sort | tr '\n' ' ')" = "$(printf '%s\n%s\n' "$FUS" "$COL" | sort | tr '\n' ' ')"
+check "planted: fusion +20%" near "$(row "$T/p.tsv" Name "$FUS" ChangePercent)" 20 0.001
+check "planted: collective +50%" near "$(row "$T/p.tsv" Name "$COL" ChangePercent)" 50 0.001
+check "planted: both significant" awk -v a="$(row "$T/p.tsv" Name "$FUS" PAdjusted)" -v b="$(row "$T/p.tsv" Name "$COL" PAdjusted)" 'BEGIN { exit !(a != "" && b != "" && a < 0.05 && b < 0.05) }'
+check "planted: the new fingerprint matched by name" test "$(row "$T/p.tsv" Module "$NEWNAME" Match)/$(row "$T/p.tsv" Module "$NEWNAME" ProgramIdAfter)" = "name/new-$NEWID"
+check "planted: nothing added or removed" awk -F'\t' 'NR > 1 && ($5 == "added" || $5 == "removed") { bad++ } END { exit bad > 0 }' "$T/p.tsv"
+check "planted: no other change" awk -F'\t' 'NR > 3 && $17 != 0 { bad++ } END { exit bad > 0 }' "$T/p.tsv"
+# the total change: after minus before of the planted rows, from the inputs
+want=$(awk -F'\t' 'NR == FNR { if (FNR > 1) b += $8; next } FNR > 1 { a += $8 } END { printf "%.6f", a - b }' "$ST" "$T/pt.tsv")
+"$D" -q -s -b "$SM" -a "$T/pm.tsv" "$ST" "$T/pt.tsv" > "$T/ps.tsv"
+check "planted: total change" near "$(row "$T/ps.tsv" Module '(all)' ContributionMs)" "$want" 0.000002
+check "planted: module table, matched by name" test "$(row "$T/ps.tsv" Module "$NEWNAME" Match)" = name
+check "planted: the gate quiet at -t 60" sh -c '"$1" -q -t 60 -b "$2" -a "$3" "$4" "$5" > /dev/null' sh "$D" "$SM" "$T/pm.tsv" "$ST" "$T/pt.tsv"
+
+# every thunk +1%: about +1% in total, no gate at 10%
+ALL=1.01 plant "$ST" "$T/p1.tsv"
+"$D" -q -s -t 10 -b "$SM" -a "$SM" "$ST" "$T/p1.tsv" > "$T/p1s.tsv"
+check "all +1%: exit 0 with -t 10" test $? -eq 0
+check "all +1%: total +1%" near "$(row "$T/p1s.tsv" Module '(all)' ChangePercent)" 1 0.0001
+
+# module frames: the step function +5%
+awk -F'\t' -v OFS='\t' -v bp="$BP" 'NR > 1 && $1 == bp { $7 = sprintf("%.6f", $7 * 1.05) } { print }' "$SM" > "$T/m5.tsv"
+"$D" -q "$SM" "$T/m5.tsv" > "$T/m5d.tsv"
+check "module frames: exit 0 without a gate" test $? -eq 0
+check "module frames: +5%" near "$(row "$T/m5d.tsv" ProgramIdBefore "$BP" ChangePercent)" 5 0.001
+check "module frames: no key column" test "$(head -n 1 "$T/m5d.tsv" | cut -f 4)" = Match
+
+# ---- keys by op_name and source line, from our own frames ----
+mkdir -p "$T/fr"
+if "$X" -o "$T/fr" "$DATA"/pax_fsdp4_4proc_proc0.zip "$DATA"/pax_fsdp4_4proc_proc1.zip \
+	"$DATA"/pax_fsdp4_4proc_proc2.zip "$DATA"/pax_fsdp4_4proc_proc3.zip 2> "$T/e"; then
+	ok
+	"$WU" -c "$T/fr/compile.tsv" --communication-from "$T/fr/communication.tsv" "$T/fr/thunk.tsv" > "$T/ost.tsv"
+	"$WU" -c "$T/fr/compile.tsv" --communication-from "$T/fr/communication.tsv" "$T/fr/module.tsv" > "$T/osm.tsv"
+	S="-b $T/fr/hlo.tsv -a $T/fr/hlo.tsv -b $T/fr/stackframes.tsv -a $T/fr/stackframes.tsv -b $T/osm.tsv -a $T/osm.tsv"
+	for k in op_name source; do
+		"$D" -q -t 10 -k "$k" $S "$T/ost.tsv" "$T/ost.tsv" > "$T/k.tsv"
+		check "-k $k: A/A exit 0" test $? -eq 0
+		check "-k $k: A/A no change, keys found" awk -F'\t' 'NR > 1 && $17 != 0 { bad++ } NR > 1 && $4 != "[unknown]" { named++ }
+			END { exit bad > 0 || named < 100 }' "$T/k.tsv"
+	done
+	check "-k source: the column" test "$(head -n 1 "$T/k.tsv" | cut -f 4)" = Source
+	# the fusion renamed and 20% slower in AFTER (thunk and hlo frames):
+	# by thunk it is removed and added; by op_name one row, +delta
+	awk -F'\t' -v OFS='\t' -v bp="$BP" -v fus="$FUS" 'NR > 1 && $1 == bp && $3 == fus { $3 = fus ".renamed"; $8 = sprintf("%.6f", int($8 * 1e6 + 0.5) * 1.2 / 1e6) } { print }' "$T/ost.tsv" > "$T/rt.tsv"
+	awk -F'\t' -v OFS='\t' -v bp="$BP" -v fus="$FUS" 'NR > 1 && $1 == bp && $2 == fus { $2 = fus ".renamed" } { print }' "$T/fr/hlo.tsv" > "$T/rh.tsv"
+	OP=$(awk -F'\t' -v bp="$BP" -v fus="$FUS" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } $1 == bp && $2 == fus { print $h["OpName"]; exit }' "$T/fr/hlo.tsv")
+	want=$(awk -F'\t' -v bp="$BP" -v fus="$FUS" 'NR == FNR { if ($1 == bp && $3 == fus) b += $8; next } $1 == bp && $3 == fus ".renamed" { a += $8 } END { printf "%.6f", a - b }' "$T/ost.tsv" "$T/rt.tsv")
+	"$D" -q -b "$T/osm.tsv" -a "$T/osm.tsv" "$T/ost.tsv" "$T/rt.tsv" > "$T/rn.tsv"
+	check "renamed fusion by thunk: removed and added" test "$(row "$T/rn.tsv" Name "$FUS" Match)/$(row "$T/rn.tsv" Name "$FUS.renamed" Match)" = removed/added
+	"$D" -q -k op_name -b "$T/fr/hlo.tsv" -a "$T/rh.tsv" -b "$T/osm.tsv" -a "$T/osm.tsv" "$T/ost.tsv" "$T/rt.tsv" > "$T/ro.tsv"
+	check "renamed fusion by op_name: first, matched, its delta" test "$(sed -n 2p "$T/ro.tsv" | cut -f 4,5)" = "$OP	id"
+	check "renamed fusion by op_name: contribution" near "$(sed -n 2p "$T/ro.tsv" | cut -f 17)" "$want" 0.000002
+else
+	notok "extract: $(head -n 1 "$T/e")"
+fi
+
+# ---- differential folded stacks ----
+"$F" -b op_name -H "$T/fr/hlo.tsv" "$T/ost.tsv" > "$T/b.folded"
+"$F" -b op_name -H "$T/fr/hlo.tsv" "$T/rt.tsv" > "$T/a.folded" 2> /dev/null
+"$F" -d "$T/b.folded" "$T/a.folded" > "$T/d.folded"
+check "fold -d: exit 0" test $? -eq 0
+sumcol() { awk -v c="$2" '{ s += $(NF - 2 + c) } END { printf "%.0f\n", s }' "$1"; }
+sum1() { awk '{ s += $NF } END { printf "%.0f\n", s }' "$1"; }
+check "fold -d: BEFORE's counts add up" test "$(sumcol "$T/d.folded" 1)" = "$(sum1 "$T/b.folded")"
+check "fold -d: AFTER's counts add up" test "$(sumcol "$T/d.folded" 2)" = "$(sum1 "$T/a.folded")"
+check "fold -d: one line per stack of either" test "$(wc -l < "$T/d.folded")" -eq "$(cat "$T/b.folded" "$T/a.folded" | sed 's/ [0-9]*$//' | sort -u | wc -l)"
+check "fold -d: flamegraph.pl reads two counts on every line" perl -e '
+	my $bad = 0; my $n = 0;
+	while (<>) { chomp; $n++;
+		my ($s, $c2) = /^(.*)\s+?(\d+(?:\.\d*)?)$/ or do { $bad++; next };
+		$s =~ /^(.*)\s+?(\d+(?:\.\d*)?)$/ or $bad++ }
+	exit($bad || !$n)' "$T/d.folded"
+"$F" -d -n "$T/b.folded" "$T/a.folded" > "$T/dn.folded"
+check "fold -d -n: both columns add up to AFTER's total" test "$(sumcol "$T/dn.folded" 1)" = "$(sum1 "$T/a.folded")"
+check "fold -d: same input, same bytes" sh -c '"$1" -d "$2" "$3" | cmp -s - "$4"' sh "$F" "$T/b.folded" "$T/a.folded" "$T/d.folded"
+if command -v flamegraph.pl > /dev/null; then
+	PERL_HASH_SEED=0 flamegraph.pl --hash "$T/d.folded" > "$T/d1.svg" 2> "$T/fg.err"
+	PERL_HASH_SEED=0 flamegraph.pl --hash "$T/d.folded" > "$T/d2.svg"
+	check "flamegraph.pl draws the differential" sh -c 'grep -q "<svg" "$1" && ! grep -q Ignored "$2"' sh "$T/d1.svg" "$T/fg.err"
+	check "flamegraph.pl --hash, PERL_HASH_SEED=0: same bytes" cmp -s "$T/d1.svg" "$T/d2.svg"
+else
+	skip "flamegraph.pl not on PATH: the SVG"
+fi
+
+# ---- pipelines/diff.sh: A/A on the archives, then a planted frames dir ----
+P4="$DATA/pax_fsdp4_4proc_proc0.zip $DATA/pax_fsdp4_4proc_proc1.zip $DATA/pax_fsdp4_4proc_proc2.zip $DATA/pax_fsdp4_4proc_proc3.zip"
+NSYSJAX_BIN=$BIN sh pipelines/diff.sh -o "$T/pa" -t 10 $P4 -- $P4 > "$T/pa.out" 2> "$T/pa.err"
+check "diff.sh A/A: exit 0" test $? -eq 0
+for f in thunks.tsv modules.tsv op_names.tsv report.txt before.folded after.folded diff.folded diff-section.html diff.html; do
+	check "diff.sh writes $f" test -s "$T/pa/$f"
+done
+check "diff.sh A/A: no change" awk -F'\t' 'NR > 1 && $17 != 0 { bad++ } END { exit bad > 0 || NR < 2 }' "$T/pa/thunks.tsv"
+check "diff.sh: the HTML fragment is one section, no external request" sh -c '
+	test "$(grep -c "<section id=\"nsysjax-diff\">" "$1")" -eq 1 &&
+	! grep -Eiq "(src|href)=\"(https?:)?//|@import|<script|<link" "$1"' sh "$T/pa/diff-section.html"
+check "diff.sh: the page is the fragment in a document" sh -c 'head -n 1 "$1" | grep -q "<!DOCTYPE html>" && grep -q "<section id=\"nsysjax-diff\">" "$1"' sh "$T/pa/diff.html"
+mkdir -p "$T/fp"
+cp "$T/fr"/*.tsv "$T/fp/"
+BP=$BP FUS=$FUS COL=$COL NEWID=none plant "$T/fr/thunk.tsv" "$T/fp/thunk.tsv"
+NSYSJAX_BIN=$BIN sh pipelines/diff.sh -o "$T/pb" -t 10 "$T/fr" -- "$T/fp" > "$T/pb.out" 2> "$T/pb.err"
+check "diff.sh planted: exit 3" test $? -eq 3
+check "diff.sh planted: the two slowdowns first" test "$(sed -n '2,3p' "$T/pb/thunks.tsv" | cut -f 4 | sort | tr '\n' ' ')" = "$(printf '%s\n%s\n' "$FUS" "$COL" | sort | tr '\n' ' ')"
+check "diff.sh planted: the verdict in the HTML" grep -q 'regression' "$T/pb/diff-section.html"
+
+done_testing t85-diff
