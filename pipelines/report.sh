@@ -6,15 +6,17 @@
 # is installed, the notebook's plots as SVG.  See README.md,
 # "pipelines/report.sh".
 set -eu
-USAGE='pipelines/report.sh -o dir [-j jobs] input ...'
+USAGE='pipelines/report.sh [-q] -o dir [-j jobs] input ...'
 TABLES=
 . "$(dirname -- "$0")/lib/common.sh"
 
 # Jobs at once: the online cores (a pipeline is a chain of
 # single-threaded filters).
 JOBS=$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)
-while getopts o:j:h opt; do
+QUIET=0
+while getopts o:j:qh opt; do
 	common_opt "$opt" "${OPTARG:-}" || case $opt in
+	q) QUIET=1 ;;
 	j) case $OPTARG in '' | *[!0-9]* | 0) bad_usage "-j: not a count: '$OPTARG'" ;; esac; JOBS=$OPTARG ;;
 	*) bad_usage ;;
 	esac
@@ -24,23 +26,11 @@ shift $((OPTIND - 1))
 [ -n "$OUT" ] || bad_usage "no output directory (-o)"
 mkdir -p "$OUT"
 
-# text_report: the headline tables, as text.
-text_report() {
-	printf 'nsysjax report: %s\n\n' "$*"
-	printf '# Modules (summary/modules.tsv)\n'
-	cut -f 1-3,6,9,10,12 "$OUT/summary/modules.tsv"
-	printf '\n# Clock corrections (corrections.tsv)\n'
-	cat "$OUT/corrections.tsv"
-	printf '\n# Bus bandwidth of the steady state (communication/bandwidth.tsv)\n'
-	cat "$OUT/communication/bandwidth.tsv"
-	printf '\n# Hidden communication time (communication/hidden.tsv)\n'
-	cat "$OUT/communication/hidden.tsv"
-	printf '\n# GPU time by operation (flamegraphs/opcodes.tsv)\n'
-	cat "$OUT/flamegraphs/opcodes.tsv"
-	printf '\n# Compilation, top phases (summary/compile-summary.tsv)\n'
-	head -n 11 "$OUT/summary/compile-summary.tsv"
-	printf '\n# Peak heap per module (memory/peaks.tsv)\n'
-	cat "$OUT/memory/peaks.tsv"
+. "$LIB/report-txt.sh"
+
+# progress STAGE: a line on stderr when it is a terminal, unless -q.
+progress() {
+	[ "$QUIET" = 0 ] && [ -t 2 ] && printf '%s: %s\n' "$PROG" "$*" >&2 || :
 }
 
 # gp NAME DATA...: run the gnuplot program on stdin with the data files
@@ -102,6 +92,7 @@ if [ $# -eq 1 ] && [ -f "$1/thunk.tsv" ]; then
 else
 	FR=$OUT/frames
 	mkdir -p "$FR"
+	progress "extracting the frames of $# profile(s)"
 	nsysjax-extract -o "$FR" "$@"
 fi
 F=$FR
@@ -132,6 +123,7 @@ jobs_wait() { while [ -n "$JOBQ" ]; do job_reap; done; BG=; }
 # the skews behind them (one estimate, on the communication frame), then
 # the steady state of each frame (aligned, warm-up split) in $W/steady,
 # which the pipelines take with -s.
+progress "aligning the clocks, finding the steady state"
 nsysjax-align -o "$OUT/corrections.tsv" -s "$OUT/alignment_skews.tsv" "$FR/communication.tsv" \
 	> /dev/null 2> "$W/align.err" || { cat "$W/align.err" >&2; die "nsysjax-align failed"; }
 ST=$W/steady
@@ -141,6 +133,7 @@ for f in thunk module communication; do job "steady-$f" steady_job "$f"; done
 jobs_wait
 nsysjax-collectives -s waits "$ST/communication.tsv" > "$OUT/waits.tsv"
 
+progress "summary, communication, flame graphs, variability, memory, PGLE costs ($JOBS at once)"
 # The sections, the longest first.
 run() {
 	name=$1
@@ -157,7 +150,8 @@ jobs_wait
 cat "$W/align.err" "$W"/steady-*.err "$W"/flamegraphs.err "$W"/variability.err "$W"/summary.err \
 	"$W"/pgle.err "$W"/communication.err "$W"/memory.err >&2
 
-text_report "$@" > "$OUT/report.txt"
+progress "writing report.txt"
+text_report "$OUT" "$@" > "$OUT/report.txt"
 cat "$OUT/report.txt"
 if command -v gnuplot > /dev/null; then
 	plots
