@@ -26,7 +26,8 @@ shift $((OPTIND - 1))
 [ -n "$OUT" ] || bad_usage "no output directory (-o)"
 mkdir -p "$OUT"
 
-. "$LIB/report-txt.sh"
+. "$LIB/report-tables.sh"
+. "$LIB/report-html.sh"
 
 # progress STAGE: a line on stderr when it is a terminal, unless -q.
 progress() {
@@ -83,6 +84,39 @@ GP
 set title "Collective end-time skew per device (complete instances)"
 set xlabel "Device"; set ylabel "End time - instance mean [ms]"; set grid
 plot ARG1 using 1:3 skip 1 with points pointtype 7 pointsize 0.5 notitle
+GP
+	# The notebook's thunk variability: the ten most variable thunks,
+	# mean with the range over executions and devices.
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "Label\tMeanMs\tMinMs\tMaxMs"; next }
+	    NR <= 11 { print $c["Name"] " (" substr($c["ProgramId"], 1, 6) ")\t" $c["MeanMs"] "\t" $c["MinMs"] "\t" $c["MaxMs"] }' \
+	    "$OUT/variability/thunks.tsv" > "$W/var.tsv"
+	[ "$(wc -l < "$W/var.tsv")" -lt 2 ] || gp variability "$W/var.tsv" <<'GP'
+set datafile separator "\t"
+set title "The most variable thunks: mean, min and max duration over executions and devices"
+set ylabel "Duration [ms]"; set grid ytics; set xtics rotate by -35 left font ",9"
+set bmargin 9; set xrange [-0.6:*]; set yrange [0:*]
+plot ARG1 using 0:2:3:4:xtic(1) skip 1 with yerrorbars pointtype 7 pointsize 0.8 notitle
+GP
+	# Per-device straggler bias per module: how far each device starts
+	# behind (+) or ahead (-) of the others.
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "Key\tModule\tDevice\tStartBiasMs"; next }
+	    { print substr($c["ProgramId"], 1, 12) "\t" $c["Name"] " (" substr($c["ProgramId"], 1, 6) ")\t" $c["Device"] "\t" $c["StartBiasMs"] }' \
+	    "$OUT/variability/stragglers.tsv" | { IFS= read -r h; printf '%s\n' "$h"; sort -t "$TAB" -k1,1 -k3,3n; } > "$W/strag.tsv"
+	by_column "$W/strag.tsv" Key "$W/strag"
+	[ ! -s "$W/strag.list" ] || gp stragglers $(sed "s|.*|$W/strag.&.tsv|" "$W/strag.list") <<'GP'
+set datafile separator "\t"
+set title "Straggler bias per device and module (start time against the other devices)"
+set xlabel "Device"; set ylabel "Start bias [ms]"; set grid; set xtics 1; set key outside right
+plot for [i = 1:ARGC] value("ARG".i) using 3:4 skip 1 with linespoints pointtype 7 \
+    title system("sed -n 2p '".value("ARG".i)."' | cut -f 2")
+GP
+	# Wait against message size per collective.
+	[ ! -s "$W/wait.list" ] || gp wait-size $(sed "s|.*|$W/wait.&.tsv|" "$W/wait.list") <<'GP'
+set title "Wait per collective instance against its message size"
+set xlabel "Message size [B]"; set ylabel "Wait [ms]"
+set logscale xy; set format x "%g"; set format y "%g"; set key top left; set grid
+plot for [i = 1:ARGC] value("ARG".i) using 3:($2 > 0 ? $2 : NaN) skip 1 with points pointtype 7 pointsize 0.6 \
+    title system("sed -n 2p '".value("ARG".i)."' | cut -f 1")
 GP
 }
 
@@ -154,7 +188,10 @@ progress "writing report.txt"
 text_report "$OUT" "$@" > "$OUT/report.txt"
 cat "$OUT/report.txt"
 if command -v gnuplot > /dev/null; then
+	progress "plots"
 	plots
 else
 	echo "pipelines/report.sh: gnuplot not found: no plots" >&2
 fi
+progress "writing report.html"
+html_report "$OUT" "$@"

@@ -126,3 +126,34 @@ function table_print(indent,    r, c, w, line, s, pad) {
 	}
 	split("", T); split("", TA); TR = TC = 0
 }
+
+# html(S): S with &, < and > escaped, for a page.
+function html(s) {
+	gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s)
+	return s
+}
+
+# table_html(): the table as an HTML <table>, the header row as <th>,
+# right-aligned columns in class "n"; then empties it.
+function table_html(    r, c, tag, cls) {
+	print "<table>"
+	for (r = 0; r < TR; r++) {
+		tag = r == 0 ? "th" : "td"
+		printf "<tr>"
+		for (c = 0; c < TC; c++) {
+			cls = TA[c] == "l" ? "" : " class=\"n\""
+			printf "<%s%s>%s</%s>", tag, cls, html(T[r, c]), tag
+		}
+		print "</tr>"
+	}
+	print "</table>"
+	split("", T); split("", TA); TR = TC = 0
+}
+
+# table_out(FORMAT): table_print("  ") for "txt", table_html() for "html".
+function table_out(format) {
+	if (format == "html")
+		table_html()
+	else
+		table_print("  ")
+}
