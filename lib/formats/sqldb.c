@@ -74,7 +74,11 @@ fail_db(sqlite3 *db, int rc)
 	return err_fail("%s", m);
 }
 
-/* A first read of the schema: sqlite3_open does not read the file. */
+/*
+ * A first read of the schema: sqlite3_open does not read the file.  The
+ * file is input, not code: its schema may not call functions
+ * (trusted_schema off) and the connection is defensive.
+ */
 static struct sqldb *
 finish_open(sqlite3 *db)
 {
@@ -82,6 +86,8 @@ finish_open(sqlite3 *db)
 	sqlite3_stmt *st = NULL;
 	int rc;
 
+	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
 	rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1,
 	    &st, NULL);
 	if (rc == SQLITE_OK)
@@ -198,7 +204,7 @@ sqldb_has_table(struct sqldb *db, const char *name)
 	int found = 0;
 
 	if (sqlite3_prepare_v2(db->db, "SELECT 1 FROM sqlite_master WHERE "
-	    "type IN ('table','view') AND name = ?1 COLLATE NOCASE", -1, &st,
+	    "type = 'table' AND name = ?1 COLLATE NOCASE", -1, &st,
 	    NULL) != SQLITE_OK)
 		return 0;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);

@@ -42,7 +42,8 @@ void sqldb_close(struct sqldb *db);
  */
 int sqldb_check_header(const uint8_t *data, size_t len, uint64_t len_total);
 
-/* Whether table NAME exists (case-insensitive, as SQL names are). */
+/* Whether table NAME exists (case-insensitive, as SQL names are); a
+ * view of that name does not count (nsys writes tables). */
 int sqldb_has_table(struct sqldb *db, const char *name);
 
 /* Whether TABLE exists and has column COL (PRAGMA table_info). */

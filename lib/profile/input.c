@@ -199,7 +199,8 @@ resolve_dumps(struct input_profile *p, struct archive *d, const char *prefix)
 		rank[p->ndump++] = r;
 	}
 	free(rank);
-	qsort(p->dump, p->ndump, sizeof(*p->dump), cmp_dump);
+	if (p->ndump > 0)
+		qsort(p->dump, p->ndump, sizeof(*p->dump), cmp_dump);
 }
 
 const struct input_dump *

@@ -204,7 +204,8 @@ domains_unique(struct nsysdb *d)
 {
 	size_t i, n = 0;
 
-	qsort(d->dom, d->ndom, sizeof(*d->dom), cmp_dom);
+	if (d->ndom > 0)
+		qsort(d->dom, d->ndom, sizeof(*d->dom), cmp_dom);
 	for (i = 0; i < d->ndom; i++) {
 		if (n > 0 && d->dom[n - 1].pid == d->dom[i].pid &&
 		    d->dom[n - 1].id == d->dom[i].id) {
@@ -589,7 +590,8 @@ load_graph(struct nsysdb *d, const struct op *ops, size_t n)
 		free(x.v);
 		return -1;
 	}
-	qsort(x.v, x.n, sizeof(*x.v), cmp_node);
+	if (x.n > 0)
+		qsort(x.v, x.n, sizeof(*x.v), cmp_node);
 	for (i = 0; i < n; i++) {
 		long k;
 
@@ -600,7 +602,8 @@ load_graph(struct nsysdb *d, const struct op *ops, size_t n)
 		cv[ncv].key = ops[i].key, cv[ncv].node = k;
 		cv[ncv].start = ops[i].start, cv[ncv++].end = ops[i].end;
 	}
-	qsort(cv, ncv, sizeof(*cv), cmp_capop);
+	if (ncv > 0)
+		qsort(cv, ncv, sizeof(*cv), cmp_capop);
 	for (i = 0; i < ncv; i++) {
 		struct nvtxproj_call *c;
 		struct node *v = &x.v[cv[i].node];
@@ -652,7 +655,8 @@ load_ops(struct nsysdb *d)
 		free(x.v);
 		return -1;
 	}
-	qsort(x.v, x.n, sizeof(*x.v), cmp_op);
+	if (x.n > 0)
+		qsort(x.v, x.n, sizeof(*x.v), cmp_op);
 	/* One key, and one envelope, per (process, correlation id). */
 	for (i = 0; i < x.n; i++) {
 		if (i == 0 || x.v[i].pid != x.v[i - 1].pid ||

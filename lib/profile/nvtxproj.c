@@ -370,7 +370,8 @@ count_pairs(struct sweep *w)
 {
 	size_t i;
 
-	qsort(w->pairs, w->npairs, sizeof(*w->pairs), cmp_pair);
+	if (w->npairs > 0)	/* qsort wants a pointer even for none */
+		qsort(w->pairs, w->npairs, sizeof(*w->pairs), cmp_pair);
 	for (i = 0; i < w->npairs; i++)
 		if (i == 0 || w->pairs[i].range != w->pairs[i - 1].range ||
 		    w->pairs[i].key != w->pairs[i - 1].key)

@@ -572,7 +572,8 @@ convert(const char *dir)
 	for (i = 0; i < ncr; i++)
 		add_node(cr[i].range_id, cr[i].start_ns, cr[i].end_ns, cr[i].tid,
 		    cr[i].name);
-	qsort(nodes, nnodes, sizeof(*nodes), cmp_node);
+	if (nnodes > 0)
+		qsort(nodes, nnodes, sizeof(*nodes), cmp_node);
 	for (i = 0; i < t.n; i++) {
 		const struct proj_range *r = &t.r[i];
 		long k = find(r->id);
@@ -621,7 +622,8 @@ convert(const char *dir)
 		snprintf(d, sizeof(d), "%lld", (long long)dom);
 		nvtx_row(n->id, 59, gtid, n->start, end, "-", d, reg);
 		free(reg);
-		qsort(n->kids, n->nkids, sizeof(*n->kids), cmp_kid);
+		if (n->nkids > 0)
+			qsort(n->kids, n->nkids, sizeof(*n->kids), cmp_kid);
 	}
 	for (i = 0; i < nnodes; i++)
 		if (nodes[i].t)
