@@ -39,53 +39,16 @@ read_table(const char *path, struct align_table *t)
 	fclose(fp);
 }
 
-/* Under a temporary name, renamed when complete: no half-written table
- * (outfile.h). */
-static void
-write_table(const char *path, const struct align_table *t)
+static int
+table_cb(struct tsv_writer *w, void *t)
 {
-	struct tsv_writer *w;
-	struct outfile of;
-	int rc;
-
-	if (outfile_open(&of, path) != 0)
-		err_die_last();
-	w = tsv_wopen(of.fp, path);
-	rc = align_table_write(w, t);
-	if (tsv_wclose(w) != 0)
-		rc = -1;
-	if (outfile_close(&of) != 0)
-		rc = -1;
-	if (rc != 0) {
-		outfile_discard(&of);
-		err_die_last();
-	}
-	if (outfile_commit(&of) != 0)
-		err_die_last();
+	return align_table_write(w, t);
 }
 
-/* The skews of R to PATH, whole or not at all. */
-static void
-write_skews(const char *path, struct align_run *r)
+static int
+skews_cb(struct tsv_writer *w, void *r)
 {
-	struct tsv_writer *w;
-	struct outfile of;
-	int rc;
-
-	if (outfile_open(&of, path) != 0)
-		err_die_last();
-	w = tsv_wopen(of.fp, path);
-	rc = align_write_skews(r, w);
-	if (tsv_wclose(w) != 0)
-		rc = -1;
-	if (outfile_close(&of) != 0)
-		rc = -1;
-	if (rc != 0) {
-		outfile_discard(&of);
-		err_die_last();
-	}
-	if (outfile_commit(&of) != 0)
-		err_die_last();
+	return align_write_skews(r, w);
 }
 
 static void
@@ -173,10 +136,12 @@ main(int argc, char *argv[])
 			align_keep_skews(r);
 		if (align_read(r, in) != 0)
 			err_die_last();
-		if (out)
-			write_table(out, align_result(r));
-		if (skews)
-			write_skews(skews, r);
+		/* Whole files or none (outfile.h). */
+		if (out && outfile_tsv(out, table_cb,
+		    (void *)align_result(r)) != 0)
+			err_die_last();
+		if (skews && outfile_tsv(skews, skews_cb, r) != 0)
+			err_die_last();
 		report(r, NULL);
 		if (align_write(r, w) != 0)
 			die_after(w);

@@ -125,30 +125,29 @@ load_hlo(struct tsv_reader *r, void *arg)
 	return stats_load_hlo(arg, r);
 }
 
+struct table_job {
+	struct stats *s;
+	enum stats_table t;
+};
+
+static int
+table_cb(struct tsv_writer *w, void *arg)
+{
+	struct table_job *j = arg;
+
+	return stats_write(j->s, j->t, w);
+}
+
 /* Table T to DIR/T.tsv, whole or not at all (outfile.h). */
 static void
 write_file(struct stats *s, const char *dir, enum stats_table t)
 {
 	const char *name = stats_table_name(t);
 	char *path = mem_alloc(strlen(dir) + strlen(name) + 6);
-	struct tsv_writer *w;
-	struct outfile of;
-	int rc;
+	struct table_job j = { s, t };
 
 	sprintf(path, "%s/%s.tsv", dir, name);
-	if (outfile_open(&of, path) != 0)
-		err_die_last();
-	w = tsv_wopen(of.fp, path);
-	rc = stats_write(s, t, w);
-	if (tsv_wclose(w) != 0)
-		rc = -1;
-	if (outfile_close(&of) != 0)
-		rc = -1;
-	if (rc != 0) {
-		outfile_discard(&of);
-		err_die_last();
-	}
-	if (outfile_commit(&of) != 0)
+	if (outfile_tsv(path, table_cb, &j) != 0)
 		err_die_last();
 	free(path);
 }

@@ -110,19 +110,20 @@ F=$FR
 # with its stderr in $W/NAME.err, waiting first for the oldest job when
 # $JOBS run; `jobs_wait` waits for them all.  A failed job fails the
 # report, with its messages.
-JOBQ=''
+JOBQ='' NJOB=0
 job() {
-	while [ "$(echo $JOBQ | wc -w)" -ge "$JOBS" ]; do job_reap; done
+	while [ "$NJOB" -ge "$JOBS" ]; do job_reap; done
 	name=$1
 	shift
 	("$@") 2> "$W/$name.err" & BG="$BG $!"
-	JOBQ="$JOBQ $!:$name"
+	JOBQ="$JOBQ $!:$name" NJOB=$((NJOB + 1))
 }
 job_reap() {
+	# shellcheck disable=SC2086 # the queue's words: PID:NAME
 	set -- $JOBQ
 	pid=${1%%:*} name=${1#*:}
 	shift
-	JOBQ=$*
+	JOBQ=$* NJOB=$((NJOB - 1))
 	wait "$pid" || { cat "$W/$name.err" >&2; die "$name failed"; }
 }
 jobs_wait() { while [ -n "$JOBQ" ]; do job_reap; done; BG=; }

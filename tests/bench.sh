@@ -103,7 +103,9 @@ echo "awk before (issue 13): stragglers.awk 12.5 s, 340 MB on 2 M rows; skews.aw
 awk -F'\t' -v OFS='\t' 'NR == 1 { print; next } { r[NR] = $0 }
     END { for (k = 0; k < 250; k++) for (i = 2; i <= NR; i++) { $0 = r[i]; $1 = $1 "_" k; print } }' \
     "$T/out/compile.tsv" > "$F/compile.tsv"
-frun "compilestats -t summary, 1,000 profiles" "$BIN/nsysjax-compilestats" -t summary "$F/compile.tsv"
+r=$(measure "$BIN/nsysjax-compilestats" -t summary "$F/compile.tsv")
+printf '%-44s %6ss %5s MB peak RSS (%d ranges, %d MB)\n' "compilestats -t summary, 1,000 profiles" \
+    ${r%% *} ${r##* } $(($(wc -l < "$F/compile.tsv") - 1)) $(( $(wc -c < "$F/compile.tsv") / 1048576 ))
 # nsysjax-diff on two thunk frames of $ROWS rows: BEFORE the frame above,
 # AFTER made the same way from a copy of the real frame whose ProjDurMs
 # are 1% longer (so that every item differs).  Both frames are read in

@@ -50,6 +50,14 @@ if [ -x build/example/mkexample ] || [ -d "$EX" ]; then
 	# A frames directory is a valid input and gives the same report.
 	sh $R -o "$T/ex2" "$T/ex/frames" > /dev/null 2>&1
 	diff -r -x frames -x report.txt "$T/ex" "$T/ex2" > /dev/null && ok || notok "frames input gives another report"
+	# A failing pipeline (memory.sh: no heap frame) fails the report with
+	# its message, stops the others and leaves nothing in TMPDIR.
+	mkdir -p "$T/nh" "$T/tmpd"
+	cp "$T/ex/frames/"*.tsv "$T/nh/" && rm "$T/nh/heap.tsv"
+	TMPDIR=$T/tmpd sh $R -o "$T/nho" "$T/nh" > /dev/null 2> "$T/e"; rc=$?
+	sleep 1
+	[ $rc -eq 1 ] && grep -q 'memory failed' "$T/e" && grep -q 'no heap.tsv' "$T/e" &&
+	    [ -z "$(ls -A "$T/tmpd")" ] && ok || notok "failing pipeline: exit $rc, left $(ls -A "$T/tmpd")"
 else
 	skip "example profile: build/example/mkexample not built"
 fi

@@ -141,8 +141,7 @@ struct run {
 	struct hlo *hlo;
 	size_t nhlo, caphlo;
 	struct imap hlos;	/* pair(prog, name) -> hlo */
-	size_t *frame;		/* by FrameId: text id in diff.names + 1 */
-	size_t nframe, capframe;
+	struct imap frames;	/* FrameId -> text id in diff.names */
 	int64_t total;		/* sum of durations, ns */
 	size_t lastprog, lastname, lastitem;
 	char *lp, *ln;		/* the last fields seen (cache) */
@@ -189,7 +188,6 @@ struct diff {
 	struct row *row;
 	size_t nrow, caprow;
 	struct diff_total tot;
-	size_t unknown;		/* key id of "[unknown]" */
 	int64_t *scratch[2];
 	size_t capscratch[2];
 	char *buf;		/* the ProgramIds of a group, joined */
@@ -220,7 +218,7 @@ run_free(struct run *r)
 	free(r->eslot);
 	free(r->hlo);
 	imap_free(&r->hlos);
-	free(r->frame);
+	imap_free(&r->frames);
 	free(r->lp);
 	free(r->ln);
 }
@@ -314,26 +312,20 @@ load_frames(struct diff *d, struct run *r, struct tsv_reader *t)
 {
 	long ic = tsv_col(t, "FrameId"), fc = tsv_col(t, "Frame");
 	const char *f;
-	size_t fn, old;
+	size_t fn, text;
 	int64_t id;
 	int rc;
 
 	while ((rc = tsv_next(t)) == 1) {
 		if (tsv_get_i64(t, (size_t)ic, &id, 0) != 0)
 			return -1;
-		if (id < 0 || id > (int64_t)1 << 32)
-			return err_fail("%s:%ld: column FrameId: out of range: "
-			    "%lld", tsv_name(t), tsv_lineno(t), (long long)id);
-		if ((size_t)id >= r->nframe) {
-			old = r->nframe;
-			mem_grow(&r->frame, &r->capframe, (size_t)id + 1,
-			    sizeof *r->frame);
-			memset(r->frame + old, 0,
-			    ((size_t)id + 1 - old) * sizeof *r->frame);
-			r->nframe = (size_t)id + 1;
-		}
+		if (id < 0)
+			return err_fail("%s:%ld: column FrameId: negative: %lld",
+			    tsv_name(t), tsv_lineno(t), (long long)id);
 		f = tsv_rawfield(t, (size_t)fc, &fn);
-		r->frame[id] = strtab_intern(&d->names, f, fn, NULL) + 1;
+		text = strtab_intern(&d->names, f, fn, NULL);
+		if (imap_get(&r->frames, (uint64_t)id) == NONE)
+			imap_put(&r->frames, (uint64_t)id, text);
 	}
 	return rc;
 }
@@ -446,6 +438,8 @@ gather(const struct samples *s, int64_t **out, size_t *cap, size_t *n)
 {
 	size_t i;
 
+	if (s->n == 0)
+		return;		/* s->v may be NULL: no memcpy from it */
 	mem_grow(out, cap, *n + s->n, sizeof **out);
 	if (s->wide)
 		memcpy(*out + *n, s->v, s->n * sizeof(int64_t));
@@ -682,24 +676,29 @@ match_modules(struct diff *d)
 }
 
 /* The key of item X of run R: its name, or its instruction's op_name or
- * innermost Python frame ("[unknown]" without one). */
+ * innermost Python frame; without one, its name in brackets, so that
+ * such thunks stay apart and show what they are. */
 static size_t
 item_key(struct diff *d, struct run *r, const struct item *x)
 {
-	size_t h;
-	int64_t f;
+	size_t h, n, f;
 
 	if (d->o.key == DIFF_KEY_THUNK || d->kind == DIFF_MODULES)
 		return x->name;
 	h = imap_get(&r->hlos, pair(x->prog, x->name));
 	if (h != NONE && d->o.key == DIFF_KEY_OP_NAME && r->hlo[h].opname)
 		return r->hlo[h].opname - 1;
-	if (h != NONE && d->o.key == DIFF_KEY_SOURCE) {
-		f = r->hlo[h].frame;
-		if (f >= 0 && (size_t)f < r->nframe && r->frame[f])
-			return r->frame[f] - 1;
+	if (h != NONE && d->o.key == DIFF_KEY_SOURCE && r->hlo[h].frame >= 0) {
+		f = imap_get(&r->frames, (uint64_t)r->hlo[h].frame);
+		if (f != NONE)
+			return f;
 	}
-	return d->unknown;
+	n = d->names.len[x->name];
+	mem_grow(&d->buf, &d->capbuf, n + 3, 1);
+	d->buf[0] = '[';
+	memcpy(d->buf + 1, d->names.s[x->name], n);
+	d->buf[n + 1] = ']';
+	return strtab_intern(&d->names, d->buf, n + 2, NULL);
 }
 
 static void
@@ -712,7 +711,6 @@ match_items(struct diff *d)
 	size_t i, g, k, ri;
 	int run;
 
-	d->unknown = strtab_intern(&d->names, "[unknown]", 9, NULL);
 	for (run = 0; run < 2; run++) {
 		r = &d->run[run];
 		for (i = 0; i < r->nitem; i++) {
@@ -962,6 +960,16 @@ totals(struct diff *d)
 
 static const struct diff *sort_d;	/* qsort has no context argument */
 
+/* qsort, but not on an empty array (whose pointer may be NULL, which
+ * qsort's contract does not allow). */
+static void
+sort(void *base, size_t n, size_t size, int (*cmp)(const void *,
+    const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
 static double
 mag(double c)
 {
@@ -1045,15 +1053,15 @@ sort_all(struct diff *d)
 	for (run = 0; run < 2; run++) {
 		sort_progs = &d->run[run].progs;
 		for (g = 0; g < d->ngroup; g++)
-			qsort(d->group[g].prog[run], d->group[g].nprog[run],
+			sort(d->group[g].prog[run], d->group[g].nprog[run],
 			    sizeof(size_t), cmp_prog);
 	}
 	sort_d = d;
-	qsort(d->row, d->nrow, sizeof *d->row, cmp_row);
+	sort(d->row, d->nrow, sizeof *d->row, cmp_row);
 	d->gorder = mem_calloc(d->ngroup ? d->ngroup : 1, sizeof *d->gorder);
 	for (i = 0; i < d->ngroup; i++)
 		d->gorder[i] = i;
-	qsort(d->gorder, d->ngroup, sizeof *d->gorder, cmp_gorder);
+	sort(d->gorder, d->ngroup, sizeof *d->gorder, cmp_gorder);
 }
 
 int

@@ -14,7 +14,8 @@
  * item is a (module, key) pair; the key is the thunk name, or with
  * DIFF_KEY_OP_NAME / DIFF_KEY_SOURCE the op_name / innermost Python frame
  * of the thunk's instruction (from the hlo and stackframes frames), which
- * survive recompilations that rename fusions.
+ * survive recompilations that rename fusions; a thunk without one is
+ * keyed by its name in brackets ("[copy.3]").
  *
  * Numbers.  Means and medians are per sample.  The contribution of an
  * item to the total change is measured at BEFORE's number of executions

@@ -9,6 +9,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "base/outfile.h"
+#include "base/tsv.h"
 
 int
 outfile_open(struct outfile *o, const char *path)
@@ -130,4 +131,27 @@ outfile_anon(const char *tag)
 		close(fd);
 	}
 	return fp;
+}
+
+int
+outfile_tsv(const char *path, int (*write)(struct tsv_writer *, void *),
+    void *arg)
+{
+	struct tsv_writer *w;
+	struct outfile of;
+	int rc;
+
+	if (outfile_open(&of, path) != 0)
+		return -1;
+	w = tsv_wopen(of.fp, path);
+	rc = write(w, arg);
+	if (tsv_wclose(w) != 0)
+		rc = -1;
+	if (outfile_close(&of) != 0)
+		rc = -1;
+	if (rc != 0) {
+		outfile_discard(&of);
+		return -1;
+	}
+	return outfile_commit(&of);
 }

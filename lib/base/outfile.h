@@ -40,6 +40,19 @@ int outfile_commit(struct outfile *o);
 /* Close O->fp if still open, remove the temporary file and release O. */
 void outfile_discard(struct outfile *o);
 
+struct tsv_writer;
+
+/*
+ * The TSV file PATH written whole or not at all: opened with
+ * outfile_open, WRITE(W, ARG) called with a TSV writer W on it, then
+ * closed and committed; when WRITE or any step fails, the file is
+ * discarded (no file, and no temporary file, is left).  Returns 0, or -1
+ * with the err message of the step that failed (WRITE's own, or "PATH:
+ * cannot create: ...", "PATH: write error: ...").
+ */
+int outfile_tsv(const char *path, int (*write)(struct tsv_writer *w,
+    void *arg), void *arg);
+
 /*
  * Create directory DIR and any missing parents, as `mkdir -p` (mode 0777
  * less the umask).  Returns 0, or -1 with an err message naming the

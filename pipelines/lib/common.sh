@@ -66,7 +66,7 @@ number() {
 # BG emptied; on exit those still running are stopped.
 W=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-pipeline.XXXXXX") BG=''
 # shellcheck disable=SC2086
-trap '[ -z "$BG" ] || kill $BG 2> /dev/null; rm -rf "$W"' EXIT
+trap '[ -z "$BG" ] || kill $BG 2> /dev/null || :; rm -rf "$W"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -101,8 +101,8 @@ steady() {
 		done
 		return
 	fi
-	[ -f "$W/corrections.tsv" ] ||
-		nsysjax-align -o "$W/corrections.tsv" "$F/communication.tsv" > /dev/null
+	# Once per call, for the frames of $F (diff.sh calls it for two runs).
+	nsysjax-align -o "$W/corrections.tsv" "$F/communication.tsv" > /dev/null
 	for f do
 		steady_frame "$F" "$W/corrections.tsv" "$f" > "$W/$f.tsv"
 	done

@@ -30,10 +30,20 @@ function cls(   p, d) {
 	return d > 0 ? " class=\"slower\"" : " class=\"faster\""
 }
 
+# The module cell: its name and the start of its fingerprint.
+function module(   id, s) {
+	id = $c["ProgramIdBefore"]
+	if (id == "") id = $c["ProgramIdAfter"]
+	s = "<td>" esc($c["Module"])
+	if (id != "" && id != $c["Module"])
+		s = s " <span class=\"id\">" esc(substr(id, 1, 8)) "</span>"
+	return s "</td>"
+}
+
 # One table row of the current line; KEY: the key column's name or "".
 function row(key,   s) {
-	s = "<tr" cls() "><td>" esc($c["Module"]) "</td>"
-	if (key != "") s = s "<td>" esc($c[key]) "</td>"
+	s = "<tr" cls() ">" module()
+	if (key != "") s = s "<td class=\"k\">" esc($c[key]) "</td>"
 	s = s "<td>" $c["Match"] "</td>"
 	s = s "<td class=\"n\">" $c["ExecutionsBefore"] "/" $c["ExecutionsAfter"] "</td>"
 	s = s "<td class=\"n\">" fms($c["MeanBeforeMs"]) "</td><td class=\"n\">" fms($c["MeanAfterMs"]) "</td>"
@@ -45,7 +55,7 @@ function row(key,   s) {
 function head(key,   s) {
 	s = "<tr><th>Module</th>"
 	if (key != "") s = s "<th>" key "</th>"
-	return s "<th>Match</th><th>Executions</th><th>Before (ms)</th><th>After (ms)</th>" \
+	return s "<th>Match</th><th>Executions</th><th>Mean before (ms)</th><th>Mean after (ms)</th>" \
 	    "<th>Change</th><th>p (adjusted)</th><th>Contribution (ms)</th></tr>"
 }
 
@@ -63,10 +73,16 @@ BEGIN {
 	print "#nsysjax-diff pre { background: #f8f8f8; padding: 0.5em; overflow-x: auto; }"
 	print "#nsysjax-diff .verdict { font-weight: bold; }"
 	print "#nsysjax-diff img { max-width: 100%; border: 1px solid #ccc; }"
+	print "#nsysjax-diff td.k { max-width: 40em; overflow-wrap: anywhere; }"
+	print "#nsysjax-diff span.id { color: #777; font-size: 85%; font-family: monospace; }"
 	print "</style>"
 	print "<h2>What changed between the runs</h2>"
 	file = 0
 }
+
+# The tables are kept in BODY, so that the total and the verdict (the
+# module table's last row) come first.
+function out(line) { body = body line "\n" }
 
 FNR == 1 { file++ }
 
@@ -74,32 +90,32 @@ file <= 3 && FNR == 1 {
 	header()
 	key = file == 2 ? "Name" : file == 3 ? "OpName" : ""
 	if (file == 1) {
-		print "<h3>Modules</h3>"
-		print "<p>Time per module execution (the sum of its thunks' exposed time), before and after; the contribution is the change at the first run's number of executions.</p>"
+		out("<h3>Modules</h3>")
+		out("<p>Time per module execution (the sum of its thunks' exposed time), before and after; the contribution is the change at the first run's number of executions.</p>")
 	} else if (file == 2) {
-		print "</table>"
-		print "<h3>Thunks, largest contributions first (the first " TOP ")</h3>"
+		out("</table>")
+		out("<h3>Thunks, largest contributions first (the first " TOP ")</h3>")
 	} else {
-		print "</table>"
-		print "<h3>By op_name, largest contributions first (the first " TOP ")</h3>"
+		out("</table>")
+		out("<h3>By op_name, largest contributions first (the first " TOP ")</h3>")
 	}
-	print "<table>"
-	print head(key)
+	out("<table>")
+	out(head(key))
 	next
 }
 
 file == 1 {
 	if ($c["Module"] == "(all)") {
-		total = sprintf("Total: %s ms before, %s ms after; change %s ms (%s), p %s.",
+		total = sprintf("Total: %s ms before, %s ms after; change %s ms (%s) at the first run's executions, p %s.",
 		    fms($c["TotalBeforeMs"]), fms($c["TotalAfterMs"]), fms($c["ContributionMs"]),
 		    fpct($c["ChangePercent"]), fp($c["PValue"]))
 		next
 	}
-	print row("")
+	out(row(""))
 	next
 }
 
-file <= 3 && FNR <= TOP + 1 { print row(key); next }
+file <= 3 && FNR <= TOP + 1 { out(row(key)); next }
 file <= 3 { next }
 
 file == 4 { report = report esc($0) "\n"; next }
@@ -107,11 +123,12 @@ file == 4 { report = report esc($0) "\n"; next }
 file == 5 { svg = svg $0; next }
 
 END {
-	print "</table>"
+	out("</table>")
 	if (total != "") print "<p>" total "</p>"
 	if (gate != "")
 		printf "<p class=\"verdict\">Gate (slower by more than %s%% and significant): %s</p>\n",
 		    esc(gate), rc == 3 ? "regression" : "pass"
+	printf "%s", body
 	print "<h3>Summary</h3>"
 	printf "<pre>%s</pre>\n", report
 	print "<h3>Differential flame graph</h3>"

@@ -187,7 +187,7 @@ op_name(void)
 	CHECK_STR(field(s, 1, 3), "jit(f)/dot");
 	CHECK_STR(field(s, 1, 4), "id");
 	CHECK_STR(field(s, 1, 16), "0.5");
-	CHECK_STR(field(s, 2, 3), "[unknown]");	/* copy has no hlo row */
+	CHECK_STR(field(s, 2, 3), "[copy]");	/* copy has no hlo row */
 	diff_free(d);
 }
 
