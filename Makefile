@@ -160,7 +160,7 @@ endif
 run: all $(RUNDEP)
 	rm -rf out
 	NSYSJAX_BIN=$(O)/bin sh pipelines/report.sh -o out $(RUNIN)
-	@echo "make run: the report of $(RUNIN) is in out/ (out/report.txt)"
+	@echo "make run: the report of $(RUNIN) is in out/ (out/report.txt, out/report.html)"
 .PHONY: example run
 
 # mkexport (tests/sqlite/mkexport.c): nsys SQLite exports for the tests,
