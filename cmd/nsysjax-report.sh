@@ -6,6 +6,17 @@
 set -eu
 case ${1:-} in
 -V | --version) echo "nsysjax-report @VERSION@"; exit 0 ;;
+-h | --help)
+	cat <<EOF
+usage: nsysjax-report [-q] -o dir [-j jobs] input ...
+
+  -o dir      the output directory: report.txt, report.html, plots/, TSV
+  -j jobs     pipelines at once (default: the online cores)
+  -q          no progress lines
+  -h, --help  this text
+  -V, --version  the version
+EOF
+	exit 0 ;;
 esac
 here=$(cd -- "$(dirname -- "$0")" && pwd)
 for d in "$here/../share/nsysjax/pipelines" "$here/../../pipelines"; do
