@@ -51,7 +51,7 @@ if [ -x build/example/mkexample ] || [ -d "$EX" ]; then
 		notok "example corrections: $(cat "$T/ex/corrections.tsv")"
 	# A frames directory is a valid input and gives the same report.
 	sh $R -o "$T/ex2" "$T/ex/frames" > /dev/null 2>&1
-	diff -r -x frames -x report.txt "$T/ex" "$T/ex2" > /dev/null && ok || notok "frames input gives another report"
+	diff -r -x frames -x report.txt -x report.html "$T/ex" "$T/ex2" > /dev/null && ok || notok "frames input gives another report"
 	# A failing pipeline (memory.sh: no heap frame) fails the report with
 	# its message, stops the others and leaves nothing in TMPDIR.
 	mkdir -p "$T/nh" "$T/tmpd"
@@ -83,8 +83,26 @@ if have_data; then
 	# Same input, same bytes, plots included, whatever the jobs at once.
 	sh $R -j 1 -o "$T/c4b" "$DATA"/pax_fsdp4_4proc_proc[0-3].zip > /dev/null 2>&1
 	diff -r "$T/c4" "$T/c4b" > /dev/null && ok || notok "report not deterministic (-j 1)"
+	# With a flame graph renderer on PATH (a stand-in for flamegraph.pl
+	# that picks random colours without --hash and walks a Perl hash):
+	# the SVGs are written, inlined in report.html, and the same bytes
+	# twice; without one (the runs above), report.html says how to render
+	# the folded files.
+	if command -v flamegraph.pl > /dev/null || command -v inferno-flamegraph > /dev/null; then
+		skip "the runs without a renderer: one is on PATH"
+	else
+		grep -q 'render it with <code>flamegraph.pl' "$T/c4/report.html" && ok || notok "no render command in report.html"
+	fi
+	for k in 1 2; do
+		PATH=$(cd tests/fake && pwd):$PATH sh $R -o "$T/fg$k" "$T/c4/frames" > /dev/null 2>&1 ||
+			notok "report with flamegraph.pl ($k)"
+	done
+	[ -s "$T/fg1/flamegraphs/source.svg" ] && [ -s "$T/fg1/flamegraphs/op_name.svg" ] && ok ||
+		notok "flame graphs not rendered"
+	grep -q 'Source code flamegraph' "$T/fg1/report.html" && ok || notok "flame graph not inline in report.html"
+	diff -r "$T/fg1" "$T/fg2" > /dev/null && ok || notok "report with flame graphs not deterministic"
 	sh $R -j 5 -o "$T/c4c" "$T/c4/frames" > /dev/null 2>&1
-	diff -r -x frames -x report.txt "$T/c4" "$T/c4c" > /dev/null && ok || notok "report not deterministic (-j 5)"
+	diff -r -x frames -x report.txt -x report.html "$T/c4" "$T/c4c" > /dev/null && ok || notok "report not deterministic (-j 5)"
 	# The pipelines given report.sh's steady frames (-s) write what they
 	# write computing them: the intermediates once are the same.
 	steady=$T/st
