@@ -117,6 +117,8 @@ awk -v gate="$gate" -v rc="$rc" -f "$LIB/tsv.awk" -f "$LIB/diff-html.awk" \
 cp "$W/diff-section.html" "$OUT/diff-section.html"
 {
 	printf '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+	# as report.html: nothing may load but inline styles and data: images
+	printf '%s\n' "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">"
 	printf '<title>nsysjax: what changed between two runs</title>\n</head>\n<body>\n'
 	cat "$W/diff-section.html"
 	printf '</body>\n</html>\n'

@@ -269,6 +269,7 @@ check "diff.sh: the HTML fragment is one section, no external request" sh -c '
 	test "$(grep -c "<section id=\"nsysjax-diff\">" "$1")" -eq 1 &&
 	! grep -Eiq "(src|href)=\"(https?:)?//|@import|<script|<link" "$1"' sh "$T/pa/diff-section.html"
 check "diff.sh: the page is the fragment in a document" sh -c 'head -n 1 "$1" | grep -q "<!DOCTYPE html>" && grep -q "<section id=\"nsysjax-diff\">" "$1"' sh "$T/pa/diff.html"
+check "diff.sh: the page allows nothing but inline styles and data: images" grep -q "default-src .none.; style-src .unsafe-inline.; img-src data:" "$T/pa/diff.html"
 mkdir -p "$T/fp"
 cp "$T/fr"/*.tsv "$T/fp/"
 BP=$BP FUS=$FUS COL=$COL NEWID=none plant "$T/fr/thunk.tsv" "$T/fp/thunk.tsv"
