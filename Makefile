@@ -108,13 +108,19 @@ fuzz:
 	    LDFLAGS="$(LDFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer"
 	FUZZDIR=build-fuzz/fuzz FUZZTIME=$(FUZZTIME) sh tests/fuzz.sh $(FUZZTARGETS)
 
+# The tools, their man pages, and the pipelines under share/nsysjax
+# (nsysjax-report and nsysjax-profile -a find them there).
+SHAREDIR = $(PREFIX)/share/nsysjax
 install: all
-	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 \
+	    $(DESTDIR)$(SHAREDIR)/pipelines/lib
 	for b in $(BIN); do cp -f $$b $(DESTDIR)$(PREFIX)/bin/ && chmod 755 $(DESTDIR)$(PREFIX)/bin/$${b##*/}; done
 	for m in man/*.1; do cp -f $$m $(DESTDIR)$(MANPREFIX)/man1/ && chmod 644 $(DESTDIR)$(MANPREFIX)/man1/$${m##*/}; done
+	for p in pipelines/*.sh pipelines/lib/*; do cp -f $$p $(DESTDIR)$(SHAREDIR)/$$p && chmod 644 $(DESTDIR)$(SHAREDIR)/$$p; done
 
 uninstall:
 	for c in $(SRC_CMD) $(SH_CMD); do t=$${c##*/}; t=$${t%.*}; rm -f $(DESTDIR)$(PREFIX)/bin/$$t $(DESTDIR)$(MANPREFIX)/man1/$$t.1; done
+	rm -rf $(DESTDIR)$(SHAREDIR)
 
 clean:
 	rm -rf $(O) build build-san build-fuzz

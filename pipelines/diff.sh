@@ -21,6 +21,11 @@ while getopts o:np:t:h opt; do
 	*) common_opt "$opt" "${OPTARG:-}" || bad_usage ;;
 	esac
 done
+# getopts takes a "--" right after the options as their end: then the
+# run before has no input.
+if [ "$OPTIND" -gt 1 ] && eval "[ \"\${$((OPTIND - 1))}\" = -- ]"; then
+	bad_usage "no input of the run before"
+fi
 shift $((OPTIND - 1))
 [ -n "$OUT" ] || bad_usage "no output directory (-o)"
 

@@ -37,8 +37,12 @@ else
 	echo "$PROG: neither flamegraph.pl nor inferno-flamegraph on PATH: no SVG written" >&2
 	exit 0
 fi
-"$svg" --countname="$unit" --width=1250 --title='Source code flamegraph' \
+# Deterministic SVGs: colours from the frame names (--hash), not random,
+# and flamegraph.pl's hash order fixed (PERL_HASH_SEED); inferno's are
+# deterministic with --hash too.
+export PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
+"$svg" --hash --countname="$unit" --width=1250 --title='Source code flamegraph' \
 	"$OUT/source.folded" > "$W/source.svg"
-"$svg" --countname="$unit" --width=1250 --title='op_name flamegraph' \
+"$svg" --hash --countname="$unit" --width=1250 --title='op_name flamegraph' \
 	"$OUT/op_name.folded" > "$W/op_name.svg"
 cp "$W/source.svg" "$W/op_name.svg" "$OUT/"

@@ -6,15 +6,17 @@
 # is installed, the notebook's plots as SVG.  See README.md,
 # "pipelines/report.sh".
 set -eu
-USAGE='pipelines/report.sh -o dir [-j jobs] input ...'
+USAGE='pipelines/report.sh [-q] -o dir [-j jobs] input ...'
 TABLES=
 . "$(dirname -- "$0")/lib/common.sh"
 
 # Jobs at once: the online cores (a pipeline is a chain of
 # single-threaded filters).
 JOBS=$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)
-while getopts o:j:h opt; do
+QUIET=0
+while getopts o:j:qh opt; do
 	common_opt "$opt" "${OPTARG:-}" || case $opt in
+	q) QUIET=1 ;;
 	j) case $OPTARG in '' | *[!0-9]* | 0) bad_usage "-j: not a count: '$OPTARG'" ;; esac; JOBS=$OPTARG ;;
 	*) bad_usage ;;
 	esac
@@ -24,23 +26,12 @@ shift $((OPTIND - 1))
 [ -n "$OUT" ] || bad_usage "no output directory (-o)"
 mkdir -p "$OUT"
 
-# text_report: the headline tables, as text.
-text_report() {
-	printf 'nsysjax report: %s\n\n' "$*"
-	printf '# Modules (summary/modules.tsv)\n'
-	cut -f 1-3,6,9,10,12 "$OUT/summary/modules.tsv"
-	printf '\n# Clock corrections (corrections.tsv)\n'
-	cat "$OUT/corrections.tsv"
-	printf '\n# Bus bandwidth of the steady state (communication/bandwidth.tsv)\n'
-	cat "$OUT/communication/bandwidth.tsv"
-	printf '\n# Hidden communication time (communication/hidden.tsv)\n'
-	cat "$OUT/communication/hidden.tsv"
-	printf '\n# GPU time by operation (flamegraphs/opcodes.tsv)\n'
-	cat "$OUT/flamegraphs/opcodes.tsv"
-	printf '\n# Compilation, top phases (summary/compile-summary.tsv)\n'
-	head -n 11 "$OUT/summary/compile-summary.tsv"
-	printf '\n# Peak heap per module (memory/peaks.tsv)\n'
-	cat "$OUT/memory/peaks.tsv"
+. "$LIB/report-tables.sh"
+. "$LIB/report-html.sh"
+
+# progress STAGE: a line on stderr when it is a terminal, unless -q.
+progress() {
+	[ "$QUIET" = 0 ] && [ -t 2 ] && printf '%s: %s\n' "$PROG" "$*" >&2 || :
 }
 
 # gp NAME DATA...: run the gnuplot program on stdin with the data files
@@ -94,6 +85,39 @@ set title "Collective end-time skew per device (complete instances)"
 set xlabel "Device"; set ylabel "End time - instance mean [ms]"; set grid
 plot ARG1 using 1:3 skip 1 with points pointtype 7 pointsize 0.5 notitle
 GP
+	# The notebook's thunk variability: the ten most variable thunks,
+	# mean with the range over executions and devices.
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "Label\tMeanMs\tMinMs\tMaxMs"; next }
+	    NR <= 11 { print $c["Name"] " (" substr($c["ProgramId"], 1, 6) ")\t" $c["MeanMs"] "\t" $c["MinMs"] "\t" $c["MaxMs"] }' \
+	    "$OUT/variability/thunks.tsv" > "$W/var.tsv"
+	[ "$(wc -l < "$W/var.tsv")" -lt 2 ] || gp variability "$W/var.tsv" <<'GP'
+set datafile separator "\t"
+set title "The most variable thunks: mean, min and max duration over executions and devices"
+set ylabel "Duration [ms]"; set grid ytics; set xtics rotate by -35 left font ",9"
+set bmargin 9; set xrange [-0.6:*]; set yrange [0:*]
+plot ARG1 using 0:2:3:4:xtic(1) skip 1 with yerrorbars pointtype 7 pointsize 0.8 notitle
+GP
+	# Per-device straggler bias per module: how far each device starts
+	# behind (+) or ahead (-) of the others.
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "Key\tModule\tDevice\tStartBiasMs"; next }
+	    { print substr($c["ProgramId"], 1, 12) "\t" $c["Name"] " (" substr($c["ProgramId"], 1, 6) ")\t" $c["Device"] "\t" $c["StartBiasMs"] }' \
+	    "$OUT/variability/stragglers.tsv" | { IFS= read -r h; printf '%s\n' "$h"; sort -t "$TAB" -k1,1 -k3,3n; } > "$W/strag.tsv"
+	by_column "$W/strag.tsv" Key "$W/strag"
+	[ ! -s "$W/strag.list" ] || gp stragglers $(sed "s|.*|$W/strag.&.tsv|" "$W/strag.list") <<'GP'
+set datafile separator "\t"
+set title "Straggler bias per device and module (start time against the other devices)"
+set xlabel "Device"; set ylabel "Start bias [ms]"; set grid; set xtics 1; set key outside right
+plot for [i = 1:ARGC] value("ARG".i) using 3:4 skip 1 with linespoints pointtype 7 \
+    title system("sed -n 2p '".value("ARG".i)."' | cut -f 2")
+GP
+	# Wait against message size per collective.
+	[ ! -s "$W/wait.list" ] || gp wait-size $(sed "s|.*|$W/wait.&.tsv|" "$W/wait.list") <<'GP'
+set title "Wait per collective instance against its message size"
+set xlabel "Message size [B]"; set ylabel "Wait [ms]"
+set logscale xy; set format x "%g"; set format y "%g"; set key top left; set grid
+plot for [i = 1:ARGC] value("ARG".i) using 3:($2 > 0 ? $2 : NaN) skip 1 with points pointtype 7 pointsize 0.6 \
+    title system("sed -n 2p '".value("ARG".i)."' | cut -f 1")
+GP
 }
 
 # One extraction for every pipeline: they take a frames directory.
@@ -102,6 +126,7 @@ if [ $# -eq 1 ] && [ -f "$1/thunk.tsv" ]; then
 else
 	FR=$OUT/frames
 	mkdir -p "$FR"
+	progress "extracting the frames of $# profile(s)"
 	nsysjax-extract -o "$FR" "$@"
 fi
 F=$FR
@@ -132,6 +157,7 @@ jobs_wait() { while [ -n "$JOBQ" ]; do job_reap; done; BG=; }
 # the skews behind them (one estimate, on the communication frame), then
 # the steady state of each frame (aligned, warm-up split) in $W/steady,
 # which the pipelines take with -s.
+progress "aligning the clocks, finding the steady state"
 nsysjax-align -o "$OUT/corrections.tsv" -s "$OUT/alignment_skews.tsv" "$FR/communication.tsv" \
 	> /dev/null 2> "$W/align.err" || { cat "$W/align.err" >&2; die "nsysjax-align failed"; }
 ST=$W/steady
@@ -141,6 +167,7 @@ for f in thunk module communication; do job "steady-$f" steady_job "$f"; done
 jobs_wait
 nsysjax-collectives -s waits "$ST/communication.tsv" > "$OUT/waits.tsv"
 
+progress "summary, communication, flame graphs, variability, memory, PGLE costs ($JOBS at once)"
 # The sections, the longest first.
 run() {
 	name=$1
@@ -157,10 +184,14 @@ jobs_wait
 cat "$W/align.err" "$W"/steady-*.err "$W"/flamegraphs.err "$W"/variability.err "$W"/summary.err \
 	"$W"/pgle.err "$W"/communication.err "$W"/memory.err >&2
 
-text_report "$@" > "$OUT/report.txt"
+progress "writing report.txt"
+text_report "$OUT" "$@" > "$OUT/report.txt"
 cat "$OUT/report.txt"
 if command -v gnuplot > /dev/null; then
+	progress "plots"
 	plots
 else
 	echo "pipelines/report.sh: gnuplot not found: no plots" >&2
 fi
+progress "writing report.html"
+html_report "$OUT" "$@"

@@ -25,9 +25,11 @@ report_checks() {
 	cmp -s "$T/corr" "$dir/corrections.tsv" && ok || notok "$name: corrections differ from nsysjax-align's"
 	sh pipelines/communication.sh -t bandwidth "$dir/frames" > "$T/bw" 2> /dev/null
 	cmp -s "$T/bw" "$dir/communication/bandwidth.tsv" && ok || notok "$name: bandwidth differs from communication.sh's"
-	# The text report holds the tables as written.
-	grep -qF "$(sed -n 2p "$dir/communication/bandwidth.tsv")" "$dir/report.txt" && ok ||
-		notok "$name: report.txt lacks the bandwidth table"
+	# The text report holds the tables, formatted: the bandwidth cells are
+	# the TSV's means to the digit printed.
+	awk -v MODE=tsv -f tests/reporttxt.awk "$dir/report.txt" "$dir/communication/bandwidth.tsv" > "$T/rt" &&
+		ok || notok "$name: report.txt's bandwidth table: $(head -5 "$T/rt")"
+	grep -q 'e[+-][0-9]' "$dir/report.txt" && notok "$name: exponent notation in report.txt" || ok
 	# Skews: one row per device and complete instance, summing to 0.
 	awk -F'\t' 'NR > 1 { s[$2] += $3; n++ } END { for (i in s) if (s[i] > 1e-6 || s[i] < -1e-6) bad++; exit bad > 0 || n == 0 }' \
 	    "$dir/alignment_skews.tsv" && ok || notok "$name: skews do not centre on each instance"
@@ -49,7 +51,7 @@ if [ -x build/example/mkexample ] || [ -d "$EX" ]; then
 		notok "example corrections: $(cat "$T/ex/corrections.tsv")"
 	# A frames directory is a valid input and gives the same report.
 	sh $R -o "$T/ex2" "$T/ex/frames" > /dev/null 2>&1
-	diff -r -x frames -x report.txt "$T/ex" "$T/ex2" > /dev/null && ok || notok "frames input gives another report"
+	diff -r -x frames -x report.txt -x report.html "$T/ex" "$T/ex2" > /dev/null && ok || notok "frames input gives another report"
 	# A failing pipeline (memory.sh: no heap frame) fails the report with
 	# its message, stops the others and leaves nothing in TMPDIR.
 	mkdir -p "$T/nh" "$T/tmpd"
@@ -66,11 +68,41 @@ if have_data; then
 	sh $R -o "$T/c4" "$DATA"/pax_fsdp4_4proc_proc[0-3].zip > /dev/null 2> "$T/c4.err" && ok ||
 		notok "report on combined4: $(cat "$T/c4.err")"
 	report_checks combined4 "$T/c4"
+	# report.txt prints what the reference prints: its bandwidth table
+	# (communication.txt) cell for cell, value(uncertainty) and all, and
+	# the module durations and waits of summary.txt where its numbers are
+	# ours (the reference leaves device 3 unaligned, which changes jit__psum).
+	awk -v MODE=golden -f tests/reporttxt.awk "$T/c4/report.txt" "$GOLD/combined4/communication.txt" > "$T/rt" &&
+		ok || notok "combined4: report.txt's bandwidth vs communication.txt: $(head -5 "$T/rt")"
+	for m in 25fa0b3e673a:126.5\(7\):1.7\(4\) 04555b1419fd:127.13\(13\):-- e1c23df2884f:0.002168\(16\):--; do
+		id=${m%%:*} rest=${m#*:}; dur=${rest%%:*} wait=${rest#*:}
+		grep "($id)" "$T/c4/report.txt" | head -n 1 | awk -v d="$dur" -v w="$wait" '
+		    { for (i = 1; i <= NF; i++) { if ($i == d) fd = 1; if ($i == w || (w == "--" && ($i == "0" || $i == "--"))) fw = 1 } }
+		    END { exit !(fd && fw) }' && ok || notok "combined4 module $id: not $dur and $wait as in summary.txt"
+	done
 	# Same input, same bytes, plots included, whatever the jobs at once.
 	sh $R -j 1 -o "$T/c4b" "$DATA"/pax_fsdp4_4proc_proc[0-3].zip > /dev/null 2>&1
 	diff -r "$T/c4" "$T/c4b" > /dev/null && ok || notok "report not deterministic (-j 1)"
+	# With a flame graph renderer on PATH (a stand-in for flamegraph.pl
+	# that picks random colours without --hash and walks a Perl hash):
+	# the SVGs are written, inlined in report.html, and the same bytes
+	# twice; without one (the runs above), report.html says how to render
+	# the folded files.
+	if command -v flamegraph.pl > /dev/null || command -v inferno-flamegraph > /dev/null; then
+		skip "the runs without a renderer: one is on PATH"
+	else
+		grep -q 'render it with <code>flamegraph.pl' "$T/c4/report.html" && ok || notok "no render command in report.html"
+	fi
+	for k in 1 2; do
+		PATH=$(cd tests/fake && pwd):$PATH sh $R -o "$T/fg$k" "$T/c4/frames" > /dev/null 2>&1 ||
+			notok "report with flamegraph.pl ($k)"
+	done
+	[ -s "$T/fg1/flamegraphs/source.svg" ] && [ -s "$T/fg1/flamegraphs/op_name.svg" ] && ok ||
+		notok "flame graphs not rendered"
+	grep -q 'Source code flamegraph' "$T/fg1/report.html" && ok || notok "flame graph not inline in report.html"
+	diff -r "$T/fg1" "$T/fg2" > /dev/null && ok || notok "report with flame graphs not deterministic"
 	sh $R -j 5 -o "$T/c4c" "$T/c4/frames" > /dev/null 2>&1
-	diff -r -x frames -x report.txt "$T/c4" "$T/c4c" > /dev/null && ok || notok "report not deterministic (-j 5)"
+	diff -r -x frames -x report.txt -x report.html "$T/c4" "$T/c4c" > /dev/null && ok || notok "report not deterministic (-j 5)"
 	# The pipelines given report.sh's steady frames (-s) write what they
 	# write computing them: the intermediates once are the same.
 	steady=$T/st

@@ -51,6 +51,11 @@ printf 'a;b 1\nno count here\n' > "$T/bad.folded"
 check "fold -d: bad line" fails "bad.folded:2: not a count" "$F" -d "$T/bad.folded" "$T/bad.folded"
 printf 'a;b 1 \n' > "$T/sp.folded"
 check "fold -d: trailing space" fails "sp.folded:1:" "$F" -d "$T/sp.folded" "$T/sp.folded"
+check "diff.sh: no '--'" usage2 sh pipelines/diff.sh -o "$T/u" a b
+check "diff.sh: nothing before '--'" usage2 sh pipelines/diff.sh -o "$T/u" -- b
+check "diff.sh: nothing after '--'" usage2 sh pipelines/diff.sh -o "$T/u" a --
+check "diff.sh: no -o" usage2 sh pipelines/diff.sh a -- b
+check "diff.sh: bad -t" usage2 sh pipelines/diff.sh -o "$T/u" -t x a -- b
 # stdin as one of the frames, and the exit status without a gate
 check "stdin as BEFORE" sh -c '"$1" -q - "$2" < "$2" > /dev/null' sh "$D" "$T/t1.tsv"
 

@@ -62,6 +62,7 @@ struct hidden {
 struct wait {
 	int64_t lo, hi;		/* ns */
 	int64_t rows;
+	int64_t bytes;		/* MessageSize of its first row */
 	size_t coll;		/* in colls */
 };
 
@@ -138,7 +139,7 @@ add_hidden(struct coll_summary *s, const char *collective, int64_t dur_ns,
 
 static void
 add_wait(struct coll_summary *s, const char *instance, const char *collective,
-    int64_t dur_ns)
+    int64_t bytes, int64_t dur_ns)
 {
 	size_t i = strtab_intern(&s->winst, instance, strlen(instance), NULL);
 	size_t cap = s->capwaits;
@@ -153,9 +154,11 @@ add_wait(struct coll_summary *s, const char *instance, const char *collective,
 		x->lo = dur_ns;
 	if (x->rows == 0 || dur_ns > x->hi)
 		x->hi = dur_ns;
-	if (x->rows++ == 0)
+	if (x->rows++ == 0) {
 		x->coll = strtab_intern(&s->colls, collective,
 		    strlen(collective), NULL);
+		x->bytes = bytes;
+	}
 }
 
 void
@@ -168,7 +171,7 @@ coll_summary_add(struct coll_summary *s, const char *instance,
 	int added;
 
 	add_hidden(s, collective, dur_ns, hidden_ns);
-	add_wait(s, instance, collective, dur_ns);
+	add_wait(s, instance, collective, bytes, dur_ns);
 	if (isnan(busbw))
 		return;
 	snprintf(size, sizeof(size), "%lld", (long long)bytes);
@@ -328,7 +331,9 @@ cmp_wait(const void *a, const void *b)
 int
 coll_summary_waits(const struct coll_summary *s, struct tsv_writer *w)
 {
-	static const char *const cols[] = { "Collective", "WaitMs", NULL };
+	static const char *const cols[] = {
+		"Collective", "WaitMs", "MessageSize", NULL
+	};
 	size_t n = 0, i, *order = mem_calloc(s->winst.n + 1, sizeof(*order));
 	int rc = tsv_header(w, cols);
 
@@ -342,6 +347,7 @@ coll_summary_waits(const struct coll_summary *s, struct tsv_writer *w)
 
 		tsv_str(w, strtab_get(&s->colls, x->coll));
 		tsv_ms(w, x->hi - x->lo);
+		tsv_i64(w, x->bytes);
 		rc = tsv_eor(w);
 	}
 	free(order);

@@ -75,9 +75,9 @@ int coll_summary_hidden(const struct coll_summary *s, struct tsv_writer *w);
 
 /*
  * The wait table, for a plot: per instance seen on two devices or more,
- * its Collective and WaitMs, the largest minus the smallest exposed time
- * (ProjDurMs) over its rows, exact (the wait of summary.py); rows by
- * Collective, then WaitMs.  Returns 0 or -1 (write error).
+ * its Collective, WaitMs, the largest minus the smallest exposed time
+ * (ProjDurMs) over its rows, exact (the wait of summary.py), and the
+ * MessageSize (bytes) of its first row; rows by Collective, then WaitMs.  Returns 0 or -1 (write error).
  */
 int coll_summary_waits(const struct coll_summary *s, struct tsv_writer *w);
 

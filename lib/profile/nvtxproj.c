@@ -449,12 +449,14 @@ nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
 	w.inner = mem_calloc(nc + 1, sizeof(*w.inner));
 	sweep(&w, 0);
 	sweep(&w, 1);
-	finish(&w);
+	/* The sorted copies are done with: free them before the output
+	 * order takes its own memory. */
 	free(w.rs);
 	free(w.cs);
 	free(w.act);
 	free(w.inner);
 	free(w.keycalls);
+	finish(&w);
 	free(w.pairs);
 }
 

@@ -299,8 +299,8 @@ waits(void)
 	CHECK_INT(coll_summary_waits(s, w), 0);
 	CHECK_INT(tsv_wclose(w), 0);
 	fclose(fp);
-	CHECK_STR(got, "Collective\tWaitMs\nall-gather\t0.000001\n"
-	    "all-reduce\t2.5\n");
+	CHECK_STR(got, "Collective\tWaitMs\tMessageSize\nall-gather\t0.000001\t8\n"
+	    "all-reduce\t2.5\t8\n");
 	free(got);
 	coll_summary_free(s);
 }

@@ -1,0 +1,20 @@
+#!/bin/sh
+# nsysjax-report: the whole report of a run (pipelines/report.sh) from an
+# installed copy: the pipelines are in ../share/nsysjax/pipelines beside
+# this script's directory once installed, in the source tree's pipelines/
+# when run from build/bin.  `make` fills in the version.
+set -eu
+case ${1:-} in
+-V | --version) echo "nsysjax-report @VERSION@"; exit 0 ;;
+esac
+here=$(cd -- "$(dirname -- "$0")" && pwd)
+for d in "$here/../share/nsysjax/pipelines" "$here/../../pipelines"; do
+	if [ -f "$d/report.sh" ]; then
+		# The tools beside this script first: the ones installed with it.
+		PATH=$here:$PATH
+		export PATH
+		exec sh "$d/report.sh" "$@"
+	fi
+done
+echo "nsysjax-report: pipelines not found beside $here (../share/nsysjax/pipelines)" >&2
+exit 1

@@ -1,0 +1,79 @@
+#!/bin/sh
+# report.html in a real browser: headless Chromium (Debian's chromium)
+# loads the report of the four real archives (or, without ../shared, of
+# the example) from disk; from the DOM it renders, every section, table
+# and plot is there and the numbers are those of the TSV files; no
+# request left the file; a screenshot is a PNG of the size asked for.
+set -u
+. tests/lib.sh
+export NSYSJAX_BIN=$BIN
+EX=${EXAMPLE:-build/example/profile}
+
+if have_data; then
+	set -- "$DATA"/pax_fsdp4_4proc_proc[0-3].zip
+else
+	set -- "$EX/rank0" "$EX/rank1"
+fi
+sh pipelines/report.sh -q -o "$T/r" "$@" > /dev/null 2> "$T/err" && ok || notok "report.sh: $(cat "$T/err")"
+H=$T/r/report.html
+[ -s "$H" ] && ok || { notok "no report.html"; done_testing t79-html; exit; }
+
+# The page by itself: one file, nothing to fetch.  A strict
+# Content-Security-Policy; no src, no href but in-page anchors and the
+# report's own folded files, no url(), no @import, no address with a
+# scheme but the SVG namespace names.
+grep -q "Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\"" "$H" &&
+	ok || notok "no Content-Security-Policy"
+grep -o -i -E '(src|href)="[^"]*"' "$H" | grep -v -E '^href="(#[a-z_-]+|flamegraphs/[a-z_]+\.folded)"$' > "$T/links"
+[ ! -s "$T/links" ] && ok || notok "links out of the page: $(head -3 "$T/links")"
+grep -o -E '[a-z]+://[^" ]*' "$H" | grep -v -E '^http://www\.w3\.org/(2000/svg|1999/xlink)$' > "$T/urls"
+[ ! -s "$T/urls" ] && ok || notok "addresses in the page: $(sort -u "$T/urls" | head -3)"
+grep -q -i -E 'url\(|@import|<script|<iframe|<link ' "$H" && notok "url(), @import, script or link in the page" || ok
+
+if need chromium; then
+	chr() {
+		chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		    --disable-background-networking --disable-component-update --disable-sync \
+		    --user-data-dir="$T/chr" "$@" 2> /dev/null
+	}
+	chr --log-net-log="$T/net.json" --dump-dom "file://$H" > "$T/dom.html"
+	[ -s "$T/dom.html" ] && ok || notok "chromium rendered no DOM"
+	# Sections, tables and plots in the rendered DOM.
+	for id in summary modules thunks communication alignment compilation memory flamegraphs; do
+		grep -q "<section id=\"$id\">" "$T/dom.html" && ok || notok "section $id missing"
+	done
+	nt=$(grep -c '<table>' "$T/dom.html")
+	[ "$nt" -ge 11 ] && ok || notok "$nt tables"
+	if command -v gnuplot > /dev/null; then
+		for p in bandwidth waits wait-size skews stragglers variability heap; do
+			[ -s "$T/r/plots/$p.svg" ] && ok || notok "plot $p.svg missing"
+		done
+		np=$(grep -c '<figure>' "$T/dom.html")
+		ns=$(sed -n '/<figure>/,/<\/figure>/p' "$T/dom.html" | grep -c '<svg')
+		[ "$np" -ge 7 ] && [ "$ns" -ge 7 ] && ok || notok "$np figures, $ns inline SVGs"
+	fi
+	# Numbers: the page shows the TSV's values, formatted (the bandwidth
+	# table is checked cell for cell against the TSV by tests/reporttxt.awk
+	# through report.txt; here the corrections and the hidden shares).
+	awk -F'\t' 'NR > 1 { printf "%.6f\n", $2 }' "$T/r/corrections.tsv" > "$T/want"
+	while read -r v; do
+		grep -q "<td class=\"n\">$v</td>" "$T/dom.html" || echo "$v"
+	done < "$T/want" > "$T/miss"
+	[ -s "$T/want" ] && [ ! -s "$T/miss" ] && ok || notok "corrections not on the page: $(cat "$T/miss")"
+	awk -F'\t' 'NR > 1 { printf "%.2f%%\n", 100 * $5 }' "$T/r/communication/hidden.tsv" > "$T/want"
+	while read -r v; do
+		grep -q "<td class=\"n\">$v</td>" "$T/dom.html" || echo "$v"
+	done < "$T/want" > "$T/miss"
+	[ ! -s "$T/miss" ] && ok || notok "hidden shares not on the page: $(cat "$T/miss")"
+	# The only file the browser read is the page; the only other
+	# addresses in its log are Chromium's own background services.
+	grep -o '"url":"[^"]*"' "$T/net.json" | sort -u | grep -v -E "\"url\":\"file://$H\"|google(apis)?\\.com/" > "$T/req"
+	[ ! -s "$T/req" ] && ok || notok "requests: $(head -3 "$T/req")"
+	# A screenshot: a PNG of the size asked for.
+	chr --window-size=1200,3000 --screenshot="$T/page.png" "file://$H" > /dev/null
+	wh=$(od -A n -t u1 -j 16 -N 8 "$T/page.png" 2> /dev/null |
+	    awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 "x" $5 * 16777216 + $6 * 65536 + $7 * 256 + $8 }')
+	[ "$(head -c 8 "$T/page.png" | od -A n -t x1 | tr -d ' \n')" = 89504e470d0a1a0a ] && [ "$wh" = 1200x3000 ] &&
+	    [ "$(wc -c < "$T/page.png")" -gt 50000 ] && ok || notok "screenshot: $wh, $(wc -c < "$T/page.png") bytes"
+fi
+done_testing t79-html
