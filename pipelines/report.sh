@@ -40,7 +40,9 @@ progress() {
 gp() {
 	name=$1
 	shift
-	gnuplot -e "set terminal svg size 900,540 dynamic background rgb 'white'; set output '$OUT/plots/$name.svg'" \
+	# noenhanced: names are shown as written (no _ subscripts); SI
+	# prefixes on log axes rather than exponent notation.
+	gnuplot -e "set encoding utf8; set terminal svg size 900,540 dynamic noenhanced background rgb 'white'; set output '$OUT/plots/$name.svg'" \
 	    -c /dev/stdin "$@" 2> "$W/gp.err" ||
 		{ printf '%s: plot %s: %s\n' "$PROG" "$name" "$(head -n 1 "$W/gp.err")" >&2; }
 }
@@ -60,17 +62,17 @@ plots() {
 	by_column "$OUT/communication/bandwidth.tsv" Collective "$W/bw"
 	[ ! -s "$W/bw.list" ] || gp bandwidth $(sed "s|.*|$W/bw.&.tsv|" "$W/bw.list") <<'GP'
 set title "Bus bandwidth of the steady state (fastest device per instance)"
-set xlabel "Message size [B]"; set ylabel "Bus bandwidth [GB/s]"
-set logscale x; set key top left; set grid
+set xlabel "Message size"; set ylabel "Bus bandwidth [GB/s]"
+set logscale x; set format x "%.0s %cB"; set key top left; set grid
 plot for [i = 1:ARGC] value("ARG".i) using 2:4:5 skip 1 with yerrorbars pointsize 0.8 \
     title system("sed -n 2p '".value("ARG".i)."' | cut -f 1")
 GP
 	by_column "$OUT/waits.tsv" Collective "$W/wait"
 	[ ! -s "$W/wait.list" ] || gp waits $(sed "s|.*|$W/wait.&.tsv|" "$W/wait.list") <<'GP'
 set title "Wait per collective instance: spread of the exposed time over devices"
-set xlabel "Wait [ms]"; set ylabel "Instances (cumulative share)"
-set logscale x; set format x "%g"; set key bottom right; set grid
-plot for [i = 1:ARGC] value("ARG".i) using ($2 > 0 ? $2 : NaN):(1) skip 1 smooth cnormal \
+set xlabel "Wait"; set ylabel "Instances (cumulative share)"
+set logscale x; set format x "%.0s %cs"; set key bottom right; set grid
+plot for [i = 1:ARGC] value("ARG".i) using ($2 > 0 ? $2 / 1000 : NaN):(1) skip 1 smooth cnormal \
     title system("sed -n 2p '".value("ARG".i)."' | cut -f 1")
 GP
 	top=$(sed -n 2p "$OUT/memory/peaks.tsv" | cut -f 1)
@@ -113,9 +115,9 @@ GP
 	# Wait against message size per collective.
 	[ ! -s "$W/wait.list" ] || gp wait-size $(sed "s|.*|$W/wait.&.tsv|" "$W/wait.list") <<'GP'
 set title "Wait per collective instance against its message size"
-set xlabel "Message size [B]"; set ylabel "Wait [ms]"
-set logscale xy; set format x "%g"; set format y "%g"; set key top left; set grid
-plot for [i = 1:ARGC] value("ARG".i) using 3:($2 > 0 ? $2 : NaN) skip 1 with points pointtype 7 pointsize 0.6 \
+set xlabel "Message size"; set ylabel "Wait"
+set logscale xy; set format x "%.0s %cB"; set format y "%.0s %cs"; set key top left; set grid
+plot for [i = 1:ARGC] value("ARG".i) using 3:($2 > 0 ? $2 / 1000 : NaN) skip 1 with points pointtype 7 pointsize 0.6 \
     title system("sed -n 2p '".value("ARG".i)."' | cut -f 1")
 GP
 }
