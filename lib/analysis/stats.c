@@ -343,6 +343,27 @@ module_cols(struct stats *s, struct tsv_reader *r, long *c)
 	return 0;
 }
 
+/* The fields of a module row both passes read: its execution and
+ * device, and its start, duration and thunk count as doubles. */
+struct mrow {
+	int64_t ex, dev;
+	double dst, ddur, th;
+};
+
+static int
+module_fields(struct tsv_reader *r, const long *c, struct mrow *m)
+{
+	m->th = 0;
+	if (tsv_get_i64(r, (size_t)c[M_EXEC], &m->ex, 0) != 0 ||
+	    tsv_get_i64(r, (size_t)c[M_DEV], &m->dev, 0) != 0 ||
+	    tsv_get_f64(r, (size_t)c[M_START], &m->dst, 0) != 0 ||
+	    tsv_get_f64(r, (size_t)c[M_DUR], &m->ddur, 0) != 0 ||
+	    (c[M_THUNKS] >= 0 &&
+	    tsv_get_f64(r, (size_t)c[M_THUNKS], &m->th, 0) != 0))
+		return -1;
+	return 0;
+}
+
 /* The first pass over one module row. */
 static int
 module_row1(struct stats *s, struct tsv_reader *r, const long *c)
@@ -350,22 +371,19 @@ module_row1(struct stats *s, struct tsv_reader *r, const long *c)
 	const char *id;
 	size_t len;
 	int64_t ex, dev, st, dur;
-	double dst, ddur, th = 0;
+	double dst, ddur, th;
 	uint32_t p, e, pd;
 	int added;
 	struct prog *pr;
 	struct exec *x;
 	struct pdev *d;
+	struct mrow m;
 
-	if (tsv_get_i64(r, (size_t)c[M_EXEC], &ex, 0) != 0 ||
-	    tsv_get_i64(r, (size_t)c[M_DEV], &dev, 0) != 0 ||
+	if (module_fields(r, c, &m) != 0 ||
 	    tsv_get_ms(r, (size_t)c[M_START], &st, 0) != 0 ||
-	    tsv_get_ms(r, (size_t)c[M_DUR], &dur, 0) != 0 ||
-	    tsv_get_f64(r, (size_t)c[M_START], &dst, 0) != 0 ||
-	    tsv_get_f64(r, (size_t)c[M_DUR], &ddur, 0) != 0 ||
-	    (c[M_THUNKS] >= 0 &&
-	    tsv_get_f64(r, (size_t)c[M_THUNKS], &th, 0) != 0))
+	    tsv_get_ms(r, (size_t)c[M_DUR], &dur, 0) != 0)
 		return -1;
+	ex = m.ex, dev = m.dev, dst = m.dst, ddur = m.ddur, th = m.th;
 	if (bound(s, r, st) != 0 || bound(s, r, dur) != 0)
 		return -1;
 	id = tsv_rawfield(r, (size_t)c[M_ID], &len);
@@ -415,20 +433,17 @@ module_row2(struct stats *s, struct tsv_reader *r, const long *c)
 	const char *id;
 	size_t len;
 	int64_t ex, dev;
-	double dst, ddur, th = 0;
+	double dst, ddur, th;
 	uint32_t p, e, pd;
 	int added;
 	struct prog *pr;
 	struct exec *x;
 	struct pdev *d;
+	struct mrow m;
 
-	if (tsv_get_i64(r, (size_t)c[M_EXEC], &ex, 0) != 0 ||
-	    tsv_get_i64(r, (size_t)c[M_DEV], &dev, 0) != 0 ||
-	    tsv_get_f64(r, (size_t)c[M_START], &dst, 0) != 0 ||
-	    tsv_get_f64(r, (size_t)c[M_DUR], &ddur, 0) != 0 ||
-	    (c[M_THUNKS] >= 0 &&
-	    tsv_get_f64(r, (size_t)c[M_THUNKS], &th, 0) != 0))
+	if (module_fields(r, c, &m) != 0)
 		return -1;
+	ex = m.ex, dev = m.dev, dst = m.dst, ddur = m.ddur, th = m.th;
 	id = tsv_rawfield(r, (size_t)c[M_ID], &len);
 	p = (uint32_t)strtab_find(&s->progids, id, len);
 	e = kh_index(&s->execkeys, p, ex, 0, &added);
