@@ -70,41 +70,7 @@ check "fold -d -n by hand" test "$(cut -d' ' -f2 "$T/fn" | tr '\n' ' ')" = "18 9
 
 if ! have_data; then
 	skip "../shared not found: the data cases"
-	# ---- the examples of the man page and of the README, run as written ----
-# on the four sample archives as both runs ("before/" and "after/").
-# Commands are "$ " lines of the man page's EXAMPLES (\e is a backslash)
-# and the indented lines of the README's section; a line ending in a
-# backslash goes on.
-abs=$(cd "$BIN" && pwd)
-awk '/^\.Sh EXAMPLES/ { on = 1; next } /^\.Sh/ { on = 0 }
-    !on { next }
-    { gsub(/\\e/, "\\") }
-    cont { sub(/^ +/, ""); cmd = cmd " " $0 }
-    !cont && /^\$ / { cmd = substr($0, 3) }
-    { cont = cmd ~ /\\$/; if (cont) sub(/\\$/, "", cmd) }
-    cmd != "" && !cont { print cmd; cmd = "" }' man/nsysjax-diff.1 > "$T/man.sh"
-awk '/^## nsysjax-diff/ { on = 1; next } /^##/ { on = 0 }
-    !on { next }
-    cont { sub(/^ +/, ""); cmd = cmd " " $0 }
-    !cont && /^    [a-z]/ && !/\[-/ { sub(/^    /, ""); cmd = $0 }
-    { cont = cmd ~ /\\$/; if (cont) sub(/\\$/, "", cmd) }
-    cmd != "" && !cont { print cmd; cmd = "" }' README.md > "$T/readme.sh"
-for s in man readme; do
-	mkdir -p "$T/ex/$s/before" "$T/ex/$s/after"
-	for i in 0 1 2 3; do
-		ln -s "$(cd "$DATA" && pwd)/pax_fsdp4_4proc_proc$i.zip" "$T/ex/$s/before/rank$i.zip"
-		ln -s "$(cd "$DATA" && pwd)/pax_fsdp4_4proc_proc$i.zip" "$T/ex/$s/after/rank$i.zip"
-	done
-	n=$(wc -l < "$T/$s.sh")
-	if [ "$n" -ge 5 ] && (cd "$T/ex/$s" && PATH="$abs:$PATH" sh -e "$T/$s.sh" > out 2> err) &&
-	    grep -q "^Module	" "$T/ex/$s/out"; then
-		ok
-	else
-		notok "$s examples ($n commands): $(head -5 "$T/ex/$s/err" 2>/dev/null)"
-	fi
-done
-
-done_testing t85-diff
+	done_testing t85-diff
 	exit
 fi
 G=$GOLD/combined4
