@@ -144,7 +144,8 @@ example: $(O)/example/mkexample $(O)/sqlite/mkexport
 	    cp -R $(O)/example/profile/$$r/dump $(O)/example/sqlite/$$r/ || exit 1; done
 
 # tests/t75-example.sh runs the generator.
-test: $(O)/example/mkexample
+# The suites read the example run (t75, t78, t95, t97): made first.
+test: example
 
 # The main job: pipelines/report.sh on the profiles INPUTS (the nsys-jax
 # archives of one run, .zip or extracted, or its nsys SQLite exports: a
