@@ -3,8 +3,9 @@
 # self-contained page for a person (the notebook's place): the tables of
 # report-tables.sh in sections, every plot of OUT/plots inline as SVG, and
 # the flame graphs inline when a renderer made them, else links to the
-# folded files with the command that renders them.  No network and no
-# other file: a Content-Security-Policy forbids every load but inline
+# folded files with the command that renders them; and the comparison
+# with another run that pipelines/diff.sh -o OUT/diff wrote before, if
+# any (its self-contained section).  No network and no other file: a Content-Security-Policy forbids every load but inline
 # styles and data: images.
 
 # esc: stdin HTML-escaped.
