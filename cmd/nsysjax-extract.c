@@ -57,7 +57,7 @@ write_dir(struct extract *x, const char *dir)
 		struct tsv_writer *w;
 		int rc;
 
-		if (!(x->o.frames & (1u << i))) {
+		if (!(extract_frames(x) & (1u << i))) {
 			of[i].fp = NULL;
 			continue;
 		}
@@ -76,13 +76,13 @@ write_dir(struct extract *x, const char *dir)
 		}
 		if (rc != 0) {
 			for (k = 0; k <= i; k++)
-				if (x->o.frames & (1u << k))
+				if (extract_frames(x) & (1u << k))
 					outfile_discard(&of[k]);
 			err_die_last();
 		}
 	}
 	for (i = 0; extract_frame_names[i]; i++)
-		if ((x->o.frames & (1u << i)) && outfile_commit(&of[i]) != 0)
+		if ((extract_frames(x) & (1u << i)) && outfile_commit(&of[i]) != 0)
 			err_die_last();
 }
 
@@ -100,7 +100,7 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct extract_opts o = { .frames = EXTRACT_THUNK };
-	struct extract x;
+	struct extract *x = extract_new();
 	const char *dir = NULL;
 	int c;
 
@@ -134,16 +134,16 @@ main(int argc, char *argv[])
 		if (outfile_mkdirs(dir) != 0)	/* before the work */
 			err_die_last();
 	}
-	if (extract_load(&x, (const char *const *)argv + optind,
+	if (extract_load(x, (const char *const *)argv + optind,
 	    (size_t)(argc - optind), &o) != 0) {
-		err_notes_print(&x.warnings);
+		err_notes_print(extract_notes(x));
 		err_die_last();
 	}
-	err_notes_print(&x.warnings);
+	err_notes_print(extract_notes(x));
 	if (dir)
-		write_dir(&x, dir);
+		write_dir(x, dir);
 	else
-		write_stdout(&x, o.frames);
-	extract_free(&x);
+		write_stdout(x, o.frames);
+	extract_free(x);
 	return 0;
 }

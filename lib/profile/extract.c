@@ -6,6 +6,7 @@
 #include "formats/archive.h"
 #include "base/err.h"
 #include "profile/extract.h"
+#include "profile/extract_impl.h"
 #include "profile/heap.h"
 #include "profile/launchers.h"
 #include "formats/hlo.h"
@@ -838,6 +839,24 @@ rename_profiles(struct input_set *in, const char *names)
 	return 0;
 }
 
+struct extract *
+extract_new(void)
+{
+	return mem_calloc(1, sizeof(struct extract));
+}
+
+const struct err_notes *
+extract_notes(const struct extract *x)
+{
+	return &x->warnings;
+}
+
+unsigned
+extract_frames(const struct extract *x)
+{
+	return x->o.frames;
+}
+
 int
 extract_load(struct extract *x, const char *const *paths, size_t n,
     const struct extract_opts *o)
@@ -897,6 +916,8 @@ extract_free(struct extract *x)
 {
 	size_t i;
 
+	if (x == NULL)
+		return;
 	for (i = 0; x->db && i < x->in.n; i++) {
 		if (x->db[i])
 			nsysdb_free(x->db[i]);
@@ -938,5 +959,5 @@ extract_free(struct extract *x)
 	frames_free(&x->fr);
 	compile_free(&x->cf);
 	input_close(&x->in);
-	memset(x, 0, sizeof(*x));
+	free(x);
 }

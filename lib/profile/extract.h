@@ -13,12 +13,8 @@
 
 #include <stddef.h>
 
-#include "profile/compile.h"
-#include "profile/frames.h"
-#include "profile/input.h"
-#include "base/strtab.h"
+#include "base/err.h"
 
-struct prefetch;
 struct tsv_writer;
 
 enum extract_frame {
@@ -41,65 +37,9 @@ struct extract_opts {
 	const char *dumpdir;	/* HLO dumps of SQLite exports, or NULL */
 };
 
-struct extract_hlo;		/* loaded dumps, by member name */
-struct heap;
-struct nsysdb;
-struct nvtxproj;
-
-/* The heap frame of one ProgramId: its dump's heap simulator traces. */
-struct extract_heap {
-	const char *program;	/* ProgramId (interned) */
-	struct heap *h;
-	int differs;		/* another dump of it gave other traces */
-};
-
-/* One row of the hlo frame: an instruction that some thunk executes. */
-struct extract_hlorow {
-	const char *program;	/* ProgramId (interned) */
-	const char *name;	/* instruction name */
-	const char *opcode;	/* interned */
-	int comm;
-	const char *collective;	/* interned, or NULL */
-	int64_t message_size, collective_size;
-	char *op_name, *scheduling_name;
-	size_t *stacks;		/* innermost stack frame id of each stack */
-	size_t nstacks;
-	char *op_names;		/* distinct op_names, LF-separated */
-	size_t variant;		/* 0; n for the n-th other metadata */
-	size_t next;		/* row id + 1 of the next variant; 0: none */
-};
-
-struct extract {
-	struct extract_opts o;
-	struct input_set in;
-	struct frames fr;
-	struct compile_frame cf;
-	struct extract_hlo *hlo;
-	struct err_notes warnings;	/* for stderr, in order */
-	struct strtab strings;	/* interned ProgramIds, opcodes, ... */
-	struct strtab rowkeys;	/* "ProgramId\tName" of the hlo rows */
-	struct strtab checked;	/* (dump digest, row id) compared */
-	struct extract_hlorow *rows;	/* the hlo frame, in rowkeys order */
-	size_t caprows;
-	/* The stack frame tree: node id -> "<parent id + 1>\t<frame>", so
-	 * that equal stack prefixes are stored once. */
-	struct strtab stackframes;
-	char *keybuf;		/* scratch for stack frame keys */
-	struct prefetch *pf;	/* members of profile pf_profile, read ahead */
-	size_t pf_profile;
-	struct archive *pf_ar;	/* the archive pf reads */
-	struct archive *next_ar;
-	/* SQLite exports: each profile's, read once (NULL for others). */
-	struct nsysdb **db;
-	struct nvtxproj **proj;
-	struct prefetch *next;	/* being read for the next profile */
-	size_t capkeybuf;
-	/* The heap frame, by ProgramId in order of first appearance; only
-	 * when EXTRACT_HEAP is asked for. */
-	struct extract_heap *heaps;
-	struct strtab heapkeys;	/* ProgramId -> index in heaps */
-	size_t capheaps;
-};
+/* The extractor: opaque; its state is extract_impl.h's, for extract.c
+ * and extract_write.c alone. */
+struct extract;
 
 /* Frame name ("thunk", ...) to its EXTRACT_* bit; 0 if unknown. */
 unsigned extract_frame_bit(const char *name);
@@ -107,15 +47,19 @@ unsigned extract_frame_bit(const char *name);
 /* The frame names, NULL-terminated, in the order of the EXTRACT_ bits. */
 extern const char *const extract_frame_names[];
 
+/* A new, empty extractor, for extract_load; free it with extract_free. */
+struct extract *extract_new(void);
+
 /*
  * Read PATHS[0..N) (the processes of one run) and build the frames named
  * in O->frames.  The nvtx frame needs SQLite exports: asked for alone
  * from an nsys-jax archive it is an error; among all frames (-o) it is
- * dropped from X->o.frames unless every input is an export.  Returns 0,
+ * dropped from the frames loaded (extract_frames) unless every input is
+ * an export.  Returns 0,
  * or -1 with an err message naming the input, the member and what is
  * wrong.  Notes of the reference's heuristics and warnings (and, for
- * exports, GPU operations without a launching call) go to X->warnings,
- * for the caller to print.
+ * exports, GPU operations without a launching call) are kept for the
+ * caller to print (extract_notes), after a failure too.
  */
 int extract_load(struct extract *x, const char *const *paths, size_t n,
     const struct extract_opts *o);
@@ -127,6 +71,13 @@ int extract_load(struct extract *x, const char *const *paths, size_t n,
  */
 int extract_write(struct extract *x, unsigned bit, struct tsv_writer *w);
 
+/* The notes and warnings of extract_load, in order. */
+const struct err_notes *extract_notes(const struct extract *x);
+
+/* The EXTRACT_* bits of the frames extract_load built. */
+unsigned extract_frames(const struct extract *x);
+
+/* Release X and everything it holds; NULL is allowed. */
 void extract_free(struct extract *x);
 
 #endif

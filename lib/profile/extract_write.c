@@ -4,6 +4,7 @@
 
 #include "base/err.h"
 #include "profile/extract.h"
+#include "profile/extract_impl.h"
 #include "profile/heap.h"
 #include "base/mem.h"
 #include "profile/nsysdb.h"

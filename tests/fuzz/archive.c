@@ -20,16 +20,16 @@ extract(const char *path)
 	struct extract_opts o = { .allow_missing_hlo = 1,
 	    .frames = (1u << EXTRACT_NFRAMES) - 1 };
 	struct tsv_writer *w;
-	struct extract x;
+	struct extract *x = extract_new();
 	unsigned bit;
 
-	if (extract_load(&x, &path, 1, &o) == 0)
+	if (extract_load(x, &path, 1, &o) == 0)
 		for (bit = 1; bit < 1u << EXTRACT_NFRAMES; bit <<= 1) {
 			w = tsv_wopen(fuzz_null(), "null");
-			(void)extract_write(&x, bit, w);
+			(void)extract_write(x, bit, w);
 			(void)tsv_wclose(w);
 		}
-	extract_free(&x);
+	extract_free(x);
 }
 
 int

@@ -105,7 +105,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	const uint8_t *p = data, *end = data + n, *sep;
 	const char *path = dir;
 	struct tsv_writer *w;
-	struct extract x;
+	struct extract *x = extract_new();
 	unsigned bit;
 	size_t i;
 
@@ -121,12 +121,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 		p = sep ? sep + strlen(SEP) : NULL;
 	}
 	o.keep_autotuning = n % 2;
-	if (extract_load(&x, &path, 1, &o) == 0)
+	if (extract_load(x, &path, 1, &o) == 0)
 		for (bit = 1; bit < 1u << EXTRACT_NFRAMES; bit <<= 1) {
 			w = tsv_wopen(fuzz_null(), "null");
-			(void)extract_write(&x, bit, w);
+			(void)extract_write(x, bit, w);
 			(void)tsv_wclose(w);
 		}
-	extract_free(&x);
+	extract_free(x);
 	return 0;
 }

@@ -1,0 +1,82 @@
+/*
+ * extract_impl: the extractor's state, private to extract.c (reading the
+ * profiles) and extract_write.c (writing the frames).  Nothing else
+ * includes it: callers see struct extract only through extract.h.
+ */
+#ifndef NSYSJAX_EXTRACT_IMPL_H
+#define NSYSJAX_EXTRACT_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "base/strtab.h"
+#include "profile/compile.h"
+#include "profile/extract.h"
+#include "profile/frames.h"
+#include "profile/input.h"
+
+struct prefetch;
+struct archive;
+
+struct extract_hlo;		/* loaded dumps, by member name */
+struct heap;
+struct nsysdb;
+struct nvtxproj;
+
+/* The heap frame of one ProgramId: its dump's heap simulator traces. */
+struct extract_heap {
+	const char *program;	/* ProgramId (interned) */
+	struct heap *h;
+	int differs;		/* another dump of it gave other traces */
+};
+
+/* One row of the hlo frame: an instruction that some thunk executes. */
+struct extract_hlorow {
+	const char *program;	/* ProgramId (interned) */
+	const char *name;	/* instruction name */
+	const char *opcode;	/* interned */
+	int comm;
+	const char *collective;	/* interned, or NULL */
+	int64_t message_size, collective_size;
+	char *op_name, *scheduling_name;
+	size_t *stacks;		/* innermost stack frame id of each stack */
+	size_t nstacks;
+	char *op_names;		/* distinct op_names, LF-separated */
+	size_t variant;		/* 0; n for the n-th other metadata */
+	size_t next;		/* row id + 1 of the next variant; 0: none */
+};
+
+struct extract {
+	struct extract_opts o;
+	struct input_set in;
+	struct frames fr;
+	struct compile_frame cf;
+	struct extract_hlo *hlo;
+	struct err_notes warnings;	/* for stderr, in order */
+	struct strtab strings;	/* interned ProgramIds, opcodes, ... */
+	struct strtab rowkeys;	/* "ProgramId\tName" of the hlo rows */
+	struct strtab checked;	/* (dump digest, row id) compared */
+	struct extract_hlorow *rows;	/* the hlo frame, in rowkeys order */
+	size_t caprows;
+	/* The stack frame tree: node id -> "<parent id + 1>\t<frame>", so
+	 * that equal stack prefixes are stored once. */
+	struct strtab stackframes;
+	char *keybuf;		/* scratch for stack frame keys */
+	struct prefetch *pf;	/* members of profile pf_profile, read ahead */
+	size_t pf_profile;
+	struct archive *pf_ar;	/* the archive pf reads */
+	struct archive *next_ar;
+	/* SQLite exports: each profile's, read once (NULL for others). */
+	struct nsysdb **db;
+	struct nvtxproj **proj;
+	struct prefetch *next;	/* being read for the next profile */
+	size_t capkeybuf;
+	/* The heap frame, by ProgramId in order of first appearance; only
+	 * when EXTRACT_HEAP is asked for. */
+	struct extract_heap *heaps;
+	struct strtab heapkeys;	/* ProgramId -> index in heaps */
+	size_t capheaps;
+};
+
+#endif
