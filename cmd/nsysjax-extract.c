@@ -16,9 +16,12 @@
 #include "base/mem.h"
 #include "base/outfile.h"
 #include "base/tsv.h"
+#include "profile/merge.h"
+#include "profile/parts.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-extract [-hkm] [-d dir] [-f frame | -o dir] [-n names] input ...";
+    "usage: nsysjax-extract [-hkm] [-d dir] [-f frame | -o dir] [-j jobs] [-n names] input ...\n"
+    "       nsysjax-extract --merge [-f frame | -o dir] part-dir ...";
 
 static const struct opt_tool tool = { usage_line,
     "  -f, --frame=NAME          frame to write to stdout: thunk (default),\n"
@@ -28,6 +31,13 @@ static const struct opt_tool tool = { usage_line,
     "  -d, --hlo-dump=DIR        XLA dumps of SQLite exports (default: dump/\n"
     "                            beside the file, or in its directory/zip)\n"
     "  -o, --output-dir=DIR      write every frame to DIR/NAME.tsv\n"
+    "  -j, --jobs=N              extract N profiles at once, each in a worker\n"
+    "                            process of its own (default: the number of\n"
+    "                            processors); memory is that of the largest\n"
+    "                            profiles, not of their number\n"
+    "      --merge               inputs are directories written by -o for\n"
+    "                            some of a run's processes, in process order:\n"
+    "                            write the frames of one extraction of all\n"
     "  -k, --keep-autotuning     keep autotuner executions and compile detail\n"
     "  -m, --allow-missing-hlo   a module without HLO dump is a warning\n"
     "  -n, --names=A,B,...       ProfileName of each profile, in input order\n"
@@ -35,55 +45,104 @@ static const struct opt_tool tool = { usage_line,
     "  -V, --version             the version\n" };
 
 static void
-write_stdout(struct extract *x, unsigned bit)
+die(const struct err_notes *notes)
 {
-	struct tsv_writer *w = tsv_wopen(stdout, "<stdout>");
-	int rc = extract_write(x, bit, w);
-
-	if (tsv_wclose(w) != 0 || rc != 0)
-		err_die_last();
+	err_notes_print(notes);
+	err_die_last();
 }
 
-/* Each frame goes to a temporary file, renamed once all are written, so
- * that a failed run leaves no file that looks complete (outfile.h). */
+/* Every process in this one: memory grows with their number. */
 static void
-write_dir(struct extract *x, const char *dir)
+extract_here(const char *const *paths, size_t n, struct extract_opts *o,
+    const char *dir)
 {
-	struct outfile of[EXTRACT_NFRAMES];
-	char *path;
-	size_t i, k;
+	struct extract *x = extract_new();
+	struct tsv_writer *w;
+	int rc;
 
-	for (i = 0; extract_frame_names[i]; i++) {
-		struct tsv_writer *w;
-		int rc;
-
-		if (!(extract_frames(x) & (1u << i))) {
-			of[i].fp = NULL;
-			continue;
-		}
-		path = mem_alloc(strlen(dir) +
-		    strlen(extract_frame_names[i]) + 6);
-		sprintf(path, "%s/%s.tsv", dir, extract_frame_names[i]);
-		rc = outfile_open(&of[i], path);
-		free(path);
-		if (rc == 0) {
-			w = tsv_wopen(of[i].fp, of[i].path);
-			rc = extract_write(x, 1u << i, w);
-			if (tsv_wclose(w) != 0)
-				rc = -1;
-			if (outfile_close(&of[i]) != 0)
-				rc = -1;
-		}
-		if (rc != 0) {
-			for (k = 0; k <= i; k++)
-				if (extract_frames(x) & (1u << k))
-					outfile_discard(&of[k]);
+	if (extract_load(x, paths, n, o) != 0)
+		die(extract_notes(x));
+	err_notes_print(extract_notes(x));
+	if (dir) {
+		if (extract_write_dir(x, dir) != 0)
 			err_die_last();
-		}
+	} else {
+		w = tsv_wopen(stdout, "<stdout>");
+		rc = extract_write(x, o->frames, w);
+		if (tsv_wclose(w) != 0 || rc != 0)
+			err_die_last();
 	}
-	for (i = 0; extract_frame_names[i]; i++)
-		if ((extract_frames(x) & (1u << i)) && outfile_commit(&of[i]) != 0)
-			err_die_last();
+	extract_free(x);
+}
+
+/* Join DIRS[0..N) (parts) into DIR, or frame BIT to stdout. */
+static int
+merge_out(const char *const *dirs, size_t n, unsigned bits, unsigned bit,
+    const char *dir, struct err_notes *notes)
+{
+	struct tsv_writer *w;
+	int rc;
+
+	if (dir)
+		return merge_write_dir(dirs, n, bits, dir, notes);
+	w = tsv_wopen(stdout, "<stdout>");
+	rc = merge_write(dirs, n, bit, w, notes);
+	if (tsv_wclose(w) != 0)
+		rc = -1;
+	return rc;
+}
+
+/* --merge: the parts are directories written by nsysjax-extract -o. */
+static void
+merge_parts(const char *const *dirs, size_t n, unsigned bit, const char *dir)
+{
+	struct err_notes notes = { NULL, 0, 0 };
+	unsigned bits = merge_frames(dirs, n);
+
+	if (bits == 0)
+		err_die_last();
+	if (!dir && !(bits & bit))
+		err_die("%s: no %s.tsv to merge", dirs[0],
+		    extract_frame_names[__builtin_ctz(bit)]);
+	if (merge_devices(dirs, n) != 0 ||
+	    merge_out(dirs, n, bits, bit, dir, &notes) != 0)
+		die(&notes);
+	err_notes_print(&notes);
+	err_notes_free(&notes);
+}
+
+/*
+ * One worker process per profile, JOBS at once, their frames merged
+ * (parts.h, merge.h); in this process alone when the profiles share a
+ * device, which only one extraction of them all can number.
+ */
+static void
+extract_parts(const char *const *paths, size_t n, struct extract_opts *o,
+    unsigned jobs, const char *dir)
+{
+	struct err_notes notes = { NULL, 0, 0 };
+	struct parts p;
+	int rc;
+
+	if (parts_extract(paths, n, o, jobs, &p, &notes) != 0)
+		die(&notes);
+	rc = merge_devices((const char *const *)p.dirs, p.n);
+	if (rc == 1) {
+		parts_remove(&p);
+		err_notes_free(&notes);
+		extract_here(paths, n, o, dir);
+		return;
+	}
+	err_notes_print(&notes);
+	err_notes_free(&notes);
+	if (rc != 0 || merge_out((const char *const *)p.dirs, p.n,
+	    dir ? p.frames & o->frames : 0, o->frames, dir, &notes) != 0) {
+		parts_remove(&p);
+		die(&notes);
+	}
+	parts_remove(&p);
+	err_notes_print(&notes);
+	err_notes_free(&notes);
 }
 
 int
@@ -93,18 +152,23 @@ main(int argc, char *argv[])
 		{ "allow-missing-hlo", no_argument, NULL, 'm' },
 		{ "frame", required_argument, NULL, 'f' },
 		{ "hlo-dump", required_argument, NULL, 'd' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "keep-autotuning", no_argument, NULL, 'k' },
+		{ "merge", no_argument, NULL, 'M' },
 		{ "names", required_argument, NULL, 'n' },
 		{ "output-dir", required_argument, NULL, 'o' },
 		OPT_STD_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct extract_opts o = { .frames = EXTRACT_THUNK };
-	struct extract *x = extract_new();
 	const char *dir = NULL;
-	int c;
+	const char *const *paths;
+	int64_t jobs = parts_cores();
+	struct extract_profile *pr;
+	size_t n, np;
+	int c, merge = 0;
 
-	while ((c = opt_next(argc, argv, ":d:f:hkmn:o:V", longopts, &tool)) != -1) {
+	while ((c = opt_next(argc, argv, ":d:f:hj:kmn:o:V", longopts, &tool)) != -1) {
 		switch (c) {
 		case 'd':
 			o.dumpdir = optarg;
@@ -113,8 +177,14 @@ main(int argc, char *argv[])
 			if ((o.frames = extract_frame_bit(optarg)) == 0)
 				opt_usage(&tool, "unknown frame '%s'", optarg);
 			break;
+		case 'j':
+			jobs = opt_i64(&tool, "-j", optarg, 1, 1024);
+			break;
 		case 'k':
 			o.keep_autotuning = 1;
+			break;
+		case 'M':
+			merge = 1;
 			break;
 		case 'm':
 			o.allow_missing_hlo = 1;
@@ -129,21 +199,22 @@ main(int argc, char *argv[])
 	}
 	if (optind >= argc)
 		opt_usage(&tool, "no input");
-	if (dir) {
-		o.frames = (1u << EXTRACT_NFRAMES) - 1;
-		if (outfile_mkdirs(dir) != 0)	/* before the work */
-			err_die_last();
-	}
-	if (extract_load(x, (const char *const *)argv + optind,
-	    (size_t)(argc - optind), &o) != 0) {
-		err_notes_print(extract_notes(x));
+	paths = (const char *const *)argv + optind;
+	n = (size_t)(argc - optind);
+	if (dir && outfile_mkdirs(dir) != 0)	/* before the work */
 		err_die_last();
+	if (merge) {
+		merge_parts(paths, n, o.frames, dir);
+		return 0;
 	}
-	err_notes_print(extract_notes(x));
 	if (dir)
-		write_dir(x, dir);
+		o.frames = (1u << EXTRACT_NFRAMES) - 1;
+	if (extract_profiles(paths, n, &o, &pr, &np) != 0)
+		err_die_last();
+	extract_profiles_free(pr, np);
+	if (np > 1)
+		extract_parts(paths, n, &o, (unsigned)jobs, dir);
 	else
-		write_stdout(x, o.frames);
-	extract_free(x);
+		extract_here(paths, n, &o, dir);
 	return 0;
 }

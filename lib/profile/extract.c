@@ -858,10 +858,52 @@ extract_frames(const struct extract *x)
 }
 
 int
+extract_profiles(const char *const *paths, size_t n, struct extract_opts *o,
+    struct extract_profile **v, size_t *nv)
+{
+	struct extract x;
+	size_t k, i, j;
+	int rc = -1;
+
+	memset(&x, 0, sizeof(x));
+	x.o = *o;
+	*v = NULL;
+	*nv = 0;
+	if (input_open(paths, n, o->dumpdir, &x.in) == 0 &&
+	    (o->names == NULL || rename_profiles(&x.in, o->names) == 0) &&
+	    nvtx_inputs(&x) == 0) {
+		*v = mem_calloc(x.in.n + 1, sizeof(**v));
+		for (k = 0, i = 0, j = 0; k < x.in.n; k++) {
+			/* Profiles of one input are consecutive. */
+			while (i < n && x.in.p[k].path != paths[i])
+				i++, j = 0;
+			(*v)[k].input = i;
+			(*v)[k].only = ++j;
+			(*v)[k].name = mem_strdup(x.in.p[k].name);
+		}
+		*nv = x.in.n;
+		o->frames = x.o.frames;
+		rc = 0;
+	}
+	input_close(&x.in);
+	return rc;
+}
+
+void
+extract_profiles_free(struct extract_profile *v, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		free(v[k].name);
+	free(v);
+}
+
+int
 extract_load(struct extract *x, const char *const *paths, size_t n,
     const struct extract_opts *o)
 {
-	size_t k, i;
+	size_t k, i, lo, hi;
 
 	memset(x, 0, sizeof(*x));
 	x->o = *o;
@@ -870,13 +912,26 @@ extract_load(struct extract *x, const char *const *paths, size_t n,
 		return -1;
 	if (o->names && rename_profiles(&x->in, o->names) != 0)
 		return -1;
+	lo = 0;
+	hi = x->in.n;
+	if (o->only > 0) {
+		if (o->only > x->in.n)
+			return err_fail("%s: no profile %zu (of %zu)", paths[0],
+			    o->only, x->in.n);
+		lo = o->only - 1;
+		hi = o->only;
+		if (o->only_name) {
+			free(x->in.p[lo].name);
+			x->in.p[lo].name = mem_strdup(o->only_name);
+		}
+	}
 	x->db = mem_calloc(x->in.n + 1, sizeof(*x->db));
 	x->proj = mem_calloc(x->in.n + 1, sizeof(*x->proj));
 	if (nvtx_inputs(x) != 0)
 		return -1;
 	/* One profile at a time, so that its HLO dumps can be released
 	 * before the next profile's are decoded. */
-	for (k = 0; k < x->in.n; k++) {
+	for (k = lo; k < hi; k++) {
 		size_t m0 = x->fr.nmodules, t0 = x->fr.nthunks;
 
 		/* Profile k's members were read while k-1 was analysed. */
@@ -884,7 +939,7 @@ extract_load(struct extract *x, const char *const *paths, size_t n,
 		x->pf = x->next;
 		x->pf_ar = x->next_ar;
 		x->pf_profile = k;
-		x->next = k + 1 < x->in.n ? prefetch_profile(x, k + 1,
+		x->next = k + 1 < hi ? prefetch_profile(x, k + 1,
 		    &x->next_ar) : NULL;
 
 		if ((x->o.frames & EXTRACT_NVTX) && sqlite_db(x, k) == NULL)

@@ -35,6 +35,11 @@ struct extract_opts {
 	unsigned frames;	/* EXTRACT_* bits wanted */
 	const char *names;	/* comma-separated ProfileNames, or NULL */
 	const char *dumpdir;	/* HLO dumps of SQLite exports, or NULL */
+	/* One profile alone, for parts.h's workers: 1 + its index among the
+	 * profiles of the inputs (0: every profile), and its ProfileName
+	 * (NULL: its own), which NAMES cannot carry when it has a comma. */
+	size_t only;
+	const char *only_name;
 };
 
 /* The extractor: opaque; its state is extract_impl.h's, for extract.c
@@ -70,6 +75,33 @@ int extract_load(struct extract *x, const char *const *paths, size_t n,
  * the reference could not compute either).
  */
 int extract_write(struct extract *x, unsigned bit, struct tsv_writer *w);
+
+/*
+ * Write every frame extract_load built (extract_frames) to DIR/NAME.tsv,
+ * DIR existing.  Each goes to a temporary file, renamed once all are
+ * written, so that a failure leaves no frame that looks complete
+ * (outfile.h).  Returns 0, or -1 with the err message of the first
+ * failure (file, write error, or extract_write's).
+ */
+int extract_write_dir(struct extract *x, const char *dir);
+
+/* Where a profile is, for extracting it alone (extract_opts.only). */
+struct extract_profile {
+	size_t input;		/* index in the PATHS given */
+	size_t only;		/* extract_opts.only for PATHS[input] alone */
+	char *name;		/* its ProfileName (O->names applied) */
+};
+
+/*
+ * The profiles of PATHS[0..N) in order, as extract_load would read them,
+ * into *V[0..*NV) (free with extract_profiles_free), and O->frames
+ * narrowed as extract_load narrows it (the nvtx frame).  Returns 0, or -1
+ * with extract_load's message for inputs that cannot be resolved, names
+ * that do not fit, or an nvtx frame asked of nsys-jax archives.
+ */
+int extract_profiles(const char *const *paths, size_t n,
+    struct extract_opts *o, struct extract_profile **v, size_t *nv);
+void extract_profiles_free(struct extract_profile *v, size_t n);
 
 /* The notes and warnings of extract_load, in order. */
 const struct err_notes *extract_notes(const struct extract *x);

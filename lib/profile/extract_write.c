@@ -7,6 +7,7 @@
 #include "profile/extract_impl.h"
 #include "profile/heap.h"
 #include "base/mem.h"
+#include "base/outfile.h"
 #include "profile/nsysdb.h"
 #include "base/tsv.h"
 
@@ -344,4 +345,42 @@ extract_write(struct extract *x, unsigned bit, struct tsv_writer *w)
 		return write_nvtx(x, w);
 	}
 	return err_fail("unknown frame");
+}
+
+int
+extract_write_dir(struct extract *x, const char *dir)
+{
+	struct outfile of[EXTRACT_NFRAMES];
+	size_t i, k;
+	int rc = 0;
+
+	memset(of, 0, sizeof(of));
+	for (i = 0; extract_frame_names[i] && rc == 0; i++) {
+		struct tsv_writer *w;
+		char *path;
+
+		if (!(x->o.frames & (1u << i)))
+			continue;
+		path = mem_alloc(strlen(dir) + strlen(extract_frame_names[i]) + 6);
+		sprintf(path, "%s/%s.tsv", dir, extract_frame_names[i]);
+		rc = outfile_open(&of[i], path);
+		free(path);
+		if (rc != 0)
+			break;
+		w = tsv_wopen(of[i].fp, of[i].path);
+		rc = extract_write(x, 1u << i, w);
+		if (tsv_wclose(w) != 0)
+			rc = -1;
+		if (outfile_close(&of[i]) != 0)
+			rc = -1;
+	}
+	if (rc != 0) {
+		for (k = 0; k < EXTRACT_NFRAMES; k++)
+			outfile_discard(&of[k]);
+		return -1;
+	}
+	for (i = 0; extract_frame_names[i]; i++)
+		if ((x->o.frames & (1u << i)) && outfile_commit(&of[i]) != 0)
+			rc = -1;
+	return rc;
 }

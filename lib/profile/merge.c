@@ -1,0 +1,994 @@
+/* Joining separately extracted frames (merge.h). */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "base/outfile.h"
+#include "base/strtab.h"
+#include "base/tsv.h"
+#include "profile/extract.h"
+#include "profile/merge.h"
+
+/* ---- one part's frame file ---- */
+
+#define MAXKEY 5
+
+/* A sort key column: its name and whether it is an integer. */
+struct keycol {
+	const char *name;
+	int num;
+};
+
+static const struct keycol thunk_key[] = {
+	{ "ProgramId", 0 }, { "ProgramExecution", 1 }, { "Name", 0 },
+	{ "ThunkExecution", 1 }, { "Device", 1 }, { NULL, 0 }
+};
+static const struct keycol module_key[] = {
+	{ "ProgramId", 0 }, { "ProgramExecution", 1 }, { "Device", 1 },
+	{ NULL, 0 }
+};
+static const struct keycol heap_key[] = { { "ProgramId", 0 }, { NULL, 0 } };
+
+struct src {
+	FILE *fp;
+	struct tsv_reader *r;
+	char *name;		/* for messages */
+	size_t index;		/* part order: ties go to the lower */
+	int eof;
+	const struct keycol *key;
+	size_t nkey;
+	long col[MAXKEY];
+	const char *s[MAXKEY];	/* string keys, unescaped (tsv_field) */
+	int64_t v[MAXKEY];	/* integer keys */
+	uint64_t hash;		/* heap: of this part's current group */
+	int ingroup;		/* heap: hash has begun */
+};
+
+static char *
+frame_path(const char *dir, unsigned bit)
+{
+	const char *name = "";
+	char *p;
+	size_t i;
+
+	for (i = 0; extract_frame_names[i]; i++)
+		if (bit == 1u << i)
+			name = extract_frame_names[i];
+	p = mem_alloc(strlen(dir) + strlen(name) + 6);
+	sprintf(p, "%s/%s.tsv", dir, name);
+	return p;
+}
+
+static int
+src_key(struct src *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nkey; i++) {
+		if (s->key[i].num) {
+			if (tsv_get_i64(s->r, (size_t)s->col[i], &s->v[i], 0) != 0)
+				return -1;
+		} else {
+			s->s[i] = tsv_field(s->r, (size_t)s->col[i]);
+		}
+	}
+	return 0;
+}
+
+/* Read the next row of S and its key; EOF sets s->eof. */
+static int
+src_next(struct src *s)
+{
+	int rc = tsv_next(s->r);
+
+	if (rc < 0)
+		return -1;
+	if (rc == 0) {
+		s->eof = 1;
+		return 0;
+	}
+	return s->key ? src_key(s) : 0;
+}
+
+static int
+keycmp(const struct src *a, const struct src *b)
+{
+	size_t i;
+	int c;
+
+	for (i = 0; i < a->nkey; i++) {
+		if (a->key[i].num)
+			c = (a->v[i] > b->v[i]) - (a->v[i] < b->v[i]);
+		else
+			c = strcmp(a->s[i], b->s[i]);
+		if (c != 0)
+			return c;
+	}
+	return 0;
+}
+
+static void
+src_close(struct src *s)
+{
+	tsv_rclose(s->r);
+	if (s->fp)
+		fclose(s->fp);
+	free(s->name);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Open FP (named NAME; S takes both) and read its header and first row. */
+static int
+src_open_fp(struct src *s, FILE *fp, char *name, size_t index,
+    const struct keycol *key)
+{
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->fp = fp;
+	s->name = name;
+	s->index = index;
+	s->key = key;
+	if ((s->r = tsv_ropen(fp, name)) == NULL)
+		return -1;
+	for (i = 0; key && key[i].name; i++)
+		if ((s->col[i] = tsv_require(s->r, key[i].name)) < 0)
+			return -1;
+	s->nkey = i;
+	return src_next(s);
+}
+
+static int
+src_open(struct src *s, const char *dir, unsigned bit, size_t index,
+    const struct keycol *key)
+{
+	char *path = frame_path(dir, bit);
+	FILE *fp = fopen(path, "r");
+
+	if (fp == NULL) {
+		err_fail("%s: cannot open: %s", path, strerror(errno));
+		free(path);
+		memset(s, 0, sizeof(*s));
+		return -1;
+	}
+	return src_open_fp(s, fp, path, index, key);
+}
+
+/* Whether S has the header of the first part, FIRST. */
+static int
+same_header(const struct src *s, const struct src *first)
+{
+	size_t i;
+
+	if (tsv_ncols(s->r) != tsv_ncols(first->r))
+		return 0;
+	for (i = 0; i < tsv_ncols(s->r); i++)
+		if (strcmp(tsv_colname(s->r, i), tsv_colname(first->r, i)) != 0)
+			return 0;
+	return 1;
+}
+
+static int
+write_header(struct tsv_writer *w, const struct tsv_reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < tsv_ncols(r); i++)
+		tsv_str(w, tsv_colname(r, i));
+	return tsv_eor(w);
+}
+
+static int
+copy_row(struct tsv_writer *w, const struct tsv_reader *r)
+{
+	size_t len;
+	const char *line = tsv_rawline(r, &len);
+
+	tsv_raw(w, line, len);
+	return tsv_eor(w);
+}
+
+/* ---- sorted frames: thunk, communication, module ---- */
+
+/* A binary heap of sources by (key, part). */
+struct pq {
+	struct src **v;
+	size_t n;
+};
+
+static int
+pq_less(const struct src *a, const struct src *b)
+{
+	int c = keycmp(a, b);
+
+	return c < 0 || (c == 0 && a->index < b->index);
+}
+
+static void
+pq_down(struct pq *q, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct src *t;
+
+		if (l < q->n && pq_less(q->v[l], q->v[m]))
+			m = l;
+		if (l + 1 < q->n && pq_less(q->v[l + 1], q->v[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = q->v[i];
+		q->v[i] = q->v[m];
+		q->v[m] = t;
+		i = m;
+	}
+}
+
+static void
+pq_build(struct pq *q)
+{
+	size_t i;
+
+	for (i = q->n / 2; i-- > 0;)
+		pq_down(q, i);
+}
+
+/* Whether the Orig columns of S's rows are empty (S is at its first
+ * row); -1 when S has no row or no such column. */
+static int
+orig_empty(struct src *s, long col)
+{
+	size_t len;
+
+	if (s->eof || col < 0)
+		return -1;
+	(void)tsv_rawfield(s->r, (size_t)col, &len);
+	return len == 0;
+}
+
+/* Row of S to W, with the fields at BLANK[0..1] empty when >= 0. */
+static int
+emit(struct tsv_writer *w, struct src *s, const long *blank)
+{
+	size_t i, len;
+	const char *f;
+
+	if (blank[0] < 0)
+		return copy_row(w, s->r);
+	for (i = 0; i < tsv_ncols(s->r); i++) {
+		if ((long)i == blank[0] || (long)i == blank[1]) {
+			tsv_empty(w);
+			continue;
+		}
+		f = tsv_rawfield(s->r, i, &len);
+		tsv_raw(w, f, len);
+	}
+	return tsv_eor(w);
+}
+
+/* A row that sorts before the one read before it. */
+static int
+unsorted(const struct src *s)
+{
+	return err_fail("%s:%ld: not in the frame's order (the part must be "
+	    "an nsysjax-extract output)", s->name, tsv_lineno(s->r));
+}
+
+static int
+kway(struct src *s, size_t n, struct tsv_writer *w)
+{
+	struct pq q = { mem_calloc(n + 1, sizeof(*q.v)), 0 };
+	long blank[2] = { -1, -1 };
+	int some_empty = 0, some_full = 0, rc = 0;
+	struct src prev;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		long c = tsv_col(s[i].r, "OrigDurMs");
+		int e = orig_empty(&s[i], c);
+
+		some_empty |= e == 1;
+		some_full |= e == 0;
+		if (!s[i].eof)
+			q.v[q.n++] = &s[i];
+	}
+	if (some_empty && some_full) {
+		blank[0] = tsv_col(s[0].r, "OrigDurMs");
+		blank[1] = tsv_col(s[0].r, "OrigStartMs");
+	}
+	pq_build(&q);
+	memset(&prev, 0, sizeof(prev));
+	while (q.n > 0 && rc == 0) {
+		struct src *t = q.v[0];
+
+		if ((rc = emit(w, t, blank)) != 0)
+			break;
+		/* The key of this row, to check the next one against. */
+		prev = *t;
+		for (i = 0; i < t->nkey; i++)
+			if (!t->key[i].num)
+				prev.s[i] = mem_strdup(t->s[i]);
+		if ((rc = src_next(t)) != 0)
+			;
+		else if (t->eof)
+			q.v[0] = q.v[--q.n];
+		else if (keycmp(t, &prev) < 0)
+			rc = unsorted(t);
+		for (i = 0; i < t->nkey; i++)
+			if (!t->key[i].num)
+				free((char *)prev.s[i]);
+		pq_down(&q, 0);
+	}
+	free(q.v);
+	return rc;
+}
+
+static int heap_rows(struct src *s, size_t k, struct tsv_writer *w,
+    struct err_notes *notes);
+
+/* Merge S[0..N) (open, headers checked) into W, header first. */
+static int
+merge_open(struct src *s, size_t n, struct tsv_writer *w,
+    struct err_notes *notes)
+{
+	if (write_header(w, s[0].r) != 0)
+		return -1;
+	return s[0].key == heap_key ? heap_rows(s, n, w, notes) : kway(s, n, w);
+}
+
+static int merge_sorted(const char *const *dirs, size_t n, size_t index0,
+    unsigned bit, const struct keycol *key, struct src *out,
+    struct err_notes *notes);
+
+/*
+ * Open parts DIRS[0..N) of frame BIT as sources S[0..N), or, when there
+ * are more than MERGE_FANIN, as the merges of groups of them into
+ * temporary files.  Returns the number of sources, or 0 with an err
+ * message.
+ */
+static size_t
+open_sources(const char *const *dirs, size_t n, unsigned bit,
+    const struct keycol *key, struct src *s, struct err_notes *notes)
+{
+	size_t i, k = 0, group = (n + MERGE_FANIN - 1) / MERGE_FANIN;
+	int rc = 0;
+
+	if (n <= MERGE_FANIN) {
+		for (i = 0; i < n && rc == 0; i++)
+			rc = src_open(&s[k++], dirs[i], bit, i, key);
+	} else {
+		for (i = 0; i < n && rc == 0; i += group)
+			rc = merge_sorted(dirs + i, n - i < group ? n - i : group,
+			    i, bit, key, &s[k++], notes);
+	}
+	for (i = 1; i < k && rc == 0; i++)
+		if (!same_header(&s[i], &s[0]))
+			rc = err_fail("%s: header differs from that of %s",
+			    s[i].name, s[0].name);
+	if (rc == 0)
+		return k;
+	for (i = 0; i < k; i++)
+		src_close(&s[i]);
+	return 0;
+}
+
+/* Merge DIRS[0..N) into an unlinked temporary file, opened as *OUT. */
+static int
+merge_sorted(const char *const *dirs, size_t n, size_t index0,
+    unsigned bit, const struct keycol *key, struct src *out,
+    struct err_notes *notes)
+{
+	struct src *s = mem_calloc(MERGE_FANIN + 1, sizeof(*s));
+	FILE *fp = outfile_anon("nsysjax-merge");
+	struct tsv_writer *w;
+	size_t k = 0, i;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (fp != NULL && (k = open_sources(dirs, n, bit, key, s, notes)) > 0) {
+		w = tsv_wopen(fp, "temporary file");
+		rc = merge_open(s, k, w, notes);
+		if (tsv_wclose(w) != 0)
+			rc = -1;
+	}
+	for (i = 0; i < k; i++)
+		src_close(&s[i]);
+	free(s);
+	if (rc == 0 && (fflush(fp) != 0 || fseek(fp, 0, SEEK_SET) != 0))
+		rc = err_fail("temporary file: %s", strerror(errno));
+	if (rc != 0) {
+		if (fp)
+			fclose(fp);
+		return -1;
+	}
+	return src_open_fp(out, fp, mem_strdup(dirs[0]), index0, key);
+}
+
+static int
+write_sorted(const char *const *dirs, size_t n, unsigned bit,
+    const struct keycol *key, struct tsv_writer *w, struct err_notes *notes)
+{
+	struct src *s = mem_calloc(MERGE_FANIN + 1, sizeof(*s));
+	size_t k = open_sources(dirs, n, bit, key, s, notes), i;
+	int rc = k > 0 ? merge_open(s, k, w, notes) : -1;
+
+	for (i = 0; i < k; i++)
+		src_close(&s[i]);
+	free(s);
+	return rc;
+}
+
+/* ---- concatenated frames: compile, nvtx ---- */
+
+static int
+write_concat(const char *const *dirs, size_t n, unsigned bit,
+    struct tsv_writer *w)
+{
+	struct src first, s;
+	size_t i;
+	int rc;
+
+	if (src_open(&first, dirs[0], bit, 0, NULL) != 0) {
+		src_close(&first);
+		return -1;
+	}
+	rc = write_header(w, first.r);
+	for (i = 0; i < n && rc == 0; i++) {
+		if (i > 0 && (rc = src_open(&s, dirs[i], bit, i, NULL)) == 0 &&
+		    !same_header(&s, &first))
+			rc = err_fail("%s: header differs from that of %s",
+			    s.name, first.name);
+		while (rc == 0 && !(i ? &s : &first)->eof) {
+			struct src *t = i ? &s : &first;
+
+			if ((rc = copy_row(w, t->r)) == 0)
+				rc = src_next(t);
+		}
+		if (i > 0)
+			src_close(&s);
+	}
+	src_close(&first);
+	return rc;
+}
+
+/* ---- heap: the first part's traces of each ProgramId ---- */
+
+static uint64_t
+hash_line(uint64_t h, const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
+	return (h ^ '\n') * 0x100000001b3ull;
+}
+
+static int
+heap_rows(struct src *s, size_t k, struct tsv_writer *w,
+    struct err_notes *notes)
+{
+	struct pq q = { mem_calloc(k + 1, sizeof(*q.v)), 0 };
+	char *program = NULL;
+	struct src *owner = NULL;
+	int rc = 0;
+	size_t i;
+
+	for (i = 0; i < k; i++)
+		if (!s[i].eof)
+			q.v[q.n++] = &s[i];
+	pq_build(&q);
+	while (q.n > 0 && rc == 0) {
+		struct src *t = q.v[0];
+		size_t len;
+		const char *line = tsv_rawline(t->r, &len);
+
+		if (program == NULL || strcmp(program, t->s[0]) != 0) {
+			free(program);
+			program = mem_strdup(t->s[0]);
+			owner = t;
+		}
+		if (!t->ingroup)
+			t->hash = 0xcbf29ce484222325ull;
+		t->ingroup = 1;
+		t->hash = hash_line(t->hash, line, len);
+		if (t == owner)
+			rc = copy_row(w, t->r);
+		if (rc == 0 && (rc = src_next(t)) == 0 && !t->eof &&
+		    strcmp(t->s[0], program) < 0)
+			rc = unsorted(t);
+		/* The end of T's group: the owner's ended before. */
+		if (rc == 0 && (t->eof || strcmp(t->s[0], program) != 0)) {
+			if (t != owner && t->hash != owner->hash)
+				err_note(notes, "%s: heap simulator traces differ "
+				    "from those of %s for ProgramId %s; the heap "
+				    "frame has the first", t->name, owner->name,
+				    program);
+			t->ingroup = 0;
+		}
+		if (t->eof)
+			q.v[0] = q.v[--q.n];
+		pq_down(&q, 0);
+	}
+	free(program);
+	free(q.v);
+	return rc;
+}
+
+
+/* ---- hlo and stackframes ---- */
+
+/* One hlo row kept: raw fields around StackFrameIds, stacks in merged
+ * ids. */
+struct hrow {
+	char *pre, *post;	/* raw, tab-joined */
+	size_t *stacks, nstacks;
+	size_t next;		/* 1 + the next variant's index; 0: none */
+};
+
+/* A (ProgramId, Name): unescaped, for the output order. */
+struct hkey {
+	char *program, *name;
+	size_t first;		/* its first row */
+};
+
+struct hlomerge {
+	struct strtab frames;	/* "<merged parent + 1>\t<raw frame>" */
+	struct strtab keys;	/* raw "ProgramId\tName" */
+	struct hkey *key;
+	size_t capkey;
+	struct hrow *rows;
+	size_t nrows, caprows;
+	size_t *map;		/* the current part's frame ids -> merged */
+	size_t nmap, capmap;
+};
+
+static void
+hlomerge_free(struct hlomerge *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nrows; i++) {
+		free(h->rows[i].pre);
+		free(h->rows[i].post);
+		free(h->rows[i].stacks);
+	}
+	for (i = 0; i < h->keys.n; i++) {
+		free(h->key[i].program);
+		free(h->key[i].name);
+	}
+	strtab_free(&h->frames);
+	strtab_free(&h->keys);
+	free(h->key);
+	free(h->rows);
+	free(h->map);
+}
+
+/* The part's stack frame tree into the merged one (h->map). */
+static int
+part_frames(struct hlomerge *h, const char *dir)
+{
+	static const char *const cols[] = { "FrameId", "ParentFrameId",
+	    "Frame", NULL };
+	struct src s;
+	long c[3];
+	char *key = NULL;
+	size_t cap = 0;
+	int rc;
+
+	h->nmap = 0;
+	if ((rc = src_open(&s, dir, EXTRACT_STACKFRAMES, 0, NULL)) == 0)
+		rc = tsv_columns(s.r, cols, 3, 0, c);
+	while (rc == 0 && !s.eof) {
+		int64_t id, parent = -1;
+		size_t len, k;
+		const char *frame = tsv_rawfield(s.r, (size_t)c[2], &len);
+
+		if ((rc = tsv_get_i64(s.r, (size_t)c[0], &id, 0)) != 0 ||
+		    (rc = tsv_get_i64(s.r, (size_t)c[1], &parent, 1)) < 0)
+			break;
+		rc = 0;
+		if (id != (int64_t)h->nmap || parent < -1 || parent >= id) {
+			rc = err_fail("%s:%ld: FrameId %lld after %zu frames, "
+			    "parent %lld: not a stackframes frame", s.name,
+			    tsv_lineno(s.r), (long long)id, h->nmap,
+			    (long long)parent);
+			break;
+		}
+		mem_grow(&key, &cap, len + 32, 1);
+		k = (size_t)sprintf(key, "%zu\t", parent < 0 ? 0 :
+		    h->map[parent] + 1);
+		memcpy(key + k, frame, len);
+		mem_grow(&h->map, &h->capmap, h->nmap + 1, sizeof(*h->map));
+		h->map[h->nmap++] = strtab_intern(&h->frames, key, k + len, NULL);
+		rc = src_next(&s);
+	}
+	free(key);
+	src_close(&s);
+	return rc;
+}
+
+/* "a b c" frame ids of the part into merged ids. */
+static int
+part_stacks(struct hlomerge *h, const struct src *s, long col,
+    struct hrow *r)
+{
+	size_t len, i = 0;
+	const char *p = tsv_rawfield(s->r, (size_t)col, &len), *end = p + len;
+
+	r->stacks = mem_calloc(len / 2 + 2, sizeof(*r->stacks));
+	while (i < len) {
+		size_t v = 0, nd = 0;
+
+		while (p + i < end && p[i] >= '0' && p[i] <= '9' && nd < 19)
+			v = v * 10 + (size_t)(p[i++] - '0'), nd++;
+		if (nd == 0 || v >= h->nmap || (p + i < end && p[i] != ' '))
+			return err_fail("%s:%ld: StackFrameIds '%.*s': not ids of "
+			    "its stackframes.tsv", s->name, tsv_lineno(s->r),
+			    (int)(len > 40 ? 40 : len), p);
+		r->stacks[r->nstacks++] = h->map[v];
+		i += p + i < end;
+	}
+	return 0;
+}
+
+static char *
+raw_fields(const struct src *s, size_t from, size_t to)
+{
+	size_t i, len, n = 0;
+	char *out = mem_alloc(1), *f;
+
+	out[0] = '\0';
+	for (i = from; i < to; i++) {
+		f = (char *)tsv_rawfield(s->r, i, &len);
+		out = mem_realloc(out, n + len + 2, 1);
+		if (i > from)
+			out[n++] = '\t';
+		memcpy(out + n, f, len);
+		n += len;
+		out[n] = '\0';
+	}
+	return out;
+}
+
+static int
+same_row(const struct hrow *a, const struct hrow *b)
+{
+	return a->nstacks == b->nstacks && memcmp(a->stacks, b->stacks,
+	    a->nstacks * sizeof(*a->stacks)) == 0 &&
+	    strcmp(a->post, b->post) == 0;
+}
+
+/* Keep row R of (ProgramId, Name) K unless a variant has its source. */
+static void
+keep_row(struct hlomerge *h, size_t k, int added, struct hrow *r)
+{
+	size_t last;
+
+	if (!added) {
+		for (last = h->key[k].first;; last = h->rows[last].next - 1) {
+			if (same_row(&h->rows[last], r)) {
+				free(r->pre);
+				free(r->post);
+				free(r->stacks);
+				return;
+			}
+			if (h->rows[last].next == 0)
+				break;
+		}
+		h->rows[last].next = h->nrows + 1;
+	} else {
+		h->key[k].first = h->nrows;
+	}
+	mem_grow(&h->rows, &h->caprows, h->nrows + 1, sizeof(*h->rows));
+	h->rows[h->nrows++] = *r;
+}
+
+static int
+part_hlo(struct hlomerge *h, const char *dir, const struct tsv_reader *first)
+{
+	struct src s;
+	long cp, cn, cs;
+	char *key = NULL;
+	size_t cap = 0;
+	int rc;
+
+	if ((rc = src_open(&s, dir, EXTRACT_HLO, 0, NULL)) == 0 && first &&
+	    tsv_ncols(s.r) != tsv_ncols(first))
+		rc = err_fail("%s: header differs from the first part's", s.name);
+	if (rc == 0 && ((cp = tsv_require(s.r, "ProgramId")) < 0 ||
+	    (cn = tsv_require(s.r, "Name")) < 0 ||
+	    (cs = tsv_require(s.r, "StackFrameIds")) < 0))
+		rc = -1;
+	while (rc == 0 && !s.eof) {
+		struct hrow r;
+		size_t lp, ln, k;
+		const char *p = tsv_rawfield(s.r, (size_t)cp, &lp);
+		const char *n = tsv_rawfield(s.r, (size_t)cn, &ln);
+		int added;
+
+		memset(&r, 0, sizeof(r));
+		if ((rc = part_stacks(h, &s, cs, &r)) != 0) {
+			free(r.stacks);
+			break;
+		}
+		r.pre = raw_fields(&s, 0, (size_t)cs);
+		r.post = raw_fields(&s, (size_t)cs + 1, tsv_ncols(s.r));
+		mem_grow(&key, &cap, lp + ln + 2, 1);
+		memcpy(key, p, lp);
+		key[lp] = '\t';
+		memcpy(key + lp + 1, n, ln);
+		k = strtab_intern(&h->keys, key, lp + ln + 1, &added);
+		if (added) {
+			mem_grow(&h->key, &h->capkey, k + 1, sizeof(*h->key));
+			h->key[k].program = mem_strdup(tsv_field(s.r, (size_t)cp));
+			h->key[k].name = mem_strdup(tsv_field(s.r, (size_t)cn));
+		}
+		keep_row(h, k, added, &r);
+		rc = src_next(&s);
+	}
+	free(key);
+	src_close(&s);
+	return rc;
+}
+
+/* Read every part's stack frames and (WITH_HLO) hlo rows into H. */
+static int
+hlomerge_read(struct hlomerge *h, const char *const *dirs, size_t n,
+    int with_hlo)
+{
+	size_t i;
+
+	memset(h, 0, sizeof(*h));
+	for (i = 0; i < n; i++)
+		if (part_frames(h, dirs[i]) != 0 ||
+		    (with_hlo && part_hlo(h, dirs[i], NULL) != 0))
+			return -1;
+	return 0;
+}
+
+static const struct hkey *sort_keys;
+
+static int
+cmp_key(const void *a, const void *b)
+{
+	const struct hkey *x = &sort_keys[*(const size_t *)a];
+	const struct hkey *y = &sort_keys[*(const size_t *)b];
+	int c = strcmp(x->program, y->program);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+static int
+hlo_out(const struct hlomerge *h, const char *dir0, struct tsv_writer *w)
+{
+	size_t i, r, n = h->keys.n, *p = mem_calloc(n + 1, sizeof(*p));
+	struct src s;
+	int rc;
+
+	/* The header: the first part's. */
+	if ((rc = src_open(&s, dir0, EXTRACT_HLO, 0, NULL)) == 0)
+		rc = write_header(w, s.r);
+	src_close(&s);
+	for (i = 0; i < n; i++)
+		p[i] = i;
+	sort_keys = h->key;
+	qsort(p, n, sizeof(*p), cmp_key);
+	for (i = 0; i < n && rc == 0; i++) {
+		for (r = h->key[p[i]].first + 1; r != 0 && rc == 0;
+		    r = h->rows[r - 1].next) {
+			const struct hrow *row = &h->rows[r - 1];
+			char *ids = mem_alloc(row->nstacks * 21 + 1), *q = ids;
+			size_t j;
+
+			for (j = 0; j < row->nstacks; j++)
+				q += sprintf(q, "%s%zu", j ? " " : "",
+				    row->stacks[j]);
+			tsv_raw(w, row->pre, strlen(row->pre));
+			tsv_strn(w, ids, (size_t)(q - ids));
+			tsv_raw(w, row->post, strlen(row->post));
+			free(ids);
+			rc = tsv_eor(w);
+		}
+	}
+	free(p);
+	return rc;
+}
+
+static int
+stackframes_out(const struct hlomerge *h, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "FrameId", "ParentFrameId",
+	    "Frame", NULL };
+	size_t i;
+	int rc = tsv_header(w, cols);
+
+	for (i = 0; i < h->frames.n && rc == 0; i++) {
+		const char *key = strtab_get(&h->frames, i);
+		char *tab;
+		unsigned long long parent = strtoull(key, &tab, 10);
+
+		tsv_i64(w, (int64_t)i);
+		if (parent == 0)
+			tsv_empty(w);
+		else
+			tsv_i64(w, (int64_t)parent - 1);
+		tsv_raw(w, tab + 1, h->frames.len[i] - (size_t)(tab + 1 - key));
+		rc = tsv_eor(w);
+	}
+	return rc;
+}
+
+static int
+write_hlo_frames(const char *const *dirs, size_t n, unsigned bit,
+    struct tsv_writer *w)
+{
+	struct hlomerge h;
+	int rc = hlomerge_read(&h, dirs, n, bit == EXTRACT_HLO);
+
+	if (rc == 0)
+		rc = bit == EXTRACT_HLO ? hlo_out(&h, dirs[0], w) :
+		    stackframes_out(&h, w);
+	hlomerge_free(&h);
+	return rc;
+}
+
+/* ---- the interface ---- */
+
+static int
+exists(const char *dir, unsigned bit)
+{
+	char *p = frame_path(dir, bit);
+	struct stat st;
+	int rc = stat(p, &st) == 0;
+
+	free(p);
+	return rc;
+}
+
+unsigned
+merge_frames(const char *const *dirs, size_t n)
+{
+	unsigned bits = 0;
+	size_t i, k;
+
+	for (k = 0; extract_frame_names[k]; k++)
+		if (exists(dirs[0], 1u << k))
+			bits |= 1u << k;
+	if (bits == 0) {
+		err_fail("%s: no frame (NAME.tsv) in it", dirs[0]);
+		return 0;
+	}
+	if (bits & EXTRACT_HLO)
+		bits |= EXTRACT_STACKFRAMES;
+	for (i = 1; i < n; i++)
+		for (k = 0; extract_frame_names[k]; k++)
+			if ((bits & (1u << k)) && !exists(dirs[i], 1u << k)) {
+				err_fail("%s: no %s.tsv (%s has one)", dirs[i],
+				    extract_frame_names[k], dirs[0]);
+				return 0;
+			}
+	return bits;
+}
+
+/* Part index + 1 of each Device seen, by its text. */
+struct devseen {
+	struct strtab dev;
+	size_t *part;
+	size_t cap;
+};
+
+static int
+part_devices(struct devseen *d, const char *const *dirs, size_t i)
+{
+	static const unsigned order[] = { EXTRACT_MODULE, EXTRACT_COMMUNICATION,
+	    EXTRACT_THUNK };
+	struct src s;
+	size_t k, len;
+	long col;
+	int rc, added;
+
+	for (k = 0; k < 3 && !exists(dirs[i], order[k]); k++)
+		;
+	if (k == 3)
+		return 0;	/* no row frame: nothing to clash */
+	if ((rc = src_open(&s, dirs[i], order[k], i, NULL)) == 0 &&
+	    (col = tsv_require(s.r, "Device")) < 0)
+		rc = -1;
+	while (rc == 0 && !s.eof) {
+		const char *v = tsv_rawfield(s.r, (size_t)col, &len);
+		size_t id = strtab_intern(&d->dev, v, len, &added);
+
+		mem_grow(&d->part, &d->cap, id + 1, sizeof(*d->part));
+		if (added)
+			d->part[id] = i + 1;
+		else if (d->part[id] != i + 1) {
+			rc = err_fail("device %.*s is in both %s and %s: the "
+			    "processes that share a device must be extracted "
+			    "together", (int)len, v, dirs[d->part[id] - 1],
+			    dirs[i]);
+			src_close(&s);
+			return 1;
+		}
+		rc = src_next(&s);
+	}
+	src_close(&s);
+	return rc;
+}
+
+int
+merge_devices(const char *const *dirs, size_t n)
+{
+	struct devseen d;
+	size_t i;
+	int rc = 0;
+
+	memset(&d, 0, sizeof(d));
+	for (i = 0; i < n && rc == 0; i++)
+		rc = part_devices(&d, dirs, i);
+	strtab_free(&d.dev);
+	free(d.part);
+	return rc;
+}
+
+int
+merge_write(const char *const *dirs, size_t n, unsigned bit,
+    struct tsv_writer *w, struct err_notes *notes)
+{
+	switch (bit) {
+	case EXTRACT_THUNK:
+	case EXTRACT_COMMUNICATION:
+		return write_sorted(dirs, n, bit, thunk_key, w, notes);
+	case EXTRACT_MODULE:
+		return write_sorted(dirs, n, bit, module_key, w, notes);
+	case EXTRACT_HEAP:
+		return write_sorted(dirs, n, bit, heap_key, w, notes);
+	case EXTRACT_COMPILE:
+	case EXTRACT_NVTX:
+		return write_concat(dirs, n, bit, w);
+	case EXTRACT_HLO:
+	case EXTRACT_STACKFRAMES:
+		return write_hlo_frames(dirs, n, bit, w);
+	}
+	return err_fail("unknown frame");
+}
+
+int
+merge_write_dir(const char *const *dirs, size_t n, unsigned bits,
+    const char *outdir, struct err_notes *notes)
+{
+	struct outfile of[EXTRACT_NFRAMES];
+	size_t i;
+	int rc = 0;
+
+	memset(of, 0, sizeof(of));
+	for (i = 0; extract_frame_names[i] && rc == 0; i++) {
+		struct tsv_writer *w;
+		char *path;
+
+		if (!(bits & (1u << i)))
+			continue;
+		path = frame_path(outdir, 1u << i);
+		rc = outfile_open(&of[i], path);
+		free(path);
+		if (rc != 0)
+			break;
+		w = tsv_wopen(of[i].fp, of[i].path);
+		rc = merge_write(dirs, n, 1u << i, w, notes);
+		if (tsv_wclose(w) != 0)
+			rc = -1;
+		if (outfile_close(&of[i]) != 0)
+			rc = -1;
+	}
+	for (i = 0; i < EXTRACT_NFRAMES; i++) {
+		if (rc != 0)
+			outfile_discard(&of[i]);
+		else if ((bits & (1u << i)) && outfile_commit(&of[i]) != 0)
+			rc = -1;
+	}
+	return rc;
+}

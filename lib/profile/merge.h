@@ -1,0 +1,80 @@
+/*
+ * merge: join the frames of separate extractions of one run's processes
+ * (directories of NAME.tsv written by nsysjax-extract -o, or by parts.h's
+ * workers), given in the run's process order, into the frames that one
+ * extraction of every process writes, byte for byte.
+ *
+ * Per frame (extract.h's names):
+ *  - thunk, communication, module: each part is sorted by the frame's
+ *    index (frames.h frames_finish); a k-way merge on that key, ties to
+ *    the earlier part, as the row order breaks ties in one extraction.
+ *    OrigDurMs/OrigStartMs are left empty everywhere when some part has
+ *    them empty (one extraction fills them only when every profile had
+ *    them).
+ *  - compile, nvtx: each part's rows in part order (per-profile blocks).
+ *  - stackframes: the parts' trees re-interned in part order, so that ids
+ *    are numbered in order of first appearance as one extraction does.
+ *  - hlo: rows keyed by (ProgramId, Name); a part's row whose stacks (in
+ *    merged ids) and OpNames match none already kept is a new variant,
+ *    as extract.c's hlo_variant decides; sorted as extract_write does.
+ *  - heap: per ProgramId the first part's traces; a later part whose
+ *    traces differ is a warning, as in one extraction.
+ * What makes one extraction differ from merged parts is a Device found in
+ * two parts: ThunkExecution and hidden time are computed per (ProgramId,
+ * Device) over all profiles.  merge_devices detects it.
+ *
+ * Memory: the sorted frames stream (one row per part held); hlo and
+ * stackframes hold the distinct rows and frames (as many as the distinct
+ * programs have, not growing with identical processes); the heap frame
+ * streams.  At most MERGE_FANIN parts are open at once: beyond, groups
+ * are merged into unlinked temporary files first ($TMPDIR).
+ */
+#ifndef NSYSJAX_MERGE_H
+#define NSYSJAX_MERGE_H
+
+#include <stddef.h>
+
+#include "base/err.h"
+
+struct tsv_writer;
+
+/* The most part files a merge reads at once. */
+#define MERGE_FANIN 128
+
+/*
+ * The EXTRACT_* bits of the frames found in every one of DIRS[0..N) (N >=
+ * 1): those of DIRS[0] (any NAME.tsv of extract_frame_names), each
+ * required in the others.  Returns the bits (0 when DIRS[0] has none: an
+ * error), with an err message "DIR: no NAME.tsv (DIR0 has one)" or "DIR:
+ * no frame (NAME.tsv) in it" on failure.
+ */
+unsigned merge_frames(const char *const *dirs, size_t n);
+
+/*
+ * Whether the parts DIRS[0..N) have a Device in common, read from their
+ * module.tsv (or thunk.tsv, communication.tsv: the first present).
+ * Returns 0 when every Device is in one part only, 1 when not, with an
+ * err message "device D is in both DIR1 and DIR2 ...", -1 on a read error
+ * (message naming the file and line).
+ */
+int merge_devices(const char *const *dirs, size_t n);
+
+/*
+ * Write frame BIT (one EXTRACT_* value) merged from DIRS[0..N) to W,
+ * header first.  Warnings (heap traces that differ) are appended to
+ * NOTES.  Returns 0, or -1 with an err message naming the file: missing
+ * or unreadable, a header other than the first part's, a malformed row
+ * (tsv.h's messages), a part not sorted as the frame is, a StackFrameIds
+ * id not in the part's stackframes.tsv, or a write error.
+ */
+int merge_write(const char *const *dirs, size_t n, unsigned bit,
+    struct tsv_writer *w, struct err_notes *notes);
+
+/*
+ * merge_write for each frame in BITS into OUTDIR/NAME.tsv (OUTDIR
+ * existing), all written or none (outfile.h).  Returns as merge_write.
+ */
+int merge_write_dir(const char *const *dirs, size_t n, unsigned bits,
+    const char *outdir, struct err_notes *notes);
+
+#endif

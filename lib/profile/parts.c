@@ -1,0 +1,270 @@
+/* One worker process per profile (parts.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "profile/extract.h"
+#include "profile/parts.h"
+
+unsigned
+parts_cores(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 1024 ? 1024 : (unsigned)n;
+}
+
+static char *
+join(const char *dir, const char *name)
+{
+	char *p = mem_alloc(strlen(dir) + strlen(name) + 2);
+
+	sprintf(p, "%s/%s", dir, name);
+	return p;
+}
+
+/* Write the text of S and a LF to DIR/NAME; errors are ignored, as the
+ * exit status tells the parent anyway. */
+static void
+put_file(const char *dir, const char *name, const char *s)
+{
+	char *path = join(dir, name);
+	FILE *fp = fopen(path, "a");
+
+	if (fp) {
+		fputs(s, fp);
+		fputc('\n', fp);
+		fclose(fp);
+	}
+	free(path);
+}
+
+/* The worker: profile PR alone into DIR; never returns. */
+static _Noreturn void
+worker(const char *const *paths, const struct extract_opts *o,
+    const struct extract_profile *pr, const char *dir)
+{
+	struct extract *x = extract_new();
+	struct extract_opts wo = *o;
+	const struct err_notes *nn;
+	size_t i;
+	int rc;
+
+	wo.names = NULL;
+	wo.only = pr->only;
+	wo.only_name = pr->name;
+	rc = extract_load(x, paths + pr->input, 1, &wo);
+	nn = extract_notes(x);
+	for (i = 0; i < nn->n; i++)
+		put_file(dir, "notes", nn->v[i]);
+	if (rc == 0)
+		rc = extract_write_dir(x, dir);
+	if (rc != 0)
+		put_file(dir, "error", err_msg());
+	extract_free(x);
+	_exit(rc == 0 ? 0 : 1);
+}
+
+/* Read DIR/NAME's lines into NOTES (or, ERROR set, the first line as
+ * the err message); 0 when there is no such file. */
+static int
+get_file(const char *dir, const char *name, struct err_notes *notes,
+    int error)
+{
+	char *path = join(dir, name), *line = NULL;
+	FILE *fp = fopen(path, "r");
+	size_t cap = 0;
+	ssize_t len;
+	int found = fp != NULL;
+
+	while (fp && (len = getline(&line, &cap, fp)) > 0) {
+		if (line[len - 1] == '\n')
+			line[len - 1] = '\0';
+		if (error) {
+			err_fail("%s", line);
+			break;
+		}
+		err_note(notes, "%s", line);
+	}
+	if (fp)
+		fclose(fp);
+	free(line);
+	free(path);
+	return found;
+}
+
+static int
+mktmp(struct parts *p)
+{
+	const char *t = getenv("TMPDIR");
+
+	if (t == NULL || *t == '\0')
+		t = "/tmp";
+	p->tmp = join(t, "nsysjax-extract.XXXXXX");
+	if (mkdtemp(p->tmp) == NULL) {
+		err_fail("%s: cannot create a temporary directory: %s", p->tmp,
+		    strerror(errno));
+		free(p->tmp);
+		p->tmp = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* What a worker that did not exit 0 reported. */
+static int
+failed(const struct parts *p, size_t k, const char *name, int status)
+{
+	if (WIFSIGNALED(status))
+		return err_fail("profile %s: worker killed by signal %d", name,
+		    WTERMSIG(status));
+	if (!get_file(p->dirs[k], "error", NULL, 1))
+		return err_fail("profile %s: worker exited with status %d",
+		    name, WEXITSTATUS(status));
+	return -1;
+}
+
+int
+parts_extract(const char *const *paths, size_t n,
+    const struct extract_opts *o, unsigned jobs, struct parts *p,
+    struct err_notes *notes)
+{
+	struct extract_opts wo = *o;
+	struct extract_profile *pr;
+	pid_t *pid;
+	int *status, rc = 0;
+	size_t np, k, next = 0, running = 0, first_failed;
+
+	memset(p, 0, sizeof(*p));
+	if (extract_profiles(paths, n, &wo, &pr, &np) != 0)
+		return -1;
+	if (wo.frames & (EXTRACT_THUNK | EXTRACT_COMMUNICATION))
+		wo.frames |= EXTRACT_MODULE;
+	if (wo.frames & EXTRACT_HLO)
+		wo.frames |= EXTRACT_STACKFRAMES;
+	p->frames = wo.frames;
+	if (mktmp(p) != 0) {
+		extract_profiles_free(pr, np);
+		return -1;
+	}
+	p->dirs = mem_calloc(np + 1, sizeof(*p->dirs));
+	pid = mem_calloc(np + 1, sizeof(*pid));
+	status = mem_calloc(np + 1, sizeof(*status));
+	for (k = 0; k < np; k++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "part-%zu", k);
+		p->dirs[k] = join(p->tmp, name);
+		if (mkdir(p->dirs[k], 0700) != 0) {
+			rc = err_fail("%s: cannot create: %s", p->dirs[k],
+			    strerror(errno));
+			p->n = k + 1;
+			break;
+		}
+		p->n = k + 1;
+	}
+	/* After a failure, only the profiles before it still matter. */
+	first_failed = np;
+	while (rc == 0 && ((next < first_failed) || running > 0)) {
+		if (next < first_failed && running < jobs) {
+			fflush(NULL);
+			if ((pid[next] = fork()) < 0) {
+				rc = err_fail("cannot start a worker: %s",
+				    strerror(errno));
+				break;
+			}
+			if (pid[next] == 0)
+				worker(paths, &wo, &pr[next], p->dirs[next]);
+			next++;
+			running++;
+			continue;
+		}
+		{
+			int st;
+			pid_t w = wait(&st);
+
+			if (w < 0) {
+				if (errno == EINTR)
+					continue;
+				rc = err_fail("waiting for workers: %s",
+				    strerror(errno));
+				break;
+			}
+			for (k = 0; k < next && pid[k] != w; k++)
+				;
+			if (k < next) {
+				status[k] = st;
+				pid[k] = 0;
+				running--;
+				if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0) &&
+				    k < first_failed)
+					first_failed = k;
+			}
+		}
+	}
+	/* Stop and reap what runs still (after a failure to fork). */
+	for (k = 0; k < next; k++)
+		if (pid[k] > 0) {
+			kill(pid[k], SIGTERM);
+			waitpid(pid[k], &status[k], 0);
+		}
+	/* The first failure in profile order, as one extraction reports. */
+	for (k = 0; k < next && rc == 0; k++) {
+		if (WIFEXITED(status[k]) && WEXITSTATUS(status[k]) == 0)
+			continue;
+		rc = failed(p, k, pr[k].name, status[k]);
+	}
+	for (k = 0; k < next && rc == 0; k++)
+		get_file(p->dirs[k], "notes", notes, 0);
+	free(pid);
+	free(status);
+	extract_profiles_free(pr, np);
+	if (rc != 0)
+		parts_remove(p);
+	return rc;
+}
+
+static void
+remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)) != NULL) {
+		char *path;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		path = join(dir, e->d_name);
+		remove(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+void
+parts_remove(struct parts *p)
+{
+	size_t k;
+
+	for (k = 0; k < p->n; k++) {
+		remove_dir(p->dirs[k]);
+		free(p->dirs[k]);
+	}
+	if (p->tmp)
+		rmdir(p->tmp);
+	free(p->dirs);
+	free(p->tmp);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,50 @@
+/*
+ * parts: nsysjax-extract over the many processes of a large run with
+ * memory bounded by the largest process, not by their number.  Each
+ * profile is extracted alone (extract_opts.only) by a worker process of
+ * its own, JOBS at a time, into a directory of frames under $TMPDIR (or
+ * /tmp); merge.h joins the directories into the frames of one extraction.
+ * Workers are forked processes, not threads: a profile's extraction keeps
+ * its state in one struct extract, and a worker that fails or crashes
+ * cannot take the others' memory with it.
+ *
+ * A worker's peak memory is what one profile needs (about 40 MB for one
+ * of the shared archives); the parent holds only the profile list.
+ */
+#ifndef NSYSJAX_PARTS_H
+#define NSYSJAX_PARTS_H
+
+#include <stddef.h>
+
+#include "base/err.h"
+#include "profile/extract.h"
+
+struct parts {
+	char *tmp;		/* the temporary directory */
+	char **dirs;		/* dirs[k]: profile k's frames (part-K) */
+	size_t n;
+	unsigned frames;	/* the EXTRACT_* bits in every part */
+};
+
+/*
+ * Extract each profile of PATHS[0..N) (as extract_load reads them, with
+ * options O) into its own directory of P, JOBS (>= 1) workers at once.
+ * The parts hold O->frames plus what merging them needs: module (for the
+ * device check) with thunk or communication, stackframes with hlo.
+ * Workers' notes are appended to NOTES in profile order.  Returns 0, or
+ * -1 with an err message: extract_load's for the first profile (in
+ * order) that failed, "profile NAME: worker killed by signal S", or a
+ * temporary directory that cannot be made.  On failure nothing is left
+ * in $TMPDIR; on success parts_remove removes it.
+ */
+int parts_extract(const char *const *paths, size_t n,
+    const struct extract_opts *o, unsigned jobs, struct parts *p,
+    struct err_notes *notes);
+
+/* Remove P's directories and files, and release P. */
+void parts_remove(struct parts *p);
+
+/* The number of processors online, at least 1: the default JOBS. */
+unsigned parts_cores(void);
+
+#endif
