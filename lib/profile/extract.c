@@ -415,6 +415,10 @@ heap_rows(struct extract *x, size_t m0)
 			e->program = m->program;
 			e->h = h->heap[j];
 			e->differs = 0;
+			e->origin = mem_alloc(strlen(x->in.p[m->profile].path) +
+			    strlen(h->member[j]) + 2);
+			sprintf(e->origin, "%s:%s", x->in.p[m->profile].path,
+			    h->member[j]);
 			h->heap[j] = NULL;
 			continue;
 		}
@@ -996,8 +1000,10 @@ extract_free(struct extract *x)
 		free(x->hlo->heap);
 		free(x->hlo);
 	}
-	for (i = 0; i < x->heapkeys.n; i++)
+	for (i = 0; i < x->heapkeys.n; i++) {
 		heap_free(x->heaps[i].h);
+		free(x->heaps[i].origin);
+	}
 	free(x->heaps);
 	strtab_free(&x->heapkeys);
 	for (i = 0; i < x->rowkeys.n; i++)

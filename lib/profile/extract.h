@@ -85,6 +85,16 @@ int extract_write(struct extract *x, unsigned bit, struct tsv_writer *w);
  */
 int extract_write_dir(struct extract *x, const char *dir);
 
+/*
+ * For merge.h, beside extract_write_dir's frames: DIR/heapsums, a line
+ * "ProgramId<TAB>digest<TAB>input:member" per ProgramId of the heap
+ * frame (heap_digest of its traces, in hex; the dump they came from), so
+ * that traces that differ between separate extractions are found as one
+ * extraction finds them (heap_equal).  Returns 0, or -1 with an err
+ * message "DIR/heapsums: ..." (cannot create, write error).
+ */
+int extract_write_heapsums(const struct extract *x, const char *dir);
+
 /* Where a profile is, for extracting it alone (extract_opts.only). */
 struct extract_profile {
 	size_t input;		/* index in the PATHS given */

@@ -29,6 +29,7 @@ struct extract_heap {
 	const char *program;	/* ProgramId (interned) */
 	struct heap *h;
 	int differs;		/* another dump of it gave other traces */
+	char *origin;		/* "input:member" of the dump */
 };
 
 /* One row of the hlo frame: an instruction that some thunk executes. */

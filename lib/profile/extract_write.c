@@ -1,4 +1,6 @@
 /* The TSV writers of lib/extract (extract.h). */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -382,5 +384,26 @@ extract_write_dir(struct extract *x, const char *dir)
 	for (i = 0; extract_frame_names[i]; i++)
 		if ((x->o.frames & (1u << i)) && outfile_commit(&of[i]) != 0)
 			rc = -1;
+	return rc;
+}
+
+int
+extract_write_heapsums(const struct extract *x, const char *dir)
+{
+	char *path = mem_alloc(strlen(dir) + 10);
+	FILE *fp;
+	size_t i;
+	int rc = 0;
+
+	sprintf(path, "%s/heapsums", dir);
+	if ((fp = fopen(path, "w")) == NULL)
+		rc = err_fail("%s: cannot create: %s", path, strerror(errno));
+	for (i = 0; fp && i < x->heapkeys.n; i++)
+		fprintf(fp, "%s\t%016llx\t%s\n", x->heaps[i].program,
+		    (unsigned long long)heap_digest(x->heaps[i].h),
+		    x->heaps[i].origin);
+	if (fp && (ferror(fp) | fclose(fp)) != 0)
+		rc = err_fail("%s: write error: %s", path, strerror(errno));
+	free(path);
 	return rc;
 }

@@ -504,7 +504,8 @@ frames_add_profile(struct frames *f, size_t profile,
 	size_t i;
 	int rc;
 
-	if (profile == 0)
+	/* The first profile added need not be profile 0 (extract_opts.only). */
+	if (f->nprofiles++ == 0)
 		f->has_orig = has_orig;
 	else
 		f->has_orig &= has_orig;

@@ -66,6 +66,7 @@ struct frames {
 	struct frames_thunk *thunks;
 	size_t nthunks, capthunks;
 	int has_orig;		/* every profile had Orig Start/Duration */
+	size_t nprofiles;	/* profiles added */
 	struct err_notes notes;	/* informational messages for stderr */
 };
 

@@ -480,3 +480,48 @@ heap_equal(const struct heap *a, const struct heap *b)
 	}
 	return 1;
 }
+
+static uint64_t
+fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ c[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t
+fnv_i64(uint64_t h, int64_t v)
+{
+	return fnv(h, &v, sizeof(v));
+}
+
+/* Strings with their NUL, so that "ab"+"c" and "a"+"bc" differ. */
+uint64_t
+heap_digest(const struct heap *h)
+{
+	uint64_t d = fnv_i64(0xcbf29ce484222325ull, (int64_t)h->ntrace);
+	size_t t, e;
+
+	for (t = 0; t < h->ntrace; t++) {
+		const struct heap_trace *x = &h->trace[t];
+
+		d = fnv_i64(d, (int64_t)x->nev);
+		d = fnv_i64(d, x->whole_module);
+		d = fnv_i64(d, x->allocation);
+		for (e = 0; e < x->nev; e++) {
+			const struct heap_event *v = &x->ev[e];
+
+			d = fnv_i64(d, v->kind);
+			d = fnv_i64(d, v->buffer);
+			d = fnv_i64(d, v->canonical);
+			d = fnv_i64(d, v->size);
+			d = fnv_i64(d, v->delta);
+			d = fnv(d, v->computation, strlen(v->computation) + 1);
+			d = fnv(d, v->instruction, strlen(v->instruction) + 1);
+		}
+	}
+	return d;
+}

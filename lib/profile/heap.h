@@ -128,4 +128,11 @@ const struct heap_trace *heap_trace(const struct heap *h, size_t i);
  */
 int heap_equal(const struct heap *a, const struct heap *b);
 
+/*
+ * A 64-bit digest (FNV-1a) of what heap_equal compares, so that the
+ * heaps of separate extractions can be compared (merge.h): equal heaps
+ * have equal digests; unequal ones differ but with odds of 2^-64.
+ */
+uint64_t heap_digest(const struct heap *h);
+
 #endif

@@ -468,6 +468,76 @@ hash_line(uint64_t h, const char *p, size_t n)
 	return (h ^ '\n') * 0x100000001b3ull;
 }
 
+/* Whether heap_rows compares the parts' rows (no heapsums). */
+static int text_check = 1;
+
+/*
+ * When every part has heapsums (extract_write_heapsums: parts.h's
+ * workers), compare the digests of each ProgramId in part order, as
+ * extract.c compares the dumps of one extraction, and return 1; 0 when
+ * some part has none (the rows are compared instead).
+ */
+static int
+heapsums_notes(const char *const *dirs, size_t n, struct err_notes *notes)
+{
+	struct strtab prog;
+	unsigned long long *digest = NULL;
+	unsigned char *warned = NULL;
+	size_t i, cap = 0, capw = 0, len = 0;
+	char *line = NULL, *path;
+	FILE *fp;
+
+	for (i = 0; i < n; i++) {
+		struct stat st;
+
+		path = mem_alloc(strlen(dirs[i]) + 10);
+		sprintf(path, "%s/heapsums", dirs[i]);
+		len = stat(path, &st) == 0;
+		free(path);
+		if (!len)
+			return 0;
+	}
+	memset(&prog, 0, sizeof(prog));
+	for (i = 0; i < n; i++) {
+		path = mem_alloc(strlen(dirs[i]) + 10);
+		sprintf(path, "%s/heapsums", dirs[i]);
+		fp = fopen(path, "r");
+		while (fp && getline(&line, &len, fp) > 0) {
+			char *t1 = strchr(line, '\t'), *t2, *nl;
+			unsigned long long d;
+			size_t id;
+			int added;
+
+			if (t1 == NULL || (t2 = strchr(t1 + 1, '\t')) == NULL)
+				continue;
+			if ((nl = strchr(t2, '\n')) != NULL)
+				*nl = '\0';
+			d = strtoull(t1 + 1, NULL, 16);
+			id = strtab_intern(&prog, line, (size_t)(t1 - line), &added);
+			mem_grow(&digest, &cap, id + 1, sizeof(*digest));
+			mem_grow(&warned, &capw, id + 1, 1);
+			if (added) {
+				digest[id] = d;
+				warned[id] = 0;
+			} else if (digest[id] != d && !warned[id]) {
+				warned[id] = 1;
+				*t1 = '\0';
+				err_note(notes, "%s: heap simulator traces differ from "
+				    "those of an earlier dump of ProgramId %s; the "
+				    "heap frame has the first", t2 + 1, line);
+			}
+		}
+		if (fp)
+			fclose(fp);
+		free(path);
+	}
+	free(line);
+	free(digest);
+	free(warned);
+	strtab_free(&prog);
+	return 1;
+}
+
 static int
 heap_rows(struct src *s, size_t k, struct tsv_writer *w,
     struct err_notes *notes)
@@ -503,7 +573,7 @@ heap_rows(struct src *s, size_t k, struct tsv_writer *w,
 			rc = unsorted(t);
 		/* The end of T's group: the owner's ended before. */
 		if (rc == 0 && (t->eof || strcmp(t->s[0], program) != 0)) {
-			if (t != owner && t->hash != owner->hash)
+			if (t != owner && t->hash != owner->hash && text_check)
 				err_note(notes, "%s: heap simulator traces differ "
 				    "from those of %s for ProgramId %s; the heap "
 				    "frame has the first", t->name, owner->name,
@@ -946,6 +1016,7 @@ merge_write(const char *const *dirs, size_t n, unsigned bit,
 	case EXTRACT_MODULE:
 		return write_sorted(dirs, n, bit, module_key, w, notes);
 	case EXTRACT_HEAP:
+		text_check = !heapsums_notes(dirs, n, notes);
 		return write_sorted(dirs, n, bit, heap_key, w, notes);
 	case EXTRACT_COMPILE:
 	case EXTRACT_NVTX:

@@ -68,6 +68,8 @@ worker(const char *const *paths, const struct extract_opts *o,
 		put_file(dir, "notes", nn->v[i]);
 	if (rc == 0)
 		rc = extract_write_dir(x, dir);
+	if (rc == 0 && (wo.frames & EXTRACT_HEAP))
+		rc = extract_write_heapsums(x, dir);
 	if (rc != 0)
 		put_file(dir, "error", err_msg());
 	extract_free(x);
