@@ -4,10 +4,11 @@
  * the tools can be tried on a fresh clone.  Nothing in it comes from a
  * real profile: every range, time and HLO instruction is made up here.
  *
- *	mkexample dir
+ *	mkexample [-n processes] [-s steps] dir
  *
  * writes dir/rank0/ and dir/rank1/, the extracted archives of the two
- * processes, each holding what nsysjax-extract reads:
+ * processes (dir/rank0 .. rank<N-1> with -n N), each holding what
+ * nsysjax-extract reads:
  *
  *	nvtx_gpu_proj_trace/trace.parquet	the nsys <= 2024.4 layout
  *	thread-metadata.parquet			Name, Priority, PID, TID
@@ -31,8 +32,17 @@
  *
  * Times are integer ns.  The output is the same bytes on every run: all
  * variation comes from constant tables and a fixed-seed generator.
+ *
+ * -n and -s make a large run for `make bench` (tests/bench/scale.sh):
+ * N processes, one device each, S executions of jit_train_step, every
+ * collective's replica group spanning all N devices (so that alignment
+ * spans every process), each process's clock OFFSET_NS after the one
+ * before.  Beyond the planted run's tables the transfer times and end
+ * skews come from a fixed hash; truth.tsv is written for the planted run
+ * (2 x 6) only.
  */
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <errno.h>
 #include <inttypes.h>
@@ -52,6 +62,9 @@
 #define NWORKER		4		/* parallel compilation threads */
 #define NCOLL		3
 #define NINST		(NSTEP * NCOLL)	/* collective instances */
+
+/* The run's size: NPROC and NSTEP unless -n and -s say otherwise. */
+static int nproc = NPROC, nstep = NSTEP;
 
 /* ---- memory: everything is freed at exit, for LeakSanitizer ---- */
 
@@ -534,7 +547,33 @@ static const int64_t end_skew[NINST] = {
 	-400, 0
 };
 
-/* What the simulation records for truth.tsv. */
+/* A fixed pseudo-random value in [-A, A] for instance I and device D,
+ * beyond the tables of the planted run (no call to urand: the planted
+ * run's sequence stays the same). */
+static int64_t
+spread(int64_t i, int64_t d, int64_t a)
+{
+	uint64_t x = (uint64_t)(i * 1000003 + d) * 0x9e3779b97f4a7c15ULL;
+
+	x ^= x >> 31;
+	return (int64_t)(x % (uint64_t)(2 * a + 1)) - a;
+}
+
+static int64_t
+tvar_of(int i)
+{
+	return i < (int)NINST ? tvar[i] : spread(i, 0, 50);
+}
+
+/* End of device D minus the last device's, for instance I. */
+static int64_t
+end_skew_of(int i, int d)
+{
+	return nproc == NPROC && i < (int)NINST ? end_skew[i] :
+	    spread(i, d, 2400);
+}
+
+/* What the simulation records for truth.tsv (the planted run's size). */
 struct ival {
 	int64_t s, e;
 };
@@ -599,16 +638,27 @@ run_init(struct proc *p, int64_t t)
  * Execution E of jit_train_step on both processes at once: collectives
  * join the devices.  MC[d] is the CPU start of the module on process d.
  */
+#define REC(e, d)	((e) < NSTEP && (d) < NPROC)
+
 static void
-run_step(struct proc *p, int e, const int64_t mc[NPROC])
+run_step(struct proc *p, int e, const int64_t *mc)
 {
-	int64_t cpu[NPROC], cur[NPROC], s[NPROC], end[NPROC], ready[NPROC];
-	int64_t first[NPROC] = { -1, -1 }, tt;
-	long m[NPROC], th[NPROC], nccl[NPROC];
+	int64_t *cpu = xcalloc((size_t)nproc, sizeof(*cpu));
+	int64_t *cur = xcalloc((size_t)nproc, sizeof(*cur));
+	int64_t *s = xcalloc((size_t)nproc, sizeof(*s));
+	int64_t *end = xcalloc((size_t)nproc, sizeof(*end));
+	int64_t *ready = xcalloc((size_t)nproc, sizeof(*ready));
+	int64_t *first = xcalloc((size_t)nproc, sizeof(*first)), tt, second;
+	long *m = xcalloc((size_t)nproc, sizeof(*m));
+	long *th = xcalloc((size_t)nproc, sizeof(*th));
+	long *nccl = xcalloc((size_t)nproc, sizeof(*nccl));
+	int64_t *cend = xcalloc((size_t)nproc * NCOLL, sizeof(*cend));
 	size_t k;
 	int d, c, late, i;
 
-	for (d = 0; d < NPROC; d++) {
+	for (d = 0; d < nproc; d++)
+		first[d] = -1;
+	for (d = 0; d < nproc; d++) {
 		m[d] = rbegin(&p[d], -1, p[d].pid, mc[d], "TSL:XlaModule:"
 		    "#hlo_module=%s,program_id=%d#", prog_step.name,
 		    prog_step.id);
@@ -618,70 +668,89 @@ run_step(struct proc *p, int e, const int64_t mc[NPROC])
 	for (k = 0; k < NSTEPT; k++) {
 		const struct thunk *t = &step_thunks[k];
 
-		for (d = 0; d < NPROC; d++) {
+		for (d = 0; d < nproc; d++) {
 			th[d] = launch(&p[d], m[d], t, &cpu[d], &nccl[d]);
 			ready[d] = p[d].r[th[d]].ce + 3 * US;
 		}
 		switch (t->kind) {
 		case K_COMPUTE:
-			for (d = 0; d < NPROC; d++) {
+			for (d = 0; d < nproc; d++) {
 				tt = cur[d] + 1500 > ready[d] ? cur[d] + 1500 :
 				    ready[d];
 				if (first[d] < 0)
 					first[d] = tt;
 				rgpu(&p[d], th[d], tt, tt + t->ns);
-				comp_iv[e][d][k] = (struct ival){ tt, tt + t->ns };
+				if (REC(e, d))
+					comp_iv[e][d][k] = (struct ival){ tt,
+					    tt + t->ns };
 				cur[d] = tt + t->ns;
 			}
 			break;
 		case K_DONE:
 			/* The compute stream waits for the collective. */
-			for (d = 0; d < NPROC; d++)
-				if (cur[d] < coll_iv[e][d][t->coll].e)
-					cur[d] = coll_iv[e][d][t->coll].e;
+			for (d = 0; d < nproc; d++)
+				if (cur[d] < cend[t->coll * nproc + d])
+					cur[d] = cend[t->coll * nproc + d];
 			break;
 		default:
 			c = t->coll;
 			i = e * NCOLL + c;
 			/* A stall on one device: the other waits for it. */
-			cur[(e + c) % NPROC] += urand(8 * US, 60 * US);
-			for (d = 0; d < NPROC; d++) {
+			cur[(e + c) % nproc] += urand(8 * US, 60 * US);
+			for (d = 0; d < nproc; d++) {
 				tt = cur[d] + (t->kind == K_SYNC ? 1500 : 1000);
 				s[d] = tt > ready[d] ? tt : ready[d];
 			}
-			late = s[1] > s[0];
-			if (s[late] - s[!late] < 5 * US)
-				s[late] = s[!late] + 5 * US;
-			coll_t[e][c] = coll_ns[c] * (10000 + tvar[i]) / 10000;
+			/* The last device to arrive (the first of equals) is
+			 * 5 us or more after the others. */
+			late = 0;
+			for (d = 1; d < nproc; d++)
+				if (s[d] > s[late])
+					late = d;
+			second = INT64_MIN;
+			for (d = 0; d < nproc; d++)
+				if (d != late && s[d] > second)
+					second = s[d];
+			if (s[late] - second < 5 * US)
+				s[late] = second + 5 * US;
+			tt = coll_ns[c] * (10000 + tvar_of(i)) / 10000;
 			if (e == 0)
-				coll_t[e][c] *= 3;	/* NCCL warm-up */
-			end[late] = s[late] + coll_t[e][c];
-			end[!late] = late ? end[late] - end_skew[i] :
-			    end[late] + end_skew[i];
-			for (d = 0; d < NPROC; d++) {
+				tt *= 3;	/* NCCL warm-up */
+			if (REC(e, 0))
+				coll_t[e][c] = tt;
+			end[late] = s[late] + tt;
+			for (d = 0; d < nproc; d++)
+				if (d != late)
+					end[d] = d < late ?
+					    end[late] - end_skew_of(i, d) :
+					    end[late] + end_skew_of(i, d);
+			for (d = 0; d < nproc; d++) {
 				if (first[d] < 0)
 					first[d] = s[d];
 				rgpu(&p[d], nccl[d], s[d], end[d]);
-				coll_iv[e][d][c] = (struct ival){ s[d], end[d] };
+				cend[c * nproc + d] = end[d];
+				if (REC(e, d))
+					coll_iv[e][d][c] = (struct ival){ s[d],
+					    end[d] };
 				if (t->kind == K_SYNC)
 					cur[d] = end[d];
 			}
 		}
 	}
-	for (d = 0; d < NPROC; d++) {
+	for (d = 0; d < nproc; d++) {
 		rend(&p[d], m[d], cpu[d] + 8 * US);
 		p[d].gpu_free = cur[d];
 	}
 }
 
-/* The whole run of both processes. */
+/* The whole run of every process. */
 static void
 simulate(struct proc *p)
 {
-	int64_t mc[NPROC], t, g;
+	int64_t *mc = xcalloc((size_t)nproc, sizeof(*mc)), t, g;
 	int d, e;
 
-	for (d = 0; d < NPROC; d++) {
+	for (d = 0; d < nproc; d++) {
 		t = 1800 * MS + d * 2100 * US + urand(0, 300 * US);
 		t = compile(&p[d], &prog_init, t) + 3200 * US;
 		g = run_init(&p[d], t);
@@ -689,12 +758,12 @@ simulate(struct proc *p)
 		p[d].steps_cpu = t + 4500 * US;
 		p[d].gpu_free = g;
 	}
-	for (d = 0; d < NPROC; d++)
+	for (d = 0; d < nproc; d++)
 		mc[d] = p[d].steps_cpu;
-	for (e = 0; e < NSTEP; e++) {
+	for (e = 0; e < nstep; e++) {
 		run_step(p, e, mc);
 		/* The host waits for the loss, then loads the next batch. */
-		for (d = 0; d < NPROC; d++)
+		for (d = 0; d < nproc; d++)
 			mc[d] = p[d].gpu_free + 80 * US +
 			    urand(400 * US, 700 * US);
 	}
@@ -1183,15 +1252,16 @@ collective(struct hb *b, const char *name, const char *opcode,
 	Xla__HloInstructionProto *in = inst(b, name, opcode, sh, op_name, frame);
 	Xla__CollectiveDeviceListProto *l = xcalloc(1, sizeof(*l));
 	Xla__ReplicaGroup *g = xcalloc(1, sizeof(*g));
+	int i;
 
 	operands(in, 1, &op);
 	if (region > 0)
 		calls(in, region);
 	xla__replica_group__init(g);
-	g->n_replica_ids = 2;
-	g->replica_ids = xcalloc(2, sizeof(*g->replica_ids));
-	g->replica_ids[0] = 0;
-	g->replica_ids[1] = 1;
+	g->n_replica_ids = (size_t)nproc;	/* every device */
+	g->replica_ids = xcalloc((size_t)nproc, sizeof(*g->replica_ids));
+	for (i = 0; i < nproc; i++)
+		g->replica_ids[i] = i;
 	xla__collective_device_list_proto__init(l);
 	l->n_replica_groups = 1;
 	l->replica_groups = xcalloc(1, sizeof(*l->replica_groups));
@@ -1501,32 +1571,57 @@ write_truth(const struct proc *p, const char *path)
 		die("%s: write failed", path);
 }
 
+static int
+count(const char *arg, int hi)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (*arg == '\0' || *end != '\0' || v < 1 || v > hi)
+		die("'%s': not a number from 1 to %d", arg, hi);
+	return (int)v;
+}
+
 int
 main(int argc, char *argv[])
 {
-	struct proc p[NPROC];
+	struct proc *p;
 	const char *dir;
 	char *adir;
-	int d, w;
+	int d, w, c;
 
-	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: mkexample dir\n");
+	while ((c = getopt(argc, argv, "n:s:")) != -1) {
+		switch (c) {
+		case 'n':
+			nproc = count(optarg, 100000);
+			break;
+		case 's':
+			nstep = count(optarg, 1000000);
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (optind != argc - 1) {
+usage:
+		fprintf(stderr, "usage: mkexample [-n processes] [-s steps] dir\n");
 		return 2;
 	}
-	dir = argv[1];
-	memset(p, 0, sizeof(p));
-	for (d = 0; d < NPROC; d++) {
+	dir = argv[optind];
+	p = xcalloc((size_t)nproc, sizeof(*p));
+	for (d = 0; d < nproc; d++) {
 		p[d].rank = d;
 		p[d].pid = 31415 + 87 * d;
 		p[d].clock = d * OFFSET_NS;
-		p[d].scale = 1000 + 30 * d;
+		/* Compile speeds: eight kinds of host. */
+		p[d].scale = 1000 + 30 * (d % 8);
 		p[d].tid_launcher = p[d].pid + 112;
 		for (w = 0; w < NWORKER; w++)
 			p[d].tid_worker[w] = p[d].pid + 130 + w;
 	}
 	simulate(p);
 	xmkdir(dir);
-	for (d = 0; d < NPROC; d++) {
+	for (d = 0; d < nproc; d++) {
 		rfinish(&p[d], 17000 + 211 * d);
 		adir = xprintf("%s/rank%d", dir, d);
 		xmkdir(adir);
@@ -1540,10 +1635,12 @@ main(int argc, char *argv[])
 		    adir));
 		write_init_hlo(adir);
 		write_step_hlo(adir);
-	}
-	write_truth(p, xprintf("%s/truth.tsv", dir));
-	for (d = 0; d < NPROC; d++)
 		free(p[d].r);
+		p[d].r = NULL;
+	}
+	/* truth.tsv holds the facts planted in the run of NPROC x NSTEP. */
+	if (nproc == NPROC && nstep == NSTEP)
+		write_truth(p, xprintf("%s/truth.tsv", dir));
 	freeall();
 	return 0;
 }

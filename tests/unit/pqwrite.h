@@ -416,6 +416,66 @@ sameval(const struct wcol *c, size_t a, size_t b)
 	return c->i64[a] == c->i64[b];
 }
 
+/* A hash of value A of C, for dictmap. */
+static uint64_t
+valhash(const struct wcol *c, size_t a)
+{
+	const unsigned char *p;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t n, i;
+
+	switch (c->type) {
+	case T_FLOAT:
+	case T_DOUBLE:
+		p = (const unsigned char *)&c->f64[a];
+		n = sizeof(double);
+		break;
+	case T_BYTE_ARRAY:
+		p = (const unsigned char *)c->str[a];
+		n = c->slen[a];
+		break;
+	default:
+		p = (const unsigned char *)&c->i64[a];
+		n = sizeof(int64_t);
+	}
+	for (i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* Dictionary positions by value (open addressing), so that building and
+ * using a dictionary of many values stays linear. */
+struct dictmap {
+	size_t *slot;		/* position + 1; 0: empty */
+	size_t mask;
+};
+
+static void
+dictmap_init(struct dictmap *m, size_t n)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * n + 2)
+		cap *= 2;
+	m->slot = calloc(cap, sizeof(*m->slot));
+	m->mask = cap - 1;
+}
+
+/* The position of value V in DICT[0..*ND), added when absent. */
+static size_t
+dictmap_get(struct dictmap *m, const struct wcol *c, size_t *dict,
+    size_t *nd, size_t v)
+{
+	size_t i = (size_t)valhash(c, v) & m->mask;
+
+	for (; m->slot[i] != 0; i = (i + 1) & m->mask)
+		if (sameval(c, dict[m->slot[i] - 1], v))
+			return m->slot[i] - 1;
+	dict[*nd] = v;
+	m->slot[i] = ++*nd;
+	return *nd - 1;
+}
+
 /* PLAIN encoding of the values at indices VIX[0..N). */
 static void
 plainvals(struct buf *b, const struct wcol *c, const size_t *vix, size_t n)
@@ -571,12 +631,19 @@ valsection(struct buf *b, const struct wcol *c, const struct wopt *o,
 	int bw;
 
 	if (c->enc == E_DICT || c->enc == E_PDICT) {
+		struct dictmap m;
+		size_t *d = malloc((nd + 1) * sizeof(*d)), n = 0;
+
+		dictmap_init(&m, nd);
+		for (k = 0; k < nd; k++)
+			(void)dictmap_get(&m, c, d, &n, dict[k]);
 		ix = malloc(lv->nv * sizeof(*ix) + 4);
 		for (i = 0; i < lv->nv; i++) {
-			for (k = 0; !sameval(c, dict[k], lv->vix[i]); k++)
-				;
+			k = dictmap_get(&m, c, d, &n, lv->vix[i]);
 			ix[i] = (uint32_t)k + (uint32_t)o->idxbias;
 		}
+		free(m.slot);
+		free(d);
 		bw = bits(nd > 0 ? (uint32_t)nd - 1 + (uint32_t)o->idxbias : 0);
 		put8(b, (unsigned)bw);
 		rle_encode(b, ix, lv->nv, bw, 63);
@@ -680,7 +747,7 @@ static void
 writechunk(struct buf *f, const struct wcol *c, const struct wopt *o,
     size_t r0, size_t r1, struct chunkinfo *ci)
 {
-	size_t *dict = NULL, nd = 0, i, k, p0;
+	size_t *dict = NULL, nd = 0, i, p0;
 	struct levels all;
 
 	memset(ci, 0, sizeof(*ci));
@@ -695,14 +762,13 @@ writechunk(struct buf *f, const struct wcol *c, const struct wopt *o,
 	}
 	if (c->enc == E_DICT || c->enc == E_PDICT) {
 		mklevels(c, r0, r1, &all);
+		struct dictmap m;
+
 		dict = malloc((all.nv + 1) * sizeof(*dict));
-		for (i = 0; i < all.nv; i++) {
-			for (k = 0; k < nd && !sameval(c, dict[k], all.vix[i]);
-			    k++)
-				;
-			if (k == nd)
-				dict[nd++] = all.vix[i];
-		}
+		dictmap_init(&m, all.nv);
+		for (i = 0; i < all.nv; i++)
+			(void)dictmap_get(&m, c, dict, &nd, all.vix[i]);
+		free(m.slot);
 		freelevels(&all);
 		dictpage(f, c, o, dict, nd, ci);
 	}
