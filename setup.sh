@@ -6,7 +6,7 @@ set -eu
 PKGS="gcc make pkg-config libc6-dev libzip-dev liblzma-dev libprotobuf-c-dev
 protobuf-c-compiler libcsv-dev libsnappy-dev libzstd-dev zlib1g-dev libsqlite3-dev
 xz-utils zip unzip time mandoc clang libclang-rt-14-dev perl gnuplot-nox
-chromium"
+chromium parallel"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

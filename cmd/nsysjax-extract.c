@@ -34,7 +34,8 @@ static const struct opt_tool tool = { usage_line,
     "  -j, --jobs=N              extract N profiles at once, each in a worker\n"
     "                            process of its own (default: the number of\n"
     "                            processors); memory is that of the largest\n"
-    "                            profiles, not of their number\n"
+    "                            profiles, not of their number; 0: all in\n"
+    "                            this process (memory grows with them)\n"
     "      --merge               inputs are directories written by -o for\n"
     "                            some of a run's processes, in process order:\n"
     "                            write the frames of one extraction of all\n"
@@ -178,7 +179,7 @@ main(int argc, char *argv[])
 				opt_usage(&tool, "unknown frame '%s'", optarg);
 			break;
 		case 'j':
-			jobs = opt_i64(&tool, "-j", optarg, 1, 1024);
+			jobs = opt_i64(&tool, "-j", optarg, 0, 1024);
 			break;
 		case 'k':
 			o.keep_autotuning = 1;
@@ -212,7 +213,7 @@ main(int argc, char *argv[])
 	if (extract_profiles(paths, n, &o, &pr, &np) != 0)
 		err_die_last();
 	extract_profiles_free(pr, np);
-	if (np > 1)
+	if (np > 1 && jobs > 0)
 		extract_parts(paths, n, &o, (unsigned)jobs, dir);
 	else
 		extract_here(paths, n, &o, dir);

@@ -34,7 +34,8 @@
  * variation comes from constant tables and a fixed-seed generator.
  *
  * -n and -s make a large run for `make bench` (tests/bench/scale.sh):
- * N processes, one device each, S executions of jit_train_step, every
+ * N processes (a power of two: reduce-scatter operands are split among
+ * the devices), one device each, S executions of jit_train_step, every
  * collective's replica group spanning all N devices (so that alignment
  * spans every process), each process's clock OFFSET_NS after the one
  * before.  Beyond the planted run's tables the transfer times and end
@@ -1593,7 +1594,10 @@ main(int argc, char *argv[])
 	while ((c = getopt(argc, argv, "n:s:")) != -1) {
 		switch (c) {
 		case 'n':
-			nproc = count(optarg, 100000);
+			/* Reduce-scatter operands divide among the devices. */
+			nproc = count(optarg, 65536);
+			if (nproc & (nproc - 1))
+				die("-n %d: not a power of two", nproc);
 			break;
 		case 's':
 			nstep = count(optarg, 1000000);

@@ -1,0 +1,51 @@
+#!/bin/sh
+# extract-parallel.sh: nsysjax-extract over the processes of a large run
+# on many machines with GNU parallel, then one merge.  Each input (one
+# process's archive or export) is extracted by its own job, on this
+# machine or on the hosts of -S (parallel --sshlogin), into PARTS/<n>;
+# `nsysjax-extract --merge` then joins the parts, in input order, into
+# DIR: the same bytes as `nsysjax-extract -o DIR input ...` on one machine.
+#
+# PARTS (default DIR/parts, removed after the merge unless -k) and the
+# inputs must be at the same paths on every host (a shared filesystem),
+# and nsysjax-extract on every host's PATH.  Give absolute paths for -S.
+set -eu
+USAGE='extract-parallel.sh [-k] [-S sshlogin[,...]] [-j jobs] [-P parts] -o DIR input ...'
+TABLES=''
+. "$(dirname -- "$0")/lib/common.sh"
+
+LOGINS='' JOBS='' PARTS='' KEEP=0
+while getopts o:S:j:P:kh opt; do
+	case $opt in
+	S) LOGINS=$OPTARG ;;
+	j) number "$OPTARG" "-j"; JOBS=$OPTARG ;;
+	P) PARTS=$OPTARG ;;
+	k) KEEP=1 ;;
+	*) common_opt "$opt" "${OPTARG:-}" || bad_usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ -n "$OUT" ] || bad_usage "no -o DIR"
+[ $# -gt 0 ] || bad_usage "no input"
+command -v parallel > /dev/null || die "GNU parallel is not installed"
+mkdir -p "$OUT"
+[ -n "$PARTS" ] || PARTS=$OUT/parts
+mkdir -p "$PARTS"
+PARTS=$(cd -- "$PARTS" && pwd)
+n=$#
+
+# One job per input, each a single worker (parallel runs them side by
+# side); {#} numbers them in input order from 1.
+set -- --will-cite --halt now,fail=1 ${JOBS:+-j "$JOBS"} \
+    ${LOGINS:+--sshlogin "$LOGINS"} \
+    nsysjax-extract -j 1 -o "$PARTS/{#}" {} ::: "$@"
+parallel "$@" || die "an extraction failed (see above)"
+
+i=1
+set --
+while [ "$i" -le "$n" ]; do
+	set -- "$@" "$PARTS/$i"
+	i=$((i + 1))
+done
+nsysjax-extract --merge -o "$OUT" "$@" || die "the merge failed"
+[ "$KEEP" -eq 1 ] || rm -rf "$PARTS"

@@ -1,0 +1,122 @@
+#!/bin/sh
+# Extraction at scale (lib/profile/parts.h, merge.h): one worker process
+# per profile and the merge of their frames give the bytes of one
+# extraction in one process (-j 0), whatever -j; `--merge` of separate
+# extractions (per process, per group, more parts than MERGE_FANIN) gives
+# them too; so do the GNU parallel and Slurm recipes of pipelines/.  A
+# Device in two parts falls back to one process (-j) or is refused
+# (--merge); a broken part is named.  The run is mkexample's large mode:
+# N processes whose collectives span every device.
+set -u
+. tests/lib.sh
+: "${MKEXAMPLE:=${BIN%/bin}/example/mkexample}"
+X=$BIN/nsysjax-extract
+FRAMES="thunk module communication compile hlo stackframes heap"
+
+# same A B: directories A and B hold the same frames, byte for byte.
+same() {
+	for f in $FRAMES; do
+		cmp -s "$1/$f.tsv" "$2/$f.tsv" || { echo "$f.tsv differs: $1 $2"; return 1; }
+	done
+	[ "$(ls "$1" | wc -l)" -eq "$(ls "$2" | wc -l)" ] || { echo "other files: $(ls "$1") / $(ls "$2")"; return 1; }
+}
+
+"$MKEXAMPLE" -n 8 -s 12 "$T/run" || notok "mkexample -n 8 -s 12"
+set -- "$T"/run/rank0 "$T"/run/rank1 "$T"/run/rank2 "$T"/run/rank3 "$T"/run/rank4 "$T"/run/rank5 \
+    "$T"/run/rank6 "$T"/run/rank7
+"$X" -j 0 -o "$T/one" "$@" 2> "$T/one.err" || notok "extract -j 0"
+awk -F'\t' 'NR > 1 && $16 != 8 { bad++ } NR > 1 { n[$1 "|" $2 "|" $3 "|" $4]++ }
+    END { for (k in n) if (n[k] != 8) bad++; exit bad > 0 || NR < 100 }' "$T/one/communication.tsv" &&
+	ok || notok "collectives span the eight devices"
+for j in 1 2 3 8; do
+	"$X" -j $j -o "$T/j$j" "$@" 2> "$T/j$j.err" || notok "extract -j $j"
+	check "-j $j gives the bytes of -j 0" same "$T/one" "$T/j$j"
+	cmp -s "$T/one.err" "$T/j$j.err" && ok || notok "-j $j: other notes"
+done
+for f in thunk hlo heap stackframes; do
+	"$X" -j 0 -f $f "$@" > "$T/a.$f" && "$X" -j 2 -f $f "$@" > "$T/b.$f" &&
+		cmp -s "$T/a.$f" "$T/b.$f" && ok || notok "-f $f: -j 2 differs from -j 0"
+done
+
+# --merge: of one extraction per process, and of three groups.
+i=0
+for p; do "$X" -o "$T/p$i" "$p" 2> /dev/null || notok "extract $p"; i=$((i + 1)); done
+PARTS="$T/p0 $T/p1 $T/p2 $T/p3 $T/p4 $T/p5 $T/p6 $T/p7"
+"$X" --merge -o "$T/m1" $PARTS || notok "--merge"
+check "--merge of eight parts" same "$T/one" "$T/m1"
+"$X" -o "$T/g0" "$1" "$2" && "$X" -o "$T/g1" "$3" "$4" "$5" && "$X" -o "$T/g2" "$6" "$7" "$8" &&
+	"$X" --merge -o "$T/m2" "$T/g0" "$T/g1" "$T/g2" || notok "--merge of groups"
+check "--merge of three groups" same "$T/one" "$T/m2"
+"$X" --merge -f thunk $PARTS > "$T/m.thunk" &&
+	cmp -s "$T/m.thunk" "$T/one/thunk.tsv" && ok || notok "--merge -f thunk"
+
+# More parts than MERGE_FANIN (128): merged in groups through temporary
+# files first.
+"$MKEXAMPLE" -n 256 -s 1 "$T/wide" || notok "mkexample -n 256"
+ls -d "$T"/wide/rank* | sort -t k -k 2n > "$T/wide.list"
+"$X" -j 0 -o "$T/wone" $(cat "$T/wide.list") 2> /dev/null || notok "extract 256 -j 0"
+"$X" -j 2 -o "$T/wpar" $(cat "$T/wide.list") 2> /dev/null || notok "extract 256 -j 2"
+check "256 processes: -j 2 gives the bytes of -j 0" same "$T/wone" "$T/wpar"
+
+# The recipes: GNU parallel on this machine, the Slurm array with the
+# task variables set here.
+if need parallel; then
+	NSYSJAX_BIN=$BIN sh pipelines/extract-parallel.sh -j 3 -o "$T/gp" "$@" 2> "$T/gp.err" ||
+		{ notok "extract-parallel.sh"; cat "$T/gp.err"; }
+	check "GNU parallel recipe" same "$T/one" "$T/gp"
+	NSYSJAX_BIN=$BIN sh pipelines/extract-parallel.sh -S 2/: -o "$T/gs" "$@" 2> /dev/null ||
+		notok "extract-parallel.sh -S 2/:"
+	check "GNU parallel recipe, --sshlogin :" same "$T/one" "$T/gs"
+fi
+printf '%s\n' "$@" > "$T/list"
+for t in 0 1 2 3; do
+	SLURM_ARRAY_TASK_ID=$t SLURM_ARRAY_TASK_COUNT=4 SLURM_CPUS_PER_TASK=2 NSYSJAX_BIN=$BIN \
+	    sh pipelines/extract-slurm.sh "$T/sl" "$T/list" 2> /dev/null || notok "slurm task $t"
+done
+NSYSJAX_BIN=$BIN sh pipelines/extract-slurm.sh -m "$T/sl" "$T/list" 2> /dev/null || notok "slurm merge"
+check "Slurm array recipe" same "$T/one" "$T/sl/frames"
+# Eleven tasks for eight inputs: three have none; a task that did not
+# finish stops the merge.
+for t in 0 1 2 3 4 5 6 7 8 9 10; do
+	SLURM_ARRAY_TASK_ID=$t SLURM_ARRAY_TASK_COUNT=11 NSYSJAX_BIN=$BIN \
+	    sh pipelines/extract-slurm.sh "$T/s8" "$T/list" 2> /dev/null || notok "slurm task $t of 11"
+done
+NSYSJAX_BIN=$BIN sh pipelines/extract-slurm.sh -m "$T/s8" "$T/list" 2> /dev/null || notok "slurm merge of 11"
+check "Slurm array, more tasks than inputs" same "$T/one" "$T/s8/frames"
+rm "$T"/s8/parts/000004.done
+expect_error 1 "task 4 of 11 did not finish" env NSYSJAX_BIN=$BIN sh pipelines/extract-slurm.sh -m "$T/s8" "$T/list"
+
+# Devices in two profiles: one extraction numbers them together, so -j
+# extracts in one process; --merge refuses.
+cp -r "$1" "$T/copy0"
+"$X" -j 0 -o "$T/dup0" "$1" "$T/copy0" 2> /dev/null || notok "a process and its copy -j 0"
+"$X" -j 2 -o "$T/dup2" "$1" "$T/copy0" 2> /dev/null || notok "a process and its copy -j 2"
+check "shared device: -j 2 gives the bytes of -j 0" same "$T/dup0" "$T/dup2"
+expect_error 1 "device 0 is in both" "$X" --merge -o "$T/no" "$T/p0" "$T/p0"
+
+# Broken parts are named.
+expect_error 1 "no frame (NAME.tsv)" "$X" --merge -o "$T/no" "$T/run"
+cp -r "$T/p1" "$T/q1"; rm "$T/q1/heap.tsv"
+expect_error 1 "q1: no heap.tsv" "$X" --merge -o "$T/no" "$T/p0" "$T/q1"
+cp -r "$T/p1" "$T/r1"
+{ head -1 "$T/p1/thunk.tsv"; sed 1d "$T/p1/thunk.tsv" | sort -r; } > "$T/r1/thunk.tsv"
+expect_error -r 1 "r1/thunk.tsv:3: not in the frame's order" "$X" --merge -f thunk "$T/p0" "$T/r1"
+cp -r "$T/p1" "$T/h1"; cut -f 1-5 "$T/p1/module.tsv" > "$T/h1/module.tsv"
+expect_error 1 "h1/module.tsv: header differs" "$X" --merge -f module "$T/p0" "$T/h1"
+cp -r "$T/p1" "$T/s1"
+awk 'BEGIN { FS = OFS = "\t" } NR == 2 { $10 = 99999 } { print }' "$T/p1/hlo.tsv" > "$T/s1/hlo.tsv"
+expect_error 1 "not ids of its stackframes.tsv" "$X" --merge -f hlo "$T/p0" "$T/s1"
+# A worker that fails: the first failing profile in order is reported.
+cp -r "$2" "$T/bad1"; : > "$T/bad1/nvtx_gpu_proj_trace/trace.parquet"
+mkdir "$T/tmp"
+expect_error 1 "bad1" env TMPDIR="$T/tmp" "$X" -j 2 -o "$T/no" "$1" "$T/bad1" "$3"
+[ ! -e "$T/no/thunk.tsv" ] && ok || notok "a failed run left thunk.tsv"
+[ -z "$(ls "$T/tmp")" ] && ok || notok "temporary files left: $(ls "$T/tmp")"
+# Workers write their parts under $TMPDIR, and remove them.
+TMPDIR="$T/tmp" "$X" -j 2 -f thunk "$@" > /dev/null && [ -z "$(ls "$T/tmp")" ] &&
+	ok || notok "a run left temporary files: $(ls "$T/tmp")"
+[ "$(wc -l < "$T/wide.list")" -eq 256 ] && [ "$(cut -f 3 "$T/wpar/module.tsv" | sort -u | wc -l)" -eq 257 ] &&
+	ok || notok "the wide run has 256 devices"
+expect_error 2 "-j" "$X" -j x "$1"
+
+done_testing t12-scale
