@@ -82,10 +82,18 @@ set title "Heap usage over program order, the module with the largest peak"
 set xlabel "Heap simulator event"; set ylabel "Heap [MB]"; set grid
 plot ARG1 using 3:($4 / 1e6) skip 1 with steps notitle
 GP
-	[ "$(wc -l < "$OUT/alignment_skews.tsv")" -lt 2 ] || gp skews "$OUT/alignment_skews.tsv" <<'GP'
-set title "Collective end-time skew per device (complete instances)"
+	# Per device the mean, min and max skew: a point per instance would
+	# grow with devices x steps (megabytes of SVG at 16 devices).
+	awk -F'\t' 'NR > 1 { d = $1 + 0; v = $3 + 0
+	    if (!(d in n)) { n[d] = 0; lo[d] = v; hi[d] = v }
+	    n[d]++; s[d] += v; if (v < lo[d]) lo[d] = v; if (v > hi[d]) hi[d] = v }
+	    END { print "Device\tMeanMs\tMinMs\tMaxMs"
+	    for (d in n) printf "%d\t%.6f\t%.6f\t%.6f\n", d, s[d] / n[d], lo[d], hi[d] }' \
+	    "$OUT/alignment_skews.tsv" | sort -n > "$W/skews.tsv"
+	[ "$(wc -l < "$W/skews.tsv")" -lt 2 ] || gp skews "$W/skews.tsv" <<'GP'
+set title "Collective end-time skew per device (complete instances): mean, min and max"
 set xlabel "Device"; set ylabel "End time - instance mean [ms]"; set grid
-plot ARG1 using 1:3 skip 1 with points pointtype 7 pointsize 0.5 notitle
+plot ARG1 using 1:2:3:4 skip 1 with yerrorbars pointtype 7 pointsize 0.6 notitle
 GP
 	# The notebook's thunk variability: the ten most variable thunks,
 	# mean with the range over executions and devices.
