@@ -1,0 +1,117 @@
+/*
+ * Fuzz target: merging the parts of separate extractions (merge.h).  The
+ * input is one byte choosing the frame, then up to four files separated
+ * by a line "\036" (RS): part 0's and part 1's frame, then part 0's and
+ * part 1's stackframes.tsv (for the hlo frame).  Both parts are merged
+ * to nowhere, and checked for shared devices.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+#include "base/err.h"
+#include "base/tsv.h"
+#include "profile/extract.h"
+#include "profile/merge.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static char dirs[2][64];
+
+/* Remove the files of the last input (a module.tsv from one input must
+ * not feed merge_devices in the next). */
+static void
+clear(void)
+{
+	char path[256];
+	size_t i, k;
+
+	for (i = 0; i < 2; i++)
+		for (k = 0; extract_frame_names[k]; k++) {
+			snprintf(path, sizeof(path), "%s/%s.tsv", dirs[i],
+			    extract_frame_names[k]);
+			unlink(path);
+		}
+}
+
+static void
+cleanup(void)
+{
+	clear();
+	rmdir(dirs[0]);
+	rmdir(dirs[1]);
+}
+
+static void
+mkdirs(void)
+{
+	const char *t = getenv("TMPDIR");
+	size_t i;
+
+	if (dirs[0][0])
+		return;
+	for (i = 0; i < 2; i++) {
+		snprintf(dirs[i], sizeof(dirs[i]), "%.40s/nsysjax-fuzz.XXXXXX",
+		    t && *t ? t : "/tmp");
+		if (mkdtemp(dirs[i]) == NULL)
+			abort();
+	}
+	atexit(cleanup);
+}
+
+static void
+put(const char *dir, const char *frame, const uint8_t *p, size_t n)
+{
+	char path[256];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s.tsv", dir, frame);
+	if ((fp = fopen(path, "wb")) == NULL ||
+	    (n > 0 && fwrite(p, 1, n, fp) != n) || fclose(fp) != 0)
+		abort();
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
+{
+	static const char sep[] = "\n\036\n";
+	const uint8_t *p, *end = data + n, *q;
+	const char *d[2];
+	unsigned bit;
+	struct err_notes notes = { NULL, 0, 0 };
+	struct tsv_writer *w;
+	size_t k, i;
+
+	if (n < 1)
+		return 0;
+	mkdirs();
+	bit = 1u << (data[0] % EXTRACT_NFRAMES);
+	for (i = 0; extract_frame_names[i]; i++)
+		if (bit == 1u << i)
+			break;
+	p = data + 1;
+	for (k = 0; k < 4; k++) {
+		q = p;
+		while (q < end && (size_t)(end - q) >= 3 && memcmp(q, sep, 3) != 0)
+			q++;
+		if ((size_t)(end - q) < 3)
+			q = end;
+		put(dirs[k % 2], k < 2 ? extract_frame_names[i] : "stackframes",
+		    p, (size_t)(q - p));
+		p = q < end ? q + 3 : end;
+	}
+	d[0] = dirs[0];
+	d[1] = dirs[1];
+	w = tsv_wopen(fuzz_null(), "null");
+	(void)merge_write(d, 2, bit, w, &notes);
+	(void)tsv_wclose(w);
+	(void)merge_devices(d, 2);
+	(void)merge_frames(d, 2);
+	err_notes_free(&notes);
+	clear();
+	return 0;
+}
