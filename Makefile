@@ -93,8 +93,11 @@ $(O)/bench/floor: tests/bench/floor.c $(LIBA)
 	@mkdir -p $(O)/bench
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(ALL_LDLIBS)
 
-bench: all $(O)/bench/floor $(O)/sqlite/mkexport
+# Then the scale table (tests/bench/scale.sh): N = 4 .. 256 synthetic
+# processes; SCALE_N and SCALE_STEPS choose others.
+bench: all $(O)/bench/floor $(O)/sqlite/mkexport $(O)/example/mkexample
 	BIN=$(O)/bin FLOOR=$(O)/bench/floor MKEXPORT=$(O)/sqlite/mkexport sh tests/bench.sh
+	BIN=$(O)/bin FLOOR=$(O)/bench/floor MKEXAMPLE=$(O)/example/mkexample sh tests/bench/scale.sh
 
 # libFuzzer with ASan and UBSan (clang): FUZZTIME seconds per target on a
 # copy of its corpus; findings are left in a temporary directory.
