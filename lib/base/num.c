@@ -26,6 +26,42 @@ num_i64(const char *s, size_t n, int64_t *v)
 	return 0;
 }
 
+/*
+ * Clinger's fast path: a plain decimal [-]D[.F] of at most 15 digits is
+ * an integer M < 2^53 over 10^K, K <= 15, both exact doubles, so M / 10^K
+ * (one correctly rounded division) is the double nearest the decimal:
+ * what strtod gives.  Times in ms (6 decimals) take this path.  Returns
+ * 0 with *V, or -1 for anything else (exponents, more digits).
+ */
+static int
+fast_f64(const char *s, size_t n, double *v)
+{
+	static const double p10[16] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6,
+	    1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+	uint64_t m = 0;
+	size_t k = 0, nd = 0, frac = 0;
+	int neg = 0, dot = 0;
+
+	if (k < n && (s[k] == '-' || s[k] == '+'))
+		neg = s[k++] == '-';
+	for (; k < n; k++) {
+		if (s[k] == '.' && !dot) {
+			dot = 1;
+			continue;
+		}
+		if (s[k] < '0' || s[k] > '9' || ++nd > 15)
+			return -1;
+		m = m * 10 + (uint64_t)(s[k] - '0');
+		frac += (size_t)dot;
+	}
+	if (nd == 0)
+		return -1;
+	*v = (double)m / p10[frac];
+	if (neg)
+		*v = -*v;
+	return 0;
+}
+
 int
 num_f64(const char *s, size_t n, double *v)
 {
@@ -34,6 +70,8 @@ num_f64(const char *s, size_t n, double *v)
 
 	if (n == 0 || n >= sizeof(tmp))
 		return -1;
+	if (fast_f64(s, n, v) == 0)
+		return 0;
 	for (k = 0; k < n; k++)
 		if (!strchr("0123456789+-.eE", s[k]) || s[k] == '\0')
 			return -1;

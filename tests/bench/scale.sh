@@ -1,0 +1,93 @@
+#!/bin/sh
+# make bench, part 2: nsysjax-extract and report.sh against the number of
+# processes N of a run and its steps M, on synthetic runs from mkexample's
+# large mode (every collective spans all N devices), packed as nsys-jax
+# packs a process (xz members in a stored zip).  For each N: wall time and
+# peak RSS (of the largest process: workers run -j at once) of extract -o
+# and of report.sh, next to the decompression floor (tests/bench/floor.c,
+# one process) divided by the cores used; then the extrapolation to N =
+# 1000 and the issue's targets.  Everything is generated here under
+# $TMPDIR (about 6 MB per process) and removed.
+#
+#	SCALE_N="4 16 64 256" SCALE_STEPS=1000 sh tests/bench/scale.sh
+set -eu
+: "${BIN:=build/bin}" "${FLOOR:=build/bench/floor}"
+: "${MKEXAMPLE:=${BIN%/bin}/example/mkexample}"
+: "${SCALE_N:=4 16 64 256}" "${SCALE_STEPS:=1000}"
+CORES=$(getconf _NPROCESSORS_ONLN)
+T=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-scale.XXXXXX"); trap 'rm -rf "$T"' EXIT
+
+# A run of N processes x M steps as N archives; prints their paths.
+mkrun() {
+	d=$T/run-$1-$2
+	if [ ! -d "$d" ]; then
+		"$MKEXAMPLE" -n "$1" -s "$2" "$d"
+		# Packed on every core: xz is most of the generation's time.
+		ls -d "$d"/rank* | xargs -P "$CORES" -I{} sh -c 'cd "$1" &&
+		    xz -T1 -q report_nvtx_pushpop_trace.csv dump/*.hlo.pb &&
+		    zip -q -0 -r "../${1##*/}.zip" . && cd .. && rm -rf "$1"' sh {}
+	fi
+	ls "$d"/rank*.zip | sort -t k -k 2n
+}
+
+# seconds and MB of "$@" (one run: these take long), as "S MB".
+measure() {
+	/usr/bin/time -f '%e %M' -o "$T/time" "$@" > /dev/null 2>&1 ||
+		{ echo "bench: failed: $*" >&2; exit 1; }
+	awk '{ printf "%s %d\n", $1, $2 / 1024 }' "$T/time"
+}
+
+printf '%6s %6s | %20s | %20s | %12s | %s\n' N M "extract -o" "report.sh" "floor/cores" "thunk rows"
+line() {
+	n=$1 m=$2
+	set -- $(mkrun "$n" "$m")
+	j=$((CORES < n ? CORES : n))
+	ext=$(measure "$BIN/nsysjax-extract" -o "$T/out" "$@")
+	flr=$(measure "$FLOOR" "$@")
+	rows=$(($(wc -l < "$T/out/thunk.tsv") - 1))
+	rep=$(measure sh -c 'o=$1; shift; rm -rf "$o"; NSYSJAX_BIN=$0 sh pipelines/report.sh -q -o "$o" "$@"' \
+	    "$BIN" "$T/report" "$@")
+	set -- $ext $rep $flr
+	fc=$(awk -v f="$5" -v j="$j" 'BEGIN { printf "%.2f", f / j }')
+	printf '%6d %6d | %7.2f s %7d MB | %7.2f s %7d MB | %10s s | %d\n' \
+	    "$n" "$m" "$1" "$2" "$3" "$4" "$fc" "$rows"
+	echo "$n $m $1 $2 $3 $4 $fc" >> "$T/table"
+	rm -rf "$T/out" "$T/report"
+}
+for n in $SCALE_N; do line "$n" "$SCALE_STEPS"; done
+# Steps: the smallest N at M and 2M.
+n0=${SCALE_N%% *}
+line "$n0" $((2 * SCALE_STEPS))
+rm -rf "$T"/run-*
+
+awk -v M="$SCALE_STEPS" -v n0="$n0" '
+{ N[NR] = $1; S[NR] = $2; et[NR] = $3; er[NR] = $4; rt[NR] = $5; rr[NR] = $6; fc[NR] = $7 }
+function find(n, m,   i) { for (i = 1; i <= NR; i++) if (N[i] == n && S[i] == m) return i; return 0 }
+function verdict(c) { return c ? "met" : "MISSED" }
+END {
+	last = 0; for (i = 1; i <= NR; i++) if (S[i] == M && (last == 0 || N[i] > N[last])) last = i
+	k16 = find(16, M)
+	printf "extrapolated to N = 1000 (time linear from N = %d, RSS flat): extract -o %.0f s, %d MB; report.sh %.0f s, %d MB\n",
+	    N[last], et[last] * 1000 / N[last], er[last], rt[last] * 1000 / N[last], rr[last]
+	if (k16 && N[last] > 16)
+		printf "target: extract -o RSS at N=%d <= 1.5 x N=16 (%d <= %.0f MB) and <= 400 MB: %s\n",
+		    N[last], er[last], 1.5 * er[k16], verdict(er[last] <= 1.5 * er[k16] && er[last] <= 400)
+	printf "target: report.sh at N=%d within 1.5 x extract -o (%.2f <= %.2f s), RSS <= 500 MB (%d): %s\n",
+	    N[last], rt[last], 1.5 * et[last], rr[last], verdict(rt[last] <= 1.5 * et[last] && rr[last] <= 500)
+	printf "target: extract -o wall at N=%d within 1.3 x floor/cores (%.2f <= %.2f s): %s\n",
+	    N[last], et[last], 1.3 * fc[last], verdict(et[last] <= 1.3 * fc[last])
+	# Per doubling between consecutive N: (t2 / t1) ^ (1 / log2(N2 / N1)).
+	worst = 0
+	for (i = 1; i < NR; i++) {
+		k = i + 1
+		if (S[i] != M || S[k] != M || N[k] <= N[i])
+			continue
+		d = log(N[k] / N[i]) / log(2)
+		r = (et[k] / et[i]) ^ (1 / d); if (r > worst) worst = r
+		r = (rt[k] / rt[i]) ^ (1 / d); if (r > worst) worst = r
+	}
+	a = find(n0, M); b = find(n0, 2 * M)
+	if (a && b) { r = et[b] / et[a]; if (r > worst) worst = r; r = rt[b] / rt[a]; if (r > worst) worst = r }
+	printf "target: no step superlinear (doubling N or M at most ~2.1 x the time; worst %.2f x): %s\n",
+	    worst, verdict(worst <= 2.1)
+}' "$T/table"
