@@ -135,6 +135,101 @@ failed(const struct parts *p, size_t k, const char *name, int status)
 	return -1;
 }
 
+/* P's directory part-K for each of NP profiles. */
+static int
+make_dirs(struct parts *p, size_t np)
+{
+	char name[32];
+	size_t k;
+
+	p->dirs = mem_calloc(np + 1, sizeof(*p->dirs));
+	for (k = 0; k < np; k++) {
+		snprintf(name, sizeof(name), "part-%zu", k);
+		p->dirs[p->n++] = join(p->tmp, name);
+		if (mkdir(p->dirs[k], 0700) != 0)
+			return err_fail("%s: cannot create: %s", p->dirs[k],
+			    strerror(errno));
+	}
+	return 0;
+}
+
+/* The workers of a run: pid[k] while profile k runs, then status[k]. */
+struct workers {
+	pid_t *pid;
+	int *status;
+	size_t next;		/* profiles started */
+	size_t running;
+	size_t lo;		/* no profile before it runs */
+	size_t first_failed;	/* the first profile that failed, or np */
+};
+
+static int
+succeeded(int status)
+{
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* Wait for one worker to end.  Returns 0, or -1 with an err message. */
+static int
+reap(struct workers *w)
+{
+	pid_t pid;
+	size_t k;
+	int st;
+
+	while ((pid = wait(&st)) < 0)
+		if (errno != EINTR)
+			return err_fail("waiting for workers: %s",
+			    strerror(errno));
+	/* Workers end roughly in order: the search starts at the oldest. */
+	for (k = w->lo; k < w->next && w->pid[k] != pid; k++)
+		;
+	if (k == w->next)
+		return 0;	/* not ours */
+	w->status[k] = st;
+	w->pid[k] = 0;
+	w->running--;
+	if (!succeeded(st) && k < w->first_failed)
+		w->first_failed = k;
+	while (w->lo < w->next && w->pid[w->lo] == 0)
+		w->lo++;
+	return 0;
+}
+
+/* Run the workers of profiles PR[0..NP), JOBS at once.  After a failure
+ * only the profiles before it still matter: no later one starts. */
+static int
+run_workers(const char *const *paths, const struct extract_opts *o,
+    const struct extract_profile *pr, size_t np, unsigned jobs,
+    const struct parts *p, struct workers *w)
+{
+	int rc = 0;
+	size_t k;
+
+	w->first_failed = np;
+	while (rc == 0 && (w->next < w->first_failed || w->running > 0)) {
+		if (w->next < w->first_failed && w->running < jobs) {
+			fflush(NULL);
+			if ((w->pid[w->next] = fork()) < 0)
+				rc = err_fail("cannot start a worker: %s",
+				    strerror(errno));
+			else if (w->pid[w->next] == 0)
+				worker(paths, o, &pr[w->next], p->dirs[w->next]);
+			else
+				w->next++, w->running++;
+		} else {
+			rc = reap(w);
+		}
+	}
+	/* Stop and reap what runs still (after a failure to fork). */
+	for (k = w->lo; k < w->next; k++)
+		if (w->pid[k] > 0) {
+			kill(w->pid[k], SIGTERM);
+			waitpid(w->pid[k], &w->status[k], 0);
+		}
+	return rc;
+}
+
 int
 parts_extract(const char *const *paths, size_t n,
     const struct extract_opts *o, unsigned jobs, struct parts *p,
@@ -142,11 +237,12 @@ parts_extract(const char *const *paths, size_t n,
 {
 	struct extract_opts wo = *o;
 	struct extract_profile *pr;
-	pid_t *pid;
-	int *status, rc = 0;
-	size_t np, k, next = 0, running = 0, first_failed;
+	struct workers w;
+	size_t np, k;
+	int rc;
 
 	memset(p, 0, sizeof(*p));
+	memset(&w, 0, sizeof(w));
 	if (extract_profiles(paths, n, &wo, &pr, &np) != 0)
 		return -1;
 	if (wo.frames & (EXTRACT_THUNK | EXTRACT_COMMUNICATION))
@@ -154,81 +250,18 @@ parts_extract(const char *const *paths, size_t n,
 	if (wo.frames & EXTRACT_HLO)
 		wo.frames |= EXTRACT_STACKFRAMES;
 	p->frames = wo.frames;
-	if (mktmp(p) != 0) {
-		extract_profiles_free(pr, np);
-		return -1;
-	}
-	p->dirs = mem_calloc(np + 1, sizeof(*p->dirs));
-	pid = mem_calloc(np + 1, sizeof(*pid));
-	status = mem_calloc(np + 1, sizeof(*status));
-	for (k = 0; k < np; k++) {
-		char name[32];
-
-		snprintf(name, sizeof(name), "part-%zu", k);
-		p->dirs[k] = join(p->tmp, name);
-		if (mkdir(p->dirs[k], 0700) != 0) {
-			rc = err_fail("%s: cannot create: %s", p->dirs[k],
-			    strerror(errno));
-			p->n = k + 1;
-			break;
-		}
-		p->n = k + 1;
-	}
-	/* After a failure, only the profiles before it still matter. */
-	first_failed = np;
-	while (rc == 0 && ((next < first_failed) || running > 0)) {
-		if (next < first_failed && running < jobs) {
-			fflush(NULL);
-			if ((pid[next] = fork()) < 0) {
-				rc = err_fail("cannot start a worker: %s",
-				    strerror(errno));
-				break;
-			}
-			if (pid[next] == 0)
-				worker(paths, &wo, &pr[next], p->dirs[next]);
-			next++;
-			running++;
-			continue;
-		}
-		{
-			int st;
-			pid_t w = wait(&st);
-
-			if (w < 0) {
-				if (errno == EINTR)
-					continue;
-				rc = err_fail("waiting for workers: %s",
-				    strerror(errno));
-				break;
-			}
-			for (k = 0; k < next && pid[k] != w; k++)
-				;
-			if (k < next) {
-				status[k] = st;
-				pid[k] = 0;
-				running--;
-				if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0) &&
-				    k < first_failed)
-					first_failed = k;
-			}
-		}
-	}
-	/* Stop and reap what runs still (after a failure to fork). */
-	for (k = 0; k < next; k++)
-		if (pid[k] > 0) {
-			kill(pid[k], SIGTERM);
-			waitpid(pid[k], &status[k], 0);
-		}
+	w.pid = mem_calloc(np + 1, sizeof(*w.pid));
+	w.status = mem_calloc(np + 1, sizeof(*w.status));
+	if ((rc = mktmp(p)) == 0 && (rc = make_dirs(p, np)) == 0)
+		rc = run_workers(paths, &wo, pr, np, jobs, p, &w);
 	/* The first failure in profile order, as one extraction reports. */
-	for (k = 0; k < next && rc == 0; k++) {
-		if (WIFEXITED(status[k]) && WEXITSTATUS(status[k]) == 0)
-			continue;
-		rc = failed(p, k, pr[k].name, status[k]);
-	}
-	for (k = 0; k < next && rc == 0; k++)
+	for (k = 0; k < w.next && rc == 0; k++)
+		if (!succeeded(w.status[k]))
+			rc = failed(p, k, pr[k].name, w.status[k]);
+	for (k = 0; k < w.next && rc == 0; k++)
 		get_file(p->dirs[k], "notes", notes, 0);
-	free(pid);
-	free(status);
+	free(w.pid);
+	free(w.status);
 	extract_profiles_free(pr, np);
 	if (rc != 0)
 		parts_remove(p);
