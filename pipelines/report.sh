@@ -168,11 +168,16 @@ jobs_wait() { while [ -n "$JOBQ" ]; do job_reap; done; BG=; }
 # the steady state of each frame (aligned, warm-up split) in $W/steady,
 # which the pipelines take with -s.
 progress "aligning the clocks, finding the steady state"
-nsysjax-align -o "$OUT/corrections.tsv" -s "$OUT/alignment_skews.tsv" "$FR/communication.tsv" \
+nsysjax-align -o "$OUT/corrections.tsv" "$FR/communication.tsv" \
 	> /dev/null 2> "$W/align.err" || { cat "$W/align.err" >&2; die "nsysjax-align failed"; }
 ST=$W/steady
 mkdir "$ST"
 steady_job() { steady_frame "$FR" "$OUT/corrections.tsv" "$1" > "$ST/$1.tsv"; }
+# The skews behind the corrections (a row per device and instance: most
+# of the estimate's time) beside the steady state, not before it; the
+# same estimate again, its messages already in align.err.
+skews_job() { nsysjax-align -s "$OUT/alignment_skews.tsv" "$FR/communication.tsv" > /dev/null; }
+job skews skews_job
 for f in thunk module communication; do job "steady-$f" steady_job "$f"; done
 jobs_wait
 nsysjax-collectives -s waits "$ST/communication.tsv" > "$OUT/waits.tsv"
