@@ -180,24 +180,25 @@ skews_job() { nsysjax-align -s "$OUT/alignment_skews.tsv" "$FR/communication.tsv
 job skews skews_job
 for f in thunk module communication; do job "steady-$f" steady_job "$f"; done
 jobs_wait
-nsysjax-collectives -s waits "$ST/communication.tsv" > "$OUT/waits.tsv"
 
 progress "summary, communication, flame graphs, variability, memory, PGLE costs ($JOBS at once)"
-# The sections, the longest first.
+# The sections, the longest first, and the waits for the plots.
 run() {
 	name=$1
 	shift
 	job "$name" sh "$HERE/$name.sh" -s "$ST" -o "$OUT/$name" "$@" "$FR" > /dev/null
 }
+waits_job() { nsysjax-collectives -s waits "$ST/communication.tsv" > "$OUT/waits.tsv"; }
 run flamegraphs
 run variability
 run summary
 run pgle
+job waits waits_job
 run communication
 run memory
 jobs_wait
 cat "$W/align.err" "$W"/steady-*.err "$W"/flamegraphs.err "$W"/variability.err "$W"/summary.err \
-	"$W"/pgle.err "$W"/communication.err "$W"/memory.err >&2
+	"$W"/pgle.err "$W"/waits.err "$W"/communication.err "$W"/memory.err >&2
 
 progress "writing report.txt"
 text_report "$OUT" "$@" > "$OUT/report.txt"
