@@ -119,4 +119,17 @@ TMPDIR="$T/tmp" "$X" -j 2 -f thunk "$@" > /dev/null && [ -z "$(ls "$T/tmp")" ] &
 	ok || notok "the wide run has 256 devices"
 expect_error 2 "-j" "$X" -j x "$1"
 
+# A signal while the workers run: they stop, the parts go, the program
+# ends by the signal.
+"$MKEXAMPLE" -n 32 -s 200 "$T/sig" || notok "mkexample -n 32"
+mkdir "$T/tmp2"
+TMPDIR="$T/tmp2" "$X" -j 1 -o "$T/sigo" $(ls -d "$T"/sig/rank* | sort -t k -k 2n) 2> /dev/null & pid=$!
+i=0
+while [ -z "$(ls "$T/tmp2")" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+kill -TERM $pid
+wait $pid 2> /dev/null; rc=$?
+sleep 0.2
+[ $rc -eq 143 ] && [ -z "$(ls "$T/tmp2")" ] && [ ! -e "$T/sigo/thunk.tsv" ] &&
+	ok || notok "SIGTERM: exit $rc, left in TMPDIR: $(ls "$T/tmp2")"
+
 done_testing t12-scale

@@ -48,6 +48,78 @@ put_file(const char *dir, const char *name, const char *s)
 	free(path);
 }
 
+/* ---- cleaning up after a signal ---- */
+
+/*
+ * While parts exist (parts_extract to parts_remove), SIGINT, SIGTERM and
+ * SIGHUP stop the workers, remove the parts and end the program with the
+ * signal, so that an interrupted run over a thousand processes leaves no
+ * gigabytes in $TMPDIR.  The handler uses only async-signal-safe calls
+ * (kill, unlink, rmdir, signal, raise) and paths copied by hand; the
+ * files it removes are the ones workers write (frames, their temporary
+ * names, notes, error, heapsums).
+ */
+static const struct parts *sig_parts;
+static const pid_t *sig_pid;
+static size_t sig_npid;
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static char *
+cat(char *p, const char *s)
+{
+	while (*s)
+		*p++ = *s++;
+	*p = '\0';
+	return p;
+}
+
+/* Unlink DIR/PRE NAME POST, the path assembled in BUF (PATH_MAX). */
+static void
+unlink3(char *buf, const char *dir, const char *pre, const char *name,
+    const char *post)
+{
+	if (strlen(dir) + strlen(name) + 16 >= 4096)
+		return;
+	cat(cat(cat(cat(cat(buf, dir), "/"), pre), name), post);
+	unlink(buf);
+}
+
+static void
+on_signal(int sig)
+{
+	static char buf[4096];
+	static const char *const other[] = { "notes", "error", "heapsums" };
+	const struct parts *p = sig_parts;
+	size_t k, i;
+
+	for (k = 0; k < sig_npid; k++)
+		if (sig_pid[k] > 0)
+			kill(sig_pid[k], SIGTERM);
+	for (k = 0; p && k < p->n; k++) {
+		for (i = 0; extract_frame_names[i]; i++) {
+			unlink3(buf, p->dirs[k], "", extract_frame_names[i], ".tsv");
+			unlink3(buf, p->dirs[k], ".", extract_frame_names[i],
+			    ".tsv.tmp");
+		}
+		for (i = 0; i < 3; i++)
+			unlink3(buf, p->dirs[k], "", other[i], "");
+		rmdir(p->dirs[k]);
+	}
+	if (p && p->tmp)
+		rmdir(p->tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+catch_signals(void (*fn)(int))
+{
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		signal(stop_signals[i], fn);
+}
+
 /* The worker: profile PR alone into DIR; never returns. */
 static _Noreturn void
 worker(const char *const *paths, const struct extract_opts *o,
@@ -59,6 +131,7 @@ worker(const char *const *paths, const struct extract_opts *o,
 	size_t i;
 	int rc;
 
+	catch_signals(SIG_DFL);	/* the parent cleans up */
 	wo.names = NULL;
 	wo.only = pr->only;
 	wo.only_name = pr->name;
@@ -252,8 +325,14 @@ parts_extract(const char *const *paths, size_t n,
 	p->frames = wo.frames;
 	w.pid = mem_calloc(np + 1, sizeof(*w.pid));
 	w.status = mem_calloc(np + 1, sizeof(*w.status));
-	if ((rc = mktmp(p)) == 0 && (rc = make_dirs(p, np)) == 0)
+	if ((rc = mktmp(p)) == 0 && (rc = make_dirs(p, np)) == 0) {
+		sig_parts = p;
+		sig_pid = w.pid;
+		sig_npid = np;
+		catch_signals(on_signal);
 		rc = run_workers(paths, &wo, pr, np, jobs, p, &w);
+		sig_npid = 0;	/* w.pid is freed below */
+	}
 	/* The first failure in profile order, as one extraction reports. */
 	for (k = 0; k < w.next && rc == 0; k++)
 		if (!succeeded(w.status[k]))
@@ -293,6 +372,8 @@ parts_remove(struct parts *p)
 {
 	size_t k;
 
+	catch_signals(SIG_DFL);
+	sig_parts = NULL;
 	for (k = 0; k < p->n; k++) {
 		remove_dir(p->dirs[k]);
 		free(p->dirs[k]);

@@ -10,6 +10,8 @@
  *
  * A worker's peak memory is what one profile needs (about 40 MB for one
  * of the shared archives); the parent holds only the profile list.
+ * From parts_extract to parts_remove, SIGINT, SIGTERM and SIGHUP stop
+ * the workers and remove the parts before the program ends by them.
  */
 #ifndef NSYSJAX_PARTS_H
 #define NSYSJAX_PARTS_H
