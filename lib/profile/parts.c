@@ -218,7 +218,8 @@ make_dirs(struct parts *p, size_t np)
 	p->dirs = mem_calloc(np + 1, sizeof(*p->dirs));
 	for (k = 0; k < np; k++) {
 		snprintf(name, sizeof(name), "part-%zu", k);
-		p->dirs[p->n++] = join(p->tmp, name);
+		p->dirs[k] = join(p->tmp, name);
+		p->n = k + 1;	/* after: the signal handler reads dirs[< n] */
 		if (mkdir(p->dirs[k], 0700) != 0)
 			return err_fail("%s: cannot create: %s", p->dirs[k],
 			    strerror(errno));
@@ -325,11 +326,12 @@ parts_extract(const char *const *paths, size_t n,
 	p->frames = wo.frames;
 	w.pid = mem_calloc(np + 1, sizeof(*w.pid));
 	w.status = mem_calloc(np + 1, sizeof(*w.status));
+	/* The handler from the first directory made. */
+	sig_parts = p;
+	sig_pid = w.pid;
+	sig_npid = np;
+	catch_signals(on_signal);
 	if ((rc = mktmp(p)) == 0 && (rc = make_dirs(p, np)) == 0) {
-		sig_parts = p;
-		sig_pid = w.pid;
-		sig_npid = np;
-		catch_signals(on_signal);
 		rc = run_workers(paths, &wo, pr, np, jobs, p, &w);
 		sig_npid = 0;	/* w.pid is freed below */
 	}
