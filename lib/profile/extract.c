@@ -855,6 +855,12 @@ extract_notes(const struct extract *x)
 	return &x->warnings;
 }
 
+size_t
+extract_nwarnings(const struct extract *x)
+{
+	return x->nwarnings;
+}
+
 unsigned
 extract_frames(const struct extract *x)
 {
@@ -962,6 +968,7 @@ extract_load(struct extract *x, const char *const *paths, size_t n,
 	}
 	prefetch_free(x->pf);
 	x->pf = NULL;
+	x->nwarnings = x->warnings.n;
 	for (i = 0; i < x->fr.notes.n; i++)
 		err_note(&x->warnings, "%s", x->fr.notes.v[i]);
 	frames_finish(&x->fr);

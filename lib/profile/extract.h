@@ -116,6 +116,14 @@ void extract_profiles_free(struct extract_profile *v, size_t n);
 /* The notes and warnings of extract_load, in order. */
 const struct err_notes *extract_notes(const struct extract *x);
 
+/*
+ * How many of extract_notes come from reading the profiles (in profile
+ * order); the frame builder's notes (frames.h) follow them.  Separate
+ * extractions (parts.h) print all the first kind, then all the second,
+ * as one extraction does.
+ */
+size_t extract_nwarnings(const struct extract *x);
+
 /* The EXTRACT_* bits of the frames extract_load built. */
 unsigned extract_frames(const struct extract *x);
 

@@ -55,6 +55,7 @@ struct extract {
 	struct compile_frame cf;
 	struct extract_hlo *hlo;
 	struct err_notes warnings;	/* for stderr, in order */
+	size_t nwarnings;	/* of them, before the frame builder's notes */
 	struct strtab strings;	/* interned ProgramIds, opcodes, ... */
 	struct strtab rowkeys;	/* "ProgramId\tName" of the hlo rows */
 	struct strtab checked;	/* (dump digest, row id) compared */

@@ -88,7 +88,8 @@ static void
 on_signal(int sig)
 {
 	static char buf[4096];
-	static const char *const other[] = { "notes", "error", "heapsums" };
+	static const char *const other[] = { "notes", "framenotes", "error",
+	    "heapsums" };
 	const struct parts *p = sig_parts;
 	size_t k, i;
 
@@ -101,7 +102,7 @@ on_signal(int sig)
 			unlink3(buf, p->dirs[k], ".", extract_frame_names[i],
 			    ".tsv.tmp");
 		}
-		for (i = 0; i < 3; i++)
+		for (i = 0; i < 4; i++)
 			unlink3(buf, p->dirs[k], "", other[i], "");
 		rmdir(p->dirs[k]);
 	}
@@ -138,7 +139,8 @@ worker(const char *const *paths, const struct extract_opts *o,
 	rc = extract_load(x, paths + pr->input, 1, &wo);
 	nn = extract_notes(x);
 	for (i = 0; i < nn->n; i++)
-		put_file(dir, "notes", nn->v[i]);
+		put_file(dir, i < extract_nwarnings(x) ? "notes" : "framenotes",
+		    nn->v[i]);
 	if (rc == 0)
 		rc = extract_write_dir(x, dir);
 	if (rc == 0 && (wo.frames & EXTRACT_HEAP))
@@ -339,8 +341,12 @@ parts_extract(const char *const *paths, size_t n,
 	for (k = 0; k < w.next && rc == 0; k++)
 		if (!succeeded(w.status[k]))
 			rc = failed(p, k, pr[k].name, w.status[k]);
+	/* Every profile's warnings, then the frame builder's notes, as
+	 * extract_load orders them. */
 	for (k = 0; k < w.next && rc == 0; k++)
 		get_file(p->dirs[k], "notes", notes, 0);
+	for (k = 0; k < w.next && rc == 0; k++)
+		get_file(p->dirs[k], "framenotes", notes, 0);
 	free(w.pid);
 	free(w.status);
 	extract_profiles_free(pr, np);
