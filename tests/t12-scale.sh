@@ -106,6 +106,8 @@ expect_error 1 "h1/module.tsv: header differs" "$X" --merge -f module "$T/p0" "$
 cp -r "$T/p1" "$T/s1"
 awk 'BEGIN { FS = OFS = "\t" } NR == 2 { $10 = 99999 } { print }' "$T/p1/hlo.tsv" > "$T/s1/hlo.tsv"
 expect_error 1 "not ids of its stackframes.tsv" "$X" --merge -f hlo "$T/p0" "$T/s1"
+cp -r "$T/p1" "$T/x1"; cut -f 1-10 "$T/p1/hlo.tsv" > "$T/x1/hlo.tsv"
+expect_error 1 "x1/hlo.tsv: header differs" "$X" --merge -f hlo "$T/p0" "$T/x1"
 # A worker that fails: the first failing profile in order is reported.
 cp -r "$2" "$T/bad1"; : > "$T/bad1/nvtx_gpu_proj_trace/trace.parquet"
 mkdir "$T/tmp"

@@ -615,6 +615,7 @@ struct hlomerge {
 	size_t nrows, caprows;
 	size_t *map;		/* the current part's frame ids -> merged */
 	size_t nmap, capmap;
+	char *header;		/* the first part's hlo header, tab-joined */
 };
 
 static void
@@ -633,6 +634,7 @@ hlomerge_free(struct hlomerge *h)
 	}
 	strtab_free(&h->frames);
 	strtab_free(&h->keys);
+	free(h->header);
 	free(h->key);
 	free(h->rows);
 	free(h->map);
@@ -758,8 +760,32 @@ keep_row(struct hlomerge *h, size_t k, int added, struct hrow *r)
 	h->rows[h->nrows++] = *r;
 }
 
+/* Whether S has the header of the first part's hlo.tsv (recorded). */
 static int
-part_hlo(struct hlomerge *h, const char *dir, const struct tsv_reader *first)
+same_as_first(struct hlomerge *h, const struct src *s)
+{
+	size_t i, len = 0;
+	char *hd = mem_alloc(1);
+
+	hd[0] = '\0';
+	for (i = 0; i < tsv_ncols(s->r); i++) {
+		const char *c = tsv_colname(s->r, i);
+
+		hd = mem_realloc(hd, len + strlen(c) + 2, 1);
+		len += (size_t)sprintf(hd + len, "%s%s", i ? "\t" : "", c);
+	}
+	if (h->header == NULL) {
+		h->header = hd;
+		return 0;
+	}
+	i = strcmp(hd, h->header) != 0;
+	free(hd);
+	return i ? err_fail("%s: header differs from the first part's",
+	    s->name) : 0;
+}
+
+static int
+part_hlo(struct hlomerge *h, const char *dir)
 {
 	struct src s;
 	long cp, cn, cs;
@@ -767,9 +793,8 @@ part_hlo(struct hlomerge *h, const char *dir, const struct tsv_reader *first)
 	size_t cap = 0;
 	int rc;
 
-	if ((rc = src_open(&s, dir, EXTRACT_HLO, 0, NULL)) == 0 && first &&
-	    tsv_ncols(s.r) != tsv_ncols(first))
-		rc = err_fail("%s: header differs from the first part's", s.name);
+	if ((rc = src_open(&s, dir, EXTRACT_HLO, 0, NULL)) == 0)
+		rc = same_as_first(h, &s);
 	if (rc == 0 && ((cp = tsv_require(s.r, "ProgramId")) < 0 ||
 	    (cn = tsv_require(s.r, "Name")) < 0 ||
 	    (cs = tsv_require(s.r, "StackFrameIds")) < 0))
@@ -816,7 +841,7 @@ hlomerge_read(struct hlomerge *h, const char *const *dirs, size_t n,
 	memset(h, 0, sizeof(*h));
 	for (i = 0; i < n; i++)
 		if (part_frames(h, dirs[i]) != 0 ||
-		    (with_hlo && part_hlo(h, dirs[i], NULL) != 0))
+		    (with_hlo && part_hlo(h, dirs[i]) != 0))
 			return -1;
 	return 0;
 }
