@@ -119,13 +119,14 @@ merge_parts(const char *const *dirs, size_t n, unsigned bit, const char *dir)
  */
 static void
 extract_parts(const char *const *paths, size_t n, struct extract_opts *o,
-    unsigned jobs, const char *dir)
+    const struct extract_profile *pr, size_t np, unsigned jobs,
+    const char *dir)
 {
 	struct err_notes notes = { NULL, 0, 0 };
 	struct parts p;
 	int rc;
 
-	if (parts_extract(paths, n, o, jobs, &p, &notes) != 0)
+	if (parts_extract(paths, o, pr, np, jobs, &p, &notes) != 0)
 		die(&notes);
 	rc = merge_devices((const char *const *)p.dirs, p.n);
 	if (rc == 1) {
@@ -212,10 +213,10 @@ main(int argc, char *argv[])
 		o.frames = (1u << EXTRACT_NFRAMES) - 1;
 	if (extract_profiles(paths, n, &o, &pr, &np) != 0)
 		err_die_last();
-	extract_profiles_free(pr, np);
 	if (np > 1 && jobs > 0)
-		extract_parts(paths, n, &o, (unsigned)jobs, dir);
+		extract_parts(paths, n, &o, pr, np, (unsigned)jobs, dir);
 	else
 		extract_here(paths, n, &o, dir);
+	extract_profiles_free(pr, np);
 	return 0;
 }

@@ -437,12 +437,11 @@ heap_rows(struct extract *x, size_t m0)
 
 /* ---- hlo frame and stack frames ---- */
 
-/* The id of the stack frame TEXT below PARENT (STRTAB_NONE: a root). */
-static size_t
-stack_node(struct extract *x, size_t parent, const char *text)
+size_t
+extract_stack_node(struct strtab *t, char **buf, size_t *cap, size_t parent,
+    const char *text, size_t len)
 {
-	size_t n = strlen(text), k = 0, v = parent == STRTAB_NONE ? 0 :
-	    parent + 1;
+	size_t k = 0, v = parent == STRTAB_NONE ? 0 : parent + 1;
 	char digits[24];
 	int nd = 0;
 
@@ -450,12 +449,12 @@ stack_node(struct extract *x, size_t parent, const char *text)
 	do
 		digits[nd++] = (char)('0' + v % 10);
 	while ((v /= 10) != 0);
-	mem_grow(&x->keybuf, &x->capkeybuf, n + 32, 1);
+	mem_grow(buf, cap, len + 32, 1);
 	while (nd > 0)
-		x->keybuf[k++] = digits[--nd];
-	x->keybuf[k++] = '\t';
-	memcpy(x->keybuf + k, text, n);
-	return strtab_intern(&x->stackframes, x->keybuf, k + n, NULL);
+		(*buf)[k++] = digits[--nd];
+	(*buf)[k++] = '\t';
+	memcpy(*buf + k, text, len);
+	return strtab_intern(t, *buf, k + len, NULL);
 }
 
 static char *
@@ -505,7 +504,9 @@ fill_row(struct extract *x, struct extract_hlorow *r, struct hlo_module *m,
 		size_t node = STRTAB_NONE;
 
 		for (j = 0; j < src.stack[i].nframe; j++)
-			node = stack_node(x, node, src.stack[i].frame[j]);
+			node = extract_stack_node(&x->stackframes,
+			    &x->keybuf, &x->capkeybuf, node,
+			    src.stack[i].frame[j], strlen(src.stack[i].frame[j]));
 		if (node != STRTAB_NONE)
 			r->stacks[r->nstacks++] = node;
 	}

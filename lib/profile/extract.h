@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "base/err.h"
+#include "base/strtab.h"
 
 struct tsv_writer;
 
@@ -94,6 +95,22 @@ int extract_write_dir(struct extract *x, const char *dir);
  * message "DIR/heapsums: ..." (cannot create, write error).
  */
 int extract_write_heapsums(const struct extract *x, const char *dir);
+
+/*
+ * The tree behind the stackframes frame, in T (for extract.c and
+ * merge.h): node id -> "<parent id + 1>\t<frame>" (0 before the tab for
+ * an outermost frame), so that equal stack prefixes are stored once and
+ * ids number the frames in order of first appearance.
+ * extract_stack_node: the id of frame TEXT[0..LEN) below node PARENT
+ * (STRTAB_NONE: outermost), added when new; *BUF (*CAP bytes) is scratch
+ * kept between calls (no allocation per call once it is large enough).
+ * extract_write_stacktree: T as the stackframes frame (FrameId,
+ * ParentFrameId empty for an outermost frame, Frame) to W, header first;
+ * returns 0, or -1 with tsv_eor's message.
+ */
+size_t extract_stack_node(struct strtab *t, char **buf, size_t *cap,
+    size_t parent, const char *text, size_t len);
+int extract_write_stacktree(const struct strtab *t, struct tsv_writer *w);
 
 /* Where a profile is, for extracting it alone (extract_opts.only). */
 struct extract_profile {

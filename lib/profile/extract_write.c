@@ -218,17 +218,16 @@ write_hlo(const struct extract *x, struct tsv_writer *w)
 	return rc;
 }
 
-/* Node keys are "<parent id + 1>\t<frame>" (extract.h). */
-static int
-write_stackframes(const struct extract *x, struct tsv_writer *w)
+int
+extract_write_stacktree(const struct strtab *t, struct tsv_writer *w)
 {
 	static const char *const cols[] = { "FrameId", "ParentFrameId",
 	    "Frame", NULL };
 	size_t i;
 	int rc = tsv_header(w, cols);
 
-	for (i = 0; i < x->stackframes.n && rc == 0; i++) {
-		const char *key = strtab_get(&x->stackframes, i);
+	for (i = 0; i < t->n && rc == 0; i++) {
+		const char *key = strtab_get(t, i);
 		char *tab;
 		unsigned long long parent = strtoull(key, &tab, 10);
 
@@ -237,7 +236,7 @@ write_stackframes(const struct extract *x, struct tsv_writer *w)
 			tsv_empty(w);
 		else
 			tsv_i64(w, (int64_t)parent - 1);
-		tsv_strn(w, tab + 1, x->stackframes.len[i] - (size_t)(tab + 1 - key));
+		tsv_strn(w, tab + 1, t->len[i] - (size_t)(tab + 1 - key));
 		rc = tsv_eor(w);
 	}
 	return rc;
@@ -340,7 +339,7 @@ extract_write(struct extract *x, unsigned bit, struct tsv_writer *w)
 	case EXTRACT_HLO:
 		return write_hlo(x, w);
 	case EXTRACT_STACKFRAMES:
-		return write_stackframes(x, w);
+		return extract_write_stacktree(&x->stackframes, w);
 	case EXTRACT_HEAP:
 		return write_heap(x, w);
 	case EXTRACT_NVTX:

@@ -45,8 +45,18 @@ struct src {
 	long col[MAXKEY];
 	const char *s[MAXKEY];	/* string keys, unescaped (tsv_field) */
 	int64_t v[MAXKEY];	/* integer keys */
+	char *ps[MAXKEY];	/* the previous row's string keys */
+	size_t pcap[MAXKEY];
+	int64_t pv[MAXKEY];	/* and integer keys */
 	uint64_t hash;		/* heap: of this part's current group */
 	int ingroup;		/* heap: hash has begun */
+};
+
+/* What a merge carries down to its groups: where warnings go, and
+ * whether heap rows are compared (no heapsums in the parts). */
+struct mctx {
+	struct err_notes *notes;
+	int text_check;
 };
 
 static char *
@@ -80,19 +90,66 @@ src_key(struct src *s)
 	return 0;
 }
 
-/* Read the next row of S and its key; EOF sets s->eof. */
+/* Keep the current row's key as the previous one (buffers reused: no
+ * allocation per row). */
+static void
+save_key(struct src *s)
+{
+	size_t i, n;
+
+	for (i = 0; i < s->nkey; i++) {
+		if (s->key[i].num) {
+			s->pv[i] = s->v[i];
+			continue;
+		}
+		n = strlen(s->s[i]) + 1;
+		mem_grow(&s->ps[i], &s->pcap[i], n, 1);
+		memcpy(s->ps[i], s->s[i], n);
+	}
+}
+
+/* Whether the current key sorts before the previous row's. */
+static int
+before_prev(const struct src *s)
+{
+	size_t i;
+	int c;
+
+	for (i = 0; i < s->nkey; i++) {
+		c = s->key[i].num ? (s->v[i] > s->pv[i]) - (s->v[i] < s->pv[i]) :
+		    strcmp(s->s[i], s->ps[i]);
+		if (c != 0)
+			return c < 0;
+	}
+	return 0;
+}
+
+/*
+ * Read the next row of S and its key; EOF sets s->eof.  A part must be
+ * sorted as its frame is (the merge's premise): a row before the one
+ * read before it is an error.
+ */
 static int
 src_next(struct src *s)
 {
-	int rc = tsv_next(s->r);
+	int rc, first = s->r != NULL && tsv_lineno(s->r) < 2;
 
-	if (rc < 0)
+	if (s->key && !first)
+		save_key(s);
+	if ((rc = tsv_next(s->r)) < 0)
 		return -1;
 	if (rc == 0) {
 		s->eof = 1;
 		return 0;
 	}
-	return s->key ? src_key(s) : 0;
+	if (s->key == NULL)
+		return 0;
+	if (src_key(s) != 0)
+		return -1;
+	if (!first && before_prev(s))
+		return err_fail("%s:%ld: not in the frame's order (the part must "
+		    "be an nsysjax-extract output)", s->name, tsv_lineno(s->r));
+	return 0;
 }
 
 static int
@@ -115,6 +172,10 @@ keycmp(const struct src *a, const struct src *b)
 static void
 src_close(struct src *s)
 {
+	size_t i;
+
+	for (i = 0; i < MAXKEY; i++)
+		free(s->ps[i]);
 	tsv_rclose(s->r);
 	if (s->fp)
 		fclose(s->fp);
@@ -271,21 +332,12 @@ emit(struct tsv_writer *w, struct src *s, const long *blank)
 	return tsv_eor(w);
 }
 
-/* A row that sorts before the one read before it. */
-static int
-unsorted(const struct src *s)
-{
-	return err_fail("%s:%ld: not in the frame's order (the part must be "
-	    "an nsysjax-extract output)", s->name, tsv_lineno(s->r));
-}
-
 static int
 kway(struct src *s, size_t n, struct tsv_writer *w)
 {
 	struct pq q = { mem_calloc(n + 1, sizeof(*q.v)), 0 };
 	long blank[2] = { -1, -1 };
 	int some_empty = 0, some_full = 0, rc = 0;
-	struct src prev;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -302,26 +354,12 @@ kway(struct src *s, size_t n, struct tsv_writer *w)
 		blank[1] = tsv_col(s[0].r, "OrigStartMs");
 	}
 	pq_build(&q);
-	memset(&prev, 0, sizeof(prev));
 	while (q.n > 0 && rc == 0) {
 		struct src *t = q.v[0];
 
-		if ((rc = emit(w, t, blank)) != 0)
-			break;
-		/* The key of this row, to check the next one against. */
-		prev = *t;
-		for (i = 0; i < t->nkey; i++)
-			if (!t->key[i].num)
-				prev.s[i] = mem_strdup(t->s[i]);
-		if ((rc = src_next(t)) != 0)
-			;
-		else if (t->eof)
+		if ((rc = emit(w, t, blank)) == 0 && (rc = src_next(t)) == 0 &&
+		    t->eof)
 			q.v[0] = q.v[--q.n];
-		else if (keycmp(t, &prev) < 0)
-			rc = unsorted(t);
-		for (i = 0; i < t->nkey; i++)
-			if (!t->key[i].num)
-				free((char *)prev.s[i]);
 		pq_down(&q, 0);
 	}
 	free(q.v);
@@ -329,21 +367,20 @@ kway(struct src *s, size_t n, struct tsv_writer *w)
 }
 
 static int heap_rows(struct src *s, size_t k, struct tsv_writer *w,
-    struct err_notes *notes);
+    struct mctx *c);
 
 /* Merge S[0..N) (open, headers checked) into W, header first. */
 static int
-merge_open(struct src *s, size_t n, struct tsv_writer *w,
-    struct err_notes *notes)
+merge_open(struct src *s, size_t n, struct tsv_writer *w, struct mctx *c)
 {
 	if (write_header(w, s[0].r) != 0)
 		return -1;
-	return s[0].key == heap_key ? heap_rows(s, n, w, notes) : kway(s, n, w);
+	return s[0].key == heap_key ? heap_rows(s, n, w, c) : kway(s, n, w);
 }
 
 static int merge_sorted(const char *const *dirs, size_t n, size_t index0,
     unsigned bit, const struct keycol *key, struct src *out,
-    struct err_notes *notes);
+    struct mctx *c);
 
 /*
  * Open parts DIRS[0..N) of frame BIT as sources S[0..N), or, when there
@@ -353,7 +390,7 @@ static int merge_sorted(const char *const *dirs, size_t n, size_t index0,
  */
 static size_t
 open_sources(const char *const *dirs, size_t n, unsigned bit,
-    const struct keycol *key, struct src *s, struct err_notes *notes)
+    const struct keycol *key, struct src *s, struct mctx *c)
 {
 	size_t i, k = 0, group = (n + MERGE_FANIN - 1) / MERGE_FANIN;
 	int rc = 0;
@@ -364,7 +401,7 @@ open_sources(const char *const *dirs, size_t n, unsigned bit,
 	} else {
 		for (i = 0; i < n && rc == 0; i += group)
 			rc = merge_sorted(dirs + i, n - i < group ? n - i : group,
-			    i, bit, key, &s[k++], notes);
+			    i, bit, key, &s[k++], c);
 	}
 	for (i = 1; i < k && rc == 0; i++)
 		if (!same_header(&s[i], &s[0]))
@@ -381,7 +418,7 @@ open_sources(const char *const *dirs, size_t n, unsigned bit,
 static int
 merge_sorted(const char *const *dirs, size_t n, size_t index0,
     unsigned bit, const struct keycol *key, struct src *out,
-    struct err_notes *notes)
+    struct mctx *c)
 {
 	struct src *s = mem_calloc(MERGE_FANIN + 1, sizeof(*s));
 	FILE *fp = outfile_anon("nsysjax-merge");
@@ -390,9 +427,9 @@ merge_sorted(const char *const *dirs, size_t n, size_t index0,
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (fp != NULL && (k = open_sources(dirs, n, bit, key, s, notes)) > 0) {
+	if (fp != NULL && (k = open_sources(dirs, n, bit, key, s, c)) > 0) {
 		w = tsv_wopen(fp, "temporary file");
-		rc = merge_open(s, k, w, notes);
+		rc = merge_open(s, k, w, c);
 		if (tsv_wclose(w) != 0)
 			rc = -1;
 	}
@@ -411,11 +448,11 @@ merge_sorted(const char *const *dirs, size_t n, size_t index0,
 
 static int
 write_sorted(const char *const *dirs, size_t n, unsigned bit,
-    const struct keycol *key, struct tsv_writer *w, struct err_notes *notes)
+    const struct keycol *key, struct tsv_writer *w, struct mctx *c)
 {
 	struct src *s = mem_calloc(MERGE_FANIN + 1, sizeof(*s));
-	size_t k = open_sources(dirs, n, bit, key, s, notes), i;
-	int rc = k > 0 ? merge_open(s, k, w, notes) : -1;
+	size_t k = open_sources(dirs, n, bit, key, s, c), i;
+	int rc = k > 0 ? merge_open(s, k, w, c) : -1;
 
 	for (i = 0; i < k; i++)
 		src_close(&s[i]);
@@ -467,9 +504,6 @@ hash_line(uint64_t h, const char *p, size_t n)
 		h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
 	return (h ^ '\n') * 0x100000001b3ull;
 }
-
-/* Whether heap_rows compares the parts' rows (no heapsums). */
-static int text_check = 1;
 
 /*
  * When every part has heapsums (extract_write_heapsums: parts.h's
@@ -539,8 +573,7 @@ heapsums_notes(const char *const *dirs, size_t n, struct err_notes *notes)
 }
 
 static int
-heap_rows(struct src *s, size_t k, struct tsv_writer *w,
-    struct err_notes *notes)
+heap_rows(struct src *s, size_t k, struct tsv_writer *w, struct mctx *c)
 {
 	struct pq q = { mem_calloc(k + 1, sizeof(*q.v)), 0 };
 	char *program = NULL;
@@ -568,13 +601,12 @@ heap_rows(struct src *s, size_t k, struct tsv_writer *w,
 		t->hash = hash_line(t->hash, line, len);
 		if (t == owner)
 			rc = copy_row(w, t->r);
-		if (rc == 0 && (rc = src_next(t)) == 0 && !t->eof &&
-		    strcmp(t->s[0], program) < 0)
-			rc = unsorted(t);
+		if (rc == 0)
+			rc = src_next(t);
 		/* The end of T's group: the owner's ended before. */
 		if (rc == 0 && (t->eof || strcmp(t->s[0], program) != 0)) {
-			if (t != owner && t->hash != owner->hash && text_check)
-				err_note(notes, "%s: heap simulator traces differ "
+			if (t != owner && t->hash != owner->hash && c->text_check)
+				err_note(c->notes, "%s: heap simulator traces differ "
 				    "from those of %s for ProgramId %s; the heap "
 				    "frame has the first", t->name, owner->name,
 				    program);
@@ -616,6 +648,9 @@ struct hlomerge {
 	size_t *map;		/* the current part's frame ids -> merged */
 	size_t nmap, capmap;
 	char *header;		/* the first part's hlo header, tab-joined */
+	char *keybuf;		/* extract_stack_node's scratch */
+	size_t capkeybuf;
+	int read;		/* every part has been read */
 };
 
 static void
@@ -635,6 +670,7 @@ hlomerge_free(struct hlomerge *h)
 	strtab_free(&h->frames);
 	strtab_free(&h->keys);
 	free(h->header);
+	free(h->keybuf);
 	free(h->key);
 	free(h->rows);
 	free(h->map);
@@ -648,8 +684,6 @@ part_frames(struct hlomerge *h, const char *dir)
 	    "Frame", NULL };
 	struct src s;
 	long c[3];
-	char *key = NULL;
-	size_t cap = 0;
 	int rc;
 
 	h->nmap = 0;
@@ -657,8 +691,7 @@ part_frames(struct hlomerge *h, const char *dir)
 		rc = tsv_columns(s.r, cols, 3, 0, c);
 	while (rc == 0 && !s.eof) {
 		int64_t id, parent = -1;
-		size_t len, k;
-		const char *frame = tsv_rawfield(s.r, (size_t)c[2], &len);
+		const char *frame = tsv_field(s.r, (size_t)c[2]);
 
 		if ((rc = tsv_get_i64(s.r, (size_t)c[0], &id, 0)) != 0 ||
 		    (rc = tsv_get_i64(s.r, (size_t)c[1], &parent, 1)) < 0)
@@ -671,15 +704,12 @@ part_frames(struct hlomerge *h, const char *dir)
 			    (long long)parent);
 			break;
 		}
-		mem_grow(&key, &cap, len + 32, 1);
-		k = (size_t)sprintf(key, "%zu\t", parent < 0 ? 0 :
-		    h->map[parent] + 1);
-		memcpy(key + k, frame, len);
 		mem_grow(&h->map, &h->capmap, h->nmap + 1, sizeof(*h->map));
-		h->map[h->nmap++] = strtab_intern(&h->frames, key, k + len, NULL);
+		h->map[h->nmap++] = extract_stack_node(&h->frames, &h->keybuf,
+		    &h->capkeybuf, parent < 0 ? STRTAB_NONE : h->map[parent],
+		    frame, strlen(frame));
 		rc = src_next(&s);
 	}
-	free(key);
 	src_close(&s);
 	return rc;
 }
@@ -894,42 +924,20 @@ hlo_out(const struct hlomerge *h, const char *dir0, struct tsv_writer *w)
 	return rc;
 }
 
-static int
-stackframes_out(const struct hlomerge *h, struct tsv_writer *w)
-{
-	static const char *const cols[] = { "FrameId", "ParentFrameId",
-	    "Frame", NULL };
-	size_t i;
-	int rc = tsv_header(w, cols);
-
-	for (i = 0; i < h->frames.n && rc == 0; i++) {
-		const char *key = strtab_get(&h->frames, i);
-		char *tab;
-		unsigned long long parent = strtoull(key, &tab, 10);
-
-		tsv_i64(w, (int64_t)i);
-		if (parent == 0)
-			tsv_empty(w);
-		else
-			tsv_i64(w, (int64_t)parent - 1);
-		tsv_raw(w, tab + 1, h->frames.len[i] - (size_t)(tab + 1 - key));
-		rc = tsv_eor(w);
-	}
-	return rc;
-}
-
+/* Frame BIT (hlo or stackframes) from H, read here the first time
+ * (with the hlo rows when WITH_HLO): merge_write_dir writes both frames
+ * from one reading of the parts. */
 static int
 write_hlo_frames(const char *const *dirs, size_t n, unsigned bit,
-    struct tsv_writer *w)
+    struct tsv_writer *w, struct hlomerge *h, int with_hlo)
 {
-	struct hlomerge h;
-	int rc = hlomerge_read(&h, dirs, n, bit == EXTRACT_HLO);
-
-	if (rc == 0)
-		rc = bit == EXTRACT_HLO ? hlo_out(&h, dirs[0], w) :
-		    stackframes_out(&h, w);
-	hlomerge_free(&h);
-	return rc;
+	if (!h->read) {
+		if (hlomerge_read(h, dirs, n, with_hlo) != 0)
+			return -1;
+		h->read = 1;
+	}
+	return bit == EXTRACT_HLO ? hlo_out(h, dirs[0], w) :
+	    extract_write_stacktree(&h->frames, w);
 }
 
 /* ---- the interface ---- */
@@ -1030,27 +1038,44 @@ merge_devices(const char *const *dirs, size_t n)
 	return rc;
 }
 
-int
-merge_write(const char *const *dirs, size_t n, unsigned bit,
-    struct tsv_writer *w, struct err_notes *notes)
+/* Frame BIT of DIRS[0..N) to W; H caches the hlo frames' reading. */
+static int
+write_frame(const char *const *dirs, size_t n, unsigned bit,
+    struct tsv_writer *w, struct err_notes *notes, struct hlomerge *h,
+    int with_hlo)
 {
+	struct mctx c = { notes, 1 };
+
 	switch (bit) {
 	case EXTRACT_THUNK:
 	case EXTRACT_COMMUNICATION:
-		return write_sorted(dirs, n, bit, thunk_key, w, notes);
+		return write_sorted(dirs, n, bit, thunk_key, w, &c);
 	case EXTRACT_MODULE:
-		return write_sorted(dirs, n, bit, module_key, w, notes);
+		return write_sorted(dirs, n, bit, module_key, w, &c);
 	case EXTRACT_HEAP:
-		text_check = !heapsums_notes(dirs, n, notes);
-		return write_sorted(dirs, n, bit, heap_key, w, notes);
+		c.text_check = !heapsums_notes(dirs, n, notes);
+		return write_sorted(dirs, n, bit, heap_key, w, &c);
 	case EXTRACT_COMPILE:
 	case EXTRACT_NVTX:
 		return write_concat(dirs, n, bit, w);
 	case EXTRACT_HLO:
 	case EXTRACT_STACKFRAMES:
-		return write_hlo_frames(dirs, n, bit, w);
+		return write_hlo_frames(dirs, n, bit, w, h, with_hlo);
 	}
 	return err_fail("unknown frame");
+}
+
+int
+merge_write(const char *const *dirs, size_t n, unsigned bit,
+    struct tsv_writer *w, struct err_notes *notes)
+{
+	struct hlomerge h;
+	int rc;
+
+	memset(&h, 0, sizeof(h));
+	rc = write_frame(dirs, n, bit, w, notes, &h, bit == EXTRACT_HLO);
+	hlomerge_free(&h);
+	return rc;
 }
 
 int
@@ -1058,10 +1083,12 @@ merge_write_dir(const char *const *dirs, size_t n, unsigned bits,
     const char *outdir, struct err_notes *notes)
 {
 	struct outfile of[EXTRACT_NFRAMES];
+	struct hlomerge h;
 	size_t i;
 	int rc = 0;
 
 	memset(of, 0, sizeof(of));
+	memset(&h, 0, sizeof(h));
 	for (i = 0; extract_frame_names[i] && rc == 0; i++) {
 		struct tsv_writer *w;
 		char *path;
@@ -1074,12 +1101,14 @@ merge_write_dir(const char *const *dirs, size_t n, unsigned bits,
 		if (rc != 0)
 			break;
 		w = tsv_wopen(of[i].fp, of[i].path);
-		rc = merge_write(dirs, n, 1u << i, w, notes);
+		rc = write_frame(dirs, n, 1u << i, w, notes, &h,
+		    (bits & EXTRACT_HLO) != 0);
 		if (tsv_wclose(w) != 0)
 			rc = -1;
 		if (outfile_close(&of[i]) != 0)
 			rc = -1;
 	}
+	hlomerge_free(&h);
 	for (i = 0; i < EXTRACT_NFRAMES; i++) {
 		if (rc != 0)
 			outfile_discard(&of[i]);

@@ -307,20 +307,17 @@ run_workers(const char *const *paths, const struct extract_opts *o,
 }
 
 int
-parts_extract(const char *const *paths, size_t n,
-    const struct extract_opts *o, unsigned jobs, struct parts *p,
-    struct err_notes *notes)
+parts_extract(const char *const *paths, const struct extract_opts *o,
+    const struct extract_profile *pr, size_t np, unsigned jobs,
+    struct parts *p, struct err_notes *notes)
 {
 	struct extract_opts wo = *o;
-	struct extract_profile *pr;
 	struct workers w;
-	size_t np, k;
+	size_t k;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
 	memset(&w, 0, sizeof(w));
-	if (extract_profiles(paths, n, &wo, &pr, &np) != 0)
-		return -1;
 	if (wo.frames & (EXTRACT_THUNK | EXTRACT_COMMUNICATION))
 		wo.frames |= EXTRACT_MODULE;
 	if (wo.frames & EXTRACT_HLO)
@@ -349,7 +346,6 @@ parts_extract(const char *const *paths, size_t n,
 		get_file(p->dirs[k], "framenotes", notes, 0);
 	free(w.pid);
 	free(w.status);
-	extract_profiles_free(pr, np);
 	if (rc != 0)
 		parts_remove(p);
 	return rc;

@@ -29,8 +29,9 @@ struct parts {
 };
 
 /*
- * Extract each profile of PATHS[0..N) (as extract_load reads them, with
- * options O) into its own directory of P, JOBS (>= 1) workers at once.
+ * Extract each profile PR[0..NP) of PATHS (extract_profiles' list, O the
+ * options it narrowed) into its own directory of P, JOBS (>= 1) workers
+ * at once.
  * The parts hold O->frames plus what merging them needs: module (for the
  * device check) with thunk or communication, stackframes with hlo.
  * Workers' notes are appended to NOTES in profile order.  Returns 0, or
@@ -39,9 +40,9 @@ struct parts {
  * temporary directory that cannot be made.  On failure nothing is left
  * in $TMPDIR; on success parts_remove removes it.
  */
-int parts_extract(const char *const *paths, size_t n,
-    const struct extract_opts *o, unsigned jobs, struct parts *p,
-    struct err_notes *notes);
+int parts_extract(const char *const *paths, const struct extract_opts *o,
+    const struct extract_profile *pr, size_t np, unsigned jobs,
+    struct parts *p, struct err_notes *notes);
 
 /* Remove P's directories and files, and release P. */
 void parts_remove(struct parts *p);
