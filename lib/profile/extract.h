@@ -87,6 +87,15 @@ int extract_write(struct extract *x, unsigned bit, struct tsv_writer *w);
 int extract_write_dir(struct extract *x, const char *dir);
 
 /*
+ * The mechanism of extract_write_dir, for any writer of frames (merge.h):
+ * WRITE(BIT, W, ARG) for each EXTRACT_* bit in BITS, in the order of
+ * extract_frame_names, into DIR/NAME.tsv, all committed or none.
+ * Returns as extract_write_dir.
+ */
+int extract_write_frames(const char *dir, unsigned bits,
+    int (*write)(unsigned bit, struct tsv_writer *w, void *arg), void *arg);
+
+/*
  * For merge.h, beside extract_write_dir's frames: DIR/heapsums, a line
  * "ProgramId<TAB>digest<TAB>input:member" per ProgramId of the heap
  * frame (heap_digest of its traces, in hex; the dump they came from), so

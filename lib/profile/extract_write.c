@@ -349,10 +349,11 @@ extract_write(struct extract *x, unsigned bit, struct tsv_writer *w)
 }
 
 int
-extract_write_dir(struct extract *x, const char *dir)
+extract_write_frames(const char *dir, unsigned bits,
+    int (*write)(unsigned bit, struct tsv_writer *w, void *arg), void *arg)
 {
 	struct outfile of[EXTRACT_NFRAMES];
-	size_t i, k;
+	size_t i;
 	int rc = 0;
 
 	memset(of, 0, sizeof(of));
@@ -360,7 +361,7 @@ extract_write_dir(struct extract *x, const char *dir)
 		struct tsv_writer *w;
 		char *path;
 
-		if (!(x->o.frames & (1u << i)))
+		if (!(bits & (1u << i)))
 			continue;
 		path = mem_alloc(strlen(dir) + strlen(extract_frame_names[i]) + 6);
 		sprintf(path, "%s/%s.tsv", dir, extract_frame_names[i]);
@@ -369,21 +370,31 @@ extract_write_dir(struct extract *x, const char *dir)
 		if (rc != 0)
 			break;
 		w = tsv_wopen(of[i].fp, of[i].path);
-		rc = extract_write(x, 1u << i, w);
+		rc = write(1u << i, w, arg);
 		if (tsv_wclose(w) != 0)
 			rc = -1;
 		if (outfile_close(&of[i]) != 0)
 			rc = -1;
 	}
-	if (rc != 0) {
-		for (k = 0; k < EXTRACT_NFRAMES; k++)
-			outfile_discard(&of[k]);
-		return -1;
-	}
-	for (i = 0; extract_frame_names[i]; i++)
-		if ((x->o.frames & (1u << i)) && outfile_commit(&of[i]) != 0)
+	for (i = 0; i < EXTRACT_NFRAMES; i++) {
+		if (rc != 0)
+			outfile_discard(&of[i]);
+		else if ((bits & (1u << i)) && outfile_commit(&of[i]) != 0)
 			rc = -1;
+	}
 	return rc;
+}
+
+static int
+write_bit(unsigned bit, struct tsv_writer *w, void *x)
+{
+	return extract_write(x, bit, w);
+}
+
+int
+extract_write_dir(struct extract *x, const char *dir)
+{
+	return extract_write_frames(dir, x->o.frames, write_bit, x);
 }
 
 int

@@ -1078,42 +1078,36 @@ merge_write(const char *const *dirs, size_t n, unsigned bit,
 	return rc;
 }
 
+/* merge_write_dir's frames: one hlomerge for hlo and stackframes. */
+struct dirctx {
+	const char *const *dirs;
+	size_t n;
+	struct err_notes *notes;
+	struct hlomerge h;
+	int with_hlo;
+};
+
+static int
+write_dir_frame(unsigned bit, struct tsv_writer *w, void *arg)
+{
+	struct dirctx *d = arg;
+
+	return write_frame(d->dirs, d->n, bit, w, d->notes, &d->h, d->with_hlo);
+}
+
 int
 merge_write_dir(const char *const *dirs, size_t n, unsigned bits,
     const char *outdir, struct err_notes *notes)
 {
-	struct outfile of[EXTRACT_NFRAMES];
-	struct hlomerge h;
-	size_t i;
-	int rc = 0;
+	struct dirctx d;
+	int rc;
 
-	memset(of, 0, sizeof(of));
-	memset(&h, 0, sizeof(h));
-	for (i = 0; extract_frame_names[i] && rc == 0; i++) {
-		struct tsv_writer *w;
-		char *path;
-
-		if (!(bits & (1u << i)))
-			continue;
-		path = frame_path(outdir, 1u << i);
-		rc = outfile_open(&of[i], path);
-		free(path);
-		if (rc != 0)
-			break;
-		w = tsv_wopen(of[i].fp, of[i].path);
-		rc = write_frame(dirs, n, 1u << i, w, notes, &h,
-		    (bits & EXTRACT_HLO) != 0);
-		if (tsv_wclose(w) != 0)
-			rc = -1;
-		if (outfile_close(&of[i]) != 0)
-			rc = -1;
-	}
-	hlomerge_free(&h);
-	for (i = 0; i < EXTRACT_NFRAMES; i++) {
-		if (rc != 0)
-			outfile_discard(&of[i]);
-		else if ((bits & (1u << i)) && outfile_commit(&of[i]) != 0)
-			rc = -1;
-	}
+	memset(&d, 0, sizeof(d));
+	d.dirs = dirs;
+	d.n = n;
+	d.notes = notes;
+	d.with_hlo = (bits & EXTRACT_HLO) != 0;
+	rc = extract_write_frames(outdir, bits, write_dir_frame, &d);
+	hlomerge_free(&d.h);
 	return rc;
 }
