@@ -224,6 +224,24 @@ window(Xla__HloInstructionProto *p, int64_t size, int64_t stride,
 static struct hlo_module *m;
 static struct hlocost_ctx *cc;
 
+/* With HLOCOST_SEEDS=DIR, each module is also written to DIR/gen-N, the
+ * seeds of the hlocost fuzz target (tests/corpus/hlocost). */
+static void
+seed(const uint8_t *buf, size_t len)
+{
+	static int n;
+	const char *dir = getenv("HLOCOST_SEEDS");
+	char path[512];
+	FILE *fp;
+
+	if (dir == NULL)
+		return;
+	snprintf(path, sizeof(path), "%s/gen-xla-%d", dir, ++n);
+	if ((fp = fopen(path, "wb")) == NULL ||
+	    fwrite(buf, 1, len, fp) != len || fclose(fp) != 0)
+		abort();
+}
+
 /* Pack and load the module built. */
 static void
 load(void)
@@ -232,6 +250,7 @@ load(void)
 	uint8_t *buf = malloc(len ? len : 1);
 
 	xla__hlo_module_proto__pack(&mod, buf);
+	seed(buf, len);
 	hlocost_free(cc);
 	hlo_free(m);
 	m = hlo_load(buf, len);
