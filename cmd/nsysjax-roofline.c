@@ -20,9 +20,8 @@
 #include "profile/device.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-roofline [-h] -H hlo [-M modules] [-t table[,table...]]\n"
-    "           [-o dir] [-d input | -g gpu] [--peak-tflops T] [--peak-gbps G]\n"
-    "           [file ...]";
+    "usage: nsysjax-roofline [-h] -H hlo [-M modules] [-t tables] [-o dir]\n"
+    "           [-d input | -g gpu] [--peak-tflops T] [--peak-gbps G] [file ...]";
 
 static const struct opt_tool tool = { usage_line,
     "  -H, --hlo=FILE         the hlo frame of nsysjax-extract (costs)\n"
