@@ -72,7 +72,14 @@ enum kind {
 	K_DUS			/* dynamic-update-slice */
 };
 
-struct cfact;
+/* An instruction's cost facts, with the ids resolve_costs turns into
+ * indices. */
+struct cfact {
+	struct hlo_cost_facts pub;
+	size_t opid;		/* its operand ids in ld.opid[opid..] */
+	size_t called;		/* its ids in hlo_module.called[called..] */
+	int64_t id;
+};
 struct ld;
 static void keep_cost(struct ld *, const Xla__HloInstructionProto *);
 static void resolve_costs(struct ld *);
@@ -163,6 +170,8 @@ struct ld {
 	size_t imask, nistr;
 	size_t instcap, factcap, compcap, calledcap, opscap;
 	size_t cfcap;
+	int64_t *opid;			/* operand ids of every instruction, */
+	size_t nopid, capopid;		/* until resolve_costs */
 };
 
 /* ---- arenas ---- */
@@ -923,6 +932,7 @@ presize(struct ld *L, const uint8_t *data, size_t len, int wrapped)
 	L->m->comp = mem_calloc(L->compcap = ncomp, sizeof(*L->m->comp));
 	L->m->inst = mem_calloc(L->instcap = ninst, sizeof(*L->m->inst));
 	L->f = mem_calloc(L->factcap = ninst, sizeof(*L->f));
+	L->m->cf = mem_calloc(L->cfcap = ninst, sizeof(*L->m->cf));
 }
 
 /*
@@ -1337,6 +1347,7 @@ ld_free(struct ld *L)
 	free(L->ops);
 	free(L->byid);
 	free(L->istr);
+	free(L->opid);
 }
 
 struct hlo_module *
@@ -1607,21 +1618,14 @@ hlo_src_free(struct hlo_src *s)
 
 /* ---- cost facts (hlo.h hlo_cost_facts; the rules are hlocost.c's) ---- */
 
-/* An instruction's cost facts, with the ids resolve_costs turns into
- * indices. */
-struct cfact {
-	struct hlo_cost_facts pub;
-	const int64_t *opid;
-	size_t called;		/* its ids in hlo_module.called[called..] */
-	int64_t id;
-};
 
+/* N bytes of int64_t copied into the pool. */
 static void *
 pool_copy(struct hlo_module *m, const void *p, size_t n)
 {
 	if (n == 0)
 		return NULL;
-	return memcpy(arena_take(&m->pool, n, sizeof(max_align_t)), p, n);
+	return memcpy(arena_take(&m->pool, n, sizeof(int64_t)), p, n);
 }
 
 static void
@@ -1697,7 +1701,7 @@ keep_conv(struct hlo_module *m, const Xla__ConvolutionDimensionNumbers *d)
 }
 
 static void
-keep_window(struct hlo_module *m, struct hlo_cost_facts *f,
+keep_window(struct hlo_module *m, struct hlo_cost_extra *f,
     const Xla__Window *w)
 {
 	struct hlo_window_dim *o;
@@ -1719,6 +1723,47 @@ keep_window(struct hlo_module *m, struct hlo_cost_facts *f,
 	f->nwindow = w->n_dimensions;
 }
 
+/* The facts most instructions lack: none when all are zero. */
+static const struct hlo_cost_extra no_extra = { .fusion_kind = "",
+	.custom_call_target = "" };
+
+static const struct hlo_cost_extra *
+keep_extra(struct ld *L, const Xla__HloInstructionProto *p)
+{
+	struct hlo_module *m = L->m;
+	struct hlo_cost_extra *x;
+	char *bc;
+
+	if (p->parameter_number == 0 && p->tuple_index == 0 &&
+	    p->dot_dimension_numbers == NULL &&
+	    p->convolution_dimension_numbers == NULL &&
+	    (p->window == NULL || p->window->n_dimensions == 0) &&
+	    p->feature_group_count == 0 && p->batch_group_count == 0 &&
+	    *str(p->fusion_kind) == '\0' && *str(p->custom_call_target) == '\0')
+		return &no_extra;
+	x = arena_take(&m->pool, sizeof(*x), sizeof(max_align_t));
+	*x = no_extra;
+	x->parameter_number = p->parameter_number;
+	x->tuple_index = p->tuple_index;
+	if (p->dot_dimension_numbers)
+		x->dot = keep_dot(m, p->dot_dimension_numbers);
+	if (p->convolution_dimension_numbers)
+		x->conv = keep_conv(m, p->convolution_dimension_numbers);
+	keep_window(m, x, p->window);
+	x->feature_group_count = p->feature_group_count;
+	x->batch_group_count = p->batch_group_count;
+	x->fusion_kind = intern(L, str(p->fusion_kind));
+	x->custom_call_target = intern(L, str(p->custom_call_target));
+	if (*x->custom_call_target && p->backend_config.len > 0) {
+		bc = arena_take(&m->pool, p->backend_config.len + 1, 1);
+		memcpy(bc, p->backend_config.data, p->backend_config.len);
+		bc[p->backend_config.len] = '\0';
+		x->backend_config = bc;
+		x->backend_config_len = p->backend_config.len;
+	}
+	return x;
+}
+
 /* What the cost rules read of P, the instruction just added. */
 static void
 keep_cost(struct ld *L, const Xla__HloInstructionProto *p)
@@ -1726,7 +1771,6 @@ keep_cost(struct ld *L, const Xla__HloInstructionProto *p)
 	struct hlo_module *m = L->m;
 	struct cfact *c;
 	struct hlo_cost_facts *f;
-	char *bc;
 
 	mem_grow(&m->cf, &L->cfcap, m->ninst, sizeof(*m->cf));
 	c = &m->cf[m->ninst - 1];
@@ -1735,28 +1779,17 @@ keep_cost(struct ld *L, const Xla__HloInstructionProto *p)
 	c->id = p->id;
 	keep_shape(m, &f->shape, p->shape);
 	f->noperand = p->n_operand_ids;
-	c->opid = pool_copy(m, p->operand_ids,
-	    p->n_operand_ids * sizeof(*p->operand_ids));
+	c->opid = L->nopid;
+	if (f->noperand > 0) {
+		mem_grow(&L->opid, &L->capopid, L->nopid + f->noperand,
+		    sizeof(*L->opid));
+		memcpy(L->opid + L->nopid, p->operand_ids,
+		    f->noperand * sizeof(*L->opid));
+		L->nopid += f->noperand;
+	}
 	c->called = m->inst[m->ninst - 1].called;
 	f->ncalled = p->n_called_computation_ids;
-	f->parameter_number = p->parameter_number;
-	f->tuple_index = p->tuple_index;
-	if (p->dot_dimension_numbers)
-		f->dot = keep_dot(m, p->dot_dimension_numbers);
-	if (p->convolution_dimension_numbers)
-		f->conv = keep_conv(m, p->convolution_dimension_numbers);
-	keep_window(m, f, p->window);
-	f->feature_group_count = p->feature_group_count;
-	f->batch_group_count = p->batch_group_count;
-	f->fusion_kind = intern(L, str(p->fusion_kind));
-	f->custom_call_target = intern(L, str(p->custom_call_target));
-	if (*f->custom_call_target && p->backend_config.len > 0) {
-		bc = arena_take(&m->pool, p->backend_config.len + 1, 1);
-		memcpy(bc, p->backend_config.data, p->backend_config.len);
-		bc[p->backend_config.len] = '\0';
-		f->backend_config = bc;
-		f->backend_config_len = p->backend_config.len;
-	}
+	f->x = keep_extra(L, p);
 }
 
 /* Operand ids to instruction indices, computation ids to computation
@@ -1776,9 +1809,9 @@ resolve_costs(struct ld *L)
 		struct cfact *c = &m->cf[i];
 
 		v = arena_take(&m->pool, (c->pub.noperand + c->pub.ncalled + 1)
-		    * sizeof(*v), sizeof(max_align_t));
+		    * sizeof(*v), sizeof(*v));
 		for (k = 0; k < c->pub.noperand; k++)
-			v[k] = find_id(L, c->opid[k]);
+			v[k] = find_id(L, L->opid[c->opid + k]);
 		for (k = 0; k < c->pub.ncalled; k++) {
 			cp = find_comp(m, m->called[c->called + k]);
 			v[c->pub.noperand + k] = cp ? (size_t)(cp - m->comp) :

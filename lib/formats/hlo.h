@@ -251,15 +251,14 @@ struct hlo_window_dim {
  * dump has them (no defaults applied: a group count of 0 means unset).
  * OPERAND[k] and CALLED[k] are resolved to instruction and computation
  * indices of the module (HLO_NONE when the id names nothing; operands
- * are looked up in the whole module, ids being unique in it).
+ * are looked up in the whole module, ids being unique in it).  The
+ * fields most instructions lack are in X, which points to an all-zero
+ * struct (strings "") when the instruction has none of them: a module
+ * keeps about 100 bytes of cost facts per instruction.
  * BACKEND_CONFIG[0..BACKEND_CONFIG_LEN) is kept for custom calls only
  * (NULL otherwise): the GPU backend's JSON GpuBackendConfig.
  */
-struct hlo_cost_facts {
-	struct hlo_shape shape;
-	size_t comp;			/* its computation's index */
-	size_t noperand, ncalled;
-	const size_t *operand, *called;
+struct hlo_cost_extra {
 	int64_t parameter_number, tuple_index;
 	const struct hlo_dot_dnums *dot;	/* NULL when absent */
 	const struct hlo_conv_dnums *conv;	/* NULL when absent */
@@ -270,6 +269,14 @@ struct hlo_cost_facts {
 	const char *custom_call_target;	/* "" when absent */
 	const char *backend_config;
 	size_t backend_config_len;
+};
+
+struct hlo_cost_facts {
+	struct hlo_shape shape;
+	size_t comp;			/* its computation's index */
+	size_t noperand, ncalled;
+	const size_t *operand, *called;
+	const struct hlo_cost_extra *x;
 };
 
 /* The cost facts of instruction I (I < hlo_count), and the index of IN,

@@ -353,10 +353,10 @@ conv_flops(const struct hlocost_ctx *c, size_t i,
 	const struct hlo_cost_facts *f = facts(c, i);
 	const struct hlo_shape *lhs = operand_shape(c, i, 0);
 	const struct hlo_shape *rhs = operand_shape(c, i, 1);
-	const struct hlo_conv_dnums *d = f->conv;
+	const struct hlo_conv_dnums *d = f->x->conv;
 	static const struct hlo_window_dim unit = { 1, 1, 0, 0, 1, 1 };
-	int64_t fg = f->feature_group_count > 0 ? f->feature_group_count : 1;
-	int64_t bg = f->batch_group_count > 0 ? f->batch_group_count : 1;
+	int64_t fg = f->x->feature_group_count > 0 ? f->x->feature_group_count : 1;
+	int64_t bg = f->x->batch_group_count > 0 ? f->x->batch_group_count : 1;
 	uint64_t fma, pos = 1;
 	size_t s;
 
@@ -365,12 +365,12 @@ conv_flops(const struct hlocost_ctx *c, size_t i,
 	fma = mul(mul((uint64_t)(dim(lhs, d->input_feature) / fg),
 	    (uint64_t)dim(result, d->output_feature)),
 	    (uint64_t)(dim(lhs, d->input_batch) / bg));
-	if (f->nwindow == 0)
+	if (f->x->nwindow == 0)
 		pos = valid_positions(1, 1, 1, &unit);
-	for (s = 0; s < f->nwindow && s < d->nspatial; s++)
+	for (s = 0; s < f->x->nwindow && s < d->nspatial; s++)
 		pos = mul(pos, valid_positions(dim(lhs, d->input_spatial[s]),
 		    dim(rhs, d->kernel_spatial[s]),
-		    dim(result, d->output_spatial[s]), &f->window[s]));
+		    dim(result, d->output_spatial[s]), &f->x->window[s]));
 	return mul(mul(fma, pos), FMA_FLOPS);
 }
 
@@ -398,13 +398,13 @@ json_dnums(const struct hlo_cost_facts *f, const char *const *path,
 	struct json_val jv;
 	int k, r;
 
-	if (f->backend_config == NULL || npath > 6)
+	if (f->x->backend_config == NULL || npath > 6)
 		return 0;
 	memcpy(p, path, npath * sizeof(*p));
 	for (k = 0; k < 4; k++) {
 		n[k] = 0;
 		p[npath] = keys[k];
-		r = json_find(f->backend_config, f->backend_config_len, p,
+		r = json_find(f->x->backend_config, f->x->backend_config_len, p,
 		    npath + 1, &jv);
 		if (r < 0)
 			return 0;
@@ -505,7 +505,7 @@ fmha(const struct hlocost_ctx *c, size_t i, struct hlocost *out)
 		return 0;
 	qk = gemm_flops(q, k, d1, n1);
 	pv = dot_flops(v, first(&f->shape), d2[1], n2[1]);
-	if (strstr(f->custom_call_target, "Backward"))
+	if (strstr(f->x->custom_call_target, "Backward"))
 		matmul(out, add(mul(3, qk), mul(2, pv)), q);
 	else
 		matmul(out, add(qk, pv), q);
@@ -518,7 +518,7 @@ static int
 custom_call(const struct hlocost_ctx *c, size_t i, struct hlocost *out)
 {
 	const struct hlo_cost_facts *f = facts(c, i);
-	const char *t = f->custom_call_target;
+	const char *t = f->x->custom_call_target;
 
 	if (is_gemm(t))
 		return gemm(c, i, out);
@@ -550,7 +550,7 @@ fused_param(const struct hlocost_ctx *c, size_t comp, size_t k)
 	hlo_comp(c->m, comp, &ci);
 	for (i = ci.first; i < ci.first + ci.n; i++)
 		if (is_op(c, i, "parameter") &&
-		    facts(c, i)->parameter_number == (int64_t)k)
+		    facts(c, i)->x->parameter_number == (int64_t)k)
 			return i;
 	return HLO_NONE;
 }
@@ -609,7 +609,7 @@ gte_path(const struct hlocost_ctx *c, size_t p, const size_t *idx, size_t n)
 		for (u = c->ustart[p]; u < c->ustart[p + 1]; u++) {
 			user = c->users[u];
 			if (is_op(c, user, "get-tuple-element") &&
-			    facts(c, user)->tuple_index == (int64_t)idx[d]) {
+			    facts(c, user)->x->tuple_index == (int64_t)idx[d]) {
 				p = user;
 				break;
 			}
@@ -674,7 +674,7 @@ fusion(struct hlocost_ctx *c, size_t i, int depth, struct hlocost *out)
 	}
 	hlo_comp(c->m, comp, &ci);
 	/* A custom fusion holding a gather or scatter costs as that op. */
-	if (strcmp(f->fusion_kind, "kCustom") == 0)
+	if (strcmp(f->x->fusion_kind, "kCustom") == 0)
 		for (j = ci.first; j < ci.first + ci.n; j++)
 			if (is_op(c, j, "gather") || is_op(c, j, "scatter")) {
 				cost(c, j, depth + 1, out);
@@ -723,8 +723,8 @@ reduce_window(struct hlocost_ctx *c, size_t i, int depth,
 	struct hlocost sub;
 
 	called_cost(c, i, 0, depth, &sub);
-	for (d = 0; d < f->nwindow; d++) {
-		const struct hlo_window_dim *w = &f->window[d];
+	for (d = 0; d < f->x->nwindow; d++) {
+		const struct hlo_window_dim *w = &f->x->window[d];
 
 		win = mul(win, (uint64_t)(w->size > 0 ? w->size : 0));
 		nred += w->size != 1;
@@ -737,7 +737,7 @@ reduce_window(struct hlocost_ctx *c, size_t i, int depth,
 	count = mul(sub0(win, 1), nout);
 	/* A reduce then broadcast along one dimension, as one window. */
 	if (nred == 1 && npad == 1 && !is_tuple(&f->shape) &&
-	    rd != HLO_NONE && f->window[rd].pad_low == dim(res,
+	    rd != HLO_NONE && f->x->window[rd].pad_low == dim(res,
 	    (int64_t)rd) - 1 && dim(res, (int64_t)rd) > 0)
 		count = nout / (uint64_t)dim(res, (int64_t)rd) +
 		    (uint64_t)dim(res, (int64_t)rd) - 1;
@@ -770,9 +770,9 @@ select_and_scatter(struct hlocost_ctx *c, size_t i, int depth,
 	struct hlocost sel, sca;
 	size_t d;
 
-	for (d = 0; d < f->nwindow; d++)
-		win = mul(win, (uint64_t)(f->window[d].size > 0 ?
-		    f->window[d].size : 0));
+	for (d = 0; d < f->x->nwindow; d++)
+		win = mul(win, (uint64_t)(f->x->window[d].size > 0 ?
+		    f->x->window[d].size : 0));
 	called_cost(c, i, 0, depth, &sel);
 	called_cost(c, i, 1, depth, &sca);
 	scaled(out, &sel, mul(n, sub0(win, 1)));
@@ -873,10 +873,10 @@ cost(struct hlocost_ctx *c, size_t i, int depth, struct hlocost *out)
 		out->transcendentals = elems(&f->shape);
 	else if (in_list(op, elementwise_ops))
 		out->flops = elems(&f->shape);
-	else if (strcmp(op, "dot") == 0 && f->dot)
+	else if (strcmp(op, "dot") == 0 && f->x->dot)
 		matmul(out, operand_shape(c, i, 0) ? dot_flops(operand_shape(c,
-		    i, 0), &f->shape, f->dot->v[HLO_LHS_CONTRACTING],
-		    f->dot->n[HLO_LHS_CONTRACTING]) : 0,
+		    i, 0), &f->shape, f->x->dot->v[HLO_LHS_CONTRACTING],
+		    f->x->dot->n[HLO_LHS_CONTRACTING]) : 0,
 		    operand_shape(c, i, 0));
 	else if (strcmp(op, "convolution") == 0)
 		matmul(out, conv_flops(c, i, &f->shape),
