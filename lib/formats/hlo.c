@@ -60,6 +60,7 @@ struct comp {
 	size_t found;		/* the first of them */
 	const char *err;
 	int64_t root_id;	/* HloComputationProto.root_id */
+	size_t root;		/* its instruction, or HLO_NONE */
 };
 
 /* What the opcode means to the reference (protobuf.py). */
@@ -72,13 +73,9 @@ enum kind {
 	K_DUS			/* dynamic-update-slice */
 };
 
-/* An instruction's cost facts, with the ids resolve_costs turns into
- * indices. */
+/* An instruction's cost facts. */
 struct cfact {
 	struct hlo_cost_facts pub;
-	size_t opid;		/* its operand ids in ld.opid[opid..] */
-	size_t called;		/* its ids in hlo_module.called[called..] */
-	int64_t id;
 };
 struct ld;
 static void keep_cost(struct ld *, const Xla__HloInstructionProto *);
@@ -172,6 +169,7 @@ struct ld {
 	size_t cfcap;
 	int64_t *opid;			/* operand ids of every instruction, */
 	size_t nopid, capopid;		/* until resolve_costs */
+	size_t *opat;			/* where each one's are in opid */
 };
 
 /* ---- arenas ---- */
@@ -933,6 +931,7 @@ presize(struct ld *L, const uint8_t *data, size_t len, int wrapped)
 	L->m->inst = mem_calloc(L->instcap = ninst, sizeof(*L->m->inst));
 	L->f = mem_calloc(L->factcap = ninst, sizeof(*L->f));
 	L->m->cf = mem_calloc(L->cfcap = ninst, sizeof(*L->m->cf));
+	L->opat = mem_calloc(ninst + 1, sizeof(*L->opat));
 }
 
 /*
@@ -1348,6 +1347,7 @@ ld_free(struct ld *L)
 	free(L->byid);
 	free(L->istr);
 	free(L->opid);
+	free(L->opat);
 }
 
 struct hlo_module *
@@ -1772,14 +1772,12 @@ keep_cost(struct ld *L, const Xla__HloInstructionProto *p)
 	struct cfact *c;
 	struct hlo_cost_facts *f;
 
-	mem_grow(&m->cf, &L->cfcap, m->ninst, sizeof(*m->cf));
+	/* Presized: presize() counts the instructions. */
 	c = &m->cf[m->ninst - 1];
-	memset(c, 0, sizeof(*c));
 	f = &c->pub;
-	c->id = p->id;
 	keep_shape(m, &f->shape, p->shape);
 	f->noperand = p->n_operand_ids;
-	c->opid = L->nopid;
+	L->opat[m->ninst - 1] = L->nopid;
 	if (f->noperand > 0) {
 		mem_grow(&L->opid, &L->capopid, L->nopid + f->noperand,
 		    sizeof(*L->opid));
@@ -1787,7 +1785,6 @@ keep_cost(struct ld *L, const Xla__HloInstructionProto *p)
 		    f->noperand * sizeof(*L->opid));
 		L->nopid += f->noperand;
 	}
-	c->called = m->inst[m->ninst - 1].called;
 	f->ncalled = p->n_called_computation_ids;
 	f->x = keep_extra(L, p);
 }
@@ -1801,19 +1798,24 @@ resolve_costs(struct ld *L)
 	struct comp *cp;
 	size_t i, k, *v;
 
-	for (i = 0; i < m->ncomp; i++)
+	for (i = 0; i < m->ncomp; i++) {
 		for (k = m->comp[i].first; k < m->comp[i].first + m->comp[i].n;
 		    k++)
 			m->cf[k].pub.comp = i;
+		k = find_id(L, m->comp[i].root_id);
+		m->comp[i].root = k >= m->comp[i].first && k < m->comp[i].first +
+		    m->comp[i].n ? k : HLO_NONE;
+	}
 	for (i = 0; i < m->ninst; i++) {
 		struct cfact *c = &m->cf[i];
+		const struct inst *in = &m->inst[i];
 
 		v = arena_take(&m->pool, (c->pub.noperand + c->pub.ncalled + 1)
 		    * sizeof(*v), sizeof(*v));
 		for (k = 0; k < c->pub.noperand; k++)
-			v[k] = find_id(L, L->opid[c->opid + k]);
+			v[k] = find_id(L, L->opid[L->opat[i] + k]);
 		for (k = 0; k < c->pub.ncalled; k++) {
-			cp = find_comp(m, m->called[c->called + k]);
+			cp = find_comp(m, m->called[in->called + k]);
 			v[c->pub.noperand + k] = cp ? (size_t)(cp - m->comp) :
 			    HLO_NONE;
 		}
@@ -1844,16 +1846,9 @@ void
 hlo_comp(const struct hlo_module *m, size_t c, struct hlo_comp_info *out)
 {
 	const struct comp *cp = &m->comp[c];
-	size_t i;
 
 	out->name = cp->name;
 	out->first = cp->first;
 	out->n = cp->n;
-	out->root = HLO_NONE;
-	/* The root is nearly always the last instruction. */
-	for (i = cp->n; i-- > 0;)
-		if (m->cf[cp->first + i].id == cp->root_id) {
-			out->root = cp->first + i;
-			break;
-		}
+	out->root = cp->root;
 }
