@@ -196,12 +196,19 @@ run pgle
 job waits waits_job
 run communication
 run memory
+# -- roofline (issue 20): its section writes $OUT/roofline (tables,
+# summary.txt, section.html, roofline.svg); the GPU from the first input.
+if [ "$FR" = "$1" ]; then run roofline; else run roofline -d "$1"; fi
+# -- end roofline
 jobs_wait
 cat "$W/align.err" "$W"/steady-*.err "$W"/flamegraphs.err "$W"/variability.err "$W"/summary.err \
-	"$W"/pgle.err "$W"/waits.err "$W"/communication.err "$W"/memory.err >&2
+	"$W"/pgle.err "$W"/waits.err "$W"/communication.err "$W"/memory.err \
+	"$W"/roofline.err >&2
 
 progress "writing report.txt"
 text_report "$OUT" "$@" > "$OUT/report.txt"
+# -- roofline (issue 20)
+[ ! -s "$OUT/roofline/summary.txt" ] || cat "$OUT/roofline/summary.txt" >> "$OUT/report.txt"
 cat "$OUT/report.txt"
 if command -v gnuplot > /dev/null; then
 	progress "plots"

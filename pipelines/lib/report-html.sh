@@ -98,6 +98,8 @@ EOF
 		FORMAT=html PART_HOOK=html_plots report_tables "$out"
 		html_plots memory
 		html_flamegraphs
+		# -- roofline (issue 20): pipelines/roofline.sh's own section
+		[ ! -s "$out/roofline/section.html" ] || cat "$out/roofline/section.html"
 		[ ! -s "$out/diff/diff-section.html" ] || cat "$out/diff/diff-section.html"
 		printf '</main>\n</body>\n</html>\n'
 	} > "$out/report.html.tmp" && mv "$out/report.html.tmp" "$out/report.html"
