@@ -37,13 +37,15 @@ static const struct opt_tool tool = { usage_line,
     "  -g, --gpu=NAME         the GPU by name (\"H100 SXM\", \"A100-SXM4-80GB\")\n"
     "      --peak-tflops=T    the compute peak, TFLOP/s (every dtype)\n"
     "      --peak-gbps=G      the memory bandwidth, GB/s\n"
+    "      --save-device=FILE write the GPU of -d to FILE, a\n"
+    "                         *.gpu_target_config.pbtxt that -d reads\n"
     "  -h, --help             this text\n"
     "  -V, --version          the version\n" };
 
-enum { O_TFLOPS = 256, O_GBPS };
+enum { O_TFLOPS = 256, O_GBPS, O_SAVE };
 
 struct opts {
-	const char *hlo, *modules, *dir, *device, *gpu;
+	const char *hlo, *modules, *dir, *device, *gpu, *save;
 	double tflops, gbps;
 	unsigned tables;
 };
@@ -77,6 +79,7 @@ parse(int argc, char *argv[], struct opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "peak-gbps", required_argument, NULL, O_GBPS },
 		{ "peak-tflops", required_argument, NULL, O_TFLOPS },
+		{ "save-device", required_argument, NULL, O_SAVE },
 		{ "table", required_argument, NULL, 't' },
 		OPT_STD_LONG,
 		{ NULL, 0, NULL, 0 }
@@ -108,6 +111,9 @@ parse(int argc, char *argv[], struct opts *o)
 			o->tflops = opt_f64(&tool, "--peak-tflops", optarg, 1e-9,
 			    1e9);
 			break;
+		case O_SAVE:
+			o->save = optarg;
+			break;
 		case O_GBPS:
 			o->gbps = opt_f64(&tool, "--peak-gbps", optarg, 1e-9,
 			    1e12);
@@ -118,6 +124,8 @@ parse(int argc, char *argv[], struct opts *o)
 		opt_usage(&tool, "the costs need the hlo frame: -H file");
 	if (o->device && o->gpu)
 		opt_usage(&tool, "--device and --gpu are exclusive");
+	if (o->save && o->device == NULL)
+		opt_usage(&tool, "--save-device needs --device");
 	if (o->tables == 0)
 		o->tables = 1u << ROOFLINE_OPS;
 	if ((o->tables & (1u << ROOFLINE_STEPS)) && o->modules == NULL)
@@ -141,6 +149,8 @@ peaks(const struct opts *o, struct roofline_peaks *p)
 		if (r == 0)
 			err_warn("%s: no device description: no peaks",
 			    o->device);
+		else if (o->save && device_write_pbtxt(&d, o->save) != 0)
+			err_die_last();
 		else if (!roofline_peaks_of(d.name, d.sms, d.clock_hz,
 		    d.major, d.minor, d.bw, p))
 			err_warn("%s: GPU '%s' (sm_%d.%d) has no known peak",

@@ -197,8 +197,10 @@ job waits waits_job
 run communication
 run memory
 # -- roofline (issue 20): its section writes $OUT/roofline (tables,
-# summary.txt, section.html, roofline.svg); the GPU from the first input.
-if [ "$FR" = "$1" ]; then run roofline; else run roofline -d "$1"; fi
+# summary.txt, section.html, roofline.svg); the GPU from the first input,
+# kept in the frames for a report made again from them.
+if [ "$FR" = "$1" ]; then run roofline; else
+	run roofline -d "$1" -D "$FR/device.gpu_target_config.pbtxt"; fi
 # -- end roofline
 jobs_wait
 cat "$W/align.err" "$W"/steady-*.err "$W"/flamegraphs.err "$W"/variability.err "$W"/summary.err \

@@ -8,17 +8,20 @@
 # intensity against TFLOP/s, the roofs, a point per heavy operation).
 # The GPU's peaks come from -d INPUT (an archive or export,
 # nsysjax-roofline(1)), else from the first input unless it is a frames
-# directory; none: rates without MFU.  See README.md,
+# directory, else from the frames directory's
+# device.gpu_target_config.pbtxt, which -D FILE writes (report.sh keeps
+# the GPU with the frames so); none: rates without MFU.  See README.md,
 # "pipelines/roofline.sh".
 set -eu
-USAGE='pipelines/roofline.sh [-o dir] [-t table] [-s dir] [-d device] [-n count] input ...'
+USAGE='pipelines/roofline.sh [-o dir] [-t table] [-s dir] [-d device [-D file]] [-n count] input ...'
 TABLES='ops modules steps'
 . "$(dirname -- "$0")/lib/common.sh"
 
-dev='' count=15
-while getopts o:t:s:d:n:h opt; do
+dev='' save='' count=15
+while getopts o:t:s:d:D:n:h opt; do
 	common_opt "$opt" "${OPTARG:-}" || case $opt in
 	d) dev=$OPTARG ;;
+	D) save=$OPTARG ;;
 	n) case $OPTARG in '' | *[!0-9]*) bad_usage "-n: not a count: '$OPTARG'" ;; esac; count=$OPTARG ;;
 	*) bad_usage ;;
 	esac
@@ -30,8 +33,10 @@ shift $((OPTIND - 1))
 frames "$@"
 steady thunk module
 [ -n "$dev" ] || [ "$F" = "$1" ] || dev=$1
+[ -n "$dev" ] || [ ! -f "$F/device.gpu_target_config.pbtxt" ] || dev=$F/device.gpu_target_config.pbtxt
 set -- -H "$F/hlo.tsv" -M "$W/module.tsv" -t ops,modules,steps -o "$W"
 [ -z "$dev" ] || set -- "$@" -d "$dev"
+[ -z "$dev" ] || [ -z "$save" ] || set -- "$@" --save-device "$save"
 nsysjax-roofline "$@" "$W/thunk.tsv"
 for t in ops modules steps; do put "$t" "$W/roofline-$t.tsv"; done
 [ -n "$OUT" ] || exit 0

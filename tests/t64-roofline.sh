@@ -217,6 +217,23 @@ FILENAME == ARGV[1] {
 	if (dt > 1e-6 || fl[p] != $c[FILENAME, "Flops"] || mm[p] != $c[FILENAME, "MatmulFlops"]) { print "differs", p; bad++ }
 }
 END { exit bad || n < 1 }' "$T/roofline-ops.tsv" "$T/roofline-modules.tsv" && ok || notok "thunk sums are not the module totals"
+# The GPU kept with the frames (--save-device) reads back the same.
+$R -H "$H" -d "$Z" --save-device "$T/fr/device.gpu_target_config.pbtxt" "$T/st.tsv" > "$T/a.tsv"
+$R -H "$H" -d "$T/fr/device.gpu_target_config.pbtxt" "$T/st.tsv" > "$T/b.tsv"
+grep -q 'device_description_str: "NVIDIA A100-SXM4-40GB"' "$T/fr/device.gpu_target_config.pbtxt" &&
+    cmp -s "$T/a.tsv" "$T/b.tsv" && ok || notok "--save-device does not read back the same"
+# The pipeline: tables, the summary with the step MFU, the HTML section
+# and (with gnuplot) the plot; the GPU from the frames directory.
+if NSYSJAX_BIN=$BIN sh pipelines/roofline.sh -o "$T/pl" "$T/fr" 2> "$T/pl.err"; then
+	grep -q '^Step MFU of the module with the most matmul FLOPs ([0-9a-f]*): 0\.2[0-9]*, mean of 3 steps' "$T/pl/summary.txt" &&
+	    ok || notok "pipeline: no step MFU line: $(head -4 "$T/pl/summary.txt")"
+	[ "$(grep -c '^custom-call\.' "$T/pl/summary.txt")" -ge 4 ] && ok || notok "pipeline: top operations"
+	grep -q '<section id="roofline">' "$T/pl/section.html" && ok || notok "pipeline: section.html"
+	cmp -s "$T/pl/ops.tsv" "$T/roofline-ops.tsv" && ok || notok "pipeline: ops table differs from the tool's"
+	if need gnuplot; then grep -q 'matmul roof (312 TFLOP/s, 1555.2 GB/s)' "$T/pl/roofline.svg" && ok || notok "pipeline: roofline.svg"; fi
+else
+	notok "pipelines/roofline.sh: $(cat "$T/pl.err")"
+fi
 # Step MFU of the step function: between 0.1 and 0.5 on this run (about
 # 9.2 TFLOP of bf16 matmuls per 127 ms step on one A100).
 awk -F'\t' -v p="$P" '$1 == p && $8 > 0.1 && $8 < 0.5 { n++ } END { exit n < 3 }' "$T/roofline-steps.tsv" &&

@@ -6,6 +6,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "base/num.h"
+#include "base/outfile.h"
 #include "formats/archive.h"
 #include "formats/parquet.h"
 #include "formats/sqldb.h"
@@ -320,4 +321,38 @@ device_read(const char *path, struct device_info *out)
 	r = from_archive(a, out);
 	archive_close(a);
 	return r < 0 ? err_prefix("%s", path) : r;
+}
+
+static void
+write_pbtxt(FILE *fp, const struct device_info *d)
+{
+	fprintf(fp, "gpu_device_info {\n");
+	if (d->sms > 0)
+		fprintf(fp, "  core_count: %lld\n", (long long)d->sms);
+	if (d->bw > 0)
+		fprintf(fp, "  memory_bandwidth: %.0f\n", d->bw);
+	if (d->clock_hz > 0)
+		fprintf(fp, "  clock_rate_ghz: %.9f\n", d->clock_hz / 1e9);
+	if (d->major >= 0)
+		fprintf(fp, "  cuda_compute_capability {\n    major: %d\n"
+		    "    minor: %d\n  }\n", d->major, d->minor);
+	fprintf(fp, "}\n");
+	if (d->name[0] && strchr(d->name, '"') == NULL &&
+	    strchr(d->name, '\n') == NULL)
+		fprintf(fp, "device_description_str: \"%s\"\n", d->name);
+}
+
+int
+device_write_pbtxt(const struct device_info *d, const char *path)
+{
+	struct outfile o;
+
+	if (outfile_open(&o, path) != 0)
+		return -1;
+	write_pbtxt(o.fp, d);
+	if (outfile_close(&o) != 0) {
+		outfile_discard(&o);
+		return -1;
+	}
+	return outfile_commit(&o);
 }

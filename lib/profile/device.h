@@ -16,6 +16,7 @@
 #ifndef NSYSJAX_DEVICE_H
 #define NSYSJAX_DEVICE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct device_info {
@@ -41,5 +42,13 @@ int device_read(const char *path, struct device_info *out);
  * malformed lines are skipped (a text format, read for a few numbers).
  */
 int device_pbtxt(const char *s, size_t n, struct device_info *out);
+
+/*
+ * D as GpuTargetConfigProto text that device_pbtxt reads back (the
+ * fields above, the clock in GHz to 9 decimals), written whole or not at
+ * all to PATH (outfile.h): a frames directory can carry its GPU.
+ * Returns 0, or -1 with an err message naming PATH.
+ */
+int device_write_pbtxt(const struct device_info *d, const char *path);
 
 #endif
