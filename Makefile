@@ -93,6 +93,13 @@ $(O)/bench/floor: tests/bench/floor.c $(LIBA)
 	@mkdir -p $(O)/bench
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(ALL_LDLIBS)
 
+# -- roofline (issue 20): the cost of costing every instruction of a run.
+$(O)/bench/hlocost: tests/bench/hlocost.c $(LIBA)
+	@mkdir -p $(O)/bench
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(ALL_LDLIBS)
+bench: $(O)/bench/hlocost
+# -- end roofline
+
 # Then the scale table (tests/bench/scale.sh): N = 4 .. 256 synthetic
 # processes; SCALE_N and SCALE_STEPS choose others.
 bench: all $(O)/bench/floor $(O)/sqlite/mkexport $(O)/example/mkexample

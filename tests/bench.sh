@@ -39,6 +39,12 @@ P0=$DATA/pax_fsdp4_4proc_proc0.zip
 ALL="$DATA/pax_fsdp4_4proc_proc0.zip $DATA/pax_fsdp4_4proc_proc1.zip $DATA/pax_fsdp4_4proc_proc2.zip $DATA/pax_fsdp4_4proc_proc3.zip"
 run proc0 "$P0"
 run combined4 "$ALL"
+# -- roofline (issue 20): the cost rules over every instruction of the
+# four archives' dumps (extract -o costs the instructions of thunks only;
+# decoding the cost facts is inside its time above).
+printf 'hlocost    '
+"$(dirname "$FLOOR")/hlocost" $ALL
+# -- end roofline
 echo "reference (load_profiler_data, four archives): 8.6 s, 0.9 GB"
 
 # The whole report (pipelines/report.sh) on the four archives; peak RSS is
