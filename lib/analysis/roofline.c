@@ -511,11 +511,14 @@ write_ops(struct roofline *r, struct tsv_writer *w)
 		tsv_str(w, known && k->mm ? k->dtype : "");
 		f64_if(w, known && time, s->flops / sec / 1e12);
 		f64_if(w, known && time, s->bytes / sec / 1e9);
-		f64_if(w, known && k->bytes > 0, (double)k->flops /
-		    (double)k->bytes);
+		/* Arguments are evaluated whatever the condition: K may be
+		 * NULL. */
+		f64_if(w, known && k->bytes > 0, known && k->bytes > 0 ?
+		    (double)k->flops / (double)k->bytes : 0);
 		f64_if(w, known && peak > 0, peak / 1e12);
 		f64_if(w, known && time && k->mm && peak > 0,
-		    s->mm[k->cls] / sec / peak);
+		    known && time && k->mm && peak > 0 ?
+		    s->mm[k->cls] / sec / peak : 0);
 		if (known && time && peak > 0)
 			cu = s->flops / sec / peak;
 		if (known && time && bw > 0)
