@@ -387,29 +387,33 @@ static void
 nohlo_notes(struct extract *x, struct nohlo *v, size_t n)
 {
 	char names[512];
-	size_t i;
+	size_t i, e, k;
 
 	for (i = 0; i < n; i++) {
 		const struct frames_module *m = &x->fr.modules[v[i].module];
 		const char *path = x->in.p[m->profile].path;
 
-		if (v[i].names[1].n > 0) {
+		if ((k = v[i].names[1].n) > 0) {
+			e = v[i].nexec[1];
 			nohlo_list(&v[i].names[1], names, sizeof(names));
-			err_note(&x->warnings, "%s: module %s: %zu executions "
-			    "of %zu XLA command buffers (%s), each run as one "
-			    "CUDA graph: no HLO instruction, so their rows "
-			    "have the whole graph's time and no HLO metadata; "
-			    "for the time of each operation inside, profile "
-			    "with nsysjax-profile, whose SQLite export traces "
-			    "graph nodes (nsys --cuda-graph-trace=node)", path,
-			    m->name, v[i].nexec[1], v[i].names[1].n, names);
+			err_note(&x->warnings, "%s: module %s: %zu execution%s "
+			    "of %zu XLA command buffer%s (%s), each run as one "
+			    "CUDA graph and no HLO instruction: the whole "
+			    "graph's time, no HLO metadata; for the time of "
+			    "each operation inside, profile with "
+			    "nsysjax-profile, whose SQLite export traces graph "
+			    "nodes (nsys --cuda-graph-trace=node)", path,
+			    m->name, e, e == 1 ? "" : "s", k, k == 1 ? "" : "s",
+			    names);
 		}
-		if (v[i].names[0].n > 0) {
+		if ((k = v[i].names[0].n) > 0) {
+			e = v[i].nexec[0];
 			nohlo_list(&v[i].names[0], names, sizeof(names));
-			err_note(&x->warnings, "%s: module %s: %zu executions "
-			    "of %zu thunks that are no HLO instruction of its "
+			err_note(&x->warnings, "%s: module %s: %zu execution%s "
+			    "of %zu thunk%s that %s no HLO instruction of its "
 			    "dump (%s): kept without HLO metadata", path,
-			    m->name, v[i].nexec[0], v[i].names[0].n, names);
+			    m->name, e, e == 1 ? "" : "s", k, k == 1 ? "" : "s",
+			    k == 1 ? "is" : "are", names);
 		}
 		strtab_free(&v[i].names[0]);
 		strtab_free(&v[i].names[1]);
