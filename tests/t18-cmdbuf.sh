@@ -203,4 +203,30 @@ check "pipelines/flamegraphs.sh" sh -c 'PATH="$1:$PATH" sh pipelines/flamegraphs
 	"$BIN" "$T/fg" "$P"
 if [ -s "$T/fg/source.folded" ] && [ -s "$T/fg/op_name.folded" ]; then ok; else notok "flamegraphs.sh wrote no folded stacks"; fi
 
+# ---- the report: command buffers' share of the GPU time ----
+check "pipelines/summary.sh -t cmdbufs" sh -c 'PATH="$1:$PATH" sh pipelines/summary.sh -t cmdbufs "$2" > "$3" 2> /dev/null' sh \
+	"$BIN" "$F" "$T/cmdbufs"
+is "summary: command buffers, executions, time, share" \
+	"$(col "$T/cmdbufs" Name Executions ProjDurMs InnerMs Fraction | sed 1d | awk -F'\t' "$AWK_NS"' { printf "%s %s %.0f %s %.6f\n", $1, $2, ns($3), $4, $5 }')" \
+	"$CB9 $(($(truth "cmdbuf_execs.$CB9") * 2 / 3)) $(truth "steady_ns.$CB9") 0 $(col "$T/steady_thunk.tsv" ProjDurMs |
+	    awk "$AWK_NS"' NR > 1 { t += ns($1) } END { printf "%.6f", '"$(truth "steady_ns.$CB9")"' / t }')"
+# With the CommandBuffer column (node-level exports): the rows inside a
+# command buffer count for it; a thunk named command_buffer_N that the
+# column does not mark is none.
+printf 'ProgramId\tName\tProjDurMs\tCommandBuffer\n' > "$T/cbcol"
+printf 'p\tcommand_buffer_2\t0.1\tcommand_buffer_2\np\tfusion.1\t0.25\tcommand_buffer_2\n' >> "$T/cbcol"
+printf 'p\tfusion.2\t0.05\tcommand_buffer_2\np\tcommand_buffer_3\t0.2\t\np\tgemm\t0.4\t\n' >> "$T/cbcol"
+is "cmdbuf.awk with the CommandBuffer column" \
+	"$(awk -f pipelines/lib/tsv.awk -f pipelines/lib/cmdbuf.awk "$T/cbcol" | sed 1d | tr '\t' ' ')" \
+	"p command_buffer_2 1 0.4 0.3 0.4"
+is "cmdbuf.awk without it: by name" \
+	"$(cut -f 1-3 "$T/cbcol" | awk -f pipelines/lib/tsv.awk -f pipelines/lib/cmdbuf.awk | sed 1d | tr '\t' ' ')" \
+	"$(printf 'p command_buffer_3 1 0.2 0 0.2\np command_buffer_2 1 0.1 0 0.1')"
+check "pipelines/report.sh" sh -c 'PATH="$1:$PATH" sh pipelines/report.sh -q -o "$2" "$3/rank0" "$3/rank1" > "$2.txt" 2> /dev/null' sh \
+	"$BIN" "$T/rep" "$P"
+is "report: the command buffer section and how to see inside" \
+	"$(grep -c -e '^XLA command buffers (CUDA graphs): share of GPU time' -e "^  $CB9 .*%$" -e 'profile$' -e '^with nsysjax-profile, whose SQLite export traces graph nodes' "$T/rep.txt")" 4
+is "report of the default layout: no command buffer section" \
+	"$(PATH="$BIN:$PATH" sh pipelines/report.sh -q -o "$T/rep24" "$D/rank0" "$D/rank1" 2> /dev/null | grep -c 'command buffer')" 0
+
 done_testing t18-cmdbuf
