@@ -435,11 +435,14 @@ classify(struct extract *x, size_t m0, size_t t0)
 	for (i = m0; i < x->fr.nmodules; i++)
 		if (set_program(x, &x->fr.modules[i]) != 0)
 			return -1;
+	extract_cmdbufs(x, m0, t0);
 	for (i = t0; i < x->fr.nthunks; i++) {
 		struct frames_thunk *t = &x->fr.thunks[i];
 		const struct frames_module *m = &x->fr.modules[t->module];
 		const struct hlo_inst *in;
 
+		if (extract_is_cmdbuf_row(t))
+			continue;	/* no HLO instruction: unknown */
 		if (m->program_id < 0) {
 			t->comm = 0;	/* autotuning: data_loaders.py */
 			continue;
@@ -757,7 +760,7 @@ hlo_rows(struct extract *x, size_t t0)
 		size_t id;
 		int added, rc;
 
-		if (m->hlo == NULL)
+		if (m->hlo == NULL || extract_is_cmdbuf_row(t))
 			continue;
 		if (m->hlo != (nseen ? seen[nseen - 1] : NULL))
 			beyond_note(x, m, &seen, &nseen, &capseen);
