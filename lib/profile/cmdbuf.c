@@ -248,9 +248,11 @@ cmdbuf_split(struct frames *f, size_t t, const char *buf,
 		in->dur = e - s;
 		in->orig_dur = 0;
 		in->cmdbuf = buf;
+		in->cmdbuf_opened = 0;
 	}
 	f->thunks[t].dur -= sum;
 	f->thunks[t].cmdbuf = buf;
+	f->thunks[t].cmdbuf_opened = nused > 0;
 	free(used);
 	return nused;
 }

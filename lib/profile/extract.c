@@ -441,8 +441,16 @@ classify(struct extract *x, size_t m0, size_t t0)
 		const struct frames_module *m = &x->fr.modules[t->module];
 		const struct hlo_inst *in;
 
-		if (extract_is_cmdbuf_row(t))
-			continue;	/* no HLO instruction: unknown */
+		if (extract_is_cmdbuf_row(t)) {
+			/* No HLO instruction: unknown.  A buffer whose
+			 * operations were not split off keeps the whole
+			 * graph's time: noted with how to see inside. */
+			if (!t->cmdbuf_opened && m->program_id >= 0 &&
+			    m->hlo != NULL && hlo_find(m->hlo, t->name) == NULL)
+				nohlo_add(&nohlo, &nnohlo, &capnohlo,
+				    t->module, m->hlo, t->name);
+			continue;
+		}
 		if (m->program_id < 0) {
 			t->comm = 0;	/* autotuning: data_loaders.py */
 			continue;

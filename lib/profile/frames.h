@@ -53,6 +53,9 @@ struct frames_thunk {
 	int64_t execution;	/* ThunkExecution (frames_finish) */
 	struct frames_device dev;
 	int comm;		/* 1 communication, 0 compute, -1 unknown */
+	/* 1 on a command-buffer row whose inner operations were split off
+	 * into rows of their own (cmdbuf_split), 0 otherwise. */
+	unsigned char cmdbuf_opened;
 	/* Set by the caller for communication thunks (hlo.h); the string
 	 * must outlive the frames. */
 	const char *collective;	/* "all-gather", ... or NULL */
