@@ -176,7 +176,7 @@ if need node jq; then
 	"$TL" -f json -d 1 "$S" > "$S/d.json" && node "$CHECK" json "$S/d.json" > "$S/dc"
 	is "--devices 1: device 1 only" "$(awk -F'\t' '$1 == "S" { print $2 }' "$S/dc" | sort -u)" 2
 	"$TL" -f json -s 1 "$S" > "$S/s.json" && node "$CHECK" json "$S/s.json" > "$S/sc"
-	is "--steps 1: execution 1 only" "$(jq -c '[.traceEvents[] | select(.ph == "X") | .args.execution] | unique' "$S/s.json")" "[1]"
+	is "--steps 1: execution 1 only" "$(jq -c '[.traceEvents[] | select(.ph == "X") | .name] | unique' "$S/s.json")" '["step","tiny"]'
 	"$TL" -f json -m 0.001 "$S" > "$S/m.json" && node "$CHECK" json "$S/m.json" > "$S/mc"
 	is "--min-dur 0.001: tiny left out, the rest kept" "$(grep -c '^S' "$S/mc")" "$(($(grep -c '^S' "$S/c") - 1 - 3))"
 	# Streams: one track per stream.

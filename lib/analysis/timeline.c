@@ -48,6 +48,16 @@ struct hinfo {
 	int64_t flops, bytes, mmflops;	/* -1: unknown */
 };
 
+/* The id of the string a column held on the previous row: rows of one
+ * program (and of one instruction on every device) come together, so
+ * that most lookups are a comparison. */
+struct lastid {
+	char *s;
+	size_t n, cap;
+	uint32_t id;
+	int set;
+};
+
 /* One device: its track names, and its records in the spool. */
 struct dev {
 	int64_t dev, process, local;
@@ -57,9 +67,12 @@ struct dev {
 struct timeline {
 	struct tl_opts o;
 	struct strtab str;		/* every string of the records */
-	struct strtab devkey;		/* device as decimal -> devs[] */
+	int32_t *devidx;		/* Device -> devs[] + 1, 0: none */
+	size_t ndevidx;
 	struct dev *devs;
-	size_t ndevcap;
+	size_t ndev, ndevcap;
+	struct lastid lprog, lname;	/* the previous row's ids */
+	int32_t lhlo;
 	struct strtab hkey;		/* "ProgramId\tName" -> hl[] */
 	struct hinfo *hl;
 	size_t hlcap;
@@ -153,7 +166,9 @@ tl_free(struct timeline *t)
 	if (t == NULL)
 		return;
 	strtab_free(&t->str);
-	strtab_free(&t->devkey);
+	free(t->devidx);
+	free(t->lprog.s);
+	free(t->lname.s);
 	strtab_free(&t->hkey);
 	free(t->devs);
 	free(t->hl);
@@ -181,6 +196,23 @@ static uint32_t
 str_id(struct timeline *t, const char *s)
 {
 	return (uint32_t)strtab_intern(&t->str, s, strlen(s), NULL);
+}
+
+/* STR_ID of S, through the previous row's L; *CHANGED when it differs. */
+static uint32_t
+last_id(struct timeline *t, struct lastid *l, const char *s, int *changed)
+{
+	size_t n = strlen(s);
+
+	*changed = !l->set || n != l->n || memcmp(s, l->s, n) != 0;
+	if (*changed) {
+		mem_grow(&l->s, &l->cap, n + 1, 1);
+		memcpy(l->s, s, n + 1);
+		l->n = n;
+		l->id = str_id(t, s);
+		l->set = 1;
+	}
+	return l->id;
 }
 
 static const char *
@@ -354,19 +386,24 @@ hlo_of(const struct timeline *t, const char *prog, const char *name)
 static struct dev *
 dev_of(struct timeline *t, int64_t dev, int64_t process, int64_t local)
 {
-	char k[24];
-	int added;
-	size_t i = strtab_intern(&t->devkey, k,
-	    (size_t)snprintf(k, sizeof(k), "%" PRId64, dev), &added);
+	size_t i, n;
 
-	if (added) {
+	if ((size_t)dev >= t->ndevidx) {
+		n = t->ndevidx;
+		mem_grow(&t->devidx, &t->ndevidx, (size_t)dev + 1,
+		    sizeof(*t->devidx));
+		memset(t->devidx + n, 0, (t->ndevidx - n) * sizeof(*t->devidx));
+	}
+	if (t->devidx[dev] == 0) {
+		i = t->ndev++;
 		mem_grow(&t->devs, &t->ndevcap, i + 1, sizeof(*t->devs));
 		t->devs[i].dev = dev;
 		t->devs[i].process = process;
 		t->devs[i].local = local;
 		t->devs[i].nrec = 0;
+		t->devidx[dev] = (int32_t)i + 1;
 	}
-	return &t->devs[i];
+	return &t->devs[t->devidx[dev] - 1];
 }
 
 static int
@@ -553,7 +590,8 @@ thunk_row(struct timeline *t, struct tsv_reader *r, const long *c,
     struct rec *x, int64_t *texec, int *skip)
 {
 	struct dev *d;
-	const char *name;
+	const char *name, *prog;
+	int ch1, ch2;
 
 	memset(x, 0, sizeof(*x));
 	if (tsv_get_i64(r, (size_t)c[T_EXEC], &x->exec, 0) != 0 ||
@@ -572,10 +610,13 @@ thunk_row(struct timeline *t, struct tsv_reader *r, const long *c,
 		*skip = 1;
 		return 0;
 	}
+	prog = tsv_field(r, (size_t)c[T_PROG]);
+	x->prog = last_id(t, &t->lprog, prog, &ch1);
 	name = tsv_field(r, (size_t)c[T_NAME]);
-	x->name = str_id(t, name);
-	x->prog = str_id(t, tsv_field(r, (size_t)c[T_PROG]));
-	x->hlo = hlo_of(t, tsv_field(r, (size_t)c[T_PROG]), name);
+	x->name = last_id(t, &t->lname, name, &ch2);
+	if (ch1 || ch2)
+		t->lhlo = hlo_of(t, prog, name);
+	x->hlo = t->lhlo;
 	x->coll = opt_str(t, r, c[T_COLL]);
 	x->cbuf = opt_str(t, r, c[T_CBUF]);
 	x->label = NONE;
@@ -732,10 +773,12 @@ struct wctx {
 	char buf[4][400];
 };
 
+/* qsort's order of records, through pointers (records are large). */
 static int
 cmp_rec(const void *a, const void *b)
 {
-	const struct rec *x = a, *y = b;
+	const struct rec *x = *(struct rec *const *)a;
+	const struct rec *y = *(struct rec *const *)b;
 
 	if (x->dev != y->dev)
 		return x->dev < y->dev ? -1 : 1;
@@ -851,9 +894,8 @@ rec_args(struct wctx *w, const struct rec *x)
 		arg_uint(w, &n, "execution", x->exec);
 		return n;
 	default:
-		n = thunk_args(w, x);
-		arg_uint(w, &n, "execution", x->exec);
-		return n;
+		/* The execution is the module's, its parent. */
+		return thunk_args(w, x);
 	}
 }
 
@@ -940,7 +982,7 @@ lane_new(struct wctx *w, int64_t cls)
 	w->ntracks++;
 	l->tr.pid = w->proc.pid;
 	l->tr.tid = w->proc.pid * 4096 + w->ntracks;
-	l->tr.uuid = ((uint64_t)1 << 40) + (uint64_t)l->tr.tid;
+	l->tr.uuid = (uint64_t)l->tr.tid;
 	l->tr.name = l->name;
 	l->tr.sort = cls * 4096 + (int64_t)w->nlanes;
 	w->nlanes++;
@@ -977,18 +1019,18 @@ place(struct wctx *w, int64_t cls, struct rec *x)
 /* The tracks of class CLS: the modules M[0..NM) merged with the class's
  * records C[0..NC), both in track order. */
 static int
-write_class(struct wctx *w, int64_t cls, struct rec *m, size_t nm,
-    struct rec *c, size_t nc)
+write_class(struct wctx *w, int64_t cls, struct rec **m, size_t nm,
+    struct rec **c, size_t nc)
 {
 	size_t i = 0, j = 0, k;
 	int rc = 0;
 
 	w->nlanes = 0;
 	while (rc == 0 && (i < nm || j < nc)) {
-		if (j == nc || (i < nm && before(&m[i], &c[j])))
-			rc = place(w, cls, &m[i++]);
+		if (j == nc || (i < nm && before(m[i], c[j])))
+			rc = place(w, cls, m[i++]);
 		else
-			rc = place(w, cls, &c[j++]);
+			rc = place(w, cls, c[j++]);
 	}
 	for (k = 0; k < w->nlanes; k++) {
 		if (rc == 0)
@@ -1001,14 +1043,15 @@ write_class(struct wctx *w, int64_t cls, struct rec *m, size_t nm,
 
 /* Device D's tracks from its records X[0..N), sorted by cmp_rec. */
 static int
-write_device(struct wctx *w, const struct dev *d, struct rec *x, size_t n)
+write_device(struct wctx *w, const struct dev *d, struct rec **x, size_t n)
 {
 	size_t nm, i, j;
 	int any = 0;
 
 	w->proc.pid = d->dev + 1;
 	w->proc.tid = 0;
-	w->proc.uuid = (uint64_t)w->proc.pid;
+	/* Thread tracks' uuids are their tids, pid * 4096 + 1..4095. */
+	w->proc.uuid = (uint64_t)w->proc.pid * 4096;
 	w->proc.sort = d->dev;
 	if (d->process >= 0 && d->local >= 0)
 		snprintf(w->pname, sizeof(w->pname), "Device %" PRId64
@@ -1021,15 +1064,15 @@ write_device(struct wctx *w, const struct dev *d, struct rec *x, size_t n)
 	w->ntracks = 0;
 	if (w->s->track(w->s->arg, &w->proc) != 0)
 		return -1;
-	for (nm = 0; nm < n && x[nm].cls == CLS_MODULE; nm++)
+	for (nm = 0; nm < n && x[nm]->cls == CLS_MODULE; nm++)
 		;
 	for (i = nm; i < n; i = j) {
-		for (j = i + 1; j < n && x[j].cls == x[i].cls; j++)
+		for (j = i + 1; j < n && x[j]->cls == x[i]->cls; j++)
 			;
-		if (x[i].cls != CLS_CRIT)
+		if (x[i]->cls != CLS_CRIT)
 			any = 1;
-		if (write_class(w, x[i].cls, x, x[i].cls == CLS_CRIT ? 0 : nm,
-		    x + i, j - i) != 0)
+		if (write_class(w, x[i]->cls, x, x[i]->cls == CLS_CRIT ? 0 :
+		    nm, x + i, j - i) != 0)
 			return -1;
 	}
 	/* Modules without thunks still get a track. */
@@ -1046,26 +1089,39 @@ cmp_dev(const void *a, const void *b)
 	return x->dev < y->dev ? -1 : x->dev > y->dev;
 }
 
-/* Read the spool's records of devices D[0..ND) into *X (sorted). */
+/* A batch of records being written: the records, and pointers to them
+ * in track order. */
+struct batch {
+	struct rec *x;
+	struct rec **p;
+	size_t n, cap, pcap;
+};
+
+/* Read the spool's records of devices D[0..ND) into B (sorted). */
 static int
 read_batch(struct timeline *t, const struct dev *d, size_t nd,
-    struct rec **x, size_t *n, size_t *cap)
+    struct batch *b)
 {
 	struct rec r;
 	int64_t lo = d[0].dev, hi = d[nd - 1].dev;
+	size_t i;
 
-	*n = 0;
+	b->n = 0;
 	if (fseek(t->spool, 0, SEEK_SET) != 0)
 		return err_fail("temporary file: %s", strerror(errno));
 	while (fread(&r, sizeof(r), 1, t->spool) == 1) {
 		if (r.dev < lo || r.dev > hi)
 			continue;
-		mem_grow(x, cap, *n + 1, sizeof(**x));
-		(*x)[(*n)++] = r;
+		if (b->n == b->cap)
+			mem_grow(&b->x, &b->cap, b->n + 1, sizeof(*b->x));
+		b->x[b->n++] = r;
 	}
 	if (ferror(t->spool))
 		return err_fail("temporary file: read error");
-	qsort(*x, *n, sizeof(**x), cmp_rec);
+	mem_grow(&b->p, &b->pcap, b->n, sizeof(*b->p));
+	for (i = 0; i < b->n; i++)
+		b->p[i] = &b->x[i];
+	qsort(b->p, b->n, sizeof(*b->p), cmp_rec);
 	return 0;
 }
 
@@ -1073,8 +1129,8 @@ int
 tl_write(struct timeline *t, const struct tl_sink *s)
 {
 	struct wctx w;
-	struct rec *x = NULL;
-	size_t nd = t->devkey.n, i, j, k, n, cap = 0, at;
+	struct batch b = { 0 };
+	size_t nd = t->ndev, i, j, k, at;
 	uint64_t sum;
 	int rc = 0;
 
@@ -1092,22 +1148,25 @@ tl_write(struct timeline *t, const struct tl_sink *s)
 		for (j = i + 1; j < nd && sum + t->devs[j].nrec <= t->o.batch;
 		    j++)
 			sum += t->devs[j].nrec;
-		if ((rc = read_batch(t, t->devs + i, j - i, &x, &n, &cap)))
+		if ((rc = read_batch(t, t->devs + i, j - i, &b)))
 			break;
-		if (n != sum) {
+		if (b.n != sum) {
 			rc = err_fail("temporary file: %zu records, %" PRIu64
-			    " expected", n, sum);
+			    " expected", b.n, sum);
 			break;
 		}
 		for (k = i, at = 0; rc == 0 && k < j; k++) {
-			rc = write_device(&w, &t->devs[k], x + at,
+			rc = write_device(&w, &t->devs[k], b.p + at,
 			    (size_t)t->devs[k].nrec);
 			at += (size_t)t->devs[k].nrec;
 		}
 	}
-	free(x);
+	free(b.x);
+	free(b.p);
 	free(w.lanes);
 	/* The device table is sorted now: a later dev_of would be wrong. */
-	strtab_free(&t->devkey);
+	free(t->devidx);
+	t->devidx = NULL;
+	t->ndevidx = 0;
 	return rc;
 }
