@@ -21,9 +21,9 @@
 #include "formats/tevent.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-timeline [-h] [-c corrections] [-f perfetto|json]\n"
-    "           [-s steps] [-d devices] [-m ms] [-p critpath] [-P tflops]"
-    " frames-dir";
+    "usage: nsysjax-timeline [-hv] [-c corrections] [-f perfetto|json]\n"
+    "           [-s steps] [-d devices] [-m ms] [-p critpath] [-P tflops]\n"
+    "           [-v] frames-dir";
 
 static const struct opt_tool tool = { usage_line,
     "  -c, --corrections=FILE  the clock corrections of nsysjax-align -o\n"
@@ -34,6 +34,7 @@ static const struct opt_tool tool = { usage_line,
     "  -m, --min-dur=MS        leave out thunks shorter than MS ms\n"
     "  -p, --critpath=FILE     a critical path (nsysjax-critpath rows)\n"
     "  -P, --peak-tflops=TF    the peak TFLOP/s of MFU\n"
+    "  -v, --verbose           the size of the trace written, on stderr\n"
     "  -h, --help              this text\n"
     "  -V, --version           the version\n" };
 
@@ -41,7 +42,7 @@ struct opts {
 	const char *corr, *critpath, *dir;
 	enum tev_format fmt;
 	struct tl_ranges steps, devices;
-	int has_steps, has_devices;
+	int has_steps, has_devices, verbose;
 	struct tl_opts to;
 };
 
@@ -64,12 +65,13 @@ parse(int argc, char *argv[], struct opts *o)
 		{ "min-dur", required_argument, NULL, 'm' },
 		{ "peak-tflops", required_argument, NULL, 'P' },
 		{ "steps", required_argument, NULL, 's' },
+		{ "verbose", no_argument, NULL, 'v' },
 		OPT_STD_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
-	while ((c = opt_next(argc, argv, ":P:c:d:f:hm:p:s:V", longopts,
+	while ((c = opt_next(argc, argv, ":P:c:d:f:hm:p:s:vV", longopts,
 	    &tool)) != -1) {
 		switch (c) {
 		case 'P':
@@ -102,6 +104,9 @@ parse(int argc, char *argv[], struct opts *o)
 			break;
 		case 's':
 			ranges("--steps", optarg, &o->steps, &o->has_steps);
+			break;
+		case 'v':
+			o->verbose = 1;
 			break;
 		}
 	}
@@ -153,6 +158,9 @@ load_file(struct timeline *t, const char *path,
 
 /* ---- the sink: timeline.h's tracks and slices to tevent.h ---- */
 
+/* What was written, for -v. */
+static uint64_t nprocs, nthreads, nslices;
+
 static void
 track_of(const struct tl_track *a, struct tev_track *b)
 {
@@ -168,6 +176,10 @@ sink_track(void *w, const struct tl_track *tr)
 {
 	struct tev_track t;
 
+	if (tr->tid == 0)
+		nprocs++;
+	else
+		nthreads++;
 	track_of(tr, &t);
 	return tev_track(w, &t);
 }
@@ -207,6 +219,7 @@ sink_begin(void *w, const struct tl_slice *s)
 	struct tev_track t;
 	struct tev_arg args[24];
 
+	nslices++;
 	slice_of(s, &b, &t, args);
 	return tev_begin(w, &b);
 }
@@ -232,6 +245,7 @@ main(int argc, char *argv[])
 	struct tev_writer *w;
 	struct tl_sink sink;
 	int64_t offset = 0;
+	uint64_t bytes;
 	FILE *fp;
 
 	memset(&o, 0, sizeof(o));
@@ -275,8 +289,14 @@ main(int argc, char *argv[])
 		tev_free(w);
 		err_die("%s", msg);
 	}
+	bytes = tev_bytes(w);
 	if (tev_close(w) != 0)
 		err_die_last();
+	if (o.verbose)
+		err_warn("%" PRIu64 " slices on %" PRIu64 " tracks of %" PRIu64
+		    " devices, %" PRIu64 " bytes (%.1f bytes per slice)",
+		    nslices, nthreads, nprocs, bytes,
+		    nslices ? (double)bytes / (double)nslices : 0.0);
 	tl_free(t);
 	tl_ranges_free(&o.steps);
 	tl_ranges_free(&o.devices);
