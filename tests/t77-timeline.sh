@@ -206,6 +206,12 @@ if command -v script > /dev/null 2>&1; then
 	if grep -q "refusing to write a binary trace to a terminal" "$T/tty"; then ok; else notok "binary output to a terminal"; fi
 fi
 
+# ---- the man page ----
+if command -v mandoc > /dev/null; then
+	mandoc -Tlint man/nsysjax-timeline.1 2>&1 | grep -v -e "referenced manual not found" -e "outdated mandoc.db" > "$T/lint"
+	[ ! -s "$T/lint" ] && ok || notok "mandoc -Tlint: $(cat "$T/lint")"
+fi
+
 # ---- a real viewer: speedscope in headless Chromium ----
 # speedscope's static app, fetched by setup.sh --test into the cache
 # (npm package speedscope); the profile given as its CLI gives it.
