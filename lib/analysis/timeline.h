@@ -80,7 +80,7 @@ struct tl_opts {
 struct timeline;
 
 /* A new timeline with options O (copied; the tables they point to must
- * outlive it). */
+ * outlive it).  After a reader fails, T is only good for tl_free. */
 struct timeline *tl_new(const struct tl_opts *o);
 
 /* Release T and its spool; NULL is allowed. */
