@@ -22,8 +22,8 @@
 
 static const char usage_line[] =
     "usage: nsysjax-timeline [-hv] [-c corrections] [-f perfetto|json]\n"
-    "           [-s steps] [-d devices] [-m ms] [-p critpath] [-P tflops]\n"
-    "           [-v] frames-dir";
+    "           [-s steps] [-d devices] [-m ms] [-p critpath] [-P tflops]"
+    " frames-dir";
 
 static const struct opt_tool tool = { usage_line,
     "  -c, --corrections=FILE  the clock corrections of nsysjax-align -o\n"
