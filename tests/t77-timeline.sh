@@ -102,6 +102,20 @@ if need node; then
 	same "JSON: sum of thunk durations per device" "$T/a" "$T/b"
 fi
 
+# ---- the shared four-process run (pax_fsdp4_4proc) ----
+if ! have_data; then
+	skip "no $DATA"
+elif need node; then
+	"$BIN/nsysjax-extract" -o "$T/r" "$DATA"/*.zip 2> /dev/null &&
+	    "$BIN/nsysjax-align" -o "$T/rc.tsv" "$T/r/communication.tsv" > /dev/null &&
+	    "$TL" -c "$T/rc.tsv" -f json "$T/r" > "$T/r.json"
+	check "shared run: JSON parses, tracks nest" sh -c 'node "$1" json "$2" > "$3"' sh "$CHECK" "$T/r.json" "$T/rcj"
+	expect "$T/r" "$T/rc.tsv" "$T/rwant"
+	got "$T/rcj" "$T/rgot"
+	same "shared run: every thunk slice at its aligned ns" "$T/rwant" "$T/rgot"
+	same "shared run: every module slice" "$T/rwant.mod" "$T/rgot.mod"
+fi
+
 # ---- a hand-made run: overlaps, a command buffer, roofline, a path ----
 S=$T/syn
 mkdir -p "$S"
