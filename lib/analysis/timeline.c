@@ -247,8 +247,11 @@ tl_load_stackframes(struct timeline *t, struct tsv_reader *r)
 		if (tsv_get_i64(r, (size_t)c[0], &id, 0) != 0 ||
 		    tsv_get_i64(r, (size_t)c[1], &parent, 1) < 0)
 			return -1;
-		if (id < 0 || id >= (int64_t)1 << 28)
-			return bad(r, c[0], "not an id from 0 to 2^28");
+		/* Ids are dense as nsysjax-extract writes them; a gap of
+		 * 4096 is allowed, a wild id would only cost memory. */
+		if (id < 0 || (size_t)id > t->nframe + 4096)
+			return bad(r, c[0], "not an id within 4096 of the "
+			    "largest before");
 		if (parent >= id || parent < -1)
 			return bad(r, c[1], "not an id below the frame's");
 		if ((size_t)id >= t->nframe) {
@@ -288,10 +291,11 @@ source_of(struct timeline *t, struct tsv_reader *r, long col,
 	if (num_i64(ids, n, &id) != 0 || id < 0 || (size_t)id >= t->nframe ||
 	    t->fparent[id] == -2)
 		return bad(r, col, "not ids of the stackframes frame");
-	while (id >= 0 && opname != NULL &&
+	/* A parent never listed (ids may have gaps) ends the walk. */
+	while (id >= 0 && t->fparent[id] != -2 && opname != NULL &&
 	    strcmp(strtab_get(&t->str, t->fname[id]), opname) == 0)
 		id = t->fparent[id];
-	if (id >= 0)
+	if (id >= 0 && t->fparent[id] != -2)
 		*src = t->fname[id];
 	return 0;
 }
@@ -551,7 +555,7 @@ static int
 same_instance(const struct timeline *t, const struct rec *x, int64_t texec,
     int64_t gtexec)
 {
-	const struct rec *g = &t->grp[0];
+	const struct rec *g = t->grp;
 
 	return t->ngrp > 0 && g->comm && x->comm &&
 	    g->prog == x->prog && g->exec == x->exec && g->name == x->name &&

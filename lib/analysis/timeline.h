@@ -90,7 +90,9 @@ void tl_free(struct timeline *t);
  * Read the stackframes frame (FrameId, ParentFrameId, Frame), for the
  * source line of each instruction; call before tl_load_hlo.  Returns 0,
  * or -1 with an err message "NAME:LINE: column X: ..." (a missing column,
- * a bad or repeated id, a parent not smaller than its child).
+ * a bad or repeated id, an id more than 4096 beyond the largest before
+ * (ids are dense as nsysjax-extract writes them), a parent not smaller
+ * than its child).
  */
 int tl_load_stackframes(struct timeline *t, struct tsv_reader *r);
 
