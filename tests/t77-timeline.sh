@@ -102,6 +102,21 @@ if need node; then
 	same "JSON: sum of thunk durations per device" "$T/a" "$T/b"
 fi
 
+# ---- the example as nsys 2026.3 and today's XLA write it (-L 2026):
+# command buffers, the CommandBuffer column ----
+if need node; then
+	"$MKEXAMPLE" -L 2026 "$T/p26" > /dev/null &&
+	    "$BIN/nsysjax-extract" -o "$T/f26" "$T/p26/rank0" "$T/p26/rank1" 2> /dev/null &&
+	    "$TL" -f json "$T/f26" > "$T/26.json"
+	check "-L 2026: JSON parses, tracks nest" sh -c 'node "$1" json "$2" > "$3"' sh "$CHECK" "$T/26.json" "$T/c26"
+	printf 'Device\tCorrectionMs\n' > "$T/none.tsv"
+	expect "$T/f26" "$T/none.tsv" "$T/w26"
+	got "$T/c26" "$T/g26"
+	same "-L 2026: every slice, command buffers included" "$T/w26" "$T/g26"
+	is "-L 2026: command buffer slices" "$(grep -c '	command_buffer_[0-9]*	' "$T/g26")" \
+	    "$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["CommandBuffer"] != "" { n++ } END { print n + 0 }' "$T/f26/thunk.tsv")"
+fi
+
 # ---- the shared four-process run (pax_fsdp4_4proc) ----
 if ! have_data; then
 	skip "no $DATA"
@@ -127,7 +142,9 @@ p1|0|1|step|1|10|1|0
 p1|1|0|step|12|10|0|0
 EOF
 # a and b overlap on one stream; late crosses the module's end; the
-# command buffer holds two operations; the all-reduce runs on both
+# command buffer holds two operations (issue 18's rows: the buffer's own
+# row keeps the 0.2 ms no operation took, from the graph's start, 6 ms;
+# the graph ends with fusion.2 at 7.6 ms); the all-reduce runs on both
 # devices (a flow); tiny is under --min-dur 0.001.
 tab > "$S/thunk.tsv" <<'EOF'
 ProgramId|ProgramExecution|Name|ThunkExecution|Device|ProjDurMs|ProjStartMs|Process|LocalDevice|Communication|ProjDurHiddenMs|MessageSize|Collective|CollectiveSize|CommandBuffer
@@ -135,9 +152,9 @@ p1|0|a|0|0|3|2|0|0|0|0||||
 p1|0|all-reduce-start|0|0|1|3|0|0|1|2|3000000|all-reduce|2|
 p1|0|all-reduce-start|0|1|2|3.5|1|0|1|0|3000000|all-reduce|2|
 p1|0|b|0|0|2|4|0|0|0|0||||
-p1|0|command_buffer_1|0|0|2|6|0|0|0|0||||command_buffer_1
-p1|0|fusion.1|0|0|0.5|6.5|0|0|0|0||||command_buffer_1
-p1|0|fusion.2|0|0|1|7|0|0|0|0||||command_buffer_1
+p1|0|command_buffer_1|0|0|0.2|6|0|0|0|0||||command_buffer_1
+p1|0|fusion.1|0|0|0.5|6|0|0|0|0||||command_buffer_1
+p1|0|fusion.2|0|0|1|6.6|0|0|0|0||||command_buffer_1
 p1|0|late|0|0|1|10.5|0|0|0|0||||
 p1|1|tiny|0|0|0.0005|13|0|0|0|0||||
 EOF
@@ -165,6 +182,8 @@ if need node jq; then
 	"$TL" -c "$S/corr.tsv" -p "$S/crit.tsv" -P 4 -f json "$S" > "$S/t.json" 2> "$T/err"
 	check "hand-made run: nesting" sh -c 'node "$1" json "$2" > "$3"' sh "$CHECK" "$S/t.json" "$S/c"
 	expect "$S" "$S/corr.tsv" "$S/want"
+	# The command buffer spans its graph, [6, 7.6] ms.
+	sed -i 's/^1	command_buffer_1	6000000	200000$/1	command_buffer_1	6000000	1600000/' "$S/want"
 	got "$S/c" "$S/got"
 	same "hand-made run: no slice dropped or cut, ns exact" "$S/want" "$S/got"
 	# Where each went: b and late on the overlap track, the operations on
@@ -175,6 +194,7 @@ if need node jq; then
 	is "late, across the module's end: a sibling track" "$(tname "$(tid late)")" "compute (overlap 1)"
 	is "a: the compute track" "$(tname "$(tid a)")" "compute"
 	is "inner operation: its command buffer's track" "$(tid fusion.1)" "$(tid command_buffer_1)"
+	is "command buffer: its own time" "$(jq '.traceEvents[] | select(.name == "command_buffer_1" and .ph == "X" and .cat == "thunk") | .args.unattributed_ns' "$S/t.json")" 200000
 	is "inner operation: category" "$(jq -r '.traceEvents[] | select(.name == "fusion.2") | .cat + " " + .args.command_buffer' "$S/t.json")" "command-buffer command_buffer_1"
 	is "all-reduce: the communication track" "$(tname "$(tid all-reduce-start)")" "communication"
 	is "device 1 starts 1 ns early (corrections)" "$(jq -r '.traceEvents[] | select(.name == "all-reduce-start" and .pid == 2 and .cat == "communication") | .ts' "$S/t.json")" "3499.999"

@@ -32,7 +32,9 @@ enum { K_MODULE, K_THUNK, K_INNER, K_CRIT };
 /* One slice of pass one, spooled as is (memset first: no stray bytes). */
 struct rec {
 	int64_t start, dur, hidden;	/* ns */
-	int64_t dev, cls, exec;
+	int64_t dev, cls, exec, texec;	/* texec: ThunkExecution */
+	int64_t own;			/* a command buffer's own time, ns;
+					   -1: not one */
 	int64_t msgsize, collsize;	/* -1: none */
 	uint64_t seq;			/* order read: the last tie-break */
 	uint64_t flow;
@@ -608,6 +610,8 @@ thunk_row(struct timeline *t, struct tsv_reader *r, const long *c,
 	if ((d = row_dev(t, r, c[T_DEV], c[T_PROC], c[T_LOC], skip)) == NULL)
 		return *skip ? 0 : -1;
 	x->dev = d->dev;
+	x->texec = *texec;
+	x->own = -1;
 	if (row_times(t, r, c[T_START], c[T_DUR], c[T_HID], x) != 0)
 		return -1;
 	if (x->dur < t->o.min_dur_ns) {
@@ -855,6 +859,8 @@ thunk_args(struct wctx *w, const struct rec *x)
 	}
 	if (x->kind == K_INNER)
 		arg_str(w, &n, "command_buffer", str_of(t, x->cbuf));
+	if (x->kind == K_THUNK && x->cbuf != NONE && x->own >= 0)
+		arg_uint(w, &n, "unattributed_ns", x->own);
 	if (x->comm || coll != NULL) {
 		arg_str(w, &n, "collective", coll);
 		arg_uint(w, &n, "message_size_bytes", x->msgsize);
@@ -1101,6 +1107,70 @@ struct batch {
 	size_t n, cap, pcap;
 };
 
+/* The order that brings a command buffer (K_THUNK named as its
+ * CommandBuffer) and its inner operations together, the buffer first. */
+static int
+cmp_cmdbuf(const void *a, const void *b)
+{
+	const struct rec *x = *(struct rec *const *)a;
+	const struct rec *y = *(struct rec *const *)b;
+	uint32_t cx = x->cbuf == NONE ? 0 : x->cbuf + 1;
+	uint32_t cy = y->cbuf == NONE ? 0 : y->cbuf + 1;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (cx != cy)
+		return cx < cy ? -1 : 1;
+	if (x->prog != y->prog)
+		return x->prog < y->prog ? -1 : 1;
+	if (x->exec != y->exec)
+		return x->exec < y->exec ? -1 : 1;
+	if (x->texec != y->texec)
+		return x->texec < y->texec ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * A command buffer's row holds the time of its graph that no inner
+ * operation took (issue 18's attribution), from the graph's start; its
+ * operations have rows of their own.  So that they nest in it, its slice
+ * spans its whole graph: from the earliest to the latest end of the row
+ * and its operations (same device, program, execution and
+ * ThunkExecution), its own time kept in OWN.
+ */
+static void
+cmdbuf_spans(struct batch *b)
+{
+	struct rec *cb = NULL, *x;
+	int64_t end;
+	size_t i;
+
+	qsort(b->p, b->n, sizeof(*b->p), cmp_cmdbuf);
+	for (i = 0; i < b->n; i++) {
+		x = b->p[i];
+		if (x->cbuf == NONE)
+			continue;
+		if (x->kind == K_THUNK) {
+			cb = x;
+			continue;
+		}
+		if (cb == NULL || cb->dev != x->dev || cb->cbuf != x->cbuf ||
+		    cb->prog != x->prog || cb->exec != x->exec ||
+		    cb->texec != x->texec)
+			continue;
+		if (cb->own < 0)
+			cb->own = cb->dur;
+		end = cb->start + cb->dur;
+		if (x->start + x->dur > end)
+			end = x->start + x->dur;
+		if (x->start < cb->start)
+			cb->start = x->start;
+		cb->dur = end - cb->start;
+	}
+}
+
 /* Read the spool's records of devices D[0..ND) into B (sorted). */
 static int
 read_batch(struct timeline *t, const struct dev *d, size_t nd,
@@ -1109,6 +1179,7 @@ read_batch(struct timeline *t, const struct dev *d, size_t nd,
 	struct rec r;
 	int64_t lo = d[0].dev, hi = d[nd - 1].dev;
 	size_t i;
+	int inner = 0;
 
 	b->n = 0;
 	if (fseek(t->spool, 0, SEEK_SET) != 0)
@@ -1123,8 +1194,12 @@ read_batch(struct timeline *t, const struct dev *d, size_t nd,
 	if (ferror(t->spool))
 		return err_fail("temporary file: read error");
 	mem_grow(&b->p, &b->pcap, b->n, sizeof(*b->p));
-	for (i = 0; i < b->n; i++)
+	for (i = 0; i < b->n; i++) {
 		b->p[i] = &b->x[i];
+		inner |= b->x[i].kind == K_INNER;
+	}
+	if (inner)
+		cmdbuf_spans(b);
 	qsort(b->p, b->n, sizeof(*b->p), cmp_rec);
 	return 0;
 }

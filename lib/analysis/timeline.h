@@ -10,8 +10,12 @@
  * a parent slice on every thread track of its device but the critical
  * path, with the thunks inside; an operation run inside a command buffer
  * (thunk frame column CommandBuffer not empty and not the row's Name)
- * nests inside its command buffer's thunk.  A thunk lasts ProjDurMs +
- * ProjDurHiddenMs (the exposed and the hidden time: the whole kernel).
+ * nests inside its command buffer's thunk, whose slice then spans the
+ * whole graph: from its start to the last end of it and its operations
+ * (same device, ProgramId, ProgramExecution and ThunkExecution), its own
+ * row's time (what no operation took) an argument.  A thunk lasts
+ * ProjDurMs + ProjDurHiddenMs (the exposed and the hidden time: the
+ * whole kernel).
  *
  * Correct by construction: the slices of one track nest or follow each
  * other.  Each track's slices are taken in order of start (the longer
