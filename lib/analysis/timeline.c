@@ -77,7 +77,7 @@ struct timeline {
 	int32_t lhlo;
 	struct strtab hkey;		/* "ProgramId\tName" -> hl[] */
 	struct hinfo *hl;
-	size_t hlcap;
+	size_t nhl, hlcap;		/* hl[0..nhl): the rows read whole */
 	int64_t *fparent;		/* stack frames by id: parent, -2 none */
 	uint32_t *fname;
 	size_t nframe, fcap;
@@ -367,6 +367,7 @@ tl_load_hlo(struct timeline *t, struct tsv_reader *r)
 			return -1;
 		mem_grow(&t->hl, &t->hlcap, id + 1, sizeof(*t->hl));
 		t->hl[id] = h;
+		t->nhl = id + 1;
 	}
 	return rc;
 }
@@ -383,7 +384,8 @@ hlo_of(const struct timeline *t, const char *prog, const char *name)
 	memcpy(key + lp + 1, name, ln + 1);
 	id = strtab_find(&t->hkey, key, lp + ln + 1);
 	free(key);
-	return id == STRTAB_NONE ? -1 : (int32_t)id;
+	/* A key of a row that failed has no entry. */
+	return id == STRTAB_NONE || id >= t->nhl ? -1 : (int32_t)id;
 }
 
 /* ---- pass one ---- */
