@@ -59,7 +59,21 @@ line() {
 	printf '%6d %6d | %7.2f s %7d MB | %7.2f s %7d MB | %10s s | %d\n' \
 	    "$n" "$m" "$1" "$2" "$3" "$4" "$fc" "$rows"
 	echo "$n $m $1 $2 $3 $4 $fc" >> "$T/table"
+	timeline_line "$n" "$m"
 	rm -rf "$T/out" "$T/report"
+}
+# ---- nsysjax-timeline (issue 22) ----
+# Per N: one step of every device (--steps 1, what makes a large run
+# viewable) and the whole run, as a Perfetto trace: time, peak RSS and
+# size; printed after the scale table.
+timeline_line() {
+	for sel in "--steps 1" ""; do
+		# shellcheck disable=SC2086 # the option and its argument
+		r=$(measure sh -c '"$0" -v $1 "$2" > "$3" 2> "$3.err"' "$BIN/nsysjax-timeline" "$sel" "$T/out" "$T/tl.pb")
+		v=$(sed -n 's/.*: \([0-9]*\) slices.* \([0-9]*\) bytes.*/\1 \2/p' "$T/tl.pb.err")
+		echo "$1 $2 ${sel:-all} $r $v" >> "$T/timeline"
+	done
+	rm -f "$T/tl.pb" "$T/tl.pb.err"
 }
 for n in $SCALE_N; do line "$n" "$SCALE_STEPS"; done
 # Steps: the second N (the first when alone) at M and 2M.
@@ -67,6 +81,9 @@ set -- $SCALE_N
 n0=${2:-$1}
 line "$n0" $((2 * SCALE_STEPS))
 rm -rf "$T"/run-*
+echo "nsysjax-timeline (Perfetto protobuf):"
+awk '{ printf "%6d %6d %-9s | %7.2f s %7d MB | %9d slices %8.1f MB, %5.1f MB per million slices\n",
+    $1, $2, $3 == "--steps" ? "--steps 1" : "all", $(NF - 3), $(NF - 2), $(NF - 1), $NF / 1e6, $(NF - 1) ? $NF / $(NF - 1) : 0 }' "$T/timeline"
 
 awk -v M="$SCALE_STEPS" -v n0="$n0" '
 { N[NR] = $1; S[NR] = $2; et[NR] = $3; er[NR] = $4; rt[NR] = $5; rr[NR] = $6; fc[NR] = $7 }
