@@ -648,10 +648,26 @@ critpath_build(struct critpath_graph *g, struct critpath_info *info)
 
 /* ---- passes ---- */
 
+/* Weights are kept within +-2^61 ns and times within +-2^62 (73 years):
+ * a time plus a weight never overflows, whatever the factors. */
+#define LIM_W	((int64_t)1 << 61)
+#define LIM_T	((int64_t)1 << 62)
+
+static int64_t
+clamp(int64_t v, int64_t lim)
+{
+	return v > lim ? lim : v < -lim ? -lim : v;
+}
+
 static int64_t
 scaled(int64_t v, double f)
 {
-	return f == 1 ? v : (int64_t)llround((double)v * f);
+	double x = (double)v * f;
+
+	if (f == 1)
+		return clamp(v, LIM_W);
+	return x >= (double)LIM_W ? LIM_W : x <= -(double)LIM_W ? -LIM_W :
+	    (int64_t)llround(x);
 }
 
 /* The predicted duration (transfer of a member) of operation I. */
@@ -687,7 +703,8 @@ weight(const struct critpath_graph *g, const struct edge *e,
 	case E_BOUT:
 		if (sc->no_barrier)
 			return NEG_INF;
-		return pdur(g, e->arg, sc) - scaled(g->op[e->arg].delta, sc->gap);
+		return clamp(pdur(g, e->arg, sc) - scaled(g->op[e->arg].delta,
+		    sc->gap), LIM_W);
 	case E_TAIL:
 		return scaled(g->dv[e->arg].tail, sc->gap);
 	default:
@@ -713,7 +730,7 @@ critpath_eval(struct critpath_graph *g, const struct critpath_scen *sc)
 
 			if (g->w[g->ein[i]] == NEG_INF || g->t[e->from] == NEG_INF)
 				continue;
-			x = g->t[e->from] + g->w[g->ein[i]];
+			x = clamp(g->t[e->from] + g->w[g->ein[i]], LIM_T);
 			if (arg == SIZE_MAX || x > best) {
 				best = x;
 				arg = g->ein[i];
@@ -767,8 +784,9 @@ backward(struct critpath_graph *g)
 			const struct edge *e = &g->e[g->ein[i]];
 			int64_t w = g->w[g->ein[i]];
 
-			if (w != NEG_INF && g->lt[v] - w < g->lt[e->from])
-				g->lt[e->from] = g->lt[v] - w;
+			if (w != NEG_INF && clamp(g->lt[v] - w, LIM_T) <
+			    g->lt[e->from])
+				g->lt[e->from] = clamp(g->lt[v] - w, LIM_T);
 		}
 	}
 	g->slack_done = 1;
