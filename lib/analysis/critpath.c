@@ -132,22 +132,6 @@ critpath_add(struct critpath_graph *g, const struct critpath_op *op)
 	return g->nop++;
 }
 
-static struct devx *
-dev_of(struct critpath_graph *g, int64_t dev)
-{
-	size_t i;
-
-	/* Devices are few per call site; the lookup table is built by
-	 * critpath_build (sorted), here a scan of those given so far. */
-	for (i = 0; i < g->ndv; i++)
-		if (g->dv[i].dev == dev)
-			return &g->dv[i];
-	mem_grow(&g->dv, &g->capdv, g->ndv + 1, sizeof(*g->dv));
-	memset(&g->dv[g->ndv], 0, sizeof(*g->dv));
-	g->dv[g->ndv].dev = dev;
-	return &g->dv[g->ndv++];
-}
-
 void
 critpath_device(struct critpath_graph *g, int64_t dev, int64_t start_ns,
     int64_t end_ns)
@@ -250,8 +234,14 @@ build_devices(struct critpath_graph *g)
 	size_t i, n = 0;
 	struct devx *d;
 
-	for (i = 0; i < g->nop; i++)
-		(void)dev_of(g, g->op[i].in.dev);
+	/* Every device of an operation, beside those given: sorted, each
+	 * kept once (its module range first). */
+	mem_grow(&g->dv, &g->capdv, g->ndv + g->nop, sizeof(*g->dv));
+	for (i = 0; i < g->nop; i++) {
+		d = &g->dv[g->ndv++];
+		memset(d, 0, sizeof(*d));
+		d->dev = g->op[i].in.dev;
+	}
 	qsort(g->dv, g->ndv, sizeof(*g->dv), cmp_dev);
 	for (i = 0; i < g->ndv; i++)
 		if (n == 0 || g->dv[i].dev != g->dv[n - 1].dev)
@@ -954,6 +944,23 @@ svg_text(FILE *fp, const char *s)
 		}
 }
 
+/* The index of device DEV in G's sorted devices (it is there). */
+static size_t
+dev_index(const struct critpath_graph *g, int64_t dev)
+{
+	size_t lo = 0, hi = g->ndv;
+
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (g->dv[mid].dev <= dev)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The lanes: LANE[device index] = its lane; returns the count.  Up to
  * SVG_MAXLANES devices: one each; beyond, the devices of the critical
  * path (up to SVG_MAXLANES - 1) and one lane for all the others. */
@@ -973,9 +980,8 @@ svg_lanes(struct critpath_graph *g, size_t *lane, int *agg)
 		lane[i] = SIZE_MAX;
 	n = critpath_path(g, &s);
 	for (k = 0; k < n && nl < SVG_MAXLANES - 1; k++)
-		for (i = 0; i < g->ndv; i++)
-			if (g->dv[i].dev == s[k].dev && lane[i] == SIZE_MAX)
-				lane[i] = nl++;
+		if (lane[i = dev_index(g, s[k].dev)] == SIZE_MAX)
+			lane[i] = nl++;
 	/* Lanes in device order. */
 	for (i = 0, k = 0; i < g->ndv; i++)
 		if (lane[i] != SIZE_MAX)
@@ -1075,11 +1081,10 @@ svg_path(struct critpath_graph *g, FILE *fp, const size_t *lane)
 	fputs("<polyline fill=\"none\" stroke=\"#000\" stroke-width=\"2\" "
 	    "points=\"", fp);
 	for (k = 0; k < n; k++) {
-		double y = SVG_TOP + SVG_LANE / 2.0, x0, x1;
+		double y, x0, x1;
 
-		for (i = 0; i < g->ndv; i++)
-			if (g->dv[i].dev == s[k].dev)
-				y = SVG_TOP + ((double)lane[i] + 0.5) * SVG_LANE;
+		i = dev_index(g, s[k].dev);
+		y = SVG_TOP + ((double)lane[i] + 0.5) * SVG_LANE;
 		x0 = svg_x(g, s[k].start_ns);
 		x1 = svg_x(g, s[k].start_ns + s[k].dur_ns);
 		if (px >= 0 && py != y)

@@ -202,18 +202,30 @@ static int64_t
 correction(struct critpath_run *r, int64_t dev)
 {
 	const struct align_corr *c;
-	size_t i;
+	size_t lo, hi;
 
 	if (r->corr == NULL)
 		return 0;
 	if ((c = align_table_find(r->corr, dev)) != NULL)
 		return c->corr_ns;
-	for (i = 0; i < r->nmissing; i++)
-		if (r->missing[i] == dev)
+	/* Listed once, in order (a binary search: rows are many). */
+	lo = 0, hi = r->nmissing;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->missing[mid] == dev)
 			return 0;
+		if (r->missing[mid] < dev)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	mem_grow(&r->missing, &r->capmissing, r->nmissing + 1,
 	    sizeof(*r->missing));
-	r->missing[r->nmissing++] = dev;
+	memmove(r->missing + lo + 1, r->missing + lo,
+	    (r->nmissing - lo) * sizeof(*r->missing));
+	r->missing[lo] = dev;
+	r->nmissing++;
 	return 0;
 }
 
