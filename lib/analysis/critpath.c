@@ -901,7 +901,8 @@ run_flush(FILE *fp, struct run *u, double y, double op)
 {
 	if (u->open)
 		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" "
-		    "height=\"%d\" fill=\"%s\"%s/>\n", u->x0, y,
+		    "height=\"%d\" fill=\"%s\" stroke=\"#fff\" "
+		    "stroke-width=\"0.4\"%s/>\n", u->x0, y,
 		    u->x1 - u->x0 < 0.3 ? 0.3 : u->x1 - u->x0, SVG_LANE - 6,
 		    colour[u->lab], op < 1 ? " fill-opacity=\"0.45\"" : "");
 	u->open = 0;
@@ -913,7 +914,9 @@ run_add(FILE *fp, struct run *u, double x0, double x1, int lab, double y,
 {
 	if (x1 <= x0)
 		return;
-	if (u->open && u->lab == lab && x0 <= u->x1 + 0.5) {
+	/* Only slivers merge: a thunk of 2 px or more keeps its own box. */
+	if (u->open && u->lab == lab && x0 <= u->x1 + 0.5 &&
+	    (x1 - x0 < 2 && u->x1 - u->x0 < 2)) {
 		if (x1 > u->x1)
 			u->x1 = x1;
 		return;
@@ -1071,15 +1074,15 @@ svg_barriers(struct critpath_graph *g, FILE *fp, const size_t *lane)
 	free(hi);
 }
 
+/* The points of the critical path: a horizontal stretch per segment on
+ * its device's lane, a vertical one where the device changes. */
 static void
-svg_path(struct critpath_graph *g, FILE *fp, const size_t *lane)
+svg_points(struct critpath_graph *g, FILE *fp, const size_t *lane)
 {
 	const struct critpath_seg *s;
 	size_t n = critpath_path(g, &s), k, i;
-	double px = -1, py = -1;
+	double py = -1;
 
-	fputs("<polyline fill=\"none\" stroke=\"#000\" stroke-width=\"2\" "
-	    "points=\"", fp);
 	for (k = 0; k < n; k++) {
 		double y, x0, x1;
 
@@ -1087,13 +1090,28 @@ svg_path(struct critpath_graph *g, FILE *fp, const size_t *lane)
 		y = SVG_TOP + ((double)lane[i] + 0.5) * SVG_LANE;
 		x0 = svg_x(g, s[k].start_ns);
 		x1 = svg_x(g, s[k].start_ns + s[k].dur_ns);
-		if (px >= 0 && py != y)
+		if (py >= 0 && py != y)
 			fprintf(fp, "%.1f,%.1f ", x0, py);
 		fprintf(fp, "%.1f,%.1f %.1f,%.1f ", x0, y, x1, y);
-		px = x1;
 		py = y;
 	}
-	fputs("\"/>\n", fp);
+}
+
+/* The path twice: a white halo, then the black line, visible over any
+ * colour. */
+static void
+svg_path(struct critpath_graph *g, FILE *fp, const size_t *lane)
+{
+	static const char *const stroke[] = { "stroke=\"#fff\" "
+	    "stroke-width=\"5\"", "stroke=\"#000\" stroke-width=\"2\"" };
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		fprintf(fp, "<polyline fill=\"none\" %s stroke-linejoin=\"round\" "
+		    "points=\"", stroke[k]);
+		svg_points(g, fp, lane);
+		fputs("\"/>\n", fp);
+	}
 }
 
 static void
