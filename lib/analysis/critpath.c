@@ -682,7 +682,7 @@ weight(const struct critpath_graph *g, const struct edge *e,
 	switch (e->kind) {
 	case E_REL:
 		d = &g->dv[e->arg];
-		if (sc->no_barrier)
+		if (sc->no_barrier || g->nbar == 0)
 			return 0;
 		return scaled(sc->median ? d->rmed : d->rel, sc->gap);
 	case E_GAP:
@@ -733,10 +733,43 @@ critpath_eval(struct critpath_graph *g, const struct critpath_scen *sc)
 	return g->t[N_SINK(g)];
 }
 
+/*
+ * The origin of device DI's times.  Without a barrier the devices never
+ * wait for each other: each runs from its own module start (launches of
+ * one execution on independent devices can lie seconds apart), so its
+ * times count from there, and the step is the longest device's.
+ */
+static int64_t
+base(const struct critpath_graph *g, size_t di)
+{
+	return g->nbar == 0 ? g->dv[di].start : g->t0;
+}
+
+/* The origin of node V's times. */
+static int64_t
+node_base(const struct critpath_graph *g, size_t v)
+{
+	if (g->nbar > 0)
+		return g->t0;
+	if (v < 2 * g->nop)
+		return base(g, g->op[v / 2].di);
+	if (v >= N_R(g, 0) && v < N_SRC(g))
+		return base(g, (v - N_R(g, 0)) % g->ndv);
+	return g->t0;
+}
+
 int64_t
 critpath_measured(const struct critpath_graph *g)
 {
-	return g->tend - g->t0;
+	int64_t m = 0;
+	size_t i;
+
+	if (g->nbar > 0)
+		return g->tend - g->t0;
+	for (i = 0; i < g->ndv; i++)
+		if (g->dv[i].end - g->dv[i].start > m)
+			m = g->dv[i].end - g->dv[i].start;
+	return m;
 }
 
 int64_t
@@ -748,13 +781,13 @@ critpath_t0(const struct critpath_graph *g)
 int64_t
 critpath_start(const struct critpath_graph *g, size_t i)
 {
-	return g->t[N_S(i)] + g->t0;
+	return g->t[N_S(i)] + base(g, g->op[i].di);
 }
 
 int64_t
 critpath_end(const struct critpath_graph *g, size_t i)
 {
-	return g->t[N_E(i)] + g->t0;
+	return g->t[N_E(i)] + base(g, g->op[i].di);
 }
 
 /* Latest times: one pass in reverse topological order. */
@@ -840,15 +873,13 @@ critpath_path(struct critpath_graph *g, const struct critpath_seg **segs)
 	g->nseg = 0;
 	while (v != N_SRC(g) && g->arg[v] != SIZE_MAX) {
 		const struct edge *e = &g->e[g->arg[v]];
-		int64_t w = g->w[g->arg[v]], end = g->t[v] + g->t0;
+		int64_t w = g->w[g->arg[v]], end = g->t[v] + node_base(g, v);
 		const struct opx *o = e->kind == E_REL || e->kind == E_TAIL ||
 		    e->kind == E_SINK ? NULL : &g->op[e->arg];
 
 		switch (e->kind) {
 		case E_REL:
-			/* Without barriers the devices are no peers. */
-			push_seg(g, g->nbar ? CRITPATH_WAIT : CRITPATH_GAP,
-			    g->dv[e->arg].dev, -1, end, w);
+			push_seg(g, CRITPATH_WAIT, g->dv[e->arg].dev, -1, end, w);
 			break;
 		case E_TAIL:
 			push_seg(g, CRITPATH_GAP, g->dv[e->arg].dev, -1, end, w);

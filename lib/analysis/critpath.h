@@ -137,7 +137,9 @@ void critpath_build(struct critpath_graph *g, struct critpath_info *info);
  */
 int64_t critpath_eval(struct critpath_graph *g, const struct critpath_scen *sc);
 
-/* The measured step: the latest module end minus t0, ns. */
+/* The measured step: the latest module end minus t0, ns; without a
+ * barrier (the devices never wait for each other) the longest device's
+ * module, each device's times counted from its own module start. */
 int64_t critpath_measured(const struct critpath_graph *g);
 
 /* t0: the earliest release, ns. */
@@ -181,8 +183,8 @@ struct critpath_seg {
  * next call on G).  Segments of zero length are left out; the durations
  * sum to the step.  Ties go to the same stream, then to the same device.
  * The time before the path's first device was released (it started its
- * module late while its peers ran) is labelled peer wait, or gap when
- * the execution has no barrier (its devices are no peers).
+ * module late while its peers ran) is labelled peer wait; an execution
+ * without barrier has none (each device counts from its own start).
  */
 size_t critpath_path(struct critpath_graph *g, const struct critpath_seg **segs);
 

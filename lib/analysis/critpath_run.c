@@ -763,6 +763,10 @@ critpath_run_frames(struct critpath_run *r, struct filter *f,
 	}
 	if (rc < 0 || finish_exec(r, w, svg) != 0)
 		return -1;
+	if (r->mode == CRITPATH_MODE_SVG && !r->drawn)
+		return err_fail("%s: no module execution %s%s%" PRId64
+		    " to draw", tsv_name(t), r->want_prog ? r->want_prog : "",
+		    r->want_prog ? ":" : "", r->want_prog ? r->want_exec : 0);
 	notes_of(r, notes);
 	return 0;
 }

@@ -149,6 +149,8 @@ struct model {
 	int seq[MAXDEV][MAXOP], nseq[MAXDEV];	/* ops per device, in order */
 	int64_t rel[MAXDEV], tail[MAXDEV];
 	int members[4];				/* per collective */
+	int indep;	/* no collective of 2 or more: each device counts
+			 * from its own release */
 };
 
 static uint64_t rng = 88172645463325252ULL;
@@ -362,8 +364,8 @@ walk(struct menum *x, int node, int64_t len, int64_t *path, int depth)
 	}
 	if (node == 0) {
 		for (d = 0; d < m->nd; d++)
-			step(x, MN_R(d), len + (s->nob ? 0 : rw(m->rel[d],
-			    s->gap)), path, depth);
+			step(x, MN_R(d), len + (s->nob || m->indep ? 0 :
+			    rw(m->rel[d], s->gap)), path, depth);
 		return;
 	}
 	if (node >= MN_R(0) && node < MN_R(m->nd)) {
@@ -444,10 +446,13 @@ fix_sizes(struct model *m)
 {
 	int c, i;
 
+	m->indep = 1;
 	for (c = 0; c < m->ncoll; c++) {
 		m->members[c] = 0;
 		for (i = 0; i < m->nop; i++)
 			m->members[c] += m->op[i].coll == c;
+		if (m->members[c] > 1)
+			m->indep = 0;
 	}
 }
 
@@ -597,10 +602,37 @@ random_graphs(void)
 	critpath_free(g);
 }
 
+/* Two devices without a collective: each counts from its own start, the
+ * step is the longer one's 30, however far apart they were launched. */
+static void
+independent(void)
+{
+	struct critpath_graph *g = critpath_new();
+	struct critpath_op o = { 0 };
+	struct critpath_scen sc = critpath_scen_measured();
+	struct critpath_info info;
+	const struct critpath_seg *s;
+
+	o.dev = 0, o.start_ns = 100, o.dur_ns = 10, o.key = 1;
+	critpath_add(g, &o);
+	o.dev = 1, o.start_ns = 5000, o.dur_ns = 30;
+	critpath_add(g, &o);
+	critpath_build(g, &info);
+	CHECK_INT(critpath_measured(g), 30);
+	CHECK_INT(critpath_eval(g, &sc), 30);
+	CHECK_INT(critpath_start(g, 1), 5000);
+	CHECK_INT(critpath_slack(g, 0), 20);
+	CHECK_INT(critpath_path(g, &s), 1);
+	CHECK_INT(s[0].start_ns, 5000);
+	CHECK_INT(s[0].dev, 1);
+	critpath_free(g);
+}
+
 int
 main(void)
 {
 	by_hand();
+	independent();
 	async_pair();
 	random_graphs();
 	return unit_done("critpath");
