@@ -175,6 +175,19 @@ else
 	notok "16-process run"
 fi
 
+# The report's section: pipelines/critpath.sh on the example's frames.
+if NSYSJAX_BIN=$BIN sh pipelines/critpath.sh -o "$T/sec" "$E" > "$T/sec.out" 2> "$T/sec.err"; then ok; else notok "critpath.sh"; cat "$T/sec.err"; fi
+for f in breakdown.tsv modules.tsv scenarios.tsv scenario-means.tsv path.tsv step.svg critpath.txt critpath-section.html; do
+	[ -s "$T/sec/$f" ] && ok || notok "critpath.sh wrote no $f"
+done
+# The steady state: executions 2..5 of the train step (warm-up 0, 1),
+# 6 scenarios each (comm-x0.5 included).
+[ "$(awk -F'\t' 'NR > 1 && $1 ~ /^a6ef/' "$T/sec/breakdown.tsv" | wc -l)" -eq 4 ] && ok || notok "critpath.sh: not the 4 steady executions"
+[ "$(awk -F'\t' 'NR > 1 && $1 ~ /^a6ef/' "$T/sec/scenarios.tsv" | wc -l)" -eq 24 ] && ok || notok "critpath.sh: scenarios"
+grep -q '<svg' "$T/sec/critpath-section.html" && grep -q 'estimates' "$T/sec/critpath-section.html" && ok ||
+	notok "critpath section lacks the picture or the caveat"
+cmp -s "$T/sec.out" "$T/sec/critpath.txt" && ok || notok "critpath.sh: stdout is not critpath.txt"
+
 # Determinism, and what-ifs said to be estimates.
 $CP -c "$E/corr.tsv" -m "$E/module.tsv" -H "$E/hlo.tsv" -s "$E/thunk.tsv" 2> "$T/est" | cmp -s - "$E/scen.tsv" && ok || notok "not deterministic"
 grep -q "estimates" "$T/est" && ok || notok "scenarios not said to be estimates"
