@@ -387,55 +387,57 @@ matches(const struct critpath_run *r, const struct scale *s, size_t i)
 	    0) == 0 || regexec(&s->re, r->opcode[h], 0, NULL, 0) == 0);
 }
 
+/* One scenario's row: SC evaluated on the current graph. */
+static int
+scen_eval(struct critpath_run *r, struct tsv_writer *w, const char *name,
+    const struct critpath_scen *sc, int64_t measured, double gs)
+{
+	return scen_row(r, w, name, measured, critpath_eval(r->g, sc), gs);
+}
+
+/* The scenarios in the man page's order. */
 static int
 write_scen(struct critpath_run *r, struct tsv_writer *w, int64_t measured,
     double gs)
 {
-	struct critpath_scen sc = critpath_scen_measured();
+	const struct critpath_scen id = critpath_scen_measured();
+	struct critpath_scen sc = id;
 	size_t k, i;
 
-	if (scen_row(r, w, "measured", measured, critpath_eval(r->g, &sc),
-	    gs) != 0)
+	if (scen_eval(r, w, "measured", &sc, measured, gs) != 0)
 		return -1;
 	sc.comm = 0;
-	if (scen_row(r, w, "comm-free", measured, critpath_eval(r->g, &sc),
-	    gs) != 0)
+	if (scen_eval(r, w, "comm-free", &sc, measured, gs) != 0)
 		return -1;
-	sc = critpath_scen_measured();
+	sc = id;
 	sc.no_barrier = 1;
-	if (scen_row(r, w, "no-peer-wait", measured, critpath_eval(r->g, &sc),
-	    gs) != 0)
+	if (scen_eval(r, w, "no-peer-wait", &sc, measured, gs) != 0)
 		return -1;
 	for (k = 0; k < r->nsc; k++) {
-		if (r->sc[k].isre)
-			continue;
-		sc = critpath_scen_measured();
+		sc = id;
 		sc.comm = r->sc[k].f;
-		if (scen_row(r, w, r->sc[k].text, measured,
-		    critpath_eval(r->g, &sc), gs) != 0)
+		if (!r->sc[k].isre &&
+		    scen_eval(r, w, r->sc[k].text, &sc, measured, gs) != 0)
 			return -1;
 	}
-	sc = critpath_scen_measured();
+	sc = id;
 	sc.median = 1;
-	if (scen_row(r, w, "no-straggler", measured, critpath_eval(r->g, &sc),
-	    gs) != 0)
+	if (scen_eval(r, w, "no-straggler", &sc, measured, gs) != 0)
 		return -1;
+	mem_grow(&r->opf, &r->capf, r->nop, sizeof(*r->opf));
 	for (k = 0; k < r->nsc; k++) {
 		if (!r->sc[k].isre)
 			continue;
-		mem_grow(&r->opf, &r->capf, r->nop, sizeof(*r->opf));
 		for (i = 0; i < r->nop; i++)
 			r->opf[i] = matches(r, &r->sc[k], i) ? r->sc[k].f : 1;
-		sc = critpath_scen_measured();
+		sc = id;
 		sc.opf = r->opf;
-		if (scen_row(r, w, r->sc[k].text, measured,
-		    critpath_eval(r->g, &sc), gs) != 0)
+		if (scen_eval(r, w, r->sc[k].text, &sc, measured, gs) != 0)
 			return -1;
 	}
-	sc = critpath_scen_measured();
+	sc = id;
 	sc.gap = 0;
-	return scen_row(r, w, "no-gaps", measured, critpath_eval(r->g, &sc),
-	    gs);
+	return scen_eval(r, w, "no-gaps", &sc, measured, gs);
 }
 
 static int
