@@ -49,6 +49,11 @@
  * before.  Beyond the planted run's tables the transfer times and end
  * skews come from a fixed hash; truth.tsv is written for the planted run
  * (2 x 6) only.
+ *
+ * -P plants three critical-path cases in that run (a late start, a
+ * collective that cannot be hidden, a host gap; see "planted
+ * critical-path cases" below) and writes their facts to
+ * dir/critpath-truth.tsv instead of truth.tsv.
  */
 #include <sys/stat.h>
 #include <unistd.h>
@@ -630,6 +635,106 @@ launch(struct proc *p, long m, const struct thunk *k, int64_t *t, long *nccl)
 	return th;
 }
 
+/* ---- planted critical-path cases (mkexample -P; issue 21) ----
+ * Off by default: the default run is unchanged.  With -P the 2 x 6 run
+ * gets three cases, each in its own steady execution, and their facts go
+ * to critpath-truth.tsv instead of truth.tsv:
+ *  - execution 3: process 1 starts the module PLANT_LATE_NS late (its
+ *    host was busy), so device 0 waits for it at the first collective;
+ *  - execution 4: the all-reduce transfers PLANT_XFER_NS more, longer
+ *    than the compute before its done: it cannot be hidden;
+ *  - execution 5: process 0's host stalls PLANT_STALL_NS before
+ *    launching loop_add_fusion: a gap on device 0's critical path. */
+#define PLANT_LATE_NS	(2 * MS)
+#define PLANT_XFER_NS	(5 * MS)
+#define PLANT_STALL_NS	(3 * MS)
+#define PLANT_LATE_E	3
+#define PLANT_XFER_E	4
+#define PLANT_STALL_E	5
+#define PLANT_STALL_OP	"loop_add_fusion"
+
+static char *ms(int64_t ns);
+
+static struct {
+	int on;
+	int64_t first[NPROC];		/* GPU start of the late execution */
+	int64_t xfer_s, xfer_end[NPROC];	/* last arrival, ends */
+	int64_t gap;			/* device 0's idle before the op */
+} plant;
+
+/* Execution E's module CPU starts MC: process 1 late in PLANT_LATE_E. */
+static void
+plant_start(int e, int64_t *mc)
+{
+	if (plant.on && e == PLANT_LATE_E)
+		mc[1] += PLANT_LATE_NS;
+}
+
+/* Extra host time before process D launches thunk NAME of execution E. */
+static int64_t
+plant_stall(int e, const char *name, int d)
+{
+	return plant.on && e == PLANT_STALL_E && d == 0 &&
+	    strcmp(name, PLANT_STALL_OP) == 0 ? PLANT_STALL_NS : 0;
+}
+
+/* Extra transfer time of collective C in execution E. */
+static int64_t
+plant_xfer(int e, int c)
+{
+	return plant.on && e == PLANT_XFER_E && c == C_AR ? PLANT_XFER_NS : 0;
+}
+
+/* What the simulation did, for critpath-truth.tsv: a compute thunk NAME
+ * of E on D starting at S after the stream was free at FREE. */
+static void
+plant_compute(int e, const char *name, int d, int64_t s, int64_t free)
+{
+	if (plant.on && e == PLANT_STALL_E && d == 0 &&
+	    strcmp(name, PLANT_STALL_OP) == 0)
+		plant.gap = s - free;
+}
+
+/* Collective C of E: the last arrival S and every device's END. */
+static void
+plant_coll(int e, int c, int64_t s, const int64_t *end)
+{
+	if (plant.on && e == PLANT_XFER_E && c == C_AR) {
+		plant.xfer_s = s;
+		memcpy(plant.xfer_end, end, sizeof(plant.xfer_end));
+	}
+}
+
+/* The first GPU start of every device in execution E. */
+static void
+plant_first(int e, const int64_t *first)
+{
+	if (plant.on && e == PLANT_LATE_E)
+		memcpy(plant.first, first, sizeof(plant.first));
+}
+
+static void
+plant_truth(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL)
+		die("%s: cannot create", path);
+	fprintf(f, "Fact\tValue\n");
+	fprintf(f, "late_exec\t%d\nlate_device\t1\nlate_start_ms\t%s\n",
+	    PLANT_LATE_E, ms(plant.first[1] - plant.first[0]));
+	fprintf(f, "xfer_exec\t%d\nxfer_name\tall-reduce-start\n",
+	    PLANT_XFER_E);
+	fprintf(f, "xfer_dev0_ms\t%s\n", ms(plant.xfer_end[0] - plant.xfer_s));
+	fprintf(f, "xfer_dev1_ms\t%s\n", ms(plant.xfer_end[1] - plant.xfer_s));
+	fprintf(f, "gap_exec\t%d\ngap_device\t0\ngap_name\t%s\ngap_ms\t%s\n",
+	    PLANT_STALL_E, PLANT_STALL_OP, ms(plant.gap));
+	if (fclose(f) != 0)
+		die("%s: write error", path);
+}
+
+/* ---- end of the planted critical-path cases ---- */
+
 /* jit_init, once, on P from CPU time T; returns the GPU's end. */
 static int64_t
 run_init(struct proc *p, int64_t t)
@@ -687,6 +792,7 @@ run_step(struct proc *p, int e, const int64_t *mc)
 		const struct thunk *t = &step_thunks[k];
 
 		for (d = 0; d < nproc; d++) {
+			cpu[d] += plant_stall(e, t->name, d);
 			th[d] = launch(&p[d], m[d], t, &cpu[d], &nccl[d]);
 			ready[d] = p[d].r[th[d]].ce + 3 * US;
 		}
@@ -697,6 +803,7 @@ run_step(struct proc *p, int e, const int64_t *mc)
 				    ready[d];
 				if (first[d] < 0)
 					first[d] = tt;
+				plant_compute(e, t->name, d, tt, cur[d]);
 				rgpu(&p[d], th[d], tt, tt + t->ns);
 				if (REC(e, d))
 					comp_iv[e][d][k] = (struct ival){ tt,
@@ -734,6 +841,7 @@ run_step(struct proc *p, int e, const int64_t *mc)
 			tt = coll_ns[c] * (10000 + tvar_of(i)) / 10000;
 			if (e == 0)
 				tt *= 3;	/* NCCL warm-up */
+			tt += plant_xfer(e, c);
 			if (REC(e, 0))
 				coll_t[e][c] = tt;
 			end[late] = s[late] + tt;
@@ -753,8 +861,10 @@ run_step(struct proc *p, int e, const int64_t *mc)
 				if (t->kind == K_SYNC)
 					cur[d] = end[d];
 			}
+			plant_coll(e, c, s[late], end);
 		}
 	}
+	plant_first(e, first);
 	for (d = 0; d < nproc; d++) {
 		rend(&p[d], m[d], cpu[d] + 8 * US);
 		p[d].gpu_free = cur[d];
@@ -779,6 +889,7 @@ simulate(struct proc *p)
 	for (d = 0; d < nproc; d++)
 		mc[d] = p[d].steps_cpu;
 	for (e = 0; e < nstep; e++) {
+		plant_start(e, mc);
 		run_step(p, e, mc);
 		/* The host waits for the loss, then loads the next batch. */
 		for (d = 0; d < nproc; d++)
@@ -2013,8 +2124,11 @@ main(int argc, char *argv[])
 	char *adir;
 	int d, w, c;
 
-	while ((c = getopt(argc, argv, "n:s:L:")) != -1) {
+	while ((c = getopt(argc, argv, "n:Ps:L:")) != -1) {
 		switch (c) {
+		case 'P':
+			plant.on = 1;	/* the planted critical-path cases */
+			break;
 		case 'n':
 			/* Reduce-scatter operands divide among the devices. */
 			nproc = count(optarg, 65536);
@@ -2035,11 +2149,14 @@ main(int argc, char *argv[])
 	}
 	if (optind != argc - 1) {
 usage:
-		fprintf(stderr, "usage: mkexample [-n processes] [-s steps] "
+		fprintf(stderr, "usage: mkexample [-P] [-n processes] [-s steps] "
 		    "[-L 2026] dir\n");
 		return 2;
 	}
 	dir = argv[optind];
+	if (plant.on && (nproc != NPROC || nstep != NSTEP))
+		die("-P plants its cases in the run of %d x %d only", NPROC,
+		    NSTEP);
 	p = xcalloc((size_t)nproc, sizeof(*p));
 	for (d = 0; d < nproc; d++) {
 		p[d].rank = d;
@@ -2077,7 +2194,9 @@ usage:
 		p[d].r = NULL;
 	}
 	/* truth.tsv holds the facts planted in the run of NPROC x NSTEP. */
-	if (nproc == NPROC && nstep == NSTEP)
+	if (plant.on)
+		plant_truth(xprintf("%s/critpath-truth.tsv", dir));
+	else if (nproc == NPROC && nstep == NSTEP)
 		write_truth(p, xprintf("%s/truth.tsv", dir));
 	if (nproc == NPROC && nstep == NSTEP && layout2026)
 		l26_truth(xprintf("%s/truth.tsv", dir));
