@@ -1,0 +1,34 @@
+#!/bin/sh
+# The reproducers of the maintainer's review (../shared/REVIEW.md, issue
+# 24), one case each, built here or read from $SHARED/repro/review: each
+# failed before its fix (several only under the sanitizer pass of make
+# check, which runs this suite again with ASan and UBSan).
+set -u
+. tests/lib.sh
+R=$SHARED/repro/review
+F=$BIN/nsysjax-fold
+
+# #1: a valid hlo frame whose 17th row repeats a (ProgramId, Name): fold
+# kept a pointer into its variant array across the array's growth.
+awk 'BEGIN { print "ProgramId\tName\tOpcode"
+	for (i = 1; i <= 16; i++) printf "p\tn%d\tfusion\n", i
+	print "p\tn1\tcopy" }' > "$T/hlo-dup.tsv"
+printf 'ProgramId\tName\tProgramExecution\tDevice\tThunkExecution\tProjStartMs\tProjDurMs\np\tn1\t0\t0\t0\t1\t2\n' > "$T/thunks.tsv"
+if "$F" -b opcode -H "$T/hlo-dup.tsv" "$T/thunks.tsv" > "$T/o" 2> "$T/e" &&
+    grep -q '^fusion	2	1$' "$T/o"; then ok
+else notok "fold: hlo frame with a repeated row past 16: $(head -3 "$T/e")"; fi
+if [ -f "$R/hlo-dup.tsv" ]; then
+	check "fold: repro/review/hlo-dup.tsv" "$F" -b opcode -H "$R/hlo-dup.tsv" "$R/thunks.tsv"
+fi
+
+# #9: a valid module frame of a long run: 330,000 executions of 1 ms from
+# one hour on (the guard summed |start|).
+awk 'BEGIN { print "ProgramId\tDevice\tProjStartMs\tProjDurMs"
+	for (i = 0; i < 330000; i++) printf "p\t0\t%d\t1\n", 3600000 + i }' > "$T/modules-long.tsv"
+printf 'ProgramId\tName\tOpcode\np\tn1\tfusion\n' > "$T/hlo1.tsv"
+# Modules 330,000 ms, thunks 2 ms: idle 329,998 ms.
+if "$F" -b opcode -H "$T/hlo1.tsv" -M "$T/modules-long.tsv" "$T/thunks.tsv" > "$T/o" 2> "$T/e" &&
+    grep -q '^GPU idle during modules	329998	' "$T/o"; then ok
+else notok "fold: long module frame: $(head -3 "$T/e")"; fi
+
+done_testing t82-review
