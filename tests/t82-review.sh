@@ -31,4 +31,13 @@ if "$F" -b opcode -H "$T/hlo1.tsv" -M "$T/modules-long.tsv" "$T/thunks.tsv" > "$
     grep -q '^GPU idle during modules	329998	' "$T/o"; then ok
 else notok "fold: long module frame: $(head -3 "$T/e")"; fi
 
+# #12: an unknown option inside a cluster is named by itself, not by
+# the word before it (the program's path, another option).
+for c in "-zk foo" "--verbose -zk" "-vz"; do
+	# shellcheck disable=SC2086
+	expect_error 2 "nsysjax-fold: unknown option '-z'" "$F" $c
+done
+expect_error 2 "nsysjax-fold: option '--hlo' needs an argument" "$F" --hlo
+expect_error 2 "nsysjax-fold: unknown option '--nope'" "$F" --nope
+
 done_testing t82-review
