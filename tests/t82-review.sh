@@ -40,4 +40,23 @@ done
 expect_error 2 "nsysjax-fold: option '--hlo' needs an argument" "$F" --hlo
 expect_error 2 "nsysjax-fold: unknown option '--nope'" "$F" --nope
 
+# #10: a profile directory whose members are symlinks (to big files on
+# other filesystems) is the profile; a symlink loop inside is skipped.
+EX=${BIN%/bin}/example/profile/rank0
+if [ -d "$EX" ]; then
+	mkdir -p "$T/links"
+	abs=$(cd "$EX" && pwd)
+	(cd "$EX" && find . -type f) | while read -r f; do
+		mkdir -p "$T/links/${f%/*}" && ln -s "$abs/$f" "$T/links/$f"
+	done
+	ln -s . "$T/links/loop"
+	ln -s "$T/links" "$T/links/dump/up"
+	if "$BIN/nsysjax-extract" -f thunk "$EX" > "$T/real" 2>&1 &&
+	    "$BIN/nsysjax-extract" -f thunk "$T/links" > "$T/linked" 2> "$T/e" &&
+	    [ -s "$T/real" ] && cmp -s "$T/real" "$T/linked"; then ok
+	else notok "extract: a directory of symlinks: $(head -3 "$T/e")"; fi
+else
+	skip "no example profile in ${BIN%/bin}/example (make example)"
+fi
+
 done_testing t82-review
