@@ -59,4 +59,19 @@ else
 	skip "no example profile in ${BIN%/bin}/example (make example)"
 fi
 
+# #2: a 107-byte parquet file whose footer says 1 row and whose chunk
+# claims 2^31-1 values in one RLE run: refused before 18 GiB are asked
+# for (under a 4 GB address-space limit).
+FZ=${FUZZDIR:-${BIN%/bin}/fuzz}
+if [ -f "$R/bomb.parquet" ] && [ -x "$FZ/parquet" ]; then
+	# ASan reserves terabytes of address space: it gets its own limit.
+	if grep -q __asan_init "$FZ/parquet"; then lim=:
+	else lim='ulimit -v 4000000'; fi
+	if (eval "$lim"; ASAN_OPTIONS=max_allocation_size_mb=1024 \
+	    "$FZ/parquet" "$R/bomb.parquet") > "$T/o" 2>&1; then ok
+	else notok "parquet: repro/review/bomb.parquet: $(head -3 "$T/o")"; fi
+else
+	skip "no $R/bomb.parquet or $FZ/parquet"
+fi
+
 done_testing t82-review
