@@ -5,8 +5,8 @@
 # holding the .nsys-rep, the .sqlite, the HLO dumps and the Python sources
 # they name: what NVIDIA's nsys-jax wrapper collects, without Python.
 # `make` writes it to build/bin with its version filled in.  bash, not sh:
-# the program must get SIGINT forwarded, which a POSIX sh cannot do for a
-# background job (it starts with SIGINT ignored); bash's job control can.
+# arrays for the options, and a background job whose SIGINT is not
+# ignored (see "nsys profile" below).
 set -u
 PROG=nsysjax-profile
 VERSION='@VERSION@'
@@ -156,22 +156,29 @@ has_opt python-sampling || defaults+=(--python-sampling=true)
 has_opt trace -t || defaults+=(--trace=cublas,cuda,cudnn,cusolver,nvtx,osrt)
 rep=$tmp/$base
 say "profiling: nsys profile ${defaults[*]-} ${nsysopts[*]-} $*"
-# Job control: the background nsys keeps SIGINT (a non-interactive shell
-# would start it ignored) and gets the signals this script receives.
-set -m
-nsys profile "${defaults[@]+"${defaults[@]}"}" "${nsysopts[@]+"${nsysopts[@]}"}" \
-    --output="$rep" --force-overwrite=true "$@" &
+# nsys stays in our process group, so that the program may read the
+# terminal (in a group of its own it would stop on SIGTTIN), and runs in
+# the background only so that a SIGTERM to us can be forwarded.  Without
+# job control bash starts it with SIGINT and SIGQUIT ignored, which the
+# subshell undoes before exec.  The terminal's Ctrl-C reaches nsys and
+# the program directly: we only outlive it (trap :), never send a second
+# one.  SIGTERM is forwarded, with SIGCONT for a stopped nsys.  Without
+# job control wait returns when nsys ends or a trapped signal arrives,
+# never on a stop: a stopped program costs no CPU here.
+pid='' term=0
+trap : INT
+trap 'term=1; [ -z "$pid" ] || { kill -TERM "$pid"; kill -CONT "$pid"; } 2> /dev/null' TERM
+( trap - INT QUIT TERM; exec nsys profile "${defaults[@]+"${defaults[@]}"}" \
+    "${nsysopts[@]+"${nsysopts[@]}"}" --output="$rep" --force-overwrite=true "$@" ) &
 pid=$!
-trap 'kill -INT "$pid" 2> /dev/null' INT
-trap 'kill -TERM "$pid" 2> /dev/null' TERM
+[ "$term" = 0 ] || kill -TERM "$pid" 2> /dev/null
 while :; do
 	wait "$pid"
 	rc=$?
-	# A signal interrupts wait (status > 128) while nsys goes on.
+	# A trapped signal interrupts wait (status > 128) while nsys goes on.
 	[ "$rc" -gt 128 ] && kill -0 "$pid" 2> /dev/null || break
 done
 trap - INT TERM
-set +m
 [ -s "$rep.nsys-rep" ] || die "nsys wrote no report (program exit status $rc)"
 [ "$rc" = 0 ] || warn "the program exited with status $rc; keeping its partial profile"
 

@@ -99,29 +99,55 @@ prof -o fails sh -c 'exit 3'
 [ $rc -eq 3 ] && [ -f "$T/run/fails.zip" ] && grep -q 'exited with status 3; keeping its partial profile' "$T/err" &&
 	ok || notok "failing program: exit $rc, $(cat "$T/err")"
 
-# SIGINT and SIGTERM to nsysjax-profile reach nsys and the program; the
-# profile collected so far is still exported and written.  (A background
+# A terminal's Ctrl-C (SIGINT to the process group) and SIGTERM to
+# nsysjax-profile alone reach nsys and the program; the profile collected
+# so far is still exported and written.  setsid gives the run a process
+# group of its own, as a terminal's foreground job has.  (A background
 # job of sh starts with SIGINT ignored, as no terminal's would: perl
-# restores it first.)
-for sig in INT TERM; do
+# restores it first.)  Then a program that stops (SIGTTIN, a debugger):
+# nsysjax-profile waits without spinning, and SIGTERM still ends the run.
+# run_sig NAME PROGRAM...: start the run in the background.
+run_sig() {
 	rm -f "$T/started" "$T/sig"
+	_n=$1; shift
 	(cd "$T/run" && exec env PATH=$FAKE:$PATH FAKE_NSYS_LOG=$T/log \
 	    FAKE_NSYS_SQLITE=$(printf '%s' "$SQ" | sed 's/%r/0/g') FAKE_NSYS_DUMPS=$T/dumps \
-	    perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' "$P" -q -o "sig$sig" \
-	    sh -c "trap 'echo got > $T/sig; exit 9' $sig; : > $T/started; while :; do sleep 0.1; done" \
-	    > /dev/null 2> "$T/err") &
+	    setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' "$P" -q -o "$_n" \
+	    "$@" > /dev/null 2> "$T/err") &
 	bg=$!
 	i=0
 	while [ ! -f "$T/started" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	sleep 0.3
-	kill -$sig $bg
+}
+# end_sig SIGNAL: wait up to 10 s for the run to end; rc its status.
+end_sig() {
 	i=0
 	while kill -0 $bg 2> /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	kill -0 $bg 2> /dev/null && { kill -KILL $bg; notok "SIG$sig: nsysjax-profile still runs"; }
+	kill -0 $bg 2> /dev/null && { kill -KILL -$bg; notok "SIG$1: nsysjax-profile still runs"; }
 	wait $bg; rc=$?
+}
+for sig in INT TERM; do
+	run_sig "sig$sig" sh -c "trap 'echo got > $T/sig; exit 9' $sig; : > $T/started; while :; do sleep 0.1; done"
+	if [ $sig = INT ]; then kill -INT -$bg; else kill -TERM $bg; fi
+	end_sig $sig
 	[ -f "$T/sig" ] && ok || notok "SIG$sig did not reach the program"
 	[ $rc -eq 9 ] && [ -f "$T/run/sig$sig.zip" ] && ok || notok "after SIG$sig: exit $rc, $(cat "$T/err")"
 done
+# cputicks PID: its user + system time in clock ticks.
+cputicks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
+if [ -r /proc/self/stat ]; then
+	# The program stops nsys and itself (under the old `set -m` loop,
+	# a stopped nsys made wait return at once, forever).
+	run_sig stopped sh -c ": > $T/started; kill -STOP \$PPID; kill -STOP \$\$; echo resumed"
+	t0=$(cputicks $bg); sleep 1; t1=$(cputicks $bg)
+	[ $((t1 - t0)) -le 5 ] && ok || notok "stopped program: nsysjax-profile used $((t1 - t0)) ticks in 1 s"
+	kill -TERM $bg
+	end_sig TERM
+	[ $rc -eq 143 ] && [ -f "$T/run/stopped.zip" ] && ok ||
+		notok "stopped program, then SIGTERM: exit $rc, $(cat "$T/err")"
+else
+	skip "stopped program: no /proc"
+fi
 
 # The analysis hook: pipelines from NSYSJAX_PIPELINES, results beside the
 # output; a failing analysis makes the status 1.
