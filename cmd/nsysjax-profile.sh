@@ -132,18 +132,28 @@ if [ -e "$final" ] && [ "$force" = 0 ]; then
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-profile.XXXXXX") || die "cannot make a temporary directory"
-trap 'rm -rf "$tmp"' EXIT
+dumptmp=''
+trap 'rm -rf -- "$tmp" ${dumptmp:+"$dumptmp"}' EXIT
 
 # ---- the environment of the program ----
 export JAX_TRACEBACK_IN_LOCATIONS_LIMIT=${JAX_TRACEBACK_IN_LOCATIONS_LIMIT--1}
 export JAX_ENABLE_COMPILATION_CACHE=${JAX_ENABLE_COMPILATION_CACHE-false}
 xla=${XLA_FLAGS-} dump=''
-for f in $xla; do
+# XLA splits its flags at white space; they are not globbed (flags hold
+# regular expressions: --xla_dump_hlo_module_re=.*step.*).
+read -r -a xlaflags <<< "$xla"
+for f in "${xlaflags[@]+"${xlaflags[@]}"}"; do
 	case $f in --xla_dump_to=*) dump=${f#--xla_dump_to=} ;; esac
 done
 case " $xla " in *" --xla_dump_hlo_as_proto"*) ;; *) xla="$xla --xla_dump_hlo_as_proto=true" ;; esac
 if [ -z "$dump" ]; then
 	dump=$tmp/dump
+	# A TMPDIR with white space cannot be named in XLA_FLAGS.
+	case $dump in
+	*[[:space:]]*)
+		dumptmp=$(mktemp -d /tmp/nsysjax-dump.XXXXXX) || die "cannot make a temporary directory"
+		dump=$dumptmp/dump ;;
+	esac
 	xla="$xla --xla_dump_to=$dump"
 fi
 export XLA_FLAGS=${xla# }
@@ -175,8 +185,13 @@ pid=$!
 while :; do
 	wait "$pid"
 	rc=$?
-	# A trapped signal interrupts wait (status > 128) while nsys goes on.
-	[ "$rc" -gt 128 ] && kill -0 "$pid" 2> /dev/null || break
+	# A trapped signal interrupts wait (status > 128) while nsys goes on;
+	# if nsys has ended meanwhile, wait once more gives its own status.
+	[ "$rc" -gt 128 ] || break
+	kill -0 "$pid" 2> /dev/null && continue
+	wait "$pid"
+	rc=$?
+	break
 done
 trap - INT TERM
 [ -s "$rep.nsys-rep" ] || die "nsys wrote no report (program exit status $rc)"
@@ -213,12 +228,28 @@ elif [ "$xz" = 1 ]; then
 	xz -T1 -q -- "$stage"/dump/* || die "xz failed on the dumps"
 fi
 
-# The Python sources named by the dumps' stack frames ("file:line[function]").
+# The Python sources named by the dumps' stack frames
+# ("file:line[:column][function]", a TSV field: \\ \t \n \r escaped).
+# A path with a ".." component is not followed out of the stage.
 if [ "$ndump" -gt 0 ]; then
-	if nsysjax-extract -m -f stackframes "$stage" > "$tmp/frames.tsv" 2> "$tmp/frames.err"; then
+	if nsysjax-extract -m -f stackframes -- "$stage" > "$tmp/frames.tsv" 2> "$tmp/frames.err"; then
 		awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "Frame") c = i; next }
-		    c { f = $c; sub(/:[0-9]+\[[^]]*\]$/, "", f); if (f ~ /^\// && !(f in s)) { s[f]; print f } }' \
+		    function unescape(s,   o, i, ch) {
+			o = ""
+			for (i = 1; i <= length(s); i++) {
+				ch = substr(s, i, 1)
+				if (ch == "\\" && i < length(s)) {
+					ch = substr(s, ++i, 1)
+					ch = ch == "t" ? "\t" : ch == "n" ? "\n" : ch == "r" ? "\r" : ch
+				}
+				o = o ch
+			}
+			return o
+		    }
+		    c { f = unescape($c); sub(/(:[0-9]+)+\[[^]]*\]$/, "", f)
+			if (f ~ /^\// && f !~ /\n/ && !(f in s)) { s[f]; print f } }' \
 		    "$tmp/frames.tsv" | while IFS= read -r src; do
+			case /$src/ in */../*) continue ;; esac
 			[ -f "$src" ] || continue
 			mkdir -p "$stage/sources$(dirname -- "$src")" && cp -- "$src" "$stage/sources$src"
 		done

@@ -233,4 +233,37 @@ PATH=/usr/bin:/bin "$X" -f thunk "$T/rep0/rank_0.nsys-rep" > "$T/o" 2> "$T/err";
 [ $rc -eq 1 ] && [ "$(wc -l < "$T/err")" = 1 ] && grep -q 'nsys is not on PATH: export it with `nsys export --type=sqlite' "$T/err" &&
 	[ ! -s "$T/o" ] && ok || notok ".nsys-rep without nsys: exit $rc, $(cat "$T/err")"
 
+# ---- review #8 and #11: sources of frames with a column, no ".."
+# out of the stage, XLA_FLAGS not globbed, a TMPDIR with a space.  A
+# stand-in nsysjax-extract first on PATH gives the stack frames (the
+# second with an escaped tab in its path).
+mkdir -p "$T/fx" "$T/src/a" "$T/src/b" "$T/glob/.step.x"
+printf 'x = 1\n' > "$T/src/a/train.py"
+printf 'z = 3\n' > "$T/outside.py"
+printf 'y = 2\n' > "$T/src/b/tab	name.py"
+{
+	echo '#!/bin/sh'
+	printf "printf 'FrameId\\\\tParentFrameId\\\\tFrame\\\\n'\n"
+	printf "printf '0\\\\t\\\\t%s/src/a/train.py:42:7[step]\\\\n'\n" "$T"
+	printf "printf '1\\\\t0\\\\t%s/src/b/tab\\\\\\\\tname.py:3[f]\\\\n'\n" "$T"
+	printf "printf '2\\\\t0\\\\t%s/src/a/../../outside.py:1[g]\\\\n'\n" "$T"
+} > "$T/fx/nsysjax-extract"
+chmod +x "$T/fx/nsysjax-extract"
+: > "$T/log"
+(cd "$T/glob" && PATH=$T/fx:$FAKE:$PATH FAKE_NSYS_LOG=$T/log FAKE_NSYS_SQLITE=$(printf '%s' "$SQ" | sed 's/%r/0/g') \
+    FAKE_NSYS_DUMPS=$T/dumps XLA_FLAGS='--xla_dump_hlo_module_re=.*step.*' \
+    "$P" -q --no-zip -o "$T/run/srcs" true) > "$T/out" 2> "$T/err"; rc=$?
+[ $rc -eq 0 ] && cmp -s "$T/src/a/train.py" "$T/run/srcs/sources$T/src/a/train.py" &&
+	cmp -s "$T/src/b/tab	name.py" "$T/run/srcs/sources$T/src/b/tab	name.py" &&
+	[ ! -e "$T/run/srcs/sources$T/outside.py" ] && ok ||
+	notok "sources of frames with a column: exit $rc, $(cat "$T/err"); $(cd "$T/run/srcs" 2>/dev/null && find sources)"
+grep -q '^ENV XLA_FLAGS=--xla_dump_hlo_module_re=\.\*step\.\* --xla_dump_hlo_as_proto=true --xla_dump_to=' "$T/log" &&
+	ok || notok "XLA_FLAGS globbed: $(grep XLA_FLAGS "$T/log")"
+mkdir -p "$T/sp ace"
+TMPDIR="$T/sp ace" prof -q -o spaced true
+d=$(sed -n 's/^ENV XLA_FLAGS=.*--xla_dump_to=//p' "$T/log")
+[ $rc -eq 0 ] && case $d in *" "*) false ;; *) true ;; esac &&
+	(cd "$T/run" && unzip -Z1 spaced.zip) | grep -q '^dump/.*\.pb$' && ok ||
+	notok "TMPDIR with a space: dumps in '$d', exit $rc, $(cat "$T/err")"
+
 done_testing t95-profile
