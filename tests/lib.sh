@@ -5,7 +5,10 @@
 DATA=$SHARED/data/pax_fsdp4_4proc
 GOLD=$SHARED/golden
 T=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT INT TERM
+# Interrupted, a suite stops (it would go on without $T, failing noisily).
+trap 'rm -rf "$T"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 npass=0 nfail=0 nskip=0
 ok() { npass=$((npass + 1)); }
 notok() { nfail=$((nfail + 1)); echo "FAIL: $*"; }

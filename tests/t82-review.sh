@@ -74,4 +74,27 @@ else
 	skip "no $R/bomb.parquet or $FZ/parquet"
 fi
 
+# #11: shell quoting.  report.sh with an apostrophe in -o writes its
+# plots (the path was spliced into a gnuplot string); an input whose name
+# begins with '-' is an input, not an option; extract-parallel.sh with a
+# space and a quote in its output directory.
+if [ -d "$EX" ] && need gnuplot; then
+	mkdir -p "$T/q"
+	cp -R "$EX/../rank0" "$T/q/-rank0"
+	cp -R "$EX/../rank1" "$T/q/-rank1"
+	o="$T/q/it's my \$(touch $T/q/pwned) run"
+	if (cd "$T/q" && NSYSJAX_BIN=$(cd "$OLDPWD/$BIN" 2>/dev/null && pwd || echo "$BIN") \
+	    sh "$OLDPWD/pipelines/report.sh" -q -o "$o" -- -rank0 -rank1) > "$T/o" 2> "$T/e" &&
+	    [ -s "$o/plots/bandwidth.svg" ] && [ ! -e "$T/q/pwned" ] &&
+	    ! grep -q 'plot' "$T/e"; then ok
+	else notok "report.sh -o with a quote: $(head -3 "$T/e")"; fi
+	if need parallel; then
+		p="$T/q/par 'x' out"
+		if (cd "$T/q" && PATH=$(cd "$OLDPWD/$BIN" && pwd):$PATH \
+		    sh "$OLDPWD/pipelines/extract-parallel.sh" -o "$p" -- -rank0 -rank1) > "$T/o" 2> "$T/e" &&
+		    cmp -s "$p/thunk.tsv" "$o/frames/thunk.tsv"; then ok
+		else notok "extract-parallel.sh -o with a space and quote: $(head -3 "$T/e")"; fi
+	fi
+fi
+
 done_testing t82-review

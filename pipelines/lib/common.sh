@@ -83,7 +83,7 @@ frames() {
 	fi
 	F=$W/frames
 	mkdir "$F"
-	nsysjax-extract -o "$F" "$@"
+	nsysjax-extract -o "$F" -- "$@"
 }
 
 # steady FRAME...: $W/FRAME.tsv, the steady state of each named frame of
