@@ -28,7 +28,7 @@ shift $((OPTIND - 1))
 [ -n "$OUT" ] || bad_usage "no -o DIR"
 [ $# -gt 0 ] || bad_usage "no input"
 command -v parallel > /dev/null || die "GNU parallel is not installed"
-mkdir -p "$OUT"
+make_out "$OUT"
 [ -n "$PARTS" ] || PARTS=$OUT/parts
 mkdir -p "$PARTS"
 PARTS=$(cd -- "$PARTS" && pwd)

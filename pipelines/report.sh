@@ -24,7 +24,7 @@ done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || bad_usage "no input"
 [ -n "$OUT" ] || bad_usage "no output directory (-o)"
-mkdir -p "$OUT"
+make_out "$OUT"
 
 . "$LIB/report-tables.sh"
 . "$LIB/report-html.sh"

@@ -97,4 +97,37 @@ if [ -d "$EX" ] && need gnuplot; then
 	fi
 fi
 
+# #4: outputs go through a new temporary name of their own (O_EXCL): a
+# symlink planted at the old fixed name ".NAME.tmp" is not followed.
+X=$BIN/nsysjax-extract
+if [ -d "$EX" ]; then
+	mkdir -p "$T/planted"
+	echo precious > "$T/victim"
+	for f in thunk module hlo; do ln -s "$T/victim" "$T/planted/.$f.tsv.tmp"; done
+	if "$X" -o "$T/planted" "$EX" 2> "$T/e" && [ "$(cat "$T/victim")" = precious ] &&
+	    [ -s "$T/planted/thunk.tsv" ] && [ ! -L "$T/planted/thunk.tsv" ]; then ok
+	else notok "extract -o: a planted symlink was followed: $(head -3 "$T/e")"; fi
+	# No temporary file is left beside the outputs.
+	ls -A "$T/planted" | grep -v '^\.[a-z]*\.tsv\.tmp$' | grep -q '^\.' &&
+		notok "extract -o left a temporary file: $(ls -A "$T/planted")" || ok
+fi
+
+# Issue 19: a failed -o leaves nothing it created (as git clone), and
+# never removes a directory that existed before.
+printf 'not a zip' > "$T/damaged.zip"
+expect_error 1 "damaged.zip" "$X" -o "$T/made/out" "$T/damaged.zip"
+[ ! -e "$T/made" ] && ok || notok "extract -o: a failed run left $(find "$T/made")"
+mkdir -p "$T/existed"
+expect_error 1 "damaged.zip" "$X" -o "$T/existed" "$T/damaged.zip"
+[ -d "$T/existed" ] && ok || notok "extract -o: a failed run removed a directory that existed"
+if [ -d "$EX" ]; then
+	NSYSJAX_BIN=$BIN sh pipelines/report.sh -q -o "$T/rmade" "$T/damaged.zip" > /dev/null 2> "$T/e"
+	rc=$?
+	[ $rc -ne 0 ] && [ ! -e "$T/rmade" ] && ok ||
+		notok "report.sh -o: a failed run (exit $rc) left $(find "$T/rmade" 2>/dev/null | head -3)"
+	mkdir -p "$T/rexisted"
+	NSYSJAX_BIN=$BIN sh pipelines/report.sh -q -o "$T/rexisted" "$T/damaged.zip" > /dev/null 2>&1
+	[ -d "$T/rexisted" ] && ok || notok "report.sh -o: a failed run removed a directory that existed"
+fi
+
 done_testing t82-review
