@@ -130,4 +130,21 @@ if [ -d "$EX" ]; then
 	[ -d "$T/rexisted" ] && ok || notok "report.sh -o: a failed run removed a directory that existed"
 fi
 
+# #5: the .nsys-rep export cache is per user (mode 0700), keyed by the
+# report's identity, and refused when others can write it.
+SQX=${BIN%/bin}/example/sqlite/rank0/rank0.sqlite
+if [ -f "$SQX" ]; then
+	mkdir -p "$T/rp"
+	cp -R "${SQX%/*}/dump" "$T/rp/"
+	printf 'fake nsys report\nsqlite=%s\n' "$(cd "${SQX%/*}" && pwd)/${SQX##*/}" > "$T/rp/r.nsys-rep"
+	xc="$T/xc"
+	if PATH=$(pwd)/tests/fake:$PATH XDG_CACHE_HOME=$xc "$X" -f thunk "$T/rp/r.nsys-rep" > "$T/o" 2> "$T/e" &&
+	    [ -s "$T/o" ] && [ "$(stat -c %a "$xc/nsysjax")" = 700 ] &&
+	    [ "$(ls "$xc/nsysjax" | grep -c '^r-.*\.sqlite$')" = 1 ] && [ ! -e "$T/rp/r.sqlite" ]; then ok
+	else notok ".nsys-rep: the export cache: $(head -3 "$T/e"); $(ls -la "$xc/nsysjax" 2>&1)"; fi
+	chmod 0777 "$xc/nsysjax"
+	PATH=$(pwd)/tests/fake:$PATH XDG_CACHE_HOME=$xc expect_error 1 "not a private cache directory" \
+	    "$X" -f thunk "$T/rp/r.nsys-rep"
+fi
+
 done_testing t82-review

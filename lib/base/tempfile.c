@@ -72,29 +72,35 @@ empty_dir(int fd, int depth)
 {
 	char buf[4096];
 	long n, i;
+	int removed;
 
-	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
-		for (i = 0; i < n;) {
-			struct dirent64_k *d = (void *)(buf + i);
-			int sub;
+	/* Pass after pass from the top (removing entries while reading
+	 * moves the offsets), until a pass removes nothing. */
+	do {
+		removed = 0;
+		lseek(fd, 0, SEEK_SET);
+		while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
+			for (i = 0; i < n;) {
+				struct dirent64_k *d = (void *)(buf + i);
+				int sub;
 
-			i += d->d_reclen;
-			if (strcmp(d->d_name, ".") == 0 ||
-			    strcmp(d->d_name, "..") == 0)
-				continue;
-			if (unlinkat(fd, d->d_name, 0) == 0 || depth == 0)
-				continue;
-			sub = openat(fd, d->d_name, O_RDONLY | O_DIRECTORY |
-			    O_NOFOLLOW);
-			if (sub >= 0) {
+				i += d->d_reclen;
+				if (strcmp(d->d_name, ".") == 0 ||
+				    strcmp(d->d_name, "..") == 0)
+					continue;
+				if (unlinkat(fd, d->d_name, 0) == 0) {
+					removed++;
+					continue;
+				}
+				if (depth == 0 || (sub = openat(fd, d->d_name,
+				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW)) < 0)
+					continue;
 				empty_dir(sub, depth - 1);
 				close(sub);
-				unlinkat(fd, d->d_name, AT_REMOVEDIR);
+				if (unlinkat(fd, d->d_name, AT_REMOVEDIR) == 0)
+					removed++;
 			}
-		}
-		/* Entries are gone: read the directory again from the top. */
-		lseek(fd, 0, SEEK_SET);
-	}
+	} while (removed > 0);
 }
 #endif
 
