@@ -28,17 +28,19 @@ shift $((OPTIND - 1))
 [ -n "$OUT" ] || bad_usage "no -o DIR"
 [ $# -gt 0 ] || bad_usage "no input"
 command -v parallel > /dev/null || die "GNU parallel is not installed"
-mkdir -p "$OUT"
+make_out "$OUT"
 [ -n "$PARTS" ] || PARTS=$OUT/parts
 mkdir -p "$PARTS"
 PARTS=$(cd -- "$PARTS" && pwd)
 n=$#
 
 # One job per input, each a single worker (parallel runs them side by
-# side); {#} numbers them in input order from 1.
-set -- --will-cite --halt now,fail=1 ${JOBS:+-j "$JOBS"} \
+# side); {#} numbers them in input order from 1.  -q: parallel quotes
+# every word of the command for the shell it runs it with (locally and
+# over ssh), so that paths with spaces or quotes stay one word.
+set -- --will-cite -q --halt now,fail=1 ${JOBS:+-j "$JOBS"} \
     ${LOGINS:+--sshlogin "$LOGINS"} \
-    nsysjax-extract -j 1 -o "$PARTS/{#}" {} ::: "$@"
+    nsysjax-extract -j 1 -o "$PARTS/{#}" -- {} ::: "$@"
 parallel "$@" || die "an extraction failed (see above)"
 
 i=1
@@ -47,5 +49,5 @@ while [ "$i" -le "$n" ]; do
 	set -- "$@" "$PARTS/$i"
 	i=$((i + 1))
 done
-nsysjax-extract --merge -o "$OUT" "$@" || die "the merge failed"
+nsysjax-extract --merge -o "$OUT" -- "$@" || die "the merge failed"
 [ "$KEEP" -eq 1 ] || rm -rf "$PARTS"

@@ -57,7 +57,7 @@ if [ "$MERGE" -eq 0 ]; then
 	set -- $(grep . "$LIST" | sed -n "${first},${last}p")
 	unset IFS
 	set +f
-	nsysjax-extract -j "${SLURM_CPUS_PER_TASK:-1}" -o "$part" "$@" ||
+	nsysjax-extract -j "${SLURM_CPUS_PER_TASK:-1}" -o "$part" -- "$@" ||
 		die "task $T: extraction failed"
 	: > "$part.done"
 	exit 0
@@ -76,4 +76,4 @@ while [ "$T" -lt "$N" ]; do
 	fi
 	T=$((T + 1))
 done
-nsysjax-extract --merge -o "$DIR/frames" "$@" || die "the merge failed"
+nsysjax-extract --merge -o "$DIR/frames" -- "$@" || die "the merge failed"

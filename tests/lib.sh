@@ -5,7 +5,12 @@
 DATA=$SHARED/data/pax_fsdp4_4proc
 GOLD=$SHARED/golden
 T=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT INT TERM
+# Interrupted, a suite stops (it would go on without $T, failing noisily).
+trap 'rm -rf "$T"' EXIT
+# The per-user cache (.nsys-rep exports) of the run, not the user's.
+XDG_CACHE_HOME=$T/cache; export XDG_CACHE_HOME
+trap 'exit 130' INT
+trap 'exit 143' TERM
 npass=0 nfail=0 nskip=0
 ok() { npass=$((npass + 1)); }
 notok() { nfail=$((nfail + 1)); echo "FAIL: $*"; }
