@@ -7,6 +7,9 @@ PKGS="gcc make pkg-config libc6-dev libzip-dev liblzma-dev libprotobuf-c-dev
 protobuf-c-compiler libcsv-dev libsnappy-dev libzstd-dev zlib1g-dev libsqlite3-dev
 xz-utils zip unzip time mandoc clang libclang-rt-14-dev perl gnuplot-nox
 chromium parallel"
+# -- issue 26 (tests/t13-slurm.sh): test-only packages: a single-node Slurm
+# -- and an sshd on localhost for the many-machine recipes.
+PKGS="$PKGS slurm-wlm munge openssh-server openssh-client"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
