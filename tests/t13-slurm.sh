@@ -132,7 +132,12 @@ CPUS=$(sinfo -h -n "$H" -o %c)
 # ---- the run: 8 processes, one extraction as the reference ----
 "$MKEXAMPLE" -n 8 -s 12 "$T/run" > /dev/null || notok "mkexample -n 8 -s 12"
 ls -d "$T"/run/rank* | sort -t k -k 2n > "$T/list"
+t0=$(date +%s.%N)
 "$X" -o "$T/one" $(cat "$T/list") 2> /dev/null || notok "extract -o"
+t1=$(date +%s.%N)
+# secs A B: B - A seconds, for the information lines.
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+echo "  (load $(cut -d' ' -f1-3 /proc/loadavg) on $(getconf _NPROCESSORS_ONLN) cores; extract -o of the 8 processes: $(secs "$t0" "$t1") s)"
 FRAMES="thunk module communication compile hlo stackframes heap"
 same() {
 	for f in $FRAMES; do
@@ -175,7 +180,7 @@ check "Slurm array and merge give the bytes of extract -o" same "$T/one" "$T/sl/
 # Task 1 of 4 takes inputs 3 to 4 of 8 with every CPU it was given.
 grep -qF "task 1 of 4: inputs 3 to 4 of 8, $CPUS workers" "$S/out/nsysjax-extract-${jid}_1.out" && ok ||
 	notok "task 1's workers: $(cat "$S/out/nsysjax-extract-${jid}_1.out")"
-awk -v a="$t0" -v b="$t1" 'BEGIN { printf "  (Slurm: 4 tasks and the merge of 8 processes: %.1f s)\n", b - a }'
+echo "  (Slurm: 4 tasks and the merge of 8 processes, first sbatch to the merge's end: $(secs "$t0" "$t1") s)"
 
 # A failed task (a damaged input in task 1's share): the task fails
 # naming the input, the merge fails naming the task.  Without
@@ -249,8 +254,11 @@ if ssh -F "$K/config" nsysjax-test true 2> "$T/ssh.err"; then ok; else
 	notok "sshd on 127.0.0.1:$PSSH: $(cat "$T/ssh.err") $(tail -n 3 "$K/log")"
 fi
 n0=$(grep -c 'Accepted publickey' "$K/log")
-PARALLEL_SSH="ssh -F $K/config" NSYSJAX_BIN=$BINA sh pipelines/extract-parallel.sh -S 2/nsysjax-test \
+t0=$(date +%s.%N)
+PARALLEL_SSH="ssh -F $K/config" NSYSJAX_BIN=$BINA sh pipelines/extract-parallel.sh -S 4/nsysjax-test \
     -o "$T/gp" $(cat "$T/list") 2> "$T/gp.err" || notok "extract-parallel.sh -S: $(cat "$T/gp.err")"
+t1=$(date +%s.%N)
+echo "  (GNU parallel, 4 jobs at once through sshd, and the merge of 8 processes: $(secs "$t0" "$t1") s)"
 check "GNU parallel through sshd gives the bytes of extract -o" same "$T/one" "$T/gp"
 n1=$(grep -c 'Accepted publickey' "$K/log")
 [ $((n1 - n0)) -ge 8 ] && ok || notok "the 8 jobs did not go through sshd ($((n1 - n0)) logins)"
