@@ -8,8 +8,9 @@
 # sshd on 127.0.0.1 (a host key and a user key made here, a port of its
 # own).  Checked: the frames are the bytes of one `nsysjax-extract -o`;
 # the tasks run one worker per CPU Slurm gave them and no fixed CPU count
-# keeps a job pending; a failed task and a cancelled task make the merge
-# fail naming the task; the parallel jobs went through sshd.  Every
+# keeps a job pending; a failed task, a task cancelled before it ran and
+# one cancelled while it ran make the merge fail naming the task; the
+# parallel jobs went through sshd.  Every
 # daemon, file and key is this suite's own (in $T, ports found free) and
 # is stopped or removed at the end.  The daemons need root: otherwise the
 # suite says so and skips, and under NSYSJAX_STRICT=1 (CI runs as root)
@@ -161,7 +162,7 @@ wait_jobs() {
 # state ID: the JobState of job (or array task) ID, e.g. 12_3.
 state() { timeout 10 scontrol -o show job "$1" 2> /dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -n 1; }
 # submit ARGS...: sbatch --parsable with the recipe's environment; the id.
-submit() { NSYSJAX_BIN=$BINA timeout 20 sbatch --parsable -o "$S/out/%x-%A_%a.out" "$@" 2> "$T/sbatch.err" | cut -d';' -f1; }
+submit() { NSYSJAX_BIN=${SUBMIT_BIN:-$BINA} timeout 20 sbatch --parsable -o "$S/out/%x-%A_%a.out" "$@" 2> "$T/sbatch.err" | cut -d';' -f1; }
 R=pipelines/extract-slurm.sh
 
 # The array of 4 and its merge, as README says (no CPU count in the
@@ -212,6 +213,28 @@ case $(state "${jid}_2") in '' | CANCELLED) c=1 ;; *) c=0 ;; esac
 	notok "scancel: task 2 '$(state "${jid}_2")', task 3 $(state "${jid}_3")"
 [ "$(state "$mid")" = FAILED ] && grep -q 'task 2 of 4 did not finish' "$S"/out/*-"$mid"_*.out && ok ||
 	notok "merge after a cancelled task: $(state "$mid"), $(cat "$S"/out/*-"$mid"_*.out)"
+
+# scancel of a running task: task 1's nsysjax-extract is held (a
+# wrapper that waits before running the real one) until it is cancelled.
+mkdir "$T/slowbin"
+cat > "$T/slowbin/nsysjax-extract" <<EOF
+#!/bin/sh
+case "\$*" in *"/parts/000001 "*) : > "$T/started"; sleep 600 ;; esac
+exec "$BINA/nsysjax-extract" "\$@"
+EOF
+chmod +x "$T/slowbin/nsysjax-extract"
+jid=$(SUBMIT_BIN=$T/slowbin submit --array=0-3 "$R" "$T/sr" "$T/list")
+mid=$(SUBMIT_BIN=$T/slowbin submit --dependency=afterany:"$jid" "$R" -m "$T/sr" "$T/list")
+end=$(($(date +%s) + WAIT))
+until [ -e "$T/started" ] || [ "$(date +%s)" -ge $end ]; do sleep 0.2; done
+[ "$(state "${jid}_1")" = RUNNING ] && timeout 20 scancel "${jid}_1" && ok ||
+	notok "task 1 not running to cancel: $(state "${jid}_1")"
+check "cancelled running task: jobs finish within $WAIT s" wait_jobs "$jid" "$mid"
+[ "$(state "${jid}_1")" = CANCELLED ] && [ ! -e "$T/sr/parts/000001.done" ] &&
+	[ "$(state "${jid}_2")" = COMPLETED ] && ok ||
+	notok "scancel of a running task: task 1 $(state "${jid}_1"), task 2 $(state "${jid}_2")"
+[ "$(state "$mid")" = FAILED ] && grep -q 'task 1 of 4 did not finish' "$S"/out/*-"$mid"_*.out && ok ||
+	notok "merge after a running task was cancelled: $(state "$mid"), $(cat "$S"/out/*-"$mid"_*.out)"
 
 # ---- GNU parallel through sshd ----
 K=$T/ssh
