@@ -2,6 +2,9 @@
 # ok/notok/skip per case and ends with `done_testing NAME`, which prints
 # "NAME: N passed, N failed, N skipped" for tests/run.sh.
 : "${BIN:=build/bin}" "${SHARED:=../shared}"
+# SHARED may be relative or absolute: made absolute here, so that a suite
+# may cd elsewhere and still name $DATA and $GOLD.
+case $SHARED in /*) ;; *) [ ! -d "$SHARED" ] || SHARED=$(cd -- "$SHARED" && pwd) ;; esac
 DATA=$SHARED/data/pax_fsdp4_4proc
 GOLD=$SHARED/golden
 T=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-test.XXXXXX")

@@ -39,18 +39,36 @@ measure() {
 		/usr/bin/time -f '%e %M' -o "$T/time" "$@" > /dev/null 2>&1 ||
 			{ echo "bench: failed: $*" >&2; exit 1; }
 		cat "$T/time" >> "$T/times"
-		awk '{ exit !($1 >= 5) }' "$T/time" && break
+		tail -n 1 "$T/te" | awk '{ exit !($1 >= 5) }' && break
 	done
 	awk 'NR == 1 || $1 < t { t = $1 } $2 > m { m = $2 } END { printf "%s %d\n", t, m / 1024 }' "$T/times"
 }
 
+# once FILE CMD...: one timed run of CMD, "S KB" appended to FILE.
+once() {
+	_f=$1; shift
+	/usr/bin/time -f '%e %M' -o "$T/time" "$@" > /dev/null 2>&1 ||
+		{ echo "bench: failed: $*" >&2; exit 1; }
+	cat "$T/time" >> "$_f"
+}
+# best FILE: the best time and the largest RSS (MB) of FILE's runs.
+best() { awk 'NR == 1 || $1 < t { t = $1 } $2 > m { m = $2 } END { printf "%s %d\n", t, m / 1024 }' "$1"; }
+
+printf 'load at start: %s (1, 5, 15 min) on %s cores\n' "$(cut -d' ' -f1-3 /proc/loadavg 2> /dev/null)" "$CORES"
 printf '%6s %6s | %20s | %20s | %12s | %s | %s\n' N M "extract -o" "report.sh" "floor/cores" "thunk rows" "critpath -s (issue 21)"
 line() {
 	n=$1 m=$2
 	set -- $(mkrun "$n" "$m")
 	j=$((CORES < n ? CORES : n))
-	ext=$(measure "$BIN/nsysjax-extract" -o "$T/out" "$@")
-	flr=$(measure "$FLOOR" "$@")
+	# extract -o and the floor in turns, so that their ratio (the last
+	# target) compares runs under the same load.
+	: > "$T/te"; : > "$T/tf"
+	for _i in 1 2 3; do
+		once "$T/te" "$BIN/nsysjax-extract" -o "$T/out" "$@"
+		once "$T/tf" "$FLOOR" "$@"
+		tail -n 1 "$T/te" | awk '{ exit !($1 >= 5) }' && break
+	done
+	ext=$(best "$T/te") flr=$(best "$T/tf")
 	rows=$(($(wc -l < "$T/out/thunk.tsv") - 1))
 	# Issue 21: the critical-path analysis with its scenarios, on the
 	# frames just extracted (clocks aligned first, not timed).
