@@ -100,6 +100,8 @@ EOF
 		html_flamegraphs
 		# -- roofline (issue 20): pipelines/roofline.sh's own section
 		[ ! -s "$out/roofline/section.html" ] || cat "$out/roofline/section.html"
+		# issue 21: the critical-path section (pipelines/critpath.sh)
+		[ ! -s "$out/critpath/critpath-section.html" ] || cat "$out/critpath/critpath-section.html"
 		[ ! -s "$out/diff/diff-section.html" ] || cat "$out/diff/diff-section.html"
 		printf '</main>\n</body>\n</html>\n'
 	} > "$out/report.html.tmp" && mv "$out/report.html.tmp" "$out/report.html"
