@@ -437,11 +437,22 @@ classify(struct extract *x, size_t m0, size_t t0)
 	for (i = m0; i < x->fr.nmodules; i++)
 		if (set_program(x, &x->fr.modules[i]) != 0)
 			return -1;
+	extract_cmdbufs(x, m0, t0);
 	for (i = t0; i < x->fr.nthunks; i++) {
 		struct frames_thunk *t = &x->fr.thunks[i];
 		const struct frames_module *m = &x->fr.modules[t->module];
 		const struct hlo_inst *in;
 
+		if (extract_is_cmdbuf_row(t)) {
+			/* No HLO instruction: unknown.  A buffer whose
+			 * operations were not split off keeps the whole
+			 * graph's time: noted with how to see inside. */
+			if (!t->cmdbuf_opened && m->program_id >= 0 &&
+			    m->hlo != NULL && hlo_find(m->hlo, t->name) == NULL)
+				nohlo_add(&nohlo, &nnohlo, &capnohlo,
+				    t->module, m->hlo, t->name);
+			continue;
+		}
 		if (m->program_id < 0) {
 			t->comm = 0;	/* autotuning: data_loaders.py */
 			continue;
@@ -759,7 +770,7 @@ hlo_rows(struct extract *x, size_t t0)
 		size_t id;
 		int added, rc;
 
-		if (m->hlo == NULL)
+		if (m->hlo == NULL || extract_is_cmdbuf_row(t))
 			continue;
 		if (m->hlo != (nseen ? seen[nseen - 1] : NULL))
 			beyond_note(x, m, &seen, &nseen, &capseen);

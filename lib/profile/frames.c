@@ -411,6 +411,7 @@ add_thunk(struct frames *f, size_t module, const struct proj_range *r,
 	t->start = tm[0], t->dur = tm[1], t->orig_start = tm[2], t->orig_dur = tm[3];
 	t->dev = *dev;
 	t->comm = -1;
+	t->range_id = r->id;
 	return 0;
 }
 
