@@ -101,6 +101,17 @@ for cb in "$CB1" "$CB9"; do
 			    '$1 == p && $2 == op { n++ } END { print n + 0 }')" 0
 	done
 done
+# The CommandBuffer column (when the thunk frame has it): its own name on
+# a command buffer's row (by name: an archive has no thunk metadata),
+# empty on every other row.
+if head -n 1 "$F/thunk.tsv" | tr '\t' '\n' | grep -qx CommandBuffer; then
+	is "CommandBuffer column" \
+		"$(col "$F/thunk.tsv" Name CommandBuffer | awk -F'\t' -v cb1="$CB1" -v cb9="$CB9" '
+		    NR > 1 { if ($1 == cb1 || $1 == cb9) { if ($2 != $1) bad++ } else if ($2 != "") bad++ }
+		    END { print bad + 0 }')" 0
+else
+	skip "no CommandBuffer column in the thunk frame"
+fi
 # The same run in the default layout: a command buffer row starts where
 # its first thunk did and ends where its last one ended; the other rows
 # are the same but for the Orig columns (2024.5+ layouts have no Orig

@@ -344,13 +344,14 @@ struct nohlo {
 };
 
 /* Count thunk NAME of module row M, whose dump HLO has no such
- * instruction, in V[0..*N). */
+ * instruction, in V[0..*N): as a command buffer when CMDBUF is 1 (the
+ * thunk metadata said so) or it has a command buffer's name. */
 static void
 nohlo_add(struct nohlo **v, size_t *n, size_t *cap, size_t m,
-    const struct hlo_module *hlo, const char *name)
+    const struct hlo_module *hlo, const char *name, int cmdbuf)
 {
 	size_t i;
-	int k = nvtx_command_buffer(name, strlen(name));
+	int k = cmdbuf || nvtx_command_buffer(name, strlen(name));
 
 	for (i = *n; i-- > 0 && (*v)[i].hlo != hlo;)
 		;
@@ -450,7 +451,7 @@ classify(struct extract *x, size_t m0, size_t t0)
 			if (!t->cmdbuf_opened && m->program_id >= 0 &&
 			    m->hlo != NULL && hlo_find(m->hlo, t->name) == NULL)
 				nohlo_add(&nohlo, &nnohlo, &capnohlo,
-				    t->module, m->hlo, t->name);
+				    t->module, m->hlo, t->name, 1);
 			continue;
 		}
 		if (m->program_id < 0) {
@@ -461,7 +462,7 @@ classify(struct extract *x, size_t m0, size_t t0)
 			continue;	/* missing dump: unknown */
 		if ((in = hlo_find(m->hlo, t->name)) == NULL) {
 			nohlo_add(&nohlo, &nnohlo, &capnohlo, t->module,
-			    m->hlo, t->name);
+			    m->hlo, t->name, 0);
 			continue;
 		}
 		if (in->comm < 0 || set_comm(x, t, m, in) != 0) {
