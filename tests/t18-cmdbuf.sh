@@ -29,15 +29,6 @@ AWK_NS='function ns(s,   neg, i, f) {
 truth() { awk -F'\t' -v k="$1" '$1 == k { print $2; f = 1 } END { exit !f }' "$P/truth.tsv"; }
 rows() { echo $(($(wc -l < "$1") - 1)); }
 is() { if [ "$2" = "$3" ]; then ok; else notok "$1: got '$2', want '$3'"; fi; }
-# col FILE NAME...: the named columns of a TSV file, tab-separated, with
-# its header (columns found by name: other issues add columns).
-col() {
-	_f=$1; shift
-	awk -F'\t' -v want="$*" 'BEGIN { OFS = "\t"; n = split(want, w, " ") }
-	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
-		  for (k = 1; k <= n; k++) if (!(w[k] in c)) { print "no column " w[k] > "/dev/stderr"; exit 1 } }
-	{ s = ""; for (k = 1; k <= n; k++) s = s (k > 1 ? OFS : "") $c[w[k]]; print s }' "$_f"
-}
 
 if [ ! -x "$MKEXAMPLE" ]; then
 	notok "$MKEXAMPLE not built (make $MKEXAMPLE)"
