@@ -29,15 +29,6 @@ AWK_NS='function ns(s,   neg, i, f) {
 truth() { awk -F'\t' -v k="$1" '$1 == k { print $2; f = 1 } END { exit !f }' "$P/truth.tsv"; }
 rows() { echo $(($(wc -l < "$1") - 1)); }
 is() { if [ "$2" = "$3" ]; then ok; else notok "$1: got '$2', want '$3'"; fi; }
-# col FILE NAME...: the named columns of a TSV file, tab-separated, with
-# its header (columns found by name: other issues add columns).
-col() {
-	_f=$1; shift
-	awk -F'\t' -v want="$*" 'BEGIN { OFS = "\t"; n = split(want, w, " ") }
-	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
-		  for (k = 1; k <= n; k++) if (!(w[k] in c)) { print "no column " w[k] > "/dev/stderr"; exit 1 } }
-	{ s = ""; for (k = 1; k <= n; k++) s = s (k > 1 ? OFS : "") $c[w[k]]; print s }' "$_f"
-}
 
 if [ ! -x "$MKEXAMPLE" ]; then
 	notok "$MKEXAMPLE not built (make $MKEXAMPLE)"
@@ -101,6 +92,17 @@ for cb in "$CB1" "$CB9"; do
 			    '$1 == p && $2 == op { n++ } END { print n + 0 }')" 0
 	done
 done
+# The CommandBuffer column (when the thunk frame has it): its own name on
+# a command buffer's row (by name: an archive has no thunk metadata),
+# empty on every other row.
+if head -n 1 "$F/thunk.tsv" | tr '\t' '\n' | grep -qx CommandBuffer; then
+	is "CommandBuffer column" \
+		"$(col "$F/thunk.tsv" Name CommandBuffer | awk -F'\t' -v cb1="$CB1" -v cb9="$CB9" '
+		    NR > 1 { if ($1 == cb1 || $1 == cb9) { if ($2 != $1) bad++ } else if ($2 != "") bad++ }
+		    END { print bad + 0 }')" 0
+else
+	skip "no CommandBuffer column in the thunk frame"
+fi
 # The same run in the default layout: a command buffer row starts where
 # its first thunk did and ends where its last one ended; the other rows
 # are the same but for the Orig columns (2024.5+ layouts have no Orig

@@ -343,13 +343,15 @@ struct nohlo {
 	struct strtab names[2];
 };
 
-/* Count thunk T of module row M (dump HLO) in V[0..*N). */
+/* Count thunk NAME of module row M, whose dump HLO has no such
+ * instruction, in V[0..*N): as a command buffer when CMDBUF is 1 (the
+ * thunk metadata said so) or it has a command buffer's name. */
 static void
 nohlo_add(struct nohlo **v, size_t *n, size_t *cap, size_t m,
-    const struct hlo_module *hlo, const char *name)
+    const struct hlo_module *hlo, const char *name, int cmdbuf)
 {
 	size_t i;
-	int k = nvtx_command_buffer(name, strlen(name));
+	int k = cmdbuf || nvtx_command_buffer(name, strlen(name));
 
 	for (i = *n; i-- > 0 && (*v)[i].hlo != hlo;)
 		;
@@ -379,12 +381,13 @@ nohlo_list(const struct strtab *t, char *buf, size_t cap)
 }
 
 /*
- * One note per dump and kind: the thunks keep their rows, times and
- * devices, with empty HLO metadata (Communication, the communication
- * facts, no hlo row).  Command buffers say how to see inside them.
+ * One note per dump and kind (none when EMIT is 0: the run failed): the
+ * thunks keep their rows, times and devices, with empty HLO metadata
+ * (Communication, the communication facts, no hlo row).  Command buffers
+ * say how to see inside them.  Frees V.
  */
 static void
-nohlo_notes(struct extract *x, struct nohlo *v, size_t n)
+nohlo_notes(struct extract *x, struct nohlo *v, size_t n, int emit)
 {
 	char names[512];
 	size_t i, e, k;
@@ -393,7 +396,7 @@ nohlo_notes(struct extract *x, struct nohlo *v, size_t n)
 		const struct frames_module *m = &x->fr.modules[v[i].module];
 		const char *path = x->in.p[m->profile].path;
 
-		if ((k = v[i].names[1].n) > 0) {
+		if ((k = v[i].names[1].n) > 0 && emit) {
 			e = v[i].nexec[1];
 			nohlo_list(&v[i].names[1], names, sizeof(names));
 			err_note(&x->warnings, "%s: module %s: %zu execution%s "
@@ -406,7 +409,7 @@ nohlo_notes(struct extract *x, struct nohlo *v, size_t n)
 			    m->name, e, e == 1 ? "" : "s", k, k == 1 ? "" : "s",
 			    names);
 		}
-		if ((k = v[i].names[0].n) > 0) {
+		if ((k = v[i].names[0].n) > 0 && emit) {
 			e = v[i].nexec[0];
 			nohlo_list(&v[i].names[0], names, sizeof(names));
 			err_note(&x->warnings, "%s: module %s: %zu execution%s "
@@ -448,7 +451,7 @@ classify(struct extract *x, size_t m0, size_t t0)
 			if (!t->cmdbuf_opened && m->program_id >= 0 &&
 			    m->hlo != NULL && hlo_find(m->hlo, t->name) == NULL)
 				nohlo_add(&nohlo, &nnohlo, &capnohlo,
-				    t->module, m->hlo, t->name);
+				    t->module, m->hlo, t->name, 1);
 			continue;
 		}
 		if (m->program_id < 0) {
@@ -459,7 +462,7 @@ classify(struct extract *x, size_t m0, size_t t0)
 			continue;	/* missing dump: unknown */
 		if ((in = hlo_find(m->hlo, t->name)) == NULL) {
 			nohlo_add(&nohlo, &nnohlo, &capnohlo, t->module,
-			    m->hlo, t->name);
+			    m->hlo, t->name, 0);
 			continue;
 		}
 		if (in->comm < 0 || set_comm(x, t, m, in) != 0) {
@@ -467,11 +470,11 @@ classify(struct extract *x, size_t m0, size_t t0)
 				err_fail("%s: module %s: %s: %s",
 				    x->in.p[m->profile].path, m->name, t->name,
 				    in->err);
-			nohlo_notes(x, nohlo, nnohlo);
+			nohlo_notes(x, nohlo, nnohlo, 0);
 			return -1;
 		}
 	}
-	nohlo_notes(x, nohlo, nnohlo);
+	nohlo_notes(x, nohlo, nnohlo, 1);
 	return 0;
 }
 

@@ -2090,7 +2090,8 @@ l26_stack(const char *s, int64_t *off, size_t i, int64_t **out,
 		if ((size_t)k == *cap) {
 			int64_t *v = xcalloc(*cap * 2 + 64, sizeof(*v));
 
-			memcpy(v, *out, *cap * sizeof(*v));
+			if (*cap > 0)
+				memcpy(v, *out, *cap * sizeof(*v));
 			*out = v;
 			*cap = *cap * 2 + 64;
 		}

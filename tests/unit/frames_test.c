@@ -153,12 +153,46 @@ bad(void)
 	frames_free(&f);
 }
 
+/* Issue 18: a Thunk range without a well-formed hlo_op keeps its whole
+ * name (no thunk name fails the run); command buffers by name. */
+static void
+odd_thunks(void)
+{
+	struct proj_range r[] = {
+		MOD(1, 100, 100, 3),
+		{ "TSL:Thunk:#name=x#", 110, 10, 110, 10, 1, 10, 1, 2, 1 },
+		{ "TSL:Thunk:#hlo_op=Fusion.1#", 130, 10, 130, 10, 1, 10, 1,
+		    3, 1 },
+		THK(4, 1, "command_buffer_9", 150, 30),
+	};
+	struct frames f = { 0 };
+
+	CHECK_INT(frames_add_profile(&f, 0, r, sizeof(r) / sizeof(r[0]), 1, 1,
+	    threads, 2), 0);
+	CHECK_INT(f.nthunks, 3);
+	if (f.nthunks == 3) {
+		CHECK_STR(f.thunks[0].name, "TSL:Thunk:#name=x#");
+		CHECK_STR(f.thunks[1].name, "TSL:Thunk:#hlo_op=Fusion.1#");
+		CHECK_STR(f.thunks[2].name, "command_buffer_9");
+		CHECK_INT(f.thunks[0].comm, -1);
+		CHECK_INT(f.thunks[2].dur, 30);
+	}
+	frames_free(&f);
+	CHECK_INT(nvtx_command_buffer("command_buffer_9", 16), 1);
+	CHECK_INT(nvtx_command_buffer("command_buffer_12", 17), 1);
+	CHECK_INT(nvtx_command_buffer("command_buffer_", 15), 0);
+	CHECK_INT(nvtx_command_buffer("command_buffer_9x", 17), 0);
+	CHECK_INT(nvtx_command_buffer("command_buffer_9x", 16), 1);
+	CHECK_INT(nvtx_command_buffer("fusion.1", 8), 0);
+}
+
 int
 main(void)
 {
 	names();
 	rules();
 	main_thread();
+	odd_thunks();
 	bad();
 	return unit_done("frames");
 }
