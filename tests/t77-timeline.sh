@@ -104,10 +104,11 @@ fi
 
 # ---- the example as nsys 2026.3 and today's XLA write it (-L 2026):
 # command buffers, the CommandBuffer column ----
-if need node; then
-	"$MKEXAMPLE" -L 2026 "$T/p26" > /dev/null &&
-	    "$BIN/nsysjax-extract" -o "$T/f26" "$T/p26/rank0" "$T/p26/rank1" 2> /dev/null &&
-	    "$TL" -f json "$T/f26" > "$T/26.json"
+if ! "$MKEXAMPLE" -L 2026 "$T/p26" > /dev/null ||
+    ! "$BIN/nsysjax-extract" -o "$T/f26" "$T/p26/rank0" "$T/p26/rank1" 2> /dev/null; then
+	notok "the -L 2026 example's frames"
+elif need node; then
+	"$TL" -f json "$T/f26" > "$T/26.json"
 	check "-L 2026: JSON parses, tracks nest" sh -c 'node "$1" json "$2" > "$3"' sh "$CHECK" "$T/26.json" "$T/c26"
 	printf 'Device\tCorrectionMs\n' > "$T/none.tsv"
 	expect "$T/f26" "$T/none.tsv" "$T/w26"
