@@ -14,6 +14,9 @@ PKGS="$PKGS protobuf-compiler jq"
 command -v node > /dev/null 2>&1 || PKGS="$PKGS nodejs"
 command -v npm > /dev/null 2>&1 || PKGS="$PKGS npm"
 # ---- end of the timeline's packages ----
+# -- issue 26 (tests/t13-slurm.sh): test-only packages: a single-node Slurm
+# -- and an sshd on localhost for the many-machine recipes.
+PKGS="$PKGS slurm-wlm munge openssh-server openssh-client"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
