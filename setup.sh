@@ -34,8 +34,10 @@ if [ -n "$missing" ]; then
 fi
 # ---- the timeline's test viewer (issue 22): speedscope's static web app
 # (npm package speedscope), fetched once into the cache that
-# tests/t77-timeline.sh reads; skipped without npm or network.
-SPEEDSCOPE_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/nsysjax/speedscope
+# tests/t77-timeline.sh reads ($NSYSJAX_SPEEDSCOPE, default under
+# $HOME/.cache: the suites set their own XDG_CACHE_HOME); skipped
+# without npm or network.
+SPEEDSCOPE_CACHE=${NSYSJAX_SPEEDSCOPE:-$HOME/.cache/nsysjax/speedscope}
 if [ ! -f "$SPEEDSCOPE_CACHE/node_modules/speedscope/dist/release/index.html" ] &&
     command -v npm > /dev/null; then
 	mkdir -p "$SPEEDSCOPE_CACHE" &&

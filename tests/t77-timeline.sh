@@ -102,12 +102,24 @@ if need node; then
 	same "JSON: sum of thunk durations per device" "$T/a" "$T/b"
 fi
 
+# ---- the example's critical path, as nsysjax-critpath writes it ----
+if [ -x "$BIN/nsysjax-critpath" ] && [ -s "$T/ex.json" ] && need node; then
+	"$BIN/nsysjax-critpath" -c "$T/corr.tsv" -m "$T/f/module.tsv" -H "$T/f/hlo.tsv" "$T/f/thunk.tsv" > "$T/crit.tsv" 2> /dev/null
+	"$TL" -c "$T/corr.tsv" -p "$T/crit.tsv" -f json "$T/f" > "$T/crit.json"
+	check "critical path: tracks nest" sh -c 'node "$1" json "$2" > "$3"' sh "$CHECK" "$T/crit.json" "$T/critc"
+	is "critical path: a slice per row" "$(awk -F'\t' '$1 == "S" && $4 == "critical-path"' "$T/critc" | wc -l)" "$(($(wc -l < "$T/crit.tsv") - 1))"
+	# One flow chain per module execution on the path (besides the collectives').
+	is "critical path: a flow chain per execution" "$(($(grep -c '^F' "$T/critc") - nflow))" \
+	    "$(awk -F'\t' 'NR > 1 { n[$1 SUBSEP $2]++ } END { for (k in n) if (n[k] > 1) c++; print c + 0 }' "$T/crit.tsv")"
+fi
+
 # ---- the example as nsys 2026.3 and today's XLA write it (-L 2026):
 # command buffers, the CommandBuffer column ----
-if need node; then
-	"$MKEXAMPLE" -L 2026 "$T/p26" > /dev/null &&
-	    "$BIN/nsysjax-extract" -o "$T/f26" "$T/p26/rank0" "$T/p26/rank1" 2> /dev/null &&
-	    "$TL" -f json "$T/f26" > "$T/26.json"
+if ! "$MKEXAMPLE" -L 2026 "$T/p26" > /dev/null ||
+    ! "$BIN/nsysjax-extract" -o "$T/f26" "$T/p26/rank0" "$T/p26/rank1" 2> /dev/null; then
+	notok "the -L 2026 example's frames"
+elif need node; then
+	"$TL" -f json "$T/f26" > "$T/26.json"
 	check "-L 2026: JSON parses, tracks nest" sh -c 'node "$1" json "$2" > "$3"' sh "$CHECK" "$T/26.json" "$T/c26"
 	printf 'Device\tCorrectionMs\n' > "$T/none.tsv"
 	expect "$T/f26" "$T/none.tsv" "$T/w26"
@@ -249,7 +261,7 @@ fi
 # ---- a real viewer: speedscope in headless Chromium ----
 # speedscope's static app, fetched by setup.sh --test into the cache
 # (npm package speedscope); the profile given as its CLI gives it.
-SSDIR=${SPEEDSCOPE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/nsysjax/speedscope/node_modules/speedscope/dist/release}
+SSDIR=${NSYSJAX_SPEEDSCOPE:-$HOME/.cache/nsysjax/speedscope}/node_modules/speedscope/dist/release
 if [ ! -f "$SSDIR/index.html" ]; then
 	if [ "${NSYSJAX_STRICT:-0}" = 1 ]; then notok "speedscope not in $SSDIR (./setup.sh --test)"
 	else skip "speedscope not in $SSDIR (./setup.sh --test)"; fi

@@ -48,8 +48,8 @@
 struct tsv_reader;
 struct align_table;
 
-/* Records of one batch of devices in pass two (136 B each, and a
- * pointer: about 38 MB). */
+/* Records of one batch of devices in pass two (128 B each, and a
+ * pointer: about 36 MB). */
 #define TL_BATCH ((size_t)1 << 18)
 
 /* A list of integer ranges, "1,3-5": [lo[i], hi[i]], inclusive. */
