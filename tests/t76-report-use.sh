@@ -1,0 +1,109 @@
+#!/bin/sh
+# pipelines/report.sh as a user meets it (issue 25), on the example
+# profile: make run's inputs, a report directory replaced whole only on
+# success, signals stopping every job, the module and execution choices
+# (-m, -x, --skip), --help, the data of the plots.
+set -u
+. tests/lib.sh
+R=pipelines/report.sh
+export NSYSJAX_BIN=$BIN
+EX=${EXAMPLE:-build/example/profile}
+truth() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$EX/truth.tsv"; }
+
+# make run: INPUTS="$(ls ...)" holds newlines; they are spaces on the
+# one command line; out/ is not removed beforehand.
+make -s -n -o all run INPUTS="$(printf 'a.zip\nb.zip\n')" > "$T/mk" 2>&1
+grep -q 'report.sh -o out a.zip b.zip$' "$T/mk" && ! grep -q 'rm -rf' "$T/mk" && ok ||
+	notok "make run with newlines in INPUTS: $(cat "$T/mk")"
+
+sh $R --help > "$T/h" 2>&1; [ $? -eq 0 ] && grep -q '^usage: .*--skip' "$T/h" && ok || notok "--help: $(cat "$T/h")"
+sh $R --bogus -o "$T/x" "$EX/rank0" > /dev/null 2> "$T/e"; [ $? -eq 2 ] && grep -q usage "$T/e" && ok ||
+	notok "--bogus: not a usage error"
+sh $R --skip x -o "$T/x" "$EX/rank0" > /dev/null 2> "$T/e"; [ $? -eq 2 ] && ok || notok "--skip x: not a usage error"
+sh $R -m '(' -o "$T/x" "$EX/rank0" > /dev/null 2> "$T/e"; [ $? -eq 2 ] && ok || notok "-m '(': not a usage error"
+
+if [ ! -d "$EX/rank0" ]; then
+	skip "example profile: not built (make example)"
+	done_testing t76-report-use
+	exit
+fi
+mkdir -p "$T/tmpd"
+export TMPDIR="$T/tmpd"
+
+# A report over an earlier one: the earlier files are gone (a stale
+# plot, a stale PGLE file), the frames are the new run's.
+sh $R -q -o "$T/r" "$EX/rank0" "$EX/rank1" > /dev/null 2>&1 || notok "report on the example"
+: > "$T/r/plots/stale.svg"
+: > "$T/r/pgle/0123456789abcdef.pbtxt"
+sh $R -q -o "$T/r" "$EX/rank0" "$EX/rank1" > /dev/null 2> "$T/e" && [ ! -e "$T/r/plots/stale.svg" ] &&
+	[ ! -e "$T/r/pgle/0123456789abcdef.pbtxt" ] && [ -s "$T/r/report.html" ] && ok ||
+	notok "report over an earlier one keeps its files: $(cat "$T/e")"
+ls -A "$T" | grep -q '\.r\.\(new\|old\)\.' && notok "work directories left beside the report" || ok
+# A failed report leaves the earlier one as it was.
+cp -R "$T/r" "$T/r.before"
+sh $R -q -o "$T/r" "$T/nosuch.zip" > /dev/null 2> "$T/e"; rc=$?
+[ $rc -eq 1 ] && diff -r "$T/r" "$T/r.before" > /dev/null && ok || notok "failed report: exit $rc, earlier report changed"
+ls -A "$T" | grep -q '\.r\.\(new\|old\)\.' && notok "failed report left its directory" || ok
+# Its own frames as input: the same report, frames and comparison kept.
+mkdir "$T/r/diff" && echo '<section id="nsysjax-diff"></section>' > "$T/r/diff/diff-section.html"
+sh $R -q -o "$T/r" "$T/r/frames" > /dev/null 2> "$T/e" && [ -s "$T/r/frames/thunk.tsv" ] &&
+	grep -q 'id="nsysjax-diff"' "$T/r/report.html" && diff -r -x report.txt -x report.html -x diff "$T/r" "$T/r.before" > /dev/null && ok ||
+	notok "report of its own frames: $(cat "$T/e")"
+# A directory that is no report is not replaced; nor an input in it.
+mkdir "$T/mine" && : > "$T/mine/thesis.tex"
+sh $R -q -o "$T/mine" "$EX/rank0" "$EX/rank1" > /dev/null 2> "$T/e"; rc=$?
+[ $rc -eq 1 ] && [ -f "$T/mine/thesis.tex" ] && grep -q 'not an earlier report' "$T/e" && ok ||
+	notok "a directory of other files: exit $rc, $(cat "$T/e")"
+cp -R "$T/r/frames" "$T/r.before/frames2"
+sh $R -q -o "$T/r.before" "$T/r.before/frames2" > /dev/null 2> "$T/e"; rc=$?
+[ $rc -eq 1 ] && grep -q 'inside the output directory' "$T/e" && ok || notok "input inside -o: exit $rc, $(cat "$T/e")"
+[ -z "$(ls -A "$T/tmpd")" ] && ok || notok "work files left in TMPDIR: $(ls -A "$T/tmpd")"
+
+# The data of the plots hold every device (the skews: one row each, the
+# header first), and the straggler data every device of each module.
+ndev=$(truth devices)
+if command -v gnuplot > /dev/null; then
+	awk -F'\t' 'NR == 1 { if ($1 != "Device") exit 1; next } { print $1 }' "$T/r/plots/skews.tsv" > "$T/d" &&
+		[ "$(tr '\n' ' ' < "$T/d")" = "$(seq 0 $((ndev - 1)) | tr '\n' ' ')" ] && ok ||
+		notok "skews plot data: devices $(tr '\n' ' ' < "$T/d")"
+	awk -F'\t' 'NR > 1 { print $1 }' "$T/r/corrections.tsv" | cmp -s - "$T/d" && ok || notok "skews plot: not the corrections' devices"
+else
+	skip "plots: gnuplot not installed"
+fi
+
+# -m, -x: the modules kept, by name or ProgramId; --skip N: executions.
+steps=$(truth executions.jit_train_step)
+sh $R -q --skip 3 -o "$T/s" "$EX/rank0" "$EX/rank1" > /dev/null 2> "$T/e" &&
+	awk -F'\t' -v want=$((ndev * (steps - 3))) 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["Name"] == "jit_train_step" { n = $c["Executions"] } END { exit n != want }' "$T/s/summary/modules.tsv" && ok ||
+	notok "--skip 3: $(cat "$T/e")"
+sh $R -q --skip=0 -m '^jit_init$' -o "$T/m" "$EX/rank0" "$EX/rank1" > /dev/null 2> "$T/e" &&
+	[ "$(awk -F'\t' 'NR > 1 { print $2 ":" $3 }' "$T/m/summary/modules.tsv")" = "jit_init:$((ndev * $(truth executions.jit_init)))" ] &&
+	ok || notok "-m jit_init: $(cat "$T/e" "$T/m/summary/modules.tsv")"
+sh $R -q --skip 0 -x init -o "$T/x" "$EX/rank0" "$EX/rank1" > /dev/null 2> "$T/e" &&
+	[ "$(awk -F'\t' 'NR > 1 { print $2 }' "$T/x/summary/modules.tsv")" = jit_train_step ] &&
+	! grep -q "$(truth fingerprint.jit_init)" "$T/x/pgle/"* && ok || notok "-x init: $(cat "$T/e")"
+sh $R -q -m nosuchmodule -o "$T/n" "$EX/rank0" > /dev/null 2> "$T/e"; rc=$?
+[ $rc -eq 1 ] && grep -q 'no module' "$T/e" && [ ! -e "$T/n" ] && ok || notok "-m matching nothing: exit $rc"
+
+# A signal to report.sh alone (a CI cancel): its jobs stop too, nothing
+# is written afterwards, the work directories go, the status is the
+# signal's.  Sent once sections run (pipelines' work directories exist),
+# and once during the extraction.  (perl: a test suite's tool.)
+for sig in TERM INT; do
+	for at in 3 1; do
+		rm -rf "$T/k" "$T/tmpd"/*
+		# A job of a script ignores SIGINT (POSIX): perl restores it.
+		perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV' sh $R -q -o "$T/k" "$EX/rank0" "$EX/rank1" > /dev/null 2> /dev/null &
+		pid=$!
+		n=0
+		while [ "$(ls "$T/tmpd" | wc -l)" -lt "$at" ] && [ $n -lt 300 ]; do sleep 0.02; n=$((n + 1)); done
+		kill -"$sig" $pid
+		wait $pid; rc=$?
+		sleep 1
+		want=143; [ $sig = INT ] && want=130
+		[ $rc -eq $want ] && [ ! -e "$T/k" ] && [ -z "$(ls -A "$T/tmpd")" ] &&
+		    ! ls -A "$T" | grep -q '^\.k\.' && ok || notok "SIG$sig (after $at work dirs): exit $rc, left $(ls -A "$T/tmpd") $(ls -A "$T" | grep '^\.k')"
+	done
+done
+done_testing t76-report-use
