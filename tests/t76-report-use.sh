@@ -59,6 +59,17 @@ sh $R -q -o "$T/r.before" "$T/r.before/frames2" > /dev/null 2> "$T/e"; rc=$?
 [ $rc -eq 1 ] && grep -q 'inside the output directory' "$T/e" && ok || notok "input inside -o: exit $rc, $(cat "$T/e")"
 [ -z "$(ls -A "$T/tmpd")" ] && ok || notok "work files left in TMPDIR: $(ls -A "$T/tmpd")"
 
+# One profile given twice (a symbolic link, a copy): refused by name,
+# before anything runs; no message names a pipeline's work file.
+ln -s "$(cd "$EX/rank0" && pwd)" "$T/link0"
+cp -R "$EX/rank0" "$T/copy0"
+for dup in link0:'the same file' copy0:'the same profile'; do
+	sh $R -q -o "$T/d" "$EX/rank0" "$EX/rank1" "$T/${dup%%:*}" > /dev/null 2> "$T/e"; rc=$?
+	[ $rc -eq 1 ] && grep -q "${dup#*:}" "$T/e" && grep -q "${dup%%:*}" "$T/e" && [ ! -e "$T/d" ] &&
+		! grep -q 'nsysjax-pipeline\.' "$T/e" && ok || notok "${dup%%:*} given with rank0: exit $rc, $(cat "$T/e")"
+done
+expect_error 1 'the same file' "$BIN/nsysjax-extract" -f module "$EX/rank0" "$T/link0"
+
 # The data of the plots hold every device (the skews: one row each, the
 # header first), and the straggler data every device of each module.
 ndev=$(truth devices)
