@@ -22,6 +22,20 @@ sh $R --bogus -o "$T/x" "$EX/rank0" > /dev/null 2> "$T/e"; [ $? -eq 2 ] && grep 
 sh $R --skip x -o "$T/x" "$EX/rank0" > /dev/null 2> "$T/e"; [ $? -eq 2 ] && ok || notok "--skip x: not a usage error"
 sh $R -m '(' -o "$T/x" "$EX/rank0" > /dev/null 2> "$T/e"; [ $? -eq 2 ] && ok || notok "-m '(': not a usage error"
 
+# Input handed to the wrong tool: a TSV filter names what it got and the
+# tool that reads it (lib/base/tsv.c, one place for every filter).
+SQ=${EX%/profile}/sqlite/rank0/rank0.sqlite
+if [ -f "$SQ" ]; then
+	expect_error 1 "rank0.sqlite: an SQLite database, not TSV: nsysjax-extract" "$BIN/nsysjax-warmup" -s 1 "$SQ"
+	expect_error 1 "trace.parquet: a Parquet file, not TSV" "$BIN/nsysjax-collectives" -s hidden "$EX/rank0/nvtx_gpu_proj_trace/trace.parquet"
+	xz -c < "$EX/rank0/report_nvtx_pushpop_trace.csv" > "$T/p.xz" 2> /dev/null &&
+		expect_error 1 "p.xz: xz-compressed, not TSV" "$BIN/nsysjax-align" "$T/p.xz"
+	if need zip; then
+		(cd "$EX" && zip -q -r "$T/rank0.zip" rank0)
+		expect_error 1 "rank0.zip: a zip archive, not TSV: nsysjax-extract" "$BIN/nsysjax-compilestats" "$T/rank0.zip"
+	fi
+fi
+
 if [ ! -d "$EX/rank0" ]; then
 	skip "example profile: not built (make example)"
 	done_testing t76-report-use
