@@ -109,8 +109,8 @@ GP
 	awk -F'\t' -v p="$top" 'NR == 1 || $1 == p' "$OUT/memory/series.tsv" > "$OUT/plots/heap.tsv"
 	[ -z "$top" ] || gp heap "$OUT/plots/heap.tsv" <<'GP'
 set title "Heap usage over program order, the module with the largest peak"
-set xlabel "Heap simulator event"; set ylabel "Heap [MB]"; set grid
-plot ARG1 using 3:($4 / 1e6) skip 1 with steps notitle
+set xlabel "Heap simulator event"; set ylabel "Heap [GiB]"; set grid
+plot ARG1 using 3:($4 / 1073741824) skip 1 with steps notitle
 GP
 	# Per device the mean, min and max skew: a point per instance would
 	# grow with devices x steps (megabytes of SVG at 16 devices).  The
@@ -366,16 +366,26 @@ run() {
 	job "$name" sh "$HERE/$name.sh" -s "$ST" -o "$OUT/$name" "$@" "$FR" > /dev/null
 }
 waits_job() { nsysjax-collectives -s waits "$ST/communication.tsv" > "$OUT/waits.tsv"; }
+# What the report says of each module beyond the reference's table
+# (lib/modfacts.awk): devices, compute and communication, hidden share,
+# collective wait and the barrier flag, the module doing the work, who
+# compiled it; its hidden share checked by nsysjax-collectives.
+modules_job() {
+	mkdir -p "$OUT/modules"
+	awk -f "$LIB/tsv.awk" -f "$LIB/modfacts.awk" "$ST/module.tsv" "$ST/thunk.tsv" "$FR/compile.tsv" > "$W/facts"
+	sorted "$W/facts" -k6,6gr -k1,1 > "$OUT/modules/facts.tsv"
+}
 run flamegraphs
 run variability
 run summary
 run pgle
 job waits waits_job
+job modules modules_job
 run communication
 run memory
 jobs_wait
 job_messages align steady-thunk steady-module steady-communication flamegraphs variability summary \
-	pgle waits communication memory >&2
+	pgle waits modules communication memory >&2
 
 progress "writing report.txt"
 text_report "$OUT" "$@" > "$OUT/report.txt"

@@ -96,6 +96,53 @@ else
 	skip "plots: gnuplot not installed"
 fi
 
+# The modules' facts (modules/facts.tsv): the work module is the one
+# with the most compute; its hidden share is nsysjax-collectives's over
+# its own communication rows; the collective wait recomputed from the
+# steady thunk frame, per instance the sum of durations less the count
+# times the shortest (sort, then one pass).
+facts_checks() { # NAME REPORT-DIR
+	d=$2
+	for f in thunk communication; do
+		"$BIN/nsysjax-align" -a "$d/corrections.tsv" "$d/frames/$f.tsv" 2> /dev/null |
+		    "$BIN/nsysjax-warmup" -c "$d/frames/compile.tsv" --communication-from "$d/frames/communication.tsv" > "$T/st-$f.tsv"
+	done
+	work=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["WorkModule"] == 1 { print $1 }' "$d/modules/facts.tsv")
+	want=$(awk -F'\t' 'NR > 1 && $13 == 0 { t[$1] += $8 } END { for (k in t) if (t[k] > m) { m = t[k]; w = k }; print w }' "$T/st-thunk.tsv")
+	[ -n "$work" ] && [ "$work" = "$want" ] && ok || notok "$1: work module $work, want $want"
+	awk -F'\t' -v w="$work" 'NR == 1 || $1 == w' "$T/st-communication.tsv" | "$BIN/nsysjax-collectives" -s hidden |
+	    awk -F'\t' '$1 == "(all)" { print $5 }' > "$T/hs"
+	awk -F'\t' -v w="$work" -v hs="$(cat "$T/hs")" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $1 == w { d = $c["HiddenShare"] - hs; exit !(hs != "" && d < 1e-9 && d > -1e-9) }' "$d/modules/facts.tsv" && ok ||
+		notok "$1: hidden share of $work not $(cat "$T/hs")"
+	awk -F'\t' -v OFS='\t' 'NR > 1 && $13 == 1 { printf "%s|%s|%s|%s\t%.6f\n", $1, $2, $3, $4, $8 + $14 }' "$T/st-thunk.tsv" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2g |
+	    awk -F'\t' '{ split($1, k, "|") } $1 != last { last = $1; lo = $2 } { w[k[1]] += $2 - lo } END { for (p in w) printf "%s\t%.6f\n", p, w[p] }' | sort > "$T/waitwant"
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["Devices"] > 1 && $c["CommunicationMs"] > 0 { printf "%s\t%.6f\n", $1, $c["CollectiveWaitMs"] }' \
+	    "$d/modules/facts.tsv" | sort > "$T/waitgot"
+	[ -s "$T/waitgot" ] && join "$T/waitwant" "$T/waitgot" | awk '{ d = $2 - $3; if (d > 1e-5 || d < -1e-5) bad++ } END { exit bad > 0 }' &&
+		[ "$(wc -l < "$T/waitgot")" -le "$(wc -l < "$T/waitwant")" ] && ok || notok "$1: collective waits differ: $(head -3 "$T/waitwant" "$T/waitgot")"
+}
+facts_checks example "$T/r"
+grep -q "^The module that does the work (the most compute time): jit_train_step ($(truth fingerprint.jit_train_step | cut -c 1-12))" "$T/r/report.txt" &&
+	ok || notok "example: the work module does not lead the report"
+if have_data; then
+	sh $R -q -o "$T/c4" "$DATA"/pax_fsdp4_4proc_proc[0-3].zip > /dev/null 2> "$T/e" || notok "report on combined4: $(cat "$T/e")"
+	facts_checks combined4 "$T/c4"
+	# jit__psum: a barrier; the step module leads; the fingerprint that
+	# ran on one device (04555b1419fd, process 3 alone) has no wait and
+	# no straggler bias (the reference prints 0 for both).
+	grep -q '^jit__psum (6f8097e242d8) is a barrier: 99\.[0-9]*% of its time is collective wait' "$T/c4/report.txt" && ok ||
+		notok "combined4: no barrier line for jit__psum"
+	grep -q '^The module that does the work (the most compute time): pjit__wrapped_step_fn (25fa0b3e673a)' "$T/c4/report.txt" && ok ||
+		notok "combined4: the step does not lead"
+	grep '(04555b1419fd)' "$T/c4/report.txt" | sed -n 1p | grep -q '127.13(13)  *--  *-- ' && ok || notok "combined4: wait of a module on one device is not --"
+	grep 'pjit__wrapped_step_fn (04555b1419fd)  *3 ' "$T/c4/report.txt" | grep -q -- '--  *--  *--$' && ok || notok "combined4: straggler bias on one device is not --"
+	grep -q 'Wait share is the mean wait' "$T/c4/report.txt" && grep -q '^pjit__wrapped_step_fn appears more than once.*04555b1419fd.*compiled by pax_fsdp4_4proc_proc3\.$' "$T/c4/report.txt" &&
+		ok || notok "combined4: wait share above 100% or the module seen twice not explained"
+else
+	skip "combined4 facts: $DATA not found"
+fi
+
 # -m, -x: the modules kept, by name or ProgramId; --skip N: executions.
 steps=$(truth executions.jit_train_step)
 sh $R -q --skip 3 -o "$T/s" "$EX/rank0" "$EX/rank1" > /dev/null 2> "$T/e" &&

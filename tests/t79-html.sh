@@ -55,7 +55,10 @@ if need chromium; then
 	# Numbers: the page shows the TSV's values, formatted (the bandwidth
 	# table is checked cell for cell against the TSV by tests/reporttxt.awk
 	# through report.txt; here the corrections and the hidden shares).
-	awk -F'\t' 'NR > 1 { printf "%.6f\n", $2 }' "$T/r/corrections.tsv" > "$T/want"
+	# (with thousands separators in the integer part, as every time).
+	awk -F'\t' 'NR > 1 { v = sprintf("%.6f", $2); neg = sub(/^-/, "", v); i = index(v, ".")
+	    w = substr(v, 1, i - 1); g = ""; while (length(w) > 3) { g = "," substr(w, length(w) - 2) g; w = substr(w, 1, length(w) - 3) }
+	    print (neg ? "-" : "") w g substr(v, i) }' "$T/r/corrections.tsv" > "$T/want"
 	while read -r v; do
 		grep -q "<td class=\"n\">$v</td>" "$T/dom.html" || echo "$v"
 	done < "$T/want" > "$T/miss"

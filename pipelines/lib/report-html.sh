@@ -80,6 +80,7 @@ figure svg { max-width: 100%; height: auto; }
 figcaption { color: #555; font-size: 0.9em; }
 code { background: #f3f3f3; padding: 0.1em 0.3em; }
 .note { color: #555; }
+p.lead { margin: 0.4em 0; font-weight: 500; }
 </style>
 </head>
 <body>
