@@ -36,6 +36,18 @@ if [ -f "$SQ" ]; then
 	fi
 fi
 
+# nsysjax-diff's summary: no exponent notation, in the p value nor in
+# the options it repeats (1e-08 given as 0.00000001).
+if [ -d "$EX/rank0" ]; then
+	"$BIN/nsysjax-extract" -f thunk "$EX/rank0" "$EX/rank1" > "$T/before.tsv" 2> /dev/null
+	awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	    { $c["ProjDurMs"] = sprintf("%.6f", $c["ProjDurMs"] * 1.5); print }' "$T/before.tsv" > "$T/after.tsv"
+	"$BIN/nsysjax-diff" -t 5 -p 0.00000001 -f 0.00001 "$T/before.tsv" "$T/after.tsv" > "$T/d" 2>&1
+	grep -q 'gate (-t 5, -p 0.00000001)' "$T/d" && grep -q 'at least 0.00001 of the time' "$T/d" &&
+	    grep -q '^total: .*, p \(< 0.000001\|[01]\.[0-9]\{4,6\}\))' "$T/d" && ! grep -q '[0-9]e[-+][0-9]' "$T/d" && ok ||
+		notok "nsysjax-diff summary: $(tail -3 "$T/d")"
+fi
+
 if [ ! -d "$EX/rank0" ]; then
 	skip "example profile: not built (make example)"
 	done_testing t76-report-use
