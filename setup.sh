@@ -46,7 +46,7 @@ sqlite3
 # clang, libclang-rt-14-dev: make fuzz (libFuzzer, sanitizers)
 # chromium: report.html rendered headless (t79)
 # parallel: pipelines/extract-parallel.sh
-# sqlite3: nsys exports inspected by hand in the suites
+# sqlite3: the SQLite shell, to look into an nsys export when a suite fails
 # ---- end of the packages of the tests
 
 missing() {
