@@ -42,10 +42,10 @@ if [ -d "$EX/rank0" ]; then
 	"$BIN/nsysjax-extract" -f thunk "$EX/rank0" "$EX/rank1" > "$T/before.tsv" 2> /dev/null
 	awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
 	    { $c["ProjDurMs"] = sprintf("%.6f", $c["ProjDurMs"] * 1.5); print }' "$T/before.tsv" > "$T/after.tsv"
-	"$BIN/nsysjax-diff" -t 5 -p 0.00000001 -f 0.00001 "$T/before.tsv" "$T/after.tsv" > "$T/d" 2>&1
-	grep -q 'gate (-t 5, -p 0.00000001)' "$T/d" && grep -q 'at least 0.00001 of the time' "$T/d" &&
-	    grep -q '^total: .*, p \(< 0.000001\|[01]\.[0-9]\{4,6\}\))' "$T/d" && ! grep -q '[0-9]e[-+][0-9]' "$T/d" && ok ||
-		notok "nsysjax-diff summary: $(tail -3 "$T/d")"
+	"$BIN/nsysjax-diff" -t 5 -p 0.00000001 -f 0.00001 "$T/before.tsv" "$T/after.tsv" > "$T/dout" 2>&1
+	grep -q "gate (-t 5, -p 0.00000001)" "$T/dout" && grep -q "at least 0.00001 of the time" "$T/dout" &&
+	    grep -q '^total: .*, p \(< 0.000001\|[01]\.[0-9]\{4,6\}\))' "$T/dout" && ! grep -q "[0-9]e[-+][0-9]" "$T/dout" && ok ||
+		notok "nsysjax-diff summary: $(tail -3 "$T/dout")"
 fi
 
 if [ ! -d "$EX/rank0" ]; then
@@ -90,8 +90,8 @@ sh $R -q -o "$T/r.before" "$T/r.before/frames2" > /dev/null 2> "$T/e"; rc=$?
 ln -s "$(cd "$EX/rank0" && pwd)" "$T/link0"
 cp -R "$EX/rank0" "$T/copy0"
 for dup in link0:'the same file' copy0:'the same profile'; do
-	sh $R -q -o "$T/d" "$EX/rank0" "$EX/rank1" "$T/${dup%%:*}" > /dev/null 2> "$T/e"; rc=$?
-	[ $rc -eq 1 ] && grep -q "${dup#*:}" "$T/e" && grep -q "${dup%%:*}" "$T/e" && [ ! -e "$T/d" ] &&
+	sh $R -q -o "$T/dup" "$EX/rank0" "$EX/rank1" "$T/${dup%%:*}" > /dev/null 2> "$T/e"; rc=$?
+	[ $rc -eq 1 ] && grep -q "${dup#*:}" "$T/e" && grep -q "${dup%%:*}" "$T/e" && [ ! -e "$T/dup" ] &&
 		! grep -q 'nsysjax-pipeline\.' "$T/e" && ok || notok "${dup%%:*} given with rank0: exit $rc, $(cat "$T/e")"
 done
 expect_error 1 'the same file' "$BIN/nsysjax-extract" -f module "$EX/rank0" "$T/link0"
@@ -135,6 +135,17 @@ facts_checks() { # NAME REPORT-DIR
 		[ "$(wc -l < "$T/waitgot")" -le "$(wc -l < "$T/waitwant")" ] && ok || notok "$1: collective waits differ: $(head -3 "$T/waitwant" "$T/waitgot")"
 }
 facts_checks example "$T/r"
+# One flame graph per top module: its own steady thunk time (us, each
+# stack rounded: within one us per stack), no idle root; the whole-run
+# graph keeps its idle roots; the page links each module's files.
+fp=$(truth fingerprint.jit_train_step)
+f=$T/r/flamegraphs/module-$(printf '%.12s' "$fp").source.folded
+want=$(awk -F'\t' -v id="$fp" 'NR > 1 && $1 == id { t += $8 } END { printf "%.3f", t * 1000 }' "$T/st-thunk.tsv")
+[ -s "$f" ] && ! grep -q '^\[GPU idle' "$f" && awk -v w="$want" '{ t += $NF; n++ } END { d = t - w; exit !(n > 0 && d <= n && d >= -n) }' "$f" &&
+	grep -q '^\[GPU idle between module executions\]' "$T/r/flamegraphs/source.folded" && ok ||
+	notok "per-module flame graph $f: want $want us, $(awk '{ t += $NF } END { print t }' "$f" 2> /dev/null)"
+grep -q "href=\"flamegraphs/module-$(printf '%.12s' "$fp").source.folded\"" "$T/r/report.html" &&
+	grep -q 'speedscope' "$T/r/report.html" && ok || notok "report.html: no per-module flame graph links or no word on speedscope"
 grep -q "^The module that does the work (the most compute time): jit_train_step ($(truth fingerprint.jit_train_step | cut -c 1-12))" "$T/r/report.txt" &&
 	ok || notok "example: the work module does not lead the report"
 if have_data; then

@@ -36,18 +36,37 @@ html_plots() {
 	esac
 }
 
-# html_flamegraphs: inline SVGs, or the folded files and how to render
-# them.
+# html_flamegraphs: the whole run's graphs inline (their idle frames
+# included) and linked, and one per top module linked
+# (flamegraphs/modules.tsv): opened as files, flamegraph.pl's SVGs zoom
+# and search, which this page's Content-Security-Policy stops.  Without a
+# renderer, the folded files and how to render or open them.
 html_flamegraphs() {
 	printf '</section>\n<section id="flamegraphs">\n<h2>Flame graphs</h2>\n'
+	fg=$OUT/flamegraphs
 	for k in source op_name; do
-		if [ -s "$OUT/flamegraphs/$k.svg" ]; then
-			inline_svg "$OUT/flamegraphs/$k.svg" "GPU time by $k (folded stacks in flamegraphs/$k.folded)"
+		if [ -s "$fg/$k.svg" ]; then
+			printf '<p>The whole run by %s, idle time included: <a href="flamegraphs/%s.svg">flamegraphs/%s.svg</a> (open it to zoom and search).</p>\n' "$k" "$k" "$k"
+			inline_svg "$fg/$k.svg" "GPU time by $k (folded stacks in flamegraphs/$k.folded)"
 		else
 			printf '<p>GPU time by %s: <a href="flamegraphs/%s.folded">flamegraphs/%s.folded</a>; render it with <code>flamegraph.pl --hash --countname=us flamegraphs/%s.folded &gt; %s.svg</code> (no renderer was on PATH).</p>\n' \
 			    "$k" "$k" "$k" "$k" "$k"
 		fi
 	done
+	if [ -s "$fg/modules.tsv" ]; then
+		printf '<h3>Per module (steady state, its own thunks: no idle time)</h3>\n<ul>\n'
+		tail -n +2 "$fg/modules.tsv" | while IFS="$TAB" read -r id name ms f; do
+			printf '<li>%s (%.12s):' "$(printf '%s' "$name" | esc)" "$id"
+			for k in source op_name; do
+				if [ -s "$fg/$f.$k.svg" ]; then e=svg; else e=folded; fi
+				printf ' <a href="flamegraphs/%s.%s.%s">%s</a>' "$f" "$k" "$e" "$k"
+			done
+			printf '</li>\n'
+		done
+		printf '</ul>\n'
+	fi
+	[ -s "$fg/source.svg" ] ||
+		printf '<p class="note">flamegraph.pl is not packaged in Debian: get it from github.com/brendangregg/FlameGraph (or inferno-flamegraph: cargo install inferno) and put it on PATH before the report. The .folded files also open as they are in speedscope (speedscope.app, or npm install -g speedscope).</p>\n'
 	printf '</section>\n'
 }
 
