@@ -374,6 +374,15 @@ modules_job() {
 	mkdir -p "$OUT/modules"
 	awk -f "$LIB/tsv.awk" -f "$LIB/modfacts.awk" "$ST/module.tsv" "$ST/thunk.tsv" "$FR/compile.tsv" > "$W/facts"
 	sorted "$W/facts" -k6,6gr -k1,1 > "$OUT/modules/facts.tsv"
+	# XLA's numeric program_id (in compile range names; per process, so
+	# one may name several modules) to the modules it names, for the
+	# compile table: XlaProgramId, Modules (comma-separated).
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    match($c["Name"], /program_id=[0-9]+/) && $c["ProgramName"] != "" {
+		k = substr($c["Name"], RSTART + 11, RLENGTH - 11); m = $c["ProgramName"]
+		if (!((k, m) in seen)) { seen[k, m] = 1; mods[k] = mods[k] (mods[k] == "" ? "" : ",") m } }
+	    END { print "XlaProgramId\tModules"; for (k in mods) print k "\t" mods[k] }' "$FR/compile.tsv" > "$W/pids"
+	sorted "$W/pids" -k1,1n > "$OUT/modules/xla-program-ids.tsv"
 }
 run flamegraphs
 run variability

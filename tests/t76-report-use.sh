@@ -135,6 +135,19 @@ facts_checks() { # NAME REPORT-DIR
 		[ "$(wc -l < "$T/waitgot")" -le "$(wc -l < "$T/waitwant")" ] && ok || notok "$1: collective waits differ: $(head -3 "$T/waitwant" "$T/waitgot")"
 }
 facts_checks example "$T/r"
+# The compile tables: phases without XLA's decoration, the total (the
+# outermost ranges, summed over the processes) and the time of each
+# module's compilations (its XlaCompile ranges, by name here).
+sed -n '/^Compilation: the largest phases/,/^$/p;/^  *Phase/,/^$/p' "$T/r/report.txt" | grep -q ':#' &&
+	notok "compile table: decorated phase names" || ok
+tot=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["ParentId"] == "" { t += $c["DurMs"] } END { printf "%.1f", t / 1000 }' "$T/r/frames/compile.tsv")
+grep -q "^Compilation: $tot s in total, summed over $ndev process(es)" "$T/r/report.txt" && ok || notok "compile total: not $tot s over $ndev processes"
+cms=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } index($c["Name"], "XlaCompile:#module=jit_train_step,") == 1 { t += $c["DurMs"] }
+    END { s = sprintf("%.1f", t); i = index(s, "."); w = substr(s, 1, i - 1); g = ""
+          while (length(w) > 3) { g = "," substr(w, length(w) - 2) g; w = substr(w, 1, length(w) - 3) }; print w g substr(s, i) }' "$T/r/frames/compile.tsv")
+grep -q "^  jit_train_step ($(truth fingerprint.jit_train_step | cut -c 1-12))  *$cms  *rank0,rank1\$" "$T/r/report.txt" && ok ||
+	notok "compile time of jit_train_step: not $cms"
+
 # One flame graph per top module: its own steady thunk time (us, each
 # stack rounded: within one us per stack), no idle root; the whole-run
 # graph keeps its idle roots; the page links each module's files.

@@ -15,14 +15,15 @@
 #   on one device: no peer to wait for), Barrier (1: more than half of its
 #   time is collective wait), WorkModule (1 for the module with the most
 #   ComputeMs, the one that does the work), CompiledBy (the ProfileNames
-#   whose compile ranges name it), CompileMs (their DurNonChildMs summed
-#   over processes).  Times are summed exactly, in integer ns.
+#   whose compile ranges name it), CompileMs (the DurMs of its outermost
+#   compile ranges, summed over processes: the time of its compilations;
+#   own times would count parallel compilation threads twice).  Times are summed exactly, in integer ns.
 FNR == 1 {
 	header(); file++
 	if (file == 1) { id = need("ProgramId"); nm = need("Name"); dv = need("Device"); pr = need("Process"); du = need("ProjDurMs") }
 	if (file == 2) { tid = need("ProgramId"); tex = need("ProgramExecution"); tnm = need("Name"); tte = need("ThunkExecution")
 		tdu = need("ProjDurMs"); thi = need("ProjDurHiddenMs"); tco = need("Communication") }
-	if (file == 3) { cpf = need("ProfileName"); cid = need("ProgramId"); cdu = need("DurNonChildMs") }
+	if (file == 3) { cpf = need("ProfileName"); cid = need("ProgramId"); cdu = need("DurMs"); cpa = need("ParentId") }
 	next
 }
 file == 1 {
@@ -44,7 +45,7 @@ file == 2 {
 file == 3 {
 	k = $cid
 	if (k == "") next
-	cms[k] += ns($cdu)
+	if ($cpa == "") cms[k] += ns($cdu)
 	if (!((k, $cpf) in seencomp)) { seencomp[k, $cpf] = 1; by[k] = by[k] (by[k] == "" ? "" : ",") $cpf }
 	next
 }

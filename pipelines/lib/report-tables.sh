@@ -192,10 +192,42 @@ report_tables() {
 	  cell(r, 3, one ? "--" : grouped(fixed(f("DurBiasMs"), 3))); cell(r, 4, one ? "--" : grouped(fixed(f("OutlierScoreMs"), 3))) }'
 
 	part compilation 'Compilation'
+	NSJ_PIDS=$out/modules/xla-program-ids.tsv
+	# The processes whose compilation the compile frame holds.
+	NSJ_PROFILES=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ProfileName") c = i; next }
+	    c && !($c in s) { s[$c] = 1; printf "%s ", $c }' "${FR:-$out/frames}/compile.tsv" 2> /dev/null || :)
+	export NSJ_PIDS NSJ_PROFILES
+	# The total (every phase's own time, summed over the processes: each
+	# compiles its programs), then the notebook's line and its phases.
+	para "$out/summary/compile-summary.tsv" '
+	NR == 2 { total = f("FracNonChild") > 0 ? f("DurNonChildMs") / f("FracNonChild") : 0 }
+	NR <= 11 { top += f("FracNonChild") }
+	END { np = split(ENVIRON["NSJ_PROFILES"], x, " ")
+		if (total > 0) printf "Compilation: %s s in total, summed over %d process(es) (each compiles its own programs); the phases below are the top %.1f%% of %s s compilation time.\n", \
+		    grouped(fixed(total / 1000, 1)), np, 100 * top, grouped(fixed(total / 1000, 1)) }'
 	section 'Compilation: the largest phases (own time)' "$out/summary/compile-summary.tsv" '
-	NR == 2 { cell(0, 0, "Phase"); align(0, "l"); cell(0, 1, "Time [ms]"); cell(0, 2, "Share") }
-	NR <= 11 { r = NR - 1; n = f("Name"); if (length(n) > 60) n = substr(n, 1, 57) "..."
-	  cell(r, 0, n); cell(r, 1, grouped(fixed(f("DurNonChildMs"), 1))); cell(r, 2, pct(f("FracNonChild"), 2)) }'
+	NR == 2 { cell(0, 0, "Phase"); align(0, "l"); cell(0, 1, "Module"); align(1, "l"); cell(0, 2, "Time [ms]"); cell(0, 3, "Share")
+		# XLA numeric program_id -> module name(s), from the compile frame.
+		while ((getline line < ENVIRON["NSJ_PIDS"]) > 0) { split(line, x, "\t"); pid[x[1]] = x[2] } }
+	NR <= 11 { r = NR - 1; n = f("Name"); mod = ""; what = ""
+	  # XLA decorates a phase name: "XlaPass:#name=priority-fusion,program_id=19#".
+	  if (match(n, /:#.*#$/)) {
+		deco = substr(n, RSTART + 2, RLENGTH - 3); n = substr(n, 1, RSTART - 1)
+		k = split(deco, kv, ",")
+		for (i = 1; i <= k; i++) {
+			if (kv[i] ~ /^name=/) what = substr(kv[i], 6)
+			else if (kv[i] ~ /^module=/) mod = substr(kv[i], 8)
+			else if (kv[i] ~ /^program_id=/ && mod == "") mod = substr(kv[i], 12) in pid ? pid[substr(kv[i], 12)] : ""
+		}
+	  }
+	  if (what != "") n = n " " what
+	  if (length(n) > 60) n = substr(n, 1, 57) "..."
+	  cell(r, 0, n); cell(r, 1, mod == "" ? "--" : mod); cell(r, 2, grouped(fixed(f("DurNonChildMs"), 1))); cell(r, 3, pct(f("FracNonChild"), 2)) }'
+
+	section 'Compilation time per module (its compilations, summed over processes)' "$out/modules/facts.tsv" '
+	NR == 2 { cell(0, 0, "Module (ProgramId)"); align(0, "l"); cell(0, 1, "Compile [ms]"); cell(0, 2, "Processes that compiled it"); align(2, "l") }
+	{ r = NR - 1; cell(r, 0, f("Name") " (" substr(f("ProgramId"), 1, 12) ")"); cell(r, 1, grouped(fixed(f("CompileMs"), 1)))
+	  cell(r, 2, f("CompiledBy") == "" ? "--" : f("CompiledBy")) }'
 
 	part memory 'Memory'
 	section 'Peak heap memory per module (XLA buffer assignment)' "$out/memory/peaks.tsv" '
