@@ -140,7 +140,8 @@ set bmargin 9; set xrange [-0.6:*]; set yrange [0:*]
 plot ARG1 using 0:2:3:4:xtic(1) skip 1 with yerrorbars pointtype 7 pointsize 0.8 notitle
 GP
 	# Per-device straggler bias per module: how far each device starts
-	# behind (+) or ahead (-) of the others.
+	# behind (+) or ahead (-) of the others; points, since devices 0, 1,
+	# 2, 3 are no series to join by lines.
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "Key\tModule\tDevice\tStartBiasMs"; next }
 	    { print substr($c["ProgramId"], 1, 12) "\t" $c["Name"] " (" substr($c["ProgramId"], 1, 6) ")\t" $c["Device"] "\t" $c["StartBiasMs"] }' \
 	    "$OUT/variability/stragglers.tsv" | { IFS= read -r h; printf '%s\n' "$h"; sort -t "$TAB" -k1,1 -k3,3n; } > "$OUT/plots/stragglers.tsv"
@@ -149,8 +150,34 @@ GP
 set datafile separator "\t"
 set title "Straggler bias per device and module (start time against the other devices)"
 set xlabel "Device"; set ylabel "Start bias [ms]"; set grid; set xtics 1; set key outside right
-plot for [i = 1:ARGC] value("ARG".i) using 3:4 skip 1 with linespoints pointtype 7 \
+plot for [i = 1:ARGC] value("ARG".i) using 3:4 skip 1 with points pointtype 7 pointsize 1.2 \
     title system("sed -n 2p '".value("ARG".i)."' | cut -f 2")
+GP
+	# The notebook's extra views.  The distribution of each device's
+	# alignment skews (cumulative, one curve per device; plots/skews-by-device.tsv).
+	awk -F'\t' 'NR == 1 { print "Device\tEndTimeSkewMs"; next } { print $1 "\t" $3 }' "$OUT/alignment_skews.tsv" > "$OUT/plots/skews-by-device.tsv"
+	by_column "$OUT/plots/skews-by-device.tsv" Device "$W/skd"
+	[ ! -s "$W/skd.list" ] || gp skews-distribution $(sort -n "$W/skd.list" | sed "s|.*|$W/skd.&.tsv|") <<'GP'
+set datafile separator "\t"
+set title "Distribution of the collective end-time skew, per device"
+set xlabel "End time - instance mean [ms]"; set ylabel "Instances (cumulative share)"; set grid; set key bottom right
+plot for [i = 1:ARGC] value("ARG".i) using 2:(1) skip 1 smooth cnormal \
+    title "device ".system("sed -n 2p '".value("ARG".i)."' | cut -f 1")
+GP
+	# Every compute thunk of the steady state: mean duration against its
+	# relative standard deviation (plots/variability-scatter.tsv).
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["Communication"] != 1 { k = $c["ProgramId"] "\t" $c["Name"]; x = $c["ProjDurMs"]; n[k]++; s[k] += x; q[k] += x * x }
+	    END { print "ProgramId\tName\tExecutions\tMeanMs\tRelStd"
+	      for (k in n) if (n[k] > 1 && s[k] > 0) { m = s[k] / n[k]; v = (q[k] - n[k] * m * m) / (n[k] - 1); if (v < 0) v = 0
+	        printf "%s\t%d\t%.6f\t%.6f\n", k, n[k], m, sqrt(v) / m } }' "$ST/thunk.tsv" |
+	    { IFS= read -r h; printf '%s\n' "$h"; LC_ALL=C sort -t "$TAB" -k1,1 -k2,2; } > "$OUT/plots/variability-scatter.tsv"
+	[ "$(wc -l < "$OUT/plots/variability-scatter.tsv")" -lt 2 ] || gp variability-scatter "$OUT/plots/variability-scatter.tsv" <<'GP'
+set datafile separator "\t"
+set title "Every compute thunk: mean duration against its relative standard deviation"
+set xlabel "Mean duration"; set ylabel "Standard deviation / mean"; set grid
+set logscale x; set format x "%.0s %cs"
+plot ARG1 using ($4 / 1000):5 skip 1 with points pointtype 7 pointsize 0.5 notitle
 GP
 	# Wait against message size per collective.
 	[ ! -s "$W/wait.list" ] || gp wait-size $(sed "s|.*|$W/wait.&.tsv|" "$W/wait.list") <<'GP'

@@ -148,6 +148,18 @@ cms=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } index($c
 grep -q "^  jit_train_step ($(truth fingerprint.jit_train_step | cut -c 1-12))  *$cms  *rank0,rank1\$" "$T/r/report.txt" && ok ||
 	notok "compile time of jit_train_step: not $cms"
 
+# The notebook's extra views, with their data: every compute thunk of
+# the steady state (more than one execution) in the variability scatter,
+# every device in the skew distribution; the top modules' share line.
+if command -v gnuplot > /dev/null; then
+	awk -F'\t' 'NR > 1 && $13 != 1 { n[$1 "\t" $3]++ } END { for (k in n) if (n[k] > 1) m++; print m + 0 }' "$T/st-thunk.tsv" > "$T/nv"
+	[ "$(tail -n +2 "$T/r/plots/variability-scatter.tsv" | wc -l)" -eq "$(cat "$T/nv")" ] && [ -s "$T/r/plots/variability-scatter.svg" ] && ok ||
+		notok "variability scatter: not every compute thunk ($(cat "$T/nv"))"
+	[ "$(tail -n +2 "$T/r/plots/skews-by-device.tsv" | cut -f 1 | sort -un | tr '\n' ' ')" = "$(seq 0 $((ndev - 1)) | tr '\n' ' ')" ] &&
+		[ -s "$T/r/plots/skews-distribution.svg" ] && ok || notok "skew distribution: not every device"
+fi
+grep -q '^100\.00% of execution time accounted for by the 1 top module(s) of 1: ' "$T/r/report.txt" && ok || notok "no top-module share line"
+
 # One flame graph per top module: its own steady thunk time (us, each
 # stack rounded: within one us per stack), no idle root; the whole-run
 # graph keeps its idle roots; the page links each module's files.

@@ -24,13 +24,15 @@ inline_svg() {
 html_plots() {
 	p=$OUT/plots
 	case $1 in
-	thunks) inline_svg "$p/variability.svg" 'Duration spread of the most variable thunks: mean, minimum and maximum over executions and devices' ;;
+	thunks) inline_svg "$p/variability.svg" 'Duration spread of the most variable thunks: mean, minimum and maximum over executions and devices'
+		inline_svg "$p/variability-scatter.svg" 'Every compute thunk: mean duration against relative standard deviation (data: plots/variability-scatter.tsv)' ;;
 	communication)
 		inline_svg "$p/bandwidth.svg" 'Bus bandwidth by message size (nccl-tests definition, GB/s = 1e9 B/s)'
 		inline_svg "$p/waits.svg" 'Wait per collective instance: the spread of its exposed time over devices'
 		inline_svg "$p/wait-size.svg" 'Wait against message size, per collective' ;;
 	alignment)
 		inline_svg "$p/skews.svg" 'End-time skew of each device per complete collective instance'
+		inline_svg "$p/skews-distribution.svg" 'Distribution of the end-time skews, per device (data: plots/skews-by-device.tsv)'
 		inline_svg "$p/stragglers.svg" 'Start bias of each device per module: how far it runs behind (+) or ahead (-)' ;;
 	memory) inline_svg "$p/heap.svg" 'Heap usage over program order, the module with the largest peak' ;;
 	esac

@@ -122,6 +122,11 @@ report_tables() {
 	  cell(r, 8, f("Name") " (" substr(k, 1, 12) ")" (k in fbar ? " barrier" : ""))
 	  names[f("Name")]++ }
 	END { for (k in fname) if (names[fname[k]] > 1) twice = 1 }'
+	# The notebook: the top modules, taken until they make 99% of the time.
+	para "$out/summary/modules.tsv" '
+	f("TopModule") == 1 { share += f("ProjDurPercent"); ids = ids (ids == "" ? "" : ", ") substr(f("ProgramId"), 1, 12) " (" f("Name") ")"; nt++ }
+	{ nm++ }
+	END { if (nt) printf "%.2f%% of execution time accounted for by the %d top module(s) of %d: %s.\n", share, nt, nm, ids }'
 	para "$out/summary/modules.tsv" '
 	{ if (f("WaitPercent") > 100) over = 1; n[f("Name")]++; top += f("TopModule") }
 	END {
