@@ -39,7 +39,16 @@ libclang-rt-14-dev
 chromium
 parallel
 sqlite3
+protobuf-compiler
+jq
+slurm-wlm
+munge
+openssh-server
+openssh-client
 "
+# node and npm by command, as another node (NodeSource's) carries npm.
+command -v node > /dev/null 2>&1 || TEST_PKGS="$TEST_PKGS nodejs"
+command -v npm > /dev/null 2>&1 || TEST_PKGS="$TEST_PKGS npm"
 # xz-utils, zip, unzip: archives made and read by the suites
 # time: GNU time (peak memory, tests/bench)
 # mandoc: the man pages checked, their EXAMPLES run (t98)
@@ -47,6 +56,11 @@ sqlite3
 # chromium: report.html rendered headless (t79)
 # parallel: pipelines/extract-parallel.sh
 # sqlite3: the SQLite shell, to look into an nsys export when a suite fails
+# protobuf-compiler, jq, nodejs, npm: the tests of nsysjax-timeline (issue
+#   22): protoc decodes its Perfetto output, node and jq read its JSON,
+#   Chromium runs speedscope
+# slurm-wlm, munge, openssh-server, openssh-client: tests/t13-slurm.sh
+#   (issue 26): a single-node Slurm and an sshd on localhost
 # ---- end of the packages of the tests
 
 missing() {
@@ -82,4 +96,15 @@ if [ -n "$all" ]; then
 		echo "setup.sh: run as root, or: sudo apt-get install$test_missing" >&2
 	fi
 fi
+# ---- the timeline's test viewer (issue 22), with --test: speedscope's
+# static web app (npm package speedscope), fetched once into the cache
+# that tests/t77-timeline.sh reads; skipped without npm or network.
+SPEEDSCOPE_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/nsysjax/speedscope
+if [ "$TEST" = 1 ] && [ ! -f "$SPEEDSCOPE_CACHE/node_modules/speedscope/dist/release/index.html" ] &&
+    command -v npm > /dev/null; then
+	mkdir -p "$SPEEDSCOPE_CACHE" &&
+	    npm install --prefix "$SPEEDSCOPE_CACHE" --no-audit --no-fund --silent speedscope@1.25.0 ||
+		echo "setup.sh: could not fetch speedscope (npm): t77-timeline skips its viewer check" >&2
+fi
+# ---- end of the timeline's test viewer ----
 make -s all

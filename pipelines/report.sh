@@ -65,40 +65,47 @@ progress() {
 }
 
 # gp NAME DATA...: run the gnuplot program on stdin with the data files
-# as ARG1.. and the output $OUT/plots/NAME.svg; a plot that fails is a
-# warning, not a failed report.
+# (names in $W) as ARG1.. and the output $OUT/plots/NAME.svg; a plot that
+# fails is a warning, not a failed report.  gnuplot runs in $W and sees
+# no path of ours in its program text: the data files have fixed names,
+# and the output path comes from the environment (gnuplot has system(),
+# so a quote in -o must not end a gnuplot string).
 gp() {
 	name=$1
 	shift
 	# noenhanced: names are shown as written (no _ subscripts); SI
 	# prefixes on log axes rather than exponent notation.
-	gnuplot -e "set encoding utf8; set terminal svg size 900,540 dynamic noenhanced background rgb 'white'; set output '$OUT/plots/$name.svg'" \
-	    -c /dev/stdin "$@" 2> "$W/gp.err" ||
+	(cd "$W" && NSYSJAX_PLOT=$PLOTS/$name.svg gnuplot -e "set encoding utf8; set terminal svg size 900,540 dynamic noenhanced background rgb 'white'; set output system('printf %s \"\$NSYSJAX_PLOT\"')" \
+	    -c /dev/stdin "$@") 2> "$W/gp.err" ||
 		{ printf '%s: plot %s: %s\n' "$PROG" "$name" "$(head -n 1 "$W/gp.err")" >&2; }
 }
 
-# by_column FILE COLUMN OUT: FILE split into OUT.<value>.tsv per value of
-# COLUMN (header kept), the value list in OUT.list.
+# by_column FILE COLUMN NAME: FILE split into $W/NAME.<k>.tsv, one per
+# value of COLUMN in order of appearance (header kept; files are named
+# by number, never by a data value), their names in $W/NAME.list.
 by_column() {
-	awk -F'\t' -v col="$2" -v out="$3" '
+	(cd "$W" && awk -F'\t' -v col="$2" -v out="$3" '
 	NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; h = $0; next }
-	{ f = out "." $c ".tsv"; if (!(f in seen)) { seen[f] = 1; print h > f; print $c > (out ".list") }
-	  print > f }' "$1"
+	{ if (!($c in seen)) { seen[$c] = out "." ++n ".tsv"; print h > seen[$c]; print seen[$c] > (out ".list") }
+	  print > seen[$c] }') < "$1"
 }
 
 # plots: the notebook's plots as SVG in $OUT/plots.
 plots() {
 	mkdir -p "$OUT/plots"
-	by_column "$OUT/communication/bandwidth.tsv" Collective "$W/bw"
-	[ ! -s "$W/bw.list" ] || gp bandwidth $(sed "s|.*|$W/bw.&.tsv|" "$W/bw.list") <<'GP'
+	PLOTS=$(cd "$OUT/plots" && pwd)
+	by_column "$OUT/communication/bandwidth.tsv" Collective bw
+	# shellcheck disable=SC2046
+	[ ! -s "$W/bw.list" ] || gp bandwidth $(cat "$W/bw.list") <<'GP'
 set title "Bus bandwidth of the steady state (fastest device per instance)"
 set xlabel "Message size"; set ylabel "Bus bandwidth [GB/s]"
 set logscale x; set format x "%.0s %cB"; set key top left; set grid
 plot for [i = 1:ARGC] value("ARG".i) using 2:4:5 skip 1 with yerrorbars pointsize 0.8 \
     title system("sed -n 2p '".value("ARG".i)."' | cut -f 1")
 GP
-	by_column "$OUT/waits.tsv" Collective "$W/wait"
-	[ ! -s "$W/wait.list" ] || gp waits $(sed "s|.*|$W/wait.&.tsv|" "$W/wait.list") <<'GP'
+	by_column "$OUT/waits.tsv" Collective wait
+	# shellcheck disable=SC2046
+	[ ! -s "$W/wait.list" ] || gp waits $(cat "$W/wait.list") <<'GP'
 set title "Wait per collective instance: spread of the exposed time over devices"
 set xlabel "Wait"; set ylabel "Instances (cumulative share)"
 set logscale x; set format x "%.0s %cs"; set key bottom right; set grid
@@ -106,8 +113,9 @@ plot for [i = 1:ARGC] value("ARG".i) using ($2 > 0 ? $2 / 1000 : NaN):(1) skip 1
     title system("sed -n 2p '".value("ARG".i)."' | cut -f 1")
 GP
 	top=$(sed -n 2p "$OUT/memory/peaks.tsv" | cut -f 1)
-	awk -F'\t' -v p="$top" 'NR == 1 || $1 == p' "$OUT/memory/series.tsv" > "$OUT/plots/heap.tsv"
-	[ -z "$top" ] || gp heap "$OUT/plots/heap.tsv" <<'GP'
+	awk -F'\t' -v p="$top" 'NR == 1 || $1 == p' "$OUT/memory/series.tsv" > "$W/heap.tsv"
+	cp "$W/heap.tsv" "$OUT/plots/heap.tsv"
+	[ -z "$top" ] || gp heap heap.tsv <<'GP'
 set title "Heap usage over program order, the module with the largest peak"
 set xlabel "Heap simulator event"; set ylabel "Heap [GiB]"; set grid
 plot ARG1 using 3:($4 / 1073741824) skip 1 with steps notitle
@@ -121,8 +129,9 @@ GP
 	    n[d]++; s[d] += v; if (v < lo[d]) lo[d] = v; if (v > hi[d]) hi[d] = v }
 	    END { for (d in n) printf "%d\t%.6f\t%.6f\t%.6f\n", d, s[d] / n[d], lo[d], hi[d] }' \
 	    "$OUT/alignment_skews.tsv" | sort -n > "$W/skews.rows"
-	{ printf 'Device\tMeanMs\tMinMs\tMaxMs\n'; cat "$W/skews.rows"; } > "$OUT/plots/skews.tsv"
-	[ ! -s "$W/skews.rows" ] || gp skews "$OUT/plots/skews.tsv" <<'GP'
+	{ printf 'Device\tMeanMs\tMinMs\tMaxMs\n'; cat "$W/skews.rows"; } > "$W/skews.tsv"
+	cp "$W/skews.tsv" "$OUT/plots/skews.tsv"
+	[ ! -s "$W/skews.rows" ] || gp skews skews.tsv <<'GP'
 set title "Collective end-time skew per device (complete instances): mean, min and max"
 set xlabel "Device"; set ylabel "End time - instance mean [ms]"; set grid
 plot ARG1 using 1:2:3:4 skip 1 with yerrorbars pointtype 7 pointsize 0.6 notitle
@@ -131,8 +140,9 @@ GP
 	# mean with the range over executions and devices.
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "Label\tMeanMs\tMinMs\tMaxMs"; next }
 	    NR <= 11 { print $c["Name"] " (" substr($c["ProgramId"], 1, 6) ")\t" $c["MeanMs"] "\t" $c["MinMs"] "\t" $c["MaxMs"] }' \
-	    "$OUT/variability/thunks.tsv" > "$OUT/plots/variability.tsv"
-	[ "$(wc -l < "$OUT/plots/variability.tsv")" -lt 2 ] || gp variability "$OUT/plots/variability.tsv" <<'GP'
+	    "$OUT/variability/thunks.tsv" > "$W/var.tsv"
+	cp "$W/var.tsv" "$OUT/plots/variability.tsv"
+	[ "$(wc -l < "$W/var.tsv")" -lt 2 ] || gp variability var.tsv <<'GP'
 set datafile separator "\t"
 set title "The most variable thunks: mean, min and max duration over executions and devices"
 set ylabel "Duration [ms]"; set grid ytics; set xtics rotate by -35 left font ",9"
@@ -144,9 +154,11 @@ GP
 	# 2, 3 are no series to join by lines.
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "Key\tModule\tDevice\tStartBiasMs"; next }
 	    { print substr($c["ProgramId"], 1, 12) "\t" $c["Name"] " (" substr($c["ProgramId"], 1, 6) ")\t" $c["Device"] "\t" $c["StartBiasMs"] }' \
-	    "$OUT/variability/stragglers.tsv" | { IFS= read -r h; printf '%s\n' "$h"; sort -t "$TAB" -k1,1 -k3,3n; } > "$OUT/plots/stragglers.tsv"
-	by_column "$OUT/plots/stragglers.tsv" Key "$W/strag"
-	[ ! -s "$W/strag.list" ] || gp stragglers $(sed "s|.*|$W/strag.&.tsv|" "$W/strag.list") <<'GP'
+	    "$OUT/variability/stragglers.tsv" | { IFS= read -r h; printf '%s\n' "$h"; sort -t "$TAB" -k1,1 -k3,3n; } > "$W/strag.tsv"
+	cp "$W/strag.tsv" "$OUT/plots/stragglers.tsv"
+	by_column "$W/strag.tsv" Key strag
+	# shellcheck disable=SC2046
+	[ ! -s "$W/strag.list" ] || gp stragglers $(cat "$W/strag.list") <<'GP'
 set datafile separator "\t"
 set title "Straggler bias per device and module (start time against the other devices)"
 set xlabel "Device"; set ylabel "Start bias [ms]"; set grid; set xtics 1; set key outside right
@@ -155,9 +167,11 @@ plot for [i = 1:ARGC] value("ARG".i) using 3:4 skip 1 with points pointtype 7 po
 GP
 	# The notebook's extra views.  The distribution of each device's
 	# alignment skews (cumulative, one curve per device; plots/skews-by-device.tsv).
-	awk -F'\t' 'NR == 1 { print "Device\tEndTimeSkewMs"; next } { print $1 "\t" $3 }' "$OUT/alignment_skews.tsv" > "$OUT/plots/skews-by-device.tsv"
-	by_column "$OUT/plots/skews-by-device.tsv" Device "$W/skd"
-	[ ! -s "$W/skd.list" ] || gp skews-distribution $(sort -n "$W/skd.list" | sed "s|.*|$W/skd.&.tsv|") <<'GP'
+	awk -F'\t' 'NR == 1 { print "Device\tEndTimeSkewMs"; next } { print $1 "\t" $3 }' "$OUT/alignment_skews.tsv" |
+	    { IFS= read -r h; printf '%s\n' "$h"; sort -t "$TAB" -k1,1n -s; } > "$OUT/plots/skews-by-device.tsv"
+	by_column "$OUT/plots/skews-by-device.tsv" Device skd
+	# shellcheck disable=SC2046
+	[ ! -s "$W/skd.list" ] || gp skews-distribution $(cat "$W/skd.list") <<'GP'
 set datafile separator "\t"
 set title "Distribution of the collective end-time skew, per device"
 set xlabel "End time - instance mean [ms]"; set ylabel "Instances (cumulative share)"; set grid; set key bottom right
@@ -171,8 +185,9 @@ GP
 	    END { print "ProgramId\tName\tExecutions\tMeanMs\tRelStd"
 	      for (k in n) if (n[k] > 1 && s[k] > 0) { m = s[k] / n[k]; v = (q[k] - n[k] * m * m) / (n[k] - 1); if (v < 0) v = 0
 	        printf "%s\t%d\t%.6f\t%.6f\n", k, n[k], m, sqrt(v) / m } }' "$ST/thunk.tsv" |
-	    { IFS= read -r h; printf '%s\n' "$h"; LC_ALL=C sort -t "$TAB" -k1,1 -k2,2; } > "$OUT/plots/variability-scatter.tsv"
-	[ "$(wc -l < "$OUT/plots/variability-scatter.tsv")" -lt 2 ] || gp variability-scatter "$OUT/plots/variability-scatter.tsv" <<'GP'
+	    { IFS= read -r h; printf '%s\n' "$h"; LC_ALL=C sort -t "$TAB" -k1,1 -k2,2; } > "$W/scatter.tsv"
+	cp "$W/scatter.tsv" "$OUT/plots/variability-scatter.tsv"
+	[ "$(wc -l < "$W/scatter.tsv")" -lt 2 ] || gp variability-scatter scatter.tsv <<'GP'
 set datafile separator "\t"
 set title "Every compute thunk: mean duration against its relative standard deviation"
 set xlabel "Mean duration"; set ylabel "Standard deviation / mean"; set grid
@@ -180,7 +195,8 @@ set logscale x; set format x "%.0s %cs"
 plot ARG1 using ($4 / 1000):5 skip 1 with points pointtype 7 pointsize 0.5 notitle
 GP
 	# Wait against message size per collective.
-	[ ! -s "$W/wait.list" ] || gp wait-size $(sed "s|.*|$W/wait.&.tsv|" "$W/wait.list") <<'GP'
+	# shellcheck disable=SC2046
+	[ ! -s "$W/wait.list" ] || gp wait-size $(cat "$W/wait.list") <<'GP'
 set title "Wait per collective instance against its message size"
 set xlabel "Message size"; set ylabel "Wait"
 set logscale xy; set format x "%.0s %cB"; set format y "%.0s %cs"; set key top left; set grid
@@ -278,7 +294,8 @@ alive() {
 # On exit the jobs and their processes stopped, then the work
 # directories removed; on a signal the same, and the signal's status.
 NEW=''
-trap 'stop_jobs; rm -rf "$W" ${NEW:+"$NEW"}' EXIT
+trap '_st=$?; stop_jobs; rm -rf "$W" ${NEW:+"$NEW"}
+	[ "$_st" -eq 0 ] || [ -z "$OUT_MADE" ] || rm -rf -- "$OUT_MADE"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -312,7 +329,7 @@ for i; do
 	esac
 done
 parent=$(dirname -- "$OUT")
-mkdir -p -- "$parent"
+make_out "$parent"
 # Named after this process, which no live process shares: a directory of
 # that name is left by a dead one.  Named before it is made, so that the
 # traps, set first, remove it whenever it exists.
@@ -331,7 +348,7 @@ else
 	FR=$OUT/frames
 	mkdir -p "$FR"
 	progress "extracting the frames of $# profile(s)"
-	job extract nsysjax-extract -o "$FR" "$@"
+	job extract nsysjax-extract -o "$FR" -- "$@"
 	jobs_wait
 	job_messages extract >&2
 fi
@@ -419,12 +436,14 @@ job waits waits_job
 job modules modules_job
 run communication
 run memory
+run critpath	# issue 21: critical path and what-if (critpath/)
 jobs_wait
 job_messages align steady-thunk steady-module steady-communication flamegraphs variability summary \
-	pgle waits modules communication memory >&2
+	pgle waits modules communication memory critpath >&2
 
 progress "writing report.txt"
 text_report "$OUT" "$@" > "$OUT/report.txt"
+{ echo; cat "$OUT/critpath/critpath.txt"; } >> "$OUT/report.txt"	# issue 21
 if command -v gnuplot > /dev/null; then
 	progress "plots"
 	plots
