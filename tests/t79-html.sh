@@ -25,7 +25,7 @@ H=$T/r/report.html
 # graph files: opened as files, they zoom and search.)
 grep -q "Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\"" "$H" &&
 	ok || notok "no Content-Security-Policy"
-grep -o -i -E '(src|href)="[^"]*"' "$H" | grep -v -E '^href="(#[a-z_-]+|flamegraphs/[a-z0-9_.-]+\.(folded|svg))"$' > "$T/links"
+grep -o -i -E '(src|href)="[^"]*"' "$H" | grep -v -E '^href="(#[a-z_-]+|flamegraphs/[a-z0-9_.-]+\.(folded|svg)|critpath/[a-z0-9_.-]+\.tsv)"$' > "$T/links"
 [ ! -s "$T/links" ] && ok || notok "links out of the page: $(head -3 "$T/links")"
 grep -o -E '[a-z]+://[^" ]*' "$H" | grep -v -E '^http://www\.w3\.org/(2000/svg|1999/xlink)$' > "$T/urls"
 [ ! -s "$T/urls" ] && ok || notok "addresses in the page: $(sort -u "$T/urls" | head -3)"
