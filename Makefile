@@ -161,15 +161,18 @@ test: example
 # archives of one run, .zip or extracted, or its nsys SQLite exports: a
 # directory or zip holding one .sqlite and dump/ per process) into out/;
 # without INPUTS, on the example profile.
+# INPUTS may hold newlines (INPUTS="$$(ls prof_*.zip)"): strip makes them
+# spaces, which would otherwise end the command line.  out/ is not removed
+# here: report.sh replaces it whole once the new report is complete, so a
+# bad input keeps the previous report.
 ifeq ($(strip $(INPUTS)),)
 RUNIN  = $(O)/example/profile/rank0 $(O)/example/profile/rank1
 RUNDEP = example
 else
-RUNIN  = $(INPUTS)
+RUNIN  = $(strip $(INPUTS))
 RUNDEP =
 endif
 run: all $(RUNDEP)
-	rm -rf out
 	NSYSJAX_BIN=$(O)/bin sh pipelines/report.sh -o out $(RUNIN)
 	@echo "make run: the report of $(RUNIN) is in out/ (out/report.txt, out/report.html)"
 	$(O)/bin/nsysjax-timeline -c out/corrections.tsv out/frames > out/timeline.perfetto-trace

@@ -1,44 +1,108 @@
 #!/bin/sh
-# Install what nsysjax needs to build and test on Debian 12 (only what is
-# missing; apt-get needs root), then build.  Idempotent: run it before any
-# make target on a fresh machine.
+# Install what nsysjax needs on Debian 12 (only what is missing; apt-get
+# needs root), then build.  Idempotent: run it before any make target on
+# a fresh machine.
+#
+#   ./setup.sh          what `make` and `make run` need: the compiler, the
+#                       -dev libraries, gnuplot (the plots) and perl
+#                       (flamegraph.pl's language)
+#   ./setup.sh --test   and what the test suites need (`make check`)
+#
+# As a user (not root) it builds as soon as what `make run` needs is
+# there, and names the packages of the tests that are missing.
 set -eu
-PKGS="gcc make pkg-config libc6-dev libzip-dev liblzma-dev libprotobuf-c-dev
-protobuf-c-compiler libcsv-dev libsnappy-dev libzstd-dev zlib1g-dev libsqlite3-dev
-xz-utils zip unzip time mandoc clang libclang-rt-14-dev perl gnuplot-nox
-chromium parallel"
-# ---- the tests of nsysjax-timeline (issue 22): protoc decodes its
-# Perfetto output, node and jq read its JSON, Chromium runs speedscope;
-# node and npm by command, as another node (NodeSource's) carries npm ----
-PKGS="$PKGS protobuf-compiler jq"
-command -v node > /dev/null 2>&1 || PKGS="$PKGS nodejs"
-command -v npm > /dev/null 2>&1 || PKGS="$PKGS npm"
-# ---- end of the timeline's packages ----
-# -- issue 26 (tests/t13-slurm.sh): test-only packages: a single-node Slurm
-# -- and an sshd on localhost for the many-machine recipes.
-PKGS="$PKGS slurm-wlm munge openssh-server openssh-client"
-missing=""
-for p in $PKGS; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-		missing="$missing $p"
+usage() { echo "usage: ./setup.sh [--test]"; }
+TEST=0
+for a; do
+	case $a in
+	--test) TEST=1 ;;
+	-h | --help) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
 done
-if [ -n "$missing" ]; then
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "setup.sh: missing Debian packages:$missing" >&2
-		echo "setup.sh: run as root, or: sudo apt-get install$missing" >&2
+
+# What `make` and `make run` need.
+RUN_PKGS="gcc make pkg-config libc6-dev libzip-dev liblzma-dev libprotobuf-c-dev
+protobuf-c-compiler libcsv-dev libsnappy-dev libzstd-dev zlib1g-dev libsqlite3-dev
+perl gnuplot-nox"
+
+# ---- The packages of the tests (`./setup.sh --test`): one list, one
+# package a line, so that additions merge.  Each line says what uses it.
+TEST_PKGS="
+xz-utils
+zip
+unzip
+time
+mandoc
+clang
+libclang-rt-14-dev
+chromium
+parallel
+sqlite3
+protobuf-compiler
+jq
+slurm-wlm
+munge
+openssh-server
+openssh-client
+"
+# node and npm by command, as another node (NodeSource's) carries npm.
+command -v node > /dev/null 2>&1 || TEST_PKGS="$TEST_PKGS nodejs"
+command -v npm > /dev/null 2>&1 || TEST_PKGS="$TEST_PKGS npm"
+# xz-utils, zip, unzip: archives made and read by the suites
+# time: GNU time (peak memory, tests/bench)
+# mandoc: the man pages checked, their EXAMPLES run (t98)
+# clang, libclang-rt-14-dev: make fuzz (libFuzzer, sanitizers)
+# chromium: report.html rendered headless (t79)
+# parallel: pipelines/extract-parallel.sh
+# sqlite3: the SQLite shell, to look into an nsys export when a suite fails
+# protobuf-compiler, jq, nodejs, npm: the tests of nsysjax-timeline (issue
+#   22): protoc decodes its Perfetto output, node and jq read its JSON,
+#   Chromium runs speedscope
+# slurm-wlm, munge, openssh-server, openssh-client: tests/t13-slurm.sh
+#   (issue 26): a single-node Slurm and an sshd on localhost
+# ---- end of the packages of the tests
+
+missing() {
+	m=""
+	for p; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+			m="$m $p"
+	done
+	printf '%s' "$m"
+}
+# shellcheck disable=SC2086
+run_missing=$(missing $RUN_PKGS)
+test_missing=""
+# shellcheck disable=SC2086
+[ "$TEST" = 0 ] || test_missing=$(missing $TEST_PKGS)
+all="$run_missing$test_missing"
+if [ -n "$all" ]; then
+	if [ "$(id -u)" -eq 0 ]; then
+		echo "setup.sh: installing$all" >&2
+		apt-get update -qq
+		# What make run needs without the packages Debian recommends
+		# beside them (the tests' packages keep theirs: chromium's fonts).
+		# shellcheck disable=SC2086
+		[ -z "$run_missing" ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $run_missing >/dev/null
+		# shellcheck disable=SC2086
+		[ -z "$test_missing" ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $test_missing >/dev/null
+	elif [ -n "$run_missing" ]; then
+		echo "setup.sh: missing Debian packages:$all" >&2
+		echo "setup.sh: run as root, or: sudo apt-get install$all" >&2
 		exit 1
+	else
+		echo "setup.sh: missing the tests' Debian packages:$test_missing (their tests are skipped)" >&2
+		echo "setup.sh: run as root, or: sudo apt-get install$test_missing" >&2
 	fi
-	echo "setup.sh: installing$missing" >&2
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
 fi
-# ---- the timeline's test viewer (issue 22): speedscope's static web app
-# (npm package speedscope), fetched once into the cache that
-# tests/t77-timeline.sh reads ($NSYSJAX_SPEEDSCOPE, default under
-# $HOME/.cache: the suites set their own XDG_CACHE_HOME); skipped
-# without npm or network.
+# ---- the timeline's test viewer (issue 22), with --test: speedscope's
+# static web app (npm package speedscope), fetched once into the cache
+# that tests/t77-timeline.sh reads ($NSYSJAX_SPEEDSCOPE, default under
+# $HOME/.cache: the suites set their own XDG_CACHE_HOME); skipped without
+# npm or network.
 SPEEDSCOPE_CACHE=${NSYSJAX_SPEEDSCOPE:-$HOME/.cache/nsysjax/speedscope}
-if [ ! -f "$SPEEDSCOPE_CACHE/node_modules/speedscope/dist/release/index.html" ] &&
+if [ "$TEST" = 1 ] && [ ! -f "$SPEEDSCOPE_CACHE/node_modules/speedscope/dist/release/index.html" ] &&
     command -v npm > /dev/null; then
 	mkdir -p "$SPEEDSCOPE_CACHE" &&
 	    npm install --prefix "$SPEEDSCOPE_CACHE" --no-audit --no-fund --silent speedscope@1.25.0 ||

@@ -173,6 +173,9 @@ main(int argc, char *argv[])
 	if (stats_read(s, in) != 0)
 		err_die_last();
 	filter_close(in);
+	/* -o DIR is made when missing, as the man page's example expects. */
+	if (o.dir && outfile_mkdirs(o.dir) != 0)
+		err_die_last();
 	for (t = 0; t < STATS_NTABLES; t++) {
 		if (!(o.so.tables & STATS_BIT(t)))
 			continue;

@@ -5,26 +5,56 @@
 # extraction), a short text report on standard output and, when gnuplot
 # is installed, the notebook's plots as SVG.  See README.md,
 # "pipelines/report.sh".
+#
+# The report is written into a new directory beside -o's, which replaces
+# it whole once the report is complete: a report directory holds one run,
+# and a failed or interrupted report leaves the earlier one as it was.
 set -eu
-USAGE='pipelines/report.sh [-q] -o dir [-j jobs] input ...'
+USAGE='pipelines/report.sh [-q] [-j jobs] [-m regex] [-x regex] [--skip n] -o dir input ...'
 TABLES=
 . "$(dirname -- "$0")/lib/common.sh"
+
+# The long options as short ones for getopts: --help (-h), --skip N
+# (-k N); the arguments rotated through "$@" in their order.
+n=$#
+while [ "$n" -gt 0 ]; do
+	a=$1
+	shift
+	n=$((n - 1))
+	case $a in
+	--) set -- "$@" --
+	    while [ "$n" -gt 0 ]; do set -- "$@" "$1"; shift; n=$((n - 1)); done ;;
+	--help) set -- "$@" -h ;;
+	--skip=*) set -- "$@" -k "${a#--skip=}" ;;
+	--skip) [ "$n" -gt 0 ] || bad_usage "--skip: no count"
+		set -- "$@" -k "$1"; shift; n=$((n - 1)) ;;
+	--*) bad_usage "unknown option '$a'" ;;
+	*) set -- "$@" "$a" ;;
+	esac
+done
 
 # Jobs at once: the online cores (a pipeline is a chain of
 # single-threaded filters).
 JOBS=$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)
-QUIET=0
-while getopts o:j:qh opt; do
+QUIET=0 KEEP='' DROP='' SKIP=''
+while getopts o:j:qm:x:k:h opt; do
 	common_opt "$opt" "${OPTARG:-}" || case $opt in
 	q) QUIET=1 ;;
 	j) case $OPTARG in '' | *[!0-9]* | 0) bad_usage "-j: not a count: '$OPTARG'" ;; esac; JOBS=$OPTARG ;;
+	m) KEEP=$OPTARG ;;
+	x) DROP=$OPTARG ;;
+	k) case $OPTARG in '' | *[!0-9]*) bad_usage "--skip: not a count: '$OPTARG'" ;; esac; SKIP=$OPTARG ;;
 	*) bad_usage ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || bad_usage "no input"
 [ -n "$OUT" ] || bad_usage "no output directory (-o)"
-make_out "$OUT"
+# A regular expression awk refuses is a usage error, not a failed job.
+for re in "$KEEP" "$DROP"; do
+	[ -z "$re" ] || echo | awk -v re="$re" '{ exit !("" ~ re || 1) }' 2> /dev/null ||
+		bad_usage "not a regular expression: '$re'"
+done
 
 . "$LIB/report-tables.sh"
 . "$LIB/report-html.sh"
@@ -84,20 +114,24 @@ plot for [i = 1:ARGC] value("ARG".i) using ($2 > 0 ? $2 / 1000 : NaN):(1) skip 1
 GP
 	top=$(sed -n 2p "$OUT/memory/peaks.tsv" | cut -f 1)
 	awk -F'\t' -v p="$top" 'NR == 1 || $1 == p' "$OUT/memory/series.tsv" > "$W/heap.tsv"
+	cp "$W/heap.tsv" "$OUT/plots/heap.tsv"
 	[ -z "$top" ] || gp heap heap.tsv <<'GP'
 set title "Heap usage over program order, the module with the largest peak"
-set xlabel "Heap simulator event"; set ylabel "Heap [MB]"; set grid
-plot ARG1 using 3:($4 / 1e6) skip 1 with steps notitle
+set xlabel "Heap simulator event"; set ylabel "Heap [GiB]"; set grid
+plot ARG1 using 3:($4 / 1073741824) skip 1 with steps notitle
 GP
 	# Per device the mean, min and max skew: a point per instance would
-	# grow with devices x steps (megabytes of SVG at 16 devices).
+	# grow with devices x steps (megabytes of SVG at 16 devices).  The
+	# header first, then the devices in order (a header sorted among the
+	# rows would land below device 0's, which gnuplot's skip 1 drops).
 	awk -F'\t' 'NR > 1 { d = $1 + 0; v = $3 + 0
 	    if (!(d in n)) { n[d] = 0; lo[d] = v; hi[d] = v }
 	    n[d]++; s[d] += v; if (v < lo[d]) lo[d] = v; if (v > hi[d]) hi[d] = v }
-	    END { print "Device\tMeanMs\tMinMs\tMaxMs"
-	    for (d in n) printf "%d\t%.6f\t%.6f\t%.6f\n", d, s[d] / n[d], lo[d], hi[d] }' \
-	    "$OUT/alignment_skews.tsv" | sort -n > "$W/skews.tsv"
-	[ "$(wc -l < "$W/skews.tsv")" -lt 2 ] || gp skews skews.tsv <<'GP'
+	    END { for (d in n) printf "%d\t%.6f\t%.6f\t%.6f\n", d, s[d] / n[d], lo[d], hi[d] }' \
+	    "$OUT/alignment_skews.tsv" | sort -n > "$W/skews.rows"
+	{ printf 'Device\tMeanMs\tMinMs\tMaxMs\n'; cat "$W/skews.rows"; } > "$W/skews.tsv"
+	cp "$W/skews.tsv" "$OUT/plots/skews.tsv"
+	[ ! -s "$W/skews.rows" ] || gp skews skews.tsv <<'GP'
 set title "Collective end-time skew per device (complete instances): mean, min and max"
 set xlabel "Device"; set ylabel "End time - instance mean [ms]"; set grid
 plot ARG1 using 1:2:3:4 skip 1 with yerrorbars pointtype 7 pointsize 0.6 notitle
@@ -107,6 +141,7 @@ GP
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "Label\tMeanMs\tMinMs\tMaxMs"; next }
 	    NR <= 11 { print $c["Name"] " (" substr($c["ProgramId"], 1, 6) ")\t" $c["MeanMs"] "\t" $c["MinMs"] "\t" $c["MaxMs"] }' \
 	    "$OUT/variability/thunks.tsv" > "$W/var.tsv"
+	cp "$W/var.tsv" "$OUT/plots/variability.tsv"
 	[ "$(wc -l < "$W/var.tsv")" -lt 2 ] || gp variability var.tsv <<'GP'
 set datafile separator "\t"
 set title "The most variable thunks: mean, min and max duration over executions and devices"
@@ -115,18 +150,49 @@ set bmargin 9; set xrange [-0.6:*]; set yrange [0:*]
 plot ARG1 using 0:2:3:4:xtic(1) skip 1 with yerrorbars pointtype 7 pointsize 0.8 notitle
 GP
 	# Per-device straggler bias per module: how far each device starts
-	# behind (+) or ahead (-) of the others.
+	# behind (+) or ahead (-) of the others; points, since devices 0, 1,
+	# 2, 3 are no series to join by lines.
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "Key\tModule\tDevice\tStartBiasMs"; next }
 	    { print substr($c["ProgramId"], 1, 12) "\t" $c["Name"] " (" substr($c["ProgramId"], 1, 6) ")\t" $c["Device"] "\t" $c["StartBiasMs"] }' \
 	    "$OUT/variability/stragglers.tsv" | { IFS= read -r h; printf '%s\n' "$h"; sort -t "$TAB" -k1,1 -k3,3n; } > "$W/strag.tsv"
+	cp "$W/strag.tsv" "$OUT/plots/stragglers.tsv"
 	by_column "$W/strag.tsv" Key strag
 	# shellcheck disable=SC2046
 	[ ! -s "$W/strag.list" ] || gp stragglers $(cat "$W/strag.list") <<'GP'
 set datafile separator "\t"
 set title "Straggler bias per device and module (start time against the other devices)"
 set xlabel "Device"; set ylabel "Start bias [ms]"; set grid; set xtics 1; set key outside right
-plot for [i = 1:ARGC] value("ARG".i) using 3:4 skip 1 with linespoints pointtype 7 \
+plot for [i = 1:ARGC] value("ARG".i) using 3:4 skip 1 with points pointtype 7 pointsize 1.2 \
     title system("sed -n 2p '".value("ARG".i)."' | cut -f 2")
+GP
+	# The notebook's extra views.  The distribution of each device's
+	# alignment skews (cumulative, one curve per device; plots/skews-by-device.tsv).
+	awk -F'\t' 'NR == 1 { print "Device\tEndTimeSkewMs"; next } { print $1 "\t" $3 }' "$OUT/alignment_skews.tsv" |
+	    { IFS= read -r h; printf '%s\n' "$h"; sort -t "$TAB" -k1,1n -s; } > "$OUT/plots/skews-by-device.tsv"
+	by_column "$OUT/plots/skews-by-device.tsv" Device skd
+	# shellcheck disable=SC2046
+	[ ! -s "$W/skd.list" ] || gp skews-distribution $(cat "$W/skd.list") <<'GP'
+set datafile separator "\t"
+set title "Distribution of the collective end-time skew, per device"
+set xlabel "End time - instance mean [ms]"; set ylabel "Instances (cumulative share)"; set grid; set key bottom right
+plot for [i = 1:ARGC] value("ARG".i) using 2:(1) skip 1 smooth cnormal \
+    title "device ".system("sed -n 2p '".value("ARG".i)."' | cut -f 1")
+GP
+	# Every compute thunk of the steady state: mean duration against its
+	# relative standard deviation (plots/variability-scatter.tsv).
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["Communication"] != 1 { k = $c["ProgramId"] "\t" $c["Name"]; x = $c["ProjDurMs"]; n[k]++; s[k] += x; q[k] += x * x }
+	    END { print "ProgramId\tName\tExecutions\tMeanMs\tRelStd"
+	      for (k in n) if (n[k] > 1 && s[k] > 0) { m = s[k] / n[k]; v = (q[k] - n[k] * m * m) / (n[k] - 1); if (v < 0) v = 0
+	        printf "%s\t%d\t%.6f\t%.6f\n", k, n[k], m, sqrt(v) / m } }' "$ST/thunk.tsv" |
+	    { IFS= read -r h; printf '%s\n' "$h"; LC_ALL=C sort -t "$TAB" -k1,1 -k2,2; } > "$W/scatter.tsv"
+	cp "$W/scatter.tsv" "$OUT/plots/variability-scatter.tsv"
+	[ "$(wc -l < "$W/scatter.tsv")" -lt 2 ] || gp variability-scatter scatter.tsv <<'GP'
+set datafile separator "\t"
+set title "Every compute thunk: mean duration against its relative standard deviation"
+set xlabel "Mean duration"; set ylabel "Standard deviation / mean"; set grid
+set logscale x; set format x "%.0s %cs"
+plot ARG1 using ($4 / 1000):5 skip 1 with points pointtype 7 pointsize 0.5 notitle
 GP
 	# Wait against message size per collective.
 	# shellcheck disable=SC2046
@@ -139,21 +205,11 @@ plot for [i = 1:ARGC] value("ARG".i) using 3:($2 > 0 ? $2 / 1000 : NaN) skip 1 w
 GP
 }
 
-# One extraction for every pipeline: they take a frames directory.
-if [ $# -eq 1 ] && [ -f "$1/thunk.tsv" ]; then
-	FR=$1
-else
-	FR=$OUT/frames
-	mkdir -p "$FR"
-	progress "extracting the frames of $# profile(s)"
-	nsysjax-extract -o "$FR" -- "$@"
-fi
-F=$FR
-
 # Up to $JOBS jobs at once: `job NAME CMD...` runs CMD in the background
 # with its stderr in $W/NAME.err, waiting first for the oldest job when
 # $JOBS run; `jobs_wait` waits for them all.  A failed job fails the
-# report, with its messages.
+# report, with its messages (work files named as intermediates, the new
+# report's directory as $FINAL).
 JOBQ='' NJOB=0
 job() {
 	while [ "$NJOB" -ge "$JOBS" ]; do job_reap; done
@@ -168,41 +224,216 @@ job_reap() {
 	pid=${1%%:*} name=${1#*:}
 	shift
 	JOBQ=$* NJOB=$((NJOB - 1))
-	wait "$pid" || { cat "$W/$name.err" >&2; die "$name failed"; }
+	wait "$pid" || { job_messages "$name" >&2; die "$name failed"; }
 }
 jobs_wait() { while [ -n "$JOBQ" ]; do job_reap; done; BG=; }
+# job_messages NAME...: the messages of the jobs NAME, paths made the
+# user's: a pipeline's work file is no file of theirs.
+job_messages() {
+	for name; do
+		[ ! -f "$W/$name.err" ] || sed -e "s|$NEW|$FINAL|g" \
+		    -e "s|[^ :'\"]*/nsysjax-pipeline\.[A-Za-z0-9]*/\([^ :'\"]*\)|intermediate file \1|g" "$W/$name.err"
+	done
+}
+
+# stop_jobs: the running jobs stopped, with every process they started
+# (a pipeline's tools too: a signal to report.sh alone, as a CI cancel
+# sends, must not leave them writing), before the work directories go.
+# On Linux the processes below the jobs are found in /proc: all of them
+# are stopped (SIGSTOP: none forks any more) until the set is complete,
+# then sent SIGTERM and continued, and waited for (their own traps remove
+# their work directories).  Elsewhere the jobs alone.
+stop_jobs() {
+	roots=''
+	for e in $JOBQ; do roots="$roots ${e%%:*}"; done
+	JOBQ='' NJOB=0 BG=''
+	[ -n "$roots" ] || return 0
+	if [ -r /proc/$$/stat ]; then
+		all=''
+		while :; do
+			# shellcheck disable=SC2086
+			pids=$(descendants $roots)
+			[ "$pids" != "$all" ] || break
+			all=$pids
+			# shellcheck disable=SC2086
+			kill -STOP $all 2> /dev/null || :
+		done
+		# shellcheck disable=SC2086
+		{ kill -TERM $all; kill -CONT $all; } 2> /dev/null || :
+		# shellcheck disable=SC2086
+		wait $roots 2> /dev/null || :
+		n=0
+		# shellcheck disable=SC2086
+		while [ -n "$(alive $all)" ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
+	else
+		# shellcheck disable=SC2086
+		kill $roots 2> /dev/null || :
+		# shellcheck disable=SC2086
+		wait $roots 2> /dev/null || :
+	fi
+}
+# descendants PID...: the live processes PID... and those below them
+# (sorted pids), from the parent pid of each /proc/N/stat ("N (comm) S
+# PPID ...", the command name may hold spaces and parentheses: the
+# fields after the last ")").
+descendants() {
+	cat /proc/[0-9]*/stat 2> /dev/null | awk -v roots="$*" '
+	{ pid = $1; sub(/.*\) /, ""); if ($1 != "Z") { live[pid] = 1; kids[$2] = kids[$2] " " pid } }
+	END { n = split(roots, q, " ")
+	      for (i = 1; i <= n; i++) { m = split(kids[q[i]], k, " "); for (j = 1; j <= m; j++) q[++n] = k[j] }
+	      for (i = 1; i <= n; i++) if (q[i] in live) print q[i] }' | sort -n | tr '\n' ' '
+}
+# alive PID...: those of PID... still running (not zombies).
+alive() {
+	for p; do
+		[ -r "/proc/$p/stat" ] && ! sed 's/.*) //' "/proc/$p/stat" 2> /dev/null | grep -q '^Z' && printf '%s ' "$p"
+	done
+	:
+}
+
+# On exit the jobs and their processes stopped, then the work
+# directories removed; on a signal the same, and the signal's status.
+NEW=''
+trap '_st=$?; stop_jobs; rm -rf "$W" ${NEW:+"$NEW"}
+	[ "$_st" -eq 0 ] || [ -z "$OUT_MADE" ] || rm -rf -- "$OUT_MADE"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# The output: $OUT is the directory asked for, $NEW the one written (on
+# the same file system, so that it can be renamed into place).  An
+# existing $OUT is replaced only when it is empty or an earlier report
+# (it holds report.txt): never a directory of other files.
+OUT=${OUT%"${OUT##*[!/]}"}
+[ -n "$OUT" ] || OUT=/
+if [ -e "$OUT" ] || [ -L "$OUT" ]; then
+	[ -d "$OUT" ] && [ ! -L "$OUT" ] || die "$OUT: exists and is not a directory"
+	[ -f "$OUT/report.txt" ] || [ -z "$(ls -A -- "$OUT")" ] ||
+		die "$OUT: not an earlier report (no report.txt) and not empty: not replacing it"
+	OUT=$(cd -- "$OUT" && pwd -P)
+	[ "$OUT" != / ] || die "/: not replacing it"
+fi
+# Inputs inside $OUT would go with it; the one exception is the run's own
+# frames, $OUT/frames as the only input (the report made again, with a
+# comparison pipelines/diff.sh wrote to $OUT/diff): they and the
+# comparison are moved into the new report.
+SAME=0
+for i; do
+	[ -e "$i" ] && [ -d "$OUT" ] || continue
+	case $(cd -- "$(dirname -- "$i")" && pwd -P)/${i##*/}/ in
+	"$OUT"/*)
+		if [ $# -eq 1 ] && [ "$(cd -- "$i" && pwd -P)" = "$OUT/frames" ]; then
+			SAME=1
+		else
+			die "$i: inside the output directory $OUT, which the report replaces"
+		fi ;;
+	esac
+done
+parent=$(dirname -- "$OUT")
+make_out "$parent"
+# Named after this process, which no live process shares: a directory of
+# that name is left by a dead one.  Named before it is made, so that the
+# traps, set first, remove it whenever it exists.
+NEW=$parent/.${OUT##*/}.new.$$
+rm -rf -- "$NEW"
+mkdir -- "$NEW" || die "$parent: cannot create the report directory"
+
+# From here on the report is written into $NEW; $FINAL is where it goes.
+FINAL=$OUT OUT=$NEW
+
+# One extraction for every pipeline: they take a frames directory.  In
+# the background, as every long step: a signal is then handled at once.
+if [ $# -eq 1 ] && [ -f "$1/thunk.tsv" ]; then
+	FR=$1
+else
+	FR=$OUT/frames
+	mkdir -p "$FR"
+	progress "extracting the frames of $# profile(s)"
+	job extract nsysjax-extract -o "$FR" -- "$@"
+	jobs_wait
+	job_messages extract >&2
+fi
+F=$FR
+
+# The modules kept (-m, -x), by ProgramId: those whose name or ProgramId
+# matches -m's expression and not -x's; then filter_modules keeps the
+# rows of those programs of a frame on stdin.
+if [ -n "$KEEP$DROP" ]; then
+	awk -F'\t' -v keep="$KEEP" -v drop="$DROP" '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ id = $c["ProgramId"]; name = $c["Name"]
+	  if ((keep == "" || name ~ keep || id ~ keep) && (drop == "" || !(name ~ drop || id ~ drop))) print id }' \
+	    "$FR/module.tsv" | sort -u > "$W/programs"
+	[ -s "$W/programs" ] || die "no module of the run left by${KEEP:+ -m '$KEEP'}${DROP:+ -x '$DROP'}"
+fi
+filter_modules() {
+	if [ -f "$W/programs" ]; then
+		awk -F'\t' 'FNR == NR { keep[$1] = 1; next }
+		FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "ProgramId") c = i; print; next }
+		$c in keep' "$W/programs" -
+	else
+		cat
+	fi
+}
+# --skip N: the first N executions of every module are initialisation
+# (nsysjax-warmup -s), instead of the warm-up rule.
+WARMUP_SKIP=$SKIP
 
 # The intermediates, once for every section: the clock corrections and
 # the skews behind them (one estimate, on the communication frame), then
-# the steady state of each frame (aligned, warm-up split) in $W/steady,
-# which the pipelines take with -s.
+# the steady state of each frame (aligned, warm-up split, -m/-x's
+# modules) in $W/steady, which the pipelines take with -s.
 progress "aligning the clocks, finding the steady state"
-nsysjax-align -o "$OUT/corrections.tsv" "$FR/communication.tsv" \
-	> /dev/null 2> "$W/align.err" || { cat "$W/align.err" >&2; die "nsysjax-align failed"; }
+align_job() { nsysjax-align -o "$OUT/corrections.tsv" "$FR/communication.tsv" > /dev/null; }
+job align align_job
+jobs_wait
 ST=$W/steady
 mkdir "$ST"
-steady_job() { steady_frame "$FR" "$OUT/corrections.tsv" "$1" > "$ST/$1.tsv"; }
+steady_job() {
+	steady_frame "$FR" "$OUT/corrections.tsv" "$1" > "$W/steady-$1.all"
+	filter_modules < "$W/steady-$1.all" > "$ST/$1.tsv"
+}
 # The skews behind the corrections (a row per device and instance: most
 # of the estimate's time) beside the steady state, not before it; the
 # same estimate again, its messages already in align.err.
-skews_job() { nsysjax-align -s "$OUT/alignment_skews.tsv" "$FR/communication.tsv" > /dev/null; }
+skews_job() { nsysjax-align -s "$OUT/alignment_skews.tsv" "$FR/communication.tsv" > /dev/null 2>&1; }
 job skews skews_job
 for f in thunk module communication; do job "steady-$f" steady_job "$f"; done
 jobs_wait
 
 progress "summary, communication, flame graphs, variability, memory, PGLE costs ($JOBS at once)"
-# The sections, the longest first, and the waits for the plots.
+# The sections, the longest first, and the waits for the plots.  A
+# section is a job writing its own files into $OUT/NAME, which
+# report-tables.sh and report-html.sh show when they are there.
 run() {
 	name=$1
 	shift
 	job "$name" sh "$HERE/$name.sh" -s "$ST" -o "$OUT/$name" "$@" "$FR" > /dev/null
 }
 waits_job() { nsysjax-collectives -s waits "$ST/communication.tsv" > "$OUT/waits.tsv"; }
+# What the report says of each module beyond the reference's table
+# (lib/modfacts.awk): devices, compute and communication, hidden share,
+# collective wait and the barrier flag, the module doing the work, who
+# compiled it; its hidden share checked by nsysjax-collectives.
+modules_job() {
+	mkdir -p "$OUT/modules"
+	awk -f "$LIB/tsv.awk" -f "$LIB/modfacts.awk" "$ST/module.tsv" "$ST/thunk.tsv" "$FR/compile.tsv" > "$W/facts"
+	sorted "$W/facts" -k6,6gr -k1,1 > "$OUT/modules/facts.tsv"
+	# XLA's numeric program_id (in compile range names; per process, so
+	# one may name several modules) to the modules it names, for the
+	# compile table: XlaProgramId, Modules (comma-separated).
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    match($c["Name"], /program_id=[0-9]+/) && $c["ProgramName"] != "" {
+		k = substr($c["Name"], RSTART + 11, RLENGTH - 11); m = $c["ProgramName"]
+		if (!((k, m) in seen)) { seen[k, m] = 1; mods[k] = mods[k] (mods[k] == "" ? "" : ",") m } }
+	    END { print "XlaProgramId\tModules"; for (k in mods) print k "\t" mods[k] }' "$FR/compile.tsv" > "$W/pids"
+	sorted "$W/pids" -k1,1n > "$OUT/modules/xla-program-ids.tsv"
+}
 run flamegraphs
 run variability
 run summary
 run pgle
 job waits waits_job
+job modules modules_job
 run communication
 run memory
 # -- roofline (issue 20): its section writes $OUT/roofline (tables,
@@ -213,21 +444,38 @@ if [ "$FR" = "$1" ]; then run roofline; else
 # -- end roofline
 run critpath	# issue 21: critical path and what-if (critpath/)
 jobs_wait
-cat "$W/align.err" "$W"/steady-*.err "$W"/flamegraphs.err "$W"/variability.err "$W"/summary.err \
-	"$W"/pgle.err "$W"/waits.err "$W"/communication.err "$W"/memory.err "$W"/critpath.err \
-	"$W"/roofline.err >&2
+job_messages align steady-thunk steady-module steady-communication flamegraphs variability summary \
+	pgle waits modules communication memory critpath roofline >&2
 
 progress "writing report.txt"
 text_report "$OUT" "$@" > "$OUT/report.txt"
 { echo; cat "$OUT/critpath/critpath.txt"; } >> "$OUT/report.txt"	# issue 21
 # -- roofline (issue 20)
 [ ! -s "$OUT/roofline/summary.txt" ] || cat "$OUT/roofline/summary.txt" >> "$OUT/report.txt"
-cat "$OUT/report.txt"
 if command -v gnuplot > /dev/null; then
 	progress "plots"
 	plots
 else
 	echo "pipelines/report.sh: gnuplot not found: no plots" >&2
 fi
+# The same run made again from its own frames: its comparison with
+# another run (pipelines/diff.sh -o DIR/diff) stays.
+[ "$SAME" = 0 ] || [ ! -d "$FINAL/diff" ] || cp -R "$FINAL/diff" "$OUT/diff"
 progress "writing report.html"
 html_report "$OUT" "$@"
+
+# Complete: the new report replaces the old one whole (its frames moved
+# over when they were the input), signals held off meanwhile.
+trap '' INT TERM
+if [ -d "$FINAL" ]; then
+	[ "$SAME" = 0 ] || mv "$FINAL/frames" "$OUT/frames"
+	OLD=$parent/.${FINAL##*/}.old.$$
+	rm -rf -- "$OLD"
+	mv -- "$FINAL" "$OLD" && mv -- "$OUT" "$FINAL" && rm -rf -- "$OLD" || die "$FINAL: cannot replace it"
+else
+	mv -- "$OUT" "$FINAL" || die "$FINAL: cannot create it"
+fi
+NEW='' OUT=$FINAL
+trap 'exit 130' INT
+trap 'exit 143' TERM
+cat "$OUT/report.txt"

@@ -24,7 +24,7 @@ skip() { nskip=$((nskip + 1)); echo "skipped: $*"; }
 need() {
 	for _t; do
 		command -v "$_t" > /dev/null 2>&1 && continue
-		if [ "${NSYSJAX_STRICT:-0}" = 1 ]; then notok "$_t is not installed (run ./setup.sh)"
+		if [ "${NSYSJAX_STRICT:-0}" = 1 ]; then notok "$_t is not installed (run ./setup.sh --test)"
 		else skip "$_t is not installed"; fi
 		return 1
 	done

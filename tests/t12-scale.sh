@@ -87,8 +87,11 @@ rm "$T"/s8/parts/000004.done
 expect_error 1 "task 4 of 11 did not finish" env NSYSJAX_BIN=$BIN sh pipelines/extract-slurm.sh -m "$T/s8" "$T/list"
 
 # Devices in two profiles: one extraction numbers them together, so -j
-# extracts in one process; --merge refuses.
-cp -r "$1" "$T/copy0"
+# extracts in one process; --merge refuses.  The second profile is
+# another run's process 0 (a copy of the first would be refused as the
+# same profile given twice), named copy0.
+"$MKEXAMPLE" -n 1 -s 13 "$T/other" > /dev/null || notok "mkexample -n 1 -s 13"
+cp -r "$T/other/rank0" "$T/copy0"
 "$X" -j 0 -o "$T/dup0" "$1" "$T/copy0" 2> /dev/null || notok "a process and its copy -j 0"
 "$X" -j 2 -o "$T/dup2" "$1" "$T/copy0" 2> /dev/null || notok "a process and its copy -j 2"
 check "shared device: -j 2 gives the bytes of -j 0" same "$T/dup0" "$T/dup2"

@@ -243,8 +243,16 @@ expect_error 1 "nonvtx.sqlite: no NVTX_EVENTS table: profile without NVTX" $X -f
 { echo "omit RUNTIME"; echo "$NEST"; } | spec nocuda
 expect_error 1 "nocuda.sqlite: no CUPTI_ACTIVITY_KIND_RUNTIME or GPU activity table: profile without CUDA trace (record with --trace=cuda,nvtx)" \
     $X -f nvtx "$T/nocuda.sqlite"
-# The XLA frames of an export without XLA ranges: empty, no error.
-$X -f thunk "$T/nest.sqlite" > "$T/o" 2> "$T/e" && [ "$(wc -l < "$T/o")" -eq 1 ] && ok || notok "thunk frame of a non-XLA export: $(cat "$T/e")"
+# The XLA frames of an export without XLA ranges: no JAX program, said
+# at extraction (issue 25), with what reads it; its nvtx frame is fine.
+expect_error 1 "nest.sqlite: no XLA module ranges (XlaModule:) over GPU work in this profile: not a JAX program (nsysjax-extract -f nvtx" \
+    $X -f thunk "$T/nest.sqlite"
+expect_error 1 "not a JAX program" $X -o "$T/nestframes" "$T/nest.sqlite"
+[ ! -e "$T/nestframes/thunk.tsv" ] && ok || notok "frames written for a non-JAX export"
+$X -f nvtx "$T/nest.sqlite" > "$T/o" 2> "$T/e" && [ "$(wc -l < "$T/o")" -gt 1 ] && ok || notok "nvtx frame of a non-XLA export: $(cat "$T/e")"
+# The report stops there, with that message, and writes nothing.
+NSYSJAX_BIN=$BIN sh pipelines/report.sh -q -o "$T/nestrep" "$T/nest.sqlite" > /dev/null 2> "$T/e"; rc=$?
+[ $rc -eq 1 ] && grep -q 'not a JAX program' "$T/e" && [ ! -e "$T/nestrep" ] && ok || notok "report of a non-JAX export: exit $rc, $(cat "$T/e")"
 
 # ---- the example run (make example) as exports ----
 : "${MKEXAMPLE:=${BIN%/bin}/example/mkexample}"

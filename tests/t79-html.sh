@@ -21,10 +21,11 @@ H=$T/r/report.html
 # The page by itself: one file, nothing to fetch.  A strict
 # Content-Security-Policy; no src, no href but in-page anchors and the
 # report's own folded files, no url(), no @import, no address with a
-# scheme but the SVG namespace names.
+# scheme but the SVG namespace names.  (Links to the report's flame
+# graph files: opened as files, they zoom and search.)
 grep -q "Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\"" "$H" &&
 	ok || notok "no Content-Security-Policy"
-grep -o -i -E '(src|href)="[^"]*"' "$H" | grep -v -E '^href="(#[a-z_-]+|flamegraphs/[a-z_]+\.folded)"$' > "$T/links"
+grep -o -i -E '(src|href)="[^"]*"' "$H" | grep -v -E '^href="(#[a-z_-]+|flamegraphs/[a-z0-9_.-]+\.(folded|svg)|critpath/[a-z0-9_.-]+\.tsv)"$' > "$T/links"
 [ ! -s "$T/links" ] && ok || notok "links out of the page: $(head -3 "$T/links")"
 grep -o -E '[a-z]+://[^" ]*' "$H" | grep -v -E '^http://www\.w3\.org/(2000/svg|1999/xlink)$' > "$T/urls"
 [ ! -s "$T/urls" ] && ok || notok "addresses in the page: $(sort -u "$T/urls" | head -3)"
@@ -55,7 +56,10 @@ if need chromium; then
 	# Numbers: the page shows the TSV's values, formatted (the bandwidth
 	# table is checked cell for cell against the TSV by tests/reporttxt.awk
 	# through report.txt; here the corrections and the hidden shares).
-	awk -F'\t' 'NR > 1 { printf "%.6f\n", $2 }' "$T/r/corrections.tsv" > "$T/want"
+	# (with thousands separators in the integer part, as every time).
+	awk -F'\t' 'NR > 1 { v = sprintf("%.6f", $2); neg = sub(/^-/, "", v); i = index(v, ".")
+	    w = substr(v, 1, i - 1); g = ""; while (length(w) > 3) { g = "," substr(w, length(w) - 2) g; w = substr(w, 1, length(w) - 3) }
+	    print (neg ? "-" : "") w g substr(v, i) }' "$T/r/corrections.tsv" > "$T/want"
 	while read -r v; do
 		grep -q "<td class=\"n\">$v</td>" "$T/dom.html" || echo "$v"
 	done < "$T/want" > "$T/miss"

@@ -251,8 +251,13 @@ expect "stats: bad row" 1 "^nsysjax-stats: $T/badrow.tsv:$((n + 1)): 2 fields" \
 check "stats: writes nothing" test ! -s "$T/out"
 expect "stats: bad side table" 1 "^nsysjax-stats: $T/bad.zip: missing column" \
     "$ST" -t thunks -M "$T/bad.zip" "$F/thunk.tsv"
-expect "stats -o: no directory" 1 "^nsysjax-stats: $T/none/thunks.tsv: cannot create: " \
-    "$ST" -t thunks,totals -M "$F/module.tsv" -o "$T/none" "$F/thunk.tsv"
+# -o makes a missing directory (nsysjax-stats(1)'s example); a file in
+# its way is an error.
+: > "$T/afile"
+expect "stats -o: a file in the way" 1 "^nsysjax-stats: $T/afile" \
+    "$ST" -t thunks,totals -M "$F/module.tsv" -o "$T/afile/sub" "$F/thunk.tsv"
+"$ST" -t thunks,totals -M "$F/module.tsv" -o "$T/none" "$F/thunk.tsv" 2> /dev/null && [ -s "$T/none/thunks.tsv" ] &&
+	ok || notok "stats -o: a missing directory is not made"
 run "$ST" -t thunks,totals -M "$F/module.tsv" "$F/thunk.tsv"
 check "stats: two tables without -o is a usage error" test "$rc" -eq 2
 head1 "stats" "$ST" -t variability -r 0 "$T/many.tsv"

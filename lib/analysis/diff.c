@@ -1352,12 +1352,27 @@ fmt_p(char *buf, size_t cap, const struct nums *x)
 		snprintf(buf, cap, "%.4f", x->padj);
 }
 
+/* A p value for people, never in exponent notation (README): "-" for
+ * none, "< 0.000001" below that, else 4 decimals, or 6 below 0.0001. */
+static void
+fmt_pval(char *buf, size_t cap, double p)
+{
+	if (isnan(p))
+		snprintf(buf, cap, "-");
+	else if (p < 0.000001)
+		snprintf(buf, cap, "< 0.000001");
+	else if (p < 0.0001)
+		snprintf(buf, cap, "%.6f", p);
+	else
+		snprintf(buf, cap, "%.4f", p);
+}
+
 int
 diff_report(struct diff *d, FILE *fp, size_t maxmod)
 {
 	const struct diff_total *t = &d->tot;
 	const struct nums *x;
-	char name[64], pct[32], p[32];
+	char name[64], pct[32], p[32], share[400], alpha[400], thr[400];
 	size_t i, g, n;
 
 	fprintf(fp, "%-40s %11s %11s %12s %9s %8s %14s\n", "module",
@@ -1379,18 +1394,22 @@ diff_report(struct diff *d, FILE *fp, size_t maxmod)
 		fprintf(fp, "... %zu more modules (-s for all)\n",
 		    d->ngroup - n);
 	fmt_pct(pct, sizeof pct, t->change_pct);
-	fprintf(fp, "total: %.3f ms -> %.3f ms, change %.3f ms (%s, p %.4g) "
+	fmt_pval(p, sizeof p, t->p);
+	fprintf(fp, "total: %.3f ms -> %.3f ms, change %.3f ms (%s, p %s) "
 	    "at BEFORE's executions\n", t->before_ms, t->after_ms,
-	    t->change_ms, pct, t->p);
+	    t->change_ms, pct, p);
+	/* The options as given, without exponent (tsv_fmt_f64). */
+	share[tsv_fmt_f64(share, d->o.min_share)] = '\0';
+	alpha[tsv_fmt_f64(alpha, d->o.alpha)] = '\0';
+	thr[tsv_fmt_f64(thr, d->o.threshold)] = '\0';
 	fprintf(fp, "items: %zu (%zu in both runs, %zu added, %zu removed); "
-	    "%zu tested (at least %g of the time), significant (adjusted "
-	    "p < %g, %s): %zu slower, %zu faster\n", t->items, t->both,
-	    t->added, t->removed, t->tested, d->o.min_share, d->o.alpha,
+	    "%zu tested (at least %s of the time), significant (adjusted "
+	    "p < %s, %s): %zu slower, %zu faster\n", t->items, t->both,
+	    t->added, t->removed, t->tested, share, alpha,
 	    d->o.adjust == SIGTEST_HOLM ? "Holm" : "Benjamini-Hochberg",
 	    t->slower, t->faster);
 	if (d->o.threshold >= 0)
-		fprintf(fp, "gate (-t %g, -p %g): %s\n", d->o.threshold,
-		    d->o.alpha, diff_regressed(d) ? "REGRESSION (exit 3)" :
-		    "pass");
+		fprintf(fp, "gate (-t %s, -p %s): %s\n", thr, alpha,
+		    diff_regressed(d) ? "REGRESSION (exit 3)" : "pass");
 	return ferror(fp) ? -1 : 0;
 }

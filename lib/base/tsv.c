@@ -311,6 +311,44 @@ struct tsv_reader {
 	size_t *scap;
 };
 
+/*
+ * What a file starting with the N bytes at S is when it is none of the
+ * TSV the filters read, by its magic bytes (each format's specification:
+ * zip "PK\3\4" or an empty zip's "PK\5\6", xz FD '7zXZ' 00, gzip 1F 8B,
+ * zstd 28 B5 2F FD, Parquet "PAR1", SQLite "SQLite format 3\0"), as the
+ * message's tail: what it is and which tool reads it; NULL otherwise.
+ */
+static const char *
+binary_kind(const char *s, size_t n)
+{
+	static const struct {
+		const char *magic;
+		size_t len;
+		const char *what;
+	} k[] = {
+		{ "PK\3\4", 4, "a zip archive, not TSV: nsysjax-extract reads "
+		    "nsys-jax archives and writes their frames as TSV" },
+		{ "PK\5\6", 4, "an empty zip archive, not TSV" },
+		{ "\xfd" "7zXZ\0", 6, "xz-compressed, not TSV: xz -dc it into "
+		    "the filter (nsysjax-extract reads an archive's xz "
+		    "members itself)" },
+		{ "\x1f\x8b", 2, "gzip-compressed, not TSV: gzip -dc it into "
+		    "the filter" },
+		{ "\x28\xb5\x2f\xfd", 4, "zstd-compressed, not TSV: zstd -dc "
+		    "it into the filter" },
+		{ "PAR1", 4, "a Parquet file, not TSV: nsysjax-extract reads "
+		    "the nsys-jax archive that holds it" },
+		{ "SQLite format 3", 16, "an SQLite database, not TSV: "
+		    "nsysjax-extract reads nsys SQLite exports" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		if (n >= k[i].len && memcmp(s, k[i].magic, k[i].len) == 0)
+			return k[i].what;
+	return NULL;
+}
+
 /* Read one line into r->buf; 1, 0 at EOF, -1 on a read error. */
 static int
 read_line(struct tsv_reader *r)
@@ -325,6 +363,11 @@ read_line(struct tsv_reader *r)
 	}
 	r->line++;
 	r->len = (size_t)n;
+	/* Input handed to the wrong tool: said so, not its first byte that
+	 * no TSV holds. */
+	if (r->line == 1 && binary_kind(r->buf, r->len))
+		return err_fail("%s: %s", r->name,
+		    binary_kind(r->buf, r->len));
 	if (r->len > 0 && r->buf[r->len - 1] == '\n')
 		r->buf[--r->len] = '\0';
 	if (memchr(r->buf, '\r', r->len))

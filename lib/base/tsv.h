@@ -89,7 +89,9 @@ struct tsv_reader;
  * Start reading TSV from FP, named NAME in messages ("<stdin>" or the file
  * name), and read the header.  Returns NULL with an err message for empty
  * input ("NAME: no header line"), a CR line end, a NUL byte, or an empty
- * or duplicate column name.  Lines have no length limit.
+ * or duplicate column name; input that starts with the magic bytes of a
+ * zip, xz, gzip, zstd, Parquet or SQLite file is named as such, with the
+ * tool that reads it.  Lines have no length limit.
  */
 struct tsv_reader *tsv_ropen(FILE *fp, const char *name);
 

@@ -1084,6 +1084,22 @@ extract_profiles_free(struct extract_profile *v, size_t n)
 	free(v);
 }
 
+/*
+ * Profile K added no XLA module (none since M0): it holds no XlaModule:
+ * range over GPU work, so it is no JAX program's, and every frame but
+ * the nvtx frame would be a header alone.  The error says so, and what
+ * reads such a profile.
+ */
+static int
+no_modules(struct extract *x, size_t k, size_t m0)
+{
+	if (x->fr.nmodules > m0)
+		return 0;
+	return err_fail("%s: no XLA module ranges (XlaModule:) over GPU work "
+	    "in this profile: not a JAX program (nsysjax-extract -f nvtx "
+	    "projects any NVTX ranges of an nsys export)", x->in.p[k].path);
+}
+
 int
 extract_load(struct extract *x, const char *const *paths, size_t n,
     const struct extract_opts *o)
@@ -1130,7 +1146,8 @@ extract_load(struct extract *x, const char *const *paths, size_t n,
 		if ((x->o.frames & EXTRACT_NVTX) && sqlite_db(x, k) == NULL)
 			return -1;
 		if ((x->o.frames & ~(EXTRACT_COMPILE | EXTRACT_NVTX)) &&
-		    (load_trace(x, k) != 0 || classify(x, m0, t0) != 0))
+		    (load_trace(x, k) != 0 || classify(x, m0, t0) != 0 ||
+		    no_modules(x, k, m0) != 0))
 			return -1;
 		if ((o->frames & EXTRACT_COMPILE) && load_compile(x, k) != 0)
 			return -1;

@@ -419,6 +419,128 @@ find_profiles(struct input_set *s, struct archive *a, const char *path,
 	    "export: no *.sqlite)", path, TRACE);
 }
 
+/*
+ * What makes two inputs the same profile: the same file (device and
+ * inode, symbolic links followed), or the same bytes: the size and a hash
+ * of the first and last 64 KiB of the file that holds the profile (the
+ * input itself, or in a directory its trace or its *.sqlite).  A zip's
+ * last bytes are its central directory, which holds every member's
+ * CRC-32, so two archives of different runs differ there.
+ */
+struct ident {
+	dev_t dev;
+	ino_t ino;
+	int have_content;
+	off_t size;
+	uint64_t hash;
+};
+
+#define IDENT_SPAN 65536
+
+/* FNV-1a over N bytes of BUF, continuing from H. */
+static uint64_t
+fnv1a(uint64_t h, const unsigned char *buf, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ buf[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* Size and hash of the file PATH into ID; 0 when it cannot be read (the
+ * check is then by file alone: reading it reports the error). */
+static int
+ident_content(const char *path, struct ident *id)
+{
+	static unsigned char buf[IDENT_SPAN];
+	struct stat sb;
+	FILE *fp;
+	size_t got;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    (fp = fopen(path, "rb")) == NULL)
+		return 0;
+	got = fread(buf, 1, sizeof(buf), fp);
+	h = fnv1a(h, buf, got);
+	if (sb.st_size > (off_t)IDENT_SPAN &&
+	    fseeko(fp, sb.st_size - IDENT_SPAN, SEEK_SET) == 0) {
+		got = fread(buf, 1, sizeof(buf), fp);
+		h = fnv1a(h, buf, got);
+	}
+	fclose(fp);
+	id->have_content = 1;
+	id->size = sb.st_size;
+	id->hash = h;
+	return 1;
+}
+
+/* The identity of input PATH (its profiles resolved in S). */
+static void
+ident_of(const struct input_set *s, const char *path, struct ident *id)
+{
+	struct stat sb;
+	size_t k;
+
+	memset(id, 0, sizeof(*id));
+	if (stat(path, &sb) != 0)
+		return;
+	id->dev = sb.st_dev;
+	id->ino = sb.st_ino;
+	if (!S_ISDIR(sb.st_mode)) {
+		ident_content(path, id);
+		return;
+	}
+	for (k = 0; k < s->n; k++) {
+		const struct input_profile *p = &s->p[k];
+		char *f;
+
+		if (p->path != path)
+			continue;
+		if (p->sqlite_file) {
+			ident_content(p->sqlite_file, id);
+			return;
+		}
+		if (p->trace) {
+			f = mem_alloc(strlen(path) + strlen(p->trace) + 2);
+			sprintf(f, "%s/%s", path, p->trace);
+			ident_content(f, id);
+			free(f);
+			return;
+		}
+	}
+}
+
+/* A profile given twice (the same file, or the same bytes under another
+ * name: it would be taken as two processes): -1 with the message. */
+static int
+check_distinct(const struct input_set *s, const char *const *paths, size_t n)
+{
+	struct ident *id = mem_alloc((n ? n : 1) * sizeof(*id));
+	size_t i, j;
+	int rc = 0;
+
+	for (i = 0; i < n; i++)
+		ident_of(s, paths[i], &id[i]);
+	for (i = 0; i < n && rc == 0; i++)
+		for (j = i + 1; j < n && rc == 0; j++) {
+			if (id[i].dev == id[j].dev && id[i].ino == id[j].ino &&
+			    id[i].ino != 0)
+				rc = err_fail("%s and %s are the same file: give "
+				    "each process's profile once", paths[i],
+				    paths[j]);
+			else if (id[i].have_content && id[j].have_content &&
+			    id[i].size == id[j].size &&
+			    id[i].hash == id[j].hash)
+				rc = err_fail("%s and %s hold the same profile "
+				    "(the same bytes): give each process's "
+				    "profile once", paths[i], paths[j]);
+		}
+	free(id);
+	return rc;
+}
+
 int
 input_open(const char *const *paths, size_t n, const char *dumpdir,
     struct input_set *s)
@@ -455,7 +577,7 @@ input_open(const char *const *paths, size_t n, const char *dumpdir,
 				return err_fail("%s and %s both hold a profile "
 				    "named %s", s->p[i].path, s->p[j].path,
 				    s->p[i].name);
-	return 0;
+	return check_distinct(s, paths, n);
 }
 
 void

@@ -73,7 +73,10 @@ struct input_set {
  * or -1 with an err message naming the input: unreadable, not a zip, no
  * nvtx_gpu_proj_trace/trace.parquet nor *.sqlite (neither an nsys-jax
  * archive nor an nsys export), several *.sqlite in one directory, a dump
- * directory that cannot be read, two profiles with the same name.
+ * directory that cannot be read, two profiles with the same name, one
+ * profile given twice (the same file, symbolic links followed, or the
+ * same bytes under another name: the size and a hash of the first and
+ * last 64 KiB of the file holding it).
  */
 int input_open(const char *const *paths, size_t n, const char *dumpdir,
     struct input_set *s);

@@ -128,13 +128,27 @@ steady() {
 # steady_frame FRAMES CORRECTIONS FRAME: the steady state of FRAMES/FRAME.tsv
 # on standard output: aligned with the table CORRECTIONS (unless it is
 # empty: alignment declined), then split by nsysjax-warmup; streamed.
+# With WARMUP_SKIP set (report.sh --skip N), the first N executions of
+# every program are initialisation instead (nsysjax-warmup -s N).
+WARMUP_SKIP=''
 steady_frame() {
 	if [ "$(wc -l < "$2")" -gt 1 ]; then
 		{ nsysjax-align -a "$2" "$1/$3.tsv" || echo "$?" > "$W/align-$3.failed"; } |
-			nsysjax-warmup -c "$1/compile.tsv" --communication-from "$1/communication.tsv"
+			warmup "$1"
 		[ ! -f "$W/align-$3.failed" ] || die "nsysjax-align -a failed on $1/$3.tsv"
 	else
-		nsysjax-warmup -c "$1/compile.tsv" --communication-from "$1/communication.tsv" "$1/$3.tsv"
+		warmup "$1" "$1/$3.tsv"
+	fi
+}
+# warmup FRAMES [FILE]: nsysjax-warmup's steady state of FILE (or stdin),
+# with the facts of the run FRAMES, or --skip's count.
+warmup() {
+	_fr=$1
+	shift
+	if [ -n "$WARMUP_SKIP" ]; then
+		nsysjax-warmup -s "$WARMUP_SKIP" "$@"
+	else
+		nsysjax-warmup -c "$_fr/compile.tsv" --communication-from "$_fr/communication.tsv" "$@"
 	fi
 }
 

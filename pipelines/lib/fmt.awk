@@ -80,6 +80,37 @@ function thousands(n,    s, out) {
 	return s out
 }
 
+# grouped(S): the decimal S (as fixed() writes it) with thousands
+# separators in its integer part ("344,725.01"); "--" for an empty field.
+function grouped(s,    neg, i, w, fr) {
+	if (s == "" || s == "--")
+		return "--"
+	neg = sub(/^-/, "", s)
+	i = index(s, ".")
+	w = i ? substr(s, 1, i - 1) : s
+	fr = i ? substr(s, i) : ""
+	return (neg ? "-" : "") thousands(w) fr
+}
+
+# facts(): report.sh's table of module facts (modules/facts.tsv, the file
+# FACTS; nothing when unset or absent) read once, by ProgramId: fname
+# (Name), fdev (Devices), fproc (Processes), fby (CompiledBy), fbar (set
+# for a barrier module), fcms (CompileMs).
+function facts(    line, n, x, h, i, k) {
+	if (FACTS == "" || FACTS_READ)
+		return
+	FACTS_READ = 1
+	while ((getline line < FACTS) > 0) {
+		n = split(line, x, "\t")
+		if (!FH) { for (i = 1; i <= n; i++) FC[x[i]] = i; FH = 1; continue }
+		k = x[FC["ProgramId"]]
+		fname[k] = x[FC["Name"]]; fdev[k] = x[FC["Devices"]]; fproc[k] = x[FC["Processes"]]
+		fby[k] = x[FC["CompiledBy"]]; fcms[k] = x[FC["CompileMs"]]
+		if (x[FC["Barrier"]] == 1) fbar[k] = 1
+	}
+	close(FACTS)
+}
+
 # bytes(N): a size in B, KiB, MiB or GiB with 3 significant digits.
 function bytes(n,    u, i) {
 	split("B KiB MiB GiB TiB", u, " ")

@@ -24,30 +24,51 @@ inline_svg() {
 html_plots() {
 	p=$OUT/plots
 	case $1 in
-	thunks) inline_svg "$p/variability.svg" 'Duration spread of the most variable thunks: mean, minimum and maximum over executions and devices' ;;
+	thunks) inline_svg "$p/variability.svg" 'Duration spread of the most variable thunks: mean, minimum and maximum over executions and devices'
+		inline_svg "$p/variability-scatter.svg" 'Every compute thunk: mean duration against relative standard deviation (data: plots/variability-scatter.tsv)' ;;
 	communication)
 		inline_svg "$p/bandwidth.svg" 'Bus bandwidth by message size (nccl-tests definition, GB/s = 1e9 B/s)'
 		inline_svg "$p/waits.svg" 'Wait per collective instance: the spread of its exposed time over devices'
 		inline_svg "$p/wait-size.svg" 'Wait against message size, per collective' ;;
 	alignment)
 		inline_svg "$p/skews.svg" 'End-time skew of each device per complete collective instance'
+		inline_svg "$p/skews-distribution.svg" 'Distribution of the end-time skews, per device (data: plots/skews-by-device.tsv)'
 		inline_svg "$p/stragglers.svg" 'Start bias of each device per module: how far it runs behind (+) or ahead (-)' ;;
 	memory) inline_svg "$p/heap.svg" 'Heap usage over program order, the module with the largest peak' ;;
 	esac
 }
 
-# html_flamegraphs: inline SVGs, or the folded files and how to render
-# them.
+# html_flamegraphs: the whole run's graphs inline (their idle frames
+# included) and linked, and one per top module linked
+# (flamegraphs/modules.tsv): opened as files, flamegraph.pl's SVGs zoom
+# and search, which this page's Content-Security-Policy stops.  Without a
+# renderer, the folded files and how to render or open them.
 html_flamegraphs() {
 	printf '</section>\n<section id="flamegraphs">\n<h2>Flame graphs</h2>\n'
+	fg=$OUT/flamegraphs
 	for k in source op_name; do
-		if [ -s "$OUT/flamegraphs/$k.svg" ]; then
-			inline_svg "$OUT/flamegraphs/$k.svg" "GPU time by $k (folded stacks in flamegraphs/$k.folded)"
+		if [ -s "$fg/$k.svg" ]; then
+			printf '<p>The whole run by %s, idle time included: <a href="flamegraphs/%s.svg">flamegraphs/%s.svg</a> (open it to zoom and search).</p>\n' "$k" "$k" "$k"
+			inline_svg "$fg/$k.svg" "GPU time by $k (folded stacks in flamegraphs/$k.folded)"
 		else
 			printf '<p>GPU time by %s: <a href="flamegraphs/%s.folded">flamegraphs/%s.folded</a>; render it with <code>flamegraph.pl --hash --countname=us flamegraphs/%s.folded &gt; %s.svg</code> (no renderer was on PATH).</p>\n' \
 			    "$k" "$k" "$k" "$k" "$k"
 		fi
 	done
+	if [ -s "$fg/modules.tsv" ]; then
+		printf '<h3>Per module (steady state, its own thunks: no idle time)</h3>\n<ul>\n'
+		tail -n +2 "$fg/modules.tsv" | while IFS="$TAB" read -r id name ms f; do
+			printf '<li>%s (%.12s):' "$(printf '%s' "$name" | esc)" "$id"
+			for k in source op_name; do
+				if [ -s "$fg/$f.$k.svg" ]; then e=svg; else e=folded; fi
+				printf ' <a href="flamegraphs/%s.%s.%s">%s</a>' "$f" "$k" "$e" "$k"
+			done
+			printf '</li>\n'
+		done
+		printf '</ul>\n'
+	fi
+	[ -s "$fg/source.svg" ] ||
+		printf '<p class="note">flamegraph.pl is not packaged in Debian: get it from github.com/brendangregg/FlameGraph (or inferno-flamegraph: cargo install inferno) and put it on PATH before the report. The .folded files also open as they are in speedscope (speedscope.app, or npm install -g speedscope).</p>\n'
 	printf '</section>\n'
 }
 
@@ -80,6 +101,7 @@ figure svg { max-width: 100%; height: auto; }
 figcaption { color: #555; font-size: 0.9em; }
 code { background: #f3f3f3; padding: 0.1em 0.3em; }
 .note { color: #555; }
+p.lead { margin: 0.4em 0; font-weight: 500; }
 </style>
 </head>
 <body>

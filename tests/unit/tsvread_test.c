@@ -127,6 +127,42 @@ errors(void)
 	}
 }
 
+/* Input handed to the wrong tool: a zip, xz, gzip, zstd, Parquet or
+ * SQLite file is named as such by its magic bytes (from each format's
+ * specification), with the tool that reads it. */
+static void
+magic(void)
+{
+	static const struct { const char *text; size_t len; const char *msg; } bad[] = {
+		{ "PK\3\4\24\0\0\0\10\0", 10, "t.tsv: a zip archive, not TSV: nsysjax-extract" },
+		{ "\xfd" "7zXZ\0\0\4\xe6", 10, "t.tsv: xz-compressed, not TSV" },
+		{ "\x1f\x8b\10\0", 4, "t.tsv: gzip-compressed" },
+		{ "\x28\xb5\x2f\xfd\0", 5, "t.tsv: zstd-compressed" },
+		{ "PAR1\x15\4", 6, "t.tsv: a Parquet file, not TSV" },
+		{ "SQLite format 3\0\20\0", 19, "t.tsv: an SQLite database, not TSV: nsysjax-extract" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		FILE *fp = fmemopen((void *)bad[i].text, bad[i].len, "r");
+
+		CHECK(tsv_ropen(fp, "t.tsv") == NULL);
+		CHECK(strncmp(err_msg(), bad[i].msg, strlen(bad[i].msg)) == 0);
+		fclose(fp);
+	}
+	/* Text that merely starts with the same letters is TSV. */
+	{
+		static const char ok[] = "PAR\tPK\n1\t2\n";
+		FILE *fp = fmemopen((void *)ok, sizeof(ok) - 1, "r");
+		struct tsv_reader *r = tsv_ropen(fp, "t.tsv");
+
+		CHECK(r != NULL);
+		CHECK_INT(tsv_next(r), 1);
+		tsv_rclose(r);
+		fclose(fp);
+	}
+}
+
 /* A NUL byte is no text: refused, naming the line. */
 static void
 nul_byte(void)
@@ -169,6 +205,7 @@ main(void)
 	numbers();
 	errors();
 	nul_byte();
+	magic();
 	long_field();
 	return unit_done("tsvread");
 }

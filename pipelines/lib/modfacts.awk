@@ -1,0 +1,66 @@
+# modfacts.awk (with tsv.awk): what the report says of each module of the
+# steady state beyond the reference's module table, for report.sh's
+# "modules" section.  Files: the steady module frame, the steady thunk
+# frame, the compile frame (all initialisation).  Writes, per ProgramId,
+# largest ProjDurMs first:
+#   Devices, Processes (the distinct Process values, comma-separated),
+#   Executions (rows of the module frame), ProjDurMs (their sum),
+#   ComputeMs (compute thunks' ProjDurMs), CommunicationMs (communication
+#   thunks' ProjDurMs + ProjDurHiddenMs: their whole duration),
+#   HiddenMs (their ProjDurHiddenMs), HiddenShare (HiddenMs /
+#   CommunicationMs, empty without communication), CollectiveWaitMs (per
+#   collective instance, a ProgramExecution's ThunkExecution of one
+#   thunk, each device's duration less the shortest device's: the time it
+#   waited for its peers), WaitShare (CollectiveWaitMs / ProjDurMs, empty
+#   on one device: no peer to wait for), Barrier (1: more than half of its
+#   time is collective wait), WorkModule (1 for the module with the most
+#   ComputeMs, the one that does the work), CompiledBy (the ProfileNames
+#   whose compile ranges name it), CompileMs (the DurMs of its outermost
+#   compile ranges, summed over processes: the time of its compilations;
+#   own times would count parallel compilation threads twice).  Times are summed exactly, in integer ns.
+FNR == 1 {
+	header(); file++
+	if (file == 1) { id = need("ProgramId"); nm = need("Name"); dv = need("Device"); pr = need("Process"); du = need("ProjDurMs") }
+	if (file == 2) { tid = need("ProgramId"); tex = need("ProgramExecution"); tnm = need("Name"); tte = need("ThunkExecution")
+		tdu = need("ProjDurMs"); thi = need("ProjDurHiddenMs"); tco = need("Communication") }
+	if (file == 3) { cpf = need("ProfileName"); cid = need("ProgramId"); cdu = need("DurMs"); cpa = need("ParentId") }
+	next
+}
+file == 1 {
+	k = $id; name[k] = $nm; execs[k]++; dur[k] += ns($du)
+	if (!((k, $dv) in seendev)) { seendev[k, $dv] = 1; ndev[k]++ }
+	if (!((k, $pr) in seenproc)) { seenproc[k, $pr] = 1; procs[k] = procs[k] (procs[k] == "" ? "" : ",") $pr }
+	next
+}
+file == 2 {
+	k = $tid
+	if ($tco != 1) { comp[k] += ns($tdu); next }
+	d = ns($tdu) + ns($thi)
+	comm[k] += d; hid[k] += ns($thi)
+	i = k SUBSEP $tex SUBSEP $tnm SUBSEP $tte
+	if (!(i in cnt) || d < lo[i]) lo[i] = d
+	cnt[i]++; tot[i] += d
+	next
+}
+file == 3 {
+	k = $cid
+	if (k == "") next
+	if ($cpa == "") cms[k] += ns($cdu)
+	if (!((k, $cpf) in seencomp)) { seencomp[k, $cpf] = 1; by[k] = by[k] (by[k] == "" ? "" : ",") $cpf }
+	next
+}
+END {
+	if (failed) exit 1
+	for (i in cnt) { split(i, f, SUBSEP); wait[f[1]] += tot[i] - cnt[i] * lo[i] }
+	work = ""
+	for (k in name) if (work == "" || comp[k] > comp[work] || (comp[k] == comp[work] && k < work)) work = k
+	print "ProgramId\tName\tDevices\tProcesses\tExecutions\tProjDurMs\tComputeMs\tCommunicationMs\tHiddenMs\tHiddenShare\tCollectiveWaitMs\tWaitShare\tBarrier\tWorkModule\tCompiledBy\tCompileMs"
+	for (k in name) {
+		hs = comm[k] > 0 ? num(hid[k] / comm[k]) : ""
+		wt = ndev[k] > 1 ? ms(wait[k]) : ""
+		ws = ndev[k] > 1 && dur[k] > 0 ? num(wait[k] / dur[k]) : ""
+		bar = ws != "" && ws + 0 > 0.5
+		printf "%s\t%s\t%d\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", k, name[k], ndev[k], procs[k], execs[k],
+		    ms(dur[k]), ms(comp[k]), ms(comm[k]), ms(hid[k]), hs, wt, ws, bar, k == work, by[k], ms(cms[k])
+	}
+}

@@ -1,0 +1,229 @@
+#!/bin/sh
+# pipelines/report.sh as a user meets it (issue 25), on the example
+# profile: make run's inputs, a report directory replaced whole only on
+# success, signals stopping every job, the module and execution choices
+# (-m, -x, --skip), --help, the data of the plots.
+set -u
+. tests/lib.sh
+R=pipelines/report.sh
+export NSYSJAX_BIN=$BIN
+EX=${EXAMPLE:-build/example/profile}
+truth() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$EX/truth.tsv"; }
+
+# make run: INPUTS="$(ls ...)" holds newlines; they are spaces on the
+# one command line; out/ is not removed beforehand.
+make -s -n -o all run INPUTS="$(printf 'a.zip\nb.zip\n')" > "$T/mk" 2>&1
+grep -q 'report.sh -o out a.zip b.zip$' "$T/mk" && ! grep -q 'rm -rf' "$T/mk" && ok ||
+	notok "make run with newlines in INPUTS: $(cat "$T/mk")"
+
+sh $R --help > "$T/h" 2>&1; [ $? -eq 0 ] && grep -q '^usage: .*--skip' "$T/h" && ok || notok "--help: $(cat "$T/h")"
+sh $R --bogus -o "$T/x" "$EX/rank0" > /dev/null 2> "$T/e"; [ $? -eq 2 ] && grep -q usage "$T/e" && ok ||
+	notok "--bogus: not a usage error"
+sh $R --skip x -o "$T/x" "$EX/rank0" > /dev/null 2> "$T/e"; [ $? -eq 2 ] && ok || notok "--skip x: not a usage error"
+sh $R -m '(' -o "$T/x" "$EX/rank0" > /dev/null 2> "$T/e"; [ $? -eq 2 ] && ok || notok "-m '(': not a usage error"
+
+# Input handed to the wrong tool: a TSV filter names what it got and the
+# tool that reads it (lib/base/tsv.c, one place for every filter).
+SQ=${EX%/profile}/sqlite/rank0/rank0.sqlite
+if [ -f "$SQ" ]; then
+	expect_error 1 "rank0.sqlite: an SQLite database, not TSV: nsysjax-extract" "$BIN/nsysjax-warmup" -s 1 "$SQ"
+	expect_error 1 "trace.parquet: a Parquet file, not TSV" "$BIN/nsysjax-collectives" -s hidden "$EX/rank0/nvtx_gpu_proj_trace/trace.parquet"
+	xz -c < "$EX/rank0/report_nvtx_pushpop_trace.csv" > "$T/p.xz" 2> /dev/null &&
+		expect_error 1 "p.xz: xz-compressed, not TSV" "$BIN/nsysjax-align" "$T/p.xz"
+	if need zip; then
+		(cd "$EX" && zip -q -r "$T/rank0.zip" rank0)
+		expect_error 1 "rank0.zip: a zip archive, not TSV: nsysjax-extract" "$BIN/nsysjax-compilestats" "$T/rank0.zip"
+	fi
+fi
+
+# nsysjax-diff's summary: no exponent notation, in the p value nor in
+# the options it repeats (1e-08 given as 0.00000001).
+if [ -d "$EX/rank0" ]; then
+	"$BIN/nsysjax-extract" -f thunk "$EX/rank0" "$EX/rank1" > "$T/before.tsv" 2> /dev/null
+	awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	    { $c["ProjDurMs"] = sprintf("%.6f", $c["ProjDurMs"] * 1.5); print }' "$T/before.tsv" > "$T/after.tsv"
+	"$BIN/nsysjax-diff" -t 5 -p 0.00000001 -f 0.00001 "$T/before.tsv" "$T/after.tsv" > "$T/dout" 2>&1
+	grep -q "gate (-t 5, -p 0.00000001)" "$T/dout" && grep -q "at least 0.00001 of the time" "$T/dout" &&
+	    grep -q '^total: .*, p \(< 0.000001\|[01]\.[0-9]\{4,6\}\))' "$T/dout" && ! grep -q "[0-9]e[-+][0-9]" "$T/dout" && ok ||
+		notok "nsysjax-diff summary: $(tail -3 "$T/dout")"
+fi
+
+if [ ! -d "$EX/rank0" ]; then
+	skip "example profile: not built (make example)"
+	done_testing t76-report-use
+	exit
+fi
+mkdir -p "$T/tmpd"
+export TMPDIR="$T/tmpd"
+
+# A report over an earlier one: the earlier files are gone (a stale
+# plot, a stale PGLE file), the frames are the new run's.
+sh $R -q -o "$T/r" "$EX/rank0" "$EX/rank1" > /dev/null 2>&1 || notok "report on the example"
+: > "$T/r/plots/stale.svg"
+: > "$T/r/pgle/0123456789abcdef.pbtxt"
+sh $R -q -o "$T/r" "$EX/rank0" "$EX/rank1" > /dev/null 2> "$T/e" && [ ! -e "$T/r/plots/stale.svg" ] &&
+	[ ! -e "$T/r/pgle/0123456789abcdef.pbtxt" ] && [ -s "$T/r/report.html" ] && ok ||
+	notok "report over an earlier one keeps its files: $(cat "$T/e")"
+ls -A "$T" | grep -q '\.r\.\(new\|old\)\.' && notok "work directories left beside the report" || ok
+# A failed report leaves the earlier one as it was.
+cp -R "$T/r" "$T/r.before"
+sh $R -q -o "$T/r" "$T/nosuch.zip" > /dev/null 2> "$T/e"; rc=$?
+[ $rc -eq 1 ] && diff -r "$T/r" "$T/r.before" > /dev/null && ok || notok "failed report: exit $rc, earlier report changed"
+ls -A "$T" | grep -q '\.r\.\(new\|old\)\.' && notok "failed report left its directory" || ok
+# Its own frames as input: the same report, frames and comparison kept.
+mkdir "$T/r/diff" && echo '<section id="nsysjax-diff"></section>' > "$T/r/diff/diff-section.html"
+sh $R -q -o "$T/r" "$T/r/frames" > /dev/null 2> "$T/e" && [ -s "$T/r/frames/thunk.tsv" ] &&
+	grep -q 'id="nsysjax-diff"' "$T/r/report.html" && diff -r -x report.txt -x report.html -x diff "$T/r" "$T/r.before" > /dev/null && ok ||
+	notok "report of its own frames: $(cat "$T/e")"
+# A directory that is no report is not replaced; nor an input in it.
+mkdir "$T/mine" && : > "$T/mine/thesis.tex"
+sh $R -q -o "$T/mine" "$EX/rank0" "$EX/rank1" > /dev/null 2> "$T/e"; rc=$?
+[ $rc -eq 1 ] && [ -f "$T/mine/thesis.tex" ] && grep -q 'not an earlier report' "$T/e" && ok ||
+	notok "a directory of other files: exit $rc, $(cat "$T/e")"
+cp -R "$T/r/frames" "$T/r.before/frames2"
+sh $R -q -o "$T/r.before" "$T/r.before/frames2" > /dev/null 2> "$T/e"; rc=$?
+[ $rc -eq 1 ] && grep -q 'inside the output directory' "$T/e" && ok || notok "input inside -o: exit $rc, $(cat "$T/e")"
+[ -z "$(ls -A "$T/tmpd")" ] && ok || notok "work files left in TMPDIR: $(ls -A "$T/tmpd")"
+
+# One profile given twice (a symbolic link, a copy): refused by name,
+# before anything runs; no message names a pipeline's work file.
+ln -s "$(cd "$EX/rank0" && pwd)" "$T/link0"
+cp -R "$EX/rank0" "$T/copy0"
+for dup in link0:'the same file' copy0:'the same profile'; do
+	sh $R -q -o "$T/dup" "$EX/rank0" "$EX/rank1" "$T/${dup%%:*}" > /dev/null 2> "$T/e"; rc=$?
+	[ $rc -eq 1 ] && grep -q "${dup#*:}" "$T/e" && grep -q "${dup%%:*}" "$T/e" && [ ! -e "$T/dup" ] &&
+		! grep -q 'nsysjax-pipeline\.' "$T/e" && ok || notok "${dup%%:*} given with rank0: exit $rc, $(cat "$T/e")"
+done
+expect_error 1 'the same file' "$BIN/nsysjax-extract" -f module "$EX/rank0" "$T/link0"
+
+# The data of the plots hold every device (the skews: one row each, the
+# header first), and the straggler data every device of each module.
+ndev=$(truth devices)
+if command -v gnuplot > /dev/null; then
+	awk -F'\t' 'NR == 1 { if ($1 != "Device") exit 1; next } { print $1 }' "$T/r/plots/skews.tsv" > "$T/d" &&
+		[ "$(tr '\n' ' ' < "$T/d")" = "$(seq 0 $((ndev - 1)) | tr '\n' ' ')" ] && ok ||
+		notok "skews plot data: devices $(tr '\n' ' ' < "$T/d")"
+	awk -F'\t' 'NR > 1 { print $1 }' "$T/r/corrections.tsv" | cmp -s - "$T/d" && ok || notok "skews plot: not the corrections' devices"
+else
+	skip "plots: gnuplot not installed"
+fi
+
+# The modules' facts (modules/facts.tsv): the work module is the one
+# with the most compute; its hidden share is nsysjax-collectives's over
+# its own communication rows; the collective wait recomputed from the
+# steady thunk frame, per instance the sum of durations less the count
+# times the shortest (sort, then one pass).
+facts_checks() { # NAME REPORT-DIR
+	d=$2
+	for f in thunk communication; do
+		"$BIN/nsysjax-align" -a "$d/corrections.tsv" "$d/frames/$f.tsv" 2> /dev/null |
+		    "$BIN/nsysjax-warmup" -c "$d/frames/compile.tsv" --communication-from "$d/frames/communication.tsv" > "$T/st-$f.tsv"
+	done
+	work=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["WorkModule"] == 1 { print $1 }' "$d/modules/facts.tsv")
+	want=$(awk -F'\t' 'NR > 1 && $13 == 0 { t[$1] += $8 } END { for (k in t) if (t[k] > m) { m = t[k]; w = k }; print w }' "$T/st-thunk.tsv")
+	[ -n "$work" ] && [ "$work" = "$want" ] && ok || notok "$1: work module $work, want $want"
+	awk -F'\t' -v w="$work" 'NR == 1 || $1 == w' "$T/st-communication.tsv" | "$BIN/nsysjax-collectives" -s hidden |
+	    awk -F'\t' '$1 == "(all)" { print $5 }' > "$T/hs"
+	awk -F'\t' -v w="$work" -v hs="$(cat "$T/hs")" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $1 == w { d = $c["HiddenShare"] - hs; exit !(hs != "" && d < 1e-9 && d > -1e-9) }' "$d/modules/facts.tsv" && ok ||
+		notok "$1: hidden share of $work not $(cat "$T/hs")"
+	awk -F'\t' -v OFS='\t' 'NR > 1 && $13 == 1 { printf "%s|%s|%s|%s\t%.6f\n", $1, $2, $3, $4, $8 + $14 }' "$T/st-thunk.tsv" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2g |
+	    awk -F'\t' '{ split($1, k, "|") } $1 != last { last = $1; lo = $2 } { w[k[1]] += $2 - lo } END { for (p in w) printf "%s\t%.6f\n", p, w[p] }' | sort > "$T/waitwant"
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["Devices"] > 1 && $c["CommunicationMs"] > 0 { printf "%s\t%.6f\n", $1, $c["CollectiveWaitMs"] }' \
+	    "$d/modules/facts.tsv" | sort > "$T/waitgot"
+	[ -s "$T/waitgot" ] && join "$T/waitwant" "$T/waitgot" | awk '{ d = $2 - $3; if (d > 1e-5 || d < -1e-5) bad++ } END { exit bad > 0 }' &&
+		[ "$(wc -l < "$T/waitgot")" -le "$(wc -l < "$T/waitwant")" ] && ok || notok "$1: collective waits differ: $(head -3 "$T/waitwant" "$T/waitgot")"
+}
+facts_checks example "$T/r"
+# The compile tables: phases without XLA's decoration, the total (the
+# outermost ranges, summed over the processes) and the time of each
+# module's compilations (its XlaCompile ranges, by name here).
+sed -n '/^Compilation: the largest phases/,/^$/p;/^  *Phase/,/^$/p' "$T/r/report.txt" | grep -q ':#' &&
+	notok "compile table: decorated phase names" || ok
+tot=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["ParentId"] == "" { t += $c["DurMs"] } END { printf "%.1f", t / 1000 }' "$T/r/frames/compile.tsv")
+grep -q "^Compilation: $tot s in total, summed over $ndev process(es)" "$T/r/report.txt" && ok || notok "compile total: not $tot s over $ndev processes"
+cms=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } index($c["Name"], "XlaCompile:#module=jit_train_step,") == 1 { t += $c["DurMs"] }
+    END { s = sprintf("%.1f", t); i = index(s, "."); w = substr(s, 1, i - 1); g = ""
+          while (length(w) > 3) { g = "," substr(w, length(w) - 2) g; w = substr(w, 1, length(w) - 3) }; print w g substr(s, i) }' "$T/r/frames/compile.tsv")
+grep -q "^  jit_train_step ($(truth fingerprint.jit_train_step | cut -c 1-12))  *$cms  *rank0,rank1\$" "$T/r/report.txt" && ok ||
+	notok "compile time of jit_train_step: not $cms"
+
+# The notebook's extra views, with their data: every compute thunk of
+# the steady state (more than one execution) in the variability scatter,
+# every device in the skew distribution; the top modules' share line.
+if command -v gnuplot > /dev/null; then
+	awk -F'\t' 'NR > 1 && $13 != 1 { n[$1 "\t" $3]++ } END { for (k in n) if (n[k] > 1) m++; print m + 0 }' "$T/st-thunk.tsv" > "$T/nv"
+	[ "$(tail -n +2 "$T/r/plots/variability-scatter.tsv" | wc -l)" -eq "$(cat "$T/nv")" ] && [ -s "$T/r/plots/variability-scatter.svg" ] && ok ||
+		notok "variability scatter: not every compute thunk ($(cat "$T/nv"))"
+	[ "$(tail -n +2 "$T/r/plots/skews-by-device.tsv" | cut -f 1 | sort -un | tr '\n' ' ')" = "$(seq 0 $((ndev - 1)) | tr '\n' ' ')" ] &&
+		[ -s "$T/r/plots/skews-distribution.svg" ] && ok || notok "skew distribution: not every device"
+fi
+grep -q '^100\.00% of execution time accounted for by the 1 top module(s) of 1: ' "$T/r/report.txt" && ok || notok "no top-module share line"
+
+# One flame graph per top module: its own steady thunk time (us, each
+# stack rounded: within one us per stack), no idle root; the whole-run
+# graph keeps its idle roots; the page links each module's files.
+fp=$(truth fingerprint.jit_train_step)
+f=$T/r/flamegraphs/module-$(printf '%.12s' "$fp").source.folded
+want=$(awk -F'\t' -v id="$fp" 'NR > 1 && $1 == id { t += $8 } END { printf "%.3f", t * 1000 }' "$T/st-thunk.tsv")
+[ -s "$f" ] && ! grep -q '^\[GPU idle' "$f" && awk -v w="$want" '{ t += $NF; n++ } END { d = t - w; exit !(n > 0 && d <= n && d >= -n) }' "$f" &&
+	grep -q '^\[GPU idle between module executions\]' "$T/r/flamegraphs/source.folded" && ok ||
+	notok "per-module flame graph $f: want $want us, $(awk '{ t += $NF } END { print t }' "$f" 2> /dev/null)"
+grep -q "href=\"flamegraphs/module-$(printf '%.12s' "$fp").source.folded\"" "$T/r/report.html" &&
+	grep -q 'speedscope' "$T/r/report.html" && ok || notok "report.html: no per-module flame graph links or no word on speedscope"
+grep -q "^The module that does the work (the most compute time): jit_train_step ($(truth fingerprint.jit_train_step | cut -c 1-12))" "$T/r/report.txt" &&
+	ok || notok "example: the work module does not lead the report"
+if have_data; then
+	sh $R -q -o "$T/c4" "$DATA"/pax_fsdp4_4proc_proc[0-3].zip > /dev/null 2> "$T/e" || notok "report on combined4: $(cat "$T/e")"
+	facts_checks combined4 "$T/c4"
+	# jit__psum: a barrier; the step module leads; the fingerprint that
+	# ran on one device (04555b1419fd, process 3 alone) has no wait and
+	# no straggler bias (the reference prints 0 for both).
+	grep -q '^jit__psum (6f8097e242d8) is a barrier: 99\.[0-9]*% of its time is collective wait' "$T/c4/report.txt" && ok ||
+		notok "combined4: no barrier line for jit__psum"
+	grep -q '^The module that does the work (the most compute time): pjit__wrapped_step_fn (25fa0b3e673a)' "$T/c4/report.txt" && ok ||
+		notok "combined4: the step does not lead"
+	grep '(04555b1419fd)' "$T/c4/report.txt" | sed -n 1p | grep -q '127.13(13)  *--  *-- ' && ok || notok "combined4: wait of a module on one device is not --"
+	grep 'pjit__wrapped_step_fn (04555b1419fd)  *3 ' "$T/c4/report.txt" | grep -q -- '--  *--  *--$' && ok || notok "combined4: straggler bias on one device is not --"
+	grep -q 'Wait share is the mean wait' "$T/c4/report.txt" && grep -q '^pjit__wrapped_step_fn appears more than once.*04555b1419fd.*compiled by pax_fsdp4_4proc_proc3\.$' "$T/c4/report.txt" &&
+		ok || notok "combined4: wait share above 100% or the module seen twice not explained"
+else
+	skip "combined4 facts: $DATA not found"
+fi
+
+# -m, -x: the modules kept, by name or ProgramId; --skip N: executions.
+steps=$(truth executions.jit_train_step)
+sh $R -q --skip 3 -o "$T/s" "$EX/rank0" "$EX/rank1" > /dev/null 2> "$T/e" &&
+	awk -F'\t' -v want=$((ndev * (steps - 3))) 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["Name"] == "jit_train_step" { n = $c["Executions"] } END { exit n != want }' "$T/s/summary/modules.tsv" && ok ||
+	notok "--skip 3: $(cat "$T/e")"
+sh $R -q --skip=0 -m '^jit_init$' -o "$T/m" "$EX/rank0" "$EX/rank1" > /dev/null 2> "$T/e" &&
+	[ "$(awk -F'\t' 'NR > 1 { print $2 ":" $3 }' "$T/m/summary/modules.tsv")" = "jit_init:$((ndev * $(truth executions.jit_init)))" ] &&
+	ok || notok "-m jit_init: $(cat "$T/e" "$T/m/summary/modules.tsv")"
+sh $R -q --skip 0 -x init -o "$T/x" "$EX/rank0" "$EX/rank1" > /dev/null 2> "$T/e" &&
+	[ "$(awk -F'\t' 'NR > 1 { print $2 }' "$T/x/summary/modules.tsv")" = jit_train_step ] &&
+	! grep -q "$(truth fingerprint.jit_init)" "$T/x/pgle/"* && ok || notok "-x init: $(cat "$T/e")"
+sh $R -q -m nosuchmodule -o "$T/n" "$EX/rank0" > /dev/null 2> "$T/e"; rc=$?
+[ $rc -eq 1 ] && grep -q 'no module' "$T/e" && [ ! -e "$T/n" ] && ok || notok "-m matching nothing: exit $rc"
+
+# A signal to report.sh alone (a CI cancel): its jobs stop too, nothing
+# is written afterwards, the work directories go, the status is the
+# signal's.  Sent once sections run (pipelines' work directories exist),
+# and once during the extraction.  (perl: a test suite's tool.)
+for sig in TERM INT; do
+	for at in 3 1; do
+		rm -rf "$T/k" "$T/tmpd"/*
+		# A job of a script ignores SIGINT (POSIX): perl restores it.
+		perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV' sh $R -q -o "$T/k" "$EX/rank0" "$EX/rank1" > /dev/null 2> /dev/null &
+		pid=$!
+		n=0
+		while [ "$(ls "$T/tmpd" | wc -l)" -lt "$at" ] && [ $n -lt 300 ]; do sleep 0.02; n=$((n + 1)); done
+		kill -"$sig" $pid
+		wait $pid; rc=$?
+		sleep 1
+		want=143; [ $sig = INT ] && want=130
+		[ $rc -eq $want ] && [ ! -e "$T/k" ] && [ -z "$(ls -A "$T/tmpd")" ] &&
+		    ! ls -A "$T" | grep -q '^\.k\.' && ok || notok "SIG$sig (after $at work dirs): exit $rc, left $(ls -A "$T/tmpd") $(ls -A "$T" | grep '^\.k')"
+	done
+done
+done_testing t76-report-use
