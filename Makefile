@@ -181,3 +181,15 @@ sqlite-seeds: $(O)/sqlite/mkexport
 	    n=$${s##*/}; $(O)/sqlite/mkexport spec $$s tests/corpus/sqlite/gen-$${n%.spec}.sqlite || exit 1; done
 seeds: sqlite-seeds
 .PHONY: sqlite-seeds
+
+# ---- issue 18 (command buffers) ----
+# The seeds of the thunkmeta fuzz target: XLA thunk metadata dumps that
+# mkexport writes from the specs in tests/sqlite/seeds/thunkmeta.
+thunkmeta-seeds: $(O)/sqlite/mkexport
+	mkdir -p tests/corpus/thunkmeta $(O)/seeds/thunkmeta
+	for s in tests/sqlite/seeds/thunkmeta/*.spec; do \
+	    n=$${s##*/}; n=$${n%.spec}; rm -rf $(O)/seeds/thunkmeta/$$n; mkdir -p $(O)/seeds/thunkmeta/$$n; \
+	    $(O)/sqlite/mkexport spec $$s $(O)/seeds/thunkmeta/$$n/x.sqlite || exit 1; \
+	    cp $(O)/seeds/thunkmeta/$$n/dump/*.thunk_metadata.pb tests/corpus/thunkmeta/gen-$$n.pb || exit 1; done
+seeds: thunkmeta-seeds
+.PHONY: thunkmeta-seeds

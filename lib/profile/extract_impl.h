@@ -1,7 +1,8 @@
 /*
  * extract_impl: the extractor's state, private to extract.c (reading the
- * profiles) and extract_write.c (writing the frames).  Nothing else
- * includes it: callers see struct extract only through extract.h.
+ * profiles), extract_cmdbuf.c (command buffers) and extract_write.c
+ * (writing the frames).  Nothing else includes it: callers see struct
+ * extract only through extract.h.
  */
 #ifndef NSYSJAX_EXTRACT_IMPL_H
 #define NSYSJAX_EXTRACT_IMPL_H
@@ -80,5 +81,17 @@ struct extract {
 	struct strtab heapkeys;	/* ProgramId -> index in heaps */
 	size_t capheaps;
 };
+
+/*
+ * Command buffers (cmdbuf.h) among thunks T0.. of modules M0.. (one
+ * profile, its modules' HLO loaded): set the CommandBuffer column, and
+ * for a node-level SQLite export split each buffer row into the rows of
+ * the operations it ran, with one note of the time left unexplained.
+ * Never fails on what it cannot match (notes instead); returns 0.
+ */
+int extract_cmdbufs(struct extract *x, size_t m0, size_t t0);
+
+/* Whether T is a command buffer's own row (not an inner row). */
+int extract_is_cmdbuf_row(const struct frames_thunk *t);
 
 #endif

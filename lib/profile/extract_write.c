@@ -17,7 +17,7 @@ static const char *const thunk_cols[] = {
 	"ProgramId", "ProgramExecution", "Name", "ThunkExecution", "Device",
 	"OrigDurMs", "OrigStartMs", "ProjDurMs", "ProjStartMs", "LocalDevice",
 	"Process", "Slice", "Communication", "ProjDurHiddenMs", "MessageSize",
-	"Collective", "CollectiveSize", NULL
+	"Collective", "CollectiveSize", "CommandBuffer", NULL
 };
 static const char *const comm_cols[] = {
 	"ProgramId", "ProgramExecution", "Name", "ThunkExecution", "Device",
@@ -105,6 +105,10 @@ write_thunks(const struct frames *f, struct tsv_writer *w)
 			tsv_bool(w, t->comm);
 		tsv_ms(w, t->hidden);
 		comm_facts(w, t);
+		if (t->cmdbuf)
+			tsv_str(w, t->cmdbuf);
+		else
+			tsv_empty(w);
 		rc = tsv_eor(w);
 	}
 	return rc;
