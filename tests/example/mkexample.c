@@ -29,6 +29,9 @@
  * group {0,1}.  A collective ends when its last device arrives, so the
  * early device waits; the first step's collectives are slow (NCCL
  * warm-up).  Process 1's clock reads OFFSET_NS more than process 0's.
+ * Two fusions take another time in each step (vary[]), and the dump of
+ * jit_train_step holds its buffer assignment with one heap simulator
+ * trace (heap_ev[]), so that every view of the report has content.
  *
  * Times are integer ns.  The output is the same bytes on every run: all
  * variation comes from constant tables and a fixed-seed generator.
@@ -596,6 +599,36 @@ end_skew_of(int i, int d)
 	    spread(i, d, 2400);
 }
 
+/*
+ * Compute thunks whose duration varies over the executions of the planted
+ * run (the notebook's variability view; truth.tsv duration_ns.NAME.E):
+ * per execution, the duration in 1/10000 of the thunk's ns, the same on
+ * every device.  Other thunks, and the large runs of -n and -s, run
+ * their ns every time.
+ */
+static const struct vary {
+	const char *name;
+	int64_t f[NSTEP];
+} vary[] = {
+	{ "input_reduce_fusion.1", { 10000, 10000, 7000, 13500, 8500, 12000 } },
+	{ "loop_convert_fusion", { 10000, 10000, 10000, 11800, 10000, 8400 } },
+};
+#define NVARY	(sizeof(vary) / sizeof(vary[0]))
+
+/* The duration (ns) of compute thunk T in execution E of jit_train_step. */
+static int64_t
+dur_of(const struct thunk *t, int e)
+{
+	size_t v;
+
+	if (nproc != NPROC || e >= NSTEP)
+		return t->ns;
+	for (v = 0; v < NVARY; v++)
+		if (strcmp(vary[v].name, t->name) == 0)
+			return t->ns * vary[v].f[e] / 10000;
+	return t->ns;
+}
+
 /* What the simulation records for truth.tsv (the planted run's size). */
 struct ival {
 	int64_t s, e;
@@ -804,11 +837,11 @@ run_step(struct proc *p, int e, const int64_t *mc)
 				if (first[d] < 0)
 					first[d] = tt;
 				plant_compute(e, t->name, d, tt, cur[d]);
-				rgpu(&p[d], th[d], tt, tt + t->ns);
+				rgpu(&p[d], th[d], tt, tt + dur_of(t, e));
 				if (REC(e, d))
 					comp_iv[e][d][k] = (struct ival){ tt,
-					    tt + t->ns };
-				cur[d] = tt + t->ns;
+					    tt + dur_of(t, e) };
+				cur[d] = tt + dur_of(t, e);
 			}
 			break;
 		case K_DONE:
@@ -1421,6 +1454,138 @@ fingerprint(const char *s)
 	return xprintf("%016" PRIx64 "%016" PRIx64, h[0], h[1]);
 }
 
+/*
+ * The buffer assignment of jit_train_step: its logical buffers (id, size
+ * in bytes: the shapes of the step's instructions) and one heap
+ * simulator trace over its entry computation, in program order, as XLA
+ * writes into HloProto field 3.  Buffer 9 (the all-reduce, in place) is
+ * a SHARE_WITH of buffer 8; every buffer is freed by the end.
+ */
+static const int64_t heap_size[] = {
+	0, 16777216, 33554432, 134217728, 32768, 67108864, 67108864, 32768,
+	67108864, 67108864, 67108864, 67108864, 33554432, 33554432, 67108864
+};
+#define NHBUF	(sizeof(heap_size) / sizeof(heap_size[0]))
+static const struct hev {
+	int kind;		/* 0 ALLOC, 1 FREE, 2 SHARE_WITH */
+	int64_t buf, canon;
+	const char *inst;
+} heap_ev[] = {
+	{ 0, 1, 0, "wrapped_convert" },
+	{ 0, 2, 0, "all-gather-start" },
+	{ 1, 1, 0, "all-gather-start" },
+	{ 0, 3, 0, "loop_convert_fusion" },
+	{ 0, 4, 0, "input_reduce_fusion" },
+	{ 0, 5, 0, "gemm_fusion_dot" },
+	{ 0, 6, 0, "loop_add_fusion" },
+	{ 1, 5, 0, "loop_add_fusion" },
+	{ 0, 7, 0, "input_reduce_fusion.1" },
+	{ 0, 8, 0, "gemm_fusion_dot.1" },
+	{ 1, 3, 0, "gemm_fusion_dot.1" },
+	{ 2, 9, 8, "all-reduce-start" },
+	{ 0, 10, 0, "gemm_fusion_dot.2" },
+	{ 1, 6, 0, "gemm_fusion_dot.2" },
+	{ 1, 2, 0, "gemm_fusion_dot.2" },
+	{ 0, 11, 0, "loop_multiply_fusion" },
+	{ 1, 10, 0, "loop_multiply_fusion" },
+	{ 1, 9, 0, "all-reduce-done" },
+	{ 0, 12, 0, "reduce-scatter" },
+	{ 1, 11, 0, "reduce-scatter" },
+	{ 0, 13, 0, "loop_multiply_fusion.1" },
+	{ 1, 12, 0, "loop_multiply_fusion.1" },
+	{ 0, 14, 0, "wrapped_copy" },
+	{ 1, 8, 0, "wrapped_copy" },
+	{ 1, 4, 0, "tuple.99" },
+	{ 1, 7, 0, "tuple.99" },
+	{ 1, 13, 0, "tuple.99" },
+	{ 1, 14, 0, "tuple.99" },
+};
+#define NHEV	(sizeof(heap_ev) / sizeof(heap_ev[0]))
+
+/*
+ * The heap after each event of heap_ev, for truth.tsv: an allocation
+ * (a buffer and the buffers that SHARE_WITH it) counts once, from its
+ * first user to its last.  Writes the peak (bytes) and the index of the
+ * first event reaching it.
+ */
+static void
+heap_peak(int64_t *peak, size_t *at)
+{
+	int users[NHBUF] = { 0 };
+	int64_t owner[NHBUF], heap = 0;
+	size_t i;
+
+	for (i = 0; i < NHBUF; i++)
+		owner[i] = (int64_t)i;
+	*peak = 0;
+	*at = 0;
+	for (i = 0; i < NHEV; i++) {
+		const struct hev *v = &heap_ev[i];
+		int64_t a = v->kind == 2 ? v->canon : owner[v->buf];
+
+		if (v->kind == 2)
+			owner[v->buf] = a;
+		if (v->kind == 1) {
+			if (--users[a] == 0)
+				heap -= heap_size[a];
+		} else if (users[a]++ == 0) {
+			heap += heap_size[a];
+		}
+		if (heap > *peak) {
+			*peak = heap;
+			*at = i;
+		}
+	}
+}
+
+/* The packed BufferAssignmentProto of jit_train_step, whose entry
+ * computation is COMP, as HloProto field 3 (tag and length first). */
+static uint8_t *
+heap_field(const char *comp, size_t *len)
+{
+	Xla__BufferAssignmentProto ba = XLA__BUFFER_ASSIGNMENT_PROTO__INIT;
+	Xla__HeapSimulatorTrace tr = XLA__HEAP_SIMULATOR_TRACE__INIT;
+	Xla__HeapSimulatorTrace *trp = &tr;
+	Xla__LogicalBufferProto *lb[NHBUF - 1];
+	Xla__HeapSimulatorTrace__Event *ev[NHEV];
+	uint8_t *buf;
+	size_t i, n, k;
+
+	for (i = 1; i < NHBUF; i++) {
+		lb[i - 1] = xcalloc(1, sizeof(**lb));
+		xla__logical_buffer_proto__init(lb[i - 1]);
+		lb[i - 1]->id = (int64_t)i;
+		lb[i - 1]->size = heap_size[i];
+	}
+	for (i = 0; i < NHEV; i++) {
+		ev[i] = xcalloc(1, sizeof(**ev));
+		xla__heap_simulator_trace__event__init(ev[i]);
+		ev[i]->kind = heap_ev[i].kind;
+		ev[i]->buffer_id = heap_ev[i].buf;
+		ev[i]->share_with_canonical_id = heap_ev[i].canon;
+		ev[i]->computation_name = (char *)comp;
+		ev[i]->instruction_name = (char *)heap_ev[i].inst;
+	}
+	tr.n_events = NHEV;
+	tr.events = ev;
+	tr.whole_module_simulation = 1;
+	ba.n_logical_buffers = NHBUF - 1;
+	ba.logical_buffers = lb;
+	ba.n_heap_simulator_traces = 1;
+	ba.heap_simulator_traces = &trp;
+	n = xla__buffer_assignment_proto__get_packed_size(&ba);
+	buf = xcalloc(n + 11, 1);
+	/* Field 3, length-delimited: tag 0x1a, the length as a varint. */
+	k = 0;
+	buf[k++] = 0x1a;
+	for (i = n; i >= 0x80; i >>= 7)
+		buf[k++] = (uint8_t)(i | 0x80);
+	buf[k++] = (uint8_t)i;
+	xla__buffer_assignment_proto__pack(&ba, buf + k);
+	*len = k + n;
+	return buf;
+}
+
 /* Pack module B named G into DIR/dump/module_NNNN.NAME....hlo.pb. */
 static void
 write_module(struct hb *b, const struct program *g, const char *adir)
@@ -1430,11 +1595,11 @@ write_module(struct hb *b, const struct program *g, const char *adir)
 	Xla__FrontendAttributes fa = XLA__FRONTEND_ATTRIBUTES__INIT;
 	Xla__FrontendAttributes__MapEntry fp =
 	    XLA__FRONTEND_ATTRIBUTES__MAP_ENTRY__INIT, *fpp = &fp;
-	uint8_t *buf;
-	size_t len;
+	uint8_t *buf, *ba = NULL;
+	size_t len, nba = 0;
+	char *main_name = xprintf("main.%" PRId64, b->next_id);
 
-	computation(b, xprintf("main.%" PRId64, b->next_id), b->entry,
-	    b->nentry);
+	computation(b, main_name, b->entry, b->nentry);
 	m.name = (char *)g->name;
 	m.id = g->id;
 	m.n_computations = b->ncomp;
@@ -1448,9 +1613,15 @@ write_module(struct hb *b, const struct program *g, const char *adir)
 	if (layout2026)
 		l26_module(&m, g->id);
 	w.hlo_module = &m;
+	/* The step's buffer assignment, after the module (XLA's order). */
+	if (g == &prog_step)
+		ba = heap_field(main_name, &nba);
 	len = xla__hlo_proto__get_packed_size(&w);
-	buf = xcalloc(len, 1);
+	buf = xcalloc(len + nba, 1);
 	xla__hlo_proto__pack(&w, buf);
+	if (nba > 0)
+		memcpy(buf + len, ba, nba);
+	len += nba;
 	(layout2026 ? l26_dump : writefile)(xprintf("%s/dump/module_%04d.%s."
 	    "sm_9.0_gpu_after_optimizations.hlo.pb", adir, g->id, g->name),
 	    buf, len);
@@ -1699,6 +1870,22 @@ write_truth(const struct proc *p, const char *path)
 		    ms(p[d].compile_ns[1]));
 	}
 	fprintf(f, "compile_workers\t%d\n", NWORKER);
+	/* Duration variation and the heap simulator trace (the notebook's
+	 * variability and memory views). */
+	for (k = 0; k < NVARY; k++)
+		for (j = 0; j < NSTEPT; j++) {
+			if (strcmp(step_thunks[j].name, vary[k].name) != 0)
+				continue;
+			for (e = 0; e < NSTEP; e++)
+				fprintf(f, "duration_ns.%s.%d\t%" PRId64 "\n",
+				    vary[k].name, e, dur_of(&step_thunks[j], e));
+		}
+	heap_peak(&sum, &j);
+	fprintf(f, "heap_events.jit_train_step\t%zu\n", NHEV);
+	fprintf(f, "heap_peak_bytes.jit_train_step\t%" PRId64 "\n", sum);
+	fprintf(f, "heap_peak_event.jit_train_step\t%zu\n", j);
+	fprintf(f, "heap_peak_instruction.jit_train_step\t%s\n",
+	    heap_ev[j].inst);
 	if (fclose(f) != 0)
 		die("%s: write failed", path);
 }
