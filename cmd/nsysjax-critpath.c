@@ -53,6 +53,41 @@ read_table(const char *path, struct align_table *t)
 	fclose(fp);
 }
 
+/* What main holds, released before dying on bad input (no leak under
+ * LeakSanitizer, whatever the optimiser keeps in registers). */
+static struct {
+	struct critpath_run *r;
+	struct align_table t;
+	struct filter *in;
+	struct tsv_writer *w;
+	struct err_notes notes;
+} m;
+
+static void
+release(void)
+{
+	if (m.w)
+		(void)tsv_wclose(m.w);
+	m.w = NULL;
+	critpath_run_free(m.r);
+	m.r = NULL;
+	align_table_free(&m.t);
+	filter_close(m.in);
+	m.in = NULL;
+	err_notes_free(&m.notes);
+}
+
+/* Release everything, then die with the message recorded. */
+static _Noreturn void
+die_last(void)
+{
+	static char msg[4096];
+
+	snprintf(msg, sizeof(msg), "%s", err_msg());
+	release();
+	err_die("%s", msg);
+}
+
 static void
 set_mode(int *mode, int m, int c)
 {
@@ -83,11 +118,6 @@ main(int argc, char *argv[])
 	const char *comm[16], *scale[64];
 	size_t ncomm = 0, nscale = 0, i;
 	int c, mode = CRITPATH_MODE_PATH;
-	struct align_table t = { 0 };
-	struct err_notes notes = { 0 };
-	struct critpath_run *r;
-	struct tsv_writer *w;
-	struct filter *in;
 
 	while ((c = opt_next(argc, argv, ":bc:e:hH:km:sV", longopts,
 	    &tool)) != -1) {
@@ -129,51 +159,56 @@ main(int argc, char *argv[])
 			break;
 		}
 	}
-	r = critpath_run_new(mode);
+	if (corr)
+		read_table(corr, &m.t);
+	m.r = critpath_run_new(mode);
 	for (i = 0; i < ncomm; i++)
-		critpath_add_comm_scale(r, opt_f64(&tool, "--comm-scale",
+		critpath_add_comm_scale(m.r, opt_f64(&tool, "--comm-scale",
 		    comm[i], 0, 1e6), comm[i]);
 	for (i = 0; i < nscale; i++)
-		if (critpath_add_scale(r, scale[i]) != 0)
-			opt_usage(&tool, "%s", err_msg());
+		if (critpath_add_scale(m.r, scale[i]) != 0) {
+			static char msg[1024];
+
+			snprintf(msg, sizeof(msg), "%s", err_msg());
+			release();
+			opt_usage(&tool, "%s", msg);
+		}
 	if (exec) {
 		const char *colon = strrchr(exec, ':');
 		int64_t k;
 		char *p;
 
 		if (colon == NULL || num_i64(colon + 1, strlen(colon + 1),
-		    &k) != 0)
+		    &k) != 0) {
+			release();
 			opt_usage(&tool, "-e '%s': not PROGRAM:EXECUTION", exec);
+		}
 		p = mem_strndup(exec, (size_t)(colon - exec));
-		critpath_set_exec(r, p, k);
+		critpath_set_exec(m.r, p, k);
 		free(p);
 	}
-	if (corr) {
-		read_table(corr, &t);
-		critpath_set_corrections(r, &t);
-	}
+	if (corr)
+		critpath_set_corrections(m.r, &m.t);
 	/* Side tables first: their rows are corrected as the thunks'. */
-	if (module && filter_load(module, critpath_load_module, r) != 0)
-		err_die_last();
-	if (hlo && filter_load(hlo, critpath_load_hlo, r) != 0)
-		err_die_last();
-	if ((in = filter_open(argv + optind, (size_t)(argc - optind))) == NULL)
-		err_die_last();
-	w = tsv_wopen(stdout, "<stdout>");
-	if (critpath_run_frames(r, in, w, stdout, &notes) != 0) {
-		char *msg = mem_strdup(err_msg());
-
-		(void)tsv_wclose(w);
-		err_die("%s", msg);
-	}
-	if (tsv_wclose(w) != 0)
-		err_die_last();
-	if (mode == CRITPATH_MODE_SVG && fflush(stdout) != 0)
+	if (module && filter_load(module, critpath_load_module, m.r) != 0)
+		die_last();
+	if (hlo && filter_load(hlo, critpath_load_hlo, m.r) != 0)
+		die_last();
+	if ((m.in = filter_open(argv + optind, (size_t)(argc - optind))) ==
+	    NULL)
+		die_last();
+	m.w = tsv_wopen(stdout, "<stdout>");
+	if (critpath_run_frames(m.r, m.in, m.w, stdout, &m.notes) != 0)
+		die_last();
+	c = tsv_wclose(m.w);
+	m.w = NULL;
+	if (c != 0)
+		die_last();
+	if (mode == CRITPATH_MODE_SVG && fflush(stdout) != 0) {
+		release();
 		err_die("<stdout>: write error:");
-	err_notes_print(&notes);
-	err_notes_free(&notes);
-	critpath_run_free(r);
-	align_table_free(&t);
-	filter_close(in);
+	}
+	err_notes_print(&m.notes);
+	release();
 	return 0;
 }

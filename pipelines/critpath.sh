@@ -101,7 +101,7 @@ table() {
 }
 {
 	printf '<section id="critpath">\n<h2>Critical path</h2>\n'
-	printf '<p class="note">What bounds each steady step across its devices: the longest chain of thunks (compute, communication after the last device arrives at a collective), waits for a late peer and gaps (launch or host time), from the aligned frames. Scenarios are <b>estimates</b> from the measured graph (dependencies inferred from times, gaps kept); where gaps dominate (host-bound) GPU what-ifs are optimistic. Every execution: <a href="critpath/breakdown.tsv">breakdown.tsv</a>, <a href="critpath/scenarios.tsv">scenarios.tsv</a>, <a href="critpath/path.tsv">path.tsv</a>.</p>\n'
+	printf '<p class="note">What bounds each steady step across its devices: the longest chain of thunks (compute, communication after the last device arrives at a collective), waits for a late peer and gaps (launch or host time), from the aligned frames. Scenarios are <b>estimates</b> from the measured graph (dependencies inferred from times, gaps kept); where gaps dominate (host-bound) GPU what-ifs are optimistic. Every execution, beside this page: <code>critpath/breakdown.tsv</code>, <code>critpath/scenarios.tsv</code>, <code>critpath/path.tsv</code>.</p>\n'
 	printf '<h3>Critical time by label, per module (means over executions, ms)</h3>\n'
 	table "$OUT/modules.tsv" ProgramId,Module,Devices,Executions,StepMs,ComputeMs,CommunicationMs,PeerWaitMs,GapMs,GapShare,OffPathWaitMs
 	printf '<h3>What-if scenarios per module (means over executions, ms)</h3>\n'

@@ -82,6 +82,13 @@ S=$T/sq
 if frames "$S" "$EX/sqlite/rank0" "$EX/sqlite/rank1"; then ok; else notok "extract sqlite"; cat "$S.err"; fi
 identity "$S" "sqlite exports"
 
+# The example as nsys 2026.3 and XLA of 2026 write it (command buffers).
+if "$MKEXAMPLE" -L 2026 "$T/l26" 2> /dev/null && frames "$T/l26f" "$T/l26/rank0" "$T/l26/rank1"; then
+	ok; identity "$T/l26f" "2026 layout (command buffers)"
+else
+	notok "2026 layout run"
+fi
+
 # The shared 4-process run.
 if [ -d "$DATA" ]; then
 	P=$T/p4

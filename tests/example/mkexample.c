@@ -2386,7 +2386,7 @@ usage:
 		plant_truth(xprintf("%s/critpath-truth.tsv", dir));
 	else if (nproc == NPROC && nstep == NSTEP)
 		write_truth(p, xprintf("%s/truth.tsv", dir));
-	if (nproc == NPROC && nstep == NSTEP && layout2026)
+	if (!plant.on && nproc == NPROC && nstep == NSTEP && layout2026)
 		l26_truth(xprintf("%s/truth.tsv", dir));
 	freeall();
 	return 0;
