@@ -165,6 +165,8 @@ run: all $(RUNDEP)
 	rm -rf out
 	NSYSJAX_BIN=$(O)/bin sh pipelines/report.sh -o out $(RUNIN)
 	@echo "make run: the report of $(RUNIN) is in out/ (out/report.txt, out/report.html)"
+	$(O)/bin/nsysjax-timeline -c out/corrections.tsv out/frames > out/timeline.perfetto-trace
+	@echo "make run: the aligned timeline is out/timeline.perfetto-trace (open it in https://ui.perfetto.dev)"
 .PHONY: example run
 
 # mkexport (tests/sqlite/mkexport.c): nsys SQLite exports for the tests,
@@ -196,3 +198,15 @@ clean: clean-grow
 clean-grow:
 	rm -rf build-grow
 .PHONY: check-grow clean-grow
+
+# ---- issue 18 (command buffers) ----
+# The seeds of the thunkmeta fuzz target: XLA thunk metadata dumps that
+# mkexport writes from the specs in tests/sqlite/seeds/thunkmeta.
+thunkmeta-seeds: $(O)/sqlite/mkexport
+	mkdir -p tests/corpus/thunkmeta $(O)/seeds/thunkmeta
+	for s in tests/sqlite/seeds/thunkmeta/*.spec; do \
+	    n=$${s##*/}; n=$${n%.spec}; rm -rf $(O)/seeds/thunkmeta/$$n; mkdir -p $(O)/seeds/thunkmeta/$$n; \
+	    $(O)/sqlite/mkexport spec $$s $(O)/seeds/thunkmeta/$$n/x.sqlite || exit 1; \
+	    cp $(O)/seeds/thunkmeta/$$n/dump/*.thunk_metadata.pb tests/corpus/thunkmeta/gen-$$n.pb || exit 1; done
+seeds: thunkmeta-seeds
+.PHONY: thunkmeta-seeds

@@ -85,15 +85,23 @@ while [ $# -gt 0 ]; do
 	esac
 done
 # [nsys options] -- program args, or program args (as nsys-jax reads them).
-nsysopts=()
+nsysopts=() dashdash=0
 for a in "$@"; do
 	if [ "$a" = -- ]; then
+		dashdash=1
 		while [ "$1" != -- ]; do nsysopts+=("$1"); shift; done
 		shift
 		break
 	fi
 done
 [ $# -gt 0 ] || bad_usage "no program to profile"
+# Without --, an option where the program should be is an nsys option
+# given in the wrong place (nsys-jax's rule too), not a program's name.
+if [ "$dashdash" = 0 ]; then
+	case $1 in
+	-?*) bad_usage "$1: nsys options go before --: $PROG [options] [nsys options] -- program ..." ;;
+	esac
+fi
 for a in "${nsysopts[@]+"${nsysopts[@]}"}"; do
 	case $a in
 	-o | --output | --output=* | -o?*) bad_usage "give the output name to $PROG -o, not to nsys" ;;

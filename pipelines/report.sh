@@ -205,12 +205,14 @@ run pgle
 job waits waits_job
 run communication
 run memory
+run critpath	# issue 21: critical path and what-if (critpath/)
 jobs_wait
 cat "$W/align.err" "$W"/steady-*.err "$W"/flamegraphs.err "$W"/variability.err "$W"/summary.err \
-	"$W"/pgle.err "$W"/waits.err "$W"/communication.err "$W"/memory.err >&2
+	"$W"/pgle.err "$W"/waits.err "$W"/communication.err "$W"/memory.err "$W"/critpath.err >&2
 
 progress "writing report.txt"
 text_report "$OUT" "$@" > "$OUT/report.txt"
+{ echo; cat "$OUT/critpath/critpath.txt"; } >> "$OUT/report.txt"	# issue 21
 cat "$OUT/report.txt"
 if command -v gnuplot > /dev/null; then
 	progress "plots"

@@ -75,8 +75,11 @@ if have_data; then
 		    "$GOLD/$gold/communication_clean.tsv" "$T/$ours.comm"
 	done
 	# The thunk frame gives the same communication rows; -d drops the rest.
-	$C -d "$T/c4/thunk.tsv" | cut -f 1-5,18,19 | sort > "$T/a"
-	cut -f 1-5,17,18 "$T/c4.comm" | sort > "$T/b"
+	# (Columns by name: the thunk frame has more than the communication frame.)
+	BWC="ProgramId ProgramExecution Name ThunkExecution Device AlgorithmBandwidthGBPerSec BusBandwidthGBPerSec"
+	$C -d "$T/c4/thunk.tsv" > "$T/c4.thunkbw" || notok "collectives -d thunk frame"
+	col "$T/c4.thunkbw" $BWC | sort > "$T/a"
+	col "$T/c4.comm" $BWC | sort > "$T/b"
 	cmp -s "$T/a" "$T/b" && ok || notok "thunk frame -d differs from communication frame"
 	n=$($C "$T/c4/thunk.tsv" | awk -F'\t' 'NR > 1 && $13 == 0 && $18 != "" { n++ } END { print n + 0 }')
 	[ "$n" -eq 0 ] && ok || notok "compute rows have bandwidth"

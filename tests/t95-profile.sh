@@ -186,6 +186,13 @@ prof -q -o x no-such-program-here
 [ $rc -eq 1 ] && grep -q 'nsys not found' "$T/err" && ok || notok "missing nsys: exit $rc, $(cat "$T/err")"
 prof -o x -- --trace=cuda
 [ $rc -eq 1 ] && ok || notok "an option as the program: exit $rc"
+# nsys options without --: the error says where they go; -o before the
+# program still needs no --.
+prof -o p1 --trace=cuda,nvtx python3 -c pass
+[ $rc -eq 2 ] && grep -qF -- '--trace=cuda,nvtx: nsys options go before --: nsysjax-profile [options] [nsys options] -- program ...' "$T/err" &&
+    [ ! -s "$T/log" ] && [ ! -e "$T/run/p1.zip" ] && ok || notok "nsys option without --: exit $rc, $(cat "$T/err")"
+prof -q --output p2 -q python3 -c pass
+[ $rc -eq 0 ] && [ -f "$T/run/p2.zip" ] && logged "PROGRAM python3 -c pass" && ok || notok "--output before the program, no --: exit $rc, $(cat "$T/err")"
 prof --output=x --trace=cuda -o y -- true
 [ $rc -eq 2 ] && grep -q 'output name to nsysjax-profile -o' "$T/err" && ok || notok "nsys -o: exit $rc"
 prof

@@ -1,7 +1,8 @@
 /*
  * extract_impl: the extractor's state, private to extract.c (reading the
- * profiles) and extract_write.c (writing the frames).  Nothing else
- * includes it: callers see struct extract only through extract.h.
+ * profiles), extract_cmdbuf.c (command buffers) and extract_write.c
+ * (writing the frames).  Nothing else includes it: callers see struct
+ * extract only through extract.h.
  */
 #ifndef NSYSJAX_EXTRACT_IMPL_H
 #define NSYSJAX_EXTRACT_IMPL_H
@@ -11,6 +12,7 @@
 
 #include "base/err.h"
 #include "base/strtab.h"
+#include "formats/hlocost.h"
 #include "profile/compile.h"
 #include "profile/extract.h"
 #include "profile/frames.h"
@@ -46,6 +48,7 @@ struct extract_hlorow {
 	char *op_names;		/* distinct op_names, LF-separated */
 	size_t variant;		/* 0; n for the n-th other metadata */
 	size_t next;		/* row id + 1 of the next variant; 0: none */
+	struct hlocost cost;	/* Flops ... Dtype (formats/hlocost.h) */
 };
 
 struct extract {
@@ -60,6 +63,10 @@ struct extract {
 	struct strtab rowkeys;	/* "ProgramId\tName" of the hlo rows */
 	struct strtab checked;	/* (dump digest, row id) compared */
 	struct extract_hlorow *rows;	/* the hlo frame, in rowkeys order */
+	/* The costing of the module whose rows were filled last (thunks
+	 * come grouped by module); dropped with the modules. */
+	const struct hlo_module *cost_m;
+	struct hlocost_ctx *cost_c;
 	size_t caprows;
 	/* The stack frame tree: node id -> "<parent id + 1>\t<frame>", so
 	 * that equal stack prefixes are stored once. */
@@ -80,5 +87,17 @@ struct extract {
 	struct strtab heapkeys;	/* ProgramId -> index in heaps */
 	size_t capheaps;
 };
+
+/*
+ * Command buffers (cmdbuf.h) among thunks T0.. of modules M0.. (one
+ * profile, its modules' HLO loaded): set the CommandBuffer column, and
+ * for a node-level SQLite export split each buffer row into the rows of
+ * the operations it ran, with one note of the time left unexplained.
+ * Never fails on what it cannot match (notes instead); returns 0.
+ */
+int extract_cmdbufs(struct extract *x, size_t m0, size_t t0);
+
+/* Whether T is a command buffer's own row (not an inner row). */
+int extract_is_cmdbuf_row(const struct frames_thunk *t);
 
 #endif

@@ -53,11 +53,19 @@ struct frames_thunk {
 	int64_t execution;	/* ThunkExecution (frames_finish) */
 	struct frames_device dev;
 	int comm;		/* 1 communication, 0 compute, -1 unknown */
+	/* 1 on a command-buffer row whose inner operations were split off
+	 * into rows of their own (cmdbuf_split), 0 otherwise. */
+	unsigned char cmdbuf_opened;
 	/* Set by the caller for communication thunks (hlo.h); the string
 	 * must outlive the frames. */
 	const char *collective;	/* "all-gather", ... or NULL */
 	int64_t message_size;	/* bytes */
 	int64_t collective_size;	/* devices */
+	/* CommandBuffer column (issue 18): the command-buffer thunk's own
+	 * name on its row, the buffer's name on an inner-operation row, NULL
+	 * for an ordinary thunk; set by the caller, must outlive the frames. */
+	const char *cmdbuf;
+	int64_t range_id;	/* RangeId of its NVTX range */
 };
 
 struct frames {

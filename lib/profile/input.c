@@ -203,6 +203,50 @@ resolve_dumps(struct input_profile *p, struct archive *d, const char *prefix)
 		qsort(p->dump, p->ndump, sizeof(*p->dump), cmp_dump);
 }
 
+char *
+input_thunk_metadata(const struct input_profile *p, int64_t program_id,
+    const char *module)
+{
+	static const char *const suf[] = { ".thunk_metadata.pb.xz",
+	    ".thunk_metadata.pb", NULL };
+	const struct input_dump *d = input_dump(p, program_id);
+	const char *b, *dot;
+	size_t i, np, len;
+	char *m;
+
+	if (d == NULL)
+		return NULL;
+	/* "<dir>module_NNNN." from the HLO dump's name (a combined
+	 * archive's "<dir>module_NNNN.<...>/<profile>" too). */
+	for (b = d->member; *b; b++)
+		if ((b == d->member || b[-1] == '/') &&
+		    strncmp(b, "module_", 7) == 0)
+			break;
+	if (*b == '\0')
+		return NULL;
+	if ((dot = strchr(b, '.')) == NULL)
+		return NULL;
+	np = (size_t)(dot + 1 - d->member);
+	for (i = 0; suf[i]; i++) {
+		len = np + strlen(module) + strlen(suf[i]) +
+		    (p->key ? strlen(p->key) + 1 : 0) + 1;
+		m = mem_calloc(len, 1);
+		memcpy(m, d->member, np);
+		strcat(m, module);
+		strcat(m, suf[i]);
+		if (archive_has(p->dumps, m))
+			return m;
+		if (p->key) {
+			strcat(m, "/");
+			strcat(m, p->key);
+			if (archive_has(p->dumps, m))
+				return m;
+		}
+		free(m);
+	}
+	return NULL;
+}
+
 const struct input_dump *
 input_dump(const struct input_profile *p, int64_t program_id)
 {

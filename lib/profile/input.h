@@ -99,4 +99,14 @@ char *input_name(const char *path);
 const struct input_dump *input_dump(const struct input_profile *p,
     int64_t program_id);
 
+/*
+ * The member of P's dumps holding XLA's thunk metadata of PROGRAM_ID
+ * (module name MODULE): "module_NNNN.MODULE.thunk_metadata.pb.xz", else
+ * ".pb", in the directory of its HLO dump (+ "/<profile>" in a combined
+ * archive), as a new string; NULL when absent or when the program has no
+ * HLO dump.
+ */
+char *input_thunk_metadata(const struct input_profile *p,
+    int64_t program_id, const char *module);
+
 #endif

@@ -31,7 +31,9 @@ static const int64_t type_default[NTYPES] = { 59, 60, 70, 71, 75 };
 /* One GPU operation while joining. */
 struct op {
 	int64_t pid, corr, start, end, node;	/* node: -1 none */
+	int64_t nameid;		/* kernel name (StringIds id), -1 none */
 	uint32_t key;
+	uint8_t kind;		/* NSYSDB_KERNEL, ... (op_tables' order) */
 };
 
 int
@@ -338,6 +340,7 @@ load_ranges(struct nsysdb *d, const int64_t types[NTYPES])
 struct opctx {
 	struct op *v;
 	size_t n, cap;
+	uint8_t kind;		/* of the table being read */
 };
 
 static int
@@ -361,12 +364,17 @@ op_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 	o->corr = sqldb_i64(st, 2);
 	o->pid = sqldb_i64(st, 3) & ~TIDBITS;
 	o->node = sqldb_isnull(st, 4) ? -1 : sqldb_i64(st, 4);
+	o->nameid = sqldb_isnull(st, 5) ? -1 : sqldb_i64(st, 5);
+	o->kind = x->kind;
 	return 0;
 }
 
 static const char *const op_tables[] = {
 	"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-	"CUPTI_ACTIVITY_KIND_MEMSET", NULL
+	"CUPTI_ACTIVITY_KIND_MEMSET",
+	/* Graph-level traces: one row per graph launch (NSYS-SQLITE.md §1.5,
+	 * "Graph-level traces in practice"); absent in other exports. */
+	"CUPTI_ACTIVITY_KIND_GRAPH_TRACE", NULL
 };
 
 static int
@@ -633,10 +641,42 @@ load_graph(struct nsysdb *d, const struct op *ops, size_t n)
 	return 0;
 }
 
+/* The name column of a kernel table (short name first), else NULL. */
+static const char *
+kernel_name_col(struct nsysdb *d, const char *table)
+{
+	if (strcmp(table, "CUPTI_ACTIVITY_KIND_KERNEL") != 0)
+		return "NULL";
+	if (sqldb_has_column(d->db, table, "shortName"))
+		return "shortName";
+	return col(d, table, "demangledName");
+}
+
+/* Keep the operations replayed from graph nodes (node-level traces) for
+ * nsysdb_graph_ops; other exports keep none. */
+static void
+keep_graph_ops(struct nsysdb *d, const struct op *ops, size_t n)
+{
+	size_t i, cap = 0;
+
+	for (i = 0; i < n; i++) {
+		struct nsysdb_gop *g;
+
+		if (ops[i].node < 0 || ops[i].kind > NSYSDB_MEMSET)
+			continue;
+		mem_grow(&d->gop, &cap, d->ngop + 1, sizeof(*d->gop));
+		g = &d->gop[d->ngop++];
+		g->start = ops[i].start, g->end = ops[i].end;
+		g->nameid = ops[i].nameid;
+		g->key = ops[i].key;
+		g->kind = ops[i].kind;
+	}
+}
+
 static int
 load_ops(struct nsysdb *d)
 {
-	struct opctx x = { NULL, 0, 0 };
+	struct opctx x = { NULL, 0, 0, 0 };
 	struct callctx cx;
 	const char *const *t;
 	size_t i, nkeys = 0;
@@ -646,9 +686,11 @@ load_ops(struct nsysdb *d)
 	for (t = op_tables; *t && rc == 0; t++) {
 		if (!sqldb_has_table(d->db, *t))
 			continue;
-		snprintf(sql, sizeof(sql), "SELECT start, end, %s, %s, %s "
+		x.kind = (uint8_t)(t - op_tables);
+		snprintf(sql, sizeof(sql), "SELECT start, end, %s, %s, %s, %s "
 		    "FROM %s", col(d, *t, "correlationId"),
-		    col(d, *t, "globalPid"), col(d, *t, "graphNodeId"), *t);
+		    col(d, *t, "globalPid"), col(d, *t, "graphNodeId"),
+		    kernel_name_col(d, *t), *t);
 		rc = each_row(d, *t, sql, op_row, &x);
 	}
 	if (rc != 0) {
@@ -686,6 +728,8 @@ load_ops(struct nsysdb *d)
 			d->nops_unlaunched++;
 	if (rc == 0)
 		rc = load_graph(d, x.v, x.n);
+	if (rc == 0)
+		keep_graph_ops(d, x.v, x.n);
 	keymap_free(&cx.km);
 	free(cx.launched);
 	free(x.v);
@@ -757,6 +801,7 @@ load_both(struct nsysdb *d)
 	d->g = j->b.g, d->ng = j->b.ng, d->capg = j->b.capg;
 	d->nops = j->b.nops;
 	d->nops_unlaunched = j->b.nops_unlaunched;
+	d->gop = j->b.gop, d->ngop = j->b.ngop;
 	sqldb_close(j->b.db);
 	if (rc == 0 && j->rc != 0)
 		rc = err_fail("%s", j->msg);
@@ -1003,6 +1048,160 @@ nsysdb_pushpop(struct nsysdb *d, struct compile_range **out, size_t *n)
 	return 0;
 }
 
+/* ---- graph operations of a range (node-level traces) ---- */
+
+static const struct nsysdb *sort_d;
+
+static int
+cmp_gcall(const void *pa, const void *pb)
+{
+	const struct nvtxproj_call *a = &sort_d->c[*(const size_t *)pa];
+	const struct nvtxproj_call *b = &sort_d->c[*(const size_t *)pb];
+
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+static int
+cmp_gop(const void *pa, const void *pb)
+{
+	const struct nsysdb_gop *a = pa, *b = pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return (a->end > b->end) - (a->end < b->end);
+}
+
+static int
+cmp_rbyid(const void *pa, const void *pb)
+{
+	int64_t a = sort_d->r[*(const size_t *)pa].id;
+	int64_t b = sort_d->r[*(const size_t *)pb].id;
+
+	return (a > b) - (a < b);
+}
+
+/* The indexes nsysdb_graph_ops searches, built on its first call. */
+static void
+graph_index(struct nsysdb *d)
+{
+	size_t i;
+
+	d->gindexed = 1;
+	if (d->ngop == 0)
+		return;
+	qsort(d->gop, d->ngop, sizeof(*d->gop), cmp_gop);
+	d->gcall = mem_calloc(d->nc + 1, sizeof(*d->gcall));
+	for (i = 0; i < d->nc; i++)
+		if (!d->c[i].capture)
+			d->gcall[d->ngcall++] = i;
+	d->rbyid = mem_calloc(d->nr + 1, sizeof(*d->rbyid));
+	for (i = 0; i < d->nr; i++)
+		d->rbyid[i] = i;
+	sort_d = d;
+	qsort(d->gcall, d->ngcall, sizeof(*d->gcall), cmp_gcall);
+	qsort(d->rbyid, d->nr, sizeof(*d->rbyid), cmp_rbyid);
+}
+
+/* First index of D->gop with key >= KEY. */
+static size_t
+gop_lower(const struct nsysdb *d, uint32_t key)
+{
+	size_t lo = 0, hi = d->ngop;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->gop[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Index of the range with RangeId ID, or -1. */
+static long
+range_by_id(const struct nsysdb *d, int64_t id)
+{
+	size_t lo = 0, hi = d->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->r[d->rbyid[mid]].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->nr && d->r[d->rbyid[lo]].id == id ?
+	    (long)d->rbyid[lo] : -1;
+}
+
+/* First launch call (in gcall order) on TID starting at or after S. */
+static size_t
+gcall_lower(const struct nsysdb *d, int64_t tid, int64_t s)
+{
+	size_t lo = 0, hi = d->ngcall;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct nvtxproj_call *c = &d->c[d->gcall[mid]];
+
+		if (c->tid < tid || (c->tid == tid && c->start < s))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t
+nsysdb_graph_ops(struct nsysdb *d, int64_t range_id,
+    struct nsysdb_gop **out)
+{
+	const struct nvtxproj_range *r;
+	size_t k, n = 0, cap = 0;
+	long i;
+
+	*out = NULL;
+	if (!d->gindexed)
+		graph_index(d);
+	if (d->ngop == 0 || (i = range_by_id(d, range_id)) < 0)
+		return 0;
+	r = &d->r[i];
+	for (k = gcall_lower(d, r->tid, r->start); k < d->ngcall; k++) {
+		const struct nvtxproj_call *c = &d->c[d->gcall[k]];
+		size_t j;
+
+		if (c->tid != r->tid || c->start > r->end)
+			break;
+		if (c->end > r->end)
+			continue;
+		/* A key's calls may repeat (backtrace copies): once. */
+		if (k > 0 && d->c[d->gcall[k - 1]].key == c->key &&
+		    d->c[d->gcall[k - 1]].tid == c->tid)
+			continue;
+		for (j = gop_lower(d, c->key); j < d->ngop &&
+		    d->gop[j].key == c->key; j++) {
+			mem_grow(out, &cap, n + 1, sizeof(**out));
+			(*out)[n++] = d->gop[j];
+		}
+	}
+	return n;
+}
+
+const char *
+nsysdb_string(const struct nsysdb *d, int64_t id)
+{
+	long s = id < 0 ? -1 : string_find(d, id);
+
+	return s >= 0 ? d->sval[s] : "";
+}
+
 void
 nsysdb_free(struct nsysdb *d)
 {
@@ -1023,6 +1222,9 @@ nsysdb_free(struct nsysdb *d)
 	free(d->dom);
 	free(d->c);
 	free(d->g);
+	free(d->gop);
+	free(d->gcall);
+	free(d->rbyid);
 	free(d->threads);
 	free(d->scratch);
 	free(d->stackbuf);

@@ -18,8 +18,10 @@
  *    earliest NvtxDomainCreate row of the same domainId in the same
  *    process (PID bits of globalTid), empty for domain 0 and for a domain
  *    whose create row is absent;
- *  - GPU operations (CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _MEMSET, those
- *    present) are joined to every CUPTI_ACTIVITY_KIND_RUNTIME row (runtime
+ *  - GPU operations (CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _MEMSET and,
+ *    for graph-level traces, _GRAPH_TRACE: one row per graph launch,
+ *    counted like a kernel, NSYS-SQLITE.md §1.5 "Graph-level traces in
+ *    practice"; those present) are joined to every CUPTI_ACTIVITY_KIND_RUNTIME row (runtime
  *    and driver calls, any eventClass) with the same correlationId in the
  *    same process: op.globalPid == call.globalTid with the 24 TID bits
  *    cleared; operations without such a row are counted, not projected;
@@ -51,6 +53,18 @@ struct nsysdb_domain {
 	char *name;
 };
 
+/* Kinds of GPU operation (the activity tables, in this order). */
+enum { NSYSDB_KERNEL, NSYSDB_MEMCPY, NSYSDB_MEMSET, NSYSDB_GRAPH };
+
+/* A GPU operation replayed from a CUDA graph node (node-level traces:
+ * graphNodeId set), kept for cmdbuf.h. */
+struct nsysdb_gop {
+	int64_t start, end;	/* GPU interval, ns */
+	int64_t nameid;		/* kernel shortName (StringIds id), -1 none */
+	uint32_t key;		/* its launch (nvtxproj_call.key) */
+	uint8_t kind;		/* NSYSDB_KERNEL, _MEMCPY, _MEMSET */
+};
+
 struct nsysdb {
 	struct sqldb *db;
 	/* StringIds, sorted by id */
@@ -75,6 +89,12 @@ struct nsysdb {
 	size_t nops;		/* GPU operations read */
 	size_t nops_unlaunched;	/* of which without a runtime row */
 	size_t nunterminated;	/* ranges with end NULL */
+	/* Graph-node operations and the indexes of nsysdb_graph_ops. */
+	struct nsysdb_gop *gop;
+	size_t ngop;
+	size_t *gcall, ngcall;	/* launch calls by (thread, start) */
+	size_t *rbyid;		/* ranges by RangeId */
+	int gindexed;
 	/* ThreadNames joined with StringIds, sorted by (PID, TID). */
 	struct proj_thread *threads;
 	size_t nthreads;
@@ -160,6 +180,20 @@ void nsysdb_proj_ranges(struct nsysdb *d, const struct nvtxproj *p,
  * nsysdb_load or nsysdb_load_nvtx.  Returns 0.
  */
 int nsysdb_pushpop(struct nsysdb *d, struct compile_range **r, size_t *n);
+
+/*
+ * The GPU operations replayed from graph nodes (node-level traces) whose
+ * launching call lies inside the CPU interval of the range with RangeId
+ * RANGE_ID on its thread (the launch-time rule of the projection; not
+ * the capture-time attribution), into a new array *OUT (free it), sorted
+ * by launch, then GPU start.  Returns their number: 0 for an export
+ * without node-level traces or an unknown RangeId.
+ */
+size_t nsysdb_graph_ops(struct nsysdb *d, int64_t range_id,
+    struct nsysdb_gop **out);
+
+/* StringIds[ID] ("" when absent), valid until nsysdb_free. */
+const char *nsysdb_string(const struct nsysdb *d, int64_t id);
 
 void nsysdb_free(struct nsysdb *d);
 

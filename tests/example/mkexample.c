@@ -29,9 +29,20 @@
  * group {0,1}.  A collective ends when its last device arrives, so the
  * early device waits; the first step's collectives are slow (NCCL
  * warm-up).  Process 1's clock reads OFFSET_NS more than process 0's.
+ * Two fusions take another time in each step (vary[]), and the dump of
+ * jit_train_step holds its buffer assignment with one heap simulator
+ * trace (heap_ev[]), so that every view of the report has content.
  *
  * Times are integer ns.  The output is the same bytes on every run: all
  * variation comes from constant tables and a fixed-seed generator.
+ *
+ * -L 2026 writes the same run as nsys 2026.3 and today's XLA would (see
+ * the block "-L 2026" below): trace.parquet with Text, Domain, Start,
+ * End, ..., Range Stack (a list), report_nvtx_pushpop_trace.parquet,
+ * xz-compressed dumps, command buffers (thunks command_buffer_N that no
+ * HLO instruction names, each covering a run of fusions) and HLO
+ * instructions whose stack frame ids lie beyond the stack_frame_index;
+ * truth.tsv gets the facts of those (tests/t18-cmdbuf.sh).
  *
  * -n and -s make a large run for `make bench` (tests/bench/scale.sh):
  * N processes (a power of two: reduce-scatter operands are split among
@@ -41,6 +52,11 @@
  * before.  Beyond the planted run's tables the transfer times and end
  * skews come from a fixed hash; truth.tsv is written for the planted run
  * (2 x 6) only.
+ *
+ * -P plants three critical-path cases in that run (a late start, a
+ * collective that cannot be hidden, a host gap; see "planted
+ * critical-path cases" below) and writes their facts to
+ * dir/critpath-truth.tsv instead of truth.tsv.
  */
 #include <sys/stat.h>
 #include <unistd.h>
@@ -51,6 +67,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <lzma.h>
 
 #include "hlo.pb-c.h"
 #include "pqwrite.h"
@@ -66,6 +84,13 @@
 
 /* The run's size: NPROC and NSTEP unless -n and -s say otherwise. */
 static int nproc = NPROC, nstep = NSTEP;
+
+/* -L 2026: the layout of nsys 2026.3 with command buffers (the block
+ * "-L 2026" below; the default run's bytes do not depend on it). */
+static int layout2026;
+struct Xla__HloModuleProto;
+static void l26_module(struct Xla__HloModuleProto *m, int id);
+static void l26_dump(const char *path, const void *buf, size_t len);
 
 /* ---- memory: everything is freed at exit, for LeakSanitizer ---- */
 
@@ -574,6 +599,36 @@ end_skew_of(int i, int d)
 	    spread(i, d, 2400);
 }
 
+/*
+ * Compute thunks whose duration varies over the executions of the planted
+ * run (the notebook's variability view; truth.tsv duration_ns.NAME.E):
+ * per execution, the duration in 1/10000 of the thunk's ns, the same on
+ * every device.  Other thunks, and the large runs of -n and -s, run
+ * their ns every time.
+ */
+static const struct vary {
+	const char *name;
+	int64_t f[NSTEP];
+} vary[] = {
+	{ "input_reduce_fusion.1", { 10000, 10000, 7000, 13500, 8500, 12000 } },
+	{ "loop_convert_fusion", { 10000, 10000, 10000, 11800, 10000, 8400 } },
+};
+#define NVARY	(sizeof(vary) / sizeof(vary[0]))
+
+/* The duration (ns) of compute thunk T in execution E of jit_train_step. */
+static int64_t
+dur_of(const struct thunk *t, int e)
+{
+	size_t v;
+
+	if (nproc != NPROC || e >= NSTEP)
+		return t->ns;
+	for (v = 0; v < NVARY; v++)
+		if (strcmp(vary[v].name, t->name) == 0)
+			return t->ns * vary[v].f[e] / 10000;
+	return t->ns;
+}
+
 /* What the simulation records for truth.tsv (the planted run's size). */
 struct ival {
 	int64_t s, e;
@@ -612,6 +667,106 @@ launch(struct proc *p, long m, const struct thunk *k, int64_t *t, long *nccl)
 	*t += 1500 + urand(0, 1000);
 	return th;
 }
+
+/* ---- planted critical-path cases (mkexample -P; issue 21) ----
+ * Off by default: the default run is unchanged.  With -P the 2 x 6 run
+ * gets three cases, each in its own steady execution, and their facts go
+ * to critpath-truth.tsv instead of truth.tsv:
+ *  - execution 3: process 1 starts the module PLANT_LATE_NS late (its
+ *    host was busy), so device 0 waits for it at the first collective;
+ *  - execution 4: the all-reduce transfers PLANT_XFER_NS more, longer
+ *    than the compute before its done: it cannot be hidden;
+ *  - execution 5: process 0's host stalls PLANT_STALL_NS before
+ *    launching loop_add_fusion: a gap on device 0's critical path. */
+#define PLANT_LATE_NS	(2 * MS)
+#define PLANT_XFER_NS	(5 * MS)
+#define PLANT_STALL_NS	(3 * MS)
+#define PLANT_LATE_E	3
+#define PLANT_XFER_E	4
+#define PLANT_STALL_E	5
+#define PLANT_STALL_OP	"loop_add_fusion"
+
+static char *ms(int64_t ns);
+
+static struct {
+	int on;
+	int64_t first[NPROC];		/* GPU start of the late execution */
+	int64_t xfer_s, xfer_end[NPROC];	/* last arrival, ends */
+	int64_t gap;			/* device 0's idle before the op */
+} plant;
+
+/* Execution E's module CPU starts MC: process 1 late in PLANT_LATE_E. */
+static void
+plant_start(int e, int64_t *mc)
+{
+	if (plant.on && e == PLANT_LATE_E)
+		mc[1] += PLANT_LATE_NS;
+}
+
+/* Extra host time before process D launches thunk NAME of execution E. */
+static int64_t
+plant_stall(int e, const char *name, int d)
+{
+	return plant.on && e == PLANT_STALL_E && d == 0 &&
+	    strcmp(name, PLANT_STALL_OP) == 0 ? PLANT_STALL_NS : 0;
+}
+
+/* Extra transfer time of collective C in execution E. */
+static int64_t
+plant_xfer(int e, int c)
+{
+	return plant.on && e == PLANT_XFER_E && c == C_AR ? PLANT_XFER_NS : 0;
+}
+
+/* What the simulation did, for critpath-truth.tsv: a compute thunk NAME
+ * of E on D starting at S after the stream was free at FREE. */
+static void
+plant_compute(int e, const char *name, int d, int64_t s, int64_t free)
+{
+	if (plant.on && e == PLANT_STALL_E && d == 0 &&
+	    strcmp(name, PLANT_STALL_OP) == 0)
+		plant.gap = s - free;
+}
+
+/* Collective C of E: the last arrival S and every device's END. */
+static void
+plant_coll(int e, int c, int64_t s, const int64_t *end)
+{
+	if (plant.on && e == PLANT_XFER_E && c == C_AR) {
+		plant.xfer_s = s;
+		memcpy(plant.xfer_end, end, sizeof(plant.xfer_end));
+	}
+}
+
+/* The first GPU start of every device in execution E. */
+static void
+plant_first(int e, const int64_t *first)
+{
+	if (plant.on && e == PLANT_LATE_E)
+		memcpy(plant.first, first, sizeof(plant.first));
+}
+
+static void
+plant_truth(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL)
+		die("%s: cannot create", path);
+	fprintf(f, "Fact\tValue\n");
+	fprintf(f, "late_exec\t%d\nlate_device\t1\nlate_start_ms\t%s\n",
+	    PLANT_LATE_E, ms(plant.first[1] - plant.first[0]));
+	fprintf(f, "xfer_exec\t%d\nxfer_name\tall-reduce-start\n",
+	    PLANT_XFER_E);
+	fprintf(f, "xfer_dev0_ms\t%s\n", ms(plant.xfer_end[0] - plant.xfer_s));
+	fprintf(f, "xfer_dev1_ms\t%s\n", ms(plant.xfer_end[1] - plant.xfer_s));
+	fprintf(f, "gap_exec\t%d\ngap_device\t0\ngap_name\t%s\ngap_ms\t%s\n",
+	    PLANT_STALL_E, PLANT_STALL_OP, ms(plant.gap));
+	if (fclose(f) != 0)
+		die("%s: write error", path);
+}
+
+/* ---- end of the planted critical-path cases ---- */
 
 /* jit_init, once, on P from CPU time T; returns the GPU's end. */
 static int64_t
@@ -670,6 +825,7 @@ run_step(struct proc *p, int e, const int64_t *mc)
 		const struct thunk *t = &step_thunks[k];
 
 		for (d = 0; d < nproc; d++) {
+			cpu[d] += plant_stall(e, t->name, d);
 			th[d] = launch(&p[d], m[d], t, &cpu[d], &nccl[d]);
 			ready[d] = p[d].r[th[d]].ce + 3 * US;
 		}
@@ -680,11 +836,12 @@ run_step(struct proc *p, int e, const int64_t *mc)
 				    ready[d];
 				if (first[d] < 0)
 					first[d] = tt;
-				rgpu(&p[d], th[d], tt, tt + t->ns);
+				plant_compute(e, t->name, d, tt, cur[d]);
+				rgpu(&p[d], th[d], tt, tt + dur_of(t, e));
 				if (REC(e, d))
 					comp_iv[e][d][k] = (struct ival){ tt,
-					    tt + t->ns };
-				cur[d] = tt + t->ns;
+					    tt + dur_of(t, e) };
+				cur[d] = tt + dur_of(t, e);
 			}
 			break;
 		case K_DONE:
@@ -717,6 +874,7 @@ run_step(struct proc *p, int e, const int64_t *mc)
 			tt = coll_ns[c] * (10000 + tvar_of(i)) / 10000;
 			if (e == 0)
 				tt *= 3;	/* NCCL warm-up */
+			tt += plant_xfer(e, c);
 			if (REC(e, 0))
 				coll_t[e][c] = tt;
 			end[late] = s[late] + tt;
@@ -736,8 +894,10 @@ run_step(struct proc *p, int e, const int64_t *mc)
 				if (t->kind == K_SYNC)
 					cur[d] = end[d];
 			}
+			plant_coll(e, c, s[late], end);
 		}
 	}
+	plant_first(e, first);
 	for (d = 0; d < nproc; d++) {
 		rend(&p[d], m[d], cpu[d] + 8 * US);
 		p[d].gpu_free = cur[d];
@@ -762,6 +922,7 @@ simulate(struct proc *p)
 	for (d = 0; d < nproc; d++)
 		mc[d] = p[d].steps_cpu;
 	for (e = 0; e < nstep; e++) {
+		plant_start(e, mc);
 		run_step(p, e, mc);
 		/* The host waits for the loss, then loads the next batch. */
 		for (d = 0; d < nproc; d++)
@@ -1293,6 +1454,138 @@ fingerprint(const char *s)
 	return xprintf("%016" PRIx64 "%016" PRIx64, h[0], h[1]);
 }
 
+/*
+ * The buffer assignment of jit_train_step: its logical buffers (id, size
+ * in bytes: the shapes of the step's instructions) and one heap
+ * simulator trace over its entry computation, in program order, as XLA
+ * writes into HloProto field 3.  Buffer 9 (the all-reduce, in place) is
+ * a SHARE_WITH of buffer 8; every buffer is freed by the end.
+ */
+static const int64_t heap_size[] = {
+	0, 16777216, 33554432, 134217728, 32768, 67108864, 67108864, 32768,
+	67108864, 67108864, 67108864, 67108864, 33554432, 33554432, 67108864
+};
+#define NHBUF	(sizeof(heap_size) / sizeof(heap_size[0]))
+static const struct hev {
+	int kind;		/* 0 ALLOC, 1 FREE, 2 SHARE_WITH */
+	int64_t buf, canon;
+	const char *inst;
+} heap_ev[] = {
+	{ 0, 1, 0, "wrapped_convert" },
+	{ 0, 2, 0, "all-gather-start" },
+	{ 1, 1, 0, "all-gather-start" },
+	{ 0, 3, 0, "loop_convert_fusion" },
+	{ 0, 4, 0, "input_reduce_fusion" },
+	{ 0, 5, 0, "gemm_fusion_dot" },
+	{ 0, 6, 0, "loop_add_fusion" },
+	{ 1, 5, 0, "loop_add_fusion" },
+	{ 0, 7, 0, "input_reduce_fusion.1" },
+	{ 0, 8, 0, "gemm_fusion_dot.1" },
+	{ 1, 3, 0, "gemm_fusion_dot.1" },
+	{ 2, 9, 8, "all-reduce-start" },
+	{ 0, 10, 0, "gemm_fusion_dot.2" },
+	{ 1, 6, 0, "gemm_fusion_dot.2" },
+	{ 1, 2, 0, "gemm_fusion_dot.2" },
+	{ 0, 11, 0, "loop_multiply_fusion" },
+	{ 1, 10, 0, "loop_multiply_fusion" },
+	{ 1, 9, 0, "all-reduce-done" },
+	{ 0, 12, 0, "reduce-scatter" },
+	{ 1, 11, 0, "reduce-scatter" },
+	{ 0, 13, 0, "loop_multiply_fusion.1" },
+	{ 1, 12, 0, "loop_multiply_fusion.1" },
+	{ 0, 14, 0, "wrapped_copy" },
+	{ 1, 8, 0, "wrapped_copy" },
+	{ 1, 4, 0, "tuple.99" },
+	{ 1, 7, 0, "tuple.99" },
+	{ 1, 13, 0, "tuple.99" },
+	{ 1, 14, 0, "tuple.99" },
+};
+#define NHEV	(sizeof(heap_ev) / sizeof(heap_ev[0]))
+
+/*
+ * The heap after each event of heap_ev, for truth.tsv: an allocation
+ * (a buffer and the buffers that SHARE_WITH it) counts once, from its
+ * first user to its last.  Writes the peak (bytes) and the index of the
+ * first event reaching it.
+ */
+static void
+heap_peak(int64_t *peak, size_t *at)
+{
+	int users[NHBUF] = { 0 };
+	int64_t owner[NHBUF], heap = 0;
+	size_t i;
+
+	for (i = 0; i < NHBUF; i++)
+		owner[i] = (int64_t)i;
+	*peak = 0;
+	*at = 0;
+	for (i = 0; i < NHEV; i++) {
+		const struct hev *v = &heap_ev[i];
+		int64_t a = v->kind == 2 ? v->canon : owner[v->buf];
+
+		if (v->kind == 2)
+			owner[v->buf] = a;
+		if (v->kind == 1) {
+			if (--users[a] == 0)
+				heap -= heap_size[a];
+		} else if (users[a]++ == 0) {
+			heap += heap_size[a];
+		}
+		if (heap > *peak) {
+			*peak = heap;
+			*at = i;
+		}
+	}
+}
+
+/* The packed BufferAssignmentProto of jit_train_step, whose entry
+ * computation is COMP, as HloProto field 3 (tag and length first). */
+static uint8_t *
+heap_field(const char *comp, size_t *len)
+{
+	Xla__BufferAssignmentProto ba = XLA__BUFFER_ASSIGNMENT_PROTO__INIT;
+	Xla__HeapSimulatorTrace tr = XLA__HEAP_SIMULATOR_TRACE__INIT;
+	Xla__HeapSimulatorTrace *trp = &tr;
+	Xla__LogicalBufferProto *lb[NHBUF - 1];
+	Xla__HeapSimulatorTrace__Event *ev[NHEV];
+	uint8_t *buf;
+	size_t i, n, k;
+
+	for (i = 1; i < NHBUF; i++) {
+		lb[i - 1] = xcalloc(1, sizeof(**lb));
+		xla__logical_buffer_proto__init(lb[i - 1]);
+		lb[i - 1]->id = (int64_t)i;
+		lb[i - 1]->size = heap_size[i];
+	}
+	for (i = 0; i < NHEV; i++) {
+		ev[i] = xcalloc(1, sizeof(**ev));
+		xla__heap_simulator_trace__event__init(ev[i]);
+		ev[i]->kind = heap_ev[i].kind;
+		ev[i]->buffer_id = heap_ev[i].buf;
+		ev[i]->share_with_canonical_id = heap_ev[i].canon;
+		ev[i]->computation_name = (char *)comp;
+		ev[i]->instruction_name = (char *)heap_ev[i].inst;
+	}
+	tr.n_events = NHEV;
+	tr.events = ev;
+	tr.whole_module_simulation = 1;
+	ba.n_logical_buffers = NHBUF - 1;
+	ba.logical_buffers = lb;
+	ba.n_heap_simulator_traces = 1;
+	ba.heap_simulator_traces = &trp;
+	n = xla__buffer_assignment_proto__get_packed_size(&ba);
+	buf = xcalloc(n + 11, 1);
+	/* Field 3, length-delimited: tag 0x1a, the length as a varint. */
+	k = 0;
+	buf[k++] = 0x1a;
+	for (i = n; i >= 0x80; i >>= 7)
+		buf[k++] = (uint8_t)(i | 0x80);
+	buf[k++] = (uint8_t)i;
+	xla__buffer_assignment_proto__pack(&ba, buf + k);
+	*len = k + n;
+	return buf;
+}
+
 /* Pack module B named G into DIR/dump/module_NNNN.NAME....hlo.pb. */
 static void
 write_module(struct hb *b, const struct program *g, const char *adir)
@@ -1302,11 +1595,11 @@ write_module(struct hb *b, const struct program *g, const char *adir)
 	Xla__FrontendAttributes fa = XLA__FRONTEND_ATTRIBUTES__INIT;
 	Xla__FrontendAttributes__MapEntry fp =
 	    XLA__FRONTEND_ATTRIBUTES__MAP_ENTRY__INIT, *fpp = &fp;
-	uint8_t *buf;
-	size_t len;
+	uint8_t *buf, *ba = NULL;
+	size_t len, nba = 0;
+	char *main_name = xprintf("main.%" PRId64, b->next_id);
 
-	computation(b, xprintf("main.%" PRId64, b->next_id), b->entry,
-	    b->nentry);
+	computation(b, main_name, b->entry, b->nentry);
 	m.name = (char *)g->name;
 	m.id = g->id;
 	m.n_computations = b->ncomp;
@@ -1317,12 +1610,21 @@ write_module(struct hb *b, const struct program *g, const char *adir)
 	fa.n_map = 1;
 	fa.map = &fpp;
 	m.frontend_attributes = &fa;
+	if (layout2026)
+		l26_module(&m, g->id);
 	w.hlo_module = &m;
+	/* The step's buffer assignment, after the module (XLA's order). */
+	if (g == &prog_step)
+		ba = heap_field(main_name, &nba);
 	len = xla__hlo_proto__get_packed_size(&w);
-	buf = xcalloc(len, 1);
+	buf = xcalloc(len + nba, 1);
 	xla__hlo_proto__pack(&w, buf);
-	writefile(xprintf("%s/dump/module_%04d.%s.sm_9.0_gpu_after_"
-	    "optimizations.hlo.pb", adir, g->id, g->name), buf, len);
+	if (nba > 0)
+		memcpy(buf + len, ba, nba);
+	len += nba;
+	(layout2026 ? l26_dump : writefile)(xprintf("%s/dump/module_%04d.%s."
+	    "sm_9.0_gpu_after_optimizations.hlo.pb", adir, g->id, g->name),
+	    buf, len);
 }
 
 #define F32	XLA__PRIMITIVE_TYPE__F32
@@ -1568,9 +1870,427 @@ write_truth(const struct proc *p, const char *path)
 		    ms(p[d].compile_ns[1]));
 	}
 	fprintf(f, "compile_workers\t%d\n", NWORKER);
+	/* Duration variation and the heap simulator trace (the notebook's
+	 * variability and memory views). */
+	for (k = 0; k < NVARY; k++)
+		for (j = 0; j < NSTEPT; j++) {
+			if (strcmp(step_thunks[j].name, vary[k].name) != 0)
+				continue;
+			for (e = 0; e < NSTEP; e++)
+				fprintf(f, "duration_ns.%s.%d\t%" PRId64 "\n",
+				    vary[k].name, e, dur_of(&step_thunks[j], e));
+		}
+	heap_peak(&sum, &j);
+	fprintf(f, "heap_events.jit_train_step\t%zu\n", NHEV);
+	fprintf(f, "heap_peak_bytes.jit_train_step\t%" PRId64 "\n", sum);
+	fprintf(f, "heap_peak_event.jit_train_step\t%zu\n", j);
+	fprintf(f, "heap_peak_instruction.jit_train_step\t%s\n",
+	    heap_ev[j].inst);
 	if (fclose(f) != 0)
 		die("%s: write failed", path);
 }
+
+/* ---- -L 2026: nsys 2026.3's archive layout, command buffers ---- */
+
+/*
+ * A command buffer: XLA runs the consecutive thunks FIRST..LAST of MODULE
+ * as one CUDA graph under one thunk, NAME, whose NVTX range is RANGE and
+ * which no HLO instruction names.  Its projected GPU time is the graph's,
+ * from the first kernel's start to the last one's end.  What was planted:
+ * executions and ns over every process, all and from execution 2 on.
+ */
+struct l26_cmdbuf {
+	const char *module, *name, *range, *first, *last;
+	int64_t nexec, all_ns, steady_ns;
+};
+
+static struct l26_cmdbuf l26_cmdbufs[] = {
+	{ "jit_init", "command_buffer_1", "TSL:Thunk:#name=jit(init)/"
+	    "jit(main)/mul,hlo_op=command_buffer_1#", "loop_multiply_fusion",
+	    "loop_broadcast_fusion", 0, 0, 0 },
+	{ "jit_train_step", "command_buffer_9",
+	    "TSL:Thunk:#hlo_op=command_buffer_9#", "loop_add_fusion",
+	    "input_reduce_fusion.1", 0, 0, 0 },
+};
+#define L26_NCMDBUF	(sizeof(l26_cmdbufs) / sizeof(l26_cmdbufs[0]))
+
+/* Frame ids beyond jit_train_step's index, as XLA of 2026 writes them:
+ * input_reduce_fusion gets a new frame whose parent is beyond, and
+ * loop_multiply_fusion.1 and parameter Arg_3.8 ids beyond. */
+#define L26_PARENT	33
+#define L26_BEYOND	40
+#define L26_ARG		27
+static int64_t l26_nbeyond;	/* instructions planted so */
+
+/* Whether thunk range R is hlo_op OP of a module named MODULE. */
+static int
+l26_is(const struct proc *p, const struct rng *r, const char *module,
+    const char *op)
+{
+	const char *s = strstr(r->name, "hlo_op=");
+	size_t n = strlen(op);
+
+	if (s == NULL || strncmp(r->name, "TSL:Thunk:#", 11) != 0 ||
+	    r->parent < 0 || strncmp(s + 7, op, n) != 0 ||
+	    strcmp(s + 7 + n, "#") != 0)
+		return 0;
+	s = strstr(p->r[r->parent].name, "hlo_module=");
+	n = strlen(module);
+	return s != NULL && strncmp(s + 11, module, n) == 0 &&
+	    s[11 + n] == ',';
+}
+
+/* Remove range J, which has no children, from P. */
+static void
+l26_remove(struct proc *p, size_t j)
+{
+	size_t k;
+
+	memmove(&p->r[j], &p->r[j + 1], (p->n - j - 1) * sizeof(*p->r));
+	p->n--;
+	for (k = 0; k < p->n; k++)
+		if (p->r[k].parent > (long)j)
+			p->r[k].parent--;
+}
+
+/* Thunks FIRST..LAST of every command buffer into one range, before
+ * rfinish numbers the ranges. */
+static void
+l26_merge(struct proc *p)
+{
+	int64_t occ[L26_NCMDBUF] = { 0 }, ns;
+	size_t i, j, c;
+
+	for (i = 0; i < p->n; i++)
+		for (c = 0; c < L26_NCMDBUF; c++) {
+			struct l26_cmdbuf *b = &l26_cmdbufs[c];
+			struct rng *a = &p->r[i];
+
+			if (!l26_is(p, a, b->module, b->first))
+				continue;
+			for (j = i + 1; j < p->n && p->r[j].parent != a->parent;
+			    j++)
+				;
+			if (j == p->n || !l26_is(p, &p->r[j], b->module,
+			    b->last))
+				die("-L 2026: %s is not followed by %s",
+				    b->first, b->last);
+			a->name = xstrdup(b->range);
+			a->ce = p->r[j].ce;
+			a->ge = p->r[j].ge;
+			ns = a->ge - a->gs;
+			b->nexec++;
+			b->all_ns += ns;
+			if (occ[c]++ >= 2)
+				b->steady_ns += ns;
+			l26_remove(p, j);
+		}
+}
+
+/* Give instructions of computation ID (every one with metadata) FRAME. */
+static int64_t
+l26_comp_frames(Xla__HloModuleProto *m, int64_t id, int frame)
+{
+	int64_t n = 0;
+	size_t c, i;
+
+	for (c = 0; c < m->n_computations; c++)
+		for (i = 0; m->computations[c]->id == id &&
+		    i < m->computations[c]->n_instructions; i++) {
+			Xla__HloInstructionProto *in =
+			    m->computations[c]->instructions[i];
+
+			if (in->metadata && in->metadata->stack_frame_id) {
+				in->metadata->stack_frame_id = frame;
+				n++;
+			}
+		}
+	return n;
+}
+
+/* The instruction NAME of M's computations (the entry's, here). */
+static Xla__HloInstructionProto *
+l26_inst(Xla__HloModuleProto *m, const char *name)
+{
+	size_t c, i;
+
+	for (c = 0; c < m->n_computations; c++)
+		for (i = 0; i < m->computations[c]->n_instructions; i++)
+			if (strcmp(m->computations[c]->instructions[i]->name,
+			    name) == 0)
+				return m->computations[c]->instructions[i];
+	die("-L 2026: no instruction %s", name);
+	return NULL;
+}
+
+/* Fusion NAME and what it calls get FRAME. */
+static void
+l26_fusion_frame(Xla__HloModuleProto *m, const char *name, int frame)
+{
+	Xla__HloInstructionProto *in = l26_inst(m, name);
+
+	in->metadata->stack_frame_id = frame;
+	l26_nbeyond += 1 + l26_comp_frames(m, in->called_computation_ids[0],
+	    frame);
+}
+
+/* jit_train_step's stack frame ids beyond its index (write_module). */
+static void
+l26_module(struct Xla__HloModuleProto *m, int id)
+{
+	Xla__StackFrameIndexProto *x = m->stack_frame_index;
+	Xla__StackFrameIndexProto__StackFrame **v, *f;
+	Xla__HloInstructionProto *arg;
+
+	if (id != prog_step.id)
+		return;
+	l26_nbeyond = 0;
+	/* Frame NFRAME + 1: input_reduce_fusion's line, under a parent
+	 * beyond the index. */
+	v = xcalloc(x->n_stack_frames + 1, sizeof(*v));
+	memcpy(v, x->stack_frames, x->n_stack_frames * sizeof(*v));
+	f = v[x->n_stack_frames] = xcalloc(1, sizeof(*f));
+	xla__stack_frame_index_proto__stack_frame__init(f);
+	f->file_location_id = F_NORM;
+	f->parent_frame_id = L26_PARENT;
+	x->stack_frames = v;
+	x->n_stack_frames++;
+	l26_fusion_frame(m, "input_reduce_fusion", NFRAME + 1);
+	l26_fusion_frame(m, "loop_multiply_fusion.1", L26_BEYOND);
+	arg = l26_inst(m, "Arg_3.8");
+	arg->metadata = xcalloc(1, sizeof(*arg->metadata));
+	xla__op_metadata__init(arg->metadata);
+	arg->metadata->op_name = "";
+	arg->metadata->stack_frame_id = L26_ARG;
+	l26_nbeyond++;
+}
+
+/* A dump, xz-compressed as nsys-jax of 2026 writes them: PATH.xz. */
+static void
+l26_dump(const char *path, const void *buf, size_t len)
+{
+	size_t cap = lzma_stream_buffer_bound(len), n = 0;
+	uint8_t *out = xcalloc(cap, 1);
+
+	if (lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, NULL, buf, len, out,
+	    &n, cap) != LZMA_OK)
+		die("%s: xz compression failed", path);
+	writefile(xprintf("%s.xz", path), out, n);
+}
+
+/* ":a:b:c" into list elements OUT from OFF[I]; OFF[I + 1] set. */
+static void
+l26_stack(const char *s, int64_t *off, size_t i, int64_t **out,
+    size_t *cap)
+{
+	int64_t k = off[i];
+	char *end;
+
+	while (*s == ':') {
+		if ((size_t)k == *cap) {
+			int64_t *v = xcalloc(*cap * 2 + 64, sizeof(*v));
+
+			memcpy(v, *out, *cap * sizeof(*v));
+			*out = v;
+			*cap = *cap * 2 + 64;
+		}
+		(*out)[k++] = strtoll(s + 1, &end, 10);
+		s = end;
+	}
+	off[i + 1] = k;
+}
+
+/*
+ * nvtx_gpu_proj_trace/trace.parquet as nsys 2026.3 writes it: Text
+ * without the domain, Domain, Start, End, ..., Range Stack a list of
+ * range ids; the ranges with GPU work, by projected start.
+ */
+static void
+l26_trace(struct proc *p, const char *path)
+{
+	size_t *ix, n = 0, i, cap = 0;
+	const char **text, **dom;
+	size_t *tlen, *dlen;
+	int64_t *st, *en, *pid, *tid, *lvl, *nchild, *id, *par, *off, *el;
+	uint8_t *pvalid;
+	struct wcol c[11];
+
+	ix = xcalloc(p->n, sizeof(*ix));
+	for (i = 0; i < p->n; i++)
+		if (p->r[i].ngpu > 0)
+			ix[n++] = i;
+	sortp = p;
+	qsort(ix, n, sizeof(*ix), cmp_gpu);
+	text = xcalloc(n, sizeof(*text));
+	dom = xcalloc(n, sizeof(*dom));
+	tlen = xcalloc(n, sizeof(*tlen));
+	dlen = xcalloc(n, sizeof(*dlen));
+	st = xcalloc(n, sizeof(*st));
+	en = xcalloc(n, sizeof(*en));
+	pid = xcalloc(n, sizeof(*pid));
+	tid = xcalloc(n, sizeof(*tid));
+	lvl = xcalloc(n, sizeof(*lvl));
+	nchild = xcalloc(n, sizeof(*nchild));
+	id = xcalloc(n, sizeof(*id));
+	par = xcalloc(n, sizeof(*par));
+	pvalid = xcalloc(n, 1);
+	off = xcalloc(n + 1, sizeof(*off));
+	el = NULL;
+	for (i = 0; i < n; i++) {
+		const struct rng *r = &p->r[ix[i]];
+		const char *colon = strchr(r->name, ':');
+
+		if (colon == NULL)
+			die("range %s has no domain", r->name);
+		dom[i] = r->name;
+		dlen[i] = (size_t)(colon - r->name);
+		text[i] = colon + 1;
+		tlen[i] = strlen(text[i]);
+		st[i] = r->gs + p->clock;
+		en[i] = r->ge + p->clock;
+		pid[i] = p->pid;
+		tid[i] = r->tid;
+		lvl[i] = r->lvl;
+		nchild[i] = r->ngpuchild;
+		id[i] = r->id;
+		pvalid[i] = r->parent >= 0;
+		par[i] = r->parent >= 0 ? p->r[r->parent].id : 0;
+		l26_stack(r->stack, off, i, &el, &cap);
+	}
+	c[0] = scol("Text", text, tlen);
+	c[1] = scol("Domain", dom, dlen);
+	c[2] = icol("Start", st);
+	c[3] = icol("End", en);
+	c[4] = icol("PID", pid);
+	c[5] = icol("TID", tid);
+	c[6] = icol("Stack Level", lvl);
+	c[7] = icol("Children Count", nchild);
+	c[8] = icol("Range ID", id);
+	c[9] = icol("Parent ID", par);
+	c[9].valid = pvalid;
+	c[10] = icol("Range Stack", el);
+	c[10].shape = LIST3;
+	c[10].elemopt = 1;
+	c[10].off = off;
+	write_parquet(path, c, 11, n);
+}
+
+/*
+ * report_nvtx_pushpop_trace.parquet: every range in RangeId order, the
+ * CSV's columns (pandas to_parquet of nsys stats' CSV: ParentId a
+ * double, NaN for roots), the RangeStack a list of ids.
+ */
+static void
+l26_pushpop(const struct proc *p, const char *path)
+{
+	const struct rng **byid = xcalloc(p->n, sizeof(*byid));
+	int64_t base = INT64_MAX, *v[9], *off, *el = NULL;
+	const char **name = xcalloc(p->n, sizeof(*name));
+	size_t *nlen = xcalloc(p->n, sizeof(*nlen)), i, cap = 0;
+	double *par = xcalloc(p->n, sizeof(*par));
+	uint8_t *pvalid = xcalloc(p->n, 1);
+	static const char *const vname[9] = { "Start (ns)", "End (ns)",
+	    "Duration (ns)", "DurChild (ns)", "DurNonChild (ns)", "PID", "TID",
+	    "NumChild", "RangeId" };
+	struct wcol c[13];
+	int k;
+
+	for (i = 0; i < p->n; i++)
+		if (p->r[i].id < base)
+			base = p->r[i].id;
+	for (i = 0; i < p->n; i++)
+		byid[p->r[i].id - base] = &p->r[i];
+	for (k = 0; k < 9; k++)
+		v[k] = xcalloc(p->n, sizeof(**v));
+	off = xcalloc(p->n + 1, sizeof(*off));
+	for (i = 0; i < p->n; i++) {
+		const struct rng *r = byid[i];
+
+		v[0][i] = r->cs + p->clock;
+		v[1][i] = r->ce + p->clock;
+		v[2][i] = r->ce - r->cs;
+		v[3][i] = r->child_ns;
+		v[4][i] = r->ce - r->cs - r->child_ns;
+		v[5][i] = p->pid;
+		v[6][i] = r->tid;
+		v[7][i] = r->nchild;
+		v[8][i] = r->id;
+		name[i] = r->name;
+		nlen[i] = strlen(r->name);
+		pvalid[i] = r->parent >= 0;
+		par[i] = r->parent >= 0 ? (double)p->r[r->parent].id : 0;
+		l26_stack(r->stack, off, i, &el, &cap);
+	}
+	for (k = 0; k < 9; k++)
+		c[k] = icol(vname[k], v[k]);
+	c[9] = scol("Name", name, nlen);
+	c[10] = dcol("ParentId", par, pvalid);
+	c[11] = icol("Lvl", v[7]);
+	c[12] = icol("RangeStack", el);
+	c[12].shape = LIST3;
+	c[12].elemopt = 1;
+	c[12].off = off;
+	write_parquet(path, c, 13, p->n);
+}
+
+/* "file:line[function]" of frame K (1-based) of py_frames. */
+static char *
+l26_frame_str(int k)
+{
+	const struct frame *f = &py_frames[k - 1];
+
+	return xprintf("%s:%d[%s]", py_files[f->file - 1], f->line,
+	    py_funcs[f->func - 1]);
+}
+
+/* The facts of -L 2026, after write_truth's. */
+static void
+l26_truth(const char *path)
+{
+	FILE *f = fopen(path, "a");
+	size_t c, n;
+
+	if (f == NULL)
+		die("%s: %s", path, strerror(errno));
+	fprintf(f, "layout\t2026.3\n");
+	for (c = n = 0; c < NSTEPT; c++)
+		n += step_thunks[c].kind != K_DONE;
+	/* One command buffer in each module stands for two thunks. */
+	fprintf(f, "l26.thunks.jit_init\t%zu\n", NINIT - 1);
+	fprintf(f, "l26.thunks.jit_train_step\t%zu\n", n - 1);
+	for (c = 0; c < L26_NCMDBUF; c++) {
+		const struct l26_cmdbuf *b = &l26_cmdbufs[c];
+
+		fprintf(f, "cmdbuf.%s\t%s\n", b->module, b->name);
+		fprintf(f, "cmdbuf_holds.%s\t%s %s\n", b->name, b->first,
+		    b->last);
+		fprintf(f, "cmdbuf_execs.%s\t%" PRId64 "\n", b->name, b->nexec);
+		fprintf(f, "cmdbuf_all_ns.%s\t%" PRId64 "\n", b->name,
+		    b->all_ns);
+		if (b->steady_ns > 0)
+			fprintf(f, "steady_ns.%s\t%" PRId64 "\n", b->name,
+			    b->steady_ns);
+	}
+	fprintf(f, "frames_beyond.jit_train_step\t%" PRId64 "\n", l26_nbeyond);
+	fprintf(f, "frames_beyond_max.jit_train_step\t%d\n", L26_BEYOND);
+	fprintf(f, "frames_index.jit_train_step\t%d\n", NFRAME + 1);
+	fprintf(f, "frames_cut.input_reduce_fusion\t%s\n",
+	    l26_frame_str(F_NORM));
+	fprintf(f, "frames_none.loop_multiply_fusion.1\t%s\n",
+	    SOP("loop_multiply_fusion.1"));
+	if (fclose(f) != 0)
+		die("%s: write failed", path);
+}
+
+/* The members of rank ADIR that differ in the 2026.3 layout. */
+static void
+l26_archive(struct proc *p, const char *adir)
+{
+	l26_trace(p, xprintf("%s/nvtx_gpu_proj_trace/trace.parquet", adir));
+	l26_pushpop(p, xprintf("%s/report_nvtx_pushpop_trace.parquet", adir));
+}
+
+/* ---- end of -L 2026 ---- */
 
 static int
 count(const char *arg, int hi)
@@ -1591,8 +2311,11 @@ main(int argc, char *argv[])
 	char *adir;
 	int d, w, c;
 
-	while ((c = getopt(argc, argv, "n:s:")) != -1) {
+	while ((c = getopt(argc, argv, "n:Ps:L:")) != -1) {
 		switch (c) {
+		case 'P':
+			plant.on = 1;	/* the planted critical-path cases */
+			break;
 		case 'n':
 			/* Reduce-scatter operands divide among the devices. */
 			nproc = count(optarg, 65536);
@@ -1602,16 +2325,25 @@ main(int argc, char *argv[])
 		case 's':
 			nstep = count(optarg, 1000000);
 			break;
+		case 'L':
+			if (strcmp(optarg, "2026") != 0)
+				die("-L %s: the layouts are 2026", optarg);
+			layout2026 = 1;
+			break;
 		default:
 			goto usage;
 		}
 	}
 	if (optind != argc - 1) {
 usage:
-		fprintf(stderr, "usage: mkexample [-n processes] [-s steps] dir\n");
+		fprintf(stderr, "usage: mkexample [-P] [-n processes] [-s steps] "
+		    "[-L 2026] dir\n");
 		return 2;
 	}
 	dir = argv[optind];
+	if (plant.on && (nproc != NPROC || nstep != NSTEP))
+		die("-P plants its cases in the run of %d x %d only", NPROC,
+		    NSTEP);
 	p = xcalloc((size_t)nproc, sizeof(*p));
 	for (d = 0; d < nproc; d++) {
 		p[d].rank = d;
@@ -1626,25 +2358,35 @@ usage:
 	simulate(p);
 	xmkdir(dir);
 	for (d = 0; d < nproc; d++) {
+		if (layout2026)
+			l26_merge(&p[d]);
 		rfinish(&p[d], 17000 + 211 * d);
 		adir = xprintf("%s/rank%d", dir, d);
 		xmkdir(adir);
 		xmkdir(xprintf("%s/nvtx_gpu_proj_trace", adir));
 		xmkdir(xprintf("%s/dump", adir));
-		write_trace(&p[d], xprintf("%s/nvtx_gpu_proj_trace/"
-		    "trace.parquet", adir));
+		if (layout2026)
+			l26_archive(&p[d], adir);
+		else
+			write_trace(&p[d], xprintf("%s/nvtx_gpu_proj_trace/"
+			    "trace.parquet", adir));
 		write_threads(&p[d], xprintf("%s/thread-metadata.parquet",
 		    adir));
-		write_pushpop(&p[d], xprintf("%s/report_nvtx_pushpop_trace.csv",
-		    adir));
+		if (!layout2026)
+			write_pushpop(&p[d], xprintf("%s/report_nvtx_pushpop_"
+			    "trace.csv", adir));
 		write_init_hlo(adir);
 		write_step_hlo(adir);
 		free(p[d].r);
 		p[d].r = NULL;
 	}
 	/* truth.tsv holds the facts planted in the run of NPROC x NSTEP. */
-	if (nproc == NPROC && nstep == NSTEP)
+	if (plant.on)
+		plant_truth(xprintf("%s/critpath-truth.tsv", dir));
+	else if (nproc == NPROC && nstep == NSTEP)
 		write_truth(p, xprintf("%s/truth.tsv", dir));
+	if (nproc == NPROC && nstep == NSTEP && layout2026)
+		l26_truth(xprintf("%s/truth.tsv", dir));
 	freeall();
 	return 0;
 }

@@ -2,7 +2,8 @@
  * Fuzz target: an nsys SQLite export held in memory (nsysdb_open_mem, the
  * path of an export inside a zip): the header checks, the table and
  * column probing, the reading of NVTX ranges, GPU operations, launches,
- * graph nodes and thread names, the projection (nvtxproj), the nvtx frame
+ * graph nodes and thread names, the projection (nvtxproj), the graph
+ * operations of each range (node-level traces, cmdbuf.h), the nvtx frame
  * and the push/pop rows of the compile frame.  Also checks the frame's
  * invariants: a projected range's parent is projected and contains it.
  */
@@ -34,6 +35,24 @@ invariants(const struct nvtxproj *p)
 	}
 }
 
+/* Node-level graph operations of every range (cmdbuf.h's input): each
+ * a valid interval with a name lookup that does not fail. */
+static void
+graph_ops(struct nsysdb *d)
+{
+	size_t i, k, n;
+	struct nsysdb_gop *g;
+
+	for (i = 0; i < d->nr; i++) {
+		n = nsysdb_graph_ops(d, d->r[i].id, &g);
+		for (k = 0; k < n; k++)
+			if (g[k].end < g[k].start ||
+			    nsysdb_string(d, g[k].nameid) == NULL)
+				abort();
+		free(g);
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
@@ -47,6 +66,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	    nsysdb_load_threads(&d) == 0) {
 		nvtxproj_run(d.r, d.nr, d.c, d.nc, d.g, &p);
 		invariants(&p);
+		graph_ops(&d);
 		w = tsv_wopen(fuzz_null(), "null");
 		(void)nsysdb_write_nvtx(&d, &p, w, 1);
 		(void)tsv_wclose(w);

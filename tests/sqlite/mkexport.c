@@ -23,6 +23,22 @@
  *	node GTID START END NODEID ORIGID	CUDA_GRAPH_NODE_EVENTS
  *	omit TABLE				do not create TABLE
  *
+ * and, for XLA command buffers (issue 18):
+ *
+ *	kernel ... NODE NAME			a kernel with its shortName
+ *	graph START END CORR GPID DEVICE STREAM GRAPHID
+ *					CUPTI_ACTIVITY_KIND_GRAPH_TRACE (a
+ *					graph launch; the table exists only
+ *					in a spec with such lines)
+ *	hlo ID MODULE NAME:OPCODE ...		dump/module_NNNN.MODULE.sm_9.0_
+ *					gpu_after_optimizations.hlo.pb beside
+ *					OUT: those instructions in the entry
+ *					computation, f32[] each
+ *	thunkmeta ID MODULE NAME:KIND ...	dump/module_NNNN.MODULE.thunk_
+ *					metadata.pb: XLA's thunk metadata
+ *					(xla.gpu.ThunkMetadataListProto), in
+ *					that order; NAME "-" for none
+ *
  * "archive" converts an extracted nsys-jax archive DIR (one process:
  * nvtx_gpu_proj_trace/trace.parquet in the <= 2024.4 layout,
  * thread-metadata.parquet, report_nvtx_pushpop_trace.csv[.xz]) into the
@@ -48,12 +64,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <sqlite3.h>
 
 #include "base/err.h"
 #include "base/mem.h"
 #include "formats/archive.h"
+#include "formats/pbwire.h"
+#include "hlo.pb-c.h"
 #include "profile/compile.h"
 #include "profile/trace.h"
 
@@ -61,6 +80,8 @@
 
 static sqlite3 *db;
 static int omit_runtime, omit_kernel, omit_nvtx, omit_enum, omit_memcpy;
+static int has_graph_trace;	/* a spec with "graph" lines */
+static const char *out_path;	/* the export being written */
 
 static void
 die(const char *fmt, ...)
@@ -114,7 +135,34 @@ bind_opt(sqlite3_stmt *st, int i, const char *v)
 }
 
 static sqlite3_stmt *ins_str, *ins_nvtx, *ins_thread, *ins_call, *ins_node;
+static sqlite3_stmt *ins_graph;
 static sqlite3_stmt *ins_op[3];
+
+static int64_t string_id(const char *s);
+static void write_hlo(int64_t id, const char *name, char *list);
+static void write_thunkmeta(int64_t id, const char *name, char *list);
+
+/* A GPU operation; NAME (a kernel's shortName) may be NULL. */
+static void
+op_row_named(int kind, int64_t start, int64_t end, const char *corr,
+    int64_t gpid, int64_t dev, int64_t stream, const char *node,
+    const char *name)
+{
+	sqlite3_stmt *st = ins_op[kind];
+
+	if (st == NULL)
+		return;
+	sqlite3_bind_int64(st, 1, start);
+	sqlite3_bind_int64(st, 2, end);
+	sqlite3_bind_int64(st, 3, dev);
+	sqlite3_bind_int64(st, 4, stream);
+	bind_opt(st, 5, corr);
+	sqlite3_bind_int64(st, 6, gpid);
+	bind_opt(st, 7, node);
+	if (name)
+		sqlite3_bind_int64(st, 8, string_id(name));
+	run(st);
+}
 static int64_t next_string = 1;
 
 /* The schema of nsys 2026.2 (schema 3.25.0), cut to the columns read. */
@@ -159,11 +207,21 @@ create(void)
 		    "CUPTI_ACTIVITY_KIND_%s (start INTEGER NOT NULL, end INTEGER "
 		    "NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT "
 		    "NULL, streamId INTEGER NOT NULL, correlationId INTEGER, "
-		    "globalPid INTEGER, graphNodeId INTEGER)", ops[i]);
+		    "globalPid INTEGER, graphNodeId INTEGER, shortName INTEGER)",
+		    ops[i]);
 		exec(sql);
 		snprintf(sql, sizeof(sql), "INSERT INTO CUPTI_ACTIVITY_KIND_%s "
-		    "VALUES (?1, ?2, ?3, 1, ?4, ?5, ?6, ?7)", ops[i]);
+		    "VALUES (?1, ?2, ?3, 1, ?4, ?5, ?6, ?7, ?8)", ops[i]);
 		ins_op[i] = prep(sql);
+	}
+	if (has_graph_trace) {
+		exec("CREATE TABLE CUPTI_ACTIVITY_KIND_GRAPH_TRACE (start INTEGER "
+		    "NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, "
+		    "contextId INTEGER NOT NULL, greenContextId INTEGER, streamId "
+		    "INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, "
+		    "graphId INTEGER NOT NULL, graphExecId INTEGER NOT NULL)");
+		ins_graph = prep("INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE "
+		    "VALUES (?1, ?2, ?3, 1, NULL, ?4, ?5, ?6, ?7, ?7)");
 	}
 	exec("CREATE TABLE CUDA_GRAPH_NODE_EVENTS (start INTEGER NOT NULL, end "
 	    "INTEGER NOT NULL, eventClass INTEGER NOT NULL, globalTid INTEGER, "
@@ -241,18 +299,7 @@ static void
 op_row(int kind, int64_t start, int64_t end, const char *corr, int64_t gpid,
     int64_t dev, int64_t stream, const char *node)
 {
-	sqlite3_stmt *st = ins_op[kind];
-
-	if (st == NULL)
-		return;
-	sqlite3_bind_int64(st, 1, start);
-	sqlite3_bind_int64(st, 2, end);
-	sqlite3_bind_int64(st, 3, dev);
-	sqlite3_bind_int64(st, 4, stream);
-	bind_opt(st, 5, corr);
-	sqlite3_bind_int64(st, 6, gpid);
-	bind_opt(st, 7, node);
-	run(st);
+	op_row_named(kind, start, end, corr, gpid, dev, stream, node, NULL);
 }
 
 /* ---- spec ---- */
@@ -293,7 +340,8 @@ nfields(const char *line)
 {
 	static const struct { const char *w; int n; } v[] = {
 		{ "thread", 3 }, { "domain", 6 }, { "nvtx", 9 }, { "call", 6 },
-		{ "kernel", 8 }, { "memcpy", 8 }, { "memset", 8 }, { "node", 6 }
+		{ "kernel", 9 }, { "memcpy", 8 }, { "memset", 8 }, { "node", 6 },
+		{ "graph", 8 }, { "hlo", 4 }, { "thunkmeta", 4 }
 	};
 	size_t i, len = strcspn(line, " \t\n");
 
@@ -328,8 +376,25 @@ spec_line(char *line, int lineno)
 	} else if ((k = strcmp(f[0], "kernel") == 0 ? 0 :
 	    strcmp(f[0], "memcpy") == 0 ? 1 : strcmp(f[0], "memset") == 0 ?
 	    2 : -1) >= 0 && n >= 8) {
-		op_row(k, num(f[1]), num(f[2]), f[3], num(f[4]), num(f[5]),
-		    num(f[6]), f[7]);
+		op_row_named(k, num(f[1]), num(f[2]), f[3], num(f[4]),
+		    num(f[5]), num(f[6]), f[7], n > 8 ? f[8] : NULL);
+	} else if (strcmp(f[0], "graph") == 0 && n >= 8) {
+		sqlite3_bind_int64(ins_graph, 1, num(f[1]));
+		sqlite3_bind_int64(ins_graph, 2, num(f[2]));
+		sqlite3_bind_int64(ins_graph, 3, num(f[5]));
+		sqlite3_bind_int64(ins_graph, 4, num(f[6]));
+		bind_opt(ins_graph, 5, f[3]);
+		sqlite3_bind_int64(ins_graph, 6, num(f[4]));
+		sqlite3_bind_int64(ins_graph, 7, num(f[7]));
+		run(ins_graph);
+	} else if ((strcmp(f[0], "hlo") == 0 || strcmp(f[0], "thunkmeta") ==
+	    0) && n >= 3) {
+		char *rest = n > 3 ? f[3] : (char *)"";
+
+		if (f[0][0] == 'h')
+			write_hlo(num(f[1]), f[2], rest);
+		else
+			write_thunkmeta(num(f[1]), f[2], rest);
 	} else if (strcmp(f[0], "node") == 0 && n >= 6) {
 		sqlite3_bind_int64(ins_node, 1, num(f[2]));
 		sqlite3_bind_int64(ins_node, 2, num(f[3]));
@@ -340,6 +405,139 @@ spec_line(char *line, int lineno)
 	} else {
 		die("spec line %d: cannot read '%s'", lineno, f[0]);
 	}
+}
+
+/* ---- XLA dumps for the command-buffer specs ---- */
+
+/* PATH ("dump/NAME" beside the export) written whole from P[0..N). */
+static void
+write_dump(const char *name, const void *p, size_t n)
+{
+	const char *slash = strrchr(out_path, '/');
+	size_t dl = slash ? (size_t)(slash + 1 - out_path) : 0;
+	char *path = mem_calloc(dl + strlen(name) + 8, 1);
+	FILE *fp;
+
+	memcpy(path, out_path, dl);
+	strcat(path, "dump");
+	mkdir(path, 0777);
+	strcat(path, "/");
+	strcat(path, name);
+	if ((fp = fopen(path, "wb")) == NULL || fwrite(p, 1, n, fp) != n ||
+	    fclose(fp) != 0)
+		die("%s: cannot write", path);
+	free(path);
+}
+
+/* Split the blank-separated LIST "a:b c:d" in place into pairs. */
+static size_t
+pairs(char *list, char **a, char **b, size_t max)
+{
+	size_t n = 0;
+	char *tok;
+
+	for (tok = strtok(list, " \t\n"); tok && n < max;
+	    tok = strtok(NULL, " \t\n")) {
+		char *c = strchr(tok, ':');
+
+		if (c == NULL)
+			die("'%s': want NAME:VALUE", tok);
+		*c = '\0';
+		a[n] = tok, b[n++] = c + 1;
+	}
+	return n;
+}
+
+/* An HloProto: module NAME (id ID), its entry computation holding the
+ * instructions LIST ("name:opcode ..."), f32[] each. */
+static void
+write_hlo(int64_t id, const char *name, char *list)
+{
+	Xla__HloProto w = XLA__HLO_PROTO__INIT;
+	Xla__HloModuleProto m = XLA__HLO_MODULE_PROTO__INIT;
+	Xla__HloComputationProto c = XLA__HLO_COMPUTATION_PROTO__INIT, *cp = &c;
+	Xla__FrontendAttributes fa = XLA__FRONTEND_ATTRIBUTES__INIT;
+	Xla__FrontendAttributes__MapEntry fp =
+	    XLA__FRONTEND_ATTRIBUTES__MAP_ENTRY__INIT, *fpp = &fp;
+	Xla__ShapeProto sh = XLA__SHAPE_PROTO__INIT;
+	Xla__HloInstructionProto in[64], *inp[64];
+	char *a[64], *b[64], fname[512], fpv[600];
+	size_t n = pairs(list, a, b, 64), i, len;
+	uint8_t *buf;
+
+	sh.element_type = XLA__PRIMITIVE_TYPE__F32;
+	for (i = 0; i < n; i++) {
+		xla__hlo_instruction_proto__init(&in[i]);
+		in[i].name = a[i];
+		in[i].opcode = b[i];
+		in[i].shape = &sh;
+		in[i].id = (int64_t)i + 1;
+		inp[i] = &in[i];
+	}
+	c.name = (char *)"main";
+	c.id = 1;
+	c.n_instructions = n;
+	c.instructions = inp;
+	m.name = (char *)name;
+	m.id = id;
+	m.n_computations = 1;
+	m.computations = &cp;
+	snprintf(fpv, sizeof(fpv), "fp-%s", name);
+	fp.key = (char *)"fingerprint_before_lhs";
+	fp.value = fpv;
+	fa.n_map = 1;
+	fa.map = &fpp;
+	m.frontend_attributes = &fa;
+	w.hlo_module = &m;
+	len = xla__hlo_proto__get_packed_size(&w);
+	buf = mem_calloc(len + 1, 1);
+	xla__hlo_proto__pack(&w, buf);
+	snprintf(fname, sizeof(fname), "module_%04lld.%s.sm_9.0_gpu_after_"
+	    "optimizations.hlo.pb", (long long)id, name);
+	write_dump(fname, buf, len);
+	free(buf);
+}
+
+/* Append a length-delimited field NUM holding P[0..N) to *OUT. */
+static void
+pb_bytes(uint8_t **out, size_t *len, size_t *cap, int num, const void *p,
+    size_t n)
+{
+	mem_grow(out, cap, *len + n + 20, 1);
+	*len += pbwire_put_varint(*out + *len, (uint64_t)num << 3 | 2);
+	*len += pbwire_put_varint(*out + *len, n);
+	memcpy(*out + *len, p, n);
+	*len += n;
+}
+
+/* XLA's thunk metadata of module NAME (id ID): LIST "name:kind ...",
+ * thunk ids 1, 2, ... in order. */
+static void
+write_thunkmeta(int64_t id, const char *name, char *list)
+{
+	char *a[64], *b[64], fname[512];
+	size_t n = pairs(list, a, b, 64), i, len = 0, cap = 0;
+	uint8_t *out = NULL;
+
+	for (i = 0; i < n; i++) {
+		uint8_t *info = NULL, *e = NULL;
+		size_t il = 0, ic = 0, el = 0, ec = 0;
+
+		if (strcmp(a[i], "-") != 0)
+			pb_bytes(&info, &il, &ic, 1, a[i], strlen(a[i]));
+		mem_grow(&info, &ic, il + 12, 1);
+		info[il++] = 3 << 3;	/* thunk_id, a varint */
+		il += pbwire_put_varint(info + il, i + 1);
+		pb_bytes(&e, &el, &ec, 1, info, il);
+		pb_bytes(&e, &el, &ec, 2, b[i], strlen(b[i]));
+		pb_bytes(&out, &len, &cap, 1, e, el);
+		free(info);
+		free(e);
+	}
+	snprintf(fname, sizeof(fname), "module_%04lld.%s.thunk_metadata.pb",
+	    (long long)id, name);
+	write_dump(fname, out ? (void *)out : (void *)"", len);
+	free(out);
 }
 
 /* "omit" lines first: they decide the schema. */
@@ -366,6 +564,8 @@ read_spec(const char *path, size_t *n)
 			omit_enum |= strncmp(f[1], "ENUM", 4) == 0;
 			continue;
 		}
+		if (fields(copy, f, 2) >= 1 && strcmp(f[0], "graph") == 0)
+			has_graph_trace = 1;
 		mem_grow(&v, &cap, *n + 1, sizeof(*v));
 		v[(*n)++] = mem_strdup(buf);
 	}
@@ -696,6 +896,7 @@ main(int argc, char *argv[])
 		die("usage: mkexport spec SPEC OUT.sqlite | archive DIR "
 		    "OUT.sqlite | synth NRANGES NCALLS NOPS NTHREADS OUT.sqlite");
 	remove(out);
+	out_path = out;
 	if (sqlite3_open(out, &db) != SQLITE_OK)
 		die("%s: %s", out, sqlite3_errmsg(db));
 	/* Small pages: the fuzz seeds are exports too. */
@@ -730,6 +931,7 @@ main(int argc, char *argv[])
 	sqlite3_finalize(ins_thread);
 	sqlite3_finalize(ins_call);
 	sqlite3_finalize(ins_node);
+	sqlite3_finalize(ins_graph);
 	sqlite3_finalize(ins_op[0]);
 	sqlite3_finalize(ins_op[1]);
 	sqlite3_finalize(ins_op[2]);

@@ -1,0 +1,258 @@
+/* XLA command buffers in the thunk frame (cmdbuf.h). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "profile/cmdbuf.h"
+
+int
+cmdbuf_name_is(const char *name)
+{
+	static const char pre[] = "command_buffer";
+	const char *p;
+
+	if (strncmp(name, pre, sizeof(pre) - 1) != 0)
+		return 0;
+	p = name + sizeof(pre) - 1;
+	if (*p != '_' && *p != '.')
+		return 0;
+	if (!isdigit((unsigned char)*++p))
+		return 0;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return *p == '\0';
+}
+
+/* Kinds that hold other thunks: never an operation of their own. */
+static int
+is_container(const char *kind)
+{
+	static const char *const k[] = { "kSequential", "kWhile",
+	    "kConditional", "kCommandBuffer", "kDynamicSlice", NULL };
+	size_t i;
+
+	for (i = 0; kind && k[i]; i++)
+		if (strcmp(kind, k[i]) == 0)
+			return 1;
+	return 0;
+}
+
+void
+cmdbuf_members_add(struct cmdbuf_members *m, const char *name,
+    const char *kind)
+{
+	size_t len = strlen(name), i, id, cap = m->n;
+	char *s = mem_strdup(name);
+	int added;
+
+	/* XLA's kernel names: '.' and '-' become '_'. */
+	for (i = 0; i < len; i++)
+		if (s[i] == '.' || s[i] == '-')
+			s[i] = '_';
+	mem_grow(&m->name, &cap, m->n + 1, sizeof(*m->name));
+	m->kind = mem_realloc(m->kind, cap, sizeof(*m->kind));
+	m->first = mem_realloc(m->first, cap, sizeof(*m->first));
+	m->name[m->n] = name;
+	m->kind[m->n] = kind;
+	id = strtab_intern(&m->norm, s, len, &added);
+	if (added)
+		m->first[id] = m->n;
+	m->n++;
+	free(s);
+}
+
+void
+cmdbuf_members_meta(struct cmdbuf_members *m, const struct thunkmeta *t,
+    size_t b, int (*is_outside)(void *, const char *), void *arg)
+{
+	size_t i;
+
+	m->ordered = 1;
+	for (i = b + 1; i < t->n; i++) {
+		const struct thunkmeta_entry *e = &t->v[i];
+
+		if (thunkmeta_is_cmdbuf_kind(e->kind))
+			break;
+		if (e->name[0] == '\0')
+			continue;
+		if (is_outside(arg, e->name))
+			break;
+		cmdbuf_members_add(m, e->name, e->kind);
+	}
+}
+
+void
+cmdbuf_members_free(struct cmdbuf_members *m)
+{
+	free(m->name);
+	free(m->kind);
+	free(m->first);
+	strtab_free(&m->norm);
+	memset(m, 0, sizeof(*m));
+}
+
+/* The member a kernel NAME is named after (longest), or -1. */
+static long
+by_name(const struct cmdbuf_members *m, const char *name)
+{
+	size_t len = strlen(name), id;
+
+	if (len == 0 || m->n == 0)
+		return -1;
+	if ((id = strtab_find(&m->norm, name, len)) != STRTAB_NONE)
+		return (long)m->first[id];
+	while (--len > 0)
+		if ((name[len] == '_' || name[len] == '.') &&
+		    (id = strtab_find(&m->norm, name, len)) != STRTAB_NONE)
+			return (long)m->first[id];
+	return -1;
+}
+
+/* Whether member I may take operations by order. */
+static int
+placeable(const struct cmdbuf_members *m, const uint8_t *named, size_t i)
+{
+	return !named[i] && !is_container(m->kind ? m->kind[i] : NULL);
+}
+
+/*
+ * The run of unmatched operations OPS[lo..hi) lies between members PA and
+ * PB (exclusive; -1 and m->n at the ends): give it to the placeable
+ * members there, all to one or one each.
+ */
+static void
+by_order(const struct cmdbuf_members *m, const uint8_t *named, long pa,
+    long pb, size_t lo, size_t hi, long *assign)
+{
+	size_t np = 0, k;
+	long i;
+
+	if (pa >= pb)
+		return;
+	for (i = pa + 1; i < pb; i++)
+		np += placeable(m, named, (size_t)i);
+	if (np == 0 || (np != 1 && np != hi - lo))
+		return;
+	for (i = pa + 1, k = lo; i < pb && k < hi; i++) {
+		if (!placeable(m, named, (size_t)i))
+			continue;
+		if (np == 1) {
+			for (; k < hi; k++)
+				assign[k] = i;
+		} else {
+			assign[k++] = i;
+		}
+	}
+}
+
+int
+cmdbuf_match(const struct cmdbuf_op *ops, size_t n,
+    const struct cmdbuf_members *m, long *assign)
+{
+	uint8_t *named = mem_calloc(m->n + 1, 1);
+	int64_t maxend = INT64_MIN;
+	int concurrent = 0;
+	size_t i, lo;
+	long pa;
+
+	for (i = 0; i < n; i++) {
+		if (ops[i].start < maxend)
+			concurrent = 1;
+		if (ops[i].end > maxend)
+			maxend = ops[i].end;
+		assign[i] = by_name(m, ops[i].name);
+		if (assign[i] >= 0)
+			named[assign[i]] = 1;
+	}
+	if (m->ordered && !concurrent)
+		for (i = 0, pa = -1; i < n; i = lo) {
+			if (assign[i] >= 0) {
+				pa = assign[i];
+				lo = i + 1;
+				continue;
+			}
+			for (lo = i; lo < n && assign[lo] < 0; lo++)
+				;
+			by_order(m, named, pa, lo < n ? assign[lo] :
+			    (long)m->n, i, lo, assign);
+		}
+	free(named);
+	return concurrent;
+}
+
+/* The span of member I's operations: [*S, *E]; 0 when it has none. */
+static int
+span(const struct cmdbuf_op *ops, size_t n, const long *assign, long i,
+    int64_t *s, int64_t *e)
+{
+	size_t k;
+	int any = 0;
+
+	for (k = 0; k < n; k++) {
+		if (assign[k] != i)
+			continue;
+		if (!any || ops[k].start < *s)
+			*s = ops[k].start;
+		if (!any || ops[k].end > *e)
+			*e = ops[k].end;
+		any = 1;
+	}
+	return any;
+}
+
+size_t
+cmdbuf_split(struct frames *f, size_t t, const char *buf,
+    const struct cmdbuf_op *ops, size_t n, const long *assign,
+    const struct cmdbuf_members *m, struct cmdbuf_stats *st)
+{
+	long *used = mem_calloc(n + 1, sizeof(*used));
+	int64_t sum = 0, s = 0, e = 0;
+	size_t k, nused = 0, i;
+
+	st->nbuf++;
+	st->nops += n;
+	for (k = 0; k < n; k++) {
+		st->ns += ops[k].end - ops[k].start;
+		if (assign[k] < 0)
+			continue;
+		/* Each member once, in order of its first operation. */
+		for (i = 0; i < nused && used[i] != assign[k]; i++)
+			;
+		if (i == nused) {
+			used[nused++] = assign[k];
+			span(ops, n, assign, assign[k], &s, &e);
+			sum += e - s;
+		}
+	}
+	if (sum > f->thunks[t].dur) {
+		st->nrefused++;
+		free(used);
+		return 0;
+	}
+	for (k = 0; k < n; k++)
+		if (assign[k] >= 0) {
+			st->nmatched++;
+			st->ns_matched += ops[k].end - ops[k].start;
+		}
+	for (i = 0; i < nused; i++) {
+		struct frames_thunk *in;
+
+		span(ops, n, assign, used[i], &s, &e);
+		mem_grow(&f->thunks, &f->capthunks, f->nthunks + 1,
+		    sizeof(*f->thunks));
+		in = &f->thunks[f->nthunks++];
+		*in = f->thunks[t];
+		in->name = mem_strdup(m->name[used[i]]);
+		in->start = s;
+		in->dur = e - s;
+		in->orig_dur = 0;
+		in->cmdbuf = buf;
+		in->cmdbuf_opened = 0;
+	}
+	f->thunks[t].dur -= sum;
+	f->thunks[t].cmdbuf = buf;
+	f->thunks[t].cmdbuf_opened = nused > 0;
+	free(used);
+	return nused;
+}

@@ -1,0 +1,110 @@
+/*
+ * cmdbuf: XLA command buffers (CUDA graphs) in the thunk frame (issue 18).
+ *
+ * A thunk is a command buffer when XLA's thunk metadata dump
+ * (formats/thunkmeta.h) gives it the kind kCommandBuffer, else when its
+ * name is "command_buffer_N" or "command_buffer.N" (XLA's naming).  Its
+ * row's CommandBuffer column holds its own name.
+ *
+ * Node-level graph traces (nsys --cuda-graph-trace=node) record each
+ * kernel, memcpy and memset of a graph launch.  Those of one launch are
+ * attributed to the HLO operations the buffer holds, each of which
+ * becomes a thunk row of its own (CommandBuffer = the buffer's name):
+ *
+ *  1. by name: XLA names a fusion's kernel after the instruction with '.'
+ *     and '-' turned into '_' ("loop_add_fusion.1" -> kernel
+ *     "loop_add_fusion_1"); a kernel named so, or so followed by '_' or
+ *     '.' and a suffix, is that instruction's (the longest such name);
+ *  2. by order, only when the buffer's thunks are known in order (thunk
+ *     metadata) and its operations do not overlap in GPU time: a run of
+ *     operations no name explains (cuBLAS/cuDNN kernels, memcpys,
+ *     memsets), between two operations matched by name, goes to the
+ *     thunks between those two in the buffer that no name matched and
+ *     that are not containers (kSequential, kWhile, kConditional,
+ *     kCommandBuffer): all of the run to one such thunk when it is alone,
+ *     one operation each when their numbers agree, else none.
+ *  What nothing explains stays on the buffer's row.
+ *
+ * An inner row: its instruction's name, GPU start = its first
+ * operation's, duration = last end - first start, OrigStart the buffer's,
+ * OrigDur 0.  The buffer's row keeps its start and only the time the
+ * inner rows do not explain (buffer duration - their sum, possibly 0),
+ * so the sum of thunk time per module is unchanged.  Limits: when the
+ * operations run concurrently (XLA's kConcurrentRegions, several
+ * streams), order says nothing, so only names match; and when the
+ * inner rows' spans then overlap (their sum exceeds the buffer's
+ * duration) the buffer is not split at all.
+ */
+#ifndef NSYSJAX_CMDBUF_H
+#define NSYSJAX_CMDBUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/strtab.h"
+#include "formats/thunkmeta.h"
+#include "profile/frames.h"
+
+/* Whether NAME is "command_buffer_N" or "command_buffer.N" (N digits). */
+int cmdbuf_name_is(const char *name);
+
+/* One GPU operation of a graph launch. */
+struct cmdbuf_op {
+	int64_t start, end;	/* GPU interval, ns */
+	const char *name;	/* kernel name; "" for a memcpy or memset */
+};
+
+/* The operations a buffer can hold, indexed by normalised name. */
+struct cmdbuf_members {
+	const char **name;	/* instruction names (not owned) */
+	const char **kind;	/* thunk kinds, NULL without metadata */
+	size_t n;
+	int ordered;		/* names in the buffer's order (metadata) */
+	struct strtab norm;	/* normalised name -> first index */
+	size_t *first;		/* strtab id -> member index */
+};
+
+/*
+ * The members of the command buffer at entry B of the thunk metadata T:
+ * the entries after B up to the next kCommandBuffer entry or the next
+ * entry for which IS_OUTSIDE(ARG, name) is true (a thunk that has a range
+ * of its own in the trace, so ran outside the buffer), skipping entries
+ * without a name.  The dump has no depth (thunkmeta.h): this is the rule
+ * that takes its place.  Fills zeroed M (ordered); names point into T.
+ */
+void cmdbuf_members_meta(struct cmdbuf_members *m, const struct thunkmeta *t,
+    size_t b, int (*is_outside)(void *, const char *), void *arg);
+
+/* Add member NAME (kind KIND or NULL) to M (without metadata: every HLO
+ * instruction of the module, unordered).  NAME must outlive M. */
+void cmdbuf_members_add(struct cmdbuf_members *m, const char *name,
+    const char *kind);
+
+void cmdbuf_members_free(struct cmdbuf_members *m);
+
+/*
+ * Match OPS[0..N) (sorted by GPU start) to M by the rules above: ASSIGN[i]
+ * is the member index of operation i, or -1.  Returns 1 when operations
+ * overlap in GPU time (concurrent: no order rule), else 0.
+ */
+int cmdbuf_match(const struct cmdbuf_op *ops, size_t n,
+    const struct cmdbuf_members *m, long *assign);
+
+/* Totals over the buffers split, for the note. */
+struct cmdbuf_stats {
+	size_t nbuf;		/* buffer rows with graph operations */
+	size_t nops, nmatched;	/* operations, of them attributed */
+	int64_t ns, ns_matched;	/* their summed GPU time, ns */
+	size_t nrefused;	/* buffers left whole: overlapping rows */
+};
+
+/*
+ * Split thunk row T of F (a command buffer named BUF, a string outliving
+ * F) into inner rows by ASSIGN (cmdbuf_match) as said above, appending
+ * them to F, and add to ST.  Returns the number of inner rows.
+ */
+size_t cmdbuf_split(struct frames *f, size_t t, const char *buf,
+    const struct cmdbuf_op *ops, size_t n, const long *assign,
+    const struct cmdbuf_members *m, struct cmdbuf_stats *st);
+
+#endif

@@ -1,0 +1,259 @@
+/*
+ * The command buffers of the thunk frame (cmdbuf.h) as the extractor
+ * meets them: each profile's thunk metadata dumps, the CommandBuffer
+ * column, and the inner-operation rows of node-level SQLite exports.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "formats/archive.h"
+#include "formats/hlo.h"
+#include "formats/thunkmeta.h"
+#include "profile/cmdbuf.h"
+#include "profile/extract_impl.h"
+#include "profile/nsysdb.h"
+
+/* The thunk metadata of one program of the profile (absent: n == 0). */
+struct meta {
+	int64_t program_id;
+	struct thunkmeta t;
+};
+
+/* The members of one buffer, built once per profile. */
+struct memb {
+	int64_t program_id;
+	const char *buf;	/* interned */
+	struct cmdbuf_members m;
+};
+
+struct cbx {
+	struct extract *x;
+	size_t k;		/* the profile */
+	struct meta *meta;
+	size_t nmeta, capmeta;
+	struct memb *memb;
+	size_t nmemb, capmemb;
+	struct strtab outside;	/* "program_id\tname" of ordinary thunks */
+	int64_t pid_cur;	/* program of is_outside's question */
+	char *key;
+	size_t capkey;
+	struct cmdbuf_stats st;
+};
+
+int
+extract_is_cmdbuf_row(const struct frames_thunk *t)
+{
+	return t->cmdbuf != NULL && strcmp(t->cmdbuf, t->name) == 0;
+}
+
+static const char *
+key_of(struct cbx *c, int64_t program_id, const char *name)
+{
+	mem_grow(&c->key, &c->capkey, strlen(name) + 32, 1);
+	sprintf(c->key, "%lld\t%s", (long long)program_id, name);
+	return c->key;
+}
+
+static int
+is_outside(void *arg, const char *name)
+{
+	struct cbx *c = arg;
+	const char *k = key_of(c, c->pid_cur, name);
+
+	return strtab_find(&c->outside, k, strlen(k)) != STRTAB_NONE;
+}
+
+/*
+ * The thunk metadata of module M, read once per program; a dump that
+ * does not decode costs its command buffers their order, with a note.
+ */
+static const struct thunkmeta *
+meta_of(struct cbx *c, const struct frames_module *m)
+{
+	const struct input_profile *p = &c->x->in.p[c->k];
+	struct meta *e;
+	char *member;
+	uint8_t *data;
+	size_t i, len;
+
+	for (i = 0; i < c->nmeta; i++)
+		if (c->meta[i].program_id == m->program_id)
+			return c->meta[i].t.n ? &c->meta[i].t : NULL;
+	mem_grow(&c->meta, &c->capmeta, c->nmeta + 1, sizeof(*c->meta));
+	e = &c->meta[c->nmeta++];
+	memset(e, 0, sizeof(*e));
+	e->program_id = m->program_id;
+	if (m->program_id < 0 || p->dumps == NULL ||
+	    (member = input_thunk_metadata(p, m->program_id, m->name)) == NULL)
+		return NULL;
+	data = NULL;
+	if (archive_read_plain(p->dumps, member, &data, &len) != 0 ||
+	    thunkmeta_read(data, len, &e->t) != 0)
+		err_note(&c->x->warnings, "%s: %s: %s: command buffers of "
+		    "module %s recognised by name, matched without order",
+		    p->path, member, err_msg(), m->name);
+	free(data);
+	free(member);
+	return e->t.n ? &e->t : NULL;
+}
+
+/* Whether thunk T is a command buffer (metadata kind, else its name). */
+static int
+is_cmdbuf(const struct thunkmeta *t, const char *name)
+{
+	long i = t ? thunkmeta_find(t, name) : -1;
+
+	if (i >= 0)
+		return thunkmeta_is_cmdbuf_kind(t->v[i].kind);
+	return cmdbuf_name_is(name);
+}
+
+/* The members of buffer BUF of module M: the metadata's (in order), else
+ * every instruction of its HLO (by name only), else none. */
+static const struct cmdbuf_members *
+members_of(struct cbx *c, const struct frames_module *m, const char *buf)
+{
+	const struct thunkmeta *t = meta_of(c, m);
+	struct memb *e;
+	size_t i;
+	long b;
+
+	for (i = 0; i < c->nmemb; i++)
+		if (c->memb[i].program_id == m->program_id &&
+		    c->memb[i].buf == buf)
+			return &c->memb[i].m;
+	mem_grow(&c->memb, &c->capmemb, c->nmemb + 1, sizeof(*c->memb));
+	e = &c->memb[c->nmemb++];
+	memset(e, 0, sizeof(*e));
+	e->program_id = m->program_id;
+	e->buf = buf;
+	if (t && (b = thunkmeta_find(t, buf)) >= 0) {
+		c->pid_cur = m->program_id;
+		cmdbuf_members_meta(&e->m, t, (size_t)b, is_outside, c);
+	} else if (m->hlo) {
+		for (i = 0; i < hlo_count(m->hlo); i++)
+			cmdbuf_members_add(&e->m, hlo_inst(m->hlo, i)->name,
+			    NULL);
+	}
+	return &e->m;
+}
+
+static int
+cmp_op(const void *pa, const void *pb)
+{
+	const struct cmdbuf_op *a = pa, *b = pb;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return (a->end > b->end) - (a->end < b->end);
+}
+
+/* Split buffer row T by the graph operations of its launch, if any. */
+static void
+split(struct cbx *c, struct nsysdb *d, size_t t)
+{
+	struct frames_thunk *th = &c->x->fr.thunks[t];
+	const struct frames_module *m = &c->x->fr.modules[th->module];
+	const struct cmdbuf_members *mb;
+	struct nsysdb_gop *g;
+	struct cmdbuf_op *ops;
+	size_t n, i;
+	long *assign;
+
+	if ((n = nsysdb_graph_ops(d, th->range_id, &g)) == 0)
+		return;
+	mb = members_of(c, m, th->cmdbuf);
+	ops = mem_calloc(n, sizeof(*ops));
+	assign = mem_calloc(n, sizeof(*assign));
+	for (i = 0; i < n; i++) {
+		ops[i].start = g[i].start;
+		ops[i].end = g[i].end;
+		ops[i].name = g[i].kind == NSYSDB_KERNEL ?
+		    nsysdb_string(d, g[i].nameid) : "";
+	}
+	qsort(ops, n, sizeof(*ops), cmp_op);
+	cmdbuf_match(ops, n, mb, assign);
+	cmdbuf_split(&c->x->fr, t, th->cmdbuf, ops, n, assign, mb, &c->st);
+	free(assign);
+	free(ops);
+	free(g);
+}
+
+static void
+note(struct cbx *c)
+{
+	const struct input_profile *p = &c->x->in.p[c->k];
+	const struct cmdbuf_stats *s = &c->st;
+	double share;
+
+	if (s->nbuf == 0)
+		return;
+	share = s->ns > 0 ? 100.0 * (double)(s->ns - s->ns_matched) /
+	    (double)s->ns : 0;
+	err_note(&c->x->warnings, "%s: command buffers: %zu of %zu graph "
+	    "operations (%.1f%% of their GPU time) match no HLO operation; "
+	    "that time stays on the command-buffer rows", p->path,
+	    s->nops - s->nmatched, s->nops, share);
+	if (s->nrefused > 0)
+		err_note(&c->x->warnings, "%s: %zu command-buffer executions "
+		    "not split: their operations run concurrently and the "
+		    "matched operations' spans overlap", p->path, s->nrefused);
+}
+
+static void
+cbx_free(struct cbx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nmeta; i++)
+		thunkmeta_free(&c->meta[i].t);
+	for (i = 0; i < c->nmemb; i++)
+		cmdbuf_members_free(&c->memb[i].m);
+	free(c->meta);
+	free(c->memb);
+	free(c->key);
+	strtab_free(&c->outside);
+}
+
+static const char *
+intern_s(struct extract *x, const char *s)
+{
+	return strtab_get(&x->strings, strtab_intern(&x->strings, s,
+	    strlen(s), NULL));
+}
+
+int
+extract_cmdbufs(struct extract *x, size_t m0, size_t t0)
+{
+	struct cbx c;
+	size_t i, n0 = x->fr.nthunks;
+	struct nsysdb *d;
+
+	if (m0 >= x->fr.nmodules)
+		return 0;
+	memset(&c, 0, sizeof(c));
+	c.x = x;
+	c.k = x->fr.modules[m0].profile;
+	d = x->in.p[c.k].kind == INPUT_SQLITE ? x->db[c.k] : NULL;
+	for (i = t0; i < n0; i++) {
+		struct frames_thunk *t = &x->fr.thunks[i];
+		const struct frames_module *m = &x->fr.modules[t->module];
+
+		if (is_cmdbuf(meta_of(&c, m), t->name)) {
+			t->cmdbuf = intern_s(x, t->name);
+		} else {
+			const char *k = key_of(&c, m->program_id, t->name);
+
+			strtab_intern(&c.outside, k, strlen(k), NULL);
+		}
+	}
+	for (i = t0; d && i < n0; i++)
+		if (x->fr.thunks[i].cmdbuf)
+			split(&c, d, i);
+	note(&c);
+	cbx_free(&c);
+	return 0;
+}

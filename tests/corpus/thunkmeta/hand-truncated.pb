@@ -1,0 +1,9 @@
+
+
+kSequential
+
+
+fusion.0kKernel
+&
+
+

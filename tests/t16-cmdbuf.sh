@@ -1,0 +1,231 @@
+#!/bin/sh
+# XLA command buffers (CUDA graphs, issue 18) in exports made by
+# tests/sqlite/mkexport.c: the CommandBuffer column, graph-level traces
+# (CUPTI_ACTIVITY_KIND_GRAPH_TRACE rows are GPU operations), node-level
+# traces attributed to the HLO operations of the buffer (by kernel name,
+# by the thunk metadata's order, unmatched time, concurrent operations).
+# Expected rows are worked out by hand from the planted times in the
+# comments; every module's thunk time is checked against what was planted.
+set -u
+. tests/lib.sh
+: "${MKEXPORT:=${BIN%/bin}/sqlite/mkexport}"
+X=$BIN/nsysjax-extract
+TAB=$(printf '\t')
+
+if [ ! -x "$MKEXPORT" ]; then
+	notok "$MKEXPORT not built (make $MKEXPORT)"
+	done_testing t16-cmdbuf
+	exit 1
+fi
+
+# mk NAME: the export $T/NAME/NAME.sqlite (dump/ beside it) from stdin.
+mk() { mkdir -p "$T/$1"; "$MKEXPORT" spec - "$T/$1/$1.sqlite" || notok "mkexport $1"; }
+
+# rows NAME: "Name|ProjStartMs|ProjDurMs|CommandBuffer" of the thunk frame
+# of execution 0, sorted by name; the frame in $T/NAME.thunk, notes in
+# $T/NAME.err.
+rows() {
+	$X -f thunk "$T/$1/$1.sqlite" > "$T/$1.thunk" 2> "$T/$1.err" || notok "extract $1: $(cat "$T/$1.err")"
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["ProgramExecution"] == 0 { print $c["Name"] "|" $c["ProjStartMs"] "|" $c["ProjDurMs"] "|" $c["CommandBuffer"] }' \
+	    "$T/$1.thunk" | sort
+}
+
+# same NAME: stdin (the expected rows) equals rows NAME.
+same() {
+	cat > "$T/$1.want"
+	rows "$1" > "$T/$1.got"
+	if cmp -s "$T/$1.want" "$T/$1.got"; then ok; else notok "$1: thunk rows"; diff "$T/$1.want" "$T/$1.got" | head -20; fi
+}
+
+# totals NAME MS: every module execution's thunks sum (ProjDurMs +
+# ProjDurHiddenMs) to MS, and the module frame's ProjDurMs is unchanged
+# by the split (MODMS).
+totals() {
+	awk -F'\t' -v want="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    { s[$c["ProgramExecution"]] += $c["ProjDurMs"] + $c["ProjDurHiddenMs"] }
+	    END { n = 0; for (e in s) { n++; if (s[e] < want - 1e-9 || s[e] > want + 1e-9) { print "execution " e ": " s[e] ", want " want; bad = 1 } }
+	          if (n == 0) { print "no rows"; bad = 1 }; exit bad }' "$T/$1.thunk"
+}
+modtotal() {
+	$X -f module "$T/$1/$1.sqlite" 2>/dev/null | awk -F'\t' -v want="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["ProjDurMs"] != want { print "module " NR ": " $c["ProjDurMs"] ", want " want; bad = 1 } END { exit bad }'
+}
+
+# One module jit_f (program 5) on process 100, thread 100 (the launcher
+# of device 0): fusion.0, the command buffer command_buffer_1 (its
+# launch: correlation id 2), fusion.6.  Times in ns; the thunk frame is
+# in ms.  HLO: every instruction named below.  Thunk metadata (XLA's
+# pre-order walk): the buffer, its SequentialThunk, its five thunks, then
+# fusion.6, which has a range of its own (so lies outside the buffer).
+HEAD='thread 0x1000064000064 XlaLauncher:#global=0,local=0,process=0,slice=0#
+domain 1 0x1000064000064 1 0 TSL
+hlo 5 jit_f p.0:parameter fusion.0:fusion loop_add_fusion.1:fusion gemm.2:custom-call input_reduce_fusion.3:fusion fusion.7:fusion copy.4:copy fusion.6:fusion'
+META='thunkmeta 5 jit_f -:kSequential fusion.0:kKernel command_buffer_1:kCommandBuffer -:kSequential loop_add_fusion.1:kKernel gemm.2:kGemm input_reduce_fusion.3:kKernel fusion.7:kKernel copy.4:kMemset32BitValue fusion.6:kKernel'
+# exec B0: module [B0+1000, B0+9000], its ranges and calls; GPU times
+# from G0: fusion.0 [G0, G0+100us], the buffer's work from G0+200us,
+# fusion.6 [G0+900us, G0+1000us].
+exec_ranges() {
+	b=$1 g=$2 id=$3
+	echo "nvtx $id 59 0x1000064000064 $((b + 1000)) $((b + 9000)) - 1 XlaModule:#hlo_module=jit_f,program_id=5#
+nvtx $((id + 1)) 59 0x1000064000064 $((b + 1100)) $((b + 1200)) - 1 Thunk:#hlo_op=fusion.0#
+nvtx $((id + 2)) 59 0x1000064000064 $((b + 1300)) $((b + 1500)) - 1 Thunk:#hlo_op=command_buffer_1#
+nvtx $((id + 3)) 59 0x1000064000064 $((b + 1600)) $((b + 1700)) - 1 Thunk:#hlo_op=fusion.6#
+call 0x1000064000064 $((b + 1150)) $((b + 1160)) $((id + 1)) 0
+kernel $g $((g + 100000)) $((id + 1)) 0x1000064000000 0 7 - fusion_0
+call 0x1000064000064 $((b + 1400)) $((b + 1410)) $((id + 2)) 0
+call 0x1000064000064 $((b + 1650)) $((b + 1660)) $((id + 3)) 0
+kernel $((g + 900000)) $((g + 1000000)) $((id + 3)) 0x1000064000000 0 7 - fusion_6"
+}
+# The buffer's graph, node-level (graphNodeId set, the launch's
+# correlation id), from G = G0 + 200us:
+#   [G, +100]      loop_add_fusion_1            name  -> loop_add_fusion.1
+#   [+100, +300]   sm90_xmma_gemm_f32f32        order -> gemm.2
+#   [+300, +320]   splitKreduce_kernel          order -> gemm.2 (one thunk
+#                                               between: all of the run)
+#   (a 30us gap)
+#   [+350, +450]   input_reduce_fusion_3_kernel name+suffix -> input_reduce_fusion.3
+#   [+450, +500]   unknown_kernel               between two named
+#                                               neighbours: unmatched
+#   [+500, +600]   fusion_7                     name  -> fusion.7
+#   [+600, +610]   memset                       order -> copy.4
+# Buffer: [G, G+610] = 610us; inner spans 100 + 220 + 100 + 100 + 10 =
+# 530us; the buffer's row keeps 80us (the gap and the unknown kernel).
+node_ops() {
+	g=$(($1 + 200000)) c=$2
+	echo "kernel $g $((g + 100000)) $c 0x1000064000000 0 7 31 loop_add_fusion_1
+kernel $((g + 100000)) $((g + 300000)) $c 0x1000064000000 0 7 32 sm90_xmma_gemm_f32f32
+kernel $((g + 300000)) $((g + 320000)) $c 0x1000064000000 0 7 33 splitKreduce_kernel
+kernel $((g + 350000)) $((g + 450000)) $c 0x1000064000000 0 7 34 input_reduce_fusion_3_kernel
+kernel $((g + 450000)) $((g + 500000)) $c 0x1000064000000 0 7 35 unknown_kernel
+kernel $((g + 500000)) $((g + 600000)) $c 0x1000064000000 0 7 36 fusion_7
+memset $((g + 600000)) $((g + 610000)) $c 0x1000064000000 0 7 37"
+}
+# Two executions: at CPU 0 / GPU 10 ms and CPU 100000 / GPU 20 ms.
+{ echo "$HEAD"; echo "$META"; exec_ranges 0 10000000 10; node_ops 10000000 12
+  exec_ranges 100000 20000000 20; node_ops 20000000 22; } | mk node
+same node <<'W'
+command_buffer_1|10.2|0.08|command_buffer_1
+copy.4|10.8|0.01|command_buffer_1
+fusion.0|10|0.1|
+fusion.6|10.9|0.1|
+fusion.7|10.7|0.1|command_buffer_1
+gemm.2|10.3|0.22|command_buffer_1
+input_reduce_fusion.3|10.55|0.1|command_buffer_1
+loop_add_fusion.1|10.2|0.1|command_buffer_1
+W
+# Each execution: 100 + 610 + 100 us of thunk time; the module 1 ms.
+check "node: thunk time per execution as planted" totals node 0.81
+check "node: module time unchanged" modtotal node 1
+# 14 graph operations, 2 unmatched (unknown_kernel): 100 of 1160 us.
+grep -q "node.sqlite: command buffers: 2 of 14 graph operations (8.6% of their GPU time) match no HLO operation" "$T/node.err" &&
+    [ "$(wc -l < "$T/node.err")" -eq 1 ] && ok || notok "node: the note: $(cat "$T/node.err")"
+# Inner rows are HLO instructions: the hlo frame has them (not the buffer).
+$X -f hlo "$T/node/node.sqlite" 2>/dev/null | cut -f2,3 | sort > "$T/node.hlo"
+printf 'Name\tOpcode\ncopy.4\tcopy\nfusion.0\tfusion\nfusion.6\tfusion\nfusion.7\tfusion\ngemm.2\tcustom-call\ninput_reduce_fusion.3\tfusion\nloop_add_fusion.1\tfusion\n' | sort > "$T/node.hlo.want"
+check "node: hlo frame" cmp "$T/node.hlo.want" "$T/node.hlo"
+# -f nvtx is the projection, not split: the buffer's range keeps its
+# whole graph (610us) and one GPU operation (one launch).
+$X -f nvtx "$T/node/node.sqlite" 2>/dev/null | awk -F'\t' '$1 ~ /command_buffer_1/ && $2 == 10200000 { print $3, $9 }' > "$T/node.nvtx"
+[ "$(cat "$T/node.nvtx")" = "610000 1" ] && ok || notok "node: nvtx row of the buffer: $(cat "$T/node.nvtx")"
+
+# Without the thunk metadata: the buffer is known by its name, and only
+# kernel names match (every HLO instruction a candidate): loop_add_fusion.1,
+# input_reduce_fusion.3, fusion.7; the buffer keeps 610 - 300 = 310us.
+{ echo "$HEAD"; exec_ranges 0 10000000 10; node_ops 10000000 12; } | mk nometa
+same nometa <<'W'
+command_buffer_1|10.2|0.31|command_buffer_1
+fusion.0|10|0.1|
+fusion.6|10.9|0.1|
+fusion.7|10.7|0.1|command_buffer_1
+input_reduce_fusion.3|10.55|0.1|command_buffer_1
+loop_add_fusion.1|10.2|0.1|command_buffer_1
+W
+check "nometa: thunk time as planted" totals nometa 0.81
+# unmatched: 200 + 20 + 50 + 10 = 280 of 580 us.
+grep -q "4 of 7 graph operations (48.3% of their GPU time)" "$T/nometa.err" && ok || notok "nometa: the note: $(cat "$T/nometa.err")"
+
+# Graph-level trace (nsys's default): the launch is one
+# CUPTI_ACTIVITY_KIND_GRAPH_TRACE row [G, G+610us] with the launch's
+# correlation id; the buffer's row carries all of it, no inner rows, and
+# one note says how to see inside (issue 18 item 5).
+{ echo "$HEAD"; echo "$META"; exec_ranges 0 10000000 10
+  echo "graph 10200000 10810000 12 0x1000064000000 0 7 1"; } | mk graph
+same graph <<'W'
+command_buffer_1|10.2|0.61|command_buffer_1
+fusion.0|10|0.1|
+fusion.6|10.9|0.1|
+W
+check "graph: thunk time as planted" totals graph 0.81
+[ "$(grep -c 'command_buffer_1.*whole graph.*nsysjax-profile' "$T/graph.err")" = 1 ] &&
+    [ "$(wc -l < "$T/graph.err")" -eq 1 ] && ok || notok "graph: stderr $(cat "$T/graph.err")"
+$X -f nvtx "$T/graph/graph.sqlite" > "$T/graph.nvtx" 2>&1
+printf 'TSL:XlaModule:#hlo_module=jit_f,program_id=5#|10000000|1000000|3\nTSL:Thunk:#hlo_op=fusion.0#|10000000|100000|1\nTSL:Thunk:#hlo_op=command_buffer_1#|10200000|610000|1\nTSL:Thunk:#hlo_op=fusion.6#|10900000|100000|1\n' > "$T/graph.nvtx.want"
+awk -F'\t' 'NR > 1 { print $1 "|" $2 "|" $3 "|" $9 }' "$T/graph.nvtx" | cmp -s - "$T/graph.nvtx.want" && ok ||
+    notok "graph: nvtx frame $(cat "$T/graph.nvtx")"
+# The same export without the graph-trace table: the buffer projects to
+# nothing (what nsysjax did before), its row is absent.
+{ echo "$HEAD"; echo "$META"; exec_ranges 0 10000000 10; } | mk nograph
+rows nograph | grep -q command_buffer && notok "nograph: a buffer row without GPU work" || ok
+
+# Concurrent operations (two streams; XLA's kConcurrentRegions): order
+# says nothing, names still match.  Execution 0 from G = 10.2 ms:
+#   loop_add_fusion_1 [G, +100] stream 7, fusion_7 [+50, +150] stream 8,
+#   sm90_xmma_gemm [+100, +200] stream 7 (unmatched: no order rule)
+#   buffer [G, G+200]: inner spans 100 + 100 = 200 = the buffer: it keeps 0.
+# Execution 1 from G = 20.2 ms: loop_add_fusion_1 [G, +150], fusion_7
+#   [+50, +200]: spans 150 + 150 > 200: the buffer is not split.
+conc_ops() {
+	g=$(($1 + 200000)) c=$2
+	echo "kernel $g $((g + $3)) $c 0x1000064000000 0 7 31 loop_add_fusion_1
+kernel $((g + 50000)) $((g + $4)) $c 0x1000064000000 0 8 36 fusion_7"
+	[ "$5" = gemm ] && echo "kernel $((g + 100000)) $((g + 200000)) $c 0x1000064000000 0 7 32 sm90_xmma_gemm_f32f32"
+	:
+}
+{ echo "$HEAD"; echo "$META"; exec_ranges 0 10000000 10; conc_ops 10000000 12 100000 150000 gemm
+  exec_ranges 100000 20000000 20; conc_ops 20000000 22 150000 200000 -; } | mk conc
+same conc <<'W'
+command_buffer_1|10.2|0|command_buffer_1
+fusion.0|10|0.1|
+fusion.6|10.9|0.1|
+fusion.7|10.25|0.1|command_buffer_1
+loop_add_fusion.1|10.2|0.1|command_buffer_1
+W
+check "conc: thunk time as planted" totals conc 0.4
+$X -f thunk "$T/conc/conc.sqlite" 2>/dev/null | awk -F'\t' '$2 == 1 && $18 != "" { print $3 "|" $8 }' > "$T/conc.1"
+[ "$(cat "$T/conc.1")" = "command_buffer_1|0.2" ] && ok || notok "conc: execution 1 not split: $(cat "$T/conc.1")"
+# 5 operations: 1 unmatched (100us) + 2 of the unsplit buffer (300us) of 600us.
+grep -q "3 of 5 graph operations (66.7% of their GPU time)" "$T/conc.err" &&
+    grep -q "1 command-buffer executions not split" "$T/conc.err" && ok || notok "conc: notes: $(cat "$T/conc.err")"
+
+# The name rule alone: command_buffer.3 (no metadata) is a buffer,
+# command_buffer_x is not; a metadata kind other than kCommandBuffer
+# wins over the name.
+{ echo "thread 0x1000064000064 XlaLauncher:#global=0,local=0,process=0,slice=0#
+domain 1 0x1000064000064 1 0 TSL
+hlo 5 jit_f command_buffer_x:fusion command_buffer_7:fusion
+thunkmeta 5 jit_f command_buffer_7:kKernel
+nvtx 2 59 0x1000064000064 1000 9000 - 1 XlaModule:#hlo_module=jit_f,program_id=5#
+nvtx 3 59 0x1000064000064 1100 1200 - 1 Thunk:#hlo_op=command_buffer.3#
+nvtx 4 59 0x1000064000064 1300 1400 - 1 Thunk:#hlo_op=command_buffer_x#
+nvtx 5 59 0x1000064000064 1500 1600 - 1 Thunk:#hlo_op=command_buffer_7#
+call 0x1000064000064 1150 1160 1 0
+graph 10000000 10100000 1 0x1000064000000 0 7 1
+call 0x1000064000064 1350 1360 2 0
+kernel 10200000 10300000 2 0x1000064000000 0 7 - command_buffer_x
+call 0x1000064000064 1550 1560 3 0
+kernel 10400000 10500000 3 0x1000064000000 0 7 - command_buffer_7"; } | mk names
+same names <<'W'
+command_buffer.3|10|0.1|command_buffer.3
+command_buffer_7|10.4|0.1|
+command_buffer_x|10.2|0.1|
+W
+
+# Workers and merge pass the column through: -j 2 over two exports equals
+# one extraction.
+mkdir -p "$T/j0" "$T/j2"
+$X -j 0 -o "$T/j0" "$T/node/node.sqlite" "$T/conc/conc.sqlite" 2>/dev/null &&
+    $X -j 2 -o "$T/j2" "$T/node/node.sqlite" "$T/conc/conc.sqlite" 2>/dev/null &&
+    cmp -s "$T/j0/thunk.tsv" "$T/j2/thunk.tsv" && ok || notok "-j 2 thunk frame differs from -j 0"
+
+done_testing t16-cmdbuf

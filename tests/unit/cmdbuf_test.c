@@ -1,0 +1,268 @@
+/*
+ * Unit tests of formats/thunkmeta (XLA's thunk metadata dump, bytes
+ * encoded here by hand from thunk.proto's field numbers) and
+ * profile/cmdbuf (the command-buffer name rule, matching and splitting;
+ * expected values worked out from the planted times in the comments).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "formats/pbwire.h"
+#include "formats/thunkmeta.h"
+#include "profile/cmdbuf.h"
+#include "unit.h"
+
+static uint8_t buf[4096];
+static size_t len;
+
+/* Append field NUM (wire type WT: 0 varint V, 2 bytes P[0..N)) to
+ * B[*L..]. */
+static void
+putb(uint8_t *b, size_t *l, int num, int wt, const void *p, size_t n,
+    uint64_t v)
+{
+	*l += pbwire_put_varint(b + *l, (uint64_t)num << 3 | (unsigned)wt);
+	if (wt == 0) {
+		*l += pbwire_put_varint(b + *l, v);
+		return;
+	}
+	*l += pbwire_put_varint(b + *l, n);
+	memcpy(b + *l, p, n);
+	*l += n;
+}
+
+static void
+put(int num, int wt, const void *p, size_t n, uint64_t v)
+{
+	putb(buf, &len, num, wt, p, n, v);
+}
+
+/* One ThunkMetadataProto: thunk_info { profile_annotation, stream 1,
+ * thunk_id ID }, thunk_kind, and an unknown field 9. */
+static void
+entry(const char *name, const char *kind, uint64_t id)
+{
+	uint8_t info[256], e[512];
+	size_t il = 0, el = 0;
+
+	if (name)
+		putb(info, &il, 1, 2, name, strlen(name), 0);
+	putb(info, &il, 2, 0, NULL, 0, 1);
+	putb(info, &il, 3, 0, NULL, 0, id);
+	putb(e, &el, 1, 2, info, il, 0);
+	putb(e, &el, 2, 2, kind, strlen(kind), 0);
+	putb(e, &el, 9, 0, NULL, 0, 7);
+	put(1, 2, e, el, 0);
+}
+
+static void
+test_thunkmeta(void)
+{
+	struct thunkmeta t;
+
+	len = 0;
+	entry(NULL, "kSequential", 1);
+	entry("command_buffer_2", "kCommandBuffer", 9);
+	entry("fusion.1", "kKernel", 3);
+	CHECK_INT(thunkmeta_read(buf, len, &t), 0);
+	CHECK_INT(t.n, 3);
+	CHECK_STR(t.v[0].name, "");
+	CHECK_STR(t.v[0].kind, "kSequential");
+	CHECK_STR(t.v[1].name, "command_buffer_2");
+	CHECK_INT(t.v[1].id, 9);
+	CHECK(thunkmeta_is_cmdbuf_kind(t.v[1].kind));
+	CHECK(!thunkmeta_is_cmdbuf_kind(t.v[2].kind));
+	CHECK_INT(thunkmeta_find(&t, "fusion.1"), 2);
+	CHECK_INT(thunkmeta_find(&t, "fusion.9"), -1);
+	thunkmeta_free(&t);
+	/* An empty file is an empty list. */
+	CHECK_INT(thunkmeta_read(buf, 0, &t), 0);
+	CHECK_INT(t.n, 0);
+	/* Field 1 as a varint: not this message. */
+	len = 0;
+	put(1, 0, NULL, 0, 5);
+	CHECK_INT(thunkmeta_read(buf, len, &t), -1);
+	CHECK(strstr(err_msg(), "not a ThunkMetadataListProto") != NULL);
+	/* Cut short. */
+	len = 0;
+	entry("fusion.1", "kKernel", 3);
+	CHECK_INT(thunkmeta_read(buf, len - 2, &t), -1);
+	/* thunk_kind as a varint inside an entry. */
+	len = 0;
+	put(1, 2, "\x10\x01", 2, 0);
+	CHECK_INT(thunkmeta_read(buf, len, &t), -1);
+	CHECK(strstr(err_msg(), "entry 0: thunk_kind") != NULL);
+}
+
+static void
+test_names(void)
+{
+	CHECK(cmdbuf_name_is("command_buffer_9"));
+	CHECK(cmdbuf_name_is("command_buffer.12"));
+	CHECK(!cmdbuf_name_is("command_buffer"));
+	CHECK(!cmdbuf_name_is("command_buffer_"));
+	CHECK(!cmdbuf_name_is("command_buffer_x"));
+	CHECK(!cmdbuf_name_is("command_buffer_1a"));
+	CHECK(!cmdbuf_name_is("my_command_buffer_1"));
+}
+
+/* Members a.1 (kernel), gemm.2 (kGemm), b.3, c.4, memset.5 in order. */
+static void
+members(struct cmdbuf_members *m, int ordered)
+{
+	memset(m, 0, sizeof(*m));
+	cmdbuf_members_add(m, "a.1", ordered ? "kKernel" : NULL);
+	cmdbuf_members_add(m, "gemm.2", ordered ? "kGemm" : NULL);
+	cmdbuf_members_add(m, "b-3", ordered ? "kKernel" : NULL);
+	cmdbuf_members_add(m, "c.4", ordered ? "kKernel" : NULL);
+	cmdbuf_members_add(m, "memset.5", ordered ? "kMemset32BitValue" :
+	    NULL);
+	m->ordered = ordered;
+}
+
+static void
+test_match(void)
+{
+	/* GPU ns: a_1 [0,10], two library kernels [10,30] [30,32], b_3_k
+	 * [35,45] (name + suffix), x [45,50] (between b.3 and c.4: none),
+	 * c_4 [50,60], memset [60,61]. */
+	static const struct cmdbuf_op ops[] = {
+		{ 0, 10, "a_1" }, { 10, 30, "cutlass_gemm" },
+		{ 30, 32, "splitK" }, { 35, 45, "b_3_k" }, { 45, 50, "x" },
+		{ 50, 60, "c_4" }, { 60, 61, "" }
+	};
+	static const long want[] = { 0, 1, 1, 2, -1, 3, 4 };
+	static const long want_noorder[] = { 0, -1, -1, 2, -1, 3, -1 };
+	struct cmdbuf_members m;
+	struct cmdbuf_stats st;
+	struct frames f;
+	long a[7];
+	size_t i, n;
+	int64_t sum = 0;
+
+	members(&m, 1);
+	CHECK_INT(cmdbuf_match(ops, 7, &m, a), 0);
+	for (i = 0; i < 7; i++)
+		CHECK_INT(a[i], want[i]);
+	/* The buffer row: [0, 61] = 61 ns; inner spans 10 + 22 + 10 + 10 +
+	 * 1 = 53; it keeps 8 (the gap 32-35 and x). */
+	memset(&f, 0, sizeof(f));
+	memset(&st, 0, sizeof(st));
+	f.thunks = calloc(1, sizeof(*f.thunks));
+	f.capthunks = f.nthunks = 1;
+	f.thunks[0].name = strdup("command_buffer_1");
+	f.thunks[0].start = 0;
+	f.thunks[0].dur = 61;
+	n = cmdbuf_split(&f, 0, "command_buffer_1", ops, 7, a, &m, &st);
+	CHECK_INT(n, 5);
+	CHECK_INT(f.nthunks, 6);
+	CHECK_INT(f.thunks[0].dur, 8);
+	CHECK_STR(f.thunks[0].cmdbuf, "command_buffer_1");
+	CHECK_STR(f.thunks[2].name, "gemm.2");
+	CHECK_INT(f.thunks[2].start, 10);
+	CHECK_INT(f.thunks[2].dur, 22);
+	CHECK_STR(f.thunks[5].name, "memset.5");
+	CHECK_STR(f.thunks[5].cmdbuf, "command_buffer_1");
+	for (i = 0; i < f.nthunks; i++)
+		sum += f.thunks[i].dur;
+	CHECK_INT(sum, 61);
+	CHECK_INT(st.nops, 7);
+	CHECK_INT(st.nmatched, 6);
+	CHECK_INT(st.ns, 10 + 20 + 2 + 10 + 5 + 10 + 1);
+	CHECK_INT(st.ns_matched, 58 - 5);
+	frames_free(&f);
+	cmdbuf_members_free(&m);
+	/* Without order (no metadata): names only. */
+	members(&m, 0);
+	CHECK_INT(cmdbuf_match(ops, 7, &m, a), 0);
+	for (i = 0; i < 7; i++)
+		CHECK_INT(a[i], want_noorder[i]);
+	cmdbuf_members_free(&m);
+}
+
+static void
+test_order_counts(void)
+{
+	/* Between a.1 and b-3 lie gemm.2 alone; between c.4 and the end
+	 * memset.5 alone.  Members x.1 y.2 (two library thunks) with two
+	 * unnamed kernels: one each; with three: none. */
+	static const struct cmdbuf_op two[] = {
+		{ 0, 1, "k1" }, { 1, 2, "k2" }
+	};
+	static const struct cmdbuf_op three[] = {
+		{ 0, 1, "k1" }, { 1, 2, "k2" }, { 2, 3, "k3" }
+	};
+	static const struct cmdbuf_op conc[] = {
+		{ 0, 10, "x_1" }, { 5, 15, "k" }
+	};
+	struct cmdbuf_members m;
+	long a[3];
+
+	memset(&m, 0, sizeof(m));
+	cmdbuf_members_add(&m, "x.1", "kGemm");
+	cmdbuf_members_add(&m, "y.2", "kCudnn");
+	cmdbuf_members_add(&m, "seq", "kSequential");
+	m.ordered = 1;
+	cmdbuf_match(two, 2, &m, a);
+	CHECK_INT(a[0], 0);
+	CHECK_INT(a[1], 1);
+	cmdbuf_match(three, 3, &m, a);
+	CHECK_INT(a[0], -1);
+	CHECK_INT(a[2], -1);
+	/* Overlapping operations: concurrent, no order rule. */
+	CHECK_INT(cmdbuf_match(conc, 2, &m, a), 1);
+	CHECK_INT(a[0], 0);
+	CHECK_INT(a[1], -1);
+	cmdbuf_members_free(&m);
+}
+
+/* The members of a buffer from the metadata: up to the next buffer, or
+ * to a thunk that ran outside (has a range of its own). */
+static int
+outside(void *arg, const char *name)
+{
+	(void)arg;
+	return strcmp(name, "after.9") == 0;
+}
+
+static void
+test_members_meta(void)
+{
+	struct thunkmeta t;
+	struct cmdbuf_members m;
+
+	len = 0;
+	entry("command_buffer_1", "kCommandBuffer", 1);
+	entry(NULL, "kSequential", 2);
+	entry("a.1", "kKernel", 3);
+	entry("b.2", "kGemm", 4);
+	entry("after.9", "kKernel", 5);
+	entry("c.3", "kKernel", 6);
+	entry("command_buffer_2", "kCommandBuffer", 7);
+	entry("d.4", "kKernel", 8);
+	CHECK_INT(thunkmeta_read(buf, len, &t), 0);
+	memset(&m, 0, sizeof(m));
+	cmdbuf_members_meta(&m, &t, 0, outside, NULL);
+	CHECK_INT(m.n, 2);
+	CHECK_STR(m.name[1], "b.2");
+	CHECK_STR(m.kind[1], "kGemm");
+	CHECK(m.ordered);
+	cmdbuf_members_free(&m);
+	cmdbuf_members_meta(&m, &t, 6, outside, NULL);
+	CHECK_INT(m.n, 1);
+	CHECK_STR(m.name[0], "d.4");
+	cmdbuf_members_free(&m);
+	thunkmeta_free(&t);
+}
+
+int
+main(void)
+{
+	test_thunkmeta();
+	test_names();
+	test_match();
+	test_order_counts();
+	test_members_meta();
+	return unit_done("cmdbuf_test");
+}
