@@ -24,22 +24,22 @@ done
 shift $((OPTIND - 1))
 [ -n "$OUT" ] || bad_usage "no output directory (-o)"
 [ $# -gt 0 ] || bad_usage "no input"
-mkdir -p "$OUT"
+make_out "$OUT"
 
 frames "$@"
 steady thunk module
-CP="nsysjax-critpath -m $W/module.tsv -H $F/hlo.tsv"
-# shellcheck disable=SC2086 # CP's words
-$CP -b "$W/thunk.tsv" > "$OUT/breakdown.tsv" 2> "$W/b.err"
+# A function, not a string: paths with spaces stay one word (review #11).
+CP() { nsysjax-critpath -m "$W/module.tsv" -H "$F/hlo.tsv" "$@"; }
+CP -b "$W/thunk.tsv" > "$OUT/breakdown.tsv" 2> "$W/b.err"
 if [ -n "$SCALE" ]; then
 	# shellcheck disable=SC2086
-	$CP -s --comm-scale "$COMM" --scale "$SCALE" "$W/thunk.tsv" > "$OUT/scenarios.tsv" 2> "$W/s.err"
+	CP -s --comm-scale "$COMM" --scale "$SCALE" "$W/thunk.tsv" > "$OUT/scenarios.tsv" 2> "$W/s.err"
 else
 	# shellcheck disable=SC2086
-	$CP -s --comm-scale "$COMM" "$W/thunk.tsv" > "$OUT/scenarios.tsv" 2> "$W/s.err"
+	CP -s --comm-scale "$COMM" "$W/thunk.tsv" > "$OUT/scenarios.tsv" 2> "$W/s.err"
 fi
 # shellcheck disable=SC2086
-$CP "$W/thunk.tsv" > "$OUT/path.tsv" 2> /dev/null
+CP "$W/thunk.tsv" > "$OUT/path.tsv" 2> /dev/null
 
 # Per module: executions, means of the step and of each label, shares.
 awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -68,7 +68,7 @@ if [ -n "$top" ]; then
 	exec=$(awk -F'\t' -v p="$top" 'NR > 1 && $1 == p { print $6 "\t" $2 }' "$OUT/breakdown.tsv" |
 		LC_ALL=C sort -t "$TAB" -k1,1g -k2,2n | awk -F'\t' '{ e[NR] = $2 } END { print e[int((NR + 1) / 2)] }')
 	# shellcheck disable=SC2086
-	$CP --svg -e "$top:$exec" "$W/thunk.tsv" > "$OUT/step.svg" 2> /dev/null || rm -f "$OUT/step.svg"
+	CP --svg -e "$top:$exec" "$W/thunk.tsv" > "$OUT/step.svg" 2> /dev/null || rm -f "$OUT/step.svg"
 fi
 
 # The tables for a person.

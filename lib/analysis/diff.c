@@ -88,9 +88,14 @@ imap_free(struct imap *m)
 	memset(m, 0, sizeof *m);
 }
 
+/* Two ids (of strtab, below 2^32: 4 billion distinct names would not
+ * fit in memory first) as one key; checked, as a collision would merge
+ * two rows silently. */
 static uint64_t
 pair(size_t a, size_t b)
 {
+	if ((uint64_t)a > UINT32_MAX || (uint64_t)b > UINT32_MAX)
+		err_die("more than 2^32 distinct names");
 	return (uint64_t)a << 32 | (uint64_t)b;
 }
 

@@ -1211,13 +1211,6 @@ fold_diff_read(struct fold_diff *x, int which, FILE *fp, const char *name)
 	return 0;
 }
 
-void
-fold_diff_totals(const struct fold_diff *x, double *before, double *after)
-{
-	*before = x->total[0];
-	*after = x->total[1];
-}
-
 static const struct strtab *diff_sort_tab;
 
 static int

@@ -243,8 +243,4 @@ int fold_diff_read(struct fold_diff *x, int which, FILE *fp,
 int fold_diff_write(struct fold_diff *x, int normalize, FILE *fp,
     const char *name);
 
-/* The totals of each file's counts (after reading). */
-void fold_diff_totals(const struct fold_diff *x, double *before,
-    double *after);
-
 #endif

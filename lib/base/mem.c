@@ -58,11 +58,19 @@ mem_strndup(const char *s, size_t n)
 	return d;
 }
 
+size_t
+mem_push_(void *p, size_t *n, size_t *cap, size_t size)
+{
+	mem_grow(p, cap, *n + 1, size);
+	memset(*(char **)p + *n * size, 0, size);
+	return (*n)++;
+}
+
 void
 mem_grow(void *p, size_t *cap, size_t need, size_t size)
 {
 	void **pp = p;
-	size_t n = *cap ? *cap : 16;
+	size_t n = *cap ? *cap : MEM_GROW_MIN;
 
 	if (need <= *cap)
 		return;

@@ -29,4 +29,26 @@ char *mem_strndup(const char *s, size_t n);
  */
 void mem_grow(void *p, size_t *cap, size_t need, size_t size);
 
+/*
+ * The first capacity mem_grow gives.  A test build with -DMEM_GROW_MIN=1
+ * (make check-grow) grows at every other append, so that code keeping
+ * an element pointer across an append fails under ASan at once (review
+ * #1: fold.c's new_var did, past 16 rows).
+ */
+#ifndef MEM_GROW_MIN
+#define MEM_GROW_MIN 16
+#endif
+
+/*
+ * Growth by index: append one zeroed element to the array P of N
+ * elements (capacity CAP, all lvalues of the caller) and give its index,
+ * never a pointer (which the next append could leave dangling).  The
+ * element size comes from P's type, as git's ALLOC_GROW:
+ *
+ *	size_t i = MEM_PUSH(v, nv, capv);
+ *	v[i].x = 1;
+ */
+#define MEM_PUSH(p, n, cap) mem_push_(&(p), &(n), &(cap), sizeof(*(p)))
+size_t mem_push_(void *p, size_t *n, size_t *cap, size_t size);
+
 #endif

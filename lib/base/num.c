@@ -1,3 +1,4 @@
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,10 @@ fast_f64(const char *s, size_t n, double *v)
 	size_t k = 0, nd = 0, frac = 0;
 	int neg = 0, dot = 0;
 
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
+	/* Extended precision (x87) would round twice: strtod instead. */
+	return -1;
+#endif
 	if (k < n && (s[k] == '-' || s[k] == '+'))
 		neg = s[k++] == '-';
 	for (; k < n; k++) {

@@ -248,6 +248,8 @@ tsv_f64(struct tsv_writer *w, double v)
 static int
 flush(struct tsv_writer *w)
 {
+	/* errno cleared first: a stale one must not name the failure. */
+	errno = 0;
 	if (w->len && !w->failed && fwrite(w->buf, 1, w->len, w->fp) != w->len)
 		w->failed = errno ? errno : EIO;
 	w->len = 0;
@@ -278,6 +280,7 @@ tsv_wclose(struct tsv_writer *w)
 {
 	int rc = flush(w);
 
+	errno = 0;
 	if (rc == 0 && fflush(w->fp) != 0) {
 		w->failed = errno ? errno : EIO;
 		rc = -1;

@@ -1101,7 +1101,11 @@ dictvalues(struct dec *d, const uint8_t *p, size_t len, size_t m,
 
 	if (m == 0)
 		return 0;
-	rle_init(&r, p + 1, len - 1, p[0]);
+	/* holds() checked these bytes already; checked here too, so that
+	 * the safety of this call does not hang on that. */
+	if (len < 1 || rle_init(&r, p + 1, len - 1, p[0]) < 0)
+		return err_fail("bad dictionary indices: bit width %d",
+		    len < 1 ? -1 : p[0]);
 	for (i = 0; i < m; i += (size_t)cnt) {
 		cnt = rle_next(&r, ix, m - i < RLE_BLOCK ? m - i : RLE_BLOCK,
 		    &run);

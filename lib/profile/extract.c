@@ -1036,12 +1036,6 @@ extract_nwarnings(const struct extract *x)
 	return x->nwarnings;
 }
 
-unsigned
-extract_frames(const struct extract *x)
-{
-	return x->o.frames;
-}
-
 int
 extract_profiles(const char *const *paths, size_t n, struct extract_opts *o,
     struct extract_profile **v, size_t *nv)

@@ -60,7 +60,7 @@ struct extract *extract_new(void);
  * Read PATHS[0..N) (the processes of one run) and build the frames named
  * in O->frames.  The nvtx frame needs SQLite exports: asked for alone
  * from an nsys-jax archive it is an error; among all frames (-o) it is
- * dropped from the frames loaded (extract_frames) unless every input is
+ * dropped from the frames loaded unless every input is
  * an export.  Returns 0,
  * or -1 with an err message naming the input, the member and what is
  * wrong.  Notes of the reference's heuristics and warnings (and, for
@@ -78,7 +78,7 @@ int extract_load(struct extract *x, const char *const *paths, size_t n,
 int extract_write(struct extract *x, unsigned bit, struct tsv_writer *w);
 
 /*
- * Write every frame extract_load built (extract_frames) to DIR/NAME.tsv,
+ * Write every frame extract_load built to DIR/NAME.tsv,
  * DIR existing.  Each goes to a temporary file, renamed once all are
  * written, so that a failure leaves no frame that looks complete
  * (outfile.h).  Returns 0, or -1 with the err message of the first
@@ -149,9 +149,6 @@ const struct err_notes *extract_notes(const struct extract *x);
  * as one extraction does.
  */
 size_t extract_nwarnings(const struct extract *x);
-
-/* The EXTRACT_* bits of the frames extract_load built. */
-unsigned extract_frames(const struct extract *x);
 
 /* Release X and everything it holds; NULL is allowed. */
 void extract_free(struct extract *x);
