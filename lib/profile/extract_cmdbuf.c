@@ -119,8 +119,12 @@ members_of(struct cbx *c, const struct frames_module *m, const char *buf)
 	const struct thunkmeta *t = meta_of(c, m);
 	struct memb *e;
 	size_t i;
-	long b;
+	long b = t ? thunkmeta_find(t, buf) : -1;
 
+	/* Without the buffer's metadata, one table (every instruction)
+	 * serves all the module's buffers. */
+	if (b < 0)
+		buf = NULL;
 	for (i = 0; i < c->nmemb; i++)
 		if (c->memb[i].program_id == m->program_id &&
 		    c->memb[i].buf == buf)
@@ -130,7 +134,7 @@ members_of(struct cbx *c, const struct frames_module *m, const char *buf)
 	memset(e, 0, sizeof(*e));
 	e->program_id = m->program_id;
 	e->buf = buf;
-	if (t && (b = thunkmeta_find(t, buf)) >= 0) {
+	if (b >= 0) {
 		c->pid_cur = m->program_id;
 		cmdbuf_members_meta(&e->m, t, (size_t)b, is_outside, c);
 	} else if (m->hlo) {
