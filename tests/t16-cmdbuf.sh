@@ -129,6 +129,24 @@ check "node: hlo frame" cmp "$T/node.hlo.want" "$T/node.hlo"
 $X -f nvtx "$T/node/node.sqlite" 2>/dev/null | awk -F'\t' '$1 ~ /command_buffer_1/ && $2 == 10200000 { print $3, $9 }' > "$T/node.nvtx"
 [ "$(cat "$T/node.nvtx")" = "610000 1" ] && ok || notok "node: nvtx row of the buffer: $(cat "$T/node.nvtx")"
 
+# XLA creates the graph's nodes during the buffer's first execution, so
+# node-level capture-time attribution gives that range every later
+# launch's kernels too (the nvtx frame shows it: the range spans both
+# executions, 10.2 to 20.81 ms, 2 launches).  The thunk frame keeps each
+# execution's own launch: the same rows as above, and a note.
+{ echo "$HEAD"; echo "$META"; exec_ranges 0 10000000 10; node_ops 10000000 12
+  # originals 11..17 created inside the first buffer range, instantiated
+  # as the clones 31..37 the kernels carry
+  for k in 31 32 33 34 35 36 37; do echo "node 0x1000064000064 $((1420 + k)) $((1421 + k)) $((k - 20)) -
+node 0x1000064000064 1480 1481 $k $((k - 20))"; done
+  exec_ranges 100000 20000000 20; node_ops 20000000 22; } | mk capture
+same capture < "$T/node.want"
+check "capture: thunk time per execution as planted" totals capture 0.81
+$X -f nvtx "$T/capture/capture.sqlite" 2>/dev/null | awk -F'\t' '$1 ~ /command_buffer_1/ && $2 == 10200000 { print $3, $9 }' > "$T/capture.nvtx"
+[ "$(cat "$T/capture.nvtx")" = "10610000 2" ] && ok || notok "capture: nvtx row of the first buffer: $(cat "$T/capture.nvtx")"
+grep -q "capture.sqlite: 1 command-buffer rows also had the operations of other launches" "$T/capture.err" && ok ||
+    notok "capture: note: $(cat "$T/capture.err")"
+
 # Without the thunk metadata: the buffer is known by its name, and only
 # kernel names match (every HLO instruction a candidate): loop_add_fusion.1,
 # input_reduce_fusion.3, fusion.7; the buffer keeps 610 - 300 = 310us.

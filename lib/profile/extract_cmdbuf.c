@@ -41,6 +41,7 @@ struct cbx {
 	char *key;
 	size_t capkey;
 	struct cmdbuf_stats st;
+	size_t nreset;		/* rows cut back to their own launch */
 };
 
 int
@@ -155,6 +156,30 @@ cmp_op(const void *pa, const void *pb)
 	return (a->end > b->end) - (a->end < b->end);
 }
 
+/*
+ * The buffer row TH spans its own launch's operations OPS[0..N) (sorted
+ * by start).  Node-level capture-time attribution (nvtxproj.h) also
+ * gives the range that was open when XLA created the graph's nodes (the
+ * buffer's first execution) every later launch's operations; the thunk
+ * frame keeps each execution's own.
+ */
+static void
+reset_span(struct cbx *c, struct frames_thunk *th,
+    const struct cmdbuf_op *ops, size_t n)
+{
+	int64_t s = ops[0].start, e = ops[0].end;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (ops[i].end > e)
+			e = ops[i].end;
+	if (th->start == s && th->dur == e - s)
+		return;
+	th->start = s;
+	th->dur = e - s;
+	c->nreset++;
+}
+
 /* Split buffer row T by the graph operations of its launch, if any. */
 static void
 split(struct cbx *c, struct nsysdb *d, size_t t)
@@ -179,6 +204,7 @@ split(struct cbx *c, struct nsysdb *d, size_t t)
 		    nsysdb_string(d, g[i].nameid) : "";
 	}
 	qsort(ops, n, sizeof(*ops), cmp_op);
+	reset_span(c, th, ops, n);
 	cmdbuf_match(ops, n, mb, assign);
 	cmdbuf_split(&c->x->fr, t, th->cmdbuf, ops, n, assign, mb, &c->st);
 	free(assign);
@@ -193,6 +219,12 @@ note(struct cbx *c)
 	const struct cmdbuf_stats *s = &c->st;
 	double share;
 
+	if (c->nreset > 0)
+		err_note(&c->x->warnings, "%s: %zu command-buffer rows also had "
+		    "the operations of other launches (their graph's nodes "
+		    "were created in them: capture-time attribution); in the "
+		    "thunk frame each keeps its own launch's", p->path,
+		    c->nreset);
 	if (s->nbuf == 0)
 		return;
 	share = s->ns > 0 ? 100.0 * (double)(s->ns - s->ns_matched) /
