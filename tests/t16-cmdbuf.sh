@@ -263,6 +263,27 @@ else
 	skip "archive without command buffers: $DATA not found"
 fi
 
+# An nsys-jax archive (the example run, rank0) with XLA's thunk metadata
+# of jit_init (xz-compressed, as nsys-jax stores dumps) that calls
+# loop_convert_fusion a command buffer: its rows are marked, get no
+# Communication value and no hlo row; every other field is unchanged.
+: "${MKEXAMPLE:=${BIN%/bin}/example/mkexample}"
+if [ -x "$MKEXAMPLE" ] && need xz; then
+	"$MKEXAMPLE" "$T/ex" > /dev/null 2>&1 || notok "mkexample"
+	$X -f thunk "$T/ex/rank0" > "$T/ex.before" 2>/dev/null
+	echo "thunkmeta 3 jit_init loop_broadcast_fusion:kKernel loop_convert_fusion:kCommandBuffer -:kSequential" | mk exmeta
+	xz -c "$T/exmeta/dump/module_0003.jit_init.thunk_metadata.pb" > "$T/ex/rank0/dump/module_0003.jit_init.thunk_metadata.pb.xz"
+	$X -f thunk "$T/ex/rank0" > "$T/ex.after" 2> "$T/ex.err" || notok "archive with thunk metadata: $(cat "$T/ex.err")"
+	P=$($X -f module "$T/ex/rank0" 2>/dev/null | awk -F'\t' '$4 == "jit_init" { print $1; exit }')
+	awk -F'\t' -v OFS='\t' -v P="$P" 'FNR > 1 && $1 == P && $3 == "loop_convert_fusion" { $NF = $3; $13 = "" } { print }' \
+	    "$T/ex.before" > "$T/ex.want"
+	cmp -s "$T/ex.want" "$T/ex.after" && ok || { notok "archive: thunk metadata marks"; diff "$T/ex.want" "$T/ex.after" | head -5; }
+	[ -n "$P" ] && grep -q "^$P${TAB}.*${TAB}loop_convert_fusion\$" "$T/ex.after" && ok || notok "archive: no marked row"
+	$X -f hlo "$T/ex/rank0" 2>/dev/null | grep -q "^$P${TAB}loop_convert_fusion${TAB}" && notok "archive: a command buffer in the hlo frame" || ok
+else
+	skip "archive with thunk metadata: no $MKEXAMPLE or xz"
+fi
+
 # Workers and merge pass the column through: -j 2 over two exports equals
 # one extraction.
 mkdir -p "$T/j0" "$T/j2"
