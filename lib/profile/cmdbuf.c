@@ -150,7 +150,9 @@ int
 cmdbuf_match(const struct cmdbuf_op *ops, size_t n,
     const struct cmdbuf_members *m, long *assign)
 {
-	uint8_t *named = mem_calloc(m->n + 1, 1);
+	/* Which members a name matched: for the order rule only (without
+	 * metadata M holds every instruction of the module). */
+	uint8_t *named = m->ordered ? mem_calloc(m->n + 1, 1) : NULL;
 	int64_t maxend = INT64_MIN;
 	int concurrent = 0;
 	size_t i, lo;
@@ -162,7 +164,7 @@ cmdbuf_match(const struct cmdbuf_op *ops, size_t n,
 		if (ops[i].end > maxend)
 			maxend = ops[i].end;
 		assign[i] = by_name(m, ops[i].name);
-		if (assign[i] >= 0)
+		if (assign[i] >= 0 && named)
 			named[assign[i]] = 1;
 	}
 	if (m->ordered && !concurrent)
