@@ -215,6 +215,30 @@ $X -f thunk "$T/conc/conc.sqlite" 2>/dev/null | awk -F'\t' '$2 == 1 && $18 != ""
 grep -q "3 of 5 graph operations (66.7% of their GPU time)" "$T/conc.err" &&
     grep -q "1 command-buffer executions not split" "$T/conc.err" && ok || notok "conc: notes: $(cat "$T/conc.err")"
 
+# A collective inside a buffer (placed by order: the NCCL kernel has its
+# library's name): all-reduce [10.0, 10.3] ms, fusion_1 [10.3, 10.4], a
+# 200us gap, fusion_3 [10.6, 10.7].  The buffer keeps 0.2 ms from its
+# start, which is no interval: it hides nothing of the all-reduce
+# (ProjDurHiddenMs 0, the whole 0.3 ms exposed).
+{ echo "thread 0x1000064000064 XlaLauncher:#global=0,local=0,process=0,slice=0#
+domain 1 0x1000064000064 1 0 TSL
+hlo 5 jit_f fusion.1:fusion all-reduce.2:all-reduce fusion.3:fusion
+thunkmeta 5 jit_f command_buffer_1:kCommandBuffer -:kSequential all-reduce.2:kNcclAllReduce fusion.1:kKernel fusion.3:kKernel
+nvtx 2 59 0x1000064000064 1000 9000 - 1 XlaModule:#hlo_module=jit_f,program_id=5#
+nvtx 4 59 0x1000064000064 1300 1500 - 1 Thunk:#hlo_op=command_buffer_1#
+call 0x1000064000064 1400 1410 2 0
+kernel 10000000 10300000 2 0x1000064000000 0 7 32 ncclDevKernel_AllReduce_Sum_f32_RING_LL
+kernel 10300000 10400000 2 0x1000064000000 0 7 31 fusion_1
+kernel 10600000 10700000 2 0x1000064000000 0 7 33 fusion_3"; } | mk comm
+same comm <<'W'
+all-reduce.2|10|0.3|command_buffer_1
+command_buffer_1|10|0.2|command_buffer_1
+fusion.1|10.3|0.1|command_buffer_1
+fusion.3|10.6|0.1|command_buffer_1
+W
+awk -F'\t' '$3 == "all-reduce.2" { print $13, $14 }' "$T/comm.thunk" | grep -qx "1 0" && ok || notok "comm: hidden time of the all-reduce: $(cat "$T/comm.thunk")"
+check "comm: thunk time as planted" totals comm 0.7
+
 # The name rule alone: command_buffer.3 (no metadata) is a buffer,
 # command_buffer_x is not; a metadata kind other than kCommandBuffer
 # wins over the name.
