@@ -6,7 +6,7 @@
 # nsysjax-compilestats.  See README.md, "pipelines/summary.sh".
 set -eu
 USAGE='pipelines/summary.sh [-o dir] [-t table] [-s dir] input ...'
-TABLES='modules thunks totals compile-ranges compile-no-pass-detail compile-passes compile-summary'
+TABLES='modules thunks totals compile-ranges compile-no-pass-detail compile-passes compile-summary cmdbufs'
 . "$(dirname -- "$0")/lib/common.sh"
 
 std_args "$@"
@@ -24,5 +24,8 @@ nsysjax-stats -t modules,thunks,totals -M "$W/module.tsv" -o "$W" "$W/thunk.tsv"
 put modules "$W/modules.tsv"
 put thunks "$W/thunks.tsv"
 put totals "$W/totals.tsv"
+# XLA command buffers (CUDA graphs) and their share of the GPU time.
+awk -f "$LIB/tsv.awk" -f "$LIB/cmdbuf.awk" "$W/thunk.tsv" > "$W/cmdbufs.tsv"
+put cmdbufs "$W/cmdbufs.tsv"
 wait $BG; BG=
 for t in ranges no-pass-detail passes summary; do put "compile-$t" "$W/compile-$t"; done

@@ -165,8 +165,8 @@ grep -q "4 of 7 graph operations (48.3% of their GPU time)" "$T/nometa.err" && o
 
 # Graph-level trace (nsys's default): the launch is one
 # CUPTI_ACTIVITY_KIND_GRAPH_TRACE row [G, G+610us] with the launch's
-# correlation id; the buffer's row carries all of it, no inner rows, no
-# note.
+# correlation id; the buffer's row carries all of it, no inner rows, and
+# one note says how to see inside (issue 18 item 5).
 { echo "$HEAD"; echo "$META"; exec_ranges 0 10000000 10
   echo "graph 10200000 10810000 12 0x1000064000000 0 7 1"; } | mk graph
 same graph <<'W'
@@ -175,7 +175,8 @@ fusion.0|10|0.1|
 fusion.6|10.9|0.1|
 W
 check "graph: thunk time as planted" totals graph 0.81
-[ ! -s "$T/graph.err" ] && ok || notok "graph: stderr $(cat "$T/graph.err")"
+[ "$(grep -c 'command_buffer_1.*whole graph.*nsysjax-profile' "$T/graph.err")" = 1 ] &&
+    [ "$(wc -l < "$T/graph.err")" -eq 1 ] && ok || notok "graph: stderr $(cat "$T/graph.err")"
 $X -f nvtx "$T/graph/graph.sqlite" > "$T/graph.nvtx" 2>&1
 printf 'TSL:XlaModule:#hlo_module=jit_f,program_id=5#|10000000|1000000|3\nTSL:Thunk:#hlo_op=fusion.0#|10000000|100000|1\nTSL:Thunk:#hlo_op=command_buffer_1#|10200000|610000|1\nTSL:Thunk:#hlo_op=fusion.6#|10900000|100000|1\n' > "$T/graph.nvtx.want"
 awk -F'\t' 'NR > 1 { print $1 "|" $2 "|" $3 "|" $9 }' "$T/graph.nvtx" | cmp -s - "$T/graph.nvtx.want" && ok ||

@@ -62,13 +62,19 @@ warmup_load_compiled(struct warmup_facts *f, struct tsv_reader *r)
 	return rc;
 }
 
-/* Field COL of R's row as a 0/1 flag into *ONE. */
+/* Field COL of R's row as a 0/1 flag into *ONE.  Empty is unknown (a
+ * thunk that is no HLO instruction, or whose dump is missing): not
+ * communication, as nsysjax-align reads it. */
 static int
 get_flag(struct tsv_reader *r, size_t col, int *one)
 {
 	size_t n;
 	const char *s = tsv_rawfield(r, col, &n);
 
+	if (n == 0) {
+		*one = 0;
+		return 0;
+	}
 	if (n == 1 && (s[0] == '0' || s[0] == '1')) {
 		*one = s[0] == '1';
 		return 0;

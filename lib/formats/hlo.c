@@ -142,6 +142,8 @@ struct hlo_module {
 	struct sfi sfi;
 	const char **frame;		/* stack frames formatted so far */
 	size_t frame_bytes;
+	size_t nbeyond;			/* hlo_frames_beyond */
+	int64_t maxbeyond;
 };
 
 /* State of hlo_load that does not outlive it. */
@@ -1329,6 +1331,59 @@ ld_free(struct ld *L)
 	free(L->istr);
 }
 
+/* ---- stack frame ids beyond the index ---- */
+
+enum { F_UNSEEN, F_OK, F_BEYOND, F_WALKING };
+
+/*
+ * Whether frame K's way up (K itself, its parent, ...) names an id beyond
+ * the index, memoised in STATE[0..nframe); the largest such id goes to
+ * *MAX.  A cycle counts as no such id (hlo_src reports it).  Every frame
+ * is walked once, so the whole count is linear in the frames.
+ */
+static int
+frame_beyond(const struct sfi *x, unsigned char *state, int64_t k,
+    int64_t *max)
+{
+	int64_t j, end;
+	int r;
+
+	for (j = k; j > 0 && (uint64_t)j <= x->nframe &&
+	    state[j - 1] == F_UNSEEN; j = x->frame[j - 1].parent)
+		state[j - 1] = F_WALKING;
+	end = j;
+	if (j <= 0)
+		r = F_OK;
+	else if ((uint64_t)j > x->nframe) {
+		r = F_BEYOND;
+		if (j > *max)
+			*max = j;
+	} else
+		r = state[j - 1] == F_WALKING ? F_OK : state[j - 1];
+	for (j = k; j != end; j = x->frame[j - 1].parent)
+		state[j - 1] = (unsigned char)r;
+	return r == F_BEYOND;
+}
+
+/*
+ * Count the instructions whose stack names a frame beyond the module's
+ * stack_frame_index (hlo_frames_beyond).  XLA itself reads such an id
+ * as no frame (xla/hlo/ir/stack_frames.cc, StackFrames::GetStackFrame),
+ * and so does walk() below.
+ */
+static void
+count_beyond(struct hlo_module *m)
+{
+	unsigned char *state = mem_calloc(m->sfi.nframe + 1, 1);
+	size_t i;
+
+	for (i = 0; i < m->ninst; i++)
+		if (m->inst[i].frame > 0 && frame_beyond(&m->sfi, state,
+		    m->inst[i].frame, &m->maxbeyond))
+			m->nbeyond++;
+	free(state);
+}
+
 struct hlo_module *
 hlo_load(const uint8_t *data, size_t len)
 {
@@ -1348,6 +1403,7 @@ hlo_load(const uint8_t *data, size_t len)
 			classify(&L, i);
 		for (i = 0; i < m->ninst; i++)
 			measure(&L, i);
+		count_beyond(m);
 	}
 	ld_free(&L);
 	if (rc < 0) {
@@ -1403,6 +1459,15 @@ const struct hlo_inst *
 hlo_inst(const struct hlo_module *m, size_t i)
 {
 	return &m->inst[i].pub;
+}
+
+size_t
+hlo_frames_beyond(const struct hlo_module *m, int64_t *max_id,
+    size_t *nframe)
+{
+	*max_id = m->maxbeyond;
+	*nframe = m->sfi.nframe;
+	return m->nbeyond;
 }
 
 const struct hlo_inst *
@@ -1474,8 +1539,13 @@ frame_str(struct hlo_module *m, int64_t k)
 /*
  * The frames from FRAME_ID up through its parents, outermost first, plus
  * OP_NAME when not empty (protobuf.py get_stack_frames).  An id <= 0 ends
- * the walk; more steps than there are frames means a cycle.
+ * the walk, and so does an id beyond the index, as in XLA (an empty
+ * frame, StackFrames::GetStackFrame): the frames below it are kept, and
+ * an instruction whose own id is beyond has no stack.  More steps than
+ * there are frames means a cycle.
  */
+#define IN_INDEX(m, k)	((k) > 0 && (uint64_t)(k) <= (m)->sfi.nframe)
+
 static int
 walk(struct hlo_module *m, int64_t frame_id, const char *op_name,
     struct hlo_stack *st)
@@ -1485,7 +1555,7 @@ walk(struct hlo_module *m, int64_t frame_id, const char *op_name,
 
 	st->nframe = 0;
 	st->frame = NULL;
-	for (k = frame_id; k > 0; k = m->sfi.frame[k - 1].parent) {
+	for (k = frame_id; IN_INDEX(m, k); k = m->sfi.frame[k - 1].parent) {
 		if (frame_str(m, k) == NULL)
 			return -1;
 		if (++n > m->sfi.nframe)
@@ -1496,7 +1566,7 @@ walk(struct hlo_module *m, int64_t frame_id, const char *op_name,
 		return 0;
 	st->frame = mem_calloc(n + 1, sizeof(*st->frame));
 	i = n;
-	for (k = frame_id; k > 0; k = m->sfi.frame[k - 1].parent)
+	for (k = frame_id; IN_INDEX(m, k); k = m->sfi.frame[k - 1].parent)
 		st->frame[--i] = m->frame[k - 1];
 	st->nframe = n;
 	if (*op_name)

@@ -26,8 +26,14 @@
  *    time where it means the iota size it just read, so an iota encoding
  *    always falls through to the mesh-axes assertion;
  *  - F4E2M1FN is 4 bits wide (element_type_width fails on its name);
- *  - stack-frame ids of 0 or below an index are errors, where Python's
- *    negative indexing would pick the last entry.
+ *  - a stack-frame id of 0 or below ends a stack, where Python's negative
+ *    indexing would pick the last entry;
+ *  - a stack-frame id beyond the module's stack_frame_index (XLA of 2026
+ *    writes them, after SPMD partitioning, for instructions inlined from
+ *    conditionals) ends the stack as in XLA itself, whose
+ *    StackFrames::GetStackFrame (xla/hlo/ir/stack_frames.cc) gives an
+ *    empty frame for an invalid id: the instruction keeps the frames
+ *    below that id, or none; the reference raises IndexError.
  * Results agree with the reference wherever it succeeds: every
  * (ProgramId, Name) of the golden frames of ../shared is checked by
  * tests/unit/hlo_test.c.
@@ -144,8 +150,8 @@ const struct hlo_inst *hlo_inst(const struct hlo_module *m, size_t i);
 
 /*
  * The instruction named NAME (the hlo_op of a thunk), or NULL with an err
- * message "no HLO instruction NAME" (the reference fails then too).
- * A hash lookup.
+ * message "no HLO instruction NAME" (the reference fails then too; the
+ * caller keeps the thunk without metadata, see extract.c).  A hash lookup.
  */
 const struct hlo_inst *hlo_find(const struct hlo_module *m, const char *name);
 
@@ -186,13 +192,25 @@ struct hlo_src {
 };
 
 /*
+ * The number of instructions of M whose stack names a frame id beyond
+ * the module's stack_frame_index: their own stack_frame_id, or a parent
+ * frame's parent_frame_id on the way up.  *MAX_ID is the largest such id
+ * (0 when there is none) and *NFRAME the number of frames the index has.
+ * hlo_src gives these instructions the frames that exist below the
+ * missing one, or none.  Counted by hlo_load, linear in the frames.
+ */
+size_t hlo_frames_beyond(const struct hlo_module *m, int64_t *max_id,
+    size_t *nframe);
+
+/*
  * Fill *OUT for instruction IN of M.  Frames are formatted on first use
  * and kept in M, hence the non-const M; calls on one module must not run
- * concurrently.  Returns 0, or -1 with an err message when a frame id,
- * parent frame, file location, file name or function name id is out of
- * range ("stack frame id N out of range", "stack frame id N: file
- * location out of range"; the reference would fail too, or wrap a 0 id
- * around to the last entry), when parent frames form a cycle ("cycle in
+ * concurrently.  A frame id or parent frame id beyond the index ends
+ * the stack there (hlo_frames_beyond), never an error.  Returns 0, or -1
+ * with an err message when a frame's file location, file name or
+ * function name id is out of range ("stack frame id N: file location
+ * out of range"; the reference would fail too, or wrap a 0 id around to
+ * the last entry), when parent frames form a cycle ("cycle in
  * stack frames at id N"), when a called computation is missing, or when
  * the formatted frames of M would exceed 256 MiB.  Release *OUT with
  * hlo_src_free, also after an error.

@@ -278,11 +278,11 @@ cmdbuf_split(struct frames *f, size_t t, const char *buf,
 		in->dur = v[k].e - v[k].s;
 		in->orig_dur = 0;
 		in->cmdbuf = buf;
-		in->split = 0;
+		in->cmdbuf_opened = 0;
 	}
 	f->thunks[t].dur -= sum;
 	f->thunks[t].cmdbuf = buf;
-	f->thunks[t].split = nv > 0;
+	f->thunks[t].cmdbuf_opened = nv > 0;
 	free(v);
 	return nv;
 }

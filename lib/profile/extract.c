@@ -12,6 +12,7 @@
 #include "formats/hlo.h"
 #include "base/mem.h"
 #include "profile/nsysdb.h"
+#include "profile/nvtx.h"
 #include "profile/nvtxproj.h"
 #include "profile/prefetch.h"
 #include "profile/trace.h"
@@ -325,11 +326,111 @@ set_comm(struct extract *x, struct frames_thunk *t,
 	return 0;
 }
 
-/* ProgramId and communication facts of modules M0.. and thunks T0.. */
+/* ---- thunks that are no HLO instruction ---- */
+
+/* Names a note lists at most. */
+#define NOHLO_NAMES	4
+
+/*
+ * The thunks of one dump whose hlo_op is no instruction of it, counted
+ * apart for command buffers ([1], nvtx_command_buffer) and the others
+ * ([0]): executions, and the distinct names in order of first sight.
+ */
+struct nohlo {
+	const struct hlo_module *hlo;
+	size_t module;		/* its first module row, for the note */
+	size_t nexec[2];
+	struct strtab names[2];
+};
+
+/* Count thunk T of module row M (dump HLO) in V[0..*N). */
+static void
+nohlo_add(struct nohlo **v, size_t *n, size_t *cap, size_t m,
+    const struct hlo_module *hlo, const char *name)
+{
+	size_t i;
+	int k = nvtx_command_buffer(name, strlen(name));
+
+	for (i = *n; i-- > 0 && (*v)[i].hlo != hlo;)
+		;
+	if (i == (size_t)-1) {
+		mem_grow(v, cap, *n + 1, sizeof(**v));
+		i = (*n)++;
+		memset(&(*v)[i], 0, sizeof(**v));
+		(*v)[i].hlo = hlo;
+		(*v)[i].module = m;
+	}
+	(*v)[i].nexec[k]++;
+	strtab_intern(&(*v)[i].names[k], name, strlen(name), NULL);
+}
+
+/* "a, b, c" of the first NOHLO_NAMES names of T, ", ..." for more. */
+static void
+nohlo_list(const struct strtab *t, char *buf, size_t cap)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < t->n && i < NOHLO_NAMES && n < cap; i++)
+		n += (size_t)snprintf(buf + n, cap - n, "%s%.80s", i ? ", " : "",
+		    strtab_get(t, i));
+	if (t->n > NOHLO_NAMES && n < cap)
+		snprintf(buf + n, cap - n, ", ...");
+}
+
+/*
+ * One note per dump and kind: the thunks keep their rows, times and
+ * devices, with empty HLO metadata (Communication, the communication
+ * facts, no hlo row).  Command buffers say how to see inside them.
+ */
+static void
+nohlo_notes(struct extract *x, struct nohlo *v, size_t n)
+{
+	char names[512];
+	size_t i, e, k;
+
+	for (i = 0; i < n; i++) {
+		const struct frames_module *m = &x->fr.modules[v[i].module];
+		const char *path = x->in.p[m->profile].path;
+
+		if ((k = v[i].names[1].n) > 0) {
+			e = v[i].nexec[1];
+			nohlo_list(&v[i].names[1], names, sizeof(names));
+			err_note(&x->warnings, "%s: module %s: %zu execution%s "
+			    "of %zu XLA command buffer%s (%s), each run as one "
+			    "CUDA graph and no HLO instruction: the whole "
+			    "graph's time, no HLO metadata; for the time of "
+			    "each operation inside, profile with "
+			    "nsysjax-profile, whose SQLite export traces graph "
+			    "nodes (nsys --cuda-graph-trace=node)", path,
+			    m->name, e, e == 1 ? "" : "s", k, k == 1 ? "" : "s",
+			    names);
+		}
+		if ((k = v[i].names[0].n) > 0) {
+			e = v[i].nexec[0];
+			nohlo_list(&v[i].names[0], names, sizeof(names));
+			err_note(&x->warnings, "%s: module %s: %zu execution%s "
+			    "of %zu thunk%s that %s no HLO instruction of its "
+			    "dump (%s): kept without HLO metadata", path,
+			    m->name, e, e == 1 ? "" : "s", k, k == 1 ? "" : "s",
+			    k == 1 ? "is" : "are", names);
+		}
+		strtab_free(&v[i].names[0]);
+		strtab_free(&v[i].names[1]);
+	}
+	free(v);
+}
+
+/*
+ * ProgramId and communication facts of modules M0.. and thunks T0..; a
+ * thunk that is no instruction of its dump keeps Communication unknown
+ * (-1: empty) and is counted for one note per dump.
+ */
 static int
 classify(struct extract *x, size_t m0, size_t t0)
 {
-	size_t i;
+	struct nohlo *nohlo = NULL;
+	size_t i, nnohlo = 0, capnohlo = 0;
 
 	for (i = m0; i < x->fr.nmodules; i++)
 		if (set_program(x, &x->fr.modules[i]) != 0)
@@ -340,23 +441,37 @@ classify(struct extract *x, size_t m0, size_t t0)
 		const struct frames_module *m = &x->fr.modules[t->module];
 		const struct hlo_inst *in;
 
-		if (extract_is_cmdbuf_row(t))
-			continue;	/* no HLO instruction: unknown */
+		if (extract_is_cmdbuf_row(t)) {
+			/* No HLO instruction: unknown.  A buffer whose
+			 * operations were not split off keeps the whole
+			 * graph's time: noted with how to see inside. */
+			if (!t->cmdbuf_opened && m->program_id >= 0 &&
+			    m->hlo != NULL && hlo_find(m->hlo, t->name) == NULL)
+				nohlo_add(&nohlo, &nnohlo, &capnohlo,
+				    t->module, m->hlo, t->name);
+			continue;
+		}
 		if (m->program_id < 0) {
 			t->comm = 0;	/* autotuning: data_loaders.py */
 			continue;
 		}
 		if (m->hlo == NULL)
 			continue;	/* missing dump: unknown */
-		if ((in = hlo_find(m->hlo, t->name)) == NULL)
-			return err_prefix("%s: module %s",
-			    x->in.p[m->profile].path, m->name);
-		if (in->comm < 0)
-			return err_fail("%s: module %s: %s: %s",
-			    x->in.p[m->profile].path, m->name, t->name, in->err);
-		if (set_comm(x, t, m, in) != 0)
+		if ((in = hlo_find(m->hlo, t->name)) == NULL) {
+			nohlo_add(&nohlo, &nnohlo, &capnohlo, t->module,
+			    m->hlo, t->name);
+			continue;
+		}
+		if (in->comm < 0 || set_comm(x, t, m, in) != 0) {
+			if (in->comm < 0)
+				err_fail("%s: module %s: %s: %s",
+				    x->in.p[m->profile].path, m->name, t->name,
+				    in->err);
+			nohlo_notes(x, nohlo, nnohlo);
 			return -1;
+		}
 	}
+	nohlo_notes(x, nohlo, nnohlo);
 	return 0;
 }
 
@@ -606,15 +721,45 @@ checked(struct extract *x, uint64_t digest, size_t id)
 }
 
 /*
+ * Once per dump of the profile (SEEN holds the dumps noted): how many
+ * instructions name stack frames beyond the module's stack_frame_index
+ * (hlo.h hlo_frames_beyond).  They keep every row, and the frames that
+ * exist.
+ */
+static void
+beyond_note(struct extract *x, const struct frames_module *m,
+    const struct hlo_module ***seen, size_t *n, size_t *cap)
+{
+	int64_t max;
+	size_t i, nframe, k;
+
+	for (i = *n; i-- > 0;)
+		if ((*seen)[i] == m->hlo)
+			return;
+	mem_grow(seen, cap, *n + 1, sizeof(**seen));
+	(*seen)[(*n)++] = m->hlo;
+	if ((k = hlo_frames_beyond(m->hlo, &max, &nframe)) == 0)
+		return;
+	err_note(&x->warnings, "%s: module %s: %zu of %zu HLO instructions "
+	    "name stack frames beyond the %zu of its stack_frame_index (ids "
+	    "up to %lld): their source stacks keep the frames that exist, or "
+	    "none", x->in.p[m->profile].path, m->name, k, hlo_count(m->hlo),
+	    nframe, (long long)max);
+}
+
+/*
  * Add a row for each (ProgramId, instruction) of thunks T0.. not seen
  * before, while the profile's HLO modules are loaded, and a variant row
  * for each dump that disagrees with the rows already there (hlo_variant).
+ * A thunk that is no instruction of its dump has no row (classify noted
+ * it).
  */
 static int
 hlo_rows(struct extract *x, size_t t0)
 {
+	const struct hlo_module **seen = NULL;
 	char *key = NULL;
-	size_t i, cap = 0;
+	size_t i, cap = 0, nseen = 0, capseen = 0;
 
 	for (i = t0; i < x->fr.nthunks; i++) {
 		const struct frames_thunk *t = &x->fr.thunks[i];
@@ -624,6 +769,10 @@ hlo_rows(struct extract *x, size_t t0)
 		int added, rc;
 
 		if (m->hlo == NULL || extract_is_cmdbuf_row(t))
+			continue;
+		if (m->hlo != (nseen ? seen[nseen - 1] : NULL))
+			beyond_note(x, m, &seen, &nseen, &capseen);
+		if (hlo_find(m->hlo, t->name) == NULL)
 			continue;
 		mem_grow(&key, &cap, strlen(m->program) + strlen(t->name) + 2,
 		    1);
@@ -644,10 +793,12 @@ hlo_rows(struct extract *x, size_t t0)
 		}
 		if (rc != 0) {
 			free(key);
+			free(seen);
 			return err_prefix("%s", x->in.p[m->profile].path);
 		}
 	}
 	free(key);
+	free(seen);
 	return 0;
 }
 

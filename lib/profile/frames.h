@@ -53,6 +53,9 @@ struct frames_thunk {
 	int64_t execution;	/* ThunkExecution (frames_finish) */
 	struct frames_device dev;
 	int comm;		/* 1 communication, 0 compute, -1 unknown */
+	/* 1 on a command-buffer row whose inner operations were split off
+	 * into rows of their own (cmdbuf_split), 0 otherwise. */
+	unsigned char cmdbuf_opened;
 	/* Set by the caller for communication thunks (hlo.h); the string
 	 * must outlive the frames. */
 	const char *collective;	/* "all-gather", ... or NULL */
@@ -63,9 +66,6 @@ struct frames_thunk {
 	 * for an ordinary thunk; set by the caller, must outlive the frames. */
 	const char *cmdbuf;
 	int64_t range_id;	/* RangeId of its NVTX range */
-	/* A command buffer split into inner rows (cmdbuf.h): the time it
-	 * keeps is no interval, so it takes no part in hidden time. */
-	int split;
 };
 
 struct frames {
@@ -116,8 +116,8 @@ int frames_add_profile(struct frames *f, size_t profile,
  * Hidden time (data_loaders.py _calculate_overlap): for each
  * communication thunk, the sum over compute thunks of the same ProgramId
  * and device of the length of their overlap with it; that time moves from
- * `dur` to `hidden`.  A split command buffer (`split`) is neither: its
- * inner rows are.  Computed by a sweep over compute thunks sorted by
+ * `dur` to `hidden`.  A split command buffer (`cmdbuf_opened`: the time
+ * it keeps is no interval) is neither: its inner rows are.  Computed by a sweep over compute thunks sorted by
  * start with a running maximum of ends, O(n log n + overlaps), where the
  * reference compares every pair.
  *

@@ -123,6 +123,20 @@ nvtx_parse_thunk(const char *name, const char **op, size_t *oplen)
 }
 
 int
+nvtx_command_buffer(const char *op, size_t len)
+{
+	static const char prefix[] = "command_buffer_";
+	size_t i, n = sizeof(prefix) - 1;
+
+	if (len <= n || strncmp(op, prefix, n) != 0)
+		return 0;
+	for (i = n; i < len; i++)
+		if (op[i] < '0' || op[i] > '9')
+			return 0;
+	return 1;
+}
+
+int
 nvtx_parse_launcher(const char *name, int32_t out[4])
 {
 	static const char *const keys[] = { "global=", "local=", "process=" };

@@ -46,6 +46,16 @@ int nvtx_parse_module(const char *name, const char **m, size_t *mlen,
 int nvtx_parse_thunk(const char *name, const char **op, size_t *oplen);
 
 /*
+ * Whether the hlo_op OP[0..LEN) names an XLA command buffer thunk:
+ * "command_buffer_" and decimal digits.  XLA's command buffer thunk
+ * (xla/backends/gpu/runtime/command_buffer_thunk) runs a sequence of
+ * thunks as one CUDA graph, and its range (Thunk:#hlo_op=command_buffer_9#
+ * in profiles of 2026's XLA) names no HLO instruction.  The rule for
+ * inputs without XLA's thunk metadata (thunk_metadata.pb).
+ */
+int nvtx_command_buffer(const char *op, size_t len);
+
+/*
  * Parse an XlaLauncher thread name,
  *	XlaLauncher:#global=G,local=L,process=P,slice=S#
  * ("partition=" instead of "slice=" since openxla/xla PR #29725), storing

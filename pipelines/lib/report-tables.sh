@@ -51,6 +51,15 @@ text_report() {
 	FORMAT=txt report_tables "$out"
 }
 
+# cmdbuf_hint FILE: when a command buffer of FILE (summary's cmdbufs
+# table) has only its whole graph's time, how to get each operation's.
+cmdbuf_hint() {
+	[ -f "$1" ] && awk -F'\t' 'NR > 1 && $5 == "0" { f = 1 } END { exit !f }' "$1" || return 0
+	h1='Only whole-graph times: for the time of each operation inside a command buffer, profile'
+	h2='with nsysjax-profile, whose SQLite export traces graph nodes (nsys --cuda-graph-trace=node).'
+	if [ "$FORMAT" = html ]; then printf '<p>%s %s</p>\n' "$h1" "$h2"; else printf '\n%s\n%s\n' "$h1" "$h2"; fi
+}
+
 # report_tables OUT: every table, in $FORMAT; in HTML, in sections.
 report_tables() {
 	out=$1
@@ -87,6 +96,17 @@ report_tables() {
 		cell(0, 2, "Executions"); cell(0, 3, "Time [ms]") }
 	NR <= 16 { r = NR - 1; cell(r, 0, f("Name")); cell(r, 1, substr(f("ProgramId"), 1, 12))
 	  cell(r, 2, f("Executions")); cell(r, 3, fixed(f("ProjDurMs"), 3)) }'
+
+	# Issue 18: command buffers' share; where only whole-graph times
+	# exist (no inner rows), how to see inside them.
+	section 'XLA command buffers (CUDA graphs): share of GPU time' "$out/summary/cmdbufs.tsv" '
+	NR == 2 { cell(0, 0, "Command buffer"); align(0, "l"); cell(0, 1, "Module (ProgramId)"); align(1, "l")
+		cell(0, 2, "Executions"); cell(0, 3, "Time [ms]"); cell(0, 4, "Inside [ms]"); cell(0, 5, "Share") }
+	{ r = NR - 1; cell(r, 0, f("Name")); cell(r, 1, substr(f("ProgramId"), 1, 12)); cell(r, 2, f("Executions"))
+	  cell(r, 3, fixed(f("ProjDurMs"), 3)); cell(r, 4, f("InnerMs") + 0 > 0 ? fixed(f("InnerMs"), 3) : "--")
+	  cell(r, 5, pct(f("Fraction"), 2)); share += f("Fraction") }
+	END { if (NR > 2) { cell(NR, 0, "all command buffers"); cell(NR, 5, pct(share, 2)) } }'
+	cmdbuf_hint "$out/summary/cmdbufs.tsv"
 
 	section 'Thunks whose duration varies most (over executions and devices)' "$out/variability/thunks.tsv" '
 	NR == 2 { cell(0, 0, "Thunk"); align(0, "l"); cell(0, 1, "Module (ProgramId)"); align(1, "l")

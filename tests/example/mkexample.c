@@ -33,6 +33,14 @@
  * Times are integer ns.  The output is the same bytes on every run: all
  * variation comes from constant tables and a fixed-seed generator.
  *
+ * -L 2026 writes the same run as nsys 2026.3 and today's XLA would (see
+ * the block "-L 2026" below): trace.parquet with Text, Domain, Start,
+ * End, ..., Range Stack (a list), report_nvtx_pushpop_trace.parquet,
+ * xz-compressed dumps, command buffers (thunks command_buffer_N that no
+ * HLO instruction names, each covering a run of fusions) and HLO
+ * instructions whose stack frame ids lie beyond the stack_frame_index;
+ * truth.tsv gets the facts of those (tests/t18-cmdbuf.sh).
+ *
  * -n and -s make a large run for `make bench` (tests/bench/scale.sh):
  * N processes (a power of two: reduce-scatter operands are split among
  * the devices), one device each, S executions of jit_train_step, every
@@ -52,6 +60,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <lzma.h>
+
 #include "hlo.pb-c.h"
 #include "pqwrite.h"
 
@@ -66,6 +76,13 @@
 
 /* The run's size: NPROC and NSTEP unless -n and -s say otherwise. */
 static int nproc = NPROC, nstep = NSTEP;
+
+/* -L 2026: the layout of nsys 2026.3 with command buffers (the block
+ * "-L 2026" below; the default run's bytes do not depend on it). */
+static int layout2026;
+struct Xla__HloModuleProto;
+static void l26_module(struct Xla__HloModuleProto *m, int id);
+static void l26_dump(const char *path, const void *buf, size_t len);
 
 /* ---- memory: everything is freed at exit, for LeakSanitizer ---- */
 
@@ -1317,12 +1334,15 @@ write_module(struct hb *b, const struct program *g, const char *adir)
 	fa.n_map = 1;
 	fa.map = &fpp;
 	m.frontend_attributes = &fa;
+	if (layout2026)
+		l26_module(&m, g->id);
 	w.hlo_module = &m;
 	len = xla__hlo_proto__get_packed_size(&w);
 	buf = xcalloc(len, 1);
 	xla__hlo_proto__pack(&w, buf);
-	writefile(xprintf("%s/dump/module_%04d.%s.sm_9.0_gpu_after_"
-	    "optimizations.hlo.pb", adir, g->id, g->name), buf, len);
+	(layout2026 ? l26_dump : writefile)(xprintf("%s/dump/module_%04d.%s."
+	    "sm_9.0_gpu_after_optimizations.hlo.pb", adir, g->id, g->name),
+	    buf, len);
 }
 
 #define F32	XLA__PRIMITIVE_TYPE__F32
@@ -1572,6 +1592,408 @@ write_truth(const struct proc *p, const char *path)
 		die("%s: write failed", path);
 }
 
+/* ---- -L 2026: nsys 2026.3's archive layout, command buffers ---- */
+
+/*
+ * A command buffer: XLA runs the consecutive thunks FIRST..LAST of MODULE
+ * as one CUDA graph under one thunk, NAME, whose NVTX range is RANGE and
+ * which no HLO instruction names.  Its projected GPU time is the graph's,
+ * from the first kernel's start to the last one's end.  What was planted:
+ * executions and ns over every process, all and from execution 2 on.
+ */
+struct l26_cmdbuf {
+	const char *module, *name, *range, *first, *last;
+	int64_t nexec, all_ns, steady_ns;
+};
+
+static struct l26_cmdbuf l26_cmdbufs[] = {
+	{ "jit_init", "command_buffer_1", "TSL:Thunk:#name=jit(init)/"
+	    "jit(main)/mul,hlo_op=command_buffer_1#", "loop_multiply_fusion",
+	    "loop_broadcast_fusion", 0, 0, 0 },
+	{ "jit_train_step", "command_buffer_9",
+	    "TSL:Thunk:#hlo_op=command_buffer_9#", "loop_add_fusion",
+	    "input_reduce_fusion.1", 0, 0, 0 },
+};
+#define L26_NCMDBUF	(sizeof(l26_cmdbufs) / sizeof(l26_cmdbufs[0]))
+
+/* Frame ids beyond jit_train_step's index, as XLA of 2026 writes them:
+ * input_reduce_fusion gets a new frame whose parent is beyond, and
+ * loop_multiply_fusion.1 and parameter Arg_3.8 ids beyond. */
+#define L26_PARENT	33
+#define L26_BEYOND	40
+#define L26_ARG		27
+static int64_t l26_nbeyond;	/* instructions planted so */
+
+/* Whether thunk range R is hlo_op OP of a module named MODULE. */
+static int
+l26_is(const struct proc *p, const struct rng *r, const char *module,
+    const char *op)
+{
+	const char *s = strstr(r->name, "hlo_op=");
+	size_t n = strlen(op);
+
+	if (s == NULL || strncmp(r->name, "TSL:Thunk:#", 11) != 0 ||
+	    r->parent < 0 || strncmp(s + 7, op, n) != 0 ||
+	    strcmp(s + 7 + n, "#") != 0)
+		return 0;
+	s = strstr(p->r[r->parent].name, "hlo_module=");
+	n = strlen(module);
+	return s != NULL && strncmp(s + 11, module, n) == 0 &&
+	    s[11 + n] == ',';
+}
+
+/* Remove range J, which has no children, from P. */
+static void
+l26_remove(struct proc *p, size_t j)
+{
+	size_t k;
+
+	memmove(&p->r[j], &p->r[j + 1], (p->n - j - 1) * sizeof(*p->r));
+	p->n--;
+	for (k = 0; k < p->n; k++)
+		if (p->r[k].parent > (long)j)
+			p->r[k].parent--;
+}
+
+/* Thunks FIRST..LAST of every command buffer into one range, before
+ * rfinish numbers the ranges. */
+static void
+l26_merge(struct proc *p)
+{
+	int64_t occ[L26_NCMDBUF] = { 0 }, ns;
+	size_t i, j, c;
+
+	for (i = 0; i < p->n; i++)
+		for (c = 0; c < L26_NCMDBUF; c++) {
+			struct l26_cmdbuf *b = &l26_cmdbufs[c];
+			struct rng *a = &p->r[i];
+
+			if (!l26_is(p, a, b->module, b->first))
+				continue;
+			for (j = i + 1; j < p->n && p->r[j].parent != a->parent;
+			    j++)
+				;
+			if (j == p->n || !l26_is(p, &p->r[j], b->module,
+			    b->last))
+				die("-L 2026: %s is not followed by %s",
+				    b->first, b->last);
+			a->name = xstrdup(b->range);
+			a->ce = p->r[j].ce;
+			a->ge = p->r[j].ge;
+			ns = a->ge - a->gs;
+			b->nexec++;
+			b->all_ns += ns;
+			if (occ[c]++ >= 2)
+				b->steady_ns += ns;
+			l26_remove(p, j);
+		}
+}
+
+/* Give instructions of computation ID (every one with metadata) FRAME. */
+static int64_t
+l26_comp_frames(Xla__HloModuleProto *m, int64_t id, int frame)
+{
+	int64_t n = 0;
+	size_t c, i;
+
+	for (c = 0; c < m->n_computations; c++)
+		for (i = 0; m->computations[c]->id == id &&
+		    i < m->computations[c]->n_instructions; i++) {
+			Xla__HloInstructionProto *in =
+			    m->computations[c]->instructions[i];
+
+			if (in->metadata && in->metadata->stack_frame_id) {
+				in->metadata->stack_frame_id = frame;
+				n++;
+			}
+		}
+	return n;
+}
+
+/* The instruction NAME of M's computations (the entry's, here). */
+static Xla__HloInstructionProto *
+l26_inst(Xla__HloModuleProto *m, const char *name)
+{
+	size_t c, i;
+
+	for (c = 0; c < m->n_computations; c++)
+		for (i = 0; i < m->computations[c]->n_instructions; i++)
+			if (strcmp(m->computations[c]->instructions[i]->name,
+			    name) == 0)
+				return m->computations[c]->instructions[i];
+	die("-L 2026: no instruction %s", name);
+	return NULL;
+}
+
+/* Fusion NAME and what it calls get FRAME. */
+static void
+l26_fusion_frame(Xla__HloModuleProto *m, const char *name, int frame)
+{
+	Xla__HloInstructionProto *in = l26_inst(m, name);
+
+	in->metadata->stack_frame_id = frame;
+	l26_nbeyond += 1 + l26_comp_frames(m, in->called_computation_ids[0],
+	    frame);
+}
+
+/* jit_train_step's stack frame ids beyond its index (write_module). */
+static void
+l26_module(struct Xla__HloModuleProto *m, int id)
+{
+	Xla__StackFrameIndexProto *x = m->stack_frame_index;
+	Xla__StackFrameIndexProto__StackFrame **v, *f;
+	Xla__HloInstructionProto *arg;
+
+	if (id != prog_step.id)
+		return;
+	l26_nbeyond = 0;
+	/* Frame NFRAME + 1: input_reduce_fusion's line, under a parent
+	 * beyond the index. */
+	v = xcalloc(x->n_stack_frames + 1, sizeof(*v));
+	memcpy(v, x->stack_frames, x->n_stack_frames * sizeof(*v));
+	f = v[x->n_stack_frames] = xcalloc(1, sizeof(*f));
+	xla__stack_frame_index_proto__stack_frame__init(f);
+	f->file_location_id = F_NORM;
+	f->parent_frame_id = L26_PARENT;
+	x->stack_frames = v;
+	x->n_stack_frames++;
+	l26_fusion_frame(m, "input_reduce_fusion", NFRAME + 1);
+	l26_fusion_frame(m, "loop_multiply_fusion.1", L26_BEYOND);
+	arg = l26_inst(m, "Arg_3.8");
+	arg->metadata = xcalloc(1, sizeof(*arg->metadata));
+	xla__op_metadata__init(arg->metadata);
+	arg->metadata->op_name = "";
+	arg->metadata->stack_frame_id = L26_ARG;
+	l26_nbeyond++;
+}
+
+/* A dump, xz-compressed as nsys-jax of 2026 writes them: PATH.xz. */
+static void
+l26_dump(const char *path, const void *buf, size_t len)
+{
+	size_t cap = lzma_stream_buffer_bound(len), n = 0;
+	uint8_t *out = xcalloc(cap, 1);
+
+	if (lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, NULL, buf, len, out,
+	    &n, cap) != LZMA_OK)
+		die("%s: xz compression failed", path);
+	writefile(xprintf("%s.xz", path), out, n);
+}
+
+/* ":a:b:c" into list elements OUT from OFF[I]; OFF[I + 1] set. */
+static void
+l26_stack(const char *s, int64_t *off, size_t i, int64_t **out,
+    size_t *cap)
+{
+	int64_t k = off[i];
+	char *end;
+
+	while (*s == ':') {
+		if ((size_t)k == *cap) {
+			int64_t *v = xcalloc(*cap * 2 + 64, sizeof(*v));
+
+			memcpy(v, *out, *cap * sizeof(*v));
+			*out = v;
+			*cap = *cap * 2 + 64;
+		}
+		(*out)[k++] = strtoll(s + 1, &end, 10);
+		s = end;
+	}
+	off[i + 1] = k;
+}
+
+/*
+ * nvtx_gpu_proj_trace/trace.parquet as nsys 2026.3 writes it: Text
+ * without the domain, Domain, Start, End, ..., Range Stack a list of
+ * range ids; the ranges with GPU work, by projected start.
+ */
+static void
+l26_trace(struct proc *p, const char *path)
+{
+	size_t *ix, n = 0, i, cap = 0;
+	const char **text, **dom;
+	size_t *tlen, *dlen;
+	int64_t *st, *en, *pid, *tid, *lvl, *nchild, *id, *par, *off, *el;
+	uint8_t *pvalid;
+	struct wcol c[11];
+
+	ix = xcalloc(p->n, sizeof(*ix));
+	for (i = 0; i < p->n; i++)
+		if (p->r[i].ngpu > 0)
+			ix[n++] = i;
+	sortp = p;
+	qsort(ix, n, sizeof(*ix), cmp_gpu);
+	text = xcalloc(n, sizeof(*text));
+	dom = xcalloc(n, sizeof(*dom));
+	tlen = xcalloc(n, sizeof(*tlen));
+	dlen = xcalloc(n, sizeof(*dlen));
+	st = xcalloc(n, sizeof(*st));
+	en = xcalloc(n, sizeof(*en));
+	pid = xcalloc(n, sizeof(*pid));
+	tid = xcalloc(n, sizeof(*tid));
+	lvl = xcalloc(n, sizeof(*lvl));
+	nchild = xcalloc(n, sizeof(*nchild));
+	id = xcalloc(n, sizeof(*id));
+	par = xcalloc(n, sizeof(*par));
+	pvalid = xcalloc(n, 1);
+	off = xcalloc(n + 1, sizeof(*off));
+	el = NULL;
+	for (i = 0; i < n; i++) {
+		const struct rng *r = &p->r[ix[i]];
+		const char *colon = strchr(r->name, ':');
+
+		if (colon == NULL)
+			die("range %s has no domain", r->name);
+		dom[i] = r->name;
+		dlen[i] = (size_t)(colon - r->name);
+		text[i] = colon + 1;
+		tlen[i] = strlen(text[i]);
+		st[i] = r->gs + p->clock;
+		en[i] = r->ge + p->clock;
+		pid[i] = p->pid;
+		tid[i] = r->tid;
+		lvl[i] = r->lvl;
+		nchild[i] = r->ngpuchild;
+		id[i] = r->id;
+		pvalid[i] = r->parent >= 0;
+		par[i] = r->parent >= 0 ? p->r[r->parent].id : 0;
+		l26_stack(r->stack, off, i, &el, &cap);
+	}
+	c[0] = scol("Text", text, tlen);
+	c[1] = scol("Domain", dom, dlen);
+	c[2] = icol("Start", st);
+	c[3] = icol("End", en);
+	c[4] = icol("PID", pid);
+	c[5] = icol("TID", tid);
+	c[6] = icol("Stack Level", lvl);
+	c[7] = icol("Children Count", nchild);
+	c[8] = icol("Range ID", id);
+	c[9] = icol("Parent ID", par);
+	c[9].valid = pvalid;
+	c[10] = icol("Range Stack", el);
+	c[10].shape = LIST3;
+	c[10].elemopt = 1;
+	c[10].off = off;
+	write_parquet(path, c, 11, n);
+}
+
+/*
+ * report_nvtx_pushpop_trace.parquet: every range in RangeId order, the
+ * CSV's columns (pandas to_parquet of nsys stats' CSV: ParentId a
+ * double, NaN for roots), the RangeStack a list of ids.
+ */
+static void
+l26_pushpop(const struct proc *p, const char *path)
+{
+	const struct rng **byid = xcalloc(p->n, sizeof(*byid));
+	int64_t base = INT64_MAX, *v[9], *off, *el = NULL;
+	const char **name = xcalloc(p->n, sizeof(*name));
+	size_t *nlen = xcalloc(p->n, sizeof(*nlen)), i, cap = 0;
+	double *par = xcalloc(p->n, sizeof(*par));
+	uint8_t *pvalid = xcalloc(p->n, 1);
+	static const char *const vname[9] = { "Start (ns)", "End (ns)",
+	    "Duration (ns)", "DurChild (ns)", "DurNonChild (ns)", "PID", "TID",
+	    "NumChild", "RangeId" };
+	struct wcol c[13];
+	int k;
+
+	for (i = 0; i < p->n; i++)
+		if (p->r[i].id < base)
+			base = p->r[i].id;
+	for (i = 0; i < p->n; i++)
+		byid[p->r[i].id - base] = &p->r[i];
+	for (k = 0; k < 9; k++)
+		v[k] = xcalloc(p->n, sizeof(**v));
+	off = xcalloc(p->n + 1, sizeof(*off));
+	for (i = 0; i < p->n; i++) {
+		const struct rng *r = byid[i];
+
+		v[0][i] = r->cs + p->clock;
+		v[1][i] = r->ce + p->clock;
+		v[2][i] = r->ce - r->cs;
+		v[3][i] = r->child_ns;
+		v[4][i] = r->ce - r->cs - r->child_ns;
+		v[5][i] = p->pid;
+		v[6][i] = r->tid;
+		v[7][i] = r->nchild;
+		v[8][i] = r->id;
+		name[i] = r->name;
+		nlen[i] = strlen(r->name);
+		pvalid[i] = r->parent >= 0;
+		par[i] = r->parent >= 0 ? (double)p->r[r->parent].id : 0;
+		l26_stack(r->stack, off, i, &el, &cap);
+	}
+	for (k = 0; k < 9; k++)
+		c[k] = icol(vname[k], v[k]);
+	c[9] = scol("Name", name, nlen);
+	c[10] = dcol("ParentId", par, pvalid);
+	c[11] = icol("Lvl", v[7]);
+	c[12] = icol("RangeStack", el);
+	c[12].shape = LIST3;
+	c[12].elemopt = 1;
+	c[12].off = off;
+	write_parquet(path, c, 13, p->n);
+}
+
+/* "file:line[function]" of frame K (1-based) of py_frames. */
+static char *
+l26_frame_str(int k)
+{
+	const struct frame *f = &py_frames[k - 1];
+
+	return xprintf("%s:%d[%s]", py_files[f->file - 1], f->line,
+	    py_funcs[f->func - 1]);
+}
+
+/* The facts of -L 2026, after write_truth's. */
+static void
+l26_truth(const char *path)
+{
+	FILE *f = fopen(path, "a");
+	size_t c, n;
+
+	if (f == NULL)
+		die("%s: %s", path, strerror(errno));
+	fprintf(f, "layout\t2026.3\n");
+	for (c = n = 0; c < NSTEPT; c++)
+		n += step_thunks[c].kind != K_DONE;
+	/* One command buffer in each module stands for two thunks. */
+	fprintf(f, "l26.thunks.jit_init\t%zu\n", NINIT - 1);
+	fprintf(f, "l26.thunks.jit_train_step\t%zu\n", n - 1);
+	for (c = 0; c < L26_NCMDBUF; c++) {
+		const struct l26_cmdbuf *b = &l26_cmdbufs[c];
+
+		fprintf(f, "cmdbuf.%s\t%s\n", b->module, b->name);
+		fprintf(f, "cmdbuf_holds.%s\t%s %s\n", b->name, b->first,
+		    b->last);
+		fprintf(f, "cmdbuf_execs.%s\t%" PRId64 "\n", b->name, b->nexec);
+		fprintf(f, "cmdbuf_all_ns.%s\t%" PRId64 "\n", b->name,
+		    b->all_ns);
+		if (b->steady_ns > 0)
+			fprintf(f, "steady_ns.%s\t%" PRId64 "\n", b->name,
+			    b->steady_ns);
+	}
+	fprintf(f, "frames_beyond.jit_train_step\t%" PRId64 "\n", l26_nbeyond);
+	fprintf(f, "frames_beyond_max.jit_train_step\t%d\n", L26_BEYOND);
+	fprintf(f, "frames_index.jit_train_step\t%d\n", NFRAME + 1);
+	fprintf(f, "frames_cut.input_reduce_fusion\t%s\n",
+	    l26_frame_str(F_NORM));
+	fprintf(f, "frames_none.loop_multiply_fusion.1\t%s\n",
+	    SOP("loop_multiply_fusion.1"));
+	if (fclose(f) != 0)
+		die("%s: write failed", path);
+}
+
+/* The members of rank ADIR that differ in the 2026.3 layout. */
+static void
+l26_archive(struct proc *p, const char *adir)
+{
+	l26_trace(p, xprintf("%s/nvtx_gpu_proj_trace/trace.parquet", adir));
+	l26_pushpop(p, xprintf("%s/report_nvtx_pushpop_trace.parquet", adir));
+}
+
+/* ---- end of -L 2026 ---- */
+
 static int
 count(const char *arg, int hi)
 {
@@ -1591,7 +2013,7 @@ main(int argc, char *argv[])
 	char *adir;
 	int d, w, c;
 
-	while ((c = getopt(argc, argv, "n:s:")) != -1) {
+	while ((c = getopt(argc, argv, "n:s:L:")) != -1) {
 		switch (c) {
 		case 'n':
 			/* Reduce-scatter operands divide among the devices. */
@@ -1602,13 +2024,19 @@ main(int argc, char *argv[])
 		case 's':
 			nstep = count(optarg, 1000000);
 			break;
+		case 'L':
+			if (strcmp(optarg, "2026") != 0)
+				die("-L %s: the layouts are 2026", optarg);
+			layout2026 = 1;
+			break;
 		default:
 			goto usage;
 		}
 	}
 	if (optind != argc - 1) {
 usage:
-		fprintf(stderr, "usage: mkexample [-n processes] [-s steps] dir\n");
+		fprintf(stderr, "usage: mkexample [-n processes] [-s steps] "
+		    "[-L 2026] dir\n");
 		return 2;
 	}
 	dir = argv[optind];
@@ -1626,17 +2054,23 @@ usage:
 	simulate(p);
 	xmkdir(dir);
 	for (d = 0; d < nproc; d++) {
+		if (layout2026)
+			l26_merge(&p[d]);
 		rfinish(&p[d], 17000 + 211 * d);
 		adir = xprintf("%s/rank%d", dir, d);
 		xmkdir(adir);
 		xmkdir(xprintf("%s/nvtx_gpu_proj_trace", adir));
 		xmkdir(xprintf("%s/dump", adir));
-		write_trace(&p[d], xprintf("%s/nvtx_gpu_proj_trace/"
-		    "trace.parquet", adir));
+		if (layout2026)
+			l26_archive(&p[d], adir);
+		else
+			write_trace(&p[d], xprintf("%s/nvtx_gpu_proj_trace/"
+			    "trace.parquet", adir));
 		write_threads(&p[d], xprintf("%s/thread-metadata.parquet",
 		    adir));
-		write_pushpop(&p[d], xprintf("%s/report_nvtx_pushpop_trace.csv",
-		    adir));
+		if (!layout2026)
+			write_pushpop(&p[d], xprintf("%s/report_nvtx_pushpop_"
+			    "trace.csv", adir));
 		write_init_hlo(adir);
 		write_step_hlo(adir);
 		free(p[d].r);
@@ -1645,6 +2079,8 @@ usage:
 	/* truth.tsv holds the facts planted in the run of NPROC x NSTEP. */
 	if (nproc == NPROC && nstep == NSTEP)
 		write_truth(p, xprintf("%s/truth.tsv", dir));
+	if (nproc == NPROC && nstep == NSTEP && layout2026)
+		l26_truth(xprintf("%s/truth.tsv", dir));
 	freeall();
 	return 0;
 }

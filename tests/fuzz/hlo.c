@@ -2,8 +2,8 @@
  * Fuzz target: HLO protobuf dumps (hlo_load: the wire walk, protobuf-c
  * decoding one instruction at a time, communication facts: message size,
  * replica groups), the source stacks of every instruction (hlo_src:
- * stack frame, file location and name ids out of range, cycles of parent
- * frames) and the heap simulator traces of the buffer assignment
+ * stack frame, file location and name ids out of range, ids beyond the
+ * index, cycles of parent frames) and the heap simulator traces of the buffer assignment
  * (heap_load).
  */
 #include <stdint.h>
@@ -43,7 +43,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	const struct hlo_inst *in;
 	struct hlo_module *m;
 	struct hlo_src s;
-	size_t i, j, k;
+	size_t i, j, k, nframe;
+	int64_t max;
 
 	heap(data, n);
 	if ((m = hlo_load(data, n)) == NULL)
@@ -51,6 +52,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	(void)hlo_name(m);
 	(void)hlo_id(m);
 	(void)hlo_program_id(m);
+	/* Ids beyond the index: counted among the instructions, and the
+	 * largest is beyond it. */
+	k = hlo_frames_beyond(m, &max, &nframe);
+	if (k > hlo_count(m) || (k > 0 && (max < 1 || (uint64_t)max <= nframe)))
+		abort();
 	for (i = 0; i < hlo_count(m); i++) {
 		in = hlo_inst(m, i);
 		if (hlo_find(m, in->name) != in)

@@ -729,13 +729,14 @@ offload(void)
 struct frames {
 	Xla__StackFrameIndexProto x;
 	Xla__StackFrameIndexProto__FileLocation loc[5], *locp[5];
-	Xla__StackFrameIndexProto__StackFrame fr[6], *frp[6];
+	Xla__StackFrameIndexProto__StackFrame fr[7], *frp[7];
 	char *files[2], *funcs[3];
 };
 
 /*
  * Frames 1 <- 2 <- 3 (3 innermost), 4 a second leaf under 1, 5 a bad
- * file location, 6 a location with no file name.  Locations: 1
+ * file location, 6 a location with no file name, 7 a leaf whose parent
+ * (40) is beyond the index, as XLA of 2026 writes.  Locations: 1
  * main.py:10[<module>], 2 lib.py:20:7[f], 3 lib.py:30[g], 4
  * main.py:11:2[g], 5 file 0.
  */
@@ -746,8 +747,9 @@ frames_init(struct frames *f)
 		{ 1, 1, 10, 0 }, { 2, 2, 20, 7 }, { 2, 3, 30, 0 },
 		{ 1, 3, 11, 2 }, { 0, 1, 5, 0 },
 	};
-	static const int32_t fr[6][2] = {
+	static const int32_t fr[7][2] = {
 		{ 1, 0 }, { 2, 1 }, { 3, 2 }, { 4, 1 }, { 9, 0 }, { 5, 1 },
+		{ 4, 40 },
 	};
 	int i;
 
@@ -771,13 +773,13 @@ frames_init(struct frames *f)
 	}
 	f->x.n_file_locations = 5;
 	f->x.file_locations = f->locp;
-	for (i = 0; i < 6; i++) {
+	for (i = 0; i < 7; i++) {
 		xla__stack_frame_index_proto__stack_frame__init(&f->fr[i]);
 		f->fr[i].file_location_id = fr[i][0];
 		f->fr[i].parent_frame_id = fr[i][1];
 		f->frp[i] = &f->fr[i];
 	}
-	f->x.n_stack_frames = 6;
+	f->x.n_stack_frames = 7;
 	f->x.stack_frames = f->frp;
 }
 
@@ -800,9 +802,11 @@ stacks(void)
 	struct mod md;
 	struct frames fx;
 	Xla__HloInstructionProto *a, *b, *c, *d, *n1, *n2, *f, *e, *g, *bad,
-	    *oob, *neg, *noname;
+	    *oob, *neg, *noname, *cut;
 	struct hlo_module *m;
 	struct hlo_src s;
+	int64_t maxid;
+	size_t nframe;
 
 	mod_init(&md);
 	frames_init(&fx);
@@ -832,13 +836,19 @@ stacks(void)
 	bad = inst("bad", "copy", 13, NULL);
 	meta(bad, "", 5, NULL);
 	oob = inst("oob", "copy", 14, NULL);
-	meta(oob, "", 7, NULL);
+	meta(oob, "", 8, NULL);
 	neg = inst("neg", "fusion", 15, NULL);
 	calls(neg, 1, (int64_t)3);
 	noname = inst("noname", "copy", 16, NULL);
 	meta(noname, "x", 6, NULL);
-	comp(&md, 4, 7, f, e, g, bad, oob, neg, noname);
+	cut = inst("cut", "copy", 17, NULL);
+	meta(cut, "cut/op", 7, NULL);
+	comp(&md, 4, 8, f, e, g, bad, oob, neg, noname, cut);
 	m = load(&md, 1);
+	/* oob names frame 8 of 7, cut's frame 7 names parent 40. */
+	CHECK_INT(hlo_frames_beyond(m, &maxid, &nframe), 2);
+	CHECK_INT(maxid, 40);
+	CHECK_INT(nframe, 7);
 	CHECK_STR(get(m, "f")->scheduling_name, "f.sched");
 	CHECK_STR(get(m, "f")->op_name, "jit(f)/x");
 	CHECK_STR(get(m, "e")->op_name, "");
@@ -878,8 +888,17 @@ stacks(void)
 	CHECK_INT(hlo_src(m, get(m, "bad"), &s), -1);
 	CHECK(strstr(err_msg(), "file location out of range") != NULL);
 	hlo_src_free(&s);
-	CHECK_INT(hlo_src(m, get(m, "oob"), &s), -1);
-	CHECK(strstr(err_msg(), "stack frame id 7 out of range") != NULL);
+	/* Beyond the index: no frame (XLA's empty frame), op_name kept. */
+	CHECK_INT(hlo_src(m, get(m, "oob"), &s), 0);
+	CHECK_INT(s.nstack, 0);
+	CHECK_INT(s.nop_name, 0);
+	hlo_src_free(&s);
+	/* A parent beyond the index: the frames below it. */
+	CHECK_INT(hlo_src(m, get(m, "cut"), &s), 0);
+	CHECK_INT(s.nstack, 1);
+	if (s.nstack == 1)
+		stack_is(&s.stack[0], 2, "main.py:11:2[g]", "cut/op");
+	CHECK_INT(s.nop_name, 1);
 	hlo_src_free(&s);
 	CHECK_INT(hlo_src(m, get(m, "noname"), &s), -1);
 	CHECK_STR(err_msg(), "stack frame id 6: file or function name out "
@@ -889,6 +908,7 @@ stacks(void)
 	/* Make frame 1 its own grandparent. */
 	fx.fr[0].parent_frame_id = 3;
 	m = load(&md, 1);
+	CHECK_INT(hlo_frames_beyond(m, &maxid, &nframe), 2);
 	CHECK_INT(hlo_src(m, get(m, "b"), &s), -1);
 	CHECK(strstr(err_msg(), "cycle in stack frames") != NULL);
 	hlo_src_free(&s);

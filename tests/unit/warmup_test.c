@@ -108,6 +108,11 @@ loaders(void)
 	CHECK_INT(yes, 0);
 	CHECK_INT(comm_of("Name\tCommunication\na\t0\nb\t1\nc\tbad\n", &yes), 0);
 	CHECK_INT(yes, 1);	/* read up to the first 1 only */
+	/* Empty: unknown (a thunk that is no HLO instruction), not 1. */
+	CHECK_INT(comm_of("Name\tCommunication\na\t\nb\t0\n", &yes), 0);
+	CHECK_INT(yes, 0);
+	CHECK_INT(comm_of("Name\tCommunication\na\t\nb\t1\n", &yes), 0);
+	CHECK_INT(yes, 1);
 	CHECK_INT(comm_of("Name\tCommunication\na\t0\nb\tTrue\n", &yes), -1);
 	CHECK_STR(err_msg(), "f.tsv:3: column Communication: not 0 or 1: 'True'");
 	/* Without a Communication column: a communication frame. */

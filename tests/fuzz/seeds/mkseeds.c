@@ -175,6 +175,51 @@ trace(int layout, size_t *len)
 	return pqwrite(new, layout == 2025 ? 7 : 8, NT, &o, len);
 }
 
+/*
+ * The trace of nsys 2026.3 and XLA of 2026 (issue 18): Text, Domain,
+ * Start, End, ..., Range Stack a list; a command buffer thunk that no
+ * HLO instruction names, and a Thunk range without a well-formed hlo_op.
+ */
+#define N3 5
+static uint8_t *
+trace2026_3(size_t *len)
+{
+	static const char *const text[N3] = {
+		"XlaModule:#hlo_module=jit_f,program_id=1#",
+		"Thunk:#hlo_op=command_buffer_9#",
+		"Thunk:#name=jit(f)/add,hlo_op=fusion.3#", "Thunk:#name=x#",
+		"ncclAllReduce"
+	};
+	static const char *const dom[N3] = { "TSL", "TSL", "TSL", "TSL",
+	    "NCCL" };
+	static const int64_t st[N3] = { 1000, 1100, 1500, 1750, 1150 };
+	static const int64_t en[N3] = { 1900, 1400, 1700, 1800, 1250 };
+	static const int64_t pid[N3] = { 7, 7, 7, 7, 7 };
+	static const int64_t tid[N3] = { 11, 11, 11, 11, 11 };
+	static const int64_t id[N3] = { 1, 2, 3, 5, 4 };
+	static const int64_t par[N3] = { 0, 1, 1, 1, 2 };
+	static const uint8_t parv[N3] = { 0, 1, 1, 1, 1 };
+	static const int64_t off[N3 + 1] = { 0, 1, 3, 5, 7, 10 };
+	static const int64_t stack[10] = { 1, 1, 2, 1, 3, 1, 5, 1, 2, 4 };
+	struct wcol c[] = {
+		{ "Text", T_BYTE_ARRAY, .enc = E_DICT, .str = text,
+		    .slen = lens(text, N3) },
+		{ "Domain", T_BYTE_ARRAY, .str = dom, .slen = lens(dom, N3) },
+		{ "Start", T_INT64, .i64 = st },
+		{ "End", T_INT64, .i64 = en },
+		{ "PID", T_INT64, .i64 = pid },
+		{ "TID", T_INT64, .i64 = tid },
+		{ "Range ID", T_INT64, .i64 = id },
+		{ "Parent ID", T_INT64, .opt = 1, .valid = parv, .i64 = par },
+		{ "Range Stack", T_INT64, LIST3, .opt = 1, .elemopt = 1,
+		    .i64 = stack, .off = off }
+	};
+	struct wopt o = plainopt;
+
+	o.codec = C_SNAPPY;
+	return pqwrite(c, 9, N3, &o, len);
+}
+
 static uint8_t *
 threads(size_t *len)
 {
@@ -262,6 +307,7 @@ parquet_tables(void)
 	p = trace(2024, &len), seed("parquet", "trace-2024.4", p, len), free(p);
 	p = trace(2025, &len), seed("parquet", "trace-2024.5", p, len), free(p);
 	p = trace(2026, &len), seed("parquet", "trace-2026.1", p, len), free(p);
+	p = trace2026_3(&len), seed("parquet", "trace-2026.3", p, len), free(p);
 	p = threads(&len), seed("parquet", "threads", p, len), free(p);
 	p = pushpop_parquet(&len), seed("parquet", "pushpop", p, len), free(p);
 }
@@ -306,7 +352,8 @@ pack_module(const Xla__HloModuleProto *m, int wrap, size_t *len)
  * calling computation 2 (all-gather.4, iota groups), async-start.5
  * calling computation 3 (collective-permute.6), dynamic-slice.7 from host
  * memory, all-to-all.8 over mesh axes; a stack frame index of two
- * frames.  VARIANT 1: frames form a cycle; 2: ids out of range.
+ * frames.  VARIANT 1: frames form a cycle; 2: ids out of range; 3: frame
+ * 2's parent beyond the index (XLA of 2026).
  */
 static uint8_t *
 hlo(int variant, int wrap, size_t *len)
@@ -412,6 +459,8 @@ hlo(int variant, int wrap, size_t *len)
 	}
 	if (variant == 1)
 		sf[0].parent_frame_id = 2;
+	if (variant == 3)
+		sf[1].parent_frame_id = 9;
 	sfi.n_file_names = sfi.n_function_names = 2;
 	sfi.file_names = files;
 	sfi.function_names = funcs;
@@ -498,6 +547,7 @@ hlo_seeds(void)
 	p = hlo(0, 0, &len), seed("hlo", "bare", p, len), free(p);
 	p = hlo(1, 1, &len), seed("hlo", "frame-cycle", p, len), free(p);
 	p = hlo(2, 1, &len), seed("hlo", "ids-out-of-range", p, len), free(p);
+	p = hlo(3, 1, &len), seed("hlo", "parent-beyond", p, len), free(p);
 	p = heap(&len), seed("hlo", "heap", p, len), free(p);
 }
 
@@ -614,12 +664,15 @@ profile_seeds(void)
 	const char *csv = pushpop_csv();
 	int k;
 
-	for (k = 0; k < 2; k++) {
-		part[0] = trace(k ? 2026 : 2024, &len[0]);
+	for (k = 0; k < 3; k++) {
+		/* k 2: the 2026.3 layout, a command buffer, frame ids beyond
+		 * the index. */
+		part[0] = k == 2 ? trace2026_3(&len[0]) :
+		    trace(k ? 2026 : 2024, &len[0]);
 		part[1] = threads(&len[1]);
 		part[2] = (uint8_t *)csv;
 		len[2] = strlen(csv);
-		part[3] = hlo(0, 1, &len[3]);
+		part[3] = hlo(k == 2 ? 3 : 0, 1, &len[3]);
 		p = malloc(len[0] + len[1] + len[2] + len[3] + 3 * strlen(sep));
 		for (n = i = 0; i < 4; i++) {
 			memcpy(p + n, part[i], len[i]);
@@ -629,7 +682,8 @@ profile_seeds(void)
 				n += strlen(sep);
 			}
 		}
-		seed("profile", k ? "2026.1" : "2024.4", p, n);
+		seed("profile", k == 2 ? "2026.3" : k ? "2026.1" : "2024.4",
+		    p, n);
 		free(p);
 		free(part[0]);
 		free(part[1]);
