@@ -165,6 +165,8 @@ run: all $(RUNDEP)
 	rm -rf out
 	NSYSJAX_BIN=$(O)/bin sh pipelines/report.sh -o out $(RUNIN)
 	@echo "make run: the report of $(RUNIN) is in out/ (out/report.txt, out/report.html)"
+	$(O)/bin/nsysjax-timeline -c out/corrections.tsv out/frames > out/timeline.perfetto-trace
+	@echo "make run: the aligned timeline is out/timeline.perfetto-trace (open it in https://ui.perfetto.dev)"
 .PHONY: example run
 
 # mkexport (tests/sqlite/mkexport.c): nsys SQLite exports for the tests,

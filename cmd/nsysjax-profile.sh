@@ -5,8 +5,8 @@
 # holding the .nsys-rep, the .sqlite, the HLO dumps and the Python sources
 # they name: what NVIDIA's nsys-jax wrapper collects, without Python.
 # `make` writes it to build/bin with its version filled in.  bash, not sh:
-# the program must get SIGINT forwarded, which a POSIX sh cannot do for a
-# background job (it starts with SIGINT ignored); bash's job control can.
+# arrays for the options, and a background job whose SIGINT is not
+# ignored (see "nsys profile" below).
 set -u
 PROG=nsysjax-profile
 VERSION='@VERSION@'
@@ -85,15 +85,23 @@ while [ $# -gt 0 ]; do
 	esac
 done
 # [nsys options] -- program args, or program args (as nsys-jax reads them).
-nsysopts=()
+nsysopts=() dashdash=0
 for a in "$@"; do
 	if [ "$a" = -- ]; then
+		dashdash=1
 		while [ "$1" != -- ]; do nsysopts+=("$1"); shift; done
 		shift
 		break
 	fi
 done
 [ $# -gt 0 ] || bad_usage "no program to profile"
+# Without --, an option where the program should be is an nsys option
+# given in the wrong place (nsys-jax's rule too), not a program's name.
+if [ "$dashdash" = 0 ]; then
+	case $1 in
+	-?*) bad_usage "$1: nsys options go before --: $PROG [options] [nsys options] -- program ..." ;;
+	esac
+fi
 for a in "${nsysopts[@]+"${nsysopts[@]}"}"; do
 	case $a in
 	-o | --output | --output=* | -o?*) bad_usage "give the output name to $PROG -o, not to nsys" ;;
@@ -132,18 +140,28 @@ if [ -e "$final" ] && [ "$force" = 0 ]; then
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-profile.XXXXXX") || die "cannot make a temporary directory"
-trap 'rm -rf "$tmp"' EXIT
+dumptmp=''
+trap 'rm -rf -- "$tmp" ${dumptmp:+"$dumptmp"}' EXIT
 
 # ---- the environment of the program ----
 export JAX_TRACEBACK_IN_LOCATIONS_LIMIT=${JAX_TRACEBACK_IN_LOCATIONS_LIMIT--1}
 export JAX_ENABLE_COMPILATION_CACHE=${JAX_ENABLE_COMPILATION_CACHE-false}
 xla=${XLA_FLAGS-} dump=''
-for f in $xla; do
+# XLA splits its flags at white space; they are not globbed (flags hold
+# regular expressions: --xla_dump_hlo_module_re=.*step.*).
+read -r -a xlaflags <<< "$xla"
+for f in "${xlaflags[@]+"${xlaflags[@]}"}"; do
 	case $f in --xla_dump_to=*) dump=${f#--xla_dump_to=} ;; esac
 done
 case " $xla " in *" --xla_dump_hlo_as_proto"*) ;; *) xla="$xla --xla_dump_hlo_as_proto=true" ;; esac
 if [ -z "$dump" ]; then
 	dump=$tmp/dump
+	# A TMPDIR with white space cannot be named in XLA_FLAGS.
+	case $dump in
+	*[[:space:]]*)
+		dumptmp=$(mktemp -d /tmp/nsysjax-dump.XXXXXX) || die "cannot make a temporary directory"
+		dump=$dumptmp/dump ;;
+	esac
 	xla="$xla --xla_dump_to=$dump"
 fi
 export XLA_FLAGS=${xla# }
@@ -156,22 +174,34 @@ has_opt python-sampling || defaults+=(--python-sampling=true)
 has_opt trace -t || defaults+=(--trace=cublas,cuda,cudnn,cusolver,nvtx,osrt)
 rep=$tmp/$base
 say "profiling: nsys profile ${defaults[*]-} ${nsysopts[*]-} $*"
-# Job control: the background nsys keeps SIGINT (a non-interactive shell
-# would start it ignored) and gets the signals this script receives.
-set -m
-nsys profile "${defaults[@]+"${defaults[@]}"}" "${nsysopts[@]+"${nsysopts[@]}"}" \
-    --output="$rep" --force-overwrite=true "$@" &
+# nsys stays in our process group, so that the program may read the
+# terminal (in a group of its own it would stop on SIGTTIN), and runs in
+# the background only so that a SIGTERM to us can be forwarded.  Without
+# job control bash starts it with SIGINT and SIGQUIT ignored, which the
+# subshell undoes before exec.  The terminal's Ctrl-C reaches nsys and
+# the program directly: we only outlive it (trap :), never send a second
+# one.  SIGTERM is forwarded, with SIGCONT for a stopped nsys.  Without
+# job control wait returns when nsys ends or a trapped signal arrives,
+# never on a stop: a stopped program costs no CPU here.
+pid='' term=0
+trap : INT
+trap 'term=1; [ -z "$pid" ] || { kill -TERM "$pid"; kill -CONT "$pid"; } 2> /dev/null' TERM
+( trap - INT QUIT TERM; exec nsys profile "${defaults[@]+"${defaults[@]}"}" \
+    "${nsysopts[@]+"${nsysopts[@]}"}" --output="$rep" --force-overwrite=true "$@" ) &
 pid=$!
-trap 'kill -INT "$pid" 2> /dev/null' INT
-trap 'kill -TERM "$pid" 2> /dev/null' TERM
+[ "$term" = 0 ] || kill -TERM "$pid" 2> /dev/null
 while :; do
 	wait "$pid"
 	rc=$?
-	# A signal interrupts wait (status > 128) while nsys goes on.
-	[ "$rc" -gt 128 ] && kill -0 "$pid" 2> /dev/null || break
+	# A trapped signal interrupts wait (status > 128) while nsys goes on;
+	# if nsys has ended meanwhile, wait once more gives its own status.
+	[ "$rc" -gt 128 ] || break
+	kill -0 "$pid" 2> /dev/null && continue
+	wait "$pid"
+	rc=$?
+	break
 done
 trap - INT TERM
-set +m
 [ -s "$rep.nsys-rep" ] || die "nsys wrote no report (program exit status $rc)"
 [ "$rc" = 0 ] || warn "the program exited with status $rc; keeping its partial profile"
 
@@ -206,12 +236,28 @@ elif [ "$xz" = 1 ]; then
 	xz -T1 -q -- "$stage"/dump/* || die "xz failed on the dumps"
 fi
 
-# The Python sources named by the dumps' stack frames ("file:line[function]").
+# The Python sources named by the dumps' stack frames
+# ("file:line[:column][function]", a TSV field: \\ \t \n \r escaped).
+# A path with a ".." component is not followed out of the stage.
 if [ "$ndump" -gt 0 ]; then
-	if nsysjax-extract -m -f stackframes "$stage" > "$tmp/frames.tsv" 2> "$tmp/frames.err"; then
+	if nsysjax-extract -m -f stackframes -- "$stage" > "$tmp/frames.tsv" 2> "$tmp/frames.err"; then
 		awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "Frame") c = i; next }
-		    c { f = $c; sub(/:[0-9]+\[[^]]*\]$/, "", f); if (f ~ /^\// && !(f in s)) { s[f]; print f } }' \
+		    function unescape(s,   o, i, ch) {
+			o = ""
+			for (i = 1; i <= length(s); i++) {
+				ch = substr(s, i, 1)
+				if (ch == "\\" && i < length(s)) {
+					ch = substr(s, ++i, 1)
+					ch = ch == "t" ? "\t" : ch == "n" ? "\n" : ch == "r" ? "\r" : ch
+				}
+				o = o ch
+			}
+			return o
+		    }
+		    c { f = unescape($c); sub(/(:[0-9]+)+\[[^]]*\]$/, "", f)
+			if (f ~ /^\// && f !~ /\n/ && !(f in s)) { s[f]; print f } }' \
 		    "$tmp/frames.tsv" | while IFS= read -r src; do
+			case /$src/ in */../*) continue ;; esac
 			[ -f "$src" ] || continue
 			mkdir -p "$stage/sources$(dirname -- "$src")" && cp -- "$src" "$stage/sources$src"
 		done

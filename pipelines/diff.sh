@@ -43,7 +43,7 @@ while [ $# -gt 0 ]; do
 done
 [ "$nb" -gt 0 ] || bad_usage "no input of the run before"
 [ "$na" -gt 0 ] || bad_usage "no input of the run after"
-mkdir -p "$OUT"
+make_out "$OUT"
 
 # run SIDE INPUT...: the frames of one run in $W/SIDE (or the directory
 # given), its steady thunk and module frames in $W/SIDE.steady_*.tsv.

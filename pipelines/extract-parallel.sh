@@ -8,7 +8,10 @@
 #
 # PARTS (default DIR/parts, removed after the merge unless -k) and the
 # inputs must be at the same paths on every host (a shared filesystem),
-# and nsysjax-extract on every host's PATH.  Give absolute paths for -S.
+# and nsysjax-extract on every host's PATH (or, with $NSYSJAX_BIN or the
+# build next to this script, at that path on every host).  Give absolute
+# paths for -S.  ssh options (a port, a key) go in ~/.ssh/config or in
+# PARALLEL_SSH (GNU parallel's ssh command).
 set -eu
 USAGE='extract-parallel.sh [-k] [-S sshlogin[,...]] [-j jobs] [-P parts] -o DIR input ...'
 TABLES=''
@@ -28,17 +31,28 @@ shift $((OPTIND - 1))
 [ -n "$OUT" ] || bad_usage "no -o DIR"
 [ $# -gt 0 ] || bad_usage "no input"
 command -v parallel > /dev/null || die "GNU parallel is not installed"
-mkdir -p "$OUT"
+make_out "$OUT"
 [ -n "$PARTS" ] || PARTS=$OUT/parts
 mkdir -p "$PARTS"
 PARTS=$(cd -- "$PARTS" && pwd)
 n=$#
+# The jobs of -S run in a remote shell, with the remote PATH: the
+# nsysjax-extract common.sh chose ($NSYSJAX_BIN's, the build's) by its
+# absolute path, else the one on each host's PATH.
+XP=nsysjax-extract
+if [ -n "${NSYSJAX_BIN:-}" ]; then
+	XP=$(cd -- "$NSYSJAX_BIN" && pwd)/nsysjax-extract
+elif [ -x "$HERE/../build/bin/nsysjax-extract" ]; then
+	XP=$(cd -- "$HERE/../build/bin" && pwd)/nsysjax-extract
+fi
 
 # One job per input, each a single worker (parallel runs them side by
-# side); {#} numbers them in input order from 1.
-set -- --will-cite --halt now,fail=1 ${JOBS:+-j "$JOBS"} \
+# side); {#} numbers them in input order from 1.  -q: parallel quotes
+# every word of the command for the shell it runs it with (locally and
+# over ssh), so that paths with spaces or quotes stay one word.
+set -- --will-cite -q --halt now,fail=1 ${JOBS:+-j "$JOBS"} \
     ${LOGINS:+--sshlogin "$LOGINS"} \
-    nsysjax-extract -j 1 -o "$PARTS/{#}" {} ::: "$@"
+    "$XP" -j 1 -o "$PARTS/{#}" -- {} ::: "$@"
 parallel "$@" || die "an extraction failed (see above)"
 
 i=1
@@ -47,5 +61,5 @@ while [ "$i" -le "$n" ]; do
 	set -- "$@" "$PARTS/$i"
 	i=$((i + 1))
 done
-nsysjax-extract --merge -o "$OUT" "$@" || die "the merge failed"
+nsysjax-extract --merge -o "$OUT" -- "$@" || die "the merge failed"
 [ "$KEEP" -eq 1 ] || rm -rf "$PARTS"

@@ -1,7 +1,6 @@
 #!/bin/sh
 #SBATCH --job-name=nsysjax-extract
 #SBATCH --ntasks=1
-#SBATCH --cpus-per-task=4
 # extract-slurm.sh: nsysjax-extract over the processes of a large run as a
 # Slurm job array, then one merge job.  LIST names the inputs (one archive
 # or export per line, in process order; absolute paths on a filesystem
@@ -10,12 +9,21 @@
 # parts in task order into DIR/frames: the same bytes as one
 # `nsysjax-extract -o DIR/frames $(cat LIST)`.
 #
-#	jid=$(sbatch --parsable --array=0-63 extract-slurm.sh DIR LIST)
-#	sbatch --dependency=afterok:$jid extract-slurm.sh -m DIR LIST
+#	jid=$(sbatch --parsable --array=0-63 --cpus-per-task=8 extract-slurm.sh DIR LIST)
+#	sbatch --dependency=afterany:$jid extract-slurm.sh -m DIR LIST
 #
-# A task reads SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, and runs
-# SLURM_CPUS_PER_TASK workers.  Slurm runs a copy of this script, so
-# nsysjax-extract is found on PATH (or in $NSYSJAX_BIN).
+# No CPU count is fixed here (one that a node lacks leaves the job pending
+# forever, reason PartitionConfig): give the sbatch options your site
+# needs on the command line (--cpus-per-task, --partition, --time,
+# --mem).  A task runs one worker per CPU Slurm gave it:
+# SLURM_CPUS_PER_TASK when set, else SLURM_CPUS_ON_NODE, else 1.  The
+# merge (one process) needs one CPU.  afterany, not afterok: the merge
+# then runs after a failed or cancelled task too, and names it (with
+# afterok it would pend forever, reason DependencyNeverSatisfied).
+#
+# A task reads SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT.  Slurm runs
+# a copy of this script, so nsysjax-extract is found on PATH (or in
+# $NSYSJAX_BIN).
 set -eu
 PROG=extract-slurm.sh
 die() { printf '%s: %s\n' "$PROG" "$*" >&2; exit 1; }
@@ -49,6 +57,9 @@ if [ "$MERGE" -eq 0 ]; then
 	share "$T" "$N"
 	[ "$first" -le "$last" ] || exit 0
 	part=$DIR/parts/$(printf '%06d' "$T")
+	# A task run again (a requeue, a new run into DIR) is unfinished
+	# until it succeeds.
+	rm -f "$part.done"
 	# One input per line: split at newlines only, no globbing.
 	set -f
 	IFS='
@@ -57,7 +68,10 @@ if [ "$MERGE" -eq 0 ]; then
 	set -- $(grep . "$LIST" | sed -n "${first},${last}p")
 	unset IFS
 	set +f
-	nsysjax-extract -j "${SLURM_CPUS_PER_TASK:-1}" -o "$part" "$@" ||
+	J=${SLURM_CPUS_PER_TASK:-${SLURM_CPUS_ON_NODE:-1}}
+	printf '%s: task %s of %s: inputs %s to %s of %s, %s workers\n' "$PROG" "$T" "$N" \
+	    "$first" "$last" "$L" "$J" >&2
+	nsysjax-extract -j "$J" -o "$part" -- "$@" ||
 		die "task $T: extraction failed"
 	: > "$part.done"
 	exit 0
@@ -76,4 +90,4 @@ while [ "$T" -lt "$N" ]; do
 	fi
 	T=$((T + 1))
 done
-nsysjax-extract --merge -o "$DIR/frames" "$@" || die "the merge failed"
+nsysjax-extract --merge -o "$DIR/frames" -- "$@" || die "the merge failed"

@@ -16,7 +16,7 @@ done
 shift $((OPTIND - 1))
 [ -n "$OUT" ] || bad_usage "no output directory (-o)"
 [ $# -gt 0 ] || bad_usage "no input"
-mkdir -p "$OUT"
+make_out "$OUT"
 
 frames "$@"
 steady thunk module

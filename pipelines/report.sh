@@ -24,7 +24,7 @@ done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || bad_usage "no input"
 [ -n "$OUT" ] || bad_usage "no output directory (-o)"
-mkdir -p "$OUT"
+make_out "$OUT"
 
 . "$LIB/report-tables.sh"
 . "$LIB/report-html.sh"
@@ -35,40 +35,47 @@ progress() {
 }
 
 # gp NAME DATA...: run the gnuplot program on stdin with the data files
-# as ARG1.. and the output $OUT/plots/NAME.svg; a plot that fails is a
-# warning, not a failed report.
+# (names in $W) as ARG1.. and the output $OUT/plots/NAME.svg; a plot that
+# fails is a warning, not a failed report.  gnuplot runs in $W and sees
+# no path of ours in its program text: the data files have fixed names,
+# and the output path comes from the environment (gnuplot has system(),
+# so a quote in -o must not end a gnuplot string).
 gp() {
 	name=$1
 	shift
 	# noenhanced: names are shown as written (no _ subscripts); SI
 	# prefixes on log axes rather than exponent notation.
-	gnuplot -e "set encoding utf8; set terminal svg size 900,540 dynamic noenhanced background rgb 'white'; set output '$OUT/plots/$name.svg'" \
-	    -c /dev/stdin "$@" 2> "$W/gp.err" ||
+	(cd "$W" && NSYSJAX_PLOT=$PLOTS/$name.svg gnuplot -e "set encoding utf8; set terminal svg size 900,540 dynamic noenhanced background rgb 'white'; set output system('printf %s \"\$NSYSJAX_PLOT\"')" \
+	    -c /dev/stdin "$@") 2> "$W/gp.err" ||
 		{ printf '%s: plot %s: %s\n' "$PROG" "$name" "$(head -n 1 "$W/gp.err")" >&2; }
 }
 
-# by_column FILE COLUMN OUT: FILE split into OUT.<value>.tsv per value of
-# COLUMN (header kept), the value list in OUT.list.
+# by_column FILE COLUMN NAME: FILE split into $W/NAME.<k>.tsv, one per
+# value of COLUMN in order of appearance (header kept; files are named
+# by number, never by a data value), their names in $W/NAME.list.
 by_column() {
-	awk -F'\t' -v col="$2" -v out="$3" '
+	(cd "$W" && awk -F'\t' -v col="$2" -v out="$3" '
 	NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; h = $0; next }
-	{ f = out "." $c ".tsv"; if (!(f in seen)) { seen[f] = 1; print h > f; print $c > (out ".list") }
-	  print > f }' "$1"
+	{ if (!($c in seen)) { seen[$c] = out "." ++n ".tsv"; print h > seen[$c]; print seen[$c] > (out ".list") }
+	  print > seen[$c] }') < "$1"
 }
 
 # plots: the notebook's plots as SVG in $OUT/plots.
 plots() {
 	mkdir -p "$OUT/plots"
-	by_column "$OUT/communication/bandwidth.tsv" Collective "$W/bw"
-	[ ! -s "$W/bw.list" ] || gp bandwidth $(sed "s|.*|$W/bw.&.tsv|" "$W/bw.list") <<'GP'
+	PLOTS=$(cd "$OUT/plots" && pwd)
+	by_column "$OUT/communication/bandwidth.tsv" Collective bw
+	# shellcheck disable=SC2046
+	[ ! -s "$W/bw.list" ] || gp bandwidth $(cat "$W/bw.list") <<'GP'
 set title "Bus bandwidth of the steady state (fastest device per instance)"
 set xlabel "Message size"; set ylabel "Bus bandwidth [GB/s]"
 set logscale x; set format x "%.0s %cB"; set key top left; set grid
 plot for [i = 1:ARGC] value("ARG".i) using 2:4:5 skip 1 with yerrorbars pointsize 0.8 \
     title system("sed -n 2p '".value("ARG".i)."' | cut -f 1")
 GP
-	by_column "$OUT/waits.tsv" Collective "$W/wait"
-	[ ! -s "$W/wait.list" ] || gp waits $(sed "s|.*|$W/wait.&.tsv|" "$W/wait.list") <<'GP'
+	by_column "$OUT/waits.tsv" Collective wait
+	# shellcheck disable=SC2046
+	[ ! -s "$W/wait.list" ] || gp waits $(cat "$W/wait.list") <<'GP'
 set title "Wait per collective instance: spread of the exposed time over devices"
 set xlabel "Wait"; set ylabel "Instances (cumulative share)"
 set logscale x; set format x "%.0s %cs"; set key bottom right; set grid
@@ -77,7 +84,7 @@ plot for [i = 1:ARGC] value("ARG".i) using ($2 > 0 ? $2 / 1000 : NaN):(1) skip 1
 GP
 	top=$(sed -n 2p "$OUT/memory/peaks.tsv" | cut -f 1)
 	awk -F'\t' -v p="$top" 'NR == 1 || $1 == p' "$OUT/memory/series.tsv" > "$W/heap.tsv"
-	[ -z "$top" ] || gp heap "$W/heap.tsv" <<'GP'
+	[ -z "$top" ] || gp heap heap.tsv <<'GP'
 set title "Heap usage over program order, the module with the largest peak"
 set xlabel "Heap simulator event"; set ylabel "Heap [MB]"; set grid
 plot ARG1 using 3:($4 / 1e6) skip 1 with steps notitle
@@ -90,7 +97,7 @@ GP
 	    END { print "Device\tMeanMs\tMinMs\tMaxMs"
 	    for (d in n) printf "%d\t%.6f\t%.6f\t%.6f\n", d, s[d] / n[d], lo[d], hi[d] }' \
 	    "$OUT/alignment_skews.tsv" | sort -n > "$W/skews.tsv"
-	[ "$(wc -l < "$W/skews.tsv")" -lt 2 ] || gp skews "$W/skews.tsv" <<'GP'
+	[ "$(wc -l < "$W/skews.tsv")" -lt 2 ] || gp skews skews.tsv <<'GP'
 set title "Collective end-time skew per device (complete instances): mean, min and max"
 set xlabel "Device"; set ylabel "End time - instance mean [ms]"; set grid
 plot ARG1 using 1:2:3:4 skip 1 with yerrorbars pointtype 7 pointsize 0.6 notitle
@@ -100,7 +107,7 @@ GP
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "Label\tMeanMs\tMinMs\tMaxMs"; next }
 	    NR <= 11 { print $c["Name"] " (" substr($c["ProgramId"], 1, 6) ")\t" $c["MeanMs"] "\t" $c["MinMs"] "\t" $c["MaxMs"] }' \
 	    "$OUT/variability/thunks.tsv" > "$W/var.tsv"
-	[ "$(wc -l < "$W/var.tsv")" -lt 2 ] || gp variability "$W/var.tsv" <<'GP'
+	[ "$(wc -l < "$W/var.tsv")" -lt 2 ] || gp variability var.tsv <<'GP'
 set datafile separator "\t"
 set title "The most variable thunks: mean, min and max duration over executions and devices"
 set ylabel "Duration [ms]"; set grid ytics; set xtics rotate by -35 left font ",9"
@@ -112,8 +119,9 @@ GP
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "Key\tModule\tDevice\tStartBiasMs"; next }
 	    { print substr($c["ProgramId"], 1, 12) "\t" $c["Name"] " (" substr($c["ProgramId"], 1, 6) ")\t" $c["Device"] "\t" $c["StartBiasMs"] }' \
 	    "$OUT/variability/stragglers.tsv" | { IFS= read -r h; printf '%s\n' "$h"; sort -t "$TAB" -k1,1 -k3,3n; } > "$W/strag.tsv"
-	by_column "$W/strag.tsv" Key "$W/strag"
-	[ ! -s "$W/strag.list" ] || gp stragglers $(sed "s|.*|$W/strag.&.tsv|" "$W/strag.list") <<'GP'
+	by_column "$W/strag.tsv" Key strag
+	# shellcheck disable=SC2046
+	[ ! -s "$W/strag.list" ] || gp stragglers $(cat "$W/strag.list") <<'GP'
 set datafile separator "\t"
 set title "Straggler bias per device and module (start time against the other devices)"
 set xlabel "Device"; set ylabel "Start bias [ms]"; set grid; set xtics 1; set key outside right
@@ -121,7 +129,8 @@ plot for [i = 1:ARGC] value("ARG".i) using 3:4 skip 1 with linespoints pointtype
     title system("sed -n 2p '".value("ARG".i)."' | cut -f 2")
 GP
 	# Wait against message size per collective.
-	[ ! -s "$W/wait.list" ] || gp wait-size $(sed "s|.*|$W/wait.&.tsv|" "$W/wait.list") <<'GP'
+	# shellcheck disable=SC2046
+	[ ! -s "$W/wait.list" ] || gp wait-size $(cat "$W/wait.list") <<'GP'
 set title "Wait per collective instance against its message size"
 set xlabel "Message size"; set ylabel "Wait"
 set logscale xy; set format x "%.0s %cB"; set format y "%.0s %cs"; set key top left; set grid
@@ -137,7 +146,7 @@ else
 	FR=$OUT/frames
 	mkdir -p "$FR"
 	progress "extracting the frames of $# profile(s)"
-	nsysjax-extract -o "$FR" "$@"
+	nsysjax-extract -o "$FR" -- "$@"
 fi
 F=$FR
 
@@ -196,12 +205,14 @@ run pgle
 job waits waits_job
 run communication
 run memory
+run critpath	# issue 21: critical path and what-if (critpath/)
 jobs_wait
 cat "$W/align.err" "$W"/steady-*.err "$W"/flamegraphs.err "$W"/variability.err "$W"/summary.err \
-	"$W"/pgle.err "$W"/waits.err "$W"/communication.err "$W"/memory.err >&2
+	"$W"/pgle.err "$W"/waits.err "$W"/communication.err "$W"/memory.err "$W"/critpath.err >&2
 
 progress "writing report.txt"
 text_report "$OUT" "$@" > "$OUT/report.txt"
+{ echo; cat "$OUT/critpath/critpath.txt"; } >> "$OUT/report.txt"	# issue 21
 cat "$OUT/report.txt"
 if command -v gnuplot > /dev/null; then
 	progress "plots"

@@ -3,14 +3,21 @@
 # proc0 and on the four archives, next to the floor: the time merely to
 # read and decompress the members extract reads, with the same libraries
 # (tests/bench/floor.c), and next to unzip -p | xz -dc doing the same in
-# two processes (which overlaps unzip and xz on two cores).
+# two processes (which overlaps unzip and xz on two cores).  extract -o
+# and the floor run in turns (best of 3 each), so that their ratio
+# compares runs under the same load; the load at start is printed.
 # The reference needs 8.6 s and 0.9 GB on the four archives (golden
 # env.json, load_profiler_data).  Needs ../shared/data.
 set -eu
 : "${BIN:=build/bin}" "${SHARED:=../shared}" "${FLOOR:=build/bench/floor}"
+case $SHARED in /*) ;; *) [ ! -d "$SHARED" ] || SHARED=$(cd -- "$SHARED" && pwd) ;; esac
 DATA=$SHARED/data/pax_fsdp4_4proc
 [ -d "$DATA" ] || { echo "bench: $DATA not found" >&2; exit 1; }
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+# The machine's load at start: the figures are wall times on a machine
+# other jobs may share.
+printf 'load at start: %s (1, 5, 15 min) on %s cores\n' "$(cut -d' ' -f1-3 /proc/loadavg 2> /dev/null)" \
+    "$(getconf _NPROCESSORS_ONLN)"
 
 # best of 3 wall seconds and the peak RSS in MB of "$@"
 measure() {
@@ -24,16 +31,33 @@ measure() {
 	echo "$best $((rss / 1024))"
 }
 
+# pair FILE-A FILE-B: best of 3 of extract -o (A) and of the floor (B),
+# run in turns (A B A B A B) so that both see the same load; each file
+# ends with "S MB" as measure prints it.
+pair() {
+	: > "$T/ta"; : > "$T/tb"
+	for i in 1 2 3; do
+		/usr/bin/time -f '%e %M' -o "$T/time" "$BIN/nsysjax-extract" -o "$T/out" "$@" > /dev/null
+		cat "$T/time" >> "$T/ta"
+		/usr/bin/time -f '%e %M' -o "$T/time" "$FLOOR" "$@" > /dev/null
+		cat "$T/time" >> "$T/tb"
+	done
+	for f in ta tb; do
+		awk 'NR == 1 || $1 < t { t = $1 } $2 > m { m = $2 } END { printf "%s %d\n", t, m / 1024 }' "$T/$f"
+	done
+}
+
 run() {
 	label=$1; shift
 	mkdir -p "$T/out"
 	set -- $*
-	ext=$(measure "$BIN/nsysjax-extract" -o "$T/out" "$@")
+	pr=$(pair "$@")
+	ext=$(printf '%s\n' "$pr" | sed -n 1p) flr=$(printf '%s\n' "$pr" | sed -n 2p)
 	thk=$(measure "$BIN/nsysjax-extract" -f thunk "$@")
-	flr=$(measure "$FLOOR" "$@")
 	pip=$(measure sh tests/bench-floor.sh "$@")
-	printf '%-10s extract -o (all frames): %5ss %4s MB | -f thunk: %5ss %4s MB | floor: %5ss (unzip|xz: %5ss)\n' \
-	    "$label" ${ext%% *} ${ext##* } ${thk%% *} ${thk##* } ${flr%% *} ${pip%% *}
+	rat=$(awk -v e="${ext%% *}" -v f="${flr%% *}" 'BEGIN { printf "%.2f", (f > 0 ? e / f : 0) }')
+	printf '%-10s extract -o (all frames): %5ss %4s MB (%s x floor) | -f thunk: %5ss %4s MB | floor: %5ss (unzip|xz: %5ss)\n' \
+	    "$label" ${ext%% *} ${ext##* } "$rat" ${thk%% *} ${thk##* } ${flr%% *} ${pip%% *}
 }
 P0=$DATA/pax_fsdp4_4proc_proc0.zip
 ALL="$DATA/pax_fsdp4_4proc_proc0.zip $DATA/pax_fsdp4_4proc_proc1.zip $DATA/pax_fsdp4_4proc_proc2.zip $DATA/pax_fsdp4_4proc_proc3.zip"
@@ -128,7 +152,7 @@ printf '%-44s %6ss %5s M rows/s %5s MB peak RSS (inputs 2 x %d MB)\n' \
 Q=$T/sqlite; mkdir -p "$Q/out"
 for i in 0 1 2 3; do
 	mkdir -p "$Q/a$i" "$Q/proc$i"
-	(cd "$Q/a$i" && unzip -q "$OLDPWD/$DATA/pax_fsdp4_4proc_proc$i.zip")
+	(cd "$Q/a$i" && unzip -q "$DATA/pax_fsdp4_4proc_proc$i.zip")
 	"$MKEXPORT" archive "$Q/a$i" "$Q/proc$i/proc$i.sqlite"
 	mv "$Q/a$i/dump" "$Q/proc$i/dump"; rm -rf "$Q/a$i"
 done

@@ -6,7 +6,9 @@
 # Arguments name the targets (default: all).  Prints one line per target
 # (executions, corpus size, findings); exit 1 if anything was found.
 # tests/corpus itself is never written: add a minimised reproducer to it
-# by hand once its bug is fixed.
+# by hand once its bug is fixed.  Every target runs with
+# -malloc_limit_mb=1024: no single allocation may exceed 1 GiB, whatever
+# a decoder's input claims (parquet's budget is 256 MiB).
 set -u
 : "${FUZZDIR:=build-fuzz/fuzz}" "${FUZZTIME:=60}"
 W=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-fuzz.XXXXXX")
@@ -18,7 +20,7 @@ for t in "$@"; do
 	# The targets' temporary files stay in $W even when a run crashes.
 	TMPDIR=$W/tmp ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    "$FUZZDIR/$t" -max_total_time="$FUZZTIME" -timeout=30 \
-	    -rss_limit_mb=2048 -print_final_stats=1 \
+	    -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 \
 	    -artifact_prefix="$W/$t-" "$W/corpus/$t" >"$W/$t.log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$W/$t.log")

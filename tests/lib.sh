@@ -2,10 +2,18 @@
 # ok/notok/skip per case and ends with `done_testing NAME`, which prints
 # "NAME: N passed, N failed, N skipped" for tests/run.sh.
 : "${BIN:=build/bin}" "${SHARED:=../shared}"
+# SHARED may be relative or absolute: made absolute here, so that a suite
+# may cd elsewhere and still name $DATA and $GOLD.
+case $SHARED in /*) ;; *) [ ! -d "$SHARED" ] || SHARED=$(cd -- "$SHARED" && pwd) ;; esac
 DATA=$SHARED/data/pax_fsdp4_4proc
 GOLD=$SHARED/golden
 T=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT INT TERM
+# Interrupted, a suite stops (it would go on without $T, failing noisily).
+trap 'rm -rf "$T"' EXIT
+# The per-user cache (.nsys-rep exports) of the run, not the user's.
+XDG_CACHE_HOME=$T/cache; export XDG_CACHE_HOME
+trap 'exit 130' INT
+trap 'exit 143' TERM
 npass=0 nfail=0 nskip=0
 ok() { npass=$((npass + 1)); }
 notok() { nfail=$((nfail + 1)); echo "FAIL: $*"; }
@@ -45,5 +53,14 @@ expect_error() {
 }
 have_data() { [ -d "$DATA" ] && [ -d "$GOLD" ]; }
 # cmpframe GOLDEN OURS KEYS [SKIP]: the golden comparison of tests/cmpframe.awk
+# col FILE NAME...: the columns NAME... of TSV FILE (header included),
+# in that order, found by name in its header.
+col() {
+	_f=$1; shift
+	awk -F'\t' -v want="$*" 'BEGIN { OFS = "\t"; n = split(want, w, " ") }
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+		  for (k = 1; k <= n; k++) if (!(w[k] in c)) { print "no column " w[k] > "/dev/stderr"; exit 1 } }
+	{ s = ""; for (k = 1; k <= n; k++) s = s (k > 1 ? OFS : "") $c[w[k]]; print s }' "$_f"
+}
 cmpframe() { awk -v KEYS="$3" -v SKIP="${4:-}" -f tests/cmpframe.awk "$1" "$2"; }
 done_testing() { echo "$1: $npass passed, $nfail failed, $nskip skipped"; [ "$nfail" -eq 0 ]; }

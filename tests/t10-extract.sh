@@ -109,7 +109,7 @@ if have_data; then
 
 	# A .zip and its extracted directory give the same bytes.
 	mkdir -p "$T/dir/pax_fsdp4_4proc_proc1"
-	(cd "$T/dir/pax_fsdp4_4proc_proc1" && unzip -q "$OLDPWD/$DATA/pax_fsdp4_4proc_proc1.zip")
+	(cd "$T/dir/pax_fsdp4_4proc_proc1" && unzip -q "$DATA/pax_fsdp4_4proc_proc1.zip")
 	for f in thunk module communication compile hlo stackframes; do
 		$X -f $f "$DATA/pax_fsdp4_4proc_proc1.zip" > "$T/zip.$f" &&
 		$X -f $f "$T/dir/pax_fsdp4_4proc_proc1" > "$T/dir.$f" &&
@@ -149,7 +149,7 @@ if have_data; then
 	head -c 1000000 "$Z" > "$T/trunc.zip"
 	expect_error 1 "trunc.zip: " $X "$T/trunc.zip"
 	# An extracted archive with damaged members.
-	B=$T/bad; mkdir -p "$B"; (cd "$B" && unzip -q "$OLDPWD/$Z")
+	B=$T/bad; mkdir -p "$B"; (cd "$B" && unzip -q "$Z")
 	cp -R "$B" "$T/xz"
 	head -c 100000 "$B/report_nvtx_pushpop_trace.csv.xz" > "$T/xz/report_nvtx_pushpop_trace.csv.xz"
 	expect_error 1 "report_nvtx_pushpop_trace.csv.xz: truncated xz data" $X -f compile "$T/xz"

@@ -270,7 +270,7 @@ if have_data; then
 	for i in 0 1 2 3; do
 		a=$T/a$i; d=$T/run/proc$i
 		mkdir -p "$a" "$d"
-		(cd "$a" && unzip -q "$OLDPWD/$DATA/pax_fsdp4_4proc_proc$i.zip")
+		(cd "$a" && unzip -q "$DATA/pax_fsdp4_4proc_proc$i.zip")
 		"$MKEXPORT" archive "$a" "$d/proc$i.sqlite" && ok || notok "mkexport archive proc$i"
 		cp -R "$a/dump" "$d/dump"
 	done

@@ -74,11 +74,12 @@ if have_data; then
 		check "bandwidth $gold" awk -v KEYS=$K5 -v REL="$BW" -f tests/cmpframe.awk \
 		    "$GOLD/$gold/communication_clean.tsv" "$T/$ours.comm"
 	done
-	# The thunk frame gives the same communication rows; -d drops the rest
-	# (the thunk frame has CommandBuffer after CollectiveSize: two columns
-	# more than the communication frame before the bandwidths).
-	$C -d "$T/c4/thunk.tsv" | cut -f 1-5,19,20 | sort > "$T/a"
-	cut -f 1-5,17,18 "$T/c4.comm" | sort > "$T/b"
+	# The thunk frame gives the same communication rows; -d drops the rest.
+	# (Columns by name: the thunk frame has more than the communication frame.)
+	BWC="ProgramId ProgramExecution Name ThunkExecution Device AlgorithmBandwidthGBPerSec BusBandwidthGBPerSec"
+	$C -d "$T/c4/thunk.tsv" > "$T/c4.thunkbw" || notok "collectives -d thunk frame"
+	col "$T/c4.thunkbw" $BWC | sort > "$T/a"
+	col "$T/c4.comm" $BWC | sort > "$T/b"
 	cmp -s "$T/a" "$T/b" && ok || notok "thunk frame -d differs from communication frame"
 	n=$($C "$T/c4/thunk.tsv" | awk -F'\t' 'NR > 1 && $13 == 0 && $19 != "" { n++ } END { print n + 0 }')
 	[ "$n" -eq 0 ] && ok || notok "compute rows have bandwidth"

@@ -4,7 +4,9 @@
 # output the facts it planted (its truth.tsv): frame sizes, programs,
 # message sizes, bus bandwidths, hidden time, the clock offset between
 # the two processes, the warm-up split, the Python frames of the flame
-# graph, the compile times and the parallel compilation region.
+# graph, the compile times and the parallel compilation region, the
+# thunks whose duration varies, the heap simulator trace's peak, and that
+# the report of `make run` has all seven plots and no empty section.
 set -u
 . tests/lib.sh
 : "${MKEXAMPLE:=${BIN%/bin}/example/mkexample}"
@@ -33,7 +35,54 @@ is() {
 
 if [ ! -x "$MKEXAMPLE" ]; then
 	notok "$MKEXAMPLE not built (make $MKEXAMPLE)"
-	done_testing t75-example
+	# ---- variability and heap memory: the planted variation and trace ----
+# The planted durations of the steady executions, on both devices: count,
+# mean, sample standard deviation, min and max in ms, computed here.
+planted_var() {
+	awk -F'\t' -v n="$1" -v from="$2" '
+	index($1, "duration_ns." n ".") == 1 { e = substr($1, length("duration_ns." n ".") + 1)
+	    if (e + 0 >= from) for (d = 0; d < 2; d++) v[k++] = $2 / 1e6 }
+	END { for (i = 0; i < k; i++) { s += v[i]; if (i == 0 || v[i] < lo) lo = v[i]; if (i == 0 || v[i] > hi) hi = v[i] }
+	      m = s / k; for (i = 0; i < k; i++) q += (v[i] - m) ^ 2
+	      printf "%d %.9f %.9f %.9f %.9f\n", k, m, sqrt(q / (k - 1)), lo, hi }' "$P/truth.tsv"
+}
+VS=$(truth init_executions.jit_train_step)
+VAR=$(cut -f 1 "$P/truth.tsv" | sed -n 's/^duration_ns\.\(.*\)\.[0-9]*$/\1/p' | sort -u)
+check "variability.sh" sh -c 'NSYSJAX_BIN=$1 sh pipelines/variability.sh -t thunks "$2" "$3" > "$4"' sh \
+	"$BIN" "$P/rank0" "$P/rank1" "$T/var"
+is "variable thunks: the planted ones" \
+	"$(awk -F'\t' 'NR > 1 { print $2 }' "$T/var" | sort | tr '\n' ' ')" "$(echo $VAR | tr ' ' '\n' | sort | tr '\n' ' ')"
+for n in $VAR; do
+	is "$n: executions, mean, std, min, max (ms)" \
+		"$(awk -F'\t' -v n="$n" '$2 == n { printf "%d %.9f %.9f %.9f %.9f\n", $3, $4, $5, $7, $8 }' "$T/var")" \
+		"$(planted_var "$n" "$VS")"
+done
+"$X" -f heap "$P/rank0" > "$T/heap" || notok "extract -f heap"
+is "heap frame: the planted trace's events" \
+	"$(awk -F'\t' 'NR > 1 { n[$2]++ } END { for (k in n) print k, n[k] }' "$T/heap")" \
+	"jit_train_step $(truth heap_events.jit_train_step)"
+check "memory.sh" sh -c 'NSYSJAX_BIN=$1 sh pipelines/memory.sh -t peaks "$2" "$3" > "$4"' sh \
+	"$BIN" "$P/rank0" "$P/rank1" "$T/peaks"
+is "heap peak: bytes, event, instruction" \
+	"$(awk -F'\t' 'NR > 1 { print $2, $4, $5, $6, $7 }' "$T/peaks" | sort -u)" \
+	"jit_train_step $(truth heap_events.jit_train_step) $(truth heap_peak_bytes.jit_train_step) $(truth heap_peak_event.jit_train_step) $(truth heap_peak_instruction.jit_train_step)"
+
+# ---- the report of make run: every plot, every section with content ----
+if need gnuplot; then
+	NSYSJAX_BIN=$BIN sh pipelines/report.sh -q -o "$T/report" "$P/rank0" "$P/rank1" > /dev/null 2> "$T/report.err" ||
+		notok "report.sh on the example: $(cat "$T/report.err")"
+	for g in bandwidth waits wait-size heap skews variability stragglers; do
+		[ -s "$T/report/plots/$g.svg" ] && ok || notok "plots/$g.svg missing"
+	done
+	is "plots: seven" "$(ls "$T/report/plots" | wc -l)" 7
+	# A section is empty when nothing follows its heading.
+	is "report.html: sections without content" "$(awk '
+	    /<section/ { id = $0; sub(/.*id="/, "", id); sub(/".*/, "", id); n = 0; next }
+	    /<\/section>/ { if (id != "" && n == 0) print id; id = ""; next }
+	    id != "" && !/<h2>/ && NF { n++ }' "$T/report/report.html" | tr '\n' ' ')" ""
+fi
+
+done_testing t75-example
 	exit
 fi
 

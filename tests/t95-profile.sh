@@ -99,29 +99,55 @@ prof -o fails sh -c 'exit 3'
 [ $rc -eq 3 ] && [ -f "$T/run/fails.zip" ] && grep -q 'exited with status 3; keeping its partial profile' "$T/err" &&
 	ok || notok "failing program: exit $rc, $(cat "$T/err")"
 
-# SIGINT and SIGTERM to nsysjax-profile reach nsys and the program; the
-# profile collected so far is still exported and written.  (A background
+# A terminal's Ctrl-C (SIGINT to the process group) and SIGTERM to
+# nsysjax-profile alone reach nsys and the program; the profile collected
+# so far is still exported and written.  setsid gives the run a process
+# group of its own, as a terminal's foreground job has.  (A background
 # job of sh starts with SIGINT ignored, as no terminal's would: perl
-# restores it first.)
-for sig in INT TERM; do
+# restores it first.)  Then a program that stops (SIGTTIN, a debugger):
+# nsysjax-profile waits without spinning, and SIGTERM still ends the run.
+# run_sig NAME PROGRAM...: start the run in the background.
+run_sig() {
 	rm -f "$T/started" "$T/sig"
+	_n=$1; shift
 	(cd "$T/run" && exec env PATH=$FAKE:$PATH FAKE_NSYS_LOG=$T/log \
 	    FAKE_NSYS_SQLITE=$(printf '%s' "$SQ" | sed 's/%r/0/g') FAKE_NSYS_DUMPS=$T/dumps \
-	    perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' "$P" -q -o "sig$sig" \
-	    sh -c "trap 'echo got > $T/sig; exit 9' $sig; : > $T/started; while :; do sleep 0.1; done" \
-	    > /dev/null 2> "$T/err") &
+	    setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' "$P" -q -o "$_n" \
+	    "$@" > /dev/null 2> "$T/err") &
 	bg=$!
 	i=0
 	while [ ! -f "$T/started" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	sleep 0.3
-	kill -$sig $bg
+}
+# end_sig SIGNAL: wait up to 10 s for the run to end; rc its status.
+end_sig() {
 	i=0
 	while kill -0 $bg 2> /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	kill -0 $bg 2> /dev/null && { kill -KILL $bg; notok "SIG$sig: nsysjax-profile still runs"; }
+	kill -0 $bg 2> /dev/null && { kill -KILL -$bg; notok "SIG$1: nsysjax-profile still runs"; }
 	wait $bg; rc=$?
+}
+for sig in INT TERM; do
+	run_sig "sig$sig" sh -c "trap 'echo got > $T/sig; exit 9' $sig; : > $T/started; while :; do sleep 0.1; done"
+	if [ $sig = INT ]; then kill -INT -$bg; else kill -TERM $bg; fi
+	end_sig $sig
 	[ -f "$T/sig" ] && ok || notok "SIG$sig did not reach the program"
 	[ $rc -eq 9 ] && [ -f "$T/run/sig$sig.zip" ] && ok || notok "after SIG$sig: exit $rc, $(cat "$T/err")"
 done
+# cputicks PID: its user + system time in clock ticks.
+cputicks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
+if [ -r /proc/self/stat ]; then
+	# The program stops nsys and itself (under the old `set -m` loop,
+	# a stopped nsys made wait return at once, forever).
+	run_sig stopped sh -c ": > $T/started; kill -STOP \$PPID; kill -STOP \$\$; echo resumed"
+	t0=$(cputicks $bg); sleep 1; t1=$(cputicks $bg)
+	[ $((t1 - t0)) -le 5 ] && ok || notok "stopped program: nsysjax-profile used $((t1 - t0)) ticks in 1 s"
+	kill -TERM $bg
+	end_sig TERM
+	[ $rc -eq 143 ] && [ -f "$T/run/stopped.zip" ] && ok ||
+		notok "stopped program, then SIGTERM: exit $rc, $(cat "$T/err")"
+else
+	skip "stopped program: no /proc"
+fi
 
 # The analysis hook: pipelines from NSYSJAX_PIPELINES, results beside the
 # output; a failing analysis makes the status 1.
@@ -160,6 +186,13 @@ prof -q -o x no-such-program-here
 [ $rc -eq 1 ] && grep -q 'nsys not found' "$T/err" && ok || notok "missing nsys: exit $rc, $(cat "$T/err")"
 prof -o x -- --trace=cuda
 [ $rc -eq 1 ] && ok || notok "an option as the program: exit $rc"
+# nsys options without --: the error says where they go; -o before the
+# program still needs no --.
+prof -o p1 --trace=cuda,nvtx python3 -c pass
+[ $rc -eq 2 ] && grep -qF -- '--trace=cuda,nvtx: nsys options go before --: nsysjax-profile [options] [nsys options] -- program ...' "$T/err" &&
+    [ ! -s "$T/log" ] && [ ! -e "$T/run/p1.zip" ] && ok || notok "nsys option without --: exit $rc, $(cat "$T/err")"
+prof -q --output p2 -q python3 -c pass
+[ $rc -eq 0 ] && [ -f "$T/run/p2.zip" ] && logged "PROGRAM python3 -c pass" && ok || notok "--output before the program, no --: exit $rc, $(cat "$T/err")"
 prof --output=x --trace=cuda -o y -- true
 [ $rc -eq 2 ] && grep -q 'output name to nsysjax-profile -o' "$T/err" && ok || notok "nsys -o: exit $rc"
 prof
@@ -206,5 +239,38 @@ rm -f "$T/rep0/rank_0.sqlite"
 PATH=/usr/bin:/bin "$X" -f thunk "$T/rep0/rank_0.nsys-rep" > "$T/o" 2> "$T/err"; rc=$?
 [ $rc -eq 1 ] && [ "$(wc -l < "$T/err")" = 1 ] && grep -q 'nsys is not on PATH: export it with `nsys export --type=sqlite' "$T/err" &&
 	[ ! -s "$T/o" ] && ok || notok ".nsys-rep without nsys: exit $rc, $(cat "$T/err")"
+
+# ---- review #8 and #11: sources of frames with a column, no ".."
+# out of the stage, XLA_FLAGS not globbed, a TMPDIR with a space.  A
+# stand-in nsysjax-extract first on PATH gives the stack frames (the
+# second with an escaped tab in its path).
+mkdir -p "$T/fx" "$T/src/a" "$T/src/b" "$T/glob/.step.x"
+printf 'x = 1\n' > "$T/src/a/train.py"
+printf 'z = 3\n' > "$T/outside.py"
+printf 'y = 2\n' > "$T/src/b/tab	name.py"
+{
+	echo '#!/bin/sh'
+	printf "printf 'FrameId\\\\tParentFrameId\\\\tFrame\\\\n'\n"
+	printf "printf '0\\\\t\\\\t%s/src/a/train.py:42:7[step]\\\\n'\n" "$T"
+	printf "printf '1\\\\t0\\\\t%s/src/b/tab\\\\\\\\tname.py:3[f]\\\\n'\n" "$T"
+	printf "printf '2\\\\t0\\\\t%s/src/a/../../outside.py:1[g]\\\\n'\n" "$T"
+} > "$T/fx/nsysjax-extract"
+chmod +x "$T/fx/nsysjax-extract"
+: > "$T/log"
+(cd "$T/glob" && PATH=$T/fx:$FAKE:$PATH FAKE_NSYS_LOG=$T/log FAKE_NSYS_SQLITE=$(printf '%s' "$SQ" | sed 's/%r/0/g') \
+    FAKE_NSYS_DUMPS=$T/dumps XLA_FLAGS='--xla_dump_hlo_module_re=.*step.*' \
+    "$P" -q --no-zip -o "$T/run/srcs" true) > "$T/out" 2> "$T/err"; rc=$?
+[ $rc -eq 0 ] && cmp -s "$T/src/a/train.py" "$T/run/srcs/sources$T/src/a/train.py" &&
+	cmp -s "$T/src/b/tab	name.py" "$T/run/srcs/sources$T/src/b/tab	name.py" &&
+	[ ! -e "$T/run/srcs/sources$T/outside.py" ] && ok ||
+	notok "sources of frames with a column: exit $rc, $(cat "$T/err"); $(cd "$T/run/srcs" 2>/dev/null && find sources)"
+grep -q '^ENV XLA_FLAGS=--xla_dump_hlo_module_re=\.\*step\.\* --xla_dump_hlo_as_proto=true --xla_dump_to=' "$T/log" &&
+	ok || notok "XLA_FLAGS globbed: $(grep XLA_FLAGS "$T/log")"
+mkdir -p "$T/sp ace"
+TMPDIR="$T/sp ace" prof -q -o spaced true
+d=$(sed -n 's/^ENV XLA_FLAGS=.*--xla_dump_to=//p' "$T/log")
+[ $rc -eq 0 ] && case $d in *" "*) false ;; *) true ;; esac &&
+	(cd "$T/run" && unzip -Z1 spaced.zip) | grep -q '^dump/.*\.pb$' && ok ||
+	notok "TMPDIR with a space: dumps in '$d', exit $rc, $(cat "$T/err")"
 
 done_testing t95-profile

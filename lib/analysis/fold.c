@@ -248,15 +248,18 @@ stack_ids(struct fold *f, struct tsv_reader *r, long col, struct hvar *v)
 	return 0;
 }
 
-/* Append a variant for key K, after those already there. */
+/* Append a variant for key K, after those already there.  The array
+ * grows first: the walk below holds a pointer into it (a link), which
+ * growth would leave dangling. */
 static struct hvar *
 new_var(struct fold *f, size_t k)
 {
-	size_t *link = &f->key[k].var;
+	size_t *link;
 
+	mem_grow(&f->var, &f->capvar, f->nvar + 1, sizeof(*f->var));
+	link = &f->key[k].var;
 	while (*link != 0)
 		link = &f->var[*link - 1].next;
-	mem_grow(&f->var, &f->capvar, f->nvar + 1, sizeof(*f->var));
 	memset(&f->var[f->nvar], 0, sizeof(*f->var));
 	*link = ++f->nvar;
 	return &f->var[f->nvar - 1];
@@ -312,10 +315,13 @@ fold_add_module(struct fold *f, const char *program, size_t plen,
 
 	if (dur_ns < 0)
 		return err_fail("negative duration");
-	if (start_ns < -TSV_MAX_NS || start_ns > TSV_MAX_NS ||
-	    dur_ns > TSV_MAX_NS ||
-	    (f->msum += llabs(start_ns) + dur_ns) > TSV_MAX_NS)
-		return err_fail("module times add up to more than 2^60 ns");
+	/* Each row is bounded, and the durations' sum (what module_ns
+	 * adds up); start + duration and last - first then stay far
+	 * inside int64.  Start times are never summed. */
+	if (start_ns < -TSV_MAX_NS || start_ns > TSV_MAX_NS)
+		return err_fail("start time out of range (more than 2^60 ns)");
+	if (dur_ns > TSV_MAX_NS || (f->msum += dur_ns) > TSV_MAX_NS)
+		return err_fail("module durations add up to more than 2^60 ns");
 	p = strtab_intern(&f->progs, program, plen, NULL);
 	grow0(&f->prog, &f->capprog, p, sizeof(*f->prog));
 	f->prog[p].module_ns += dur_ns;
@@ -356,8 +362,9 @@ fold_load_modules(struct fold *f, struct tsv_reader *r)
 		    tsv_get_ms(r, (size_t)col[3], &dur, 0) != 0)
 			return -1;
 		if (fold_add_module(f, p, pl, dev, start, dur) != 0)
-			return err_prefix("%s:%ld: column ProjDurMs",
-			    tsv_name(r), tsv_lineno(r));
+			return err_prefix("%s:%ld: column %s", tsv_name(r),
+			    tsv_lineno(r), start < -TSV_MAX_NS ||
+			    start > TSV_MAX_NS ? "ProjStartMs" : "ProjDurMs");
 	}
 	/* An empty module frame still says: no module, no idle time. */
 	f->have_modules = 1;

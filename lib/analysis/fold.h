@@ -93,8 +93,9 @@ int fold_load_modules(struct fold *f, struct tsv_reader *r);
 /*
  * One module row: PROGRAM[0..PLEN) (the ProgramId field as it appears in
  * the TSV, escaped), DEVICE, and start and duration in ns.  Returns 0, or -1 with
- * an err message for a negative duration, or when the modules' |start| +
- * duration add up to more than TSV_MAX_NS (2^60 ns).
+ * an err message for a negative duration, a start beyond +-TSV_MAX_NS
+ * (2^60 ns), or when the modules' durations add up to more than
+ * TSV_MAX_NS.
  */
 int fold_add_module(struct fold *f, const char *program, size_t plen,
     int64_t device, int64_t start_ns, int64_t dur_ns);

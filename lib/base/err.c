@@ -71,8 +71,7 @@ vprefix(const char *sep, const char *fmt, va_list ap)
 {
 	char old[sizeof(msg)], pre[sizeof(msg)];
 
-	memcpy(old, have_msg ? msg : "unknown error", sizeof(old) - 1);
-	old[sizeof(old) - 1] = '\0';
+	snprintf(old, sizeof(old), "%s", have_msg ? msg : "unknown error");
 	vsnprintf(pre, sizeof(pre), fmt, ap);
 	join(pre, sep, old);
 	have_msg = 1;

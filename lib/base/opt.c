@@ -28,6 +28,37 @@ version(void)
 	exit(0);
 }
 
+/*
+ * The option getopt_long just refused, as the user wrote it.  Inside a
+ * cluster ("-zk") optind has not advanced, so argv[optind - 1] is another
+ * word (the program's path): a short option is named by optopt.  A long
+ * option ("--nope", "--quiet=x", "--out" without its argument) has ended
+ * its word: getopt_long sets optopt to 0 for an unknown one and to the
+ * option's value for one it knows (perhaps abbreviated), and that word
+ * names it.
+ */
+static const char *
+bad_option(char *argv[], const struct option *longopts)
+{
+	static char buf[256];
+	const char *w = argv[optind - 1];
+	size_t n, i;
+
+	if (strncmp(w, "--", 2) == 0 && w[2] != '\0') {
+		n = strcspn(w + 2, "=");
+		if (optopt == 0)
+			return w;
+		for (i = 0; longopts && longopts[i].name; i++)
+			if (longopts[i].val == optopt &&
+			    strncmp(longopts[i].name, w + 2, n) == 0)
+				return w;
+	}
+	if (optopt == 0)
+		return w;
+	snprintf(buf, sizeof(buf), "-%c", optopt);
+	return buf;
+}
+
 int
 opt_next(int argc, char *argv[], const char *shortopts,
     const struct option *longopts, const struct opt_tool *t)
@@ -45,9 +76,10 @@ opt_next(int argc, char *argv[], const char *shortopts,
 	case 'V':
 		version();
 	case ':':
-		opt_usage(t, "option '%s' needs an argument", argv[optind - 1]);
+		opt_usage(t, "option '%s' needs an argument",
+		    bad_option(argv, longopts));
 	case '?':
-		opt_usage(t, "unknown option '%s'", argv[optind - 1]);
+		opt_usage(t, "unknown option '%s'", bad_option(argv, longopts));
 	default:
 		return c;
 	}

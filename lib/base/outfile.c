@@ -9,29 +9,34 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "base/outfile.h"
+#include "base/tempfile.h"
 #include "base/tsv.h"
 
 int
 outfile_open(struct outfile *o, const char *path)
 {
-	const char *base = strrchr(path, '/');
-	size_t dirlen = base ? (size_t)(base - path) + 1 : 0;
 	struct stat st;
+	int fd;
 
 	memset(o, 0, sizeof(*o));
-	o->path = mem_strdup(path);
-	if (stat(path, &st) != 0 || S_ISREG(st.st_mode)) {
-		o->tmp = mem_alloc(strlen(path) + 6);
-		sprintf(o->tmp, "%.*s.%s.tmp", (int)dirlen, path,
-		    path + dirlen);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if ((o->fp = fopen(path, "w")) == NULL)
+			return err_fail("%s: cannot create: %s", path,
+			    strerror(errno));
+		o->path = mem_strdup(path);
+		return 0;
 	}
-	if ((o->fp = fopen(o->tmp ? o->tmp : path, "w")) == NULL) {
+	/* A new name of our own (O_EXCL) in the target's directory. */
+	if ((fd = tempfile_create(path, NULL, &o->tmp)) < 0)
+		return -1;
+	if ((o->fp = fdopen(fd, "w")) == NULL) {
 		err_fail("%s: cannot create: %s", path, strerror(errno));
-		free(o->tmp);
-		free(o->path);
+		close(fd);
+		tempfile_remove(o->tmp);
 		memset(o, 0, sizeof(*o));
 		return -1;
 	}
+	o->path = mem_strdup(path);
 	return 0;
 }
 
@@ -52,12 +57,8 @@ outfile_commit(struct outfile *o)
 {
 	int rc = 0;
 
-	if (o->tmp && rename(o->tmp, o->path) != 0) {
-		rc = err_fail("%s: cannot rename: %s", o->path,
-		    strerror(errno));
-		remove(o->tmp);
-	}
-	free(o->tmp);
+	if (o->tmp)
+		rc = tempfile_commit(o->tmp, o->path);
 	free(o->path);
 	memset(o, 0, sizeof(*o));
 	return rc;
@@ -69,8 +70,7 @@ outfile_discard(struct outfile *o)
 	if (o->fp)
 		fclose(o->fp);
 	if (o->tmp)
-		remove(o->tmp);
-	free(o->tmp);
+		tempfile_remove(o->tmp);
 	free(o->path);
 	memset(o, 0, sizeof(*o));
 }
@@ -88,7 +88,9 @@ outfile_mkdirs(const char *dir)
 		char c = *s;
 
 		*s = '\0';
-		if (mkdir(p, 0777) != 0 && errno != EEXIST)
+		if (mkdir(p, 0777) == 0)
+			tempfile_made_dir(p);	/* removed if left empty */
+		else if (errno != EEXIST)
 			rc = err_fail("%s: cannot create directory: %s", p,
 			    strerror(errno));
 		else if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -104,7 +106,7 @@ outfile_mkdirs(const char *dir)
 FILE *
 outfile_anon(const char *tag)
 {
-	const char *dir = getenv("TMPDIR");
+	const char *dir = getenv("TMPDIR"), *tmp;
 	char path[4096];
 	FILE *fp;
 	int fd;
@@ -115,17 +117,17 @@ outfile_anon(const char *tag)
 			    strerror(errno));
 		return fp;
 	}
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s.XXXXXX", dir, tag) >=
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, tag) >=
 	    sizeof(path)) {
 		err_fail("cannot create a temporary file: %s",
 		    strerror(ENAMETOOLONG));
 		return NULL;
 	}
-	if ((fd = mkstemp(path)) < 0) {
+	if ((fd = tempfile_create(path, NULL, &tmp)) < 0) {
 		err_fail("cannot create a temporary file: %s", strerror(errno));
 		return NULL;
 	}
-	unlink(path);
+	tempfile_remove(tmp);	/* unlinked at once: nothing to leave */
 	if ((fp = fdopen(fd, "w+")) == NULL) {
 		err_fail("cannot create a temporary file: %s", strerror(errno));
 		close(fd);

@@ -1,8 +1,11 @@
 /*
  * outfile: files that a tool writes whole or not at all, so that a failed
  * run leaves no file that looks complete (and no temporary file either).
- * The data goes to a temporary file next to the target, ".NAME.tmp", which
- * outfile_commit renames over the target and outfile_discard removes.
+ * The data goes to a new temporary file next to the target,
+ * ".NAME.XXXXXX", created with O_EXCL (base/tempfile.h: no planted file or
+ * symlink is followed, two runs never share one, a signal or an exit
+ * removes it), which outfile_commit renames over the target and
+ * outfile_discard removes.
  * A target that exists and is not a regular file (/dev/stdout, a FIFO, a
  * terminal) is written in place: renaming over it would replace it.
  */
@@ -14,7 +17,8 @@
 struct outfile {
 	FILE *fp;		/* write here */
 	char *path;		/* the target, for messages */
-	char *tmp;		/* the temporary file, NULL when in place */
+	const char *tmp;	/* the temporary file, NULL when in place
+				   (owned by base/tempfile.c) */
 };
 
 /*
@@ -55,7 +59,10 @@ int outfile_tsv(const char *path, int (*write)(struct tsv_writer *w,
 
 /*
  * Create directory DIR and any missing parents, as `mkdir -p` (mode 0777
- * less the umask).  Returns 0, or -1 with an err message naming the
+ * less the umask).  The directories it creates are registered with
+ * tempfile_made_dir: a run that fails (or is killed by a signal) and
+ * leaves them empty leaves nothing; directories that existed before are
+ * never removed.  Returns 0, or -1 with an err message naming the
  * component: "D: cannot create directory: <strerror>", or "D: not a
  * directory" when a component exists as something else (a file).
  */
@@ -64,9 +71,9 @@ int outfile_mkdirs(const char *dir);
 /*
  * An anonymous temporary file for a second pass (a spool), open for
  * reading and writing: in $TMPDIR when set (tmpfile() would ignore it, and
- * /tmp may be a small tmpfs), unlinked at once, so that nothing is left
- * behind even on a crash.  TAG names it while it exists
- * ("TAG.XXXXXX").  Returns NULL with an err message "cannot create a
+ * /tmp may be a small tmpfs), created with O_EXCL (tempfile_create) and
+ * unlinked at once, so that nothing is left behind even on a crash.  TAG
+ * names it while it exists (".TAG.XXXXXX").  Returns NULL with an err message "cannot create a
  * temporary file: <strerror>".
  */
 FILE *outfile_anon(const char *tag);

@@ -33,13 +33,71 @@ add_name(struct archive *a, char *name, zip_int64_t idx)
 	a->n++;
 }
 
+/*
+ * Directories an archive may nest: an nsys-jax archive has two levels
+ * (dump/, nvtx_gpu_proj_trace/); the bound stops a walk through a
+ * symlink that points up the tree.
+ */
+#define WALK_DEPTH 16
+
+/* The (device, inode) of the directories from the top to the one
+ * being walked: a directory met again is a loop, and skipped. */
+struct walk {
+	dev_t dev[WALK_DEPTH + 1];
+	ino_t ino[WALK_DEPTH + 1];
+	int depth;
+};
+
+static int walk_dir(struct archive *a, const char *rel, struct walk *w);
+
+/*
+ * One entry of a directory: SUB its name in the archive, PATH on disk.
+ * Symlinks are followed (users link big members from other
+ * filesystems); a dangling one stays a member, so that reading it names
+ * it.  Takes SUB.
+ */
 static int
-walk_dir(struct archive *a, const char *rel)
+walk_entry(struct archive *a, char *sub, const char *path, struct walk *w)
+{
+	struct stat st;
+	int i, rc = 0;
+
+	if (stat(path, &st) != 0) {
+		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+			add_name(a, sub, -1);
+		else
+			free(sub);
+		return 0;
+	}
+	if (S_ISREG(st.st_mode)) {
+		add_name(a, sub, -1);
+		return 0;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		for (i = 0; i <= w->depth; i++)
+			if (w->dev[i] == st.st_dev && w->ino[i] == st.st_ino)
+				break;
+		if (i > w->depth && w->depth == WALK_DEPTH)
+			rc = err_fail("%s: directories nested more than %d "
+			    "deep", path, WALK_DEPTH);
+		else if (i > w->depth) {
+			w->depth++;
+			w->dev[w->depth] = st.st_dev;
+			w->ino[w->depth] = st.st_ino;
+			rc = walk_dir(a, sub, w);
+			w->depth--;
+		}
+	}
+	free(sub);
+	return rc;
+}
+
+static int
+walk_dir(struct archive *a, const char *rel, struct walk *w)
 {
 	char *full;
 	DIR *d;
 	struct dirent *e;
-	struct stat st;
 	int rc = 0;
 
 	full = mem_alloc(strlen(a->path) + strlen(rel) + 2);
@@ -59,14 +117,7 @@ walk_dir(struct archive *a, const char *rel)
 		sprintf(sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
 		path = mem_alloc(strlen(full) + strlen(e->d_name) + 2);
 		sprintf(path, "%s/%s", full, e->d_name);
-		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			rc = walk_dir(a, sub);
-			free(sub);
-		} else if (S_ISREG(st.st_mode)) {
-			add_name(a, sub, -1);
-		} else {
-			free(sub);
-		}
+		rc = walk_entry(a, sub, path, w);
 		free(path);
 	}
 	closedir(d);
@@ -146,7 +197,15 @@ archive_open(const char *path)
 	}
 	a = mem_calloc(1, sizeof(*a));
 	a->path = mem_strdup(path);
-	rc = S_ISDIR(st.st_mode) ? walk_dir(a, "") : open_zip(a);
+	if (S_ISDIR(st.st_mode)) {
+		struct walk w;
+
+		memset(&w, 0, sizeof(w));
+		w.dev[0] = st.st_dev;
+		w.ino[0] = st.st_ino;
+		rc = walk_dir(a, "", &w);
+	} else
+		rc = open_zip(a);
 	if (rc != 0) {
 		archive_close(a);
 		return NULL;

@@ -15,9 +15,12 @@ struct archive;
 
 /*
  * Open PATH: a regular file must be a zip archive; a directory is walked
- * recursively (symbolic links are not followed).  Returns NULL with an err
- * message such as "not a zip archive", "truncated or damaged zip archive"
- * or "cannot open: <strerror>" (the path is not included; callers prefix).
+ * recursively, following symbolic links (a dangling one is a member that
+ * cannot be read; a link to a directory above it is skipped), at most 16
+ * directories deep.  Returns NULL with an err message such as "not a zip
+ * archive", "truncated or damaged zip archive", "cannot open:
+ * <strerror>" (the path is not included; callers prefix), or "DIR:
+ * directories nested more than 16 deep".
  */
 struct archive *archive_open(const char *path);
 

@@ -59,6 +59,7 @@ struct comp {
 	int nfound;		/* communication instructions below, max 2 */
 	size_t found;		/* the first of them */
 	const char *err;
+	int64_t root_id;	/* HloComputationProto.root_id */
 };
 
 /* What the opcode means to the reference (protobuf.py). */
@@ -70,6 +71,18 @@ enum kind {
 	K_DS,			/* dynamic-slice */
 	K_DUS			/* dynamic-update-slice */
 };
+
+/* An instruction's cost facts, with the ids resolve_costs turns into
+ * indices. */
+struct cfact {
+	struct hlo_cost_facts pub;
+	size_t opid;		/* its operand ids in ld.opid[opid..] */
+	size_t called;		/* its ids in hlo_module.called[called..] */
+	int64_t id;
+};
+struct ld;
+static void keep_cost(struct ld *, const Xla__HloInstructionProto *);
+static void resolve_costs(struct ld *);
 
 /* An instruction: its public facts and what hlo_src reads. */
 struct inst {
@@ -144,6 +157,7 @@ struct hlo_module {
 	size_t frame_bytes;
 	size_t nbeyond;			/* hlo_frames_beyond */
 	int64_t maxbeyond;
+	struct cfact *cf;		/* cost facts, parallel to inst */
 };
 
 /* State of hlo_load that does not outlive it. */
@@ -157,6 +171,9 @@ struct ld {
 	const char **istr;		/* interned strings, open addressing */
 	size_t imask, nistr;
 	size_t instcap, factcap, compcap, calledcap, opscap;
+	size_t cfcap;
+	int64_t *opid;			/* operand ids of every instruction, */
+	size_t nopid, capopid;		/* until resolve_costs */
 };
 
 /* ---- arenas ---- */
@@ -849,6 +866,7 @@ add_inst(struct ld *L, const Xla__HloInstructionProto *p)
 		m->ncalled += in->ncalled;
 	}
 	add_fact(L, &in->pub, p);
+	keep_cost(L, p);
 }
 
 /*
@@ -879,6 +897,7 @@ load_comp(struct ld *L, const uint8_t *p, size_t n)
 	c = &m->comp[m->ncomp++];
 	memset(c, 0, sizeof(*c));
 	c->id = cp->id;
+	c->root_id = cp->root_id;
 	c->name = pool_str(m, str(cp->name));
 	c->first = m->ninst;
 	arena_reset(&L->scratch);
@@ -915,6 +934,7 @@ presize(struct ld *L, const uint8_t *data, size_t len, int wrapped)
 	L->m->comp = mem_calloc(L->compcap = ncomp, sizeof(*L->m->comp));
 	L->m->inst = mem_calloc(L->instcap = ninst, sizeof(*L->m->inst));
 	L->f = mem_calloc(L->factcap = ninst, sizeof(*L->f));
+	L->m->cf = mem_calloc(L->cfcap = ninst, sizeof(*L->m->cf));
 }
 
 /*
@@ -1329,6 +1349,7 @@ ld_free(struct ld *L)
 	free(L->ops);
 	free(L->byid);
 	free(L->istr);
+	free(L->opid);
 }
 
 /* ---- stack frame ids beyond the index ---- */
@@ -1399,6 +1420,7 @@ hlo_load(const uint8_t *data, size_t len)
 	if ((rc = decode(&L, data, len)) == 0)
 		rc = tables(&L);
 	if (rc == 0) {
+		resolve_costs(&L);
 		for (i = 0; i < m->ninst; i++)
 			classify(&L, i);
 		for (i = 0; i < m->ninst; i++)
@@ -1428,6 +1450,7 @@ hlo_free(struct hlo_module *m)
 	free(m->sfi.loc);
 	free(m->sfi.frame);
 	free(m->frame);
+	free(m->cf);
 	free(m);
 }
 
@@ -1661,4 +1684,246 @@ hlo_src_free(struct hlo_src *s)
 	free(s->stack);
 	free(s->op_name);
 	memset(s, 0, sizeof(*s));
+}
+
+/* ---- cost facts (hlo.h hlo_cost_facts; the rules are hlocost.c's) ---- */
+
+
+/* N bytes of int64_t copied into the pool. */
+static void *
+pool_copy(struct hlo_module *m, const void *p, size_t n)
+{
+	if (n == 0)
+		return NULL;
+	return memcpy(arena_take(&m->pool, n, sizeof(int64_t)), p, n);
+}
+
+static void
+keep_shape(struct hlo_module *m, struct hlo_shape *out,
+    const Xla__ShapeProto *s)
+{
+	struct hlo_shape *t;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->bits = -1;
+	if (s == NULL)
+		return;
+	out->type = (int)s->element_type;
+	out->bits = width_bits(out->type);
+	out->ndims = s->n_dimensions;
+	out->dims = pool_copy(m, s->dimensions,
+	    s->n_dimensions * sizeof(*s->dimensions));
+	if (s->n_tuple_shapes == 0)
+		return;
+	t = arena_take(&m->pool, s->n_tuple_shapes * sizeof(*t),
+	    sizeof(max_align_t));
+	for (i = 0; i < s->n_tuple_shapes; i++)
+		keep_shape(m, &t[i], s->tuple_shapes[i]);
+	out->tuple = t;
+	out->ntuple = s->n_tuple_shapes;
+}
+
+static const struct hlo_dot_dnums *
+keep_dot(struct hlo_module *m, const Xla__DotDimensionNumbers *d)
+{
+	struct hlo_dot_dnums *o;
+	size_t n[4] = { d->n_lhs_contracting_dimensions,
+	    d->n_rhs_contracting_dimensions, d->n_lhs_batch_dimensions,
+	    d->n_rhs_batch_dimensions };
+	const int64_t *v[4] = { d->lhs_contracting_dimensions,
+	    d->rhs_contracting_dimensions, d->lhs_batch_dimensions,
+	    d->rhs_batch_dimensions };
+	int k;
+
+	o = arena_take(&m->pool, sizeof(*o), sizeof(max_align_t));
+	for (k = 0; k < 4; k++) {
+		o->n[k] = n[k];
+		o->v[k] = pool_copy(m, v[k], n[k] * sizeof(*v[k]));
+	}
+	return o;
+}
+
+/* The spatial arrays are cut to the shortest of the three, so that a
+ * reader may index all three by one bound. */
+static const struct hlo_conv_dnums *
+keep_conv(struct hlo_module *m, const Xla__ConvolutionDimensionNumbers *d)
+{
+	struct hlo_conv_dnums *o;
+	size_t n = d->n_input_spatial_dimensions;
+
+	if (d->n_kernel_spatial_dimensions < n)
+		n = d->n_kernel_spatial_dimensions;
+	if (d->n_output_spatial_dimensions < n)
+		n = d->n_output_spatial_dimensions;
+	o = arena_take(&m->pool, sizeof(*o), sizeof(max_align_t));
+	o->input_batch = d->input_batch_dimension;
+	o->input_feature = d->input_feature_dimension;
+	o->output_feature = d->output_feature_dimension;
+	o->nspatial = n;
+	o->input_spatial = pool_copy(m, d->input_spatial_dimensions,
+	    n * sizeof(int64_t));
+	o->kernel_spatial = pool_copy(m, d->kernel_spatial_dimensions,
+	    n * sizeof(int64_t));
+	o->output_spatial = pool_copy(m, d->output_spatial_dimensions,
+	    n * sizeof(int64_t));
+	return o;
+}
+
+static void
+keep_window(struct hlo_module *m, struct hlo_cost_extra *f,
+    const Xla__Window *w)
+{
+	struct hlo_window_dim *o;
+	size_t i;
+
+	if (w == NULL || w->n_dimensions == 0)
+		return;
+	o = arena_take(&m->pool, w->n_dimensions * sizeof(*o),
+	    sizeof(max_align_t));
+	for (i = 0; i < w->n_dimensions; i++) {
+		o[i].size = w->dimensions[i]->size;
+		o[i].stride = w->dimensions[i]->stride;
+		o[i].pad_low = w->dimensions[i]->padding_low;
+		o[i].pad_high = w->dimensions[i]->padding_high;
+		o[i].window_dilation = w->dimensions[i]->window_dilation;
+		o[i].base_dilation = w->dimensions[i]->base_dilation;
+	}
+	f->window = o;
+	f->nwindow = w->n_dimensions;
+}
+
+/* The facts most instructions lack: none when all are zero. */
+static const struct hlo_cost_extra no_extra = { .fusion_kind = "",
+	.custom_call_target = "" };
+
+static const struct hlo_cost_extra *
+keep_extra(struct ld *L, const Xla__HloInstructionProto *p)
+{
+	struct hlo_module *m = L->m;
+	struct hlo_cost_extra *x;
+	char *bc;
+
+	if (p->parameter_number == 0 && p->tuple_index == 0 &&
+	    p->dot_dimension_numbers == NULL &&
+	    p->convolution_dimension_numbers == NULL &&
+	    (p->window == NULL || p->window->n_dimensions == 0) &&
+	    p->feature_group_count == 0 && p->batch_group_count == 0 &&
+	    *str(p->fusion_kind) == '\0' && *str(p->custom_call_target) == '\0')
+		return &no_extra;
+	x = arena_take(&m->pool, sizeof(*x), sizeof(max_align_t));
+	*x = no_extra;
+	x->parameter_number = p->parameter_number;
+	x->tuple_index = p->tuple_index;
+	if (p->dot_dimension_numbers)
+		x->dot = keep_dot(m, p->dot_dimension_numbers);
+	if (p->convolution_dimension_numbers)
+		x->conv = keep_conv(m, p->convolution_dimension_numbers);
+	keep_window(m, x, p->window);
+	x->feature_group_count = p->feature_group_count;
+	x->batch_group_count = p->batch_group_count;
+	x->fusion_kind = intern(L, str(p->fusion_kind));
+	x->custom_call_target = intern(L, str(p->custom_call_target));
+	if (*x->custom_call_target && p->backend_config.len > 0) {
+		bc = arena_take(&m->pool, p->backend_config.len + 1, 1);
+		memcpy(bc, p->backend_config.data, p->backend_config.len);
+		bc[p->backend_config.len] = '\0';
+		x->backend_config = bc;
+		x->backend_config_len = p->backend_config.len;
+	}
+	return x;
+}
+
+/* What the cost rules read of P, the instruction just added. */
+static void
+keep_cost(struct ld *L, const Xla__HloInstructionProto *p)
+{
+	struct hlo_module *m = L->m;
+	struct cfact *c;
+	struct hlo_cost_facts *f;
+
+	mem_grow(&m->cf, &L->cfcap, m->ninst, sizeof(*m->cf));
+	c = &m->cf[m->ninst - 1];
+	memset(c, 0, sizeof(*c));
+	f = &c->pub;
+	c->id = p->id;
+	keep_shape(m, &f->shape, p->shape);
+	f->noperand = p->n_operand_ids;
+	c->opid = L->nopid;
+	if (f->noperand > 0) {
+		mem_grow(&L->opid, &L->capopid, L->nopid + f->noperand,
+		    sizeof(*L->opid));
+		memcpy(L->opid + L->nopid, p->operand_ids,
+		    f->noperand * sizeof(*L->opid));
+		L->nopid += f->noperand;
+	}
+	c->called = m->inst[m->ninst - 1].called;
+	f->ncalled = p->n_called_computation_ids;
+	f->x = keep_extra(L, p);
+}
+
+/* Operand ids to instruction indices, computation ids to computation
+ * indices, and each instruction's computation (after tables()). */
+static void
+resolve_costs(struct ld *L)
+{
+	struct hlo_module *m = L->m;
+	struct comp *cp;
+	size_t i, k, *v;
+
+	for (i = 0; i < m->ncomp; i++)
+		for (k = m->comp[i].first; k < m->comp[i].first + m->comp[i].n;
+		    k++)
+			m->cf[k].pub.comp = i;
+	for (i = 0; i < m->ninst; i++) {
+		struct cfact *c = &m->cf[i];
+
+		v = arena_take(&m->pool, (c->pub.noperand + c->pub.ncalled + 1)
+		    * sizeof(*v), sizeof(*v));
+		for (k = 0; k < c->pub.noperand; k++)
+			v[k] = find_id(L, L->opid[c->opid + k]);
+		for (k = 0; k < c->pub.ncalled; k++) {
+			cp = find_comp(m, m->called[c->called + k]);
+			v[c->pub.noperand + k] = cp ? (size_t)(cp - m->comp) :
+			    HLO_NONE;
+		}
+		c->pub.operand = v;
+		c->pub.called = v + c->pub.noperand;
+	}
+}
+
+const struct hlo_cost_facts *
+hlo_cost_facts(const struct hlo_module *m, size_t i)
+{
+	return &m->cf[i].pub;
+}
+
+size_t
+hlo_index(const struct hlo_module *m, const struct hlo_inst *in)
+{
+	return (size_t)((const struct inst *)in - m->inst);
+}
+
+size_t
+hlo_ncomps(const struct hlo_module *m)
+{
+	return m->ncomp;
+}
+
+void
+hlo_comp(const struct hlo_module *m, size_t c, struct hlo_comp_info *out)
+{
+	const struct comp *cp = &m->comp[c];
+	size_t i;
+
+	out->name = cp->name;
+	out->first = cp->first;
+	out->n = cp->n;
+	out->root = HLO_NONE;
+	/* The root is nearly always the last instruction. */
+	for (i = cp->n; i-- > 0;)
+		if (m->cf[cp->first + i].id == cp->root_id) {
+			out->root = cp->first + i;
+			break;
+		}
 }

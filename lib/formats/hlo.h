@@ -221,4 +221,99 @@ int hlo_src(struct hlo_module *m, const struct hlo_inst *in,
 /* Release what hlo_src allocated in *S and zero it; NULL is allowed. */
 void hlo_src_free(struct hlo_src *s);
 
+/* ---- what the cost rules read (formats/hlocost.h) ---- */
+
+/* An index that names nothing (a missing operand or computation). */
+#define HLO_NONE ((size_t)-1)
+
+/*
+ * A shape: TYPE is the xla PrimitiveType number (BF16 16, F32 11, TUPLE
+ * 13, ...), BITS its element width (hlo.h width rules; -1 for types
+ * without one), DIMS[0..NDIMS) its dimensions, TUPLE[0..NTUPLE) its
+ * elements when it is a tuple.
+ */
+struct hlo_shape {
+	int type;
+	int bits;
+	size_t ndims;
+	const int64_t *dims;
+	size_t ntuple;
+	const struct hlo_shape *tuple;
+};
+
+/* xla_data.proto DotDimensionNumbers: lhs/rhs contracting, lhs/rhs batch
+ * (v[HLO_LHS_CONTRACTING][0..n[HLO_LHS_CONTRACTING]) and so on). */
+enum { HLO_LHS_CONTRACTING, HLO_RHS_CONTRACTING, HLO_LHS_BATCH,
+	HLO_RHS_BATCH };
+struct hlo_dot_dnums {
+	size_t n[4];
+	const int64_t *v[4];
+};
+
+/* xla_data.proto ConvolutionDimensionNumbers (the fields the flop count
+ * reads); NSPATIAL entries in each spatial array. */
+struct hlo_conv_dnums {
+	int64_t input_batch, input_feature, output_feature;
+	size_t nspatial;
+	const int64_t *input_spatial, *kernel_spatial, *output_spatial;
+};
+
+/* xla_data.proto WindowDimension. */
+struct hlo_window_dim {
+	int64_t size, stride, pad_low, pad_high, window_dilation,
+	    base_dilation;
+};
+
+/*
+ * The fields of one instruction that XLA's HloCostAnalysis reads, as the
+ * dump has them (no defaults applied: a group count of 0 means unset).
+ * OPERAND[k] and CALLED[k] are resolved to instruction and computation
+ * indices of the module (HLO_NONE when the id names nothing; operands
+ * are looked up in the whole module, ids being unique in it).  The
+ * fields most instructions lack are in X, which points to an all-zero
+ * struct (strings "") when the instruction has none of them: a module
+ * keeps about 100 bytes of cost facts per instruction.
+ * BACKEND_CONFIG[0..BACKEND_CONFIG_LEN) is kept for custom calls only
+ * (NULL otherwise): the GPU backend's JSON GpuBackendConfig.
+ */
+struct hlo_cost_extra {
+	int64_t parameter_number, tuple_index;
+	const struct hlo_dot_dnums *dot;	/* NULL when absent */
+	const struct hlo_conv_dnums *conv;	/* NULL when absent */
+	size_t nwindow;
+	const struct hlo_window_dim *window;
+	int64_t feature_group_count, batch_group_count;
+	const char *fusion_kind;	/* "" when absent */
+	const char *custom_call_target;	/* "" when absent */
+	const char *backend_config;
+	size_t backend_config_len;
+};
+
+struct hlo_cost_facts {
+	struct hlo_shape shape;
+	size_t comp;			/* its computation's index */
+	size_t noperand, ncalled;
+	const size_t *operand, *called;
+	const struct hlo_cost_extra *x;
+};
+
+/* The cost facts of instruction I (I < hlo_count), and the index of IN,
+ * an instruction of M (hlo_inst, hlo_find). */
+const struct hlo_cost_facts *hlo_cost_facts(const struct hlo_module *m,
+    size_t i);
+size_t hlo_index(const struct hlo_module *m, const struct hlo_inst *in);
+
+/*
+ * The computations: hlo_ncomps of them, the C-th holding instructions
+ * FIRST..FIRST+N in module order, its root instruction ROOT (HLO_NONE
+ * when root_id names none of them).
+ */
+struct hlo_comp_info {
+	const char *name;
+	size_t first, n, root;
+};
+size_t hlo_ncomps(const struct hlo_module *m);
+void hlo_comp(const struct hlo_module *m, size_t c,
+    struct hlo_comp_info *out);
+
 #endif

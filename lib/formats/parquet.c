@@ -95,6 +95,7 @@ struct pq_file {
 	size_t nrgs;
 	struct chunk *chunks;
 	size_t nchunks;
+	size_t budget;		/* pq_set_budget's bytes, 0: none */
 };
 
 struct selem {			/* SchemaElement, while building fields */
@@ -772,6 +773,12 @@ pq_close(struct pq_file *f)
 	free(f);
 }
 
+void
+pq_set_budget(struct pq_file *f, size_t bytes)
+{
+	f->budget = bytes;
+}
+
 int64_t
 pq_nrows(const struct pq_file *f)
 {
@@ -841,6 +848,9 @@ struct dec {
 	const struct field *fd;
 	struct pq_column *c;
 	size_t rows, rowcap;	/* rows decoded, room in per-row arrays */
+	int64_t claimed;	/* levels the chunks so far claim */
+	size_t rowend;		/* rows at the end of this row group */
+	int64_t rgrows;		/* the row group's rows */
 	size_t nval, valcap;	/* list elements decoded, room */
 	size_t *soff;		/* PQ_STRING: blob offsets, becomes c->str */
 	size_t bloblen, blobcap;
@@ -1315,10 +1325,14 @@ listpage(struct dec *d, int enc, size_t k, const uint8_t *p, size_t len)
 	const uint32_t *rl = d->rl, *dl = d->dl;
 	struct pq_column *c = d->c;
 	struct vals v = { 0 };
-	size_t m = 0, i, j = 0;
+	size_t m = 0, i, j = 0, rows = d->rows;
 	int ok;
 
 	for (i = 0; i < k; i++) {
+		/* Rows are bounded by the footer's, before any grows. */
+		if (rl[i] == 0 && rows++ == d->rowend)
+			return err_fail("more rows than the row group's %lld",
+			    (long long)d->rgrows);
 		if (rl[i] == 0)
 			d->inrow = 1;
 		else if (!d->inrow)
@@ -1693,6 +1707,10 @@ chunkpages(struct dec *d, const struct chunk *ch, int64_t start)
 		    ph.usize > INT32_MAX)
 			return err_fail("corrupt page header at offset %lld: "
 			    "page sizes", (long long)hdr);
+		if (f->budget > 0 && (uint64_t)ph.usize > f->budget)
+			return err_fail("page at offset %lld: %lld bytes "
+			    "uncompressed, over the budget of %zu bytes",
+			    (long long)hdr, (long long)ph.usize, f->budget);
 		if (ph.type == P_DATA || ph.type == P_DATA_V2 ||
 		    ph.type == P_DICT) {
 			if (supported(d, &ph) < 0)
@@ -1706,6 +1724,31 @@ chunkpages(struct dec *d, const struct chunk *ch, int64_t start)
 		}
 		pos += ph.csize;
 	}
+	return 0;
+}
+
+/*
+ * Check what chunk CH of a row group of NROWS rows claims before
+ * anything is sized by it: pages may claim no more than their chunk
+ * (page()), and a chunk of a flat column holds one level per row, so
+ * that memory follows the footer's row count; a list column's levels
+ * (its elements) are bounded by the budget alone.
+ */
+static int
+claims(struct dec *d, const struct chunk *ch, int64_t nrows)
+{
+	size_t budget = d->f->budget;
+
+	if (d->fd->maxrep == 0 && ch->nvalues != nrows)
+		return err_fail("column chunk has %lld values, its row group "
+		    "%lld rows", (long long)ch->nvalues, (long long)nrows);
+	if (ch->nvalues > INT64_MAX - d->claimed)
+		return err_fail("corrupt column chunk metadata");
+	d->claimed += ch->nvalues;
+	if (budget > 0 && (uint64_t)d->claimed > budget / PQ_VALUE_BYTES)
+		return err_fail("%lld values claimed, over the budget of %zu "
+		    "bytes (%d per value)", (long long)d->claimed, budget,
+		    PQ_VALUE_BYTES);
 	return 0;
 }
 
@@ -1735,6 +1778,10 @@ chunk(struct dec *d, size_t rg)
 	if (ch->nvalues < 0 || start < 4 || ch->size < 0 ||
 	    start > (int64_t)f->end || ch->size > (int64_t)f->end - start)
 		return err_fail("corrupt column chunk metadata");
+	if (claims(d, ch, f->rgs[rg].nrows) < 0)
+		return -1;
+	d->rgrows = f->rgs[rg].nrows;
+	d->rowend = row0 + (size_t)d->rgrows;
 	d->hasdict = 0;
 	d->inrow = 0;
 	if (chunkpages(d, ch, start) < 0)

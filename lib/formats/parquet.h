@@ -17,9 +17,12 @@
  * bad input gives an err message (err.h) and -1 or NULL, never a crash.
  * Messages do not name the file; callers prefix it (err_prefix).  Nothing
  * is allocated for values a header merely claims: a page must be seen to
- * hold its levels and values first.  RLE lets a few bytes hold millions
- * of nulls or repeats, though, so a caller that must bound memory on
- * untrusted input checks pq_nrows() before reading columns.
+ * hold its levels and values first, a page may claim no more values than
+ * its column chunk, and a chunk of a flat column no more than its row
+ * group's rows.  RLE lets a few bytes hold millions of nulls or repeats,
+ * though, and list columns millions of elements per row: a caller that
+ * must bound memory on untrusted input checks pq_nrows() and sets a
+ * budget (pq_set_budget) before reading columns.
  *
  * Values are taken as stored: logical and converted types (UINT_64,
  * TIMESTAMP, DECIMAL, ...) are not applied; BYTE_ARRAY need not be UTF-8.
@@ -76,6 +79,20 @@ struct pq_file *pq_open(const uint8_t *data, size_t len);
 
 /* Release F (not the data given to pq_open).  NULL is allowed. */
 void pq_close(struct pq_file *f);
+
+/*
+ * The most memory pq_read_column may take for one column on F: BYTES
+ * (0, the default: no limit), counted as PQ_VALUE_BYTES per value its
+ * column chunks claim (rows, nulls and list elements; more than any
+ * kind keeps per value, growth included) and as a page's uncompressed
+ * size.  A column that claims more fails with "N values claimed, over
+ * the budget of B bytes" or "page at offset N: N bytes uncompressed,
+ * over the budget of B bytes", before anything is sized by the claim.
+ * The model is zstd's ZSTD_d_windowLogMax: the caller, who knows its
+ * memory, bounds the decoder.
+ */
+#define PQ_VALUE_BYTES 64
+void pq_set_budget(struct pq_file *f, size_t bytes);
 
 /* Number of rows in the file, as the footer states (>= 0). */
 int64_t pq_nrows(const struct pq_file *f);

@@ -488,6 +488,9 @@ release_hlo(struct extract *x, size_t m0)
 
 	for (i = m0; i < x->fr.nmodules; i++)
 		x->fr.modules[i].hlo = NULL;
+	hlocost_free(x->cost_c);
+	x->cost_c = NULL;
+	x->cost_m = NULL;
 	for (i = 0; i < h->n; i++) {
 		hlo_free(h->m[i]);
 		heap_free(h->heap[i]);
@@ -596,6 +599,19 @@ join_lines(const char *const *v, size_t n)
 	return out;
 }
 
+/* The roofline columns of row R: instruction IN of M, costed. */
+static void
+row_cost(struct extract *x, struct extract_hlorow *r,
+    const struct hlo_module *m, const struct hlo_inst *in)
+{
+	if (x->cost_m != m) {
+		hlocost_free(x->cost_c);
+		x->cost_c = hlocost_new(m);
+		x->cost_m = m;
+	}
+	hlocost_inst(x->cost_c, hlo_index(m, in), &r->cost);
+}
+
 /* Fill row R from instruction IN of module M (hlo.h hlo_src). */
 static int
 fill_row(struct extract *x, struct extract_hlorow *r, struct hlo_module *m,
@@ -630,6 +646,7 @@ fill_row(struct extract *x, struct extract_hlorow *r, struct hlo_module *m,
 	}
 	r->op_names = join_lines(src.op_name, src.nop_name);
 	hlo_src_free(&src);
+	row_cost(x, r, m, in);
 	return 0;
 }
 
@@ -1139,6 +1156,7 @@ extract_free(struct extract *x)
 
 	if (x == NULL)
 		return;
+	hlocost_free(x->cost_c);
 	for (i = 0; x->db && i < x->in.n; i++) {
 		if (x->db[i])
 			nsysdb_free(x->db[i]);

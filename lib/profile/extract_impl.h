@@ -12,6 +12,7 @@
 
 #include "base/err.h"
 #include "base/strtab.h"
+#include "formats/hlocost.h"
 #include "profile/compile.h"
 #include "profile/extract.h"
 #include "profile/frames.h"
@@ -47,6 +48,7 @@ struct extract_hlorow {
 	char *op_names;		/* distinct op_names, LF-separated */
 	size_t variant;		/* 0; n for the n-th other metadata */
 	size_t next;		/* row id + 1 of the next variant; 0: none */
+	struct hlocost cost;	/* Flops ... Dtype (formats/hlocost.h) */
 };
 
 struct extract {
@@ -61,6 +63,10 @@ struct extract {
 	struct strtab rowkeys;	/* "ProgramId\tName" of the hlo rows */
 	struct strtab checked;	/* (dump digest, row id) compared */
 	struct extract_hlorow *rows;	/* the hlo frame, in rowkeys order */
+	/* The costing of the module whose rows were filled last (thunks
+	 * come grouped by module); dropped with the modules. */
+	const struct hlo_module *cost_m;
+	struct hlocost_ctx *cost_c;
 	size_t caprows;
 	/* The stack frame tree: node id -> "<parent id + 1>\t<frame>", so
 	 * that equal stack prefixes are stored once. */

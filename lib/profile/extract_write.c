@@ -1,5 +1,6 @@
 /* The TSV writers of lib/extract (extract.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,8 @@ static const char *const module_cols[] = {
 static const char *const hlo_cols[] = {
 	"ProgramId", "Name", "Opcode", "Communication", "Collective",
 	"MessageSize", "CollectiveSize", "OpName", "SchedulingName",
-	"StackFrameIds", "OpNames", NULL
+	"StackFrameIds", "OpNames", "Flops", "Transcendentals",
+	"BytesAccessed", "MatmulFlops", "Dtype", NULL
 };
 
 static void
@@ -183,6 +185,36 @@ ids(struct tsv_writer *w, const size_t *v, size_t n)
 	free(buf);
 }
 
+static void
+u64(struct tsv_writer *w, uint64_t v)
+{
+	char buf[24];
+
+	tsv_strn(w, buf, (size_t)snprintf(buf, sizeof(buf), "%" PRIu64, v));
+}
+
+/* Flops, Transcendentals, BytesAccessed, MatmulFlops, Dtype: empty for
+ * what cannot be costed; Dtype empty without a matmul. */
+static void
+cost_cols(struct tsv_writer *w, const struct hlocost *c)
+{
+	const char *dt = c->known && c->matmul_flops ?
+	    hlocost_dtype(c->dtype) : NULL;
+
+	if (c->known) {
+		u64(w, c->flops);
+		u64(w, c->transcendentals);
+		u64(w, c->bytes);
+		u64(w, c->matmul_flops);
+	} else {
+		tsv_empty(w);
+		tsv_empty(w);
+		tsv_empty(w);
+		tsv_empty(w);
+	}
+	tsv_str(w, dt ? dt : "");
+}
+
 static int
 hlo_row(struct tsv_writer *w, const struct extract_hlorow *r)
 {
@@ -203,6 +235,7 @@ hlo_row(struct tsv_writer *w, const struct extract_hlorow *r)
 	tsv_str(w, r->scheduling_name);
 	ids(w, r->stacks, r->nstacks);
 	tsv_str(w, r->op_names);
+	cost_cols(w, &r->cost);
 	return tsv_eor(w);
 }
 

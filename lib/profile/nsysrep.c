@@ -2,7 +2,6 @@
 #include <sys/wait.h>
 
 #include <errno.h>
-#include <limits.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/tempfile.h"
 #include "profile/nsysrep.h"
 
 extern char **environ;
@@ -30,44 +30,74 @@ nsysrep_is_report(const char *path)
 	return n > k && strcmp(path + n - k, suffix) == 0;
 }
 
-/* FNV-1a of S: tells apart reports of one name in TMPDIR. */
-static uint64_t
-fnv1a(const char *s)
+/* DIR exists (made now, mode 0700, if not) and is a directory of ours
+ * that no one else may write: 0, or -1 with a message. */
+static int
+private_dir(const char *dir)
 {
-	uint64_t h = 14695981039346656037u;
+	struct stat st;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+		return err_fail("%s: cannot create the cache directory: %s",
+		    dir, strerror(errno));
+	if (lstat(dir, &st) != 0)
+		return err_fail("%s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 022) != 0)
+		return err_fail("%s: not a private cache directory (a "
+		    "directory of ours that others cannot write)", dir);
+	return 0;
 }
 
-/* Where the export of REP is cached (see nsysrep.h). */
+/* The per-user cache directory (see nsysrep.h), made if need be; a new
+ * string, or NULL with a message. */
 static char *
-cache_path(const char *rep)
+cache_dir(void)
 {
-	size_t n = strlen(rep) - (sizeof(suffix) - 1);
-	const char *slash = strrchr(rep, '/'), *tmp = getenv("TMPDIR");
-	char *dir = slash ? mem_strndup(rep, (size_t)(slash - rep) + 1) :
-	    mem_strdup("."), *abs, *p;
-	size_t len;
+	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+	char *d;
 
-	if (access(dir, W_OK) == 0) {
-		free(dir);
-		p = mem_alloc(n + sizeof(".sqlite"));
-		sprintf(p, "%.*s.sqlite", (int)n, rep);
-		return p;
+	if (x && *x == '/') {
+		d = mem_alloc(strlen(x) + sizeof("/nsysjax"));
+		sprintf(d, "%s/nsysjax", x);
+		/* $XDG_CACHE_HOME itself may be missing: made 0700. */
+		if (mkdir(x, 0700) != 0 && errno != EEXIST)
+			return err_fail("%s: cannot create: %s", x,
+			    strerror(errno)), free(d), NULL;
+	} else if (h && *h == '/') {
+		d = mem_alloc(strlen(h) + sizeof("/.cache/nsysjax"));
+		sprintf(d, "%s/.cache", h);
+		if (mkdir(d, 0700) != 0 && errno != EEXIST)
+			return err_fail("%s: cannot create: %s", d,
+			    strerror(errno)), free(d), NULL;
+		strcat(d, "/nsysjax");
+	} else {
+		return err_fail("no cache directory for the SQLite export: "
+		    "set XDG_CACHE_HOME or HOME"), NULL;
 	}
-	free(dir);
-	abs = realpath(rep, NULL);
-	if (tmp == NULL || *tmp == '\0')
-		tmp = "/tmp";
-	slash = slash ? slash + 1 : rep;
-	len = strlen(tmp) + strlen(slash) + 48;
-	p = mem_alloc(len);
-	snprintf(p, len, "%s/nsysjax-%.*s-%016llx.sqlite", tmp,
-	    (int)(strlen(slash) - (sizeof(suffix) - 1)), slash,
-	    (unsigned long long)fnv1a(abs ? abs : rep));
-	free(abs);
+	if (private_dir(d) != 0) {
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* Where the export of REP (whose status is RS) is cached: its name and
+ * its (device, inode, size, mtime), so that a report replaced or
+ * changed in any way gets a new export. */
+static char *
+cache_path(const char *dir, const char *rep, const struct stat *rs)
+{
+	const char *slash = strrchr(rep, '/');
+	const char *name = slash ? slash + 1 : rep;
+	int nlen = (int)(strlen(name) - (sizeof(suffix) - 1));
+	size_t len = strlen(dir) + strlen(name) + 128;
+	char *p = mem_alloc(len);
+
+	snprintf(p, len, "%s/%.*s-%llx-%llx-%lld-%lld.%09ld.sqlite", dir,
+	    nlen, name, (unsigned long long)rs->st_dev,
+	    (unsigned long long)rs->st_ino, (long long)rs->st_size,
+	    (long long)rs->st_mtim.tv_sec, (long)rs->st_mtim.tv_nsec);
 	return p;
 }
 
@@ -106,33 +136,35 @@ char *
 nsysrep_export(const char *rep)
 {
 	struct stat rs, cs;
-	char *cache, *tmp;
+	const char *tmp;
+	char *dir, *cache;
+	int fd;
 
 	if (stat(rep, &rs) != 0)
 		return err_fail("%s: cannot open: %s", rep, strerror(errno)),
 		    NULL;
-	cache = cache_path(rep);
-	if (stat(cache, &cs) == 0 && S_ISREG(cs.st_mode) &&
-	    (cs.st_mtim.tv_sec > rs.st_mtim.tv_sec ||
-	    (cs.st_mtim.tv_sec == rs.st_mtim.tv_sec &&
-	    cs.st_mtim.tv_nsec > rs.st_mtim.tv_nsec)))
+	if ((dir = cache_dir()) == NULL)
+		return err_prefix("%s", rep), NULL;
+	cache = cache_path(dir, rep, &rs);
+	free(dir);
+	/* Ours, in a directory only we can write: trusted. */
+	if (lstat(cache, &cs) == 0 && S_ISREG(cs.st_mode) &&
+	    cs.st_uid == geteuid())
 		return cache;
-	tmp = mem_alloc(strlen(cache) + 32);
-	sprintf(tmp, "%s.%ld.tmp.sqlite", cache, (long)getpid());
+	if ((fd = tempfile_create(cache, ".sqlite", &tmp)) < 0) {
+		free(cache);
+		return err_prefix("%s", rep), NULL;
+	}
+	close(fd);
 	if (run_export(rep, tmp) != 0) {
-		unlink(tmp);
-		free(tmp);
+		tempfile_remove(tmp);
 		free(cache);
 		return NULL;
 	}
-	if (rename(tmp, cache) != 0) {
-		err_fail("%s: cannot write %s: %s", rep, cache,
-		    strerror(errno));
-		unlink(tmp);
-		free(tmp);
+	if (tempfile_commit(tmp, cache) != 0) {
+		err_prefix("%s", rep);
 		free(cache);
 		return NULL;
 	}
-	free(tmp);
 	return cache;
 }

@@ -1,5 +1,4 @@
 /* One worker process per profile (parts.h). */
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/tempfile.h"
 #include "profile/extract.h"
 #include "profile/parts.h"
 
@@ -48,77 +48,28 @@ put_file(const char *dir, const char *name, const char *s)
 	free(path);
 }
 
-/* ---- cleaning up after a signal ---- */
-
-/*
- * While parts exist (parts_extract to parts_remove), SIGINT, SIGTERM and
- * SIGHUP stop the workers, remove the parts and end the program with the
- * signal, so that an interrupted run over a thousand processes leaves no
- * gigabytes in $TMPDIR.  The handler uses only async-signal-safe calls
- * (kill, unlink, rmdir, signal, raise) and paths copied by hand; the
- * files it removes are the ones workers write (frames, their temporary
- * names, notes, error, heapsums).
+/* ---- signals ----
+ *
+ * The parts directory and the workers are registered with base/tempfile:
+ * on SIGINT, SIGTERM or SIGHUP its one handler stops the workers, waits
+ * for them, then removes the parts, and the program ends by the signal.
+ * The signals are blocked around fork, so that none runs a handler in a
+ * child that has not set its own dispositions yet.
  */
-static const struct parts *sig_parts;
-static const pid_t *sig_pid;
-static size_t sig_npid;
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
-static char *
-cat(char *p, const char *s)
-{
-	while (*s)
-		*p++ = *s++;
-	*p = '\0';
-	return p;
-}
-
-/* Unlink DIR/PRE NAME POST, the path assembled in BUF (PATH_MAX). */
+/* In a new worker: the default dispositions (the parent cleans up). */
 static void
-unlink3(char *buf, const char *dir, const char *pre, const char *name,
-    const char *post)
+default_signals(void)
 {
-	if (strlen(dir) + strlen(name) + 16 >= 4096)
-		return;
-	cat(cat(cat(cat(cat(buf, dir), "/"), pre), name), post);
-	unlink(buf);
-}
-
-static void
-on_signal(int sig)
-{
-	static char buf[4096];
-	static const char *const other[] = { "notes", "framenotes", "error",
-	    "heapsums" };
-	const struct parts *p = sig_parts;
-	size_t k, i;
-
-	for (k = 0; k < sig_npid; k++)
-		if (sig_pid[k] > 0)
-			kill(sig_pid[k], SIGTERM);
-	for (k = 0; p && k < p->n; k++) {
-		for (i = 0; extract_frame_names[i]; i++) {
-			unlink3(buf, p->dirs[k], "", extract_frame_names[i], ".tsv");
-			unlink3(buf, p->dirs[k], ".", extract_frame_names[i],
-			    ".tsv.tmp");
-		}
-		for (i = 0; i < 4; i++)
-			unlink3(buf, p->dirs[k], "", other[i], "");
-		rmdir(p->dirs[k]);
-	}
-	if (p && p->tmp)
-		rmdir(p->tmp);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void
-catch_signals(void (*fn)(int))
-{
+	struct sigaction sa;
 	size_t i;
 
-	for (i = 0; i < 3; i++)
-		signal(stop_signals[i], fn);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaction(stop_signals[i], &sa, NULL);
 }
 
 /* The worker: profile PR alone into DIR; never returns. */
@@ -132,7 +83,6 @@ worker(const char *const *paths, const struct extract_opts *o,
 	size_t i;
 	int rc;
 
-	catch_signals(SIG_DFL);	/* the parent cleans up */
 	wo.names = NULL;
 	wo.only = pr->only;
 	wo.only_name = pr->name;
@@ -179,21 +129,22 @@ get_file(const char *dir, const char *name, struct err_notes *notes,
 	return found;
 }
 
+/* The parts' directory, registered (base/tempfile.h): removed with
+ * what is in it on a signal or an exit that comes before parts_remove. */
 static int
 mktmp(struct parts *p)
 {
-	const char *t = getenv("TMPDIR");
+	const char *t = getenv("TMPDIR"), *d;
+	char *templ;
 
 	if (t == NULL || *t == '\0')
 		t = "/tmp";
-	p->tmp = join(t, "nsysjax-extract.XXXXXX");
-	if (mkdtemp(p->tmp) == NULL) {
-		err_fail("%s: cannot create a temporary directory: %s", p->tmp,
-		    strerror(errno));
-		free(p->tmp);
-		p->tmp = NULL;
+	templ = join(t, "nsysjax-extract.XXXXXX");
+	d = tempfile_mkdtemp(templ);
+	free(templ);
+	if (d == NULL)
 		return -1;
-	}
+	p->tmp = mem_strdup(d);
 	return 0;
 }
 
@@ -221,7 +172,7 @@ make_dirs(struct parts *p, size_t np)
 	for (k = 0; k < np; k++) {
 		snprintf(name, sizeof(name), "part-%zu", k);
 		p->dirs[k] = join(p->tmp, name);
-		p->n = k + 1;	/* after: the signal handler reads dirs[< n] */
+		p->n = k + 1;
 		if (mkdir(p->dirs[k], 0700) != 0)
 			return err_fail("%s: cannot create: %s", p->dirs[k],
 			    strerror(errno));
@@ -262,6 +213,7 @@ reap(struct workers *w)
 		;
 	if (k == w->next)
 		return 0;	/* not ours */
+	tempfile_child_done(pid);
 	w->status[k] = st;
 	w->pid[k] = 0;
 	w->running--;
@@ -285,14 +237,22 @@ run_workers(const char *const *paths, const struct extract_opts *o,
 	w->first_failed = np;
 	while (rc == 0 && (w->next < w->first_failed || w->running > 0)) {
 		if (w->next < w->first_failed && w->running < jobs) {
+			sigset_t old;
+
 			fflush(NULL);
-			if ((w->pid[w->next] = fork()) < 0)
+			tempfile_block(&old);
+			if ((w->pid[w->next] = fork()) < 0) {
 				rc = err_fail("cannot start a worker: %s",
 				    strerror(errno));
-			else if (w->pid[w->next] == 0)
+			} else if (w->pid[w->next] == 0) {
+				default_signals();
+				tempfile_unblock(&old);
 				worker(paths, o, &pr[w->next], p->dirs[w->next]);
-			else
+			} else {
+				tempfile_child(w->pid[w->next]);
 				w->next++, w->running++;
+			}
+			tempfile_unblock(&old);
 		} else {
 			rc = reap(w);
 		}
@@ -301,7 +261,10 @@ run_workers(const char *const *paths, const struct extract_opts *o,
 	for (k = w->lo; k < w->next; k++)
 		if (w->pid[k] > 0) {
 			kill(w->pid[k], SIGTERM);
-			waitpid(w->pid[k], &w->status[k], 0);
+			while (waitpid(w->pid[k], &w->status[k], 0) < 0 &&
+			    errno == EINTR)
+				;
+			tempfile_child_done(w->pid[k]);
 		}
 	return rc;
 }
@@ -325,15 +288,8 @@ parts_extract(const char *const *paths, const struct extract_opts *o,
 	p->frames = wo.frames;
 	w.pid = mem_calloc(np + 1, sizeof(*w.pid));
 	w.status = mem_calloc(np + 1, sizeof(*w.status));
-	/* The handler from the first directory made. */
-	sig_parts = p;
-	sig_pid = w.pid;
-	sig_npid = np;
-	catch_signals(on_signal);
-	if ((rc = mktmp(p)) == 0 && (rc = make_dirs(p, np)) == 0) {
+	if ((rc = mktmp(p)) == 0 && (rc = make_dirs(p, np)) == 0)
 		rc = run_workers(paths, &wo, pr, np, jobs, p, &w);
-		sig_npid = 0;	/* w.pid is freed below */
-	}
 	/* The first failure in profile order, as one extraction reports. */
 	for (k = 0; k < w.next && rc == 0; k++)
 		if (!succeeded(w.status[k]))
@@ -351,39 +307,15 @@ parts_extract(const char *const *paths, const struct extract_opts *o,
 	return rc;
 }
 
-static void
-remove_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	while (d && (e = readdir(d)) != NULL) {
-		char *path;
-
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		path = join(dir, e->d_name);
-		remove(path);
-		free(path);
-	}
-	if (d)
-		closedir(d);
-	rmdir(dir);
-}
-
 void
 parts_remove(struct parts *p)
 {
 	size_t k;
 
-	catch_signals(SIG_DFL);
-	sig_parts = NULL;
-	for (k = 0; k < p->n; k++) {
-		remove_dir(p->dirs[k]);
-		free(p->dirs[k]);
-	}
 	if (p->tmp)
-		rmdir(p->tmp);
+		tempfile_remove(p->tmp);	/* the parts with it */
+	for (k = 0; k < p->n; k++)
+		free(p->dirs[k]);
 	free(p->dirs);
 	free(p->tmp);
 	memset(p, 0, sizeof(*p));

@@ -52,7 +52,23 @@ std_args() {
 	while getopts o:t:s:h opt; do common_opt "$opt" "${OPTARG:-}" || bad_usage; done
 	shift $((OPTIND - 1))
 	[ $# -gt 0 ] || bad_usage "no input"
-	[ -z "$OUT" ] || mkdir -p "$OUT"
+	[ -z "$OUT" ] || make_out "$OUT"
+}
+
+# make_out DIR: mkdir -p DIR, remembering the outermost directory this
+# makes (OUT_MADE): a run that fails (or is interrupted) removes it on
+# exit, so that it leaves nothing it made; a directory that existed
+# before is never removed.
+OUT_MADE=''
+make_out() {
+	_d=$1
+	while [ ! -e "$_d" ] && [ ! -L "$_d" ]; do
+		OUT_MADE=$_d
+		_p=$(dirname -- "$_d")
+		[ "$_p" != "$_d" ] || break
+		_d=$_p
+	done
+	mkdir -p -- "$1"
 }
 
 # number VALUE WHAT: VALUE must be a plain non-negative decimal.
@@ -66,7 +82,8 @@ number() {
 # BG emptied; on exit those still running are stopped.
 W=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-pipeline.XXXXXX") BG=''
 # shellcheck disable=SC2086
-trap '[ -z "$BG" ] || kill $BG 2> /dev/null || :; rm -rf "$W"' EXIT
+trap '_st=$?; [ -z "$BG" ] || kill $BG 2> /dev/null || :; rm -rf "$W"
+	[ "$_st" -eq 0 ] || [ -z "$OUT_MADE" ] || rm -rf -- "$OUT_MADE"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -83,7 +100,7 @@ frames() {
 	fi
 	F=$W/frames
 	mkdir "$F"
-	nsysjax-extract -o "$F" "$@"
+	nsysjax-extract -o "$F" -- "$@"
 }
 
 # steady FRAME...: $W/FRAME.tsv, the steady state of each named frame of

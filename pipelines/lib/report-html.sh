@@ -98,6 +98,8 @@ EOF
 		FORMAT=html PART_HOOK=html_plots report_tables "$out"
 		html_plots memory
 		html_flamegraphs
+		# issue 21: the critical-path section (pipelines/critpath.sh)
+		[ ! -s "$out/critpath/critpath-section.html" ] || cat "$out/critpath/critpath-section.html"
 		[ ! -s "$out/diff/diff-section.html" ] || cat "$out/diff/diff-section.html"
 		printf '</main>\n</body>\n</html>\n'
 	} > "$out/report.html.tmp" && mv "$out/report.html.tmp" "$out/report.html"

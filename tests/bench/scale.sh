@@ -39,27 +39,64 @@ measure() {
 		/usr/bin/time -f '%e %M' -o "$T/time" "$@" > /dev/null 2>&1 ||
 			{ echo "bench: failed: $*" >&2; exit 1; }
 		cat "$T/time" >> "$T/times"
-		awk '{ exit !($1 >= 5) }' "$T/time" && break
+		tail -n 1 "$T/te" | awk '{ exit !($1 >= 5) }' && break
 	done
 	awk 'NR == 1 || $1 < t { t = $1 } $2 > m { m = $2 } END { printf "%s %d\n", t, m / 1024 }' "$T/times"
 }
 
-printf '%6s %6s | %20s | %20s | %12s | %s\n' N M "extract -o" "report.sh" "floor/cores" "thunk rows"
+# once FILE CMD...: one timed run of CMD, "S KB" appended to FILE.
+once() {
+	_f=$1; shift
+	/usr/bin/time -f '%e %M' -o "$T/time" "$@" > /dev/null 2>&1 ||
+		{ echo "bench: failed: $*" >&2; exit 1; }
+	cat "$T/time" >> "$_f"
+}
+# best FILE: the best time and the largest RSS (MB) of FILE's runs.
+best() { awk 'NR == 1 || $1 < t { t = $1 } $2 > m { m = $2 } END { printf "%s %d\n", t, m / 1024 }' "$1"; }
+
+printf 'load at start: %s (1, 5, 15 min) on %s cores\n' "$(cut -d' ' -f1-3 /proc/loadavg 2> /dev/null)" "$CORES"
+printf '%6s %6s | %20s | %20s | %12s | %s | %s\n' N M "extract -o" "report.sh" "floor/cores" "thunk rows" "critpath -s (issue 21)"
 line() {
 	n=$1 m=$2
 	set -- $(mkrun "$n" "$m")
 	j=$((CORES < n ? CORES : n))
-	ext=$(measure "$BIN/nsysjax-extract" -o "$T/out" "$@")
-	flr=$(measure "$FLOOR" "$@")
+	# extract -o and the floor in turns, so that their ratio (the last
+	# target) compares runs under the same load.
+	: > "$T/te"; : > "$T/tf"
+	for _i in 1 2 3; do
+		once "$T/te" "$BIN/nsysjax-extract" -o "$T/out" "$@"
+		once "$T/tf" "$FLOOR" "$@"
+		tail -n 1 "$T/te" | awk '{ exit !($1 >= 5) }' && break
+	done
+	ext=$(best "$T/te") flr=$(best "$T/tf")
 	rows=$(($(wc -l < "$T/out/thunk.tsv") - 1))
+	# Issue 21: the critical-path analysis with its scenarios, on the
+	# frames just extracted (clocks aligned first, not timed).
+	"$BIN/nsysjax-align" -o "$T/corr.tsv" "$T/out/communication.tsv" > /dev/null 2>&1
+	cpt=$(measure "$BIN/nsysjax-critpath" -s -c "$T/corr.tsv" -m "$T/out/module.tsv" \
+	    -H "$T/out/hlo.tsv" "$T/out/thunk.tsv")
 	rep=$(measure sh -c 'o=$1; shift; rm -rf "$o"; NSYSJAX_BIN=$0 sh pipelines/report.sh -q -o "$o" "$@"' \
 	    "$BIN" "$T/report" "$@")
 	set -- $ext $rep $flr
 	fc=$(awk -v f="$5" -v j="$j" 'BEGIN { printf "%.2f", f / j }')
-	printf '%6d %6d | %7.2f s %7d MB | %7.2f s %7d MB | %10s s | %d\n' \
-	    "$n" "$m" "$1" "$2" "$3" "$4" "$fc" "$rows"
-	echo "$n $m $1 $2 $3 $4 $fc" >> "$T/table"
+	printf '%6d %6d | %7.2f s %7d MB | %7.2f s %7d MB | %10s s | %d | %s s %s MB\n' \
+	    "$n" "$m" "$1" "$2" "$3" "$4" "$fc" "$rows" ${cpt% *} ${cpt#* }
+	echo "$n $m $1 $2 $3 $4 $fc ${cpt% *} ${cpt#* }" >> "$T/table"
+	timeline_line "$n" "$m"
 	rm -rf "$T/out" "$T/report"
+}
+# ---- nsysjax-timeline (issue 22) ----
+# Per N: one step of every device (--steps 1, what makes a large run
+# viewable) and the whole run, as a Perfetto trace: time, peak RSS and
+# size; printed after the scale table.
+timeline_line() {
+	for sel in "--steps 1" ""; do
+		# shellcheck disable=SC2086 # the option and its argument
+		r=$(measure sh -c '"$0" -v $1 "$2" > "$3" 2> "$3.err"' "$BIN/nsysjax-timeline" "$sel" "$T/out" "$T/tl.pb")
+		v=$(sed -n 's/.*: \([0-9]*\) slices.* \([0-9]*\) bytes.*/\1 \2/p' "$T/tl.pb.err")
+		echo "$1 $2 ${sel:-all} $r $v" >> "$T/timeline"
+	done
+	rm -f "$T/tl.pb" "$T/tl.pb.err"
 }
 for n in $SCALE_N; do line "$n" "$SCALE_STEPS"; done
 # Steps: the second N (the first when alone) at M and 2M.
@@ -67,9 +104,12 @@ set -- $SCALE_N
 n0=${2:-$1}
 line "$n0" $((2 * SCALE_STEPS))
 rm -rf "$T"/run-*
+echo "nsysjax-timeline (Perfetto protobuf):"
+awk '{ printf "%6d %6d %-9s | %7.2f s %7d MB | %9d slices %8.1f MB, %5.1f MB per million slices\n",
+    $1, $2, $3 == "--steps" ? "--steps 1" : "all", $(NF - 3), $(NF - 2), $(NF - 1), $NF / 1e6, $(NF - 1) ? $NF / $(NF - 1) : 0 }' "$T/timeline"
 
 awk -v M="$SCALE_STEPS" -v n0="$n0" '
-{ N[NR] = $1; S[NR] = $2; et[NR] = $3; er[NR] = $4; rt[NR] = $5; rr[NR] = $6; fc[NR] = $7 }
+{ N[NR] = $1; S[NR] = $2; et[NR] = $3; er[NR] = $4; rt[NR] = $5; rr[NR] = $6; fc[NR] = $7; ct[NR] = $8; cr[NR] = $9 }
 function find(n, m,   i) { for (i = 1; i <= NR; i++) if (N[i] == n && S[i] == m) return i; return 0 }
 function verdict(c) { return c ? "met" : "MISSED" }
 END {
@@ -84,6 +124,9 @@ END {
 	    N[last], rt[last], 1.5 * et[last], rr[last], verdict(rt[last] <= 1.5 * et[last] && rr[last] <= 500)
 	printf "target: extract -o wall at N=%d within 1.3 x floor/cores (%.2f <= %.2f s): %s\n",
 	    N[last], et[last], 1.3 * fc[last], verdict(et[last] <= 1.3 * fc[last])
+	# Issue 21: the critical path costs no more than the extraction.
+	printf "target: critpath -s at N=%d within extract -o (%.2f <= %.2f s): %s; extrapolated to N = 1000: %.0f s, %d MB\n",
+	    N[last], ct[last], et[last], verdict(ct[last] <= et[last]), ct[last] * 1000 / N[last], cr[last]
 	# Per doubling between consecutive N: (t2 / t1) ^ (1 / log2(N2 / N1)).
 	worst = 0
 	for (i = 1; i < NR; i++) {

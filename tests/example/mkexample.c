@@ -29,6 +29,9 @@
  * group {0,1}.  A collective ends when its last device arrives, so the
  * early device waits; the first step's collectives are slow (NCCL
  * warm-up).  Process 1's clock reads OFFSET_NS more than process 0's.
+ * Two fusions take another time in each step (vary[]), and the dump of
+ * jit_train_step holds its buffer assignment with one heap simulator
+ * trace (heap_ev[]), so that every view of the report has content.
  *
  * Times are integer ns.  The output is the same bytes on every run: all
  * variation comes from constant tables and a fixed-seed generator.
@@ -49,6 +52,11 @@
  * before.  Beyond the planted run's tables the transfer times and end
  * skews come from a fixed hash; truth.tsv is written for the planted run
  * (2 x 6) only.
+ *
+ * -P plants three critical-path cases in that run (a late start, a
+ * collective that cannot be hidden, a host gap; see "planted
+ * critical-path cases" below) and writes their facts to
+ * dir/critpath-truth.tsv instead of truth.tsv.
  */
 #include <sys/stat.h>
 #include <unistd.h>
@@ -591,6 +599,36 @@ end_skew_of(int i, int d)
 	    spread(i, d, 2400);
 }
 
+/*
+ * Compute thunks whose duration varies over the executions of the planted
+ * run (the notebook's variability view; truth.tsv duration_ns.NAME.E):
+ * per execution, the duration in 1/10000 of the thunk's ns, the same on
+ * every device.  Other thunks, and the large runs of -n and -s, run
+ * their ns every time.
+ */
+static const struct vary {
+	const char *name;
+	int64_t f[NSTEP];
+} vary[] = {
+	{ "input_reduce_fusion.1", { 10000, 10000, 7000, 13500, 8500, 12000 } },
+	{ "loop_convert_fusion", { 10000, 10000, 10000, 11800, 10000, 8400 } },
+};
+#define NVARY	(sizeof(vary) / sizeof(vary[0]))
+
+/* The duration (ns) of compute thunk T in execution E of jit_train_step. */
+static int64_t
+dur_of(const struct thunk *t, int e)
+{
+	size_t v;
+
+	if (nproc != NPROC || e >= NSTEP)
+		return t->ns;
+	for (v = 0; v < NVARY; v++)
+		if (strcmp(vary[v].name, t->name) == 0)
+			return t->ns * vary[v].f[e] / 10000;
+	return t->ns;
+}
+
 /* What the simulation records for truth.tsv (the planted run's size). */
 struct ival {
 	int64_t s, e;
@@ -629,6 +667,106 @@ launch(struct proc *p, long m, const struct thunk *k, int64_t *t, long *nccl)
 	*t += 1500 + urand(0, 1000);
 	return th;
 }
+
+/* ---- planted critical-path cases (mkexample -P; issue 21) ----
+ * Off by default: the default run is unchanged.  With -P the 2 x 6 run
+ * gets three cases, each in its own steady execution, and their facts go
+ * to critpath-truth.tsv instead of truth.tsv:
+ *  - execution 3: process 1 starts the module PLANT_LATE_NS late (its
+ *    host was busy), so device 0 waits for it at the first collective;
+ *  - execution 4: the all-reduce transfers PLANT_XFER_NS more, longer
+ *    than the compute before its done: it cannot be hidden;
+ *  - execution 5: process 0's host stalls PLANT_STALL_NS before
+ *    launching loop_add_fusion: a gap on device 0's critical path. */
+#define PLANT_LATE_NS	(2 * MS)
+#define PLANT_XFER_NS	(5 * MS)
+#define PLANT_STALL_NS	(3 * MS)
+#define PLANT_LATE_E	3
+#define PLANT_XFER_E	4
+#define PLANT_STALL_E	5
+#define PLANT_STALL_OP	"loop_add_fusion"
+
+static char *ms(int64_t ns);
+
+static struct {
+	int on;
+	int64_t first[NPROC];		/* GPU start of the late execution */
+	int64_t xfer_s, xfer_end[NPROC];	/* last arrival, ends */
+	int64_t gap;			/* device 0's idle before the op */
+} plant;
+
+/* Execution E's module CPU starts MC: process 1 late in PLANT_LATE_E. */
+static void
+plant_start(int e, int64_t *mc)
+{
+	if (plant.on && e == PLANT_LATE_E)
+		mc[1] += PLANT_LATE_NS;
+}
+
+/* Extra host time before process D launches thunk NAME of execution E. */
+static int64_t
+plant_stall(int e, const char *name, int d)
+{
+	return plant.on && e == PLANT_STALL_E && d == 0 &&
+	    strcmp(name, PLANT_STALL_OP) == 0 ? PLANT_STALL_NS : 0;
+}
+
+/* Extra transfer time of collective C in execution E. */
+static int64_t
+plant_xfer(int e, int c)
+{
+	return plant.on && e == PLANT_XFER_E && c == C_AR ? PLANT_XFER_NS : 0;
+}
+
+/* What the simulation did, for critpath-truth.tsv: a compute thunk NAME
+ * of E on D starting at S after the stream was free at FREE. */
+static void
+plant_compute(int e, const char *name, int d, int64_t s, int64_t free)
+{
+	if (plant.on && e == PLANT_STALL_E && d == 0 &&
+	    strcmp(name, PLANT_STALL_OP) == 0)
+		plant.gap = s - free;
+}
+
+/* Collective C of E: the last arrival S and every device's END. */
+static void
+plant_coll(int e, int c, int64_t s, const int64_t *end)
+{
+	if (plant.on && e == PLANT_XFER_E && c == C_AR) {
+		plant.xfer_s = s;
+		memcpy(plant.xfer_end, end, sizeof(plant.xfer_end));
+	}
+}
+
+/* The first GPU start of every device in execution E. */
+static void
+plant_first(int e, const int64_t *first)
+{
+	if (plant.on && e == PLANT_LATE_E)
+		memcpy(plant.first, first, sizeof(plant.first));
+}
+
+static void
+plant_truth(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL)
+		die("%s: cannot create", path);
+	fprintf(f, "Fact\tValue\n");
+	fprintf(f, "late_exec\t%d\nlate_device\t1\nlate_start_ms\t%s\n",
+	    PLANT_LATE_E, ms(plant.first[1] - plant.first[0]));
+	fprintf(f, "xfer_exec\t%d\nxfer_name\tall-reduce-start\n",
+	    PLANT_XFER_E);
+	fprintf(f, "xfer_dev0_ms\t%s\n", ms(plant.xfer_end[0] - plant.xfer_s));
+	fprintf(f, "xfer_dev1_ms\t%s\n", ms(plant.xfer_end[1] - plant.xfer_s));
+	fprintf(f, "gap_exec\t%d\ngap_device\t0\ngap_name\t%s\ngap_ms\t%s\n",
+	    PLANT_STALL_E, PLANT_STALL_OP, ms(plant.gap));
+	if (fclose(f) != 0)
+		die("%s: write error", path);
+}
+
+/* ---- end of the planted critical-path cases ---- */
 
 /* jit_init, once, on P from CPU time T; returns the GPU's end. */
 static int64_t
@@ -687,6 +825,7 @@ run_step(struct proc *p, int e, const int64_t *mc)
 		const struct thunk *t = &step_thunks[k];
 
 		for (d = 0; d < nproc; d++) {
+			cpu[d] += plant_stall(e, t->name, d);
 			th[d] = launch(&p[d], m[d], t, &cpu[d], &nccl[d]);
 			ready[d] = p[d].r[th[d]].ce + 3 * US;
 		}
@@ -697,11 +836,12 @@ run_step(struct proc *p, int e, const int64_t *mc)
 				    ready[d];
 				if (first[d] < 0)
 					first[d] = tt;
-				rgpu(&p[d], th[d], tt, tt + t->ns);
+				plant_compute(e, t->name, d, tt, cur[d]);
+				rgpu(&p[d], th[d], tt, tt + dur_of(t, e));
 				if (REC(e, d))
 					comp_iv[e][d][k] = (struct ival){ tt,
-					    tt + t->ns };
-				cur[d] = tt + t->ns;
+					    tt + dur_of(t, e) };
+				cur[d] = tt + dur_of(t, e);
 			}
 			break;
 		case K_DONE:
@@ -734,6 +874,7 @@ run_step(struct proc *p, int e, const int64_t *mc)
 			tt = coll_ns[c] * (10000 + tvar_of(i)) / 10000;
 			if (e == 0)
 				tt *= 3;	/* NCCL warm-up */
+			tt += plant_xfer(e, c);
 			if (REC(e, 0))
 				coll_t[e][c] = tt;
 			end[late] = s[late] + tt;
@@ -753,8 +894,10 @@ run_step(struct proc *p, int e, const int64_t *mc)
 				if (t->kind == K_SYNC)
 					cur[d] = end[d];
 			}
+			plant_coll(e, c, s[late], end);
 		}
 	}
+	plant_first(e, first);
 	for (d = 0; d < nproc; d++) {
 		rend(&p[d], m[d], cpu[d] + 8 * US);
 		p[d].gpu_free = cur[d];
@@ -779,6 +922,7 @@ simulate(struct proc *p)
 	for (d = 0; d < nproc; d++)
 		mc[d] = p[d].steps_cpu;
 	for (e = 0; e < nstep; e++) {
+		plant_start(e, mc);
 		run_step(p, e, mc);
 		/* The host waits for the loss, then loads the next batch. */
 		for (d = 0; d < nproc; d++)
@@ -1310,6 +1454,138 @@ fingerprint(const char *s)
 	return xprintf("%016" PRIx64 "%016" PRIx64, h[0], h[1]);
 }
 
+/*
+ * The buffer assignment of jit_train_step: its logical buffers (id, size
+ * in bytes: the shapes of the step's instructions) and one heap
+ * simulator trace over its entry computation, in program order, as XLA
+ * writes into HloProto field 3.  Buffer 9 (the all-reduce, in place) is
+ * a SHARE_WITH of buffer 8; every buffer is freed by the end.
+ */
+static const int64_t heap_size[] = {
+	0, 16777216, 33554432, 134217728, 32768, 67108864, 67108864, 32768,
+	67108864, 67108864, 67108864, 67108864, 33554432, 33554432, 67108864
+};
+#define NHBUF	(sizeof(heap_size) / sizeof(heap_size[0]))
+static const struct hev {
+	int kind;		/* 0 ALLOC, 1 FREE, 2 SHARE_WITH */
+	int64_t buf, canon;
+	const char *inst;
+} heap_ev[] = {
+	{ 0, 1, 0, "wrapped_convert" },
+	{ 0, 2, 0, "all-gather-start" },
+	{ 1, 1, 0, "all-gather-start" },
+	{ 0, 3, 0, "loop_convert_fusion" },
+	{ 0, 4, 0, "input_reduce_fusion" },
+	{ 0, 5, 0, "gemm_fusion_dot" },
+	{ 0, 6, 0, "loop_add_fusion" },
+	{ 1, 5, 0, "loop_add_fusion" },
+	{ 0, 7, 0, "input_reduce_fusion.1" },
+	{ 0, 8, 0, "gemm_fusion_dot.1" },
+	{ 1, 3, 0, "gemm_fusion_dot.1" },
+	{ 2, 9, 8, "all-reduce-start" },
+	{ 0, 10, 0, "gemm_fusion_dot.2" },
+	{ 1, 6, 0, "gemm_fusion_dot.2" },
+	{ 1, 2, 0, "gemm_fusion_dot.2" },
+	{ 0, 11, 0, "loop_multiply_fusion" },
+	{ 1, 10, 0, "loop_multiply_fusion" },
+	{ 1, 9, 0, "all-reduce-done" },
+	{ 0, 12, 0, "reduce-scatter" },
+	{ 1, 11, 0, "reduce-scatter" },
+	{ 0, 13, 0, "loop_multiply_fusion.1" },
+	{ 1, 12, 0, "loop_multiply_fusion.1" },
+	{ 0, 14, 0, "wrapped_copy" },
+	{ 1, 8, 0, "wrapped_copy" },
+	{ 1, 4, 0, "tuple.99" },
+	{ 1, 7, 0, "tuple.99" },
+	{ 1, 13, 0, "tuple.99" },
+	{ 1, 14, 0, "tuple.99" },
+};
+#define NHEV	(sizeof(heap_ev) / sizeof(heap_ev[0]))
+
+/*
+ * The heap after each event of heap_ev, for truth.tsv: an allocation
+ * (a buffer and the buffers that SHARE_WITH it) counts once, from its
+ * first user to its last.  Writes the peak (bytes) and the index of the
+ * first event reaching it.
+ */
+static void
+heap_peak(int64_t *peak, size_t *at)
+{
+	int users[NHBUF] = { 0 };
+	int64_t owner[NHBUF], heap = 0;
+	size_t i;
+
+	for (i = 0; i < NHBUF; i++)
+		owner[i] = (int64_t)i;
+	*peak = 0;
+	*at = 0;
+	for (i = 0; i < NHEV; i++) {
+		const struct hev *v = &heap_ev[i];
+		int64_t a = v->kind == 2 ? v->canon : owner[v->buf];
+
+		if (v->kind == 2)
+			owner[v->buf] = a;
+		if (v->kind == 1) {
+			if (--users[a] == 0)
+				heap -= heap_size[a];
+		} else if (users[a]++ == 0) {
+			heap += heap_size[a];
+		}
+		if (heap > *peak) {
+			*peak = heap;
+			*at = i;
+		}
+	}
+}
+
+/* The packed BufferAssignmentProto of jit_train_step, whose entry
+ * computation is COMP, as HloProto field 3 (tag and length first). */
+static uint8_t *
+heap_field(const char *comp, size_t *len)
+{
+	Xla__BufferAssignmentProto ba = XLA__BUFFER_ASSIGNMENT_PROTO__INIT;
+	Xla__HeapSimulatorTrace tr = XLA__HEAP_SIMULATOR_TRACE__INIT;
+	Xla__HeapSimulatorTrace *trp = &tr;
+	Xla__LogicalBufferProto *lb[NHBUF - 1];
+	Xla__HeapSimulatorTrace__Event *ev[NHEV];
+	uint8_t *buf;
+	size_t i, n, k;
+
+	for (i = 1; i < NHBUF; i++) {
+		lb[i - 1] = xcalloc(1, sizeof(**lb));
+		xla__logical_buffer_proto__init(lb[i - 1]);
+		lb[i - 1]->id = (int64_t)i;
+		lb[i - 1]->size = heap_size[i];
+	}
+	for (i = 0; i < NHEV; i++) {
+		ev[i] = xcalloc(1, sizeof(**ev));
+		xla__heap_simulator_trace__event__init(ev[i]);
+		ev[i]->kind = heap_ev[i].kind;
+		ev[i]->buffer_id = heap_ev[i].buf;
+		ev[i]->share_with_canonical_id = heap_ev[i].canon;
+		ev[i]->computation_name = (char *)comp;
+		ev[i]->instruction_name = (char *)heap_ev[i].inst;
+	}
+	tr.n_events = NHEV;
+	tr.events = ev;
+	tr.whole_module_simulation = 1;
+	ba.n_logical_buffers = NHBUF - 1;
+	ba.logical_buffers = lb;
+	ba.n_heap_simulator_traces = 1;
+	ba.heap_simulator_traces = &trp;
+	n = xla__buffer_assignment_proto__get_packed_size(&ba);
+	buf = xcalloc(n + 11, 1);
+	/* Field 3, length-delimited: tag 0x1a, the length as a varint. */
+	k = 0;
+	buf[k++] = 0x1a;
+	for (i = n; i >= 0x80; i >>= 7)
+		buf[k++] = (uint8_t)(i | 0x80);
+	buf[k++] = (uint8_t)i;
+	xla__buffer_assignment_proto__pack(&ba, buf + k);
+	*len = k + n;
+	return buf;
+}
+
 /* Pack module B named G into DIR/dump/module_NNNN.NAME....hlo.pb. */
 static void
 write_module(struct hb *b, const struct program *g, const char *adir)
@@ -1319,11 +1595,11 @@ write_module(struct hb *b, const struct program *g, const char *adir)
 	Xla__FrontendAttributes fa = XLA__FRONTEND_ATTRIBUTES__INIT;
 	Xla__FrontendAttributes__MapEntry fp =
 	    XLA__FRONTEND_ATTRIBUTES__MAP_ENTRY__INIT, *fpp = &fp;
-	uint8_t *buf;
-	size_t len;
+	uint8_t *buf, *ba = NULL;
+	size_t len, nba = 0;
+	char *main_name = xprintf("main.%" PRId64, b->next_id);
 
-	computation(b, xprintf("main.%" PRId64, b->next_id), b->entry,
-	    b->nentry);
+	computation(b, main_name, b->entry, b->nentry);
 	m.name = (char *)g->name;
 	m.id = g->id;
 	m.n_computations = b->ncomp;
@@ -1337,9 +1613,15 @@ write_module(struct hb *b, const struct program *g, const char *adir)
 	if (layout2026)
 		l26_module(&m, g->id);
 	w.hlo_module = &m;
+	/* The step's buffer assignment, after the module (XLA's order). */
+	if (g == &prog_step)
+		ba = heap_field(main_name, &nba);
 	len = xla__hlo_proto__get_packed_size(&w);
-	buf = xcalloc(len, 1);
+	buf = xcalloc(len + nba, 1);
 	xla__hlo_proto__pack(&w, buf);
+	if (nba > 0)
+		memcpy(buf + len, ba, nba);
+	len += nba;
 	(layout2026 ? l26_dump : writefile)(xprintf("%s/dump/module_%04d.%s."
 	    "sm_9.0_gpu_after_optimizations.hlo.pb", adir, g->id, g->name),
 	    buf, len);
@@ -1588,6 +1870,22 @@ write_truth(const struct proc *p, const char *path)
 		    ms(p[d].compile_ns[1]));
 	}
 	fprintf(f, "compile_workers\t%d\n", NWORKER);
+	/* Duration variation and the heap simulator trace (the notebook's
+	 * variability and memory views). */
+	for (k = 0; k < NVARY; k++)
+		for (j = 0; j < NSTEPT; j++) {
+			if (strcmp(step_thunks[j].name, vary[k].name) != 0)
+				continue;
+			for (e = 0; e < NSTEP; e++)
+				fprintf(f, "duration_ns.%s.%d\t%" PRId64 "\n",
+				    vary[k].name, e, dur_of(&step_thunks[j], e));
+		}
+	heap_peak(&sum, &j);
+	fprintf(f, "heap_events.jit_train_step\t%zu\n", NHEV);
+	fprintf(f, "heap_peak_bytes.jit_train_step\t%" PRId64 "\n", sum);
+	fprintf(f, "heap_peak_event.jit_train_step\t%zu\n", j);
+	fprintf(f, "heap_peak_instruction.jit_train_step\t%s\n",
+	    heap_ev[j].inst);
 	if (fclose(f) != 0)
 		die("%s: write failed", path);
 }
@@ -2013,8 +2311,11 @@ main(int argc, char *argv[])
 	char *adir;
 	int d, w, c;
 
-	while ((c = getopt(argc, argv, "n:s:L:")) != -1) {
+	while ((c = getopt(argc, argv, "n:Ps:L:")) != -1) {
 		switch (c) {
+		case 'P':
+			plant.on = 1;	/* the planted critical-path cases */
+			break;
 		case 'n':
 			/* Reduce-scatter operands divide among the devices. */
 			nproc = count(optarg, 65536);
@@ -2035,11 +2336,14 @@ main(int argc, char *argv[])
 	}
 	if (optind != argc - 1) {
 usage:
-		fprintf(stderr, "usage: mkexample [-n processes] [-s steps] "
+		fprintf(stderr, "usage: mkexample [-P] [-n processes] [-s steps] "
 		    "[-L 2026] dir\n");
 		return 2;
 	}
 	dir = argv[optind];
+	if (plant.on && (nproc != NPROC || nstep != NSTEP))
+		die("-P plants its cases in the run of %d x %d only", NPROC,
+		    NSTEP);
 	p = xcalloc((size_t)nproc, sizeof(*p));
 	for (d = 0; d < nproc; d++) {
 		p[d].rank = d;
@@ -2077,7 +2381,9 @@ usage:
 		p[d].r = NULL;
 	}
 	/* truth.tsv holds the facts planted in the run of NPROC x NSTEP. */
-	if (nproc == NPROC && nstep == NSTEP)
+	if (plant.on)
+		plant_truth(xprintf("%s/critpath-truth.tsv", dir));
+	else if (nproc == NPROC && nstep == NSTEP)
 		write_truth(p, xprintf("%s/truth.tsv", dir));
 	if (nproc == NPROC && nstep == NSTEP && layout2026)
 		l26_truth(xprintf("%s/truth.tsv", dir));

@@ -15,9 +15,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 /*
  * RLE lets a few bytes hold millions of rows (parquet.h): a caller that
- * bounds memory checks pq_nrows first, as this one does.
+ * bounds memory checks pq_nrows first and sets a budget, as this one
+ * does (make fuzz runs it with -malloc_limit_mb above the budget).
  */
 #define MAXROWS	(1 << 20)
+#define BUDGET	((size_t)256 << 20)
 
 static void
 columns(struct pq_file *f)
@@ -60,6 +62,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 		pq_close(f);
 		return 0;
 	}
+	pq_set_budget(f, BUDGET);
 	columns(f);
 	pq_close(f);
 	(void)trace_read_parquet(data, n, &t);

@@ -382,6 +382,62 @@ variants(void)
 	fold_free(f);
 }
 
+/* Variants past the arrays' first growth (review #1: new_var kept a
+ * pointer into the variant array across its growth): 40 keys, each
+ * twice, the second time with another stack, so that every key has 2
+ * variants that disagree.  Under ASan the old code wrote to freed
+ * memory; without it, variants could be lost. */
+static void
+variants_grow(void)
+{
+	struct fold_opts o = { FOLD_SOURCE, 1, 1 };
+	struct fold *f = fold_new(&o);
+	char text[4096];
+	size_t n = 0;
+	int i, pass;
+
+	CHECK_INT(load(f, fold_load_stackframes,
+	    "FrameId\tParentFrameId\tFrame\n"
+	    "0\t\tm\n1\t0\ta\n2\t1\ts\n3\t0\tb\n4\t3\tc\n5\t4\ts\n"), 0);
+	n += (size_t)snprintf(text + n, sizeof(text) - n,
+	    "ProgramId\tName\tStackFrameIds\tOpNames\n");
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < 40; i++)
+			n += (size_t)snprintf(text + n, sizeof(text) - n,
+			    "p\tn%d\t%s\t\n", i, pass ? "5" : "2");
+	CHECK_INT(load(f, fold_load_hlo, text), 0);
+	for (i = 0; i < 40; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "n%d", i);
+		CHECK_INT(fold_add_thunk(f, P("p"), P(name), 1000), 0);
+	}
+	free(output(f, 0));
+	/* Every key's two variants disagree: all 40 are inconsistent. */
+	CHECK_INT(fold_totals(f)->ninconsistent, 40);
+	fold_free(f);
+}
+
+/* Module rows of a long run (review #9): 330,000 executions of 1 ms
+ * from one hour on are valid (their starts were summed); durations
+ * that add up to more than 2^60 ns are not. */
+static void
+modules_long(void)
+{
+	struct fold_opts o = { FOLD_OPCODE, 1, 1 };
+	struct fold *f = fold_new(&o);
+	int64_t hour = 3600 * INT64_C(1000000000), i;
+	int rc = 0;
+
+	for (i = 0; i < 330000 && rc == 0; i++)
+		rc = fold_add_module(f, P("p"), 0, hour + i * 1000000, 1000000);
+	CHECK_INT(rc, 0);
+	CHECK_INT(fold_add_module(f, P("p"), 0, 0, TSV_MAX_NS), -1);
+	CHECK_STR(err_msg(), "module durations add up to more than 2^60 ns");
+	CHECK_INT(fold_add_module(f, P("p"), 0, TSV_MAX_NS + 1, 1), -1);
+	fold_free(f);
+}
+
 /* Load TEXT with FN into a new fold; returns the err message or "". */
 static const char *
 load_error(enum fold_by by, int (*fn)(struct fold *, struct tsv_reader *),
@@ -456,6 +512,8 @@ main(void)
 	top_and_idle();
 	no_modules();
 	variants();
+	variants_grow();
+	modules_long();
 	errors();
 	return unit_done("fold");
 }

@@ -634,6 +634,9 @@ roundtrips(void)
 
 /* ---- refusals ---- */
 
+/* The budget readback sets (pq_set_budget), 0: none. */
+static size_t rb_budget;
+
 /* Write C (one column, NROWS rows) as O says; read it: the result. */
 static int
 readback(const struct wcol *c, const struct wopt *o, size_t nrows)
@@ -650,6 +653,7 @@ readback(const struct wcol *c, const struct wopt *o, size_t nrows)
 		free(p);
 		return -1;
 	}
+	pq_set_budget(f, rb_budget);
 	rc = pq_read_column(f, 0, &col);
 	if (rc == 0)
 		pq_column_free(&col);
@@ -874,6 +878,28 @@ corrupt_pages(void)
 	x = c[1];
 	x.enc = E_DICT;
 	CHECK_FAIL(readback(&x, &o, 30) < 0, "bad dictionary indices");
+
+	/*
+	 * Asymmetric claims (review #2): the footer's 30 rows are true,
+	 * the chunk and its pages claim a billion values.  A flat chunk
+	 * is refused by its row group's rows, before anything is sized.
+	 */
+	o = plainopt;
+	o.vclaim = 1 << 30;
+	CHECK_FAIL(readback(&c[1], &o, 30) < 0,
+	    "column chunk has 1073741824 values, its row group 30 rows");
+	CHECK_FAIL(readback(&c[2], &o, 30) < 0,
+	    "column chunk has 1073741824 values, its row group 30 rows");
+	/* A list's levels are its elements: bounded by the budget. */
+	rb_budget = 1 << 20;
+	CHECK_FAIL(readback(&c[6], &o, 30) < 0,
+	    "1073741824 values claimed, over the budget of 1048576 bytes");
+	o = plainopt;
+	CHECK(readback(&c[6], &o, 30) == 0);
+	rb_budget = 64 * 10;
+	CHECK_FAIL(readback(&c[6], &o, 30) < 0, "values claimed, over the "
+	    "budget of 640 bytes (64 per value)");
+	rb_budget = 0;
 
 	/* A page header that is not Thrift, at offset 4. */
 	o = plainopt;

@@ -312,10 +312,12 @@ struct wopt {
 	int external;		/* set file_path on every chunk */
 	int deepkv;		/* an unknown footer field nested too deep */
 	int64_t claim;		/* rows and values claimed everywhere */
+	int64_t vclaim;		/* values claimed by chunks and pages
+				   alone (the footer's rows are true) */
 };
 
 static const struct wopt plainopt = { 0, -1, 0, 1000000, 1000000, 0, 0, 0,
-	0, 0, 0, 0, 0, 0 };
+	0, 0, 0, 0, 0, 0, 0 };
 
 struct levels {
 	uint32_t *rl, *dl;
@@ -697,7 +699,8 @@ datapage(struct buf *f, const struct wcol *c, const struct wopt *o,
 		pageheader(f, 0, raw.n + (size_t)o->usizebias,
 		    z.n + (size_t)o->csizebias);
 		tf(f, &last, 5, THRIFT_STRUCT);
-		ti32(f, &l2, 1, o->claim ? o->claim : (int64_t)lv.nl);
+		ti32(f, &l2, 1, o->vclaim ? o->vclaim : o->claim ? o->claim :
+		    (int64_t)lv.nl);
 		ti32(f, &l2, 2, enc);
 		ti32(f, &l2, 3, o->levelenc ? o->levelenc : E_RLE);
 		ti32(f, &l2, 4, o->levelenc ? o->levelenc : E_RLE);
@@ -718,7 +721,8 @@ datapage(struct buf *f, const struct wcol *c, const struct wopt *o,
 		pageheader(f, 3, rep.n + def.n + val.n + (size_t)o->usizebias,
 		    rep.n + def.n + z.n + (size_t)o->csizebias);
 		tf(f, &last, 8, THRIFT_STRUCT);
-		ti32(f, &l2, 1, o->claim ? o->claim : (int64_t)lv.nl);
+		ti32(f, &l2, 1, o->vclaim ? o->vclaim : o->claim ? o->claim :
+		    (int64_t)lv.nl);
 		ti32(f, &l2, 2, (int64_t)(lv.nl - lv.nv));
 		ti32(f, &l2, 3, (int64_t)(r1 - r0));
 		ti32(f, &l2, 4, enc);
@@ -734,7 +738,8 @@ datapage(struct buf *f, const struct wcol *c, const struct wopt *o,
 		put(f, z.p, z.n);
 		ci->usize += (int64_t)(rep.n + def.n + val.n);
 	}
-	ci->nvalues += o->claim ? o->claim : (int64_t)lv.nl;
+	ci->nvalues += o->vclaim ? o->vclaim : o->claim ? o->claim :
+	    (int64_t)lv.nl;
 	freelevels(&lv);
 	free(rep.p);
 	free(def.p);

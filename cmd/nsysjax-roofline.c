@@ -1,0 +1,227 @@
+/*
+ * nsysjax-roofline reads the thunk rows of a steady state with the hlo
+ * frame's costs (and the module frame for step MFU) and writes how far
+ * each operation runs from the GPU's peaks: achieved TFLOP/s and GB/s,
+ * intensity, MFU, the bound and the roofline time (lib/analysis/
+ * roofline.h has the rules, lib/formats/hlocost.h the costs, lib/profile/
+ * device.h where the GPU comes from).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/filter.h"
+#include "analysis/roofline.h"
+#include "base/err.h"
+#include "base/mem.h"
+#include "base/opt.h"
+#include "base/outfile.h"
+#include "base/tsv.h"
+#include "profile/device.h"
+
+static const char usage_line[] =
+    "usage: nsysjax-roofline [-h] -H hlo [-M modules] [-t tables] [-o dir]\n"
+    "           [-d input | -g gpu] [--peak-tflops T] [--peak-gbps G] [file ...]";
+
+static const struct opt_tool tool = { usage_line,
+    "  -H, --hlo=FILE         the hlo frame of nsysjax-extract (costs)\n"
+    "  -M, --modules=FILE     the steady module frame (the steps table)\n"
+    "  -t, --table=LIST       ops (default), modules, steps, separated by\n"
+    "                         commas\n"
+    "  -o, --output=DIR       write each table to DIR/roofline-TABLE.tsv\n"
+    "                         (needed for more than one table; else stdout)\n"
+    "  -d, --device=INPUT     take the GPU from INPUT: an nsys-jax archive\n"
+    "                         (device-metadata.parquet, the dump's\n"
+    "                         gpu_target_config.pbtxt), an nsys SQLite\n"
+    "                         export (TARGET_INFO_GPU) or a *.pbtxt[.xz]\n"
+    "  -g, --gpu=NAME         the GPU by name (\"H100 SXM\", \"A100-SXM4-80GB\")\n"
+    "      --peak-tflops=T    the compute peak, TFLOP/s (every dtype)\n"
+    "      --peak-gbps=G      the memory bandwidth, GB/s\n"
+    "  -h, --help             this text\n"
+    "  -V, --version          the version\n" };
+
+enum { O_TFLOPS = 256, O_GBPS };
+
+struct opts {
+	const char *hlo, *modules, *dir, *device, *gpu;
+	double tflops, gbps;
+	unsigned tables;
+};
+
+static unsigned
+parse_tables(const char *arg)
+{
+	char *list = mem_strdup(arg), *p, *save = NULL;
+	unsigned bits = 0;
+	int t;
+
+	for (p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		if ((t = roofline_table_parse(p)) < 0)
+			opt_usage(&tool, "unknown table '%s'", p);
+		bits |= 1u << t;
+	}
+	free(list);
+	if (bits == 0)
+		opt_usage(&tool, "no table in '%s'", arg);
+	return bits;
+}
+
+static void
+parse(int argc, char *argv[], struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "gpu", required_argument, NULL, 'g' },
+		{ "hlo", required_argument, NULL, 'H' },
+		{ "modules", required_argument, NULL, 'M' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "peak-gbps", required_argument, NULL, O_GBPS },
+		{ "peak-tflops", required_argument, NULL, O_TFLOPS },
+		{ "table", required_argument, NULL, 't' },
+		OPT_STD_LONG,
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	while ((c = opt_next(argc, argv, ":H:M:d:g:ho:t:V", longopts,
+	    &tool)) != -1) {
+		switch (c) {
+		case 'H':
+			o->hlo = optarg;
+			break;
+		case 'M':
+			o->modules = optarg;
+			break;
+		case 'd':
+			o->device = optarg;
+			break;
+		case 'g':
+			o->gpu = optarg;
+			break;
+		case 'o':
+			o->dir = optarg;
+			break;
+		case 't':
+			o->tables |= parse_tables(optarg);
+			break;
+		case O_TFLOPS:
+			o->tflops = opt_f64(&tool, "--peak-tflops", optarg, 1e-9,
+			    1e9);
+			break;
+		case O_GBPS:
+			o->gbps = opt_f64(&tool, "--peak-gbps", optarg, 1e-9,
+			    1e12);
+			break;
+		}
+	}
+	if (o->hlo == NULL)
+		opt_usage(&tool, "the costs need the hlo frame: -H file");
+	if (o->device && o->gpu)
+		opt_usage(&tool, "--device and --gpu are exclusive");
+	if (o->tables == 0)
+		o->tables = 1u << ROOFLINE_OPS;
+	if ((o->tables & (1u << ROOFLINE_STEPS)) && o->modules == NULL)
+		opt_usage(&tool, "the steps table needs the module frame: "
+		    "-M file");
+	if ((o->tables & (o->tables - 1)) != 0 && o->dir == NULL)
+		opt_usage(&tool, "more than one table: -o dir");
+}
+
+/* The peaks: the device's or the named GPU's, then the overrides. */
+static void
+peaks(const struct opts *o, struct roofline_peaks *p)
+{
+	struct device_info d;
+	int c, r = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (o->device) {
+		if ((r = device_read(o->device, &d)) < 0)
+			err_die_last();
+		if (r == 0)
+			err_warn("%s: no device description: no peaks",
+			    o->device);
+		else if (!roofline_peaks_of(d.name, d.sms, d.clock_hz,
+		    d.major, d.minor, d.bw, p))
+			err_warn("%s: GPU '%s' (sm_%d.%d) has no known peak",
+			    o->device, d.name, d.major, d.minor);
+	} else if (o->gpu && !roofline_peaks_of(o->gpu, 0, 0, -1, -1, 0, p))
+		err_warn("GPU '%s' has no known peak", o->gpu);
+	if (o->tflops > 0)
+		for (c = 0; c < ROOFLINE_NCLASS; c++)
+			p->flops[c] = o->tflops * 1e12;
+	if (o->gbps > 0)
+		p->bw = o->gbps * 1e9;
+}
+
+static int
+load_hlo(struct tsv_reader *r, void *arg)
+{
+	return roofline_load_hlo(arg, r);
+}
+
+static int
+load_modules(struct tsv_reader *r, void *arg)
+{
+	return roofline_load_modules(arg, r);
+}
+
+struct job {
+	struct roofline *r;
+	enum roofline_table t;
+};
+
+static int
+table_cb(struct tsv_writer *w, void *arg)
+{
+	struct job *j = arg;
+
+	return roofline_write(j->r, j->t, w);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct opts o;
+	struct roofline_peaks p;
+	struct roofline *r;
+	struct tsv_writer *w;
+	struct filter *in;
+	struct job j;
+	char *path;
+	int t;
+
+	memset(&o, 0, sizeof(o));
+	parse(argc, argv, &o);
+	peaks(&o, &p);
+	r = roofline_new(&p);
+	if (filter_load(o.hlo, load_hlo, r) != 0)
+		err_die_last();
+	if (o.modules && filter_load(o.modules, load_modules, r) != 0)
+		err_die_last();
+	if ((in = filter_open(argv + optind, (size_t)(argc - optind))) == NULL)
+		err_die_last();
+	if (roofline_read(r, in) != 0)
+		err_die_last();
+	filter_close(in);
+	for (t = 0; t < ROOFLINE_NTABLES; t++) {
+		if (!(o.tables & (1u << t)))
+			continue;
+		j.r = r;
+		j.t = (enum roofline_table)t;
+		if (o.dir) {
+			path = mem_alloc(strlen(o.dir) + 32);
+			sprintf(path, "%s/roofline-%s.tsv", o.dir,
+			    roofline_table_name(j.t));
+			if (outfile_tsv(path, table_cb, &j) != 0)
+				err_die_last();
+			free(path);
+			continue;
+		}
+		w = tsv_wopen(stdout, "<stdout>");
+		if (roofline_write(r, j.t, w) != 0 || tsv_wclose(w) != 0)
+			err_die_last();
+	}
+	roofline_free(r);
+	return 0;
+}

@@ -1,0 +1,1242 @@
+/*
+ * critpath: the graph of one module execution (critpath.h), its forward
+ * and backward passes and its critical path.  The frame driver and the
+ * picture are in critpath_run.c.
+ */
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/critpath.h"
+#include "base/mem.h"
+
+#define NEG_INF INT64_MIN
+
+/* Edge kinds: what its weight is made of. */
+enum ekind {
+	E_REL,		/* source -> R: the device's late start */
+	E_GAP,		/* ready -> S: the operation's gap */
+	E_DUR,		/* S -> E: the duration (no barrier) */
+	E_OWN,		/* S -> E of a member: T */
+	E_BIN,		/* S of a member -> B: 0 */
+	E_BOUT,		/* B -> E of a member: T - delta */
+	E_TAIL,		/* E -> Z: the device's trailing gap */
+	E_SINK		/* Z -> sink: 0 */
+};
+
+struct edge {
+	size_t from, to;
+	enum ekind kind;
+	size_t arg;		/* operation, or device index (E_REL, E_TAIL) */
+};
+
+struct opx {
+	struct critpath_op in;
+	size_t di;		/* device index */
+	int64_t gap;		/* g, ns */
+	int64_t wait, xfer, delta;	/* W, T, delta of a member */
+	int64_t med;		/* median base duration over devices */
+	long bar;		/* barrier, or -1 */
+};
+
+struct devx {
+	int64_t dev, start, end;	/* module range, ns */
+	int given;
+	int64_t first, last;		/* first start, last end of its ops */
+	int64_t rel, rmed, tail;	/* release offset, its median, Z's gap */
+};
+
+struct critpath_graph {
+	struct opx *op;
+	size_t nop, capop;
+	struct devx *dv;
+	size_t ndv, capdv;
+	size_t nbar;
+	struct edge *e;
+	size_t ne, cape;
+	size_t nnode;
+	size_t *first;		/* CSR by target: in-edges of node v are
+				 * ein[first[v] .. first[v + 1]) */
+	size_t *ein;
+	size_t *order;		/* topological order */
+	int64_t *t, *lt, *w;	/* times, latest times, edge weights */
+	size_t *arg;		/* critical in-edge of each node */
+	int slack_done;
+	int64_t t0, tend;
+	struct critpath_seg *seg;
+	size_t nseg, capseg;
+	size_t *tmp;
+	size_t captmp;
+};
+
+static const char *const labels[] = { "compute", "communication",
+	"peer wait", "gap" };
+
+const char *
+critpath_label_name(enum critpath_label l)
+{
+	return labels[l];
+}
+
+struct critpath_scen
+critpath_scen_measured(void)
+{
+	struct critpath_scen s = { 1, 1, 0, 0, NULL };
+
+	return s;
+}
+
+struct critpath_graph *
+critpath_new(void)
+{
+	return mem_calloc(1, sizeof(struct critpath_graph));
+}
+
+void
+critpath_free(struct critpath_graph *g)
+{
+	if (g == NULL)
+		return;
+	free(g->op);
+	free(g->dv);
+	free(g->e);
+	free(g->first);
+	free(g->ein);
+	free(g->order);
+	free(g->t);
+	free(g->lt);
+	free(g->w);
+	free(g->arg);
+	free(g->seg);
+	free(g->tmp);
+	free(g);
+}
+
+void
+critpath_reset(struct critpath_graph *g)
+{
+	g->nop = g->ndv = g->nbar = g->ne = g->nnode = g->nseg = 0;
+	g->slack_done = 0;
+}
+
+size_t
+critpath_add(struct critpath_graph *g, const struct critpath_op *op)
+{
+	mem_grow(&g->op, &g->capop, g->nop + 1, sizeof(*g->op));
+	memset(&g->op[g->nop], 0, sizeof(*g->op));
+	g->op[g->nop].in = *op;
+	g->op[g->nop].bar = -1;
+	return g->nop++;
+}
+
+void
+critpath_device(struct critpath_graph *g, int64_t dev, int64_t start_ns,
+    int64_t end_ns)
+{
+	struct devx *d;
+
+	mem_grow(&g->dv, &g->capdv, g->ndv + 1, sizeof(*g->dv));
+	d = &g->dv[g->ndv++];
+	memset(d, 0, sizeof(*d));
+	d->dev = dev;
+	d->start = start_ns;
+	d->end = end_ns;
+	d->given = 1;
+}
+
+/* ---- building ---- */
+
+static struct critpath_graph *sort_g;	/* qsort has no context argument */
+
+static int
+cmp_i64(int64_t a, int64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int
+cmp_dev(const void *a, const void *b)
+{
+	const struct devx *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return cmp_i64(x->dev, y->dev);
+	/* A device given twice: the module range first. */
+	return cmp_i64(y->given, x->given);
+}
+
+/* Operations by device, start, end, index. */
+static int
+cmp_stream(const void *a, const void *b)
+{
+	const struct opx *x = &sort_g->op[*(const size_t *)a];
+	const struct opx *y = &sort_g->op[*(const size_t *)b];
+	int c;
+
+	if (x->di != y->di)
+		return x->di < y->di ? -1 : 1;
+	if ((c = cmp_i64(x->in.start_ns, y->in.start_ns)) != 0)
+		return c;
+	if ((c = cmp_i64(x->in.dur_ns, y->in.dur_ns)) != 0)
+		return c;
+	return cmp_i64((int64_t)*(const size_t *)a, (int64_t)*(const size_t *)b);
+}
+
+/* Operations by instance key, end, device, index. */
+static int
+cmp_inst(const void *a, const void *b)
+{
+	const struct opx *x = &sort_g->op[*(const size_t *)a];
+	const struct opx *y = &sort_g->op[*(const size_t *)b];
+	int c;
+
+	if (x->in.key != y->in.key)
+		return x->in.key < y->in.key ? -1 : 1;
+	if ((c = cmp_i64(x->in.start_ns + x->in.dur_ns,
+	    y->in.start_ns + y->in.dur_ns)) != 0)
+		return c;
+	if ((c = cmp_i64(x->in.dev, y->in.dev)) != 0)
+		return c;
+	return cmp_i64((int64_t)*(const size_t *)a, (int64_t)*(const size_t *)b);
+}
+
+static void
+add_edge(struct critpath_graph *g, size_t from, size_t to, enum ekind k,
+    size_t arg)
+{
+	mem_grow(&g->e, &g->cape, g->ne + 1, sizeof(*g->e));
+	g->e[g->ne++] = (struct edge){ from, to, k, arg };
+}
+
+/* Node numbers. */
+#define N_S(i)		(2 * (i))
+#define N_E(i)		(2 * (i) + 1)
+#define N_B(g, b)	(2 * (g)->nop + (b))
+#define N_R(g, d)	(2 * (g)->nop + (g)->nbar + (d))
+#define N_Z(g, d)	(2 * (g)->nop + (g)->nbar + (g)->ndv + (d))
+#define N_SRC(g)	(2 * (g)->nop + (g)->nbar + 2 * (g)->ndv)
+#define N_SINK(g)	(N_SRC(g) + 1)
+
+static int64_t
+op_end(const struct opx *o)
+{
+	return o->in.start_ns + o->in.dur_ns;
+}
+
+/* The devices: sorted, one each, with the ops' device index, first start
+ * and last end; releases and ends moved to cover the ops. */
+static void
+build_devices(struct critpath_graph *g)
+{
+	size_t i, n = 0;
+	struct devx *d;
+
+	/* Every device of an operation, beside those given: sorted, each
+	 * kept once (its module range first). */
+	mem_grow(&g->dv, &g->capdv, g->ndv + g->nop, sizeof(*g->dv));
+	for (i = 0; i < g->nop; i++) {
+		d = &g->dv[g->ndv++];
+		memset(d, 0, sizeof(*d));
+		d->dev = g->op[i].in.dev;
+	}
+	qsort(g->dv, g->ndv, sizeof(*g->dv), cmp_dev);
+	for (i = 0; i < g->ndv; i++)
+		if (n == 0 || g->dv[i].dev != g->dv[n - 1].dev)
+			g->dv[n++] = g->dv[i];
+	g->ndv = n;
+	for (i = 0; i < n; i++) {
+		g->dv[i].first = INT64_MAX;
+		g->dv[i].last = INT64_MIN;
+	}
+	for (i = 0; i < g->nop; i++) {
+		size_t lo = 0, hi = n;
+
+		while (hi - lo > 1) {
+			size_t mid = (lo + hi) / 2;
+
+			if (g->dv[mid].dev <= g->op[i].in.dev)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		g->op[i].di = lo;
+		d = &g->dv[lo];
+		if (g->op[i].in.start_ns < d->first)
+			d->first = g->op[i].in.start_ns;
+		if (op_end(&g->op[i]) > d->last)
+			d->last = op_end(&g->op[i]);
+	}
+	g->t0 = INT64_MAX;
+	g->tend = INT64_MIN;
+	for (i = 0; i < n; i++) {
+		d = &g->dv[i];
+		if (d->first == INT64_MAX)	/* a module without ops */
+			d->first = d->last = d->given ? d->start : 0;
+		if (!d->given || d->start > d->first)
+			d->start = d->first;
+		if (!d->given || d->end < d->last)
+			d->end = d->last;
+		if (d->start < g->t0)
+			g->t0 = d->start;
+		if (d->end > g->tend)
+			g->tend = d->end;
+	}
+	for (i = 0; i < n; i++) {
+		g->dv[i].rel = g->dv[i].start - g->t0;
+		g->dv[i].tail = g->dv[i].end - g->dv[i].last;
+	}
+}
+
+/* A stream: its last operation. */
+struct lane {
+	int async;
+	size_t tail;
+	long prev;	/* the operation before the tail, or -1 */
+};
+
+/* The ready time of an edge's source, measured. */
+static int64_t
+ready(const struct critpath_graph *g, size_t node)
+{
+	if (node < 2 * g->nop)
+		return node % 2 ? op_end(&g->op[node / 2]) :
+		    g->op[node / 2].in.start_ns;
+	return g->dv[node - N_R(g, 0)].start;	/* a release */
+}
+
+/* The in-edges of S(i) are added together: its gap is the start minus
+ * the latest of them. */
+static void
+add_deps(struct critpath_graph *g, size_t i, const size_t *dep, size_t n)
+{
+	int64_t r = INT64_MIN;
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (ready(g, dep[k]) > r)
+			r = ready(g, dep[k]);
+	g->op[i].gap = g->op[i].in.start_ns - r;
+	for (k = 0; k < n; k++)
+		add_edge(g, dep[k], N_S(i), E_GAP, i);
+}
+
+/* The streams and async pairs of device D's operations IX[0..N) (in
+ * start order). */
+static void
+build_streams(struct critpath_graph *g, size_t di, const size_t *ix, size_t n,
+    struct critpath_info *info)
+{
+	struct lane *ln = NULL;
+	size_t nln = 0, capln = 0, *pend = NULL, npend = 0, cappend = 0;
+	size_t k, j, dep[64], nd;
+
+	for (k = 0; k < n; k++) {
+		size_t i = ix[k];
+		struct opx *o = &g->op[i];
+		long best = -1, cbest = -1;
+		int64_t bend = INT64_MIN, cend = INT64_MIN;
+
+		for (j = 0; j < nln; j++) {
+			int64_t te = op_end(&g->op[ln[j].tail]);
+			size_t c;
+
+			if (ln[j].async == o->in.async && te <= o->in.start_ns &&
+			    te > bend) {
+				best = (long)j;
+				bend = te;
+			}
+			/* The compute operation ended last before an async
+			 * kernel: a stream's tail or the one before it. */
+			if (!o->in.async || ln[j].async)
+				continue;
+			c = te <= o->in.start_ns ? ln[j].tail :
+			    (ln[j].prev >= 0 ? (size_t)ln[j].prev : SIZE_MAX);
+			if (c != SIZE_MAX && op_end(&g->op[c]) > cend) {
+				cbest = (long)c;
+				cend = op_end(&g->op[c]);
+			}
+		}
+		nd = 0;
+		if (best >= 0) {
+			dep[nd++] = N_E(ln[best].tail);
+			ln[best].prev = (long)ln[best].tail;
+			ln[best].tail = i;
+		} else {
+			dep[nd++] = N_R(g, di);
+			mem_grow(&ln, &capln, nln + 1, sizeof(*ln));
+			ln[nln++] = (struct lane){ o->in.async, i, -1 };
+		}
+		if (cbest >= 0)
+			dep[nd++] = N_E((size_t)cbest);
+		if (!o->in.async) {
+			/* Consume the kernels that ended before it (their
+			 * -done precedes it), at most the array's room. */
+			for (j = 0; j < npend; j++) {
+				size_t a = pend[j];
+
+				if (op_end(&g->op[a]) <= o->in.start_ns &&
+				    nd < sizeof(dep) / sizeof(dep[0])) {
+					dep[nd++] = N_E(a);
+					pend[j--] = pend[--npend];
+				}
+			}
+		} else {
+			mem_grow(&pend, &cappend, npend + 1, sizeof(*pend));
+			pend[npend++] = i;
+		}
+		add_deps(g, i, dep, nd);
+	}
+	/* Z after every stream's tail and every kernel not consumed. */
+	for (j = 0; j < nln; j++)
+		add_edge(g, N_E(ln[j].tail), N_Z(g, di), E_TAIL, di);
+	for (j = 0; j < npend; j++) {
+		int in_lane = 0;
+		size_t l;
+
+		for (l = 0; l < nln; l++)
+			in_lane |= ln[l].tail == pend[j];
+		if (!in_lane)
+			add_edge(g, N_E(pend[j]), N_Z(g, di), E_TAIL, di);
+	}
+	if (n == 0)
+		add_edge(g, N_R(g, di), N_Z(g, di), E_TAIL, di);
+	info->streams += nln;
+	free(ln);
+	free(pend);
+}
+
+/* One barrier over members M[0..N). */
+static void
+build_barrier(struct critpath_graph *g, const size_t *m, size_t n)
+{
+	int64_t b = INT64_MIN;
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (g->op[m[k]].in.start_ns > b)
+			b = g->op[m[k]].in.start_ns;
+	for (k = 0; k < n; k++) {
+		struct opx *o = &g->op[m[k]];
+		int64_t e = op_end(o), a = e < b ? e : b;
+
+		o->bar = (long)g->nbar;
+		o->wait = a - o->in.start_ns;
+		o->xfer = e - a;
+		o->delta = b - a;
+	}
+	g->nbar++;
+}
+
+/* The collective instances, cut into groups; returns into M the member
+ * lists (each group: its size, then its members). */
+static void
+build_barriers(struct critpath_graph *g, struct critpath_info *info)
+{
+	size_t i, n = 0, k, *ix;
+
+	mem_grow(&g->tmp, &g->captmp, g->nop, sizeof(*g->tmp));
+	ix = g->tmp;
+	for (i = 0; i < g->nop; i++) {
+		g->op[i].xfer = g->op[i].in.dur_ns;
+		if (g->op[i].in.comm && g->op[i].in.csize > 1)
+			ix[n++] = i;
+	}
+	sort_g = g;
+	qsort(ix, n, sizeof(*ix), cmp_inst);
+	for (i = 0; i < n; i = k) {
+		size_t cs = (size_t)g->op[ix[i]].in.csize, c;
+
+		for (k = i; k < n && g->op[ix[k]].in.key == g->op[ix[i]].in.key;
+		    k++)
+			;
+		if (k - i > cs)
+			info->cut++;
+		for (c = i; c < k; c += cs) {
+			size_t m = k - c < cs ? k - c : cs;
+
+			if (m < cs)
+				info->incomplete++;
+			if (m > 1)
+				build_barrier(g, ix + c, m);
+		}
+	}
+}
+
+static int
+cmp_i64p(const void *a, const void *b)
+{
+	return cmp_i64(*(const int64_t *)a, *(const int64_t *)b);
+}
+
+/* The median of V[0..N), N > 0 (sorted here): for an even count the
+ * mean of the two middle values, rounded down. */
+static int64_t
+median(int64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_i64p);
+	if (n % 2)
+		return v[n / 2];
+	return v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
+}
+
+static int64_t
+base_dur(const struct opx *o)
+{
+	return o->bar >= 0 ? o->xfer : o->in.dur_ns;
+}
+
+/* no-straggler's medians: of each instance's base durations over its
+ * devices, and of the release offsets. */
+static void
+build_medians(struct critpath_graph *g)
+{
+	size_t i, k, j, *ix = g->tmp;
+	int64_t *v, m;
+
+	for (i = 0; i < g->nop; i++)
+		ix[i] = i;
+	sort_g = g;
+	qsort(ix, g->nop, sizeof(*ix), cmp_inst);
+	v = mem_calloc(g->nop + g->ndv + 1, sizeof(*v));
+	for (i = 0; i < g->nop; i = k) {
+		for (k = i; k < g->nop &&
+		    g->op[ix[k]].in.key == g->op[ix[i]].in.key; k++)
+			v[k - i] = base_dur(&g->op[ix[k]]);
+		m = median(v, k - i);
+		for (j = i; j < k; j++)
+			g->op[ix[j]].med = m;
+	}
+	for (i = 0; i < g->ndv; i++)
+		v[i] = g->dv[i].rel;
+	m = g->ndv ? median(v, g->ndv) : 0;
+	for (i = 0; i < g->ndv; i++)
+		g->dv[i].rmed = m;
+	free(v);
+}
+
+/* The edges that are not stream order. */
+static void
+build_rest(struct critpath_graph *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->nop; i++) {
+		if (g->op[i].bar < 0) {
+			add_edge(g, N_S(i), N_E(i), E_DUR, i);
+			continue;
+		}
+		/* Own start first: ties stay on the device. */
+		add_edge(g, N_S(i), N_E(i), E_OWN, i);
+		add_edge(g, N_B(g, (size_t)g->op[i].bar), N_E(i), E_BOUT, i);
+		add_edge(g, N_S(i), N_B(g, (size_t)g->op[i].bar), E_BIN, i);
+	}
+	for (i = 0; i < g->ndv; i++) {
+		add_edge(g, N_SRC(g), N_R(g, i), E_REL, i);
+		add_edge(g, N_Z(g, i), N_SINK(g), E_SINK, i);
+	}
+}
+
+/* In-edges by target, in the order added (ties: the first edge added). */
+static void
+build_csr(struct critpath_graph *g)
+{
+	size_t i, v, *cnt;
+
+	g->nnode = N_SINK(g) + 1;
+	g->first = mem_realloc(g->first, g->nnode + 1, sizeof(*g->first));
+	g->ein = mem_realloc(g->ein, g->ne + 1, sizeof(*g->ein));
+	memset(g->first, 0, (g->nnode + 1) * sizeof(*g->first));
+	for (i = 0; i < g->ne; i++)
+		g->first[g->e[i].to + 1]++;
+	for (v = 0; v < g->nnode; v++)
+		g->first[v + 1] += g->first[v];
+	cnt = mem_calloc(g->nnode + 1, sizeof(*cnt));
+	for (i = 0; i < g->ne; i++) {
+		v = g->e[i].to;
+		g->ein[g->first[v] + cnt[v]++] = i;
+	}
+	free(cnt);
+}
+
+/* Kahn's algorithm, FIFO from the nodes in index order: deterministic.
+ * Every edge goes forward in measured time, so the graph has no cycle. */
+static void
+build_order(struct critpath_graph *g)
+{
+	size_t *indeg, *outfirst, *out, i, v, head = 0, tail = 0;
+
+	indeg = mem_calloc(g->nnode, sizeof(*indeg));
+	outfirst = mem_calloc(g->nnode + 1, sizeof(*outfirst));
+	out = mem_calloc(g->ne + 1, sizeof(*out));
+	for (i = 0; i < g->ne; i++) {
+		indeg[g->e[i].to]++;
+		outfirst[g->e[i].from + 1]++;
+	}
+	for (v = 0; v < g->nnode; v++)
+		outfirst[v + 1] += outfirst[v];
+	{
+		size_t *c = mem_calloc(g->nnode + 1, sizeof(*c));
+
+		for (i = 0; i < g->ne; i++)
+			out[outfirst[g->e[i].from] + c[g->e[i].from]++] = i;
+		free(c);
+	}
+	g->order = mem_realloc(g->order, g->nnode, sizeof(*g->order));
+	for (v = 0; v < g->nnode; v++)
+		if (indeg[v] == 0)
+			g->order[tail++] = v;
+	while (head < tail) {
+		v = g->order[head++];
+		for (i = outfirst[v]; i < outfirst[v + 1]; i++)
+			if (--indeg[g->e[out[i]].to] == 0)
+				g->order[tail++] = g->e[out[i]].to;
+	}
+	g->nnode = tail;	/* == nnode: no cycle */
+	free(indeg);
+	free(outfirst);
+	free(out);
+}
+
+void
+critpath_build(struct critpath_graph *g, struct critpath_info *info)
+{
+	size_t i, k, *ix;
+
+	memset(info, 0, sizeof(*info));
+	build_devices(g);
+	build_barriers(g, info);
+	ix = g->tmp;
+	for (i = 0; i < g->nop; i++)
+		ix[i] = i;
+	sort_g = g;
+	qsort(ix, g->nop, sizeof(*ix), cmp_stream);
+	for (i = 0, k = 0; k < g->ndv; k++) {
+		size_t j = i;
+
+		while (j < g->nop && g->op[ix[j]].di == k)
+			j++;
+		build_streams(g, k, ix + i, j - i, info);
+		i = j;
+	}
+	build_rest(g);
+	build_medians(g);
+	build_csr(g);
+	build_order(g);
+	g->t = mem_realloc(g->t, g->nnode, sizeof(*g->t));
+	g->lt = mem_realloc(g->lt, g->nnode, sizeof(*g->lt));
+	g->arg = mem_realloc(g->arg, g->nnode, sizeof(*g->arg));
+	g->w = mem_realloc(g->w, g->ne + 1, sizeof(*g->w));
+	info->ops = g->nop;
+	info->devices = g->ndv;
+	info->barriers = g->nbar;
+	for (i = 0; i < g->nop; i++)
+		info->skewed += g->op[i].delta > 0;
+}
+
+/* ---- passes ---- */
+
+/* Weights are kept within +-2^61 ns and times within +-2^62 (73 years):
+ * a time plus a weight never overflows, whatever the factors. */
+#define LIM_W	((int64_t)1 << 61)
+#define LIM_T	((int64_t)1 << 62)
+
+static int64_t
+clamp(int64_t v, int64_t lim)
+{
+	return v > lim ? lim : v < -lim ? -lim : v;
+}
+
+static int64_t
+scaled(int64_t v, double f)
+{
+	double x = (double)v * f;
+
+	if (f == 1)
+		return clamp(v, LIM_W);
+	return x >= (double)LIM_W ? LIM_W : x <= -(double)LIM_W ? -LIM_W :
+	    (int64_t)llround(x);
+}
+
+/* The predicted duration (transfer of a member) of operation I. */
+static int64_t
+pdur(const struct critpath_graph *g, size_t i, const struct critpath_scen *sc)
+{
+	const struct opx *o = &g->op[i];
+	int64_t d = sc->median ? o->med : base_dur(o);
+	double f = sc->opf ? sc->opf[i] : 1;
+
+	if (o->in.comm)
+		f *= sc->comm;
+	return scaled(d, f);
+}
+
+static int64_t
+weight(const struct critpath_graph *g, const struct edge *e,
+    const struct critpath_scen *sc)
+{
+	const struct devx *d;
+
+	switch (e->kind) {
+	case E_REL:
+		d = &g->dv[e->arg];
+		if (sc->no_barrier || g->nbar == 0)
+			return 0;
+		return scaled(sc->median ? d->rmed : d->rel, sc->gap);
+	case E_GAP:
+		return scaled(g->op[e->arg].gap, sc->gap);
+	case E_DUR:
+	case E_OWN:
+		return pdur(g, e->arg, sc);
+	case E_BOUT:
+		if (sc->no_barrier)
+			return NEG_INF;
+		return clamp(pdur(g, e->arg, sc) - scaled(g->op[e->arg].delta,
+		    sc->gap), LIM_W);
+	case E_TAIL:
+		return scaled(g->dv[e->arg].tail, sc->gap);
+	default:
+		return 0;
+	}
+}
+
+int64_t
+critpath_eval(struct critpath_graph *g, const struct critpath_scen *sc)
+{
+	size_t k, i, v;
+
+	for (i = 0; i < g->ne; i++)
+		g->w[i] = weight(g, &g->e[i], sc);
+	for (k = 0; k < g->nnode; k++) {
+		int64_t best = NEG_INF;
+		size_t arg = SIZE_MAX;
+
+		v = g->order[k];
+		for (i = g->first[v]; i < g->first[v + 1]; i++) {
+			const struct edge *e = &g->e[g->ein[i]];
+			int64_t x;
+
+			if (g->w[g->ein[i]] == NEG_INF || g->t[e->from] == NEG_INF)
+				continue;
+			x = clamp(g->t[e->from] + g->w[g->ein[i]], LIM_T);
+			if (arg == SIZE_MAX || x > best) {
+				best = x;
+				arg = g->ein[i];
+			}
+		}
+		g->t[v] = v == N_SRC(g) ? 0 : best;
+		g->arg[v] = arg;
+	}
+	g->slack_done = 0;
+	return g->t[N_SINK(g)];
+}
+
+/*
+ * The origin of device DI's times.  Without a barrier the devices never
+ * wait for each other: each runs from its own module start (launches of
+ * one execution on independent devices can lie seconds apart), so its
+ * times count from there, and the step is the longest device's.
+ */
+static int64_t
+base(const struct critpath_graph *g, size_t di)
+{
+	return g->nbar == 0 ? g->dv[di].start : g->t0;
+}
+
+/* The origin of node V's times. */
+static int64_t
+node_base(const struct critpath_graph *g, size_t v)
+{
+	if (g->nbar > 0)
+		return g->t0;
+	if (v < 2 * g->nop)
+		return base(g, g->op[v / 2].di);
+	if (v >= N_R(g, 0) && v < N_SRC(g))
+		return base(g, (v - N_R(g, 0)) % g->ndv);
+	return g->t0;
+}
+
+int64_t
+critpath_measured(const struct critpath_graph *g)
+{
+	int64_t m = 0;
+	size_t i;
+
+	if (g->nbar > 0)
+		return g->tend - g->t0;
+	for (i = 0; i < g->ndv; i++)
+		if (g->dv[i].end - g->dv[i].start > m)
+			m = g->dv[i].end - g->dv[i].start;
+	return m;
+}
+
+int64_t
+critpath_t0(const struct critpath_graph *g)
+{
+	return g->t0;
+}
+
+int64_t
+critpath_start(const struct critpath_graph *g, size_t i)
+{
+	return g->t[N_S(i)] + base(g, g->op[i].di);
+}
+
+int64_t
+critpath_end(const struct critpath_graph *g, size_t i)
+{
+	return g->t[N_E(i)] + base(g, g->op[i].di);
+}
+
+/* Latest times: one pass in reverse topological order. */
+static void
+backward(struct critpath_graph *g)
+{
+	size_t k, i, v;
+
+	for (v = 0; v < g->nnode; v++)
+		g->lt[v] = INT64_MAX;
+	g->lt[N_SINK(g)] = g->t[N_SINK(g)];
+	for (k = g->nnode; k-- > 0;) {
+		v = g->order[k];
+		if (g->lt[v] == INT64_MAX)
+			continue;
+		for (i = g->first[v]; i < g->first[v + 1]; i++) {
+			const struct edge *e = &g->e[g->ein[i]];
+			int64_t w = g->w[g->ein[i]];
+
+			if (w != NEG_INF && clamp(g->lt[v] - w, LIM_T) <
+			    g->lt[e->from])
+				g->lt[e->from] = clamp(g->lt[v] - w, LIM_T);
+		}
+	}
+	g->slack_done = 1;
+}
+
+int64_t
+critpath_slack(struct critpath_graph *g, size_t i)
+{
+	if (!g->slack_done)
+		backward(g);
+	return g->lt[N_E(i)] - g->t[N_E(i)];
+}
+
+int64_t
+critpath_wait(const struct critpath_graph *g, size_t i)
+{
+	return g->op[i].bar >= 0 ? g->op[i].wait : 0;
+}
+
+int64_t
+critpath_transfer(const struct critpath_graph *g, size_t i)
+{
+	return base_dur(&g->op[i]);
+}
+
+long
+critpath_barrier_of(const struct critpath_graph *g, size_t i)
+{
+	return g->op[i].bar;
+}
+
+size_t
+critpath_nbarriers(const struct critpath_graph *g)
+{
+	return g->nbar;
+}
+
+int64_t
+critpath_barrier_time(const struct critpath_graph *g, size_t b)
+{
+	return g->t[N_B(g, b)] + g->t0;
+}
+
+/* ---- the path ---- */
+
+static void
+push_seg(struct critpath_graph *g, enum critpath_label l, int64_t dev, long op,
+    int64_t end, int64_t dur)
+{
+	if (dur == 0)
+		return;
+	mem_grow(&g->seg, &g->capseg, g->nseg + 1, sizeof(*g->seg));
+	g->seg[g->nseg++] = (struct critpath_seg){ l, dev, op, end - dur, dur };
+}
+
+size_t
+critpath_path(struct critpath_graph *g, const struct critpath_seg **segs)
+{
+	size_t v = N_SINK(g), i;
+
+	g->nseg = 0;
+	while (v != N_SRC(g) && g->arg[v] != SIZE_MAX) {
+		const struct edge *e = &g->e[g->arg[v]];
+		int64_t w = g->w[g->arg[v]], end = g->t[v] + node_base(g, v);
+		const struct opx *o = e->kind == E_REL || e->kind == E_TAIL ||
+		    e->kind == E_SINK ? NULL : &g->op[e->arg];
+
+		switch (e->kind) {
+		case E_REL:
+			push_seg(g, CRITPATH_WAIT, g->dv[e->arg].dev, -1, end, w);
+			break;
+		case E_TAIL:
+			push_seg(g, CRITPATH_GAP, g->dv[e->arg].dev, -1, end, w);
+			break;
+		case E_GAP:
+			push_seg(g, CRITPATH_GAP, o->in.dev, (long)e->arg, end, w);
+			break;
+		case E_DUR:
+		case E_OWN:
+		case E_BOUT:
+			push_seg(g, o->in.comm ? CRITPATH_COMM : CRITPATH_COMPUTE,
+			    o->in.dev, (long)e->arg, end, w);
+			break;
+		default:
+			break;
+		}
+		v = e->from;
+	}
+	for (i = 0; i < g->nseg / 2; i++) {
+		struct critpath_seg x = g->seg[i];
+
+		g->seg[i] = g->seg[g->nseg - 1 - i];
+		g->seg[g->nseg - 1 - i] = x;
+	}
+	*segs = g->seg;
+	return g->nseg;
+}
+
+/* ---- the picture ---- */
+
+#define SVG_LEFT	96
+#define SVG_WIDTH	960
+#define SVG_LANE	22
+#define SVG_TOP		34
+#define SVG_MAXLANES	8
+
+static const char *const colour[] = { "#4c78a8", "#f58518", "#e45756",
+	"#bbbbbb" };
+
+/* A lane's run of one colour, merged while the next starts within half
+ * a pixel: the picture's size grows with its pixels, not its thunks. */
+struct run {
+	double x0, x1;
+	int lab;
+	int open;
+};
+
+static void
+run_flush(FILE *fp, struct run *u, double y, double op)
+{
+	if (u->open)
+		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" "
+		    "height=\"%d\" fill=\"%s\" stroke=\"#fff\" "
+		    "stroke-width=\"0.4\"%s/>\n", u->x0, y,
+		    u->x1 - u->x0 < 0.3 ? 0.3 : u->x1 - u->x0, SVG_LANE - 6,
+		    colour[u->lab], op < 1 ? " fill-opacity=\"0.45\"" : "");
+	u->open = 0;
+}
+
+static void
+run_add(FILE *fp, struct run *u, double x0, double x1, int lab, double y,
+    double op)
+{
+	if (x1 <= x0)
+		return;
+	/* Only slivers merge: a thunk of 2 px or more keeps its own box. */
+	if (u->open && u->lab == lab && x0 <= u->x1 + 0.5 &&
+	    (x1 - x0 < 2 && u->x1 - u->x0 < 2)) {
+		if (x1 > u->x1)
+			u->x1 = x1;
+		return;
+	}
+	run_flush(fp, u, y, op);
+	*u = (struct run){ x0, x1, lab, 1 };
+}
+
+static double
+svg_x(const struct critpath_graph *g, int64_t t)
+{
+	double span = (double)(g->tend - g->t0);
+
+	return SVG_LEFT + (span > 0 ? (double)(t - g->t0) / span : 0) *
+	    SVG_WIDTH;
+}
+
+static void
+svg_text(FILE *fp, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case '<': fputs("&lt;", fp); break;
+		case '>': fputs("&gt;", fp); break;
+		case '&': fputs("&amp;", fp); break;
+		case '"': fputs("&quot;", fp); break;
+		default: putc(*s, fp);
+		}
+}
+
+/* The index of device DEV in G's sorted devices (it is there). */
+static size_t
+dev_index(const struct critpath_graph *g, int64_t dev)
+{
+	size_t lo = 0, hi = g->ndv;
+
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (g->dv[mid].dev <= dev)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The lanes: LANE[device index] = its lane; returns the count.  Up to
+ * SVG_MAXLANES devices: one each; beyond, the devices of the critical
+ * path (up to SVG_MAXLANES - 1) and one lane for all the others. */
+static size_t
+svg_lanes(struct critpath_graph *g, size_t *lane, int *agg)
+{
+	const struct critpath_seg *s;
+	size_t n, i, k, nl = 0;
+
+	*agg = 0;
+	if (g->ndv <= SVG_MAXLANES) {
+		for (i = 0; i < g->ndv; i++)
+			lane[i] = i;
+		return g->ndv;
+	}
+	for (i = 0; i < g->ndv; i++)
+		lane[i] = SIZE_MAX;
+	n = critpath_path(g, &s);
+	for (k = 0; k < n && nl < SVG_MAXLANES - 1; k++)
+		if (lane[i = dev_index(g, s[k].dev)] == SIZE_MAX)
+			lane[i] = nl++;
+	/* Lanes in device order. */
+	for (i = 0, k = 0; i < g->ndv; i++)
+		if (lane[i] != SIZE_MAX)
+			lane[i] = k++;
+	for (i = 0; i < g->ndv; i++)
+		if (lane[i] == SIZE_MAX)
+			lane[i] = nl;
+	*agg = 1;
+	return nl + 1;
+}
+
+static int
+cmp_lane_start(const void *a, const void *b)
+{
+	const struct opx *x = &sort_g->op[*(const size_t *)a];
+	const struct opx *y = &sort_g->op[*(const size_t *)b];
+	int c = cmp_i64((int64_t)sort_g->tmp[sort_g->nop + x->di],
+	    (int64_t)sort_g->tmp[sort_g->nop + y->di]);
+
+	return c ? c : cmp_i64(x->in.start_ns, y->in.start_ns);
+}
+
+static void
+svg_ops(struct critpath_graph *g, FILE *fp, const size_t *lane, size_t nl,
+    int agg)
+{
+	size_t *ix, i, l = SIZE_MAX;
+	struct run u = { 0, 0, 0, 0 };
+	double y = 0, op = 1;
+
+	mem_grow(&g->tmp, &g->captmp, g->nop + g->ndv, sizeof(*g->tmp));
+	for (i = 0; i < g->ndv; i++)
+		g->tmp[g->nop + i] = lane[i];
+	ix = mem_calloc(g->nop + 1, sizeof(*ix));
+	for (i = 0; i < g->nop; i++)
+		ix[i] = i;
+	sort_g = g;
+	qsort(ix, g->nop, sizeof(*ix), cmp_lane_start);
+	for (i = 0; i < g->nop; i++) {
+		const struct opx *o = &g->op[ix[i]];
+		double x0 = svg_x(g, o->in.start_ns), x1 = svg_x(g, op_end(o));
+		double xw = svg_x(g, o->in.start_ns + (o->bar >= 0 ? o->wait : 0));
+
+		if (lane[o->di] != l) {
+			run_flush(fp, &u, y, op);
+			l = lane[o->di];
+			y = SVG_TOP + (double)l * SVG_LANE + 3;
+			op = agg && l == nl - 1 ? 0.45 : 1;
+		}
+		run_add(fp, &u, x0, xw, CRITPATH_WAIT, y, op);
+		run_add(fp, &u, xw, x1, o->in.comm ? CRITPATH_COMM :
+		    CRITPATH_COMPUTE, y, op);
+	}
+	run_flush(fp, &u, y, op);
+	free(ix);
+}
+
+static void
+svg_barriers(struct critpath_graph *g, FILE *fp, const size_t *lane)
+{
+	size_t b, i, *lo, *hi;
+
+	lo = mem_calloc(g->nbar + 1, sizeof(*lo));
+	hi = mem_calloc(g->nbar + 1, sizeof(*hi));
+	for (b = 0; b < g->nbar; b++)
+		lo[b] = SIZE_MAX;
+	for (i = 0; i < g->nop; i++) {
+		long bb = g->op[i].bar;
+
+		if (bb < 0)
+			continue;
+		if (lane[g->op[i].di] < lo[bb])
+			lo[bb] = lane[g->op[i].di];
+		if (lane[g->op[i].di] > hi[bb])
+			hi[bb] = lane[g->op[i].di];
+	}
+	for (b = 0; b < g->nbar; b++) {
+		double x = svg_x(g, g->t[N_B(g, b)] + g->t0);
+
+		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		    "y2=\"%.1f\" stroke=\"#222\" stroke-width=\"0.8\" "
+		    "stroke-dasharray=\"2,2\"/>\n", x,
+		    SVG_TOP + (double)lo[b] * SVG_LANE, x,
+		    SVG_TOP + (double)(hi[b] + 1) * SVG_LANE);
+	}
+	free(lo);
+	free(hi);
+}
+
+/* The points of the critical path: a horizontal stretch per segment on
+ * its device's lane, a vertical one where the device changes. */
+static void
+svg_points(struct critpath_graph *g, FILE *fp, const size_t *lane)
+{
+	const struct critpath_seg *s;
+	size_t n = critpath_path(g, &s), k, i;
+	double py = -1;
+
+	for (k = 0; k < n; k++) {
+		double y, x0, x1;
+
+		i = dev_index(g, s[k].dev);
+		y = SVG_TOP + ((double)lane[i] + 0.5) * SVG_LANE;
+		x0 = svg_x(g, s[k].start_ns);
+		x1 = svg_x(g, s[k].start_ns + s[k].dur_ns);
+		if (py >= 0 && py != y)
+			fprintf(fp, "%.1f,%.1f ", x0, py);
+		fprintf(fp, "%.1f,%.1f %.1f,%.1f ", x0, y, x1, y);
+		py = y;
+	}
+}
+
+/* The path twice: a white halo, then the black line, visible over any
+ * colour. */
+static void
+svg_path(struct critpath_graph *g, FILE *fp, const size_t *lane)
+{
+	static const char *const stroke[] = { "stroke=\"#fff\" "
+	    "stroke-width=\"5\"", "stroke=\"#000\" stroke-width=\"2\"" };
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		fprintf(fp, "<polyline fill=\"none\" %s stroke-linejoin=\"round\" "
+		    "points=\"", stroke[k]);
+		svg_points(g, fp, lane);
+		fputs("\"/>\n", fp);
+	}
+}
+
+static void
+svg_axis(const struct critpath_graph *g, FILE *fp, double ybase)
+{
+	double span = (double)(g->tend - g->t0) / 1e6, step, t;
+
+	/* 1, 2 or 5 times a power of ten: at most 10 ticks. */
+	step = span > 0 ? pow(10, floor(log10(span / 10))) : 1;
+	if (span / step > 10)
+		step *= 2;
+	if (span / step > 10)
+		step *= 2.5;
+	if (span / step > 10)
+		step *= 2;
+	for (t = 0; t <= span * (1 + 1e-9); t += step) {
+		double x = SVG_LEFT + (span > 0 ? t / span : 0) * SVG_WIDTH;
+
+		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		    "y2=\"%.1f\" stroke=\"#888\"/><text x=\"%.1f\" y=\"%.1f\" "
+		    "font-size=\"10\" text-anchor=\"middle\">%.6g</text>\n", x,
+		    ybase, x, ybase + 4, x, ybase + 15, t);
+	}
+	fprintf(fp, "<text x=\"%d\" y=\"%.1f\" font-size=\"10\" "
+	    "text-anchor=\"middle\">ms from the step start</text>\n",
+	    SVG_LEFT + SVG_WIDTH / 2, ybase + 28);
+}
+
+static void
+svg_legend(FILE *fp, double y)
+{
+	static const char *const what[] = { "compute", "communication",
+		"peer wait", "gap (empty)" };
+	int k;
+	double x = SVG_LEFT;
+
+	for (k = 0; k < 3; k++) {
+		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" "
+		    "height=\"10\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" "
+		    "font-size=\"11\">%s</text>\n", x, y, colour[k], x + 16,
+		    y + 9, what[k]);
+		x += 120;
+	}
+	fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+	    "stroke=\"#000\" stroke-width=\"2\"/><text x=\"%.1f\" y=\"%.1f\" "
+	    "font-size=\"11\">critical path</text>\n", x, y + 5, x + 14,
+	    y + 5, x + 18, y + 9);
+	x += 120;
+	fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+	    "stroke=\"#222\" stroke-dasharray=\"2,2\"/><text x=\"%.1f\" "
+	    "y=\"%.1f\" font-size=\"11\">collective barrier (last arrival)"
+	    "</text>\n", x + 5, y, x + 5, y + 10, x + 12, y + 9);
+}
+
+int
+critpath_svg(struct critpath_graph *g, FILE *fp, const char *title)
+{
+	size_t *lane = mem_calloc(g->ndv + 1, sizeof(*lane)), nl, i;
+	int agg;
+	double h;
+
+	nl = svg_lanes(g, lane, &agg);
+	h = SVG_TOP + (double)nl * SVG_LANE + 70;
+	fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	    "height=\"%.0f\" viewBox=\"0 0 %d %.0f\" font-family=\"sans-serif\">\n"
+	    "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
+	    "<text x=\"%d\" y=\"18\" font-size=\"13\">", SVG_LEFT + SVG_WIDTH +
+	    20, h, SVG_LEFT + SVG_WIDTH + 20, h, SVG_LEFT);
+	svg_text(fp, title);
+	fputs("</text>\n", fp);
+	for (i = 0; i < nl; i++) {
+		size_t d, cnt = 0;
+		int64_t dev = 0;
+
+		for (d = 0; d < g->ndv; d++)
+			if (lane[d] == i) {
+				dev = g->dv[d].dev;
+				cnt++;
+			}
+		fprintf(fp, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" "
+		    "text-anchor=\"end\">", SVG_LEFT - 6,
+		    SVG_TOP + ((double)i + 0.5) * SVG_LANE + 4);
+		if (agg && i == nl - 1)
+			fprintf(fp, "%zu other devices", cnt);
+		else
+			fprintf(fp, "device %" PRId64, dev);
+		fputs("</text>\n", fp);
+	}
+	svg_ops(g, fp, lane, nl, agg);
+	svg_barriers(g, fp, lane);
+	svg_path(g, fp, lane);
+	svg_axis(g, fp, SVG_TOP + (double)nl * SVG_LANE + 2);
+	svg_legend(fp, SVG_TOP + (double)nl * SVG_LANE + 40);
+	fputs("</svg>\n", fp);
+	free(lane);
+	return ferror(fp) ? -1 : 0;
+}

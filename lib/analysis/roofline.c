@@ -1,0 +1,642 @@
+/* The roofline tables of roofline.h. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/filter.h"
+#include "analysis/roofline.h"
+#include "base/err.h"
+#include "base/mem.h"
+#include "base/strtab.h"
+#include "base/tsv.h"
+
+/* ---- peaks ---- */
+
+#define T 1e12
+
+/*
+ * Dense datasheet values (no 2:4 sparsity), FLOP/s and B/s.  Sources, as
+ * collected in ../shared/BEYOND.md §1.5:
+ *  - A100: NVIDIA A100 datasheet, via glennklockwood.com/garden/
+ *    processors/A100 (312 bf16, 156 tf32, 19.5 fp32); bandwidths per
+ *    board from thundercompute.com (40 GB 1.555, SXM 80 GB 2.039, PCIe
+ *    80 GB 1.935 TB/s);
+ *  - H100 SXM5 and PCIe: NVIDIA H100 datasheet, via glennklockwood.com/
+ *    garden/processors/h100 and archive-lib.hpctech.co.jp/gpuproduct/
+ *    nvidia-h100.html (its sparse values halved);
+ *  - H200 SXM: the H100 SXM's compute, 4.8 TB/s (aiwiki.ai/wiki/
+ *    nvidia_h200);
+ *  - B200 (HGX, 1000 W) and GB200 (1200 W): glennklockwood.com/garden/
+ *    processors/B200; GB200's tf32 is taken as half its bf16 and its fp32
+ *    as the B200's, which that page does not list.
+ * Cross-check: pytorch/torchtitan torchtitan/tools/utils.py
+ * get_peak_flops (A100 312e12, H100 SXM 989e12, PCIe 756e12, H200 989e12,
+ * B200 2.25e15).  Order matters: the first row whose every word is in
+ * the device name wins.
+ */
+static const struct gpu {
+	const char *words[3];
+	double bf16, fp8, tf32, fp32, bw;
+} gpus[] = {
+	{ { "GB200" }, 2500 * T, 5000 * T, 1250 * T, 80 * T, 8.0 * T },
+	{ { "B200" }, 2250 * T, 4500 * T, 1100 * T, 80 * T, 8.0 * T },
+	{ { "H200" }, 989.4 * T, 1978.9 * T, 494.7 * T, 66.9 * T, 4.8 * T },
+	{ { "H100", "PCIe" }, 756 * T, 1513 * T, 378 * T, 51 * T, 2.0 * T },
+	{ { "H100" }, 989.4 * T, 1978.9 * T, 494.7 * T, 66.9 * T, 3.35 * T },
+	{ { "A100", "80GB", "PCIe" }, 312 * T, 0, 156 * T, 19.5 * T,
+	    1.935 * T },
+	{ { "A100", "80GB" }, 312 * T, 0, 156 * T, 19.5 * T, 2.039 * T },
+	{ { "A100" }, 312 * T, 0, 156 * T, 19.5 * T, 1.555 * T },
+};
+
+/*
+ * Dense FLOP per cycle per SM of each tensor-core architecture (XProf
+ * xprof/utils/cuda_type_utils.cc for bf16 and fp8; tf32 half of bf16;
+ * fp32 two per FMA unit: 64 on sm_80, 128 on sm_90 and sm_100).  Check:
+ * A100 108 SMs x 2048 x 1.41 GHz = 311.9 TFLOP/s.
+ */
+static const struct arch {
+	int major;
+	double bf16, fp8, tf32, fp32;
+} archs[] = {
+	{ 8, 2048, 0, 1024, 128 },
+	{ 9, 4096, 8192, 2048, 256 },
+	{ 10, 8192, 16384, 4096, 256 },
+};
+
+static int
+has_words(const char *name, const char *const *w)
+{
+	size_t k;
+
+	for (k = 0; k < 3 && w[k]; k++)
+		if (strstr(name, w[k]) == NULL)
+			return 0;
+	return 1;
+}
+
+int
+roofline_peaks_of(const char *name, int64_t sms, double clock_hz,
+    int major, int minor, double bw, struct roofline_peaks *out)
+{
+	size_t k;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->gpu, sizeof(out->gpu), "%s", name ? name : "");
+	for (k = 0; name && k < sizeof(gpus) / sizeof(gpus[0]); k++)
+		if (has_words(name, gpus[k].words)) {
+			out->flops[ROOFLINE_BF16] = gpus[k].bf16;
+			out->flops[ROOFLINE_FP8] = gpus[k].fp8;
+			out->flops[ROOFLINE_TF32] = gpus[k].tf32;
+			out->flops[ROOFLINE_FP32] = gpus[k].fp32;
+			out->bw = bw > 0 ? bw : gpus[k].bw;
+			out->source = "datasheet";
+			return 1;
+		}
+	out->bw = bw > 0 ? bw : 0;
+	/* sm_8.6 and 8.9 are other chips (fewer tensor FLOPs per SM). */
+	if (sms <= 0 || clock_hz <= 0 || minor != 0)
+		return 0;
+	for (k = 0; k < sizeof(archs) / sizeof(archs[0]); k++)
+		if (archs[k].major == major) {
+			out->flops[ROOFLINE_BF16] = archs[k].bf16 * sms * clock_hz;
+			out->flops[ROOFLINE_FP8] = archs[k].fp8 * sms * clock_hz;
+			out->flops[ROOFLINE_TF32] = archs[k].tf32 * sms * clock_hz;
+			out->flops[ROOFLINE_FP32] = archs[k].fp32 * sms * clock_hz;
+			out->source = "SMs x clock";
+			return 1;
+		}
+	return 0;
+}
+
+int
+roofline_class_of(const char *dtype)
+{
+	if (strcmp(dtype, "bf16") == 0 || strcmp(dtype, "f16") == 0)
+		return ROOFLINE_BF16;
+	if (strncmp(dtype, "f8", 2) == 0)
+		return ROOFLINE_FP8;
+	if (strcmp(dtype, "f32") == 0)
+		return ROOFLINE_TF32;
+	return -1;
+}
+
+/* ---- tables ---- */
+
+static const char *const table_names[ROOFLINE_NTABLES] = {
+	"ops", "modules", "steps"
+};
+
+const char *
+roofline_table_name(enum roofline_table t)
+{
+	return (unsigned)t < ROOFLINE_NTABLES ? table_names[t] : NULL;
+}
+
+int
+roofline_table_parse(const char *name)
+{
+	int t;
+
+	for (t = 0; t < ROOFLINE_NTABLES; t++)
+		if (strcmp(name, table_names[t]) == 0)
+			return t;
+	return -1;
+}
+
+/* The cost of one execution of an instruction (hlo frame). */
+struct cost {
+	int known;
+	uint64_t flops, trans, bytes, mm;
+	int cls;		/* roofline_class of Dtype, or -1 */
+	const char *opcode, *dtype;
+};
+
+/* Sums over thunk rows. */
+struct sums {
+	uint64_t rows;
+	int64_t ns, costed_ns;
+	double flops, bytes;		/* executions x per-execution */
+	double mm[ROOFLINE_NCLASS];	/* matmul FLOPs by class */
+};
+
+struct step {
+	int64_t start, end;
+	uint64_t devices;
+	struct sums s;
+};
+
+struct roofline {
+	struct roofline_peaks p;
+	struct strtab hlo;		/* "ProgramId\tName" */
+	struct cost *cost;
+	size_t capcost;
+	struct strtab ops;		/* "ProgramId\tName" seen in thunks */
+	struct sums *op;
+	size_t *op_hlo;			/* its hlo id, or STRTAB_NONE */
+	size_t capop;
+	struct strtab progs;		/* ProgramId */
+	struct sums *prog;
+	struct strtab *prog_execs;	/* distinct executions of each */
+	size_t capprog;
+	struct strtab steps;		/* "ProgramId\tProgramExecution" */
+	struct step *step;
+	size_t capstep;
+	struct strtab strings;		/* opcodes and dtypes */
+};
+
+struct roofline *
+roofline_new(const struct roofline_peaks *p)
+{
+	struct roofline *r = mem_calloc(1, sizeof(*r));
+
+	r->p = *p;
+	return r;
+}
+
+void
+roofline_free(struct roofline *r)
+{
+	size_t i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->progs.n; i++)
+		strtab_free(&r->prog_execs[i]);
+	free(r->prog_execs);
+	strtab_free(&r->hlo);
+	strtab_free(&r->ops);
+	strtab_free(&r->progs);
+	strtab_free(&r->steps);
+	strtab_free(&r->strings);
+	free(r->cost);
+	free(r->op);
+	free(r->op_hlo);
+	free(r->prog);
+	free(r->step);
+	free(r);
+}
+
+/* "A\tB" interned in T; *ADDED set when new. */
+static size_t
+key2(struct strtab *t, const char *a, const char *b, int *added)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *k = mem_alloc(na + nb + 2);
+	size_t id;
+
+	memcpy(k, a, na);
+	k[na] = '\t';
+	memcpy(k + na + 1, b, nb + 1);
+	id = strtab_intern(t, k, na + nb + 1, added);
+	free(k);
+	return id;
+}
+
+static const char *
+intern(struct roofline *r, const char *s)
+{
+	return strtab_get(&r->strings, strtab_intern(&r->strings, s,
+	    strlen(s), NULL));
+}
+
+/* A non-negative count in column I; 1 when empty (unknown). */
+static int
+count(struct tsv_reader *in, long i, uint64_t *v)
+{
+	int64_t x = 0;
+	int rc = tsv_get_i64(in, (size_t)i, &x, 1);
+
+	if (rc == 0 && x < 0)
+		return err_fail("%s:%ld: column %s: negative count",
+		    tsv_name(in), tsv_lineno(in), tsv_colname(in, (size_t)i));
+	*v = (uint64_t)x;
+	return rc;
+}
+
+int
+roofline_load_hlo(struct roofline *r, struct tsv_reader *in)
+{
+	static const char *const names[] = { "ProgramId", "Name", "Opcode",
+	    "Flops", "Transcendentals", "BytesAccessed", "MatmulFlops",
+	    "Dtype" };
+	long c[8];
+	struct cost *k;
+	size_t id;
+	int added, rc, e;
+
+	if (tsv_columns(in, names, 8, 0, c) != 0)
+		return -1;
+	while ((rc = tsv_next(in)) > 0) {
+		id = key2(&r->hlo, tsv_field(in, (size_t)c[0]),
+		    tsv_field(in, (size_t)c[1]), &added);
+		if (!added)
+			continue;	/* a variant row: same cost */
+		mem_grow(&r->cost, &r->capcost, id + 1, sizeof(*r->cost));
+		k = &r->cost[id];
+		memset(k, 0, sizeof(*k));
+		k->opcode = intern(r, tsv_field(in, (size_t)c[2]));
+		k->dtype = intern(r, tsv_field(in, (size_t)c[7]));
+		k->cls = roofline_class_of(k->dtype);
+		if ((e = count(in, c[3], &k->flops)) < 0 ||
+		    count(in, c[4], &k->trans) < 0 ||
+		    count(in, c[5], &k->bytes) < 0 ||
+		    count(in, c[6], &k->mm) < 0)
+			return -1;
+		k->known = e == 0;
+	}
+	return rc;
+}
+
+int
+roofline_load_modules(struct roofline *r, struct tsv_reader *in)
+{
+	static const char *const names[] = { "ProgramId", "ProgramExecution",
+	    "ProjStartMs", "ProjDurMs" };
+	long c[4];
+	int64_t start, dur;
+	struct step *s;
+	size_t id;
+	int added, rc;
+
+	if (tsv_columns(in, names, 4, 0, c) != 0)
+		return -1;
+	while ((rc = tsv_next(in)) > 0) {
+		if (tsv_get_ms(in, (size_t)c[2], &start, 0) != 0 ||
+		    tsv_get_ms(in, (size_t)c[3], &dur, 0) != 0)
+			return -1;
+		id = key2(&r->steps, tsv_field(in, (size_t)c[0]),
+		    tsv_field(in, (size_t)c[1]), &added);
+		mem_grow(&r->step, &r->capstep, id + 1, sizeof(*r->step));
+		s = &r->step[id];
+		if (added) {
+			memset(s, 0, sizeof(*s));
+			s->start = start;
+			s->end = start + dur;
+		}
+		if (start < s->start)
+			s->start = start;
+		if (start + dur > s->end)
+			s->end = start + dur;
+		s->devices++;
+	}
+	return rc;
+}
+
+static void
+add_row(struct sums *s, const struct cost *k, int64_t ns)
+{
+	s->rows++;
+	s->ns += ns;
+	if (k == NULL || !k->known)
+		return;
+	s->costed_ns += ns;
+	s->flops += (double)k->flops;
+	s->bytes += (double)k->bytes;
+	if (k->cls >= 0)
+		s->mm[k->cls] += (double)k->mm;
+}
+
+int
+roofline_read(struct roofline *r, struct filter *f)
+{
+	static const char *const names[] = { "ProgramId", "ProgramExecution",
+	    "Name", "ProjDurMs" };
+	struct tsv_reader *in = filter_reader(f);
+	const char *prog, *name, *exec;
+	const struct cost *k;
+	size_t id, p, st;
+	int64_t dur;
+	long c[4];
+	int added, rc;
+
+	if (tsv_columns(in, names, 4, 0, c) != 0)
+		return -1;
+	while ((rc = filter_next(f)) > 0) {
+		in = filter_reader(f);
+		if (tsv_get_ms(in, (size_t)c[3], &dur, 0) != 0)
+			return -1;
+		prog = tsv_field(in, (size_t)c[0]);
+		exec = tsv_field(in, (size_t)c[1]);
+		name = tsv_field(in, (size_t)c[2]);
+		id = key2(&r->ops, prog, name, &added);
+		if (added) {
+			mem_grow(&r->op, &r->capop, id + 1, sizeof(*r->op));
+			r->op_hlo = mem_realloc(r->op_hlo, r->capop,
+			    sizeof(*r->op_hlo));
+			memset(&r->op[id], 0, sizeof(r->op[id]));
+			/* A thunk without an hlo row has no cost. */
+			r->op_hlo[id] = strtab_find(&r->hlo,
+			    strtab_get(&r->ops, id), strlen(strtab_get(&r->ops,
+			    id)));
+		}
+		k = r->op_hlo[id] == STRTAB_NONE ? NULL :
+		    &r->cost[r->op_hlo[id]];
+		add_row(&r->op[id], k, dur);
+		p = strtab_intern(&r->progs, prog, strlen(prog), &added);
+		if (added) {
+			mem_grow(&r->prog, &r->capprog, p + 1, sizeof(*r->prog));
+			r->prog_execs = mem_realloc(r->prog_execs, r->capprog,
+			    sizeof(*r->prog_execs));
+			memset(&r->prog[p], 0, sizeof(r->prog[p]));
+			memset(&r->prog_execs[p], 0, sizeof(r->prog_execs[p]));
+		}
+		add_row(&r->prog[p], k, dur);
+		strtab_intern(&r->prog_execs[p], exec, strlen(exec), NULL);
+		st = key2(&r->steps, prog, exec, &added);
+		if (added) {
+			/* Not in the module frame: no wall time. */
+			mem_grow(&r->step, &r->capstep, st + 1,
+			    sizeof(*r->step));
+			memset(&r->step[st], 0, sizeof(r->step[st]));
+		}
+		add_row(&r->step[st].s, k, dur);
+	}
+	return rc;
+}
+
+/* ---- writing ---- */
+
+static void
+u64(struct tsv_writer *w, uint64_t v)
+{
+	char buf[24];
+
+	tsv_strn(w, buf, (size_t)snprintf(buf, sizeof(buf), "%" PRIu64, v));
+}
+
+/* V, or empty when not OK. */
+static void
+f64_if(struct tsv_writer *w, int ok, double v)
+{
+	if (ok)
+		tsv_f64(w, v);
+	else
+		tsv_empty(w);
+}
+
+/* sum_d(mm_d / peak_d) in seconds; *ANY set when some class had FLOPs
+ * and a peak. */
+static double
+mm_seconds(const struct roofline *r, const double *mm, int *any)
+{
+	double s = 0;
+	int c;
+
+	*any = 0;
+	for (c = 0; c < ROOFLINE_NCLASS; c++)
+		if (r->p.flops[c] > 0) {
+			s += mm[c] / r->p.flops[c];
+			*any = 1;
+		}
+	return s;
+}
+
+/* Keys sorted by time, longest first, then by key. */
+static const struct sums *sort_sums;
+static const struct strtab *sort_keys;
+
+static int
+by_time(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (sort_sums[x].ns != sort_sums[y].ns)
+		return sort_sums[x].ns < sort_sums[y].ns ? 1 : -1;
+	return strcmp(strtab_get(sort_keys, x), strtab_get(sort_keys, y));
+}
+
+static size_t *
+order(const struct sums *s, const struct strtab *keys)
+{
+	size_t i, *v = mem_calloc(keys->n + 1, sizeof(*v));
+
+	for (i = 0; i < keys->n; i++)
+		v[i] = i;
+	sort_sums = s;
+	sort_keys = keys;
+	qsort(v, keys->n, sizeof(*v), by_time);
+	return v;
+}
+
+/* The key's text up to its tab, then what follows, as two fields. */
+static void
+key_fields(struct tsv_writer *w, const char *key)
+{
+	const char *tab = strchr(key, '\t');
+
+	tsv_strn(w, key, (size_t)(tab - key));
+	tsv_str(w, tab + 1);
+}
+
+static int
+write_ops(struct roofline *r, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "ProgramId", "Name", "Opcode",
+	    "Executions", "TimeMs", "Flops", "Transcendentals",
+	    "BytesAccessed", "MatmulFlops", "Dtype", "TFLOPs", "GBps",
+	    "Intensity", "PeakTFLOPs", "MFU", "ComputeUtil", "MemoryUtil",
+	    "Bound", "RooflineMs", NULL };
+	size_t *v = order(r->op, &r->ops), i;
+	int rc = tsv_header(w, cols);
+
+	for (i = 0; i < r->ops.n && rc == 0; i++) {
+		const struct sums *s = &r->op[v[i]];
+		const struct cost *k = r->op_hlo[v[i]] == STRTAB_NONE ? NULL :
+		    &r->cost[r->op_hlo[v[i]]];
+		int known = k && k->known, time = s->ns > 0;
+		double sec = (double)s->ns * 1e-9, peak = 0, bw = r->p.bw;
+		double cu = 0, mu = 0, roof;
+
+		key_fields(w, strtab_get(&r->ops, v[i]));
+		tsv_str(w, k ? k->opcode : "");
+		u64(w, s->rows);
+		tsv_ms(w, s->ns);
+		if (known) {
+			u64(w, k->flops);
+			u64(w, k->trans);
+			u64(w, k->bytes);
+			u64(w, k->mm);
+			peak = r->p.flops[k->mm && k->cls >= 0 ? k->cls :
+			    ROOFLINE_FP32];
+			if (k->mm && k->cls < 0)
+				peak = 0;	/* f64, integer matmuls */
+		} else {
+			tsv_empty(w);
+			tsv_empty(w);
+			tsv_empty(w);
+			tsv_empty(w);
+		}
+		tsv_str(w, known && k->mm ? k->dtype : "");
+		f64_if(w, known && time, s->flops / sec / 1e12);
+		f64_if(w, known && time, s->bytes / sec / 1e9);
+		f64_if(w, known && k->bytes > 0, (double)k->flops /
+		    (double)k->bytes);
+		f64_if(w, known && peak > 0, peak / 1e12);
+		f64_if(w, known && time && k->mm && peak > 0,
+		    s->mm[k->cls] / sec / peak);
+		if (known && time && peak > 0)
+			cu = s->flops / sec / peak;
+		if (known && time && bw > 0)
+			mu = s->bytes / sec / bw;
+		f64_if(w, known && time && peak > 0, cu);
+		f64_if(w, known && time && bw > 0, mu);
+		tsv_str(w, known && time && peak > 0 && bw > 0 ?
+		    (cu >= mu ? "compute" : "memory") : "");
+		roof = 0;
+		if (known && peak > 0 && bw > 0) {
+			roof = s->flops / peak;
+			if (s->bytes / bw > roof)
+				roof = s->bytes / bw;
+		}
+		if (known && peak > 0 && bw > 0)
+			tsv_ms(w, (int64_t)(roof * 1e9 + 0.5));
+		else
+			tsv_empty(w);
+		rc = tsv_eor(w);
+	}
+	free(v);
+	return rc;
+}
+
+/* TFLOPs, GBps and MFU of S over SEC seconds (MFU's time: MFU_SEC). */
+static void
+rates(struct roofline *r, const struct sums *s, double sec, double mfu_sec,
+    struct tsv_writer *w)
+{
+	int any;
+	double mms = mm_seconds(r, s->mm, &any);
+
+	f64_if(w, sec > 0, s->flops / sec / 1e12);
+	f64_if(w, sec > 0, s->bytes / sec / 1e9);
+	f64_if(w, any && mfu_sec > 0, mms / mfu_sec);
+}
+
+static uint64_t
+mm_total(const struct sums *s)
+{
+	double t = 0;
+	int c;
+
+	for (c = 0; c < ROOFLINE_NCLASS; c++)
+		t += s->mm[c];
+	return (uint64_t)t;
+}
+
+static int
+write_modules(struct roofline *r, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "ProgramId", "Executions",
+	    "Thunks", "TimeMs", "CostedMs", "Flops", "MatmulFlops",
+	    "BytesAccessed", "TFLOPs", "GBps", "MFU", NULL };
+	size_t *v = order(r->prog, &r->progs), i;
+	int rc = tsv_header(w, cols);
+
+	for (i = 0; i < r->progs.n && rc == 0; i++) {
+		const struct sums *s = &r->prog[v[i]];
+		double sec = (double)s->costed_ns * 1e-9;
+
+		tsv_str(w, strtab_get(&r->progs, v[i]));
+		u64(w, r->prog_execs[v[i]].n);
+		u64(w, s->rows);
+		tsv_ms(w, s->ns);
+		tsv_ms(w, s->costed_ns);
+		u64(w, (uint64_t)s->flops);
+		u64(w, mm_total(s));
+		u64(w, (uint64_t)s->bytes);
+		rates(r, s, sec, (double)s->ns * 1e-9, w);
+		rc = tsv_eor(w);
+	}
+	free(v);
+	return rc;
+}
+
+static int
+write_steps(struct roofline *r, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "ProgramId", "ProgramExecution",
+	    "Devices", "WallMs", "TimeMs", "MatmulFlops", "TFLOPs", "MFU",
+	    NULL };
+	int rc = tsv_header(w, cols), any;
+	size_t i;
+
+	for (i = 0; i < r->steps.n && rc == 0; i++) {
+		const struct step *s = &r->step[i];
+		double wall = (double)(s->end - s->start) * 1e-9;
+		double mms = mm_seconds(r, s->s.mm, &any);
+
+		if (s->s.rows == 0)
+			continue;	/* a module execution without thunks */
+		key_fields(w, strtab_get(&r->steps, i));
+		u64(w, s->devices);
+		if (s->devices)
+			tsv_ms(w, s->end - s->start);
+		else
+			tsv_empty(w);
+		tsv_ms(w, s->s.ns);
+		u64(w, mm_total(&s->s));
+		f64_if(w, s->devices && wall > 0, s->s.flops / (wall *
+		    (double)s->devices) / 1e12);
+		f64_if(w, any && s->devices && wall > 0, mms / (wall *
+		    (double)s->devices));
+		rc = tsv_eor(w);
+	}
+	return rc;
+}
+
+int
+roofline_write(struct roofline *r, enum roofline_table t,
+    struct tsv_writer *w)
+{
+	switch (t) {
+	case ROOFLINE_OPS:
+		return write_ops(r, w);
+	case ROOFLINE_MODULES:
+		return write_modules(r, w);
+	case ROOFLINE_STEPS:
+		return write_steps(r, w);
+	default:
+		return err_fail("no such roofline table");
+	}
+}

@@ -1,0 +1,118 @@
+/*
+ * roofline: how far each XLA operation runs from what the GPU can do.
+ * Rows in (the thunk frame, streamed; the hlo frame's cost columns and
+ * the module frame as side tables), three tables out:
+ *
+ *   ops:     per (ProgramId, Name): executions, time, the cost of one
+ *            execution (hlo frame: Flops ... Dtype), achieved TFLOP/s and
+ *            GB/s, arithmetic intensity, MFU, the utilisation of compute
+ *            and memory, the bound and the time the roofline allows;
+ *   modules: per ProgramId: the same sums over its thunks;
+ *   steps:   per (ProgramId, ProgramExecution): its wall time over the
+ *            devices (module frame) and its MFU.
+ *
+ * Definitions (units: TFLOP/s = 1e12 FLOP/s, GB/s = 1e9 B/s):
+ *   TFLOPs     = executions * Flops / time
+ *   GBps       = executions * BytesAccessed / time
+ *   Intensity  = Flops / BytesAccessed (FLOP/B)
+ *   MFU        = executions * MatmulFlops / time / peak(Dtype), the
+ *                "model FLOPs utilisation" of the matrix units
+ *   ComputeUtil = TFLOPs / peak of the op: peak(Dtype) for an op with
+ *                matmul FLOPs, else the FP32 (CUDA core) peak
+ *   MemoryUtil = GBps / peak bandwidth
+ *   Bound      = "compute" if ComputeUtil >= MemoryUtil else "memory"
+ *                (XProf's bound_by, the higher utilisation; the same as
+ *                comparing Intensity with the ridge point)
+ *   RooflineMs = executions * max(Flops / peak, Bytes / bandwidth)
+ * A module's or step's MFU sums each dtype's matmul FLOPs at its own
+ * peak: sum_d(M_d / peak_d) / time, time being the GPU time of its
+ * thunks (modules) or wall time x devices (steps: BEYOND.md §1.6); matmul
+ * FLOPs of a dtype with no peak (f64, integers) are left out.  The peak
+ * of f32 matmuls is TF32's: XLA's default precision on Ampere and later.
+ * Rows whose instruction has no cost (no hlo row, a custom call XLA
+ * cannot cost, a command-buffer thunk) count in TimeMs but not in
+ * CostedMs nor in any rate.  Without a peak, rates are written and MFU,
+ * utilisations, Bound and RooflineMs are empty.
+ */
+#ifndef NSYSJAX_ROOFLINE_H
+#define NSYSJAX_ROOFLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct filter;
+struct tsv_reader;
+struct tsv_writer;
+
+/* The dtype classes that have a peak of their own. */
+enum roofline_class {
+	ROOFLINE_BF16,		/* bf16 and f16 tensor cores */
+	ROOFLINE_FP8,		/* f8* tensor cores */
+	ROOFLINE_TF32,		/* f32 matmuls (tf32 tensor cores) */
+	ROOFLINE_FP32,		/* CUDA cores: everything not a matmul */
+	ROOFLINE_NCLASS
+};
+
+/* The peaks of a device: FLOP/s per class and bytes/s; 0 is unknown. */
+struct roofline_peaks {
+	double flops[ROOFLINE_NCLASS];
+	double bw;
+	char gpu[128];		/* the device's name, "" unknown */
+	const char *source;	/* where the FLOP/s come from, for notes */
+};
+
+/*
+ * The peaks of a GPU from what its profile says of it: NAME (e.g.
+ * "NVIDIA A100-SXM4-40GB"), SMS streaming multiprocessors, CLOCK_HZ its
+ * maximum SM clock, compute capability MAJOR.MINOR, BW its memory
+ * bandwidth in B/s (any unknown: 0, or -1 for MAJOR).  A name in the
+ * built-in table of dense datasheet values (A100, H100 SXM and PCIe,
+ * H200, B200, GB200; sources in roofline.c) gives its FLOP/s; otherwise
+ * SMS x FLOP/cycle/SM of its architecture x CLOCK_HZ (XProf's rule, for
+ * sm_80, sm_90 and sm_100).  BW, when given, is the board's own and wins
+ * over the table's.  Returns 1 when the FLOP/s are known, else 0.
+ */
+int roofline_peaks_of(const char *name, int64_t sms, double clock_hz,
+    int major, int minor, double bw, struct roofline_peaks *out);
+
+/* The class of a Dtype ("bf16" ...), or -1 for one with no peak. */
+int roofline_class_of(const char *dtype);
+
+enum roofline_table { ROOFLINE_OPS, ROOFLINE_MODULES, ROOFLINE_STEPS,
+	ROOFLINE_NTABLES };
+
+/* The name of table T ("ops", ...), and the table called NAME or -1. */
+const char *roofline_table_name(enum roofline_table t);
+int roofline_table_parse(const char *name);
+
+struct roofline;
+
+/* A new, empty analysis with peaks P (copied; all 0 for none). */
+struct roofline *roofline_new(const struct roofline_peaks *p);
+void roofline_free(struct roofline *r);
+
+/*
+ * The hlo frame of nsysjax-extract: ProgramId, Name, Opcode and the cost
+ * columns Flops, Transcendentals, BytesAccessed, MatmulFlops, Dtype.
+ * Returns 0, or -1 with an err message naming the input and line
+ * (a missing column, a count that is not a non-negative integer).
+ */
+int roofline_load_hlo(struct roofline *r, struct tsv_reader *in);
+
+/*
+ * The module frame (ProgramId, ProgramExecution, Device, ProjStartMs,
+ * ProjDurMs), for the steps table.  Returns as roofline_load_hlo.
+ */
+int roofline_load_modules(struct roofline *r, struct tsv_reader *in);
+
+/*
+ * The thunk rows (ProgramId, ProgramExecution, Name, ProjDurMs), one
+ * pass.  Returns 0, or -1 with an err message naming the input and line.
+ */
+int roofline_read(struct roofline *r, struct filter *in);
+
+/* Write table T, header first.  Returns 0, or -1 with tsv's message. */
+int roofline_write(struct roofline *r, enum roofline_table t,
+    struct tsv_writer *w);
+
+#endif

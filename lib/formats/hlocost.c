@@ -1,0 +1,1022 @@
+/*
+ * The cost rules of hlocost.h.  Each rule names the XLA function it
+ * follows (HloCostAnalysis::Handle<Op> unless said otherwise).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "formats/hlo.h"
+#include "formats/hlocost.h"
+#include "formats/json.h"
+
+/* hlo_cost_analysis.h kFmaFlops. */
+#define FMA_FLOPS	2
+
+/* ShapeUtil::ByteSizeOf's pointer size for a tuple's index table (XLA's
+ * GPU backend uses 8). */
+#define POINTER_SIZE	8
+
+/* HloCostAnalysis::immediate_constant_max_elements(): larger constants
+ * inside a fusion are read from memory. */
+#define IMMEDIATE_CONSTANT_MAX	1
+
+/* Calls nested deeper than this (a cycle, or a hostile dump) are unknown. */
+#define MAXDEPTH	200
+
+/* The most dimension numbers read from a backend_config array. */
+#define MAXDIMS		64
+
+/* xla_data.proto PrimitiveType numbers used by the rules. */
+enum { T_TUPLE = 13 };
+
+enum { UNSEEN, VISITING, DONE };
+
+struct compcost {
+	int state;
+	struct hlocost sum;	/* Σ over its instructions */
+};
+
+struct hlocost_ctx {
+	const struct hlo_module *m;
+	size_t n;
+	size_t *ustart, *users;	/* users of i: users[ustart[i]..ustart[i+1]) */
+	struct compcost *comp;
+};
+
+/* ---- saturating arithmetic ---- */
+
+static uint64_t
+add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t
+mul(uint64_t a, uint64_t b)
+{
+	if (a != 0 && b > UINT64_MAX / a)
+		return UINT64_MAX;
+	return a * b;
+}
+
+static uint64_t
+sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* ---- shapes (ShapeUtil) ---- */
+
+static int
+is_tuple(const struct hlo_shape *s)
+{
+	return s->type == T_TUPLE || s->ntuple > 0;
+}
+
+/* ElementsIn: the product of the dimensions (1 for a scalar); 0 for a
+ * tuple or a negative (dynamic, unknown) dimension. */
+static uint64_t
+elems(const struct hlo_shape *s)
+{
+	uint64_t e = 1;
+	size_t i;
+
+	if (is_tuple(s))
+		return 0;
+	for (i = 0; i < s->ndims; i++) {
+		if (s->dims[i] < 0)
+			return 0;
+		e = mul(e, (uint64_t)s->dims[i]);
+	}
+	return e;
+}
+
+/* ElementsInRecursive: over a tuple's leaves. */
+static uint64_t
+elems_rec(const struct hlo_shape *s)
+{
+	uint64_t e = 0;
+	size_t i;
+
+	if (!is_tuple(s))
+		return elems(s);
+	for (i = 0; i < s->ntuple; i++)
+		e = add(e, elems_rec(&s->tuple[i]));
+	return e;
+}
+
+/* ByteSizeOf(shape, 8): an array's elements times their width (rounded
+ * up to whole bytes), a tuple's index table. */
+static uint64_t
+size(const struct hlo_shape *s)
+{
+	uint64_t b;
+
+	if (is_tuple(s))
+		return mul(POINTER_SIZE, s->ntuple);
+	if (s->bits <= 0)
+		return 0;
+	b = mul(elems(s), (uint64_t)s->bits);
+	return b / 8 + (b % 8 != 0);
+}
+
+/* The array of a result that may be a tuple (cuBLAS, cuDNN: element 0). */
+static const struct hlo_shape *
+first(const struct hlo_shape *s)
+{
+	return is_tuple(s) && s->ntuple > 0 ? &s->tuple[0] : s;
+}
+
+static int64_t
+dim(const struct hlo_shape *s, int64_t d)
+{
+	if (d < 0 || (uint64_t)d >= s->ndims || s->dims[d] < 0)
+		return 0;
+	return s->dims[d];
+}
+
+/* ---- instructions ---- */
+
+static const struct hlo_cost_facts *
+facts(const struct hlocost_ctx *c, size_t i)
+{
+	return hlo_cost_facts(c->m, i);
+}
+
+static const char *
+opcode(const struct hlocost_ctx *c, size_t i)
+{
+	return hlo_inst(c->m, i)->opcode;
+}
+
+static int
+is_op(const struct hlocost_ctx *c, size_t i, const char *op)
+{
+	return i != HLO_NONE && strcmp(opcode(c, i), op) == 0;
+}
+
+/* Operand K of I, or HLO_NONE. */
+static size_t
+operand(const struct hlocost_ctx *c, size_t i, size_t k)
+{
+	const struct hlo_cost_facts *f = facts(c, i);
+
+	return k < f->noperand ? f->operand[k] : HLO_NONE;
+}
+
+/* The shape of operand K of I, or NULL. */
+static const struct hlo_shape *
+operand_shape(const struct hlocost_ctx *c, size_t i, size_t k)
+{
+	size_t o = operand(c, i, k);
+
+	return o == HLO_NONE ? NULL : &facts(c, o)->shape;
+}
+
+static uint64_t
+operand_size(const struct hlocost_ctx *c, size_t i, size_t k)
+{
+	const struct hlo_shape *s = operand_shape(c, i, k);
+
+	return s ? size(s) : 0;
+}
+
+static int
+in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(s, *list) == 0)
+			return 1;
+	return 0;
+}
+
+/* HandleElementwiseOp's transcendental opcodes (kTan too, newer XLA). */
+static const char *const transcendental_ops[] = {
+	"exponential", "log", "logistic", "power", "sqrt", "cbrt", "rsqrt",
+	"tanh", "sine", "cosine", "tan", "exponential-minus-one",
+	"log-plus-one", "atan2", NULL
+};
+
+/* The other opcodes that reach HandleElementwiseOp (DfsHloVisitor's
+ * unary and binary elementwise handlers, compare, clamp, select,
+ * convert, reduce-precision). */
+static const char *const elementwise_ops[] = {
+	"abs", "add", "and", "bitcast-convert", "ceil", "clamp",
+	"compare", "complex", "convert", "count-leading-zeros", "divide",
+	"erf", "floor", "imag", "is-finite", "maximum", "minimum", "multiply",
+	"negate", "not", "or", "popcnt", "real", "reduce-precision",
+	"remainder", "round-nearest-afz", "round-nearest-even", "select",
+	"shift-left", "shift-right-arithmetic", "shift-right-logical", "sign",
+	"stochastic-convert", "subtract", "xor", NULL
+};
+
+/* Instructions that touch no memory (bytes 0). */
+static const char *const free_ops[] = {
+	"bitcast", "get-tuple-element", "parameter", "constant", "after-all",
+	"add-dependency", "domain", NULL
+};
+
+static void cost(struct hlocost_ctx *, size_t, int, struct hlocost *);
+
+/* Preprocess: the default bytes, operands plus output. */
+static uint64_t
+default_bytes(const struct hlocost_ctx *c, size_t i)
+{
+	const struct hlo_cost_facts *f = facts(c, i);
+	uint64_t b = size(&f->shape);
+	size_t k;
+
+	for (k = 0; k < f->noperand; k++)
+		b = add(b, operand_size(c, i, k));
+	return b;
+}
+
+static void
+add_cost(struct hlocost *a, const struct hlocost *b)
+{
+	a->known = a->known && b->known;
+	a->flops = add(a->flops, b->flops);
+	a->transcendentals = add(a->transcendentals, b->transcendentals);
+	a->bytes = add(a->bytes, b->bytes);
+	a->matmul_flops = add(a->matmul_flops, b->matmul_flops);
+	if (a->dtype == 0)
+		a->dtype = b->dtype;
+}
+
+/*
+ * ProcessSubcomputation: the sum over computation K's instructions,
+ * memoised.  A cycle or a missing computation is unknown.
+ */
+static void
+comp_cost(struct hlocost_ctx *c, size_t k, int depth, struct hlocost *out)
+{
+	struct compcost *cc;
+	struct hlo_comp_info ci;
+	struct hlocost one;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (k == HLO_NONE || depth > MAXDEPTH)
+		return;
+	cc = &c->comp[k];
+	if (cc->state == DONE) {
+		*out = cc->sum;
+		return;
+	}
+	if (cc->state == VISITING)
+		return;
+	cc->state = VISITING;
+	hlo_comp(c->m, k, &ci);
+	memset(&cc->sum, 0, sizeof(cc->sum));
+	cc->sum.known = 1;
+	for (i = ci.first; i < ci.first + ci.n; i++) {
+		cost(c, i, depth + 1, &one);
+		add_cost(&cc->sum, &one);
+	}
+	cc->state = DONE;
+	*out = cc->sum;
+}
+
+/* Called computation K of I, costed; unknown when absent. */
+static void
+called_cost(struct hlocost_ctx *c, size_t i, size_t k, int depth,
+    struct hlocost *out)
+{
+	const struct hlo_cost_facts *f = facts(c, i);
+
+	comp_cost(c, k < f->ncalled ? f->called[k] : HLO_NONE, depth, out);
+}
+
+/* Flops and transcendentals of a sub-computation times N
+ * (KeyToCopyFromSubcomputation: bytes are not copied). */
+static void
+scaled(struct hlocost *out, const struct hlocost *sub, uint64_t n)
+{
+	out->known = out->known && sub->known;
+	out->flops = add(out->flops, mul(sub->flops, n));
+	out->transcendentals = add(out->transcendentals,
+	    mul(sub->transcendentals, n));
+}
+
+/* ---- dot and convolution ---- */
+
+/* GetDotFlops: 2 * elements(result) * Π lhs[contracting]. */
+static uint64_t
+dot_flops(const struct hlo_shape *lhs, const struct hlo_shape *result,
+    const int64_t *contracting, size_t n)
+{
+	uint64_t w = 1;
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		w = mul(w, (uint64_t)dim(lhs, contracting[k]));
+	return mul(mul(FMA_FLOPS, elems(result)), w);
+}
+
+/* The number of (kernel, output) position pairs of one spatial dimension
+ * that read the input (GetConvolutionFlops' inner loops, with its two
+ * shortcuts for the N^2 patterns that have N valid positions). */
+static uint64_t
+valid_positions(int64_t in, int64_t kernel, int64_t out,
+    const struct hlo_window_dim *w)
+{
+	int64_t base = w->base_dilation > 0 ? w->base_dilation : 1;
+	int64_t wdil = w->window_dilation > 0 ? w->window_dilation : 1;
+	int64_t stride = w->stride > 0 ? w->stride : 1;
+	int64_t k, o, u, x;
+	uint64_t n = 0;
+
+	if (in == out && kernel == out && in == base && wdil == 1 &&
+	    (in - 1 > 1 ? in - 1 : 1) == stride && w->pad_low == 0 &&
+	    w->pad_high == 0)
+		return (uint64_t)in;
+	if (in == 1 && kernel == out && wdil == 1 && base == 1 &&
+	    stride == 1 && w->pad_high == out - 1 && w->pad_low == out - 1)
+		return (uint64_t)out;
+	for (k = 0; k < kernel; k++)
+		for (o = 0; o < out; o++) {
+			u = o * stride - w->pad_low + k * wdil;
+			x = base > 1 ? u / base : u;
+			if (u != x * base || x < 0 || x >= in)
+				continue;
+			n++;
+		}
+	return n;
+}
+
+/* GetConvolutionFlops for instruction I with result shape RESULT. */
+static uint64_t
+conv_flops(const struct hlocost_ctx *c, size_t i,
+    const struct hlo_shape *result)
+{
+	const struct hlo_cost_facts *f = facts(c, i);
+	const struct hlo_shape *lhs = operand_shape(c, i, 0);
+	const struct hlo_shape *rhs = operand_shape(c, i, 1);
+	const struct hlo_conv_dnums *d = f->x->conv;
+	static const struct hlo_window_dim unit = { 1, 1, 0, 0, 1, 1 };
+	int64_t fg = f->x->feature_group_count > 0 ? f->x->feature_group_count : 1;
+	int64_t bg = f->x->batch_group_count > 0 ? f->x->batch_group_count : 1;
+	uint64_t fma, pos = 1;
+	size_t s;
+
+	if (lhs == NULL || rhs == NULL || d == NULL)
+		return 0;
+	fma = mul(mul((uint64_t)(dim(lhs, d->input_feature) / fg),
+	    (uint64_t)dim(result, d->output_feature)),
+	    (uint64_t)(dim(lhs, d->input_batch) / bg));
+	if (f->x->nwindow == 0)
+		pos = valid_positions(1, 1, 1, &unit);
+	for (s = 0; s < f->x->nwindow && s < d->nspatial; s++)
+		pos = mul(pos, valid_positions(dim(lhs, d->input_spatial[s]),
+		    dim(rhs, d->kernel_spatial[s]),
+		    dim(result, d->output_spatial[s]), &f->x->window[s]));
+	return mul(mul(fma, pos), FMA_FLOPS);
+}
+
+static void
+matmul(struct hlocost *out, uint64_t flops, const struct hlo_shape *lhs)
+{
+	out->flops = flops;
+	out->matmul_flops = flops;
+	out->dtype = lhs ? lhs->type : 0;
+}
+
+/* ---- custom calls (GpuHloCostAnalysis::HandleCustomCall) ---- */
+
+/* Dot dimension numbers at PATH of the backend_config JSON: 1 found, 0
+ * not there or not readable. */
+static int
+json_dnums(const struct hlo_cost_facts *f, const char *const *path,
+    size_t npath, int64_t v[4][MAXDIMS], size_t n[4])
+{
+	static const char *const keys[4] = {
+		"lhs_contracting_dimensions", "rhs_contracting_dimensions",
+		"lhs_batch_dimensions", "rhs_batch_dimensions"
+	};
+	const char *p[8];
+	struct json_val jv;
+	int k, r;
+
+	if (f->x->backend_config == NULL || npath > 6)
+		return 0;
+	memcpy(p, path, npath * sizeof(*p));
+	for (k = 0; k < 4; k++) {
+		n[k] = 0;
+		p[npath] = keys[k];
+		r = json_find(f->x->backend_config, f->x->backend_config_len, p,
+		    npath + 1, &jv);
+		if (r < 0)
+			return 0;
+		if (r == 0) {
+			if (k == 0)
+				return 0;	/* no contracting dims: absent */
+			continue;		/* empty repeated field */
+		}
+		if (json_i64_array(jv, v[k], MAXDIMS, &n[k]) < 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* __cublas$gemm, __cublas$lt$matmul, __cublas$lt$matmul$f8 (IsCublasGemm). */
+static int
+is_gemm(const char *t)
+{
+	return strcmp(t, "__cublas$gemm") == 0 ||
+	    strncmp(t, "__cublas$lt$matmul", 18) == 0;
+}
+
+/* IsCustomCallToDnnConvolution. */
+static int
+is_dnn_conv(const char *t)
+{
+	static const char *const conv[] = {
+		"__cudnn$convForward", "__cudnn$convBackwardInput",
+		"__cudnn$convBackwardFilter", "__cudnn$convBiasActivationForward",
+		"__cudnn$convForwardGraph", NULL
+	};
+
+	return in_list(t, conv);
+}
+
+static int
+gemm(const struct hlocost_ctx *c, size_t i, struct hlocost *out)
+{
+	const struct hlo_cost_facts *f = facts(c, i);
+	static const char *const wrapped[] = { "gemm_backend_config",
+	    "dot_dimension_numbers" };
+	const struct hlo_shape *lhs = operand_shape(c, i, 0);
+	int64_t v[4][MAXDIMS];
+	size_t n[4];
+
+	/* GpuBackendConfig wraps the GemmBackendConfig; XLA before 2024
+	 * wrote the GemmBackendConfig alone. */
+	if (lhs == NULL || (!json_dnums(f, wrapped, 2, v, n) &&
+	    !json_dnums(f, wrapped + 1, 1, v, n)))
+		return 0;
+	matmul(out, dot_flops(lhs, first(&f->shape), v[0], n[0]), lhs);
+	out->bytes = sub0(default_bytes(c, i), size(&f->shape));
+	out->bytes = add(out->bytes, size(first(&f->shape)));
+	return 1;
+}
+
+/* The flops of one attention GEMM from dimension numbers V/N over LHS and
+ * RHS: 2 * Π batch * Π lhs free * Π rhs free * Π contracting. */
+static uint64_t
+gemm_flops(const struct hlo_shape *lhs, const struct hlo_shape *rhs,
+    int64_t v[4][MAXDIMS], size_t n[4])
+{
+	uint64_t f = FMA_FLOPS;
+	size_t d, k;
+	int used;
+
+	for (d = 0; d < lhs->ndims; d++)
+		f = mul(f, (uint64_t)dim(lhs, (int64_t)d));
+	for (d = 0; d < rhs->ndims; d++) {
+		used = 0;
+		for (k = 0; k < n[1]; k++)
+			used |= v[1][k] == (int64_t)d;
+		for (k = 0; k < n[3]; k++)
+			used |= v[3][k] == (int64_t)d;
+		if (!used)
+			f = mul(f, (uint64_t)dim(rhs, (int64_t)d));
+	}
+	return f;
+}
+
+static int
+fmha(const struct hlocost_ctx *c, size_t i, struct hlocost *out)
+{
+	const struct hlo_cost_facts *f = facts(c, i);
+	static const char *const p1[] = { "cudnn_fmha_backend_config",
+	    "bmm1_dot_dimension_numbers" };
+	static const char *const p2[] = { "cudnn_fmha_backend_config",
+	    "bmm2_dot_dimension_numbers" };
+	const struct hlo_shape *q = operand_shape(c, i, 0);
+	const struct hlo_shape *k = operand_shape(c, i, 1);
+	const struct hlo_shape *v = operand_shape(c, i, 2);
+	int64_t d1[4][MAXDIMS], d2[4][MAXDIMS];
+	size_t n1[4], n2[4];
+	uint64_t qk, pv;
+
+	if (q == NULL || k == NULL || v == NULL ||
+	    !json_dnums(f, p1, 2, d1, n1) || !json_dnums(f, p2, 2, d2, n2))
+		return 0;
+	qk = gemm_flops(q, k, d1, n1);
+	pv = dot_flops(v, first(&f->shape), d2[1], n2[1]);
+	if (strstr(f->x->custom_call_target, "Backward"))
+		matmul(out, add(mul(3, qk), mul(2, pv)), q);
+	else
+		matmul(out, add(qk, pv), q);
+	out->bytes = add(sub0(default_bytes(c, i), size(&f->shape)),
+	    size(first(&f->shape)));
+	return 1;
+}
+
+static int
+custom_call(const struct hlocost_ctx *c, size_t i, struct hlocost *out)
+{
+	const struct hlo_cost_facts *f = facts(c, i);
+	const char *t = f->x->custom_call_target;
+
+	if (is_gemm(t))
+		return gemm(c, i, out);
+	if (is_dnn_conv(t)) {
+		/* The scratch buffer is not output. */
+		matmul(out, conv_flops(c, i, first(&f->shape)),
+		    operand_shape(c, i, 0));
+		out->bytes = add(sub0(default_bytes(c, i), size(&f->shape)),
+		    size(first(&f->shape)));
+		return 1;
+	}
+	if (strncmp(t, "__cudnn$fmha", 12) == 0 ||
+	    strncmp(t, "__cudnn$fhma", 12) == 0)
+		return fmha(c, i, out);
+	return 0;
+}
+
+/* ---- fusion (HandleFusion, FusionParameterReadBytes) ---- */
+
+/* Fused parameter K of computation COMP, or HLO_NONE. */
+static size_t
+fused_param(const struct hlocost_ctx *c, size_t comp, size_t k)
+{
+	struct hlo_comp_info ci;
+	size_t i;
+
+	if (comp == HLO_NONE)
+		return HLO_NONE;
+	hlo_comp(c->m, comp, &ci);
+	for (i = ci.first; i < ci.first + ci.n; i++)
+		if (is_op(c, i, "parameter") &&
+		    facts(c, i)->x->parameter_number == (int64_t)k)
+			return i;
+	return HLO_NONE;
+}
+
+/* The bytes read through fused parameter (or get-tuple-element) H. */
+static uint64_t
+param_read(const struct hlocost_ctx *c, size_t h, int depth)
+{
+	const struct hlo_shape *hs = &facts(c, h)->shape;
+	uint64_t b = 0;
+	size_t u, user, k;
+	int trivial = 0;
+
+	if (depth > MAXDEPTH)
+		return 0;
+	for (u = c->ustart[h]; u < c->ustart[h + 1]; u++) {
+		const char *op;
+
+		user = c->users[u];
+		op = opcode(c, user);
+		if (strcmp(op, "fusion") == 0) {
+			for (k = 0; k < facts(c, user)->noperand; k++)
+				if (operand(c, user, k) == h)
+					b = add(b, param_read(c, fused_param(c,
+					    facts(c, user)->ncalled ?
+					    facts(c, user)->called[0] : HLO_NONE,
+					    k), depth + 1));
+		} else if (strcmp(op, "slice") == 0)
+			b = add(b, size(&facts(c, user)->shape));
+		else if (strcmp(op, "dynamic-slice") == 0) {
+			if (operand(c, user, 0) == h)
+				b = add(b, size(&facts(c, user)->shape));
+			else if (!trivial++)
+				b = add(b, size(hs));
+		} else if (strcmp(op, "dynamic-update-slice") == 0) {
+			/* Operand 0 is aliased to the output. */
+			if (operand(c, user, 0) != h && !trivial++)
+				b = add(b, size(hs));
+		} else if (strcmp(op, "broadcast") == 0 ||
+		    strcmp(op, "reshape") == 0)
+			b = add(b, size(hs));
+		else if (!trivial++)
+			/* Other users share one read. */
+			b = add(b, size(hs));
+	}
+	return b;
+}
+
+/* Follow get-tuple-elements from P by the indices IDX[0..N). */
+static size_t
+gte_path(const struct hlocost_ctx *c, size_t p, const size_t *idx, size_t n)
+{
+	size_t d, u, user;
+
+	for (d = 0; d < n; d++)
+		for (u = c->ustart[p]; u < c->ustart[p + 1]; u++) {
+			user = c->users[u];
+			if (is_op(c, user, "get-tuple-element") &&
+			    facts(c, user)->x->tuple_index == (int64_t)idx[d]) {
+				p = user;
+				break;
+			}
+		}
+	return p;
+}
+
+/* Σ over the leaves of tuple parameter P's shape S (at index IDX[0..N))
+ * of the bytes read through the get-tuple-element of that leaf. */
+static uint64_t
+tuple_param_read(const struct hlocost_ctx *c, size_t p,
+    const struct hlo_shape *s, size_t *idx, size_t n, int depth)
+{
+	uint64_t b = 0;
+	size_t k;
+
+	if (!is_tuple(s) || n >= 16)
+		return param_read(c, gte_path(c, p, idx, n), depth);
+	for (k = 0; k < s->ntuple; k++) {
+		idx[n] = k;
+		b = add(b, tuple_param_read(c, p, &s->tuple[k], idx, n + 1,
+		    depth));
+	}
+	return b;
+}
+
+/* The output bytes of a fusion whose root is ROOT, for its subshape S at
+ * depth N below the top (K: the index at depth 1). */
+static uint64_t
+fusion_out(const struct hlocost_ctx *c, size_t root,
+    const struct hlo_shape *s, size_t n, size_t k)
+{
+	uint64_t b = 0;
+	size_t j, r;
+
+	if (is_tuple(s)) {
+		for (j = 0; j < s->ntuple; j++)
+			b = add(b, fusion_out(c, root, &s->tuple[j], n + 1,
+			    n == 0 ? j : k));
+		return b;
+	}
+	/* An in-place dynamic-update-slice writes its update only. */
+	r = n == 0 ? root : n == 1 && is_op(c, root, "tuple") ?
+	    operand(c, root, k) : HLO_NONE;
+	if (is_op(c, r, "dynamic-update-slice"))
+		return operand_size(c, r, 1);
+	return size(s);
+}
+
+static void
+fusion(struct hlocost_ctx *c, size_t i, int depth, struct hlocost *out)
+{
+	const struct hlo_cost_facts *f = facts(c, i);
+	size_t comp = f->ncalled ? f->called[0] : HLO_NONE;
+	struct hlo_comp_info ci;
+	size_t k, p, j, idx[16];
+	uint64_t b;
+
+	if (comp == HLO_NONE) {
+		out->known = 0;
+		return;
+	}
+	hlo_comp(c->m, comp, &ci);
+	/* A custom fusion holding a gather or scatter costs as that op. */
+	if (strcmp(f->x->fusion_kind, "kCustom") == 0)
+		for (j = ci.first; j < ci.first + ci.n; j++)
+			if (is_op(c, j, "gather") || is_op(c, j, "scatter")) {
+				cost(c, j, depth + 1, out);
+				return;
+			}
+	comp_cost(c, comp, depth + 1, out);
+	b = fusion_out(c, ci.root, &f->shape, 0, 0);
+	for (j = ci.first; j < ci.first + ci.n; j++)
+		if (is_op(c, j, "constant") &&
+		    elems(&facts(c, j)->shape) > IMMEDIATE_CONSTANT_MAX)
+			b = add(b, size(&facts(c, j)->shape));
+	for (k = 0; k < f->noperand; k++) {
+		if ((p = fused_param(c, comp, k)) == HLO_NONE)
+			continue;
+		b = add(b, tuple_param_read(c, p, &facts(c, p)->shape, idx, 0,
+		    depth));
+	}
+	out->bytes = b;
+}
+
+/* ---- the dispatch (HloCostAnalysis::Handle<Op>) ---- */
+
+static void
+reduce(struct hlocost_ctx *c, size_t i, int depth, struct hlocost *out)
+{
+	const struct hlo_cost_facts *f = facts(c, i);
+	const struct hlo_shape *in = operand_shape(c, i, 0);
+	struct hlocost sub;
+
+	called_cost(c, i, 0, depth, &sub);
+	if (in == NULL) {
+		out->known = 0;
+		return;
+	}
+	scaled(out, &sub, sub0(elems(in), elems(first(&f->shape))));
+}
+
+static void
+reduce_window(struct hlocost_ctx *c, size_t i, int depth,
+    struct hlocost *out)
+{
+	const struct hlo_cost_facts *f = facts(c, i);
+	const struct hlo_shape *res = first(&f->shape);
+	uint64_t win = 1, nout = elems(res), count;
+	size_t d, nred = 0, npad = 0, rd = HLO_NONE;
+	struct hlocost sub;
+
+	called_cost(c, i, 0, depth, &sub);
+	for (d = 0; d < f->x->nwindow; d++) {
+		const struct hlo_window_dim *w = &f->x->window[d];
+
+		win = mul(win, (uint64_t)(w->size > 0 ? w->size : 0));
+		nred += w->size != 1;
+		npad += w->pad_low != 0 || w->pad_high != 0;
+		if (rd == HLO_NONE && w->size != 1 && w->pad_low != 0 &&
+		    w->pad_high != 0 && w->pad_low == w->pad_high &&
+		    w->size == 2 * w->pad_low + 1)
+			rd = d;
+	}
+	count = mul(sub0(win, 1), nout);
+	/* A reduce then broadcast along one dimension, as one window. */
+	if (nred == 1 && npad == 1 && !is_tuple(&f->shape) &&
+	    rd != HLO_NONE && f->x->window[rd].pad_low == dim(res,
+	    (int64_t)rd) - 1 && dim(res, (int64_t)rd) > 0)
+		count = nout / (uint64_t)dim(res, (int64_t)rd) +
+		    (uint64_t)dim(res, (int64_t)rd) - 1;
+	scaled(out, &sub, count);
+}
+
+static void
+scatter(struct hlocost_ctx *c, size_t i, int depth, struct hlocost *out)
+{
+	const struct hlo_cost_facts *f = facts(c, i);
+	size_t n = f->noperand > 0 ? (f->noperand - 1) / 2 : 0, k;
+	uint64_t upd = 0;
+	struct hlocost sub;
+
+	for (k = 0; k < n; k++)
+		upd = add(upd, operand_size(c, i, n + 1 + k));
+	out->bytes = add(mul(3, upd), operand_size(c, i, n));
+	called_cost(c, i, 0, depth, &sub);
+	scaled(out, &sub, operand_shape(c, i, n + 1) ?
+	    elems(operand_shape(c, i, n + 1)) : 0);
+}
+
+static void
+select_and_scatter(struct hlocost_ctx *c, size_t i, int depth,
+    struct hlocost *out)
+{
+	const struct hlo_cost_facts *f = facts(c, i);
+	const struct hlo_shape *src = operand_shape(c, i, 1);
+	uint64_t win = 1, n = src ? elems(src) : 0;
+	struct hlocost sel, sca;
+	size_t d;
+
+	for (d = 0; d < f->x->nwindow; d++)
+		win = mul(win, (uint64_t)(f->x->window[d].size > 0 ?
+		    f->x->window[d].size : 0));
+	called_cost(c, i, 0, depth, &sel);
+	called_cost(c, i, 1, depth, &sca);
+	scaled(out, &sel, mul(n, sub0(win, 1)));
+	scaled(out, &sca, n);
+}
+
+/* All-reduce: one flop per output element ("assumes 2 replicas"). */
+static void
+all_reduce(const struct hlocost_ctx *c, size_t i, struct hlocost *out)
+{
+	const struct hlo_shape *s = &facts(c, i)->shape;
+	uint64_t ob = 0;
+	size_t k;
+
+	if (is_tuple(s))
+		for (k = 0; k < s->ntuple; k++)
+			ob = add(ob, size(&s->tuple[k]));
+	else
+		ob = size(s);
+	out->flops = elems_rec(s);
+	out->bytes = add(sub0(default_bytes(c, i), size(s)), ob);
+}
+
+/* Log2Ceiling of N > 0. */
+static uint64_t
+log2ceil(uint64_t n)
+{
+	uint64_t r = 0;
+
+	while (r < 64 && ((uint64_t)1 << r) < n)
+		r++;
+	return r;
+}
+
+/* Call, async-start, while (body and condition once), conditional (the
+ * largest branch, property by property). */
+static int
+calls(struct hlocost_ctx *c, size_t i, const char *op, int depth,
+    struct hlocost *out)
+{
+	const struct hlo_cost_facts *f = facts(c, i);
+	struct hlocost sub;
+	size_t k;
+
+	if (strcmp(op, "call") == 0 || strcmp(op, "async-start") == 0) {
+		called_cost(c, i, 0, depth, out);
+		return 1;
+	}
+	if (strcmp(op, "while") == 0) {
+		called_cost(c, i, 0, depth, out);
+		called_cost(c, i, 1, depth, &sub);
+		add_cost(out, &sub);
+		return 1;
+	}
+	if (strcmp(op, "conditional") != 0)
+		return 0;
+	called_cost(c, i, 0, depth, out);
+	for (k = 1; k < f->ncalled; k++) {
+		called_cost(c, i, k, depth, &sub);
+		out->known = out->known && sub.known;
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+		out->flops = MAX(out->flops, sub.flops);
+		out->transcendentals = MAX(out->transcendentals,
+		    sub.transcendentals);
+		out->bytes = MAX(out->bytes, sub.bytes);
+		if (sub.matmul_flops > out->matmul_flops) {
+			out->matmul_flops = sub.matmul_flops;
+			out->dtype = sub.dtype;
+		}
+#undef MAX
+	}
+	return 1;
+}
+
+/* The cost of I into *OUT. */
+static void
+cost(struct hlocost_ctx *c, size_t i, int depth, struct hlocost *out)
+{
+	const struct hlo_cost_facts *f = facts(c, i);
+	const char *op = opcode(c, i);
+	struct hlocost sub;
+
+	memset(out, 0, sizeof(*out));
+	out->known = 1;
+	if (depth > MAXDEPTH) {
+		out->known = 0;
+		return;
+	}
+	if (in_list(op, free_ops))
+		return;
+	if (calls(c, i, op, depth, out)) {
+		if (!out->known)
+			memset(out, 0, sizeof(*out));
+		return;
+	}
+	out->bytes = default_bytes(c, i);
+	if (in_list(op, transcendental_ops))
+		out->transcendentals = elems(&f->shape);
+	else if (in_list(op, elementwise_ops))
+		out->flops = elems(&f->shape);
+	else if (strcmp(op, "dot") == 0 && f->x->dot)
+		matmul(out, operand_shape(c, i, 0) ? dot_flops(operand_shape(c,
+		    i, 0), &f->shape, f->x->dot->v[HLO_LHS_CONTRACTING],
+		    f->x->dot->n[HLO_LHS_CONTRACTING]) : 0,
+		    operand_shape(c, i, 0));
+	else if (strcmp(op, "convolution") == 0)
+		matmul(out, conv_flops(c, i, &f->shape),
+		    operand_shape(c, i, 0));
+	else if (strcmp(op, "reduce") == 0)
+		reduce(c, i, depth, out);
+	else if (strcmp(op, "reduce-window") == 0)
+		reduce_window(c, i, depth, out);
+	else if (strcmp(op, "map") == 0) {
+		called_cost(c, i, 0, depth, &sub);
+		scaled(out, &sub, elems(&f->shape));
+	} else if (strcmp(op, "select-and-scatter") == 0)
+		select_and_scatter(c, i, depth, out);
+	else if (strcmp(op, "sort") == 0) {
+		uint64_t n = operand_shape(c, i, 0) ?
+		    elems(operand_shape(c, i, 0)) : 0;
+
+		out->flops = mul(n, log2ceil(n));
+	} else if (strcmp(op, "rng") == 0)
+		out->transcendentals = elems(&f->shape);
+	else if (strcmp(op, "rng-bit-generator") == 0)
+		out->transcendentals = elems_rec(&f->shape);
+	else if (strcmp(op, "all-reduce") == 0 ||
+	    strcmp(op, "all-reduce-start") == 0)
+		all_reduce(c, i, out);
+	else if (strcmp(op, "tuple") == 0)
+		out->bytes = size(&f->shape);
+	else if (strcmp(op, "slice") == 0)
+		out->bytes = mul(2, size(&f->shape));
+	else if (strcmp(op, "dynamic-slice") == 0 ||
+	    strcmp(op, "gather") == 0)
+		out->bytes = add(mul(2, size(&f->shape)),
+		    operand_size(c, i, 1));
+	else if (strcmp(op, "dynamic-update-slice") == 0)
+		out->bytes = add(mul(2, operand_size(c, i, 1)),
+		    operand_size(c, i, 2));
+	else if (strcmp(op, "scatter") == 0)
+		scatter(c, i, depth, out);
+	else if (strcmp(op, "fusion") == 0)
+		fusion(c, i, depth, out);
+	else if (strcmp(op, "custom-call") == 0) {
+		if (!custom_call(c, i, out))
+			out->known = 0;
+	} else if (strcmp(op, "fft") == 0)
+		out->known = 0;
+	if (!out->known)
+		memset(out, 0, sizeof(*out));
+}
+
+/* ---- public interface ---- */
+
+/*
+ * Whether operand K of F makes F a user of it (XLA's users()): the first
+ * occurrence of an operand in F's own computation (an id that reaches
+ * into another computation is no use there).
+ */
+static int
+is_use(const struct hlo_module *m, const struct hlo_cost_facts *f, size_t k)
+{
+	size_t o = f->operand[k], j;
+
+	if (o == HLO_NONE || hlo_cost_facts(m, o)->comp != f->comp)
+		return 0;
+	for (j = 0; j < k; j++)
+		if (f->operand[j] == o)
+			return 0;
+	return 1;
+}
+
+struct hlocost_ctx *
+hlocost_new(const struct hlo_module *m)
+{
+	struct hlocost_ctx *c = mem_calloc(1, sizeof(*c));
+	const struct hlo_cost_facts *f;
+	size_t i, k, *fill;
+
+	c->m = m;
+	c->n = hlo_count(m);
+	c->comp = mem_calloc(hlo_ncomps(m) + 1, sizeof(*c->comp));
+	/* Users within an instruction's own computation, in module order
+	 * (XLA's users(): an operand reaching across computations is not
+	 * a use there). */
+	c->ustart = mem_calloc(c->n + 2, sizeof(*c->ustart));
+	for (i = 0; i < c->n; i++) {
+		f = hlo_cost_facts(m, i);
+		for (k = 0; k < f->noperand; k++)
+			if (is_use(m, f, k))
+				c->ustart[f->operand[k] + 2]++;
+	}
+	for (i = 0; i < c->n; i++)
+		c->ustart[i + 2] += c->ustart[i + 1];
+	c->users = mem_calloc(c->ustart[c->n + 1] + 1, sizeof(*c->users));
+	fill = c->ustart + 1;
+	for (i = 0; i < c->n; i++) {
+		f = hlo_cost_facts(m, i);
+		for (k = 0; k < f->noperand; k++)
+			if (is_use(m, f, k))
+				c->users[fill[f->operand[k]]++] = i;
+	}
+	return c;
+}
+
+void
+hlocost_free(struct hlocost_ctx *c)
+{
+	if (c == NULL)
+		return;
+	free(c->comp);
+	free(c->ustart);
+	free(c->users);
+	free(c);
+}
+
+void
+hlocost_inst(struct hlocost_ctx *c, size_t i, struct hlocost *out)
+{
+	cost(c, i, 0, out);
+}
+
+const char *
+hlocost_dtype(int type)
+{
+	static const struct {
+		int type;
+		const char *name;
+	} t[] = {
+		{ 1, "pred" }, { 2, "s8" }, { 3, "s16" }, { 4, "s32" },
+		{ 5, "s64" }, { 6, "u8" }, { 7, "u16" }, { 8, "u32" },
+		{ 9, "u64" }, { 10, "f16" }, { 11, "f32" }, { 12, "f64" },
+		{ 15, "c64" }, { 16, "bf16" }, { 18, "c128" },
+		{ 19, "f8e5m2" }, { 20, "f8e4m3fn" }, { 21, "s4" },
+		{ 22, "u4" }, { 23, "f8e4m3b11fnuz" }, { 24, "f8e5m2fnuz" },
+		{ 25, "f8e4m3fnuz" }, { 26, "s2" }, { 27, "u2" },
+		{ 28, "f8e4m3" }, { 29, "f8e3m4" }, { 30, "s1" }, { 31, "u1" },
+		{ 32, "f4e2m1fn" }, { 33, "f8e8m0fnu" }
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(t) / sizeof(t[0]); k++)
+		if (t[k].type == type)
+			return t[k].name;
+	return NULL;
+}

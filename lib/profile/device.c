@@ -1,0 +1,323 @@
+/* The device descriptions of device.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "base/num.h"
+#include "formats/archive.h"
+#include "formats/parquet.h"
+#include "formats/sqldb.h"
+#include "formats/xz.h"
+#include "profile/device.h"
+
+static void
+unknown(struct device_info *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->major = d->minor = -1;
+}
+
+static int
+ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* ---- GpuTargetConfigProto text ---- */
+
+/* The number after "KEY:" on line L[0..N), if L is that field. */
+static int
+field(const char *l, size_t n, const char *key, double *v)
+{
+	size_t k = strlen(key), i;
+
+	if (n <= k || memcmp(l, key, k) != 0 || l[k] != ':')
+		return 0;
+	for (i = k + 1; i < n && l[i] == ' '; i++)
+		;
+	return num_f64(l + i, n - i, v) == 0;
+}
+
+int
+device_pbtxt(const char *s, size_t n, struct device_info *out)
+{
+	const char *p = s, *end = s + n, *e, *l;
+	int in_cc = 0;
+	size_t len;
+	double v;
+
+	unknown(out);
+	out->source = "gpu_target_config.pbtxt";
+	for (; p < end; p = e + (e < end)) {
+		if ((e = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			e = end;
+		for (l = p; l < e && (*l == ' ' || *l == '\t'); l++)
+			;
+		len = (size_t)(e - l);
+		while (len > 0 && (l[len - 1] == ' ' || l[len - 1] == '\r'))
+			len--;
+		if (len >= 25 && memcmp(l, "cuda_compute_capability {", 25)
+		    == 0) {
+			in_cc = 1;
+			out->major = out->minor = 0;	/* proto3 defaults */
+		} else if (len == 1 && *l == '}')
+			in_cc = 0;
+		else if (in_cc && field(l, len, "major", &v))
+			out->major = (int)v;
+		else if (in_cc && field(l, len, "minor", &v))
+			out->minor = (int)v;
+		else if (field(l, len, "core_count", &v))
+			out->sms = (int64_t)v;
+		else if (field(l, len, "clock_rate_ghz", &v))
+			out->clock_hz = v * 1e9;
+		else if (field(l, len, "memory_bandwidth", &v))
+			out->bw = v;
+		else if (len > 26 && memcmp(l, "device_description_str: \"",
+		    25) == 0 && l[len - 1] == '"')
+			snprintf(out->name, sizeof(out->name), "%.*s",
+			    (int)(len - 26), l + 25);
+	}
+	return out->name[0] != '\0' || out->sms > 0;
+}
+
+/* ---- device-metadata.parquet ---- */
+
+static long
+col(const struct pq_file *f, const char *name)
+{
+	char buf[96];
+
+	snprintf(buf, sizeof(buf), "('TARGET_INFO_GPU', '%s')", name);
+	return pq_column_index(f, buf);
+}
+
+/* Integer column NAME at row ROW, or 0. */
+static int64_t
+pq_i64_at(const struct pq_file *f, const char *name, int64_t row)
+{
+	struct pq_column c;
+	long i = col(f, name);
+	int64_t v = 0;
+
+	if (i < 0 || pq_read_column(f, (size_t)i, &c) != 0)
+		return 0;
+	if (c.kind == PQ_INT64 && row < c.n && c.valid[row])
+		v = c.i64[row];
+	else if (c.kind == PQ_DOUBLE && row < c.n && c.valid[row])
+		v = (int64_t)c.f64[row];
+	pq_column_free(&c);
+	return v;
+}
+
+static int
+from_parquet(const uint8_t *data, size_t len, struct device_info *out)
+{
+	struct pq_file *f = pq_open(data, len);
+	struct pq_column c;
+	long i;
+	int64_t row = 0;
+
+	unknown(out);
+	out->source = "device-metadata.parquet";
+	if (f == NULL)
+		return -1;
+	if ((i = col(f, "name")) < 0 || pq_nrows(f) == 0) {
+		pq_close(f);
+		return 0;
+	}
+	if (pq_read_column(f, (size_t)i, &c) != 0) {
+		pq_close(f);
+		return -1;
+	}
+	if (c.kind == PQ_STRING)
+		for (row = 0; row < c.n && !c.valid[row]; row++)
+			;
+	if (c.kind != PQ_STRING || row == c.n) {
+		pq_column_free(&c);
+		pq_close(f);
+		return 0;
+	}
+	snprintf(out->name, sizeof(out->name), "%s", c.str[row]);
+	pq_column_free(&c);
+	out->sms = pq_i64_at(f, "smCount", row);
+	out->clock_hz = (double)pq_i64_at(f, "clockRate", row);
+	out->bw = (double)pq_i64_at(f, "memoryBandwidth", row);
+	if (col(f, "computeMajor") >= 0) {
+		out->major = (int)pq_i64_at(f, "computeMajor", row);
+		out->minor = (int)pq_i64_at(f, "computeMinor", row);
+	}
+	pq_close(f);
+	return 1;
+}
+
+/* ---- SQLite export ---- */
+
+static int
+from_sqlite(struct sqldb *db, struct device_info *out)
+{
+	static const char sql[] = "SELECT name, smCount, clockRate, "
+	    "memoryBandwidth, computeMajor, computeMinor FROM TARGET_INFO_GPU "
+	    "ORDER BY id LIMIT 1";
+	struct sqldb_stmt *st;
+	const char *name;
+	size_t len;
+	int rc;
+
+	unknown(out);
+	out->source = "TARGET_INFO_GPU";
+	if (!sqldb_has_table(db, "TARGET_INFO_GPU"))
+		return 0;
+	if ((st = sqldb_prepare(db, sql)) == NULL)
+		return -1;
+	if ((rc = sqldb_step(st)) == 1) {
+		name = sqldb_text(st, 0, &len);
+		snprintf(out->name, sizeof(out->name), "%s", name ? name : "");
+		out->sms = sqldb_i64(st, 1);
+		out->clock_hz = (double)sqldb_i64(st, 2);
+		out->bw = (double)sqldb_i64(st, 3);
+		if (!sqldb_isnull(st, 4)) {
+			out->major = (int)sqldb_i64(st, 4);
+			out->minor = (int)sqldb_i64(st, 5);
+		}
+	}
+	sqldb_finalize(st);
+	return rc;
+}
+
+/* ---- inputs ---- */
+
+static int
+read_pbtxt(const uint8_t *data, size_t len, struct device_info *out)
+{
+	uint8_t *plain = NULL;
+	size_t n;
+	int r;
+
+	if (xz_is_xz_data(data, len)) {
+		if (xz_decode(data, len, &plain, &n) != 0)
+			return -1;
+		r = device_pbtxt((const char *)plain, n, out);
+		free(plain);
+		return r;
+	}
+	return device_pbtxt((const char *)data, len, out);
+}
+
+/* The first member of A whose name ends with one of SUFFIX[0..). */
+static const char *
+member(const struct archive *a, const char *const *suffix)
+{
+	size_t i, k;
+
+	for (i = 0; i < archive_count(a); i++)
+		for (k = 0; suffix[k]; k++)
+			if (ends_with(archive_name(a, i), suffix[k]))
+				return archive_name(a, i);
+	return NULL;
+}
+
+static int
+from_archive(struct archive *a, struct device_info *out)
+{
+	static const char *const meta[] = { "device-metadata.parquet", NULL };
+	static const char *const pbtxt[] = { ".gpu_target_config.pbtxt",
+	    ".gpu_target_config.pbtxt.xz", NULL };
+	static const char *const db[] = { ".sqlite", NULL };
+	const char *m;
+	uint8_t *data;
+	size_t len;
+	struct sqldb *s;
+	int r = 0;
+
+	unknown(out);
+	if ((m = member(a, meta)) != NULL) {
+		if (archive_read(a, m, &data, &len) != 0)
+			return -1;
+		r = from_parquet(data, len, out);
+		free(data);
+		if (r != 0)
+			return r < 0 ? err_prefix("%s", m) : 1;
+	}
+	if ((m = member(a, pbtxt)) != NULL) {
+		if (archive_read(a, m, &data, &len) != 0)
+			return -1;
+		r = read_pbtxt(data, len, out);
+		free(data);
+		if (r != 0)
+			return r < 0 ? err_prefix("%s", m) : 1;
+	}
+	if ((m = member(a, db)) != NULL) {
+		if (archive_read(a, m, &data, &len) != 0)
+			return -1;
+		s = sqldb_open_mem(data, len);
+		free(data);
+		if (s == NULL)
+			return err_prefix("%s", m);
+		r = from_sqlite(s, out);
+		sqldb_close(s);
+		if (r < 0)
+			return err_prefix("%s", m);
+	}
+	return r;
+}
+
+int
+device_read(const char *path, struct device_info *out)
+{
+	struct archive *a;
+	struct sqldb *db;
+	FILE *fp;
+	uint8_t head[100], *data;
+	size_t n, len;
+	int r;
+
+	unknown(out);
+	if (ends_with(path, ".pbtxt") || ends_with(path, ".pbtxt.xz")) {
+		if ((a = archive_open(path)) != NULL) {
+			/* A directory of that name: read as an archive. */
+			r = from_archive(a, out);
+			archive_close(a);
+			return r < 0 ? err_prefix("%s", path) : r;
+		}
+		if ((fp = fopen(path, "rb")) == NULL)
+			return err_fail("%s: cannot open", path);
+		data = NULL;
+		len = 0;
+		for (;;) {
+			data = mem_realloc(data, len + 65536, 1);
+			n = fread(data + len, 1, 65536, fp);
+			len += n;
+			if (n < 65536)
+				break;
+		}
+		if (ferror(fp)) {
+			fclose(fp);
+			free(data);
+			return err_fail("%s: read error", path);
+		}
+		fclose(fp);
+		r = read_pbtxt(data, len, out);
+		free(data);
+		return r < 0 ? err_prefix("%s", path) : r;
+	}
+	if ((fp = fopen(path, "rb")) != NULL) {
+		n = fread(head, 1, sizeof(head), fp);
+		fclose(fp);
+		if (n >= 16 && memcmp(head, "SQLite format 3", 16) == 0) {
+			if ((db = sqldb_open(path)) == NULL)
+				return err_prefix("%s", path);
+			r = from_sqlite(db, out);
+			sqldb_close(db);
+			return r < 0 ? err_prefix("%s", path) : r;
+		}
+	}
+	if ((a = archive_open(path)) == NULL)
+		return err_prefix("%s", path);
+	r = from_archive(a, out);
+	archive_close(a);
+	return r < 0 ? err_prefix("%s", path) : r;
+}

@@ -1,0 +1,224 @@
+#!/bin/sh
+# nsysjax-roofline and the cost columns of the hlo frame: every figure of
+# the three tables on hand-made frames (values worked out by hand below),
+# peaks from each device source and the overrides, a while body executed
+# several times, a command buffer and its inner rows; on the shared
+# 4-process run (A100, sm_8.0): three heavy cuBLAS gemms against 2*M*N*K
+# from their shapes, and the invariants (no thunk above the peak, MFU in
+# [0, 1], the thunks' sums are the module totals); usage and input errors.
+set -u
+. tests/lib.sh
+R=$BIN/nsysjax-roofline
+X=$BIN/nsysjax-extract
+W=$BIN/nsysjax-warmup
+tab=$(printf '\t')
+
+# col FILE NAME KEY...: the value of column NAME in the row of FILE whose
+# first fields are KEY... (joined by tabs).
+col() {
+	_f=$1 _c=$2; shift 2
+	awk -F'\t' -v c="$_c" -v k="$*" '
+	NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) n = i; next }
+	{ key = $1; for (i = 2; i <= split(k, _, " "); i++) key = key " " $i }
+	key == k { print $n; exit }' "$_f"
+}
+# near GOT WANT: equal within 1e-9 relative (an empty WANT: GOT empty).
+near() {
+	awk -v g="$1" -v w="$2" 'BEGIN {
+		if (w == "") exit g != ""
+		if (g == "") exit 1
+		d = g - w; if (d < 0) d = -d; m = w < 0 ? -w : w
+		exit !(d <= 1e-9 * m || d == 0) }'
+}
+is() {
+	# is TITLE GOT WANT
+	if near "$2" "$3"; then ok; else notok "$1: got '$2', want '$3'"; fi
+}
+
+# ---- hand-made frames ----
+# A gemm (312 GFLOP, 0.5 GB per execution) run twice for 2 ms, a fusion
+# (1000 FLOP, 3 GB) for 4 ms, a custom call XLA cannot cost for 1 ms, a
+# thunk with no hlo row (a command buffer) holding an inner row of the
+# gemm; peaks: A100 by name (312 TFLOP/s bf16, 19.5 fp32), 1000 GB/s.
+{
+	printf 'ProgramId\tName\tOpcode\tFlops\tTranscendentals\tBytesAccessed\tMatmulFlops\tDtype\n'
+	printf 'P\tgemm\tcustom-call\t312000000000\t0\t500000000\t312000000000\tbf16\n'
+	printf 'P\tadd\tfusion\t1000\t10\t3000000000\t0\t\n'
+	printf 'P\ttopk\tcustom-call\t\t\t\t\t\n'
+} > "$T/hlo.tsv"
+{
+	printf 'ProgramId\tProgramExecution\tName\tProjDurMs\tCommandBuffer\n'
+	printf 'P\t1\tgemm\t2\t\n'
+	printf 'P\t2\tgemm\t2\t\n'
+	printf 'P\t1\tadd\t4\t\n'
+	printf 'P\t1\ttopk\t1\t\n'
+} > "$T/thunk.tsv"
+{
+	printf 'ProgramId\tProgramExecution\tDevice\tProjStartMs\tProjDurMs\n'
+	printf 'P\t1\t0\t0\t10\n'
+	printf 'P\t1\t1\t1\t10\n'
+	printf 'P\t2\t0\t20\t3\n'
+} > "$T/module.tsv"
+check "three tables" $R -H "$T/hlo.tsv" -M "$T/module.tsv" -g A100-SXM4-40GB \
+    --peak-gbps 1000 -t ops,modules,steps -o "$T" "$T/thunk.tsv"
+O=$T/roofline-ops.tsv
+is "gemm executions" "$(col "$O" Executions P gemm)" 2
+is "gemm time" "$(col "$O" TimeMs P gemm)" 4
+is "gemm TFLOP/s: 2 x 312e9 / 4 ms" "$(col "$O" TFLOPs P gemm)" 156
+is "gemm GB/s: 2 x 0.5e9 / 4 ms" "$(col "$O" GBps P gemm)" 250
+is "gemm intensity" "$(col "$O" Intensity P gemm)" 624
+is "gemm peak" "$(col "$O" PeakTFLOPs P gemm)" 312
+is "gemm MFU: 156 / 312" "$(col "$O" MFU P gemm)" 0.5
+is "gemm compute util" "$(col "$O" ComputeUtil P gemm)" 0.5
+is "gemm memory util: 250 / 1000" "$(col "$O" MemoryUtil P gemm)" 0.25
+[ "$(col "$O" Bound P gemm)" = compute ] && ok || notok "gemm bound"
+is "gemm roofline: 2 x max(1 ms, 0.5 ms)" "$(col "$O" RooflineMs P gemm)" 2
+[ "$(col "$O" Dtype P gemm)" = bf16 ] && ok || notok "gemm dtype"
+is "add TFLOP/s: 1000 / 4 ms" "$(col "$O" TFLOPs P add)" 0.00000025
+is "add GB/s: 3e9 / 4 ms" "$(col "$O" GBps P add)" 750
+is "add peak: fp32" "$(col "$O" PeakTFLOPs P add)" 19.5
+is "add: no matmul, no MFU" "$(col "$O" MFU P add)" ""
+[ "$(col "$O" Bound P add)" = memory ] && ok || notok "add bound"
+is "add roofline: 3e9 B / 1000 GB/s" "$(col "$O" RooflineMs P add)" 3
+is "topk: no cost" "$(col "$O" Flops P topk)" ""
+is "topk: no rate" "$(col "$O" TFLOPs P topk)" ""
+is "topk: its time" "$(col "$O" TimeMs P topk)" 1
+[ "$(sed -n 2p "$O" | cut -f2)" = add ] && ok || notok "ops not by time: $(cut -f2 "$O" | tr '\n' ' ')"
+M=$T/roofline-modules.tsv
+is "module executions" "$(col "$M" Executions P)" 2
+is "module thunks" "$(col "$M" Thunks P)" 4
+is "module time" "$(col "$M" TimeMs P)" 9
+is "module costed time" "$(col "$M" CostedMs P)" 8
+is "module flops" "$(col "$M" Flops P)" 624000001000
+is "module matmul flops" "$(col "$M" MatmulFlops P)" 624000000000
+is "module TFLOP/s over the costed 8 ms" "$(col "$M" TFLOPs P)" 78.000000125
+is "module GB/s: 4e9 / 8 ms" "$(col "$M" GBps P)" 500
+is "module MFU: (624e9 / 312e12) / 9 ms" "$(col "$M" MFU P)" 0.2222222222222222
+S=$T/roofline-steps.tsv
+is "step 1 devices" "$(col "$S" Devices P 1)" 2
+is "step 1 wall: 0 .. 11 ms" "$(col "$S" WallMs P 1)" 11
+is "step 1 MFU: 1 ms of peak / (11 ms x 2)" "$(col "$S" MFU P 1)" 0.045454545454545456
+is "step 2 MFU: 1 ms / 3 ms" "$(col "$S" MFU P 2)" 0.3333333333333333
+
+# Peaks: no device (rates only), --peak-tflops, each device source.
+$R -H "$T/hlo.tsv" "$T/thunk.tsv" > "$T/none.tsv" 2> "$T/err"
+is "no peak: rates" "$(col "$T/none.tsv" TFLOPs P gemm)" 156
+is "no peak: no MFU" "$(col "$T/none.tsv" MFU P gemm)" ""
+is "no peak: no roofline" "$(col "$T/none.tsv" RooflineMs P gemm)" ""
+$R -H "$T/hlo.tsv" --peak-tflops 624 --peak-gbps 500 "$T/thunk.tsv" > "$T/ov.tsv"
+is "--peak-tflops" "$(col "$T/ov.tsv" MFU P gemm)" 0.25
+is "--peak-gbps" "$(col "$T/ov.tsv" MemoryUtil P gemm)" 0.5
+$R -H "$T/hlo.tsv" -g "NVIDIA H100 80GB HBM3" "$T/thunk.tsv" > "$T/h100.tsv"
+is "H100 SXM peak (datasheet 989.4)" "$(col "$T/h100.tsv" PeakTFLOPs P gemm)" 989.4
+$R -H "$T/hlo.tsv" -g "NVIDIA H100 PCIe" "$T/thunk.tsv" > "$T/h100p.tsv"
+is "H100 PCIe peak (756)" "$(col "$T/h100p.tsv" PeakTFLOPs P gemm)" 756
+printf 'gpu_device_info {\n  core_count: 132\n  clock_rate_ghz: 1.83\n  memory_bandwidth: 3352000000000\n  cuda_compute_capability {\n    major: 9\n  }\n}\ndevice_description_str: "NVIDIA Hopper X"\n' > "$T/x.gpu_target_config.pbtxt"
+$R -H "$T/hlo.tsv" -d "$T/x.gpu_target_config.pbtxt" "$T/thunk.tsv" > "$T/px.tsv"
+is "unknown sm_90 name: 132 SMs x 4096 x 1.83 GHz" "$(col "$T/px.tsv" PeakTFLOPs P gemm)" 989.42976
+is "its bandwidth: 3352 GB/s" "$(col "$T/px.tsv" MemoryUtil P gemm)" "$(awk 'BEGIN { printf "%.17g", 250 / 3352 }')"
+SQL=$SHARED/data/nsys-sqlite/perlmutter-cloverleaf-cuda.sqlite
+if [ -f "$SQL" ]; then
+	$R -H "$T/hlo.tsv" -d "$SQL" "$T/thunk.tsv" > "$T/sq.tsv"
+	is "TARGET_INFO_GPU: A100-SXM4-80GB, 2039.04 GB/s" "$(col "$T/sq.tsv" MemoryUtil P gemm)" "$(awk 'BEGIN { printf "%.17g", 250 / 2039.04 }')"
+	is "TARGET_INFO_GPU: A100 peak" "$(col "$T/sq.tsv" PeakTFLOPs P gemm)" 312
+else
+	skip "no $SQL"
+fi
+
+# A while body: one row per executed thunk; the trip count is the rows'.
+{
+	printf 'ProgramId\tProgramExecution\tName\tProjDurMs\n'
+	for i in 1 2 3 4 5; do printf 'P\t1\tgemm\t1\n'; done
+} > "$T/while.tsv"
+$R -H "$T/hlo.tsv" -g A100 "$T/while.tsv" > "$T/w.tsv"
+is "while body: 5 executions" "$(col "$T/w.tsv" Executions P gemm)" 5
+is "while body: 5 x 312e9 / 5 ms" "$(col "$T/w.tsv" TFLOPs P gemm)" 312
+is "while body: MFU 1" "$(col "$T/w.tsv" MFU P gemm)" 1
+
+# Command buffers: the buffer's own row has no instruction, its inner
+# rows are costed like any thunk.
+{
+	printf 'ProgramId\tProgramExecution\tName\tProjDurMs\tCommandBuffer\n'
+	printf 'P\t1\tcommand_buffer_3\t0.5\tcommand_buffer_3\n'
+	printf 'P\t1\tgemm\t4\tcommand_buffer_3\n'
+} > "$T/cb.tsv"
+$R -H "$T/hlo.tsv" -g A100 -t modules "$T/cb.tsv" > "$T/cbm.tsv"
+$R -H "$T/hlo.tsv" -g A100 "$T/cb.tsv" > "$T/cbo.tsv"
+is "inner row costed" "$(col "$T/cbo.tsv" TFLOPs P gemm)" 78
+is "buffer row: no cost" "$(col "$T/cbo.tsv" Flops P command_buffer_3)" ""
+is "module: costed time excludes the buffer's own" "$(col "$T/cbm.tsv" CostedMs P)" 4
+is "module time includes it" "$(col "$T/cbm.tsv" TimeMs P)" 4.5
+
+# ---- errors ----
+expect_error 2 "hlo frame" $R "$T/thunk.tsv"
+expect_error 2 "unknown table" $R -H "$T/hlo.tsv" -t nope "$T/thunk.tsv"
+expect_error 2 "module frame" $R -H "$T/hlo.tsv" -t steps "$T/thunk.tsv"
+expect_error 2 "more than one table" $R -H "$T/hlo.tsv" -M "$T/module.tsv" -t ops,steps "$T/thunk.tsv"
+cut -f1-3 "$T/hlo.tsv" > "$T/nocost.tsv"
+expect_error 1 "Flops" $R -H "$T/nocost.tsv" "$T/thunk.tsv"
+sed 's/^P\tadd\tfusion\t1000/P\tadd\tfusion\t-1000/' "$T/hlo.tsv" > "$T/neg.tsv"
+expect_error 1 "negative count" $R -H "$T/neg.tsv" "$T/thunk.tsv"
+expect_error 1 "no-such" $R -H "$T/hlo.tsv" -d "$T/no-such" "$T/thunk.tsv"
+printf 'ProgramId\tName\n' > "$T/bad.tsv"
+expect_error 1 "missing column" $R -H "$T/hlo.tsv" "$T/bad.tsv"
+
+# ---- the shared 4-process run ----
+Z=$DATA/pax_fsdp4_4proc_proc0.zip
+if ! [ -f "$Z" ]; then
+	skip "no shared data"
+	done_testing t64-roofline
+	exit
+fi
+mkdir "$T/fr"
+check "extract -o" $X -o "$T/fr" "$Z"
+H=$T/fr/hlo.tsv
+[ "$(head -1 "$H" | awk -F'\t' '{ print $(NF-4), $(NF-3), $(NF-2), $(NF-1), $NF }')" = "Flops Transcendentals BytesAccessed MatmulFlops Dtype" ] &&
+    ok || notok "hlo frame: the cost columns are not its last five"
+# Three heavy gemms of the step function (module_0040), M, N, K read off
+# their operand shapes in the dump (bf16[8192,50304] x bf16[50304,768];
+# bf16[48,64,2048] x bf16[48,2048,2048], batch 48; bf16[8192,768] x
+# bf16[768,3072]): 2*M*N*K.
+P=$(awk -F'\t' '$2 == "custom-call.345.0" { print $1; exit }' "$H")
+is "gemm 8192x768, K 50304" "$(col "$H" Flops "$P" custom-call.345.0)" "$(awk 'BEGIN { printf "%.0f", 2 * 8192 * 768 * 50304 }')"
+is "batched gemm 48 x 64x2048, K 2048" "$(col "$H" MatmulFlops "$P" custom-call.172.0)" "$(awk 'BEGIN { printf "%.0f", 2 * 48 * 64 * 2048 * 2048 }')"
+is "gemm 8192x3072, K 768" "$(col "$H" Flops "$P" custom-call.173.0)" "$(awk 'BEGIN { printf "%.0f", 2 * 8192 * 3072 * 768 }')"
+is "gemm bytes: bf16 operands and output" "$(col "$H" BytesAccessed "$P" custom-call.173.0)" "$(awk 'BEGIN { printf "%.0f", 2 * (8192 * 768 + 768 * 3072 + 8192 * 3072) }')"
+[ "$(col "$H" Dtype "$P" custom-call.173.0)" = bf16 ] && ok || notok "gemm dtype"
+# Steady state, then the tables with the device from the archive.
+$W -c "$T/fr/compile.tsv" "$T/fr/thunk.tsv" > "$T/st.tsv" 2> /dev/null
+$W -c "$T/fr/compile.tsv" --communication-from "$T/fr/thunk.tsv" "$T/fr/module.tsv" > "$T/sm.tsv" 2> /dev/null
+check "tables of the run" $R -H "$H" -M "$T/sm.tsv" -d "$Z" -t ops,modules,steps -o "$T" "$T/st.tsv"
+is "A100 from device-metadata.parquet" "$(col "$T/roofline-ops.tsv" PeakTFLOPs "$P" custom-call.345.0)" 312
+# No thunk above the A100's peaks (312 TFLOP/s bf16; nothing but bf16
+# matmuls here), every row on its own.
+awk -F'\t' -v OFS='\t' '
+FNR == 1 { for (i = 1; i <= NF; i++) c[FILENAME, $i] = i; next }
+FILENAME == ARGV[1] { f[$c[FILENAME, "ProgramId"], $c[FILENAME, "Name"]] = $c[FILENAME, "Flops"]; next }
+{
+	k = f[$c[FILENAME, "ProgramId"], $c[FILENAME, "Name"]]; d = $c[FILENAME, "ProjDurMs"]
+	if (k != "" && d > 0 && k / (d * 1e-3) > 312e12) { print "above peak:", $0; bad++ }
+	n++
+}
+END { exit bad || n < 1000 }' "$H" "$T/st.tsv" && ok || notok "a thunk above the peak"
+awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+$c["MFU"] != "" && ($c["MFU"] < 0 || $c["MFU"] > 1) { bad++ }
+END { exit bad }' "$T/roofline-ops.tsv" "$T/roofline-modules.tsv" "$T/roofline-steps.tsv" &&
+    ok || notok "MFU outside [0, 1]"
+# Σ over the thunks = the module totals (time, FLOPs, matmul FLOPs).
+awk -F'\t' '
+FNR == 1 { for (i = 1; i <= NF; i++) c[FILENAME, $i] = i; next }
+FILENAME == ARGV[1] {
+	p = $c[FILENAME, "ProgramId"]; e = $c[FILENAME, "Executions"]
+	t[p] += $c[FILENAME, "TimeMs"]; fl[p] += e * $c[FILENAME, "Flops"]; mm[p] += e * $c[FILENAME, "MatmulFlops"]; next
+}
+{
+	p = $c[FILENAME, "ProgramId"]; n++
+	dt = t[p] - $c[FILENAME, "TimeMs"]; if (dt < 0) dt = -dt
+	if (dt > 1e-6 || fl[p] != $c[FILENAME, "Flops"] || mm[p] != $c[FILENAME, "MatmulFlops"]) { print "differs", p; bad++ }
+}
+END { exit bad || n < 1 }' "$T/roofline-ops.tsv" "$T/roofline-modules.tsv" && ok || notok "thunk sums are not the module totals"
+# Step MFU of the step function: between 0.1 and 0.5 on this run (about
+# 9.2 TFLOP of bf16 matmuls per 127 ms step on one A100).
+awk -F'\t' -v p="$P" '$1 == p && $8 > 0.1 && $8 < 0.5 { n++ } END { exit n < 3 }' "$T/roofline-steps.tsv" &&
+    ok || notok "step MFU of the step function"
+done_testing t64-roofline

@@ -1,0 +1,208 @@
+#!/bin/sh
+# nsysjax-critpath: replay identity (every thunk's recomputed start and
+# end equals the aligned frame's, to the ns; the measured step equals the
+# module frame's) on the example run, its SQLite exports and the shared
+# 4-process run; the planted cases of mkexample -P found with their label
+# and size; metamorphic relations on the example; the picture; errors.
+set -u
+. tests/lib.sh
+X=$BIN/nsysjax-extract
+A=$BIN/nsysjax-align
+CP=$BIN/nsysjax-critpath
+: "${MKEXAMPLE:=${BIN%/bin}/example/mkexample}"
+EX=${BIN%/bin}/example
+
+# ns(ms) in awk: exact integer ns of a decimal ms string.
+NS='function ns(s,   neg, i, f) { neg = s ~ /^-/; sub(/^-/, "", s); i = index(s, ".")
+	if (i == 0) f = "000000"; else { f = substr(s, i + 1) "000000"; f = substr(f, 1, 6); s = substr(s, 1, i - 1) }
+	return (neg ? -1 : 1) * (s * 1000000 + f) }'
+
+# frames DIR INPUT...: DIR/{thunk,module,hlo,communication}.tsv and
+# DIR/corr.tsv (the alignment's corrections).
+frames() {
+	d=$1; shift
+	$X -o "$d" "$@" 2> "$d.err" && $A -o "$d/corr.tsv" "$d/communication.tsv" > /dev/null 2>> "$d.err"
+}
+
+# identity DIR TITLE: slack mode's StartMs and DurMs against the thunk
+# frame aligned by nsysjax-align -a (ProjDurMs + ProjDurHiddenMs), and
+# the measured scenario against the module frame's span.
+identity() {
+	d=$1 title=$2
+	if [ "$(wc -l < "$d/corr.tsv")" -gt 1 ]; then
+		$A -a "$d/corr.tsv" "$d/thunk.tsv" > "$d/athunk.tsv" 2> /dev/null
+		$A -a "$d/corr.tsv" "$d/module.tsv" > "$d/amodule.tsv" 2> /dev/null
+		c="-c $d/corr.tsv"
+	else
+		cp "$d/thunk.tsv" "$d/athunk.tsv"; cp "$d/module.tsv" "$d/amodule.tsv"; c=
+	fi
+	# shellcheck disable=SC2086
+	if ! $CP $c -m "$d/module.tsv" -H "$d/hlo.tsv" -k "$d/thunk.tsv" > "$d/slack.tsv" 2> "$d/cp.err"; then
+		notok "$title: critpath -k failed"; cat "$d/cp.err"; return
+	fi
+	awk -F'\t' "$NS"'
+	NR == FNR { if (FNR == 1) { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		if (("CommandBuffer" in c) && $c["CommandBuffer"] != "" && $c["CommandBuffer"] != $c["Name"]) next
+		k = $c["ProgramId"] SUBSEP $c["ProgramExecution"] SUBSEP $c["Name"] SUBSEP $c["ThunkExecution"] SUBSEP $c["Device"]
+		s[k] = ns($c["ProjStartMs"]); e[k] = s[k] + ns($c["ProjDurMs"]) + ns($c["ProjDurHiddenMs"]); n++; next }
+	FNR == 1 { for (i = 1; i <= NF; i++) d[$i] = i; next }
+	{ k = $d["ProgramId"] SUBSEP $d["ProgramExecution"] SUBSEP $d["Name"] SUBSEP $d["ThunkExecution"] SUBSEP $d["Device"]
+	  m++; x = ns($d["StartMs"]); y = x + ns($d["DurMs"])
+	  if (!(k in s) || s[k] != x || e[k] != y) { if (bad++ < 3) print "differs: " $0 " want " s[k] " " e[k] } }
+	END { if (m != n) print "rows: " m " of " n; exit bad || m != n }' "$d/athunk.tsv" "$d/slack.tsv" > "$d/id.out"
+	if [ -s "$d/id.out" ]; then notok "$title: replay identity of thunks"; head -5 "$d/id.out"; else ok; fi
+	# shellcheck disable=SC2086
+	$CP $c -m "$d/module.tsv" -H "$d/hlo.tsv" -s "$d/thunk.tsv" > "$d/scen.tsv" 2> /dev/null
+	# The step: the latest module end minus the earliest start, or,
+	# for an execution without a collective on 2 devices or more (its
+	# devices never wait for each other), the longest module.
+	awk -F'\t' "$NS"'
+	FILENAME == ARGV[1] { if (FNR == 1) { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		if ($c["Communication"] == 1 && $c["CollectiveSize"] > 1) {
+			k = $c["ProgramId"] SUBSEP $c["ProgramExecution"]
+			if (++n[k, $c["Name"], $c["ThunkExecution"]] == 2) bar[k] = 1 }; next }
+	FILENAME == ARGV[2] { if (FNR == 1) { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		k = $c["ProgramId"] SUBSEP $c["ProgramExecution"]; s = ns($c["ProjStartMs"]); e = s + ns($c["ProjDurMs"])
+		if (!(k in lo) || s < lo[k]) lo[k] = s; if (!(k in hi) || e > hi[k]) hi[k] = e
+		if (e - s > own[k]) own[k] = e - s; next }
+	FNR == 1 { for (i = 1; i <= NF; i++) d[$i] = i; next }
+	$d["Scenario"] == "measured" { k = $d["ProgramId"] SUBSEP $d["ProgramExecution"]; m++
+		if (ns($d["MeasuredMs"]) != ns($d["PredictedMs"]) || ns($d["GainMs"]) != 0) { print "predicted: " $0; bad++ }
+		want = (k in bar) ? hi[k] - lo[k] : own[k]
+		if ((k in lo) && ns($d["MeasuredMs"]) != want) { print "step: " $0 " want " want; bad++ } }
+	END { if (m == 0) print "no measured rows"; exit bad || m == 0 }' "$d/thunk.tsv" "$d/amodule.tsv" "$d/scen.tsv" > "$d/st.out"
+	if [ -s "$d/st.out" ]; then notok "$title: measured step"; head -5 "$d/st.out"; else ok; fi
+}
+
+# The example run, and the same run as SQLite exports.
+E=$T/ex
+if frames "$E" "$EX/profile/rank0" "$EX/profile/rank1"; then ok; else notok "extract example"; cat "$E.err"; fi
+identity "$E" example
+S=$T/sq
+if frames "$S" "$EX/sqlite/rank0" "$EX/sqlite/rank1"; then ok; else notok "extract sqlite"; cat "$S.err"; fi
+identity "$S" "sqlite exports"
+
+# The shared 4-process run.
+if [ -d "$DATA" ]; then
+	P=$T/p4
+	if frames "$P" "$DATA"/pax_fsdp4_4proc_proc*.zip; then ok; else notok "extract 4proc"; cat "$P.err"; fi
+	identity "$P" "4-process run"
+else
+	skip "no shared data ($DATA)"
+fi
+
+# Metamorphic on the example: comm-free >= each device's compute sum;
+# every thunk twice as fast never lengthens the step, twice as slow never
+# shortens it; the scenario rows of one execution share MeasuredMs.
+$CP -c "$E/corr.tsv" -m "$E/module.tsv" -H "$E/hlo.tsv" -s --scale '.=0.5' --scale '.=2' \
+    --comm-scale 0 "$E/thunk.tsv" > "$E/meta.tsv" 2> /dev/null
+awk -F'\t' "$NS"'
+NR == FNR { if (FNR == 1) { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	if ($c["Communication"] == 0) sum[$c["ProgramId"] SUBSEP $c["ProgramExecution"] SUBSEP $c["Device"]] += ns($c["ProjDurMs"]); next }
+FNR == 1 { for (i = 1; i <= NF; i++) d[$i] = i; next }
+{ k = $d["ProgramId"] SUBSEP $d["ProgramExecution"]; p = ns($d["PredictedMs"]); m = ns($d["MeasuredMs"])
+  if ((k in meas) && meas[k] != m) { print "measured differs: " $0; bad++ }; meas[k] = m
+  if ($d["Scenario"] == "comm-free" || $d["Scenario"] == "comm-x0") { cf[k, $d["Scenario"]] = p
+	for (s in sum) { split(s, q, SUBSEP); if (q[1] SUBSEP q[2] == k && p < sum[s]) { print "comm-free " p " < compute " sum[s]; bad++ } } }
+  if ($d["Scenario"] == "scale:.=0.5" && p > m) { print "faster is longer: " $0; bad++ }
+  if ($d["Scenario"] == "scale:.=2" && p < m) { print "slower is shorter: " $0; bad++ }
+  n++ }
+END { for (x in cf) { split(x, q, SUBSEP); if (cf[q[1], q[2], "comm-free"] != cf[q[1], q[2], "comm-x0"]) { print "comm-x0 != comm-free"; bad++ } }
+      exit bad || n < 7 * 8 }' "$E/thunk.tsv" "$E/meta.tsv" > "$E/meta.out"
+if [ -s "$E/meta.out" ] || [ ! -s "$E/meta.tsv" ]; then notok "metamorphic"; head -5 "$E/meta.out"; else ok; fi
+
+# Slack: a thunk with slack is never on the path; the path's durations sum
+# to the step; labels are the four.
+$CP -c "$E/corr.tsv" -m "$E/module.tsv" -H "$E/hlo.tsv" "$E/thunk.tsv" > "$E/path.tsv" 2> /dev/null
+$CP -c "$E/corr.tsv" -m "$E/module.tsv" -H "$E/hlo.tsv" -b "$E/thunk.tsv" > "$E/bd.tsv" 2> /dev/null
+$CP -c "$E/corr.tsv" -m "$E/module.tsv" -H "$E/hlo.tsv" -k "$E/thunk.tsv" > "$T/sl.tsv" 2> /dev/null
+awk -F'\t' "$NS"'
+FILENAME == ARGV[1] { if (FNR > 1 && ns($10) > 0) slack[$1, $2, $3, $4, $5] = 1; next }
+FILENAME == ARGV[2] { if (FNR > 1) { step[$1, $2] = ns($6); lab[$1, $2, "compute"] = ns($7); lab[$1, $2, "communication"] = ns($8)
+	lab[$1, $2, "peer wait"] = ns($9); lab[$1, $2, "gap"] = ns($10) }; next }
+FNR == 1 { next }
+{ if ($6 !~ /^(compute|communication|peer wait|gap)$/) { print "label " $6; bad++ }
+  tot[$1, $2] += ns($8); got[$1, $2, $6] += ns($8)
+  if (($6 == "compute" || $6 == "communication") && (($1, $2, $4, $5, $3) in slack)) { print "slack on the path: " $0; bad++ } }
+END { for (k in step) if (tot[k] != step[k]) { print "path sum " tot[k] " != step " step[k]; bad++ }
+      for (k in lab) if (lab[k] != got[k] + 0) { print "breakdown differs from the path " k; bad++ }
+      exit bad > 0 }' "$T/sl.tsv" "$E/bd.tsv" "$E/path.tsv" > "$E/path.out"
+if [ -s "$E/path.out" ] || [ ! -s "$E/path.tsv" ]; then notok "path, slack and breakdown agree"; head -5 "$E/path.out"; else ok; fi
+
+# The planted cases: each on the critical path of its execution with the
+# label and the size the generator planted (critpath-truth.tsv).
+PL=$T/planted
+if "$MKEXAMPLE" -P "$PL" && frames "$T/pl" "$PL/rank0" "$PL/rank1"; then ok; else notok "planted run"; fi
+fact() { awk -F'\t' -v f="$1" '$1 == f { print $2 }' "$PL/critpath-truth.tsv"; }
+$CP -c "$T/pl/corr.tsv" -m "$T/pl/module.tsv" -H "$T/pl/hlo.tsv" "$T/pl/thunk.tsv" > "$T/pl/path.tsv" 2> /dev/null
+# planted TITLE EXEC DEVICE NAME LABEL MS: one path row with exactly these.
+planted() {
+	if awk -F'\t' -v e="$2" -v d="$3" -v n="$4" -v l="$5" -v ms="$6" "$NS"'
+	    $1 ~ /^a6ef/ && $2 == e && $3 == d && $4 == n && $6 == l && ns($8) == ns(ms) { f = 1 }
+	    END { exit !f }' "$T/pl/path.tsv"; then ok
+	else notok "planted $1: no path row '$5' of $6 ms on device $3 ($4) in execution $2"
+		awk -F'\t' -v e="$2" '$2 == e' "$T/pl/path.tsv" | head -8 | sed 's/^/  /'; fi
+}
+planted "late start" "$(fact late_exec)" "$(fact late_device)" "(late start)" "peer wait" "$(fact late_start_ms)"
+x0=$(fact xfer_dev0_ms) x1=$(fact xfer_dev1_ms)
+if awk -F'\t' -v e="$(fact xfer_exec)" -v a="$x0" -v b="$x1" "$NS"'
+    $1 ~ /^a6ef/ && $2 == e && $4 == "all-reduce-start" && $6 == "communication" &&
+    ns($8) == ns($3 == 0 ? a : b) { f = 1 } END { exit !f }' "$T/pl/path.tsv"; then ok
+else notok "planted unhideable collective: no communication row of $x0 / $x1 ms"; fi
+planted "gap" "$(fact gap_exec)" "$(fact gap_device)" "$(fact gap_name)" gap "$(fact gap_ms)"
+# comm-free gains the all-reduce's transfer less the compute that hides
+# it (gemm_fusion_dot.2 and loop_multiply_fusion, 1.29 ms, with their
+# launch gaps: under 1.5 ms).
+$CP -c "$T/pl/corr.tsv" -m "$T/pl/module.tsv" -H "$T/pl/hlo.tsv" -s "$T/pl/thunk.tsv" > "$T/pl/scen.tsv" 2> /dev/null
+if awk -F'\t' -v e="$(fact xfer_exec)" -v x="$x0" "$NS"'
+    $1 ~ /^a6ef/ && $2 == e && $3 == "comm-free" && ns($6) >= ns(x) - 1500000 && ns($6) <= ns(x) { f = 1 } END { exit !f }' "$T/pl/scen.tsv"
+then ok; else notok "comm-free gains the exposed all-reduce"; fi
+
+# The picture: 2 lanes at the example; 16 devices fold into 8 lanes.
+$CP -c "$E/corr.tsv" -m "$E/module.tsv" --svg -e "a6ef8f2b4c02e2e00281f6ff6071bd4d:3" "$E/thunk.tsv" > "$T/one.svg" 2> /dev/null
+if head -c 4 "$T/one.svg" | grep -q '<svg' && tail -n 1 "$T/one.svg" | grep -q '</svg>' &&
+    [ "$(grep -c '>device [0-9]*</text>' "$T/one.svg")" -eq 2 ] && grep -q 'polyline' "$T/one.svg" &&
+    grep -q 'execution 3' "$T/one.svg"; then ok; else notok "svg of the example"; fi
+if command -v xmllint > /dev/null; then
+	xmllint --noout "$T/one.svg" 2> /dev/null && ok || notok "svg is not well-formed XML"
+fi
+if "$MKEXAMPLE" -n 16 -s 3 "$T/n16" && frames "$T/f16" "$T"/n16/rank*; then
+	$CP -c "$T/f16/corr.tsv" -m "$T/f16/module.tsv" --svg "$T/f16/thunk.tsv" > "$T/16.svg" 2> /dev/null
+	if [ "$(grep -c '>device [0-9]*</text>' "$T/16.svg")" -le 7 ] && grep -q 'other devices</text>' "$T/16.svg" &&
+	    [ "$(wc -c < "$T/16.svg")" -lt 200000 ]; then ok; else notok "svg of 16 devices aggregated"; fi
+	identity "$T/f16" "16 devices"
+else
+	notok "16-process run"
+fi
+
+# The report's section: pipelines/critpath.sh on the example's frames.
+if NSYSJAX_BIN=$BIN sh pipelines/critpath.sh -o "$T/sec" "$E" > "$T/sec.out" 2> "$T/sec.err"; then ok; else notok "critpath.sh"; cat "$T/sec.err"; fi
+for f in breakdown.tsv modules.tsv scenarios.tsv scenario-means.tsv path.tsv step.svg critpath.txt critpath-section.html; do
+	[ -s "$T/sec/$f" ] && ok || notok "critpath.sh wrote no $f"
+done
+# The steady state: executions 2..5 of the train step (warm-up 0, 1),
+# 6 scenarios each (comm-x0.5 included).
+[ "$(awk -F'\t' 'NR > 1 && $1 ~ /^a6ef/' "$T/sec/breakdown.tsv" | wc -l)" -eq 4 ] && ok || notok "critpath.sh: not the 4 steady executions"
+[ "$(awk -F'\t' 'NR > 1 && $1 ~ /^a6ef/' "$T/sec/scenarios.tsv" | wc -l)" -eq 24 ] && ok || notok "critpath.sh: scenarios"
+grep -q '<svg' "$T/sec/critpath-section.html" && grep -q 'estimates' "$T/sec/critpath-section.html" && ok ||
+	notok "critpath section lacks the picture or the caveat"
+cmp -s "$T/sec.out" "$T/sec/critpath.txt" && ok || notok "critpath.sh: stdout is not critpath.txt"
+
+# Determinism, and what-ifs said to be estimates.
+$CP -c "$E/corr.tsv" -m "$E/module.tsv" -H "$E/hlo.tsv" -s "$E/thunk.tsv" 2> "$T/est" | cmp -s - "$E/scen.tsv" && ok || notok "not deterministic"
+grep -q "estimates" "$T/est" && ok || notok "scenarios not said to be estimates"
+
+# Errors.
+{ head -n 1 "$E/thunk.tsv"; awk -F'\t' 'NR > 1 && $2 == 1' "$E/thunk.tsv" | head -n 2
+  awk -F'\t' 'NR > 1 && $2 == 2' "$E/thunk.tsv" | head -n 2; awk -F'\t' 'NR > 1 && $2 == 1' "$E/thunk.tsv" | tail -n 1; } > "$T/split.tsv"
+expect_error -r 1 "its rows are not together" $CP "$T/split.tsv"
+cut -f 1-8 "$E/thunk.tsv" | cut -f 1-5,7- > "$T/nostart.tsv"
+expect_error 1 "missing column 'ProjStartMs'" $CP "$T/nostart.tsv"
+expect_error 2 "not REGEX=FACTOR" $CP -s --scale fusion "$E/thunk.tsv"
+expect_error 2 "bad regular expression" $CP -s --scale '(=2' "$E/thunk.tsv"
+expect_error 2 "exclude each other" $CP -s -k "$E/thunk.tsv"
+expect_error 1 "nope.tsv: cannot open" $CP -m "$T/nope.tsv" "$E/thunk.tsv"
+printf 'ProgramId\tProgramExecution\tName\tThunkExecution\tDevice\tProjStartMs\tProjDurMs\np\t0\ta\t0\t0\t1.5\t-2\n' > "$T/neg.tsv"
+expect_error -r 1 "negative" $CP "$T/neg.tsv"
+
+done_testing t86-critpath
