@@ -129,6 +129,24 @@ check "node: hlo frame" cmp "$T/node.hlo.want" "$T/node.hlo"
 $X -f nvtx "$T/node/node.sqlite" 2>/dev/null | awk -F'\t' '$1 ~ /command_buffer_1/ && $2 == 10200000 { print $3, $9 }' > "$T/node.nvtx"
 [ "$(cat "$T/node.nvtx")" = "610000 1" ] && ok || notok "node: nvtx row of the buffer: $(cat "$T/node.nvtx")"
 
+# XLA creates the graph's nodes during the buffer's first execution, so
+# node-level capture-time attribution gives that range every later
+# launch's kernels too (the nvtx frame shows it: the range spans both
+# executions, 10.2 to 20.81 ms, 2 launches).  The thunk frame keeps each
+# execution's own launch: the same rows as above, and a note.
+{ echo "$HEAD"; echo "$META"; exec_ranges 0 10000000 10; node_ops 10000000 12
+  # originals 11..17 created inside the first buffer range, instantiated
+  # as the clones 31..37 the kernels carry
+  for k in 31 32 33 34 35 36 37; do echo "node 0x1000064000064 $((1420 + k)) $((1421 + k)) $((k - 20)) -
+node 0x1000064000064 1480 1481 $k $((k - 20))"; done
+  exec_ranges 100000 20000000 20; node_ops 20000000 22; } | mk capture
+same capture < "$T/node.want"
+check "capture: thunk time per execution as planted" totals capture 0.81
+$X -f nvtx "$T/capture/capture.sqlite" 2>/dev/null | awk -F'\t' '$1 ~ /command_buffer_1/ && $2 == 10200000 { print $3, $9 }' > "$T/capture.nvtx"
+[ "$(cat "$T/capture.nvtx")" = "10610000 2" ] && ok || notok "capture: nvtx row of the first buffer: $(cat "$T/capture.nvtx")"
+grep -q "capture.sqlite: 1 command-buffer rows also had the operations of other launches" "$T/capture.err" && ok ||
+    notok "capture: note: $(cat "$T/capture.err")"
+
 # Without the thunk metadata: the buffer is known by its name, and only
 # kernel names match (every HLO instruction a candidate): loop_add_fusion.1,
 # input_reduce_fusion.3, fusion.7; the buffer keeps 610 - 300 = 310us.
@@ -198,6 +216,30 @@ $X -f thunk "$T/conc/conc.sqlite" 2>/dev/null | awk -F'\t' '$2 == 1 && $18 != ""
 grep -q "3 of 5 graph operations (66.7% of their GPU time)" "$T/conc.err" &&
     grep -q "1 command-buffer executions not split" "$T/conc.err" && ok || notok "conc: notes: $(cat "$T/conc.err")"
 
+# A collective inside a buffer (placed by order: the NCCL kernel has its
+# library's name): all-reduce [10.0, 10.3] ms, fusion_1 [10.3, 10.4], a
+# 200us gap, fusion_3 [10.6, 10.7].  The buffer keeps 0.2 ms from its
+# start, which is no interval: it hides nothing of the all-reduce
+# (ProjDurHiddenMs 0, the whole 0.3 ms exposed).
+{ echo "thread 0x1000064000064 XlaLauncher:#global=0,local=0,process=0,slice=0#
+domain 1 0x1000064000064 1 0 TSL
+hlo 5 jit_f fusion.1:fusion all-reduce.2:all-reduce fusion.3:fusion
+thunkmeta 5 jit_f command_buffer_1:kCommandBuffer -:kSequential all-reduce.2:kNcclAllReduce fusion.1:kKernel fusion.3:kKernel
+nvtx 2 59 0x1000064000064 1000 9000 - 1 XlaModule:#hlo_module=jit_f,program_id=5#
+nvtx 4 59 0x1000064000064 1300 1500 - 1 Thunk:#hlo_op=command_buffer_1#
+call 0x1000064000064 1400 1410 2 0
+kernel 10000000 10300000 2 0x1000064000000 0 7 32 ncclDevKernel_AllReduce_Sum_f32_RING_LL
+kernel 10300000 10400000 2 0x1000064000000 0 7 31 fusion_1
+kernel 10600000 10700000 2 0x1000064000000 0 7 33 fusion_3"; } | mk comm
+same comm <<'W'
+all-reduce.2|10|0.3|command_buffer_1
+command_buffer_1|10|0.2|command_buffer_1
+fusion.1|10.3|0.1|command_buffer_1
+fusion.3|10.6|0.1|command_buffer_1
+W
+awk -F'\t' '$3 == "all-reduce.2" { print $13, $14 }' "$T/comm.thunk" | grep -qx "1 0" && ok || notok "comm: hidden time of the all-reduce: $(cat "$T/comm.thunk")"
+check "comm: thunk time as planted" totals comm 0.7
+
 # The name rule alone: command_buffer.3 (no metadata) is a buffer,
 # command_buffer_x is not; a metadata kind other than kCommandBuffer
 # wins over the name.
@@ -220,6 +262,52 @@ command_buffer.3|10|0.1|command_buffer.3
 command_buffer_7|10.4|0.1|
 command_buffer_x|10.2|0.1|
 W
+
+# The thunk metadata xz-compressed (as nsys-jax stores dumps) gives the
+# same rows; a metadata dump that does not decode costs the order rule
+# (one note), never the run.
+if need xz; then
+	mkdir -p "$T/nodexz"; cp "$T/node/node.sqlite" "$T/nodexz/nodexz.sqlite"; cp -R "$T/node/dump" "$T/nodexz/"
+	xz "$T/nodexz/dump/module_0005.jit_f.thunk_metadata.pb"
+	rows node > "$T/a"; rows nodexz > "$T/b"
+	check "thunk metadata .pb.xz" cmp "$T/a" "$T/b"
+fi
+mkdir -p "$T/badmeta"; cp "$T/node/node.sqlite" "$T/badmeta/badmeta.sqlite"; cp -R "$T/node/dump" "$T/badmeta/"
+printf '\010\005' > "$T/badmeta/dump/module_0005.jit_f.thunk_metadata.pb"
+rows badmeta > "$T/badmeta.got"
+rows nometa | grep -v '^fusion\.[06]' > "$T/a"; grep -v '^fusion\.[06]' "$T/badmeta.got" > "$T/b"
+check "bad thunk metadata: names only" cmp "$T/a" "$T/b"
+grep -q "thunk_metadata.pb: thunk metadata: field 1 is no message (not a ThunkMetadataListProto): command buffers of module jit_f recognised by name, matched without order" "$T/badmeta.err" &&
+    ok || notok "bad thunk metadata: note: $(cat "$T/badmeta.err")"
+
+# An nsys-jax archive without command buffers: the column is there, empty.
+if have_data; then
+	$X -f thunk "$DATA/pax_fsdp4_4proc_proc0.zip" 2>/dev/null | awk -F'\t' 'NR == 1 { ok = $NF == "CommandBuffer"; next } $NF != "" { ok = 0 } END { exit !ok }' &&
+	    ok || notok "archive: CommandBuffer last and empty"
+else
+	skip "archive without command buffers: $DATA not found"
+fi
+
+# An nsys-jax archive (the example run, rank0) with XLA's thunk metadata
+# of jit_init (xz-compressed, as nsys-jax stores dumps) that calls
+# loop_convert_fusion a command buffer: its rows are marked, get no
+# Communication value and no hlo row; every other field is unchanged.
+: "${MKEXAMPLE:=${BIN%/bin}/example/mkexample}"
+if [ -x "$MKEXAMPLE" ] && need xz; then
+	"$MKEXAMPLE" "$T/ex" > /dev/null 2>&1 || notok "mkexample"
+	$X -f thunk "$T/ex/rank0" > "$T/ex.before" 2>/dev/null
+	echo "thunkmeta 3 jit_init loop_broadcast_fusion:kKernel loop_convert_fusion:kCommandBuffer -:kSequential" | mk exmeta
+	xz -c "$T/exmeta/dump/module_0003.jit_init.thunk_metadata.pb" > "$T/ex/rank0/dump/module_0003.jit_init.thunk_metadata.pb.xz"
+	$X -f thunk "$T/ex/rank0" > "$T/ex.after" 2> "$T/ex.err" || notok "archive with thunk metadata: $(cat "$T/ex.err")"
+	P=$($X -f module "$T/ex/rank0" 2>/dev/null | awk -F'\t' '$4 == "jit_init" { print $1; exit }')
+	awk -F'\t' -v OFS='\t' -v P="$P" 'FNR > 1 && $1 == P && $3 == "loop_convert_fusion" { $NF = $3; $13 = "" } { print }' \
+	    "$T/ex.before" > "$T/ex.want"
+	cmp -s "$T/ex.want" "$T/ex.after" && ok || { notok "archive: thunk metadata marks"; diff "$T/ex.want" "$T/ex.after" | head -5; }
+	[ -n "$P" ] && grep -q "^$P${TAB}.*${TAB}loop_convert_fusion\$" "$T/ex.after" && ok || notok "archive: no marked row"
+	$X -f hlo "$T/ex/rank0" 2>/dev/null | grep -q "^$P${TAB}loop_convert_fusion${TAB}" && notok "archive: a command buffer in the hlo frame" || ok
+else
+	skip "archive with thunk metadata: no $MKEXAMPLE or xz"
+fi
 
 # Workers and merge pass the column through: -j 2 over two exports equals
 # one extraction.

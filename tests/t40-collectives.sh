@@ -81,7 +81,7 @@ if have_data; then
 	col "$T/c4.thunkbw" $BWC | sort > "$T/a"
 	col "$T/c4.comm" $BWC | sort > "$T/b"
 	cmp -s "$T/a" "$T/b" && ok || notok "thunk frame -d differs from communication frame"
-	n=$($C "$T/c4/thunk.tsv" | awk -F'\t' 'NR > 1 && $13 == 0 && $18 != "" { n++ } END { print n + 0 }')
+	n=$($C "$T/c4/thunk.tsv" | awk -F'\t' 'NR > 1 && $13 == 0 && $19 != "" { n++ } END { print n + 0 }')
 	[ "$n" -eq 0 ] && ok || notok "compute rows have bandwidth"
 	[ "$($C "$T/c4/thunk.tsv" | wc -l)" -eq "$(wc -l < "$T/c4/thunk.tsv")" ] && ok || notok "rows lost"
 	# Running twice rewrites the columns in place: the same bytes.

@@ -150,7 +150,9 @@ int
 cmdbuf_match(const struct cmdbuf_op *ops, size_t n,
     const struct cmdbuf_members *m, long *assign)
 {
-	uint8_t *named = mem_calloc(m->n + 1, 1);
+	/* Which members a name matched: for the order rule only (without
+	 * metadata M holds every instruction of the module). */
+	uint8_t *named = m->ordered ? mem_calloc(m->n + 1, 1) : NULL;
 	int64_t maxend = INT64_MIN;
 	int concurrent = 0;
 	size_t i, lo;
@@ -162,7 +164,7 @@ cmdbuf_match(const struct cmdbuf_op *ops, size_t n,
 		if (ops[i].end > maxend)
 			maxend = ops[i].end;
 		assign[i] = by_name(m, ops[i].name);
-		if (assign[i] >= 0)
+		if (assign[i] >= 0 && named)
 			named[assign[i]] = 1;
 	}
 	if (m->ordered && !concurrent)
@@ -181,24 +183,63 @@ cmdbuf_match(const struct cmdbuf_op *ops, size_t n,
 	return concurrent;
 }
 
-/* The span of member I's operations: [*S, *E]; 0 when it has none. */
-static int
-span(const struct cmdbuf_op *ops, size_t n, const long *assign, long i,
-    int64_t *s, int64_t *e)
-{
-	size_t k;
-	int any = 0;
+/* One inner row being built: a member's operations. */
+struct seg {
+	long member;
+	size_t first;		/* index of its first operation */
+	int64_t s, e;		/* span, ns */
+};
 
-	for (k = 0; k < n; k++) {
-		if (assign[k] != i)
+static int
+cmp_seg_member(const void *pa, const void *pb)
+{
+	const struct seg *a = pa, *b = pb;
+
+	if (a->member != b->member)
+		return a->member < b->member ? -1 : 1;
+	return (a->first > b->first) - (a->first < b->first);
+}
+
+static int
+cmp_seg_first(const void *pa, const void *pb)
+{
+	const struct seg *a = pa, *b = pb;
+
+	return (a->first > b->first) - (a->first < b->first);
+}
+
+/* The inner rows of ASSIGN, in order of their first operation, into a
+ * new array *OUT; returns their number.  O(n log n). */
+static size_t
+segments(const struct cmdbuf_op *ops, size_t n, const long *assign,
+    struct seg **out)
+{
+	struct seg *v = mem_calloc(n + 1, sizeof(*v));
+	size_t k, m = 0, i;
+
+	for (k = 0; k < n; k++)
+		if (assign[k] >= 0) {
+			v[m].member = assign[k];
+			v[m].first = k;
+			v[m].s = ops[k].start;
+			v[m++].e = ops[k].end;
+		}
+	if (m > 0)
+		qsort(v, m, sizeof(*v), cmp_seg_member);
+	for (k = 0, i = 0; k < m; k++) {
+		if (i > 0 && v[i - 1].member == v[k].member) {
+			if (v[k].s < v[i - 1].s)
+				v[i - 1].s = v[k].s;
+			if (v[k].e > v[i - 1].e)
+				v[i - 1].e = v[k].e;
 			continue;
-		if (!any || ops[k].start < *s)
-			*s = ops[k].start;
-		if (!any || ops[k].end > *e)
-			*e = ops[k].end;
-		any = 1;
+		}
+		v[i++] = v[k];
 	}
-	return any;
+	if (i > 0)
+		qsort(v, i, sizeof(*v), cmp_seg_first);
+	*out = v;
+	return i;
 }
 
 size_t
@@ -206,28 +247,19 @@ cmdbuf_split(struct frames *f, size_t t, const char *buf,
     const struct cmdbuf_op *ops, size_t n, const long *assign,
     const struct cmdbuf_members *m, struct cmdbuf_stats *st)
 {
-	long *used = mem_calloc(n + 1, sizeof(*used));
-	int64_t sum = 0, s = 0, e = 0;
-	size_t k, nused = 0, i;
+	struct seg *v;
+	int64_t sum = 0;
+	size_t k, nv = segments(ops, n, assign, &v);
 
 	st->nbuf++;
 	st->nops += n;
-	for (k = 0; k < n; k++) {
+	for (k = 0; k < n; k++)
 		st->ns += ops[k].end - ops[k].start;
-		if (assign[k] < 0)
-			continue;
-		/* Each member once, in order of its first operation. */
-		for (i = 0; i < nused && used[i] != assign[k]; i++)
-			;
-		if (i == nused) {
-			used[nused++] = assign[k];
-			span(ops, n, assign, assign[k], &s, &e);
-			sum += e - s;
-		}
-	}
+	for (k = 0; k < nv; k++)
+		sum += v[k].e - v[k].s;
 	if (sum > f->thunks[t].dur) {
 		st->nrefused++;
-		free(used);
+		free(v);
 		return 0;
 	}
 	for (k = 0; k < n; k++)
@@ -235,24 +267,22 @@ cmdbuf_split(struct frames *f, size_t t, const char *buf,
 			st->nmatched++;
 			st->ns_matched += ops[k].end - ops[k].start;
 		}
-	for (i = 0; i < nused; i++) {
-		struct frames_thunk *in;
+	mem_grow(&f->thunks, &f->capthunks, f->nthunks + nv,
+	    sizeof(*f->thunks));
+	for (k = 0; k < nv; k++) {
+		struct frames_thunk *in = &f->thunks[f->nthunks++];
 
-		span(ops, n, assign, used[i], &s, &e);
-		mem_grow(&f->thunks, &f->capthunks, f->nthunks + 1,
-		    sizeof(*f->thunks));
-		in = &f->thunks[f->nthunks++];
 		*in = f->thunks[t];
-		in->name = mem_strdup(m->name[used[i]]);
-		in->start = s;
-		in->dur = e - s;
+		in->name = mem_strdup(m->name[v[k].member]);
+		in->start = v[k].s;
+		in->dur = v[k].e - v[k].s;
 		in->orig_dur = 0;
 		in->cmdbuf = buf;
 		in->cmdbuf_opened = 0;
 	}
 	f->thunks[t].dur -= sum;
 	f->thunks[t].cmdbuf = buf;
-	f->thunks[t].cmdbuf_opened = nused > 0;
-	free(used);
-	return nused;
+	f->thunks[t].cmdbuf_opened = nv > 0;
+	free(v);
+	return nv;
 }

@@ -29,7 +29,9 @@
  * operation's, duration = last end - first start, OrigStart the buffer's,
  * OrigDur 0.  The buffer's row keeps its start and only the time the
  * inner rows do not explain (buffer duration - their sum, possibly 0),
- * so the sum of thunk time per module is unchanged.  Limits: when the
+ * so the sum of thunk time per module is unchanged; what it keeps is a
+ * sum, not an interval, so it takes no part in hidden communication time
+ * (frames.h, cmdbuf_opened).  Limits: when the
  * operations run concurrently (XLA's kConcurrentRegions, several
  * streams), order says nothing, so only names match; and when the
  * inner rows' spans then overlap (their sum exceeds the buffer's

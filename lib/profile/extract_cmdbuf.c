@@ -20,6 +20,8 @@
 struct meta {
 	int64_t program_id;
 	struct thunkmeta t;
+	struct strtab names;	/* entry name -> first entry (first[id]) */
+	size_t *first;
 };
 
 /* The members of one buffer, built once per profile. */
@@ -41,6 +43,7 @@ struct cbx {
 	char *key;
 	size_t capkey;
 	struct cmdbuf_stats st;
+	size_t nreset;		/* rows cut back to their own launch */
 };
 
 int
@@ -66,11 +69,37 @@ is_outside(void *arg, const char *name)
 	return strtab_find(&c->outside, k, strlen(k)) != STRTAB_NONE;
 }
 
+/* Index E's entries by name (the first of each), for meta_find. */
+static void
+meta_index(struct meta *e)
+{
+	size_t i;
+
+	e->first = mem_calloc(e->t.n + 1, sizeof(*e->first));
+	for (i = 0; i < e->t.n; i++) {
+		int added;
+		size_t id = strtab_intern(&e->names, e->t.v[i].name,
+		    strlen(e->t.v[i].name), &added);
+
+		if (added)
+			e->first[id] = i;
+	}
+}
+
+/* The first entry of E named NAME, or -1: a hash lookup. */
+static long
+meta_find(const struct meta *e, const char *name)
+{
+	size_t id = strtab_find(&e->names, name, strlen(name));
+
+	return id == STRTAB_NONE ? -1 : (long)e->first[id];
+}
+
 /*
  * The thunk metadata of module M, read once per program; a dump that
  * does not decode costs its command buffers their order, with a note.
  */
-static const struct thunkmeta *
+static const struct meta *
 meta_of(struct cbx *c, const struct frames_module *m)
 {
 	const struct input_profile *p = &c->x->in.p[c->k];
@@ -81,7 +110,7 @@ meta_of(struct cbx *c, const struct frames_module *m)
 
 	for (i = 0; i < c->nmeta; i++)
 		if (c->meta[i].program_id == m->program_id)
-			return c->meta[i].t.n ? &c->meta[i].t : NULL;
+			return c->meta[i].t.n ? &c->meta[i] : NULL;
 	mem_grow(&c->meta, &c->capmeta, c->nmeta + 1, sizeof(*c->meta));
 	e = &c->meta[c->nmeta++];
 	memset(e, 0, sizeof(*e));
@@ -95,19 +124,21 @@ meta_of(struct cbx *c, const struct frames_module *m)
 		err_note(&c->x->warnings, "%s: %s: %s: command buffers of "
 		    "module %s recognised by name, matched without order",
 		    p->path, member, err_msg(), m->name);
+	else
+		meta_index(e);
 	free(data);
 	free(member);
-	return e->t.n ? &e->t : NULL;
+	return e->t.n ? e : NULL;
 }
 
 /* Whether thunk T is a command buffer (metadata kind, else its name). */
 static int
-is_cmdbuf(const struct thunkmeta *t, const char *name)
+is_cmdbuf(const struct meta *e, const char *name)
 {
-	long i = t ? thunkmeta_find(t, name) : -1;
+	long i = e ? meta_find(e, name) : -1;
 
 	if (i >= 0)
-		return thunkmeta_is_cmdbuf_kind(t->v[i].kind);
+		return thunkmeta_is_cmdbuf_kind(e->t.v[i].kind);
 	return cmdbuf_name_is(name);
 }
 
@@ -116,11 +147,15 @@ is_cmdbuf(const struct thunkmeta *t, const char *name)
 static const struct cmdbuf_members *
 members_of(struct cbx *c, const struct frames_module *m, const char *buf)
 {
-	const struct thunkmeta *t = meta_of(c, m);
+	const struct meta *t = meta_of(c, m);
 	struct memb *e;
 	size_t i;
-	long b;
+	long b = t ? meta_find(t, buf) : -1;
 
+	/* Without the buffer's metadata, one table (every instruction)
+	 * serves all the module's buffers. */
+	if (b < 0)
+		buf = NULL;
 	for (i = 0; i < c->nmemb; i++)
 		if (c->memb[i].program_id == m->program_id &&
 		    c->memb[i].buf == buf)
@@ -130,9 +165,9 @@ members_of(struct cbx *c, const struct frames_module *m, const char *buf)
 	memset(e, 0, sizeof(*e));
 	e->program_id = m->program_id;
 	e->buf = buf;
-	if (t && (b = thunkmeta_find(t, buf)) >= 0) {
+	if (b >= 0) {
 		c->pid_cur = m->program_id;
-		cmdbuf_members_meta(&e->m, t, (size_t)b, is_outside, c);
+		cmdbuf_members_meta(&e->m, &t->t, (size_t)b, is_outside, c);
 	} else if (m->hlo) {
 		for (i = 0; i < hlo_count(m->hlo); i++)
 			cmdbuf_members_add(&e->m, hlo_inst(m->hlo, i)->name,
@@ -149,6 +184,30 @@ cmp_op(const void *pa, const void *pb)
 	if (a->start != b->start)
 		return a->start < b->start ? -1 : 1;
 	return (a->end > b->end) - (a->end < b->end);
+}
+
+/*
+ * The buffer row TH spans its own launch's operations OPS[0..N) (sorted
+ * by start).  Node-level capture-time attribution (nvtxproj.h) also
+ * gives the range that was open when XLA created the graph's nodes (the
+ * buffer's first execution) every later launch's operations; the thunk
+ * frame keeps each execution's own.
+ */
+static void
+reset_span(struct cbx *c, struct frames_thunk *th,
+    const struct cmdbuf_op *ops, size_t n)
+{
+	int64_t s = ops[0].start, e = ops[0].end;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (ops[i].end > e)
+			e = ops[i].end;
+	if (th->start == s && th->dur == e - s)
+		return;
+	th->start = s;
+	th->dur = e - s;
+	c->nreset++;
 }
 
 /* Split buffer row T by the graph operations of its launch, if any. */
@@ -175,6 +234,7 @@ split(struct cbx *c, struct nsysdb *d, size_t t)
 		    nsysdb_string(d, g[i].nameid) : "";
 	}
 	qsort(ops, n, sizeof(*ops), cmp_op);
+	reset_span(c, th, ops, n);
 	cmdbuf_match(ops, n, mb, assign);
 	cmdbuf_split(&c->x->fr, t, th->cmdbuf, ops, n, assign, mb, &c->st);
 	free(assign);
@@ -189,6 +249,12 @@ note(struct cbx *c)
 	const struct cmdbuf_stats *s = &c->st;
 	double share;
 
+	if (c->nreset > 0)
+		err_note(&c->x->warnings, "%s: %zu command-buffer rows also had "
+		    "the operations of other launches (their graph's nodes "
+		    "were created in them: capture-time attribution); in the "
+		    "thunk frame each keeps its own launch's", p->path,
+		    c->nreset);
 	if (s->nbuf == 0)
 		return;
 	share = s->ns > 0 ? 100.0 * (double)(s->ns - s->ns_matched) /
@@ -208,8 +274,11 @@ cbx_free(struct cbx *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->nmeta; i++)
+	for (i = 0; i < c->nmeta; i++) {
 		thunkmeta_free(&c->meta[i].t);
+		strtab_free(&c->meta[i].names);
+		free(c->meta[i].first);
+	}
 	for (i = 0; i < c->nmemb; i++)
 		cmdbuf_members_free(&c->memb[i].m);
 	free(c->meta);

@@ -680,8 +680,16 @@ number_thunks(struct frames *f)
 	free(p);
 }
 
-/* Overlap groups: (ProgramId, Device), compute before communication,
- * each by start. */
+/* A thunk's part in hidden time: 0 compute, 1 communication, 2 none (a
+ * command buffer split into inner rows: what it keeps is no interval). */
+static int
+overlap_role(const struct frames_thunk *t)
+{
+	return t->cmdbuf_opened ? 2 : t->comm == 1;
+}
+
+/* Overlap groups: (ProgramId, Device), compute before communication
+ * before split buffers, each by start. */
 static int
 cmp_overlap(const void *a, const void *b)
 {
@@ -694,7 +702,7 @@ cmp_overlap(const void *a, const void *b)
 		return c;
 	if ((c = cmp_i64(s->dev.device, t->dev.device)) != 0)
 		return c;
-	if ((c = cmp_i64(s->comm == 1, t->comm == 1)) != 0)
+	if ((c = cmp_i64(overlap_role(s), overlap_role(t))) != 0)
 		return c;
 	if ((c = cmp_i64(s->start, t->start)) != 0)
 		return c;
@@ -762,6 +770,7 @@ compute_overlap(struct frames *f)
 	qsort(p, f->nthunks, sizeof(*p), cmp_overlap);
 	for (i = 0; i < f->nthunks; i = j) {
 		const struct frames_thunk *t = &f->thunks[p[i]];
+		size_t nused = 0;
 
 		nc = 0;
 		for (j = i; j < f->nthunks; j++) {
@@ -771,10 +780,10 @@ compute_overlap(struct frames *f)
 			    cmp_str(f->modules[u->module].program,
 			    f->modules[t->module].program) != 0)
 				break;
-			if (u->comm != 1)
-				nc++;
+			nc += overlap_role(u) == 0;
+			nused += overlap_role(u) < 2;
 		}
-		overlap_group(f, p + i, nc, j - i, maxend);
+		overlap_group(f, p + i, nc, nused, maxend);
 	}
 	free(maxend);
 	free(p);

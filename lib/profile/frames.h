@@ -116,7 +116,8 @@ int frames_add_profile(struct frames *f, size_t profile,
  * Hidden time (data_loaders.py _calculate_overlap): for each
  * communication thunk, the sum over compute thunks of the same ProgramId
  * and device of the length of their overlap with it; that time moves from
- * `dur` to `hidden`.  Computed by a sweep over compute thunks sorted by
+ * `dur` to `hidden`.  A split command buffer (`cmdbuf_opened`: the time
+ * it keeps is no interval) is neither: its inner rows are.  Computed by a sweep over compute thunks sorted by
  * start with a running maximum of ends, O(n log n + overlaps), where the
  * reference compares every pair.
  *
