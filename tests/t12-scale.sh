@@ -90,7 +90,7 @@ expect_error 1 "task 4 of 11 did not finish" env NSYSJAX_BIN=$BIN sh pipelines/e
 # extracts in one process; --merge refuses.  The second profile is
 # another run's process 0 (a copy of the first would be refused as the
 # same profile given twice), named copy0.
-"$MKEXAMPLE" -n 1 -s 13 "$T/other" > /dev/null || notok "mkexample -n 1 -s 13"
+"$MKEXAMPLE" -n 2 -s 13 "$T/other" > /dev/null || notok "mkexample -n 2 -s 13"
 cp -r "$T/other/rank0" "$T/copy0"
 "$X" -j 0 -o "$T/dup0" "$1" "$T/copy0" 2> /dev/null || notok "a process and its copy -j 0"
 "$X" -j 2 -o "$T/dup2" "$1" "$T/copy0" 2> /dev/null || notok "a process and its copy -j 2"
