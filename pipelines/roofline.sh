@@ -95,7 +95,9 @@ roofs=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 if command -v gnuplot > /dev/null && [ "$(wc -l < "$W/points.tsv")" -gt 1 ]; then
 	# shellcheck disable=SC2086 # three numbers
 	set -- $roofs
-	gnuplot -e "set encoding utf8; set terminal svg size 900,540 dynamic noenhanced background rgb 'white'; set output '$OUT/roofline.svg'" \
+	# The output path reaches gnuplot through the environment, never
+	# spliced into its program text (a path may hold quotes).
+	NSYSJAX_PLOT=$OUT/roofline.svg gnuplot -e "set encoding utf8; set terminal svg size 900,540 dynamic noenhanced background rgb 'white'; set output system('printf %s \"\$NSYSJAX_PLOT\"')" \
 	    -c /dev/stdin "$W/points.tsv" "$1" "$2" "$3" 2> "$W/gp.err" <<'GP' ||
 set title "Roofline of the steady state: the 50 longest operations (rates below 1 GFLOP/s not shown)"
 set xlabel "Arithmetic intensity [FLOP/B]"; set ylabel "Achieved [TFLOP/s]"
