@@ -124,4 +124,7 @@ cp "$W/diff-section.html" "$OUT/diff-section.html"
 	printf '</body>\n</html>\n'
 } > "$W/diff.html"
 cp "$W/diff.html" "$OUT/diff.html"
+# The output is whole: exit 3 is the gate's verdict, not a failure, so
+# the directory made for it stays (common.sh removes OUT_MADE otherwise).
+OUT_MADE=''
 exit "$rc"
