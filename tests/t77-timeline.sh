@@ -249,7 +249,10 @@ awk -F'\t' -v OFS='\t' '$3 == "late" { $6 = "-1" } 1' "$S/thunk.tsv" > "$T/bad/t
 expect_error 1 "thunk.tsv:9: column ProjDurMs: negative duration" "$TL" -f json "$T/bad"
 if command -v script > /dev/null 2>&1; then
 	script -qec "$TL $S" /dev/null > "$T/tty" 2>&1
-	if grep -q "refusing to write a binary trace to a terminal" "$T/tty"; then ok; else notok "binary output to a terminal"; fi
+	if grep -q "refusing to write a binary trace to a terminal" "$T/tty"; then ok
+	elif [ ! -c /dev/ptmx ] || [ ! -d /dev/pts ] || grep -qi "pseudo-terminal\|openpty\|/dev/pts" "$T/tty"; then
+		skip "binary output to a terminal: no pseudo-terminal here ($(head -c 120 "$T/tty"))"
+	else notok "binary output to a terminal"; fi
 fi
 
 # ---- the man page ----
