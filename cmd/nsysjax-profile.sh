@@ -176,31 +176,40 @@ rep=$tmp/$base
 say "profiling: nsys profile ${defaults[*]-} ${nsysopts[*]-} $*"
 # nsys stays in our process group, so that the program may read the
 # terminal (in a group of its own it would stop on SIGTTIN), and runs in
-# the background only so that a SIGTERM to us can be forwarded.  Without
-# job control bash starts it with SIGINT and SIGQUIT ignored, which the
-# subshell undoes before exec.  The terminal's Ctrl-C reaches nsys and
-# the program directly: we only outlive it (trap :), never send a second
-# one.  SIGTERM is forwarded, with SIGCONT for a stopped nsys.  Without
-# job control wait returns when nsys ends or a trapped signal arrives,
-# never on a stop: a stopped program costs no CPU here.
-pid='' term=0
+# a background subshell only so that a SIGTERM to us can be forwarded.
+# The terminal's Ctrl-C reaches nsys and the program directly: we only
+# outlive it (trap :), never send a second one.  SIGTERM is forwarded to
+# nsys, with SIGCONT for a stopped nsys.
+# The subshell outlives the signals too (trap :, which its children do
+# not inherit: they start with every signal at its default), writes
+# nsys's pid before exec-ing it, and nsys's exit status once it ends: a
+# wait interrupted by a trapped signal just as its child ends may lose
+# the child's status (bash 5.2 then gives 255), so the status is read
+# from that file.  Without job control wait returns when the subshell
+# ends or a trapped signal arrives, never on a stop: a stopped program
+# costs no CPU here.
+pid='' npid='' term=0
+# forward: SIGTERM to nsys once its pid is known (a SIGTERM that came
+# before is sent then), SIGCONT to it and to the subshell (stopped too,
+# it would never write the status).
+forward() {
+	[ -n "$npid" ] || [ ! -s "$tmp/nsys.pid" ] || npid=$(cat "$tmp/nsys.pid")
+	[ -z "$npid" ] || { kill -TERM "$npid"; kill -CONT "$npid"; } 2> /dev/null
+	[ -z "$pid" ] || kill -CONT "$pid" 2> /dev/null
+}
 trap : INT
-trap 'term=1; [ -z "$pid" ] || { kill -TERM "$pid"; kill -CONT "$pid"; } 2> /dev/null' TERM
-( trap - INT QUIT TERM; exec nsys profile "${defaults[@]+"${defaults[@]}"}" \
-    "${nsysopts[@]+"${nsysopts[@]}"}" --output="$rep" --force-overwrite=true "$@" ) &
+trap 'term=1; forward' TERM
+( trap : INT QUIT TERM
+  sh -c 'echo $$ > "$1" && shift && exec "$@"' sh "$tmp/nsys.pid" \
+      nsys profile "${defaults[@]+"${defaults[@]}"}" "${nsysopts[@]+"${nsysopts[@]}"}" \
+      --output="$rep" --force-overwrite=true "$@"
+  echo $? > "$tmp/nsys.status" ) &
 pid=$!
-[ "$term" = 0 ] || kill -TERM "$pid" 2> /dev/null
-while :; do
+while kill -0 "$pid" 2> /dev/null; do
 	wait "$pid"
-	rc=$?
-	# A trapped signal interrupts wait (status > 128) while nsys goes on;
-	# if nsys has ended meanwhile, wait once more gives its own status.
-	[ "$rc" -gt 128 ] || break
-	kill -0 "$pid" 2> /dev/null && continue
-	wait "$pid"
-	rc=$?
-	break
+	[ "$term" = 0 ] || [ -n "$npid" ] || forward
 done
+rc=$(cat "$tmp/nsys.status" 2> /dev/null) || rc=1
 trap - INT TERM
 [ -s "$rep.nsys-rep" ] || die "nsys wrote no report (program exit status $rc)"
 [ "$rc" = 0 ] || warn "the program exited with status $rc; keeping its partial profile"

@@ -218,13 +218,16 @@ job() {
 	("$@") 2> "$W/$name.err" & BG="$BG $!"
 	JOBQ="$JOBQ $!:$name" NJOB=$((NJOB + 1))
 }
+# The job leaves the queue once waited for: a signal during the wait
+# must find it there, for stop_jobs to stop it.
 job_reap() {
 	# shellcheck disable=SC2086 # the queue's words: PID:NAME
 	set -- $JOBQ
 	pid=${1%%:*} name=${1#*:}
+	st=0; wait "$pid" || st=$?
 	shift
 	JOBQ=$* NJOB=$((NJOB - 1))
-	wait "$pid" || { job_messages "$name" >&2; die "$name failed"; }
+	[ "$st" -eq 0 ] || { job_messages "$name" >&2; die "$name failed"; }
 }
 jobs_wait() { while [ -n "$JOBQ" ]; do job_reap; done; BG=; }
 # job_messages NAME...: the messages of the jobs NAME, paths made the
@@ -239,25 +242,26 @@ job_messages() {
 # stop_jobs: the running jobs stopped, with every process they started
 # (a pipeline's tools too: a signal to report.sh alone, as a CI cancel
 # sends, must not leave them writing), before the work directories go.
-# On Linux the processes below the jobs are found in /proc: all of them
-# are stopped (SIGSTOP: none forks any more) until the set is complete,
-# then sent SIGTERM and continued, and waited for (their own traps remove
-# their work directories).  Elsewhere the jobs alone.
+# On Linux every process below this shell is found in /proc, whether in
+# the queue or not (a job forked as the signal came, a plot in the
+# foreground): all of them are stopped (SIGSTOP: none forks any more)
+# until the set is complete, then sent SIGTERM and continued, and waited
+# for (their own traps remove their work directories).  Elsewhere the
+# jobs of the queue alone.
 stop_jobs() {
 	roots=''
 	for e in $JOBQ; do roots="$roots ${e%%:*}"; done
 	JOBQ='' NJOB=0 BG=''
-	[ -n "$roots" ] || return 0
 	if [ -r /proc/$$/stat ]; then
 		all=''
 		while :; do
-			# shellcheck disable=SC2086
-			pids=$(descendants $roots)
+			pids=$(below $$)
 			[ "$pids" != "$all" ] || break
 			all=$pids
 			# shellcheck disable=SC2086
 			kill -STOP $all 2> /dev/null || :
 		done
+		[ -n "$all" ] || return 0
 		# shellcheck disable=SC2086
 		{ kill -TERM $all; kill -CONT $all; } 2> /dev/null || :
 		# shellcheck disable=SC2086
@@ -265,23 +269,25 @@ stop_jobs() {
 		n=0
 		# shellcheck disable=SC2086
 		while [ -n "$(alive $all)" ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
-	else
+	elif [ -n "$roots" ]; then
 		# shellcheck disable=SC2086
 		kill $roots 2> /dev/null || :
 		# shellcheck disable=SC2086
 		wait $roots 2> /dev/null || :
 	fi
 }
-# descendants PID...: the live processes PID... and those below them
-# (sorted pids), from the parent pid of each /proc/N/stat ("N (comm) S
-# PPID ...", the command name may hold spaces and parentheses: the
-# fields after the last ")").
-descendants() {
-	cat /proc/[0-9]*/stat 2> /dev/null | awk -v roots="$*" '
+# below PID: the live processes below PID (sorted pids), from the parent
+# pid of each /proc/N/stat ("N (comm) S PPID ...", the command name may
+# hold spaces and parentheses: the fields after the last ")").  Not those
+# of this function: awk's parent (the shell of the command substitution)
+# and what it started.
+below() {
+	cat /proc/[0-9]*/stat 2> /dev/null | awk -v root="$1" '
+	BEGIN { getline s < "/proc/self/stat"; sub(/.*\) /, "", s); split(s, f, " "); me = f[2] }
 	{ pid = $1; sub(/.*\) /, ""); if ($1 != "Z") { live[pid] = 1; kids[$2] = kids[$2] " " pid } }
-	END { n = split(roots, q, " ")
-	      for (i = 1; i <= n; i++) { m = split(kids[q[i]], k, " "); for (j = 1; j <= m; j++) q[++n] = k[j] }
-	      for (i = 1; i <= n; i++) if (q[i] in live) print q[i] }' | sort -n | tr '\n' ' '
+	END { n = 1; q[1] = root
+	      for (i = 1; i <= n; i++) { m = split(kids[q[i]], k, " "); for (j = 1; j <= m; j++) if (k[j] != me) q[++n] = k[j] }
+	      for (i = 2; i <= n; i++) if (q[i] in live) print q[i] }' | sort -n | tr '\n' ' '
 }
 # alive PID...: those of PID... still running (not zombies).
 alive() {
