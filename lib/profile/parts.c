@@ -133,10 +133,11 @@ ahead_of(const char *const *paths, const struct extract_opts *o,
 
 /*
  * Worker W of JOBS: profiles W, W + JOBS, ... of PR[0..NP), one after the
- * other in this one process, each into its own directory, while the next
- * one's members are read and decompressed in a thread (extract_ahead),
- * as -j 0 overlaps them; a process per profile paid its start-up and
- * the page faults of a fresh heap each time, and read nothing ahead.
+ * other in this one process, each into its own directory, and with
+ * fewer workers than cores the next one's members are read and
+ * decompressed in a thread meanwhile (extract_ahead), as -j 0 overlaps
+ * them; a process per profile paid the page faults of a fresh heap each
+ * time, and read nothing ahead.
  * Each profile is extracted alone and freed before the next starts, so
  * memory stays that of one profile (and the next one's members).  Stops
  * after a failure, or at a profile after one that failed elsewhere.
@@ -158,7 +159,10 @@ worker(const char *const *paths, const struct extract_opts *o,
 			extract_ahead_free(cur);
 			break;
 		}
-		if (k + jobs < np)
+		/* Read ahead only onto a core no worker uses: with a
+		 * worker per core it would win no time and hold a second
+		 * profile's members (memory is one profile's, as before). */
+		if (k + jobs < np && jobs < parts_cores())
 			next = ahead_of(paths, o, &pr[k + jobs]);
 		rc = one_profile(paths, o, &pr[k], p->dirs[k], cur);
 		extract_ahead_free(cur);
