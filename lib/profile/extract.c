@@ -808,6 +808,23 @@ beyond_note(struct extract *x, const struct frames_module *m,
 	    nframe, (long long)max);
 }
 
+/* Whether an earlier part holds the row KEY of the dump of DIGEST
+ * (extract_opts.seen_rows); it is noted as held from now on. */
+static int
+seen_before(struct extract *x, uint64_t digest, const char *key)
+{
+	size_t n = strlen(key);
+	int added;
+
+	if (x->o.seen_rows == NULL)
+		return 0;
+	mem_grow(&x->keybuf, &x->capkeybuf, n + sizeof(digest) + 1, 1);
+	memcpy(x->keybuf, &digest, sizeof(digest));
+	memcpy(x->keybuf + sizeof(digest), key, n);
+	strtab_intern(x->o.seen_rows, x->keybuf, n + sizeof(digest), &added);
+	return !added;
+}
+
 /*
  * Add a row for each (ProgramId, instruction) of thunks T0.. not seen
  * before, while the profile's HLO modules are loaded, and a variant row
@@ -838,6 +855,8 @@ hlo_rows(struct extract *x, size_t t0)
 		mem_grow(&key, &cap, strlen(m->program) + strlen(t->name) + 2,
 		    1);
 		sprintf(key, "%s\t%s", m->program, t->name);
+		if (seen_before(x, dump_digest(x->hlo, m->hlo), key))
+			continue;
 		id = strtab_intern(&x->rowkeys, key, strlen(key), &added);
 		if (checked(x, dump_digest(x->hlo, m->hlo), id))
 			continue;

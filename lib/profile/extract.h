@@ -47,6 +47,14 @@ struct extract_opts {
 	 * (extract_ahead_start for the same path and ONLY), or NULL:
 	 * extract_load takes its reading over. */
 	struct extract_ahead *ahead;
+	/* For parts.h's workers, shared by the profiles a worker extracts
+	 * in turn (NULL: none): the hlo rows earlier parts hold, keyed by
+	 * the digest of their dump and "ProgramId\tName".  A row of the same
+	 * dump is the same row, so this part leaves it out (as one
+	 * extraction compares it once): the merge keeps the earlier part's,
+	 * and its stack frames came first there too.  Rows written here are
+	 * added. */
+	struct strtab *seen_rows;
 };
 
 /*

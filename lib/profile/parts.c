@@ -12,6 +12,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/strtab.h"
 #include "base/tempfile.h"
 #include "profile/extract.h"
 #include "profile/parts.h"
@@ -90,7 +91,7 @@ struct shared {
 static int
 one_profile(const char *const *paths, const struct extract_opts *o,
     const struct extract_profile *pr, const char *dir,
-    struct extract_ahead *ahead)
+    struct extract_ahead *ahead, struct strtab *seen_rows)
 {
 	struct extract *x = extract_new();
 	struct extract_opts wo = *o;
@@ -102,6 +103,7 @@ one_profile(const char *const *paths, const struct extract_opts *o,
 	wo.only = pr->only;
 	wo.only_name = pr->name;
 	wo.ahead = ahead;
+	wo.seen_rows = seen_rows;
 	rc = extract_load(x, paths + pr->input, 1, &wo);
 	nn = extract_notes(x);
 	for (i = 0; i < nn->n; i++)
@@ -149,8 +151,14 @@ worker(const char *const *paths, const struct extract_opts *o,
     const struct parts *p, struct shared *sh)
 {
 	struct extract_ahead *cur, *next = NULL;
+	struct strtab seen_rows;
 	size_t k;
 	int rc = 0;
+
+	/* The hlo rows of the worker's earlier parts, left out of later
+	 * ones (extract_opts.seen_rows): decoding each row's stacks again
+	 * in every process was a tenth of the workers' CPU. */
+	memset(&seen_rows, 0, sizeof(seen_rows));
 
 	for (k = w; k < np && rc == 0; k += jobs) {
 		cur = next;
@@ -164,7 +172,8 @@ worker(const char *const *paths, const struct extract_opts *o,
 		 * profile's members (memory is one profile's, as before). */
 		if (k + jobs < np && jobs < parts_cores())
 			next = ahead_of(paths, o, &pr[k + jobs]);
-		rc = one_profile(paths, o, &pr[k], p->dirs[k], cur);
+		rc = one_profile(paths, o, &pr[k], p->dirs[k], cur,
+		    &seen_rows);
 		extract_ahead_free(cur);
 		sh->state[k] = rc == 0 ? PROFILE_DONE : PROFILE_FAILED;
 		if (rc != 0) {
@@ -178,6 +187,7 @@ worker(const char *const *paths, const struct extract_opts *o,
 		}
 	}
 	extract_ahead_free(next);
+	strtab_free(&seen_rows);
 	_exit(rc == 0 ? 0 : 1);
 }
 
