@@ -100,10 +100,10 @@ R=$BENCH_NVTX_RANGES
 if [ "$R" -gt 0 ]; then
 	"$MKEXPORT" synth "$R" $((R * 175 / 279)) $((R * 165 / 279)) 5 "$T/big.sqlite"
 	cat > "$T/scan.sql" <<-'EOF'
-	SELECT count(*), sum(length(value)) FROM StringIds;
-	SELECT count(*), sum(start), sum(end), sum(eventType), sum(globalTid), sum(endGlobalTid), sum(domainId), sum(textId), sum(length(text)) FROM NVTX_EVENTS;
-	SELECT count(*), sum(start), sum(end), sum(correlationId), sum(globalPid), sum(graphNodeId), sum(shortName) FROM CUPTI_ACTIVITY_KIND_KERNEL;
-	SELECT count(*), sum(globalTid), sum(start), sum(end), sum(correlationId) FROM CUPTI_ACTIVITY_KIND_RUNTIME;
+	SELECT count(*), total(length(value)) FROM StringIds;
+	SELECT count(*), total(start), total(end), total(eventType), total(globalTid), total(endGlobalTid), total(domainId), total(textId), total(length(text)) FROM NVTX_EVENTS;
+	SELECT count(*), total(start), total(end), total(correlationId), total(globalPid), total(graphNodeId), total(shortName) FROM CUPTI_ACTIVITY_KIND_KERNEL;
+	SELECT count(*), total(globalTid), total(start), total(end), total(correlationId) FROM CUPTI_ACTIVITY_KIND_RUNTIME;
 	EOF
 	if command -v sqlite3 > /dev/null 2>&1; then
 		: > "$T/na"; : > "$T/ns"
