@@ -106,6 +106,15 @@ bench: all $(O)/bench/floor $(O)/sqlite/mkexport $(O)/example/mkexample
 	BIN=$(O)/bin FLOOR=$(O)/bench/floor MKEXPORT=$(O)/sqlite/mkexport sh tests/bench.sh
 	BIN=$(O)/bin FLOOR=$(O)/bench/floor MKEXAMPLE=$(O)/example/mkexample sh tests/bench/scale.sh
 
+# -- issue 23: the issue's table, each figure as a ratio against its
+# floor or peer measured in the same run (tests/bench/issue23.sh).
+bench: bench-issue23
+bench-issue23: all $(O)/bench/floor $(O)/sqlite/mkexport $(O)/example/mkexample
+	BIN=$(O)/bin FLOOR=$(O)/bench/floor MKEXPORT=$(O)/sqlite/mkexport \
+	    MKEXAMPLE=$(O)/example/mkexample sh tests/bench/issue23.sh
+.PHONY: bench-issue23
+# -- end issue 23
+
 # libFuzzer with ASan and UBSan (clang): FUZZTIME seconds per target on a
 # copy of its corpus; findings are left in a temporary directory.
 FUZZTIME ?= 60

@@ -97,6 +97,47 @@ prefetch_profile(struct extract *x, size_t k, struct archive **ar)
 	return prefetch_start(archive_path(*ar), m, n);
 }
 
+struct extract_ahead {
+	struct prefetch *pf;
+	const char *path;	/* the caller's, to check the match */
+	size_t only;
+};
+
+struct extract_ahead *
+extract_ahead_start(const char *path, const struct extract_opts *o)
+{
+	struct extract x;
+	struct extract_ahead *a = NULL;
+	size_t k = o->only > 0 ? o->only - 1 : 0;
+	struct archive *ar;
+
+	memset(&x, 0, sizeof(x));
+	x.o = *o;
+	/* The members' names, as extract_load will ask for them; the
+	 * thread opens the archive itself, so the set closes at once. */
+	if (input_open(&path, 1, o->dumpdir, &x.in) == 0 && k < x.in.n) {
+		a = mem_calloc(1, sizeof(*a));
+		a->pf = prefetch_profile(&x, k, &ar);
+		a->path = path;
+		a->only = o->only;
+	}
+	input_close(&x.in);
+	if (a != NULL && a->pf == NULL) {
+		free(a);
+		a = NULL;
+	}
+	return a;
+}
+
+void
+extract_ahead_free(struct extract_ahead *a)
+{
+	if (a == NULL)
+		return;
+	prefetch_free(a->pf);
+	free(a);
+}
+
 /* A digest of N bytes at P, 8 at a time: dumps are megabytes, and all
  * it must do is tell different dumps apart. */
 static uint64_t
@@ -767,6 +808,23 @@ beyond_note(struct extract *x, const struct frames_module *m,
 	    nframe, (long long)max);
 }
 
+/* Whether an earlier part holds the row KEY of the dump of DIGEST
+ * (extract_opts.seen_rows); it is noted as held from now on. */
+static int
+seen_before(struct extract *x, uint64_t digest, const char *key)
+{
+	size_t n = strlen(key);
+	int added;
+
+	if (x->o.seen_rows == NULL)
+		return 0;
+	mem_grow(&x->keybuf, &x->capkeybuf, n + sizeof(digest) + 1, 1);
+	memcpy(x->keybuf, &digest, sizeof(digest));
+	memcpy(x->keybuf + sizeof(digest), key, n);
+	strtab_intern(x->o.seen_rows, x->keybuf, n + sizeof(digest), &added);
+	return !added;
+}
+
 /*
  * Add a row for each (ProgramId, instruction) of thunks T0.. not seen
  * before, while the profile's HLO modules are loaded, and a variant row
@@ -797,6 +855,8 @@ hlo_rows(struct extract *x, size_t t0)
 		mem_grow(&key, &cap, strlen(m->program) + strlen(t->name) + 2,
 		    1);
 		sprintf(key, "%s\t%s", m->program, t->name);
+		if (seen_before(x, dump_digest(x->hlo, m->hlo), key))
+			continue;
 		id = strtab_intern(&x->rowkeys, key, strlen(key), &added);
 		if (checked(x, dump_digest(x->hlo, m->hlo), id))
 			continue;
@@ -1124,6 +1184,15 @@ extract_load(struct extract *x, const char *const *paths, size_t n,
 	x->proj = mem_calloc(x->in.n + 1, sizeof(*x->proj));
 	if (nvtx_inputs(x) != 0)
 		return -1;
+	/* Profile LO's members, read ahead by the caller (parts.h). */
+	if (o->ahead != NULL && o->ahead->pf != NULL && n == 1 &&
+	    o->ahead->path == paths[0] && o->ahead->only == o->only) {
+		const struct input_profile *p = &x->in.p[lo];
+
+		x->next = o->ahead->pf;
+		x->next_ar = p->kind == INPUT_NSYSJAX ? p->ar : p->dumps;
+		o->ahead->pf = NULL;
+	}
 	/* One profile at a time, so that its HLO dumps can be released
 	 * before the next profile's are decoded. */
 	for (k = lo; k < hi; k++) {

@@ -30,6 +30,8 @@ enum extract_frame {
 };
 #define EXTRACT_NFRAMES 8
 
+struct extract_ahead;
+
 struct extract_opts {
 	int keep_autotuning;	/* skip remove_autotuning_detail */
 	int allow_missing_hlo;	/* a module with no dump is a warning */
@@ -41,7 +43,34 @@ struct extract_opts {
 	 * (NULL: its own), which NAMES cannot carry when it has a comma. */
 	size_t only;
 	const char *only_name;
+	/* The members of that one profile, already being read
+	 * (extract_ahead_start for the same path and ONLY), or NULL:
+	 * extract_load takes its reading over. */
+	struct extract_ahead *ahead;
+	/* For parts.h's workers, shared by the profiles a worker extracts
+	 * in turn (NULL: none): the hlo rows earlier parts hold, keyed by
+	 * the digest of their dump and "ProgramId\tName".  A row of the same
+	 * dump is the same row, so this part leaves it out (as one
+	 * extraction compares it once): the merge keeps the earlier part's,
+	 * and its stack frames came first there too.  Rows written here are
+	 * added. */
+	struct strtab *seen_rows;
 };
+
+/*
+ * Profile ONLY (extract_opts.only, 1-based; 0: the first) of the input
+ * PATH, its members read and decompressed in a background thread
+ * (prefetch.h) while the caller does other work: what the next worker
+ * profile needs (parts.h), handed to its extract_load in O->ahead with O
+ * as given here.  Returns NULL when there is nothing to read ahead (an
+ * export, dumps elsewhere, an input that does not open: extract_load
+ * reports that); never an error.  Free with extract_ahead_free.
+ */
+struct extract_ahead *extract_ahead_start(const char *path,
+    const struct extract_opts *o);
+
+/* Stop A's reading (waiting for its thread) and free A; NULL is allowed. */
+void extract_ahead_free(struct extract_ahead *a);
 
 /* The extractor: opaque; its state is extract_impl.h's, for extract.c
  * and extract_write.c alone. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -11,6 +12,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/strtab.h"
 #include "base/tempfile.h"
 #include "profile/extract.h"
 #include "profile/parts.h"
@@ -72,10 +74,24 @@ default_signals(void)
 		sigaction(stop_signals[i], &sa, NULL);
 }
 
-/* The worker: profile PR alone into DIR; never returns. */
-static _Noreturn void
-worker(const char *const *paths, const struct extract_opts *o,
-    const struct extract_profile *pr, const char *dir)
+/*
+ * What the workers tell the parent, in memory shared with it (mmap):
+ * each profile's state, and the first profile that failed, after which
+ * no profile starts (only the profiles before it still matter).
+ */
+enum { PROFILE_NOT_RUN, PROFILE_DONE, PROFILE_FAILED };
+
+struct shared {
+	size_t first_failed;	/* np while none failed */
+	unsigned char state[];	/* PROFILE_* of each profile */
+};
+
+/* Profile PR alone into DIR, its members read ahead in AHEAD (or NULL):
+ * 0, or -1 with DIR/error written. */
+static int
+one_profile(const char *const *paths, const struct extract_opts *o,
+    const struct extract_profile *pr, const char *dir,
+    struct extract_ahead *ahead, struct strtab *seen_rows)
 {
 	struct extract *x = extract_new();
 	struct extract_opts wo = *o;
@@ -86,6 +102,8 @@ worker(const char *const *paths, const struct extract_opts *o,
 	wo.names = NULL;
 	wo.only = pr->only;
 	wo.only_name = pr->name;
+	wo.ahead = ahead;
+	wo.seen_rows = seen_rows;
 	rc = extract_load(x, paths + pr->input, 1, &wo);
 	nn = extract_notes(x);
 	for (i = 0; i < nn->n; i++)
@@ -98,6 +116,78 @@ worker(const char *const *paths, const struct extract_opts *o,
 	if (rc != 0)
 		put_file(dir, "error", err_msg());
 	extract_free(x);
+	return rc;
+}
+
+/* The read-ahead of profile PR (extract_ahead_start), as one_profile
+ * will extract it. */
+static struct extract_ahead *
+ahead_of(const char *const *paths, const struct extract_opts *o,
+    const struct extract_profile *pr)
+{
+	struct extract_opts wo = *o;
+
+	wo.names = NULL;
+	wo.only = pr->only;
+	wo.only_name = pr->name;
+	return extract_ahead_start(paths[pr->input], &wo);
+}
+
+/*
+ * Worker W of JOBS: profiles W, W + JOBS, ... of PR[0..NP), one after the
+ * other in this one process, each into its own directory, and with
+ * fewer workers than cores the next one's members are read and
+ * decompressed in a thread meanwhile (extract_ahead), as -j 0 overlaps
+ * them; a process per profile paid the page faults of a fresh heap each
+ * time, and read nothing ahead.
+ * Each profile is extracted alone and freed before the next starts, so
+ * memory stays that of one profile (and the next one's members).  Stops
+ * after a failure, or at a profile after one that failed elsewhere.
+ * Never returns.
+ */
+static _Noreturn void
+worker(const char *const *paths, const struct extract_opts *o,
+    const struct extract_profile *pr, size_t np, size_t w, size_t jobs,
+    const struct parts *p, struct shared *sh)
+{
+	struct extract_ahead *cur, *next = NULL;
+	struct strtab seen_rows;
+	size_t k;
+	int rc = 0;
+
+	/* The hlo rows of the worker's earlier parts, left out of later
+	 * ones (extract_opts.seen_rows): decoding each row's stacks again
+	 * in every process was a tenth of the workers' CPU. */
+	memset(&seen_rows, 0, sizeof(seen_rows));
+
+	for (k = w; k < np && rc == 0; k += jobs) {
+		cur = next;
+		next = NULL;
+		if (k > __atomic_load_n(&sh->first_failed, __ATOMIC_RELAXED)) {
+			extract_ahead_free(cur);
+			break;
+		}
+		/* Read ahead only onto a core no worker uses: with a
+		 * worker per core it would win no time and hold a second
+		 * profile's members (memory is one profile's, as before). */
+		if (k + jobs < np && jobs < parts_cores())
+			next = ahead_of(paths, o, &pr[k + jobs]);
+		rc = one_profile(paths, o, &pr[k], p->dirs[k], cur,
+		    &seen_rows);
+		extract_ahead_free(cur);
+		sh->state[k] = rc == 0 ? PROFILE_DONE : PROFILE_FAILED;
+		if (rc != 0) {
+			size_t f = __atomic_load_n(&sh->first_failed,
+			    __ATOMIC_RELAXED);
+
+			while (k < f && !__atomic_compare_exchange_n(
+			    &sh->first_failed, &f, k, 0, __ATOMIC_RELAXED,
+			    __ATOMIC_RELAXED))
+				;
+		}
+	}
+	extract_ahead_free(next);
+	strtab_free(&seen_rows);
 	_exit(rc == 0 ? 0 : 1);
 }
 
@@ -148,17 +238,19 @@ mktmp(struct parts *p)
 	return 0;
 }
 
-/* What a worker that did not exit 0 reported. */
+/* Why profile K (state STATE) is not done: its DIR/error, or the end of
+ * its worker (STATUS). */
 static int
-failed(const struct parts *p, size_t k, const char *name, int status)
+failed(const struct parts *p, size_t k, const char *name, int state,
+    int status)
 {
+	if (state == PROFILE_FAILED && get_file(p->dirs[k], "error", NULL, 1))
+		return -1;
 	if (WIFSIGNALED(status))
 		return err_fail("profile %s: worker killed by signal %d", name,
 		    WTERMSIG(status));
-	if (!get_file(p->dirs[k], "error", NULL, 1))
-		return err_fail("profile %s: worker exited with status %d",
-		    name, WEXITSTATUS(status));
-	return -1;
+	return err_fail("profile %s: worker exited with status %d", name,
+	    WEXITSTATUS(status));
 }
 
 /* P's directory part-K for each of NP profiles. */
@@ -180,92 +272,69 @@ make_dirs(struct parts *p, size_t np)
 	return 0;
 }
 
-/* The workers of a run: pid[k] while profile k runs, then status[k]. */
-struct workers {
-	pid_t *pid;
-	int *status;
-	size_t next;		/* profiles started */
-	size_t running;
-	size_t lo;		/* no profile before it runs */
-	size_t first_failed;	/* the first profile that failed, or np */
-};
-
+/* Wait for the workers PID[0..N) (0: ended), their ends in STATUS. */
 static int
-succeeded(int status)
+reap(pid_t *pid, int *status, size_t n)
 {
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-/* Wait for one worker to end.  Returns 0, or -1 with an err message. */
-static int
-reap(struct workers *w)
-{
-	pid_t pid;
-	size_t k;
+	size_t left = 0, k;
+	pid_t got;
 	int st;
 
-	while ((pid = wait(&st)) < 0)
-		if (errno != EINTR)
+	for (k = 0; k < n; k++)
+		left += pid[k] > 0;
+	while (left > 0) {
+		if ((got = wait(&st)) < 0) {
+			if (errno == EINTR)
+				continue;
 			return err_fail("waiting for workers: %s",
 			    strerror(errno));
-	/* Workers end roughly in order: the search starts at the oldest. */
-	for (k = w->lo; k < w->next && w->pid[k] != pid; k++)
-		;
-	if (k == w->next)
-		return 0;	/* not ours */
-	tempfile_child_done(pid);
-	w->status[k] = st;
-	w->pid[k] = 0;
-	w->running--;
-	if (!succeeded(st) && k < w->first_failed)
-		w->first_failed = k;
-	while (w->lo < w->next && w->pid[w->lo] == 0)
-		w->lo++;
+		}
+		for (k = 0; k < n && pid[k] != got; k++)
+			;
+		if (k == n)
+			continue;	/* not ours */
+		tempfile_child_done(got);
+		status[k] = st;
+		pid[k] = 0;
+		left--;
+	}
 	return 0;
 }
 
-/* Run the workers of profiles PR[0..NP), JOBS at once.  After a failure
- * only the profiles before it still matter: no later one starts. */
+/* Start NW workers over profiles PR[0..NP) and wait for them; after a
+ * failure to start one, stop those started. */
 static int
 run_workers(const char *const *paths, const struct extract_opts *o,
-    const struct extract_profile *pr, size_t np, unsigned jobs,
-    const struct parts *p, struct workers *w)
+    const struct extract_profile *pr, size_t np, size_t nw,
+    const struct parts *p, struct shared *sh, pid_t *pid, int *status)
 {
 	int rc = 0;
 	size_t k;
 
-	w->first_failed = np;
-	while (rc == 0 && (w->next < w->first_failed || w->running > 0)) {
-		if (w->next < w->first_failed && w->running < jobs) {
-			sigset_t old;
+	for (k = 0; k < nw && rc == 0; k++) {
+		sigset_t old;
 
-			fflush(NULL);
-			tempfile_block(&old);
-			if ((w->pid[w->next] = fork()) < 0) {
-				rc = err_fail("cannot start a worker: %s",
-				    strerror(errno));
-			} else if (w->pid[w->next] == 0) {
-				default_signals();
-				tempfile_unblock(&old);
-				worker(paths, o, &pr[w->next], p->dirs[w->next]);
-			} else {
-				tempfile_child(w->pid[w->next]);
-				w->next++, w->running++;
-			}
+		fflush(NULL);
+		tempfile_block(&old);
+		if ((pid[k] = fork()) < 0) {
+			pid[k] = 0;
+			rc = err_fail("cannot start a worker: %s",
+			    strerror(errno));
+		} else if (pid[k] == 0) {
+			default_signals();
 			tempfile_unblock(&old);
+			worker(paths, o, pr, np, k, nw, p, sh);
 		} else {
-			rc = reap(w);
+			tempfile_child(pid[k]);
 		}
+		tempfile_unblock(&old);
 	}
-	/* Stop and reap what runs still (after a failure to fork). */
-	for (k = w->lo; k < w->next; k++)
-		if (w->pid[k] > 0) {
-			kill(w->pid[k], SIGTERM);
-			while (waitpid(w->pid[k], &w->status[k], 0) < 0 &&
-			    errno == EINTR)
-				;
-			tempfile_child_done(w->pid[k]);
-		}
+	if (rc != 0)
+		for (k = 0; k < nw; k++)
+			if (pid[k] > 0)
+				kill(pid[k], SIGTERM);
+	if (reap(pid, status, nw) != 0 && rc == 0)
+		rc = -1;
 	return rc;
 }
 
@@ -275,33 +344,49 @@ parts_extract(const char *const *paths, const struct extract_opts *o,
     struct parts *p, struct err_notes *notes)
 {
 	struct extract_opts wo = *o;
-	struct workers w;
-	size_t k;
-	int rc;
+	struct shared *sh = MAP_FAILED;
+	size_t k, nw = jobs < np ? jobs : np, shsize;
+	pid_t *pid;
+	int *status, rc;
 
 	memset(p, 0, sizeof(*p));
-	memset(&w, 0, sizeof(w));
+	if (nw == 0)
+		nw = 1;
 	if (wo.frames & (EXTRACT_THUNK | EXTRACT_COMMUNICATION))
 		wo.frames |= EXTRACT_MODULE;
 	if (wo.frames & EXTRACT_HLO)
 		wo.frames |= EXTRACT_STACKFRAMES;
+	wo.ahead = NULL;
 	p->frames = wo.frames;
-	w.pid = mem_calloc(np + 1, sizeof(*w.pid));
-	w.status = mem_calloc(np + 1, sizeof(*w.status));
-	if ((rc = mktmp(p)) == 0 && (rc = make_dirs(p, np)) == 0)
-		rc = run_workers(paths, &wo, pr, np, jobs, p, &w);
+	pid = mem_calloc(nw + 1, sizeof(*pid));
+	status = mem_calloc(nw + 1, sizeof(*status));
+	shsize = sizeof(*sh) + np + 1;
+	if ((rc = mktmp(p)) == 0 && (rc = make_dirs(p, np)) == 0) {
+		sh = mmap(NULL, shsize, PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (sh == MAP_FAILED)
+			rc = err_fail("cannot map memory for the workers: %s",
+			    strerror(errno));
+	}
+	if (rc == 0) {
+		sh->first_failed = np;
+		rc = run_workers(paths, &wo, pr, np, nw, p, sh, pid, status);
+	}
 	/* The first failure in profile order, as one extraction reports. */
-	for (k = 0; k < w.next && rc == 0; k++)
-		if (!succeeded(w.status[k]))
-			rc = failed(p, k, pr[k].name, w.status[k]);
+	for (k = 0; k < np && rc == 0; k++)
+		if (sh->state[k] != PROFILE_DONE)
+			rc = failed(p, k, pr[k].name, sh->state[k],
+			    status[k % nw]);
 	/* Every profile's warnings, then the frame builder's notes, as
 	 * extract_load orders them. */
-	for (k = 0; k < w.next && rc == 0; k++)
+	for (k = 0; k < np && rc == 0; k++)
 		get_file(p->dirs[k], "notes", notes, 0);
-	for (k = 0; k < w.next && rc == 0; k++)
+	for (k = 0; k < np && rc == 0; k++)
 		get_file(p->dirs[k], "framenotes", notes, 0);
-	free(w.pid);
-	free(w.status);
+	if (sh != MAP_FAILED)
+		munmap(sh, shsize);
+	free(pid);
+	free(status);
 	if (rc != 0)
 		parts_remove(p);
 	return rc;

@@ -1,15 +1,23 @@
 /*
  * parts: nsysjax-extract over the many processes of a large run with
  * memory bounded by the largest process, not by their number.  Each
- * profile is extracted alone (extract_opts.only) by a worker process of
- * its own, JOBS at a time, into a directory of frames under $TMPDIR (or
- * /tmp); merge.h joins the directories into the frames of one extraction.
+ * profile is extracted alone (extract_opts.only) into a directory of
+ * frames of its own under $TMPDIR (or /tmp), by one of JOBS worker
+ * processes: worker W takes profiles W, W + JOBS, ... one after the
+ * other, and with fewer workers than cores reads the next one's members
+ * in a thread while it extracts one (extract_ahead_start), as one
+ * extraction in one process does;
+ * merge.h joins the directories into the frames of one extraction.
  * Workers are forked processes, not threads: a profile's extraction keeps
  * its state in one struct extract, and a worker that fails or crashes
- * cannot take the others' memory with it.
+ * cannot take the others' memory with it.  (A process per profile cost
+ * a third more CPU than -j 0 on the shared run, mostly the page faults
+ * of a fresh heap, and read nothing ahead: -j 1 took twice -j 0's time.)
  *
- * A worker's peak memory is what one profile needs (about 40 MB for one
- * of the shared archives); the parent holds only the profile list.
+ * A worker's peak memory is what one profile needs (about 50 MB for one
+ * of the shared archives), and with fewer workers than cores the next
+ * one's members (about 30 MB more); the parent holds only the profile
+ * list.
  * From parts_extract to parts_remove, SIGINT, SIGTERM and SIGHUP stop
  * the workers and remove the parts before the program ends by them.
  */

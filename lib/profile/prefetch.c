@@ -1,5 +1,8 @@
 #include <pthread.h>
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <string.h>
 
 #include "formats/archive.h"
@@ -31,10 +34,35 @@ run(void *arg)
 	return NULL;
 }
 
+/*
+ * One malloc arena for the whole process.  glibc gives the reading
+ * thread an arena of its own, whose heap is trimmed (given back to the
+ * kernel) when the main thread frees the members: every profile's
+ * members then fault their pages in again.  Measured on 32 synthetic
+ * processes (-j 0 and -j 1): 136,000 page faults and 6.7 s of CPU with
+ * the second arena, 51,000 and 4.3 s with one; the thread allocates a
+ * few large buffers, so sharing the arena's lock costs nothing.
+ */
+static void
+one_arena(void)
+{
+#ifdef __GLIBC__
+	static int done;
+
+	if (!done) {
+		mallopt(M_ARENA_MAX, 1);
+		done = 1;
+	}
+#endif
+}
+
 struct prefetch *
 prefetch_start(const char *path, char **members, size_t n)
 {
-	struct prefetch *pf = mem_calloc(1, sizeof(*pf));
+	struct prefetch *pf;
+
+	one_arena();
+	pf = mem_calloc(1, sizeof(*pf));
 
 	pf->path = mem_strdup(path);
 	pf->members = members;

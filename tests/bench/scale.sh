@@ -44,18 +44,21 @@ measure() {
 	awk 'NR == 1 || $1 < t { t = $1 } $2 > m { m = $2 } END { printf "%s %d\n", t, m / 1024 }' "$T/times"
 }
 
-# once FILE CMD...: one timed run of CMD, "S KB" appended to FILE.
+# once FILE CMD...: one timed run of CMD, "S KB CPU" appended to FILE
+# (CPU: user + system seconds of CMD and its workers).
 once() {
 	_f=$1; shift
-	/usr/bin/time -f '%e %M' -o "$T/time" "$@" > /dev/null 2>&1 ||
+	/usr/bin/time -f '%e %M %U %S' -o "$T/time" "$@" > /dev/null 2>&1 ||
 		{ echo "bench: failed: $*" >&2; exit 1; }
-	cat "$T/time" >> "$_f"
+	awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' "$T/time" >> "$_f"
 }
+# cpu FILE: the least CPU seconds of FILE's runs.
+cpu() { awk 'NR == 1 || $3 < c { c = $3 } END { printf "%.2f", c }' "$1"; }
 # best FILE: the best time and the largest RSS (MB) of FILE's runs.
 best() { awk 'NR == 1 || $1 < t { t = $1 } $2 > m { m = $2 } END { printf "%s %d\n", t, m / 1024 }' "$1"; }
 
 printf 'load at start: %s (1, 5, 15 min) on %s cores\n' "$(cut -d' ' -f1-3 /proc/loadavg 2> /dev/null)" "$CORES"
-printf '%6s %6s | %20s | %20s | %12s | %s | %s\n' N M "extract -o" "report.sh" "floor/cores" "thunk rows" "critpath -s (issue 21)"
+printf '%6s %6s | %20s %10s | %20s | %12s | %s | %s\n' N M "extract -o" "CPU" "report.sh" "floor/cores" "thunk rows" "critpath -s (issue 21)"
 line() {
 	n=$1 m=$2
 	set -- $(mkrun "$n" "$m")
@@ -68,7 +71,7 @@ line() {
 		once "$T/tf" "$FLOOR" "$@"
 		tail -n 1 "$T/te" | awk '{ exit !($1 >= 5) }' && break
 	done
-	ext=$(best "$T/te") flr=$(best "$T/tf")
+	ext=$(best "$T/te") flr=$(best "$T/tf") ecpu=$(cpu "$T/te")
 	rows=$(($(wc -l < "$T/out/thunk.tsv") - 1))
 	# Issue 21: the critical-path analysis with its scenarios, on the
 	# frames just extracted (clocks aligned first, not timed).
@@ -79,8 +82,8 @@ line() {
 	    "$BIN" "$T/report" "$@")
 	set -- $ext $rep $flr
 	fc=$(awk -v f="$5" -v j="$j" 'BEGIN { printf "%.2f", f / j }')
-	printf '%6d %6d | %7.2f s %7d MB | %7.2f s %7d MB | %10s s | %d | %s s %s MB\n' \
-	    "$n" "$m" "$1" "$2" "$3" "$4" "$fc" "$rows" ${cpt% *} ${cpt#* }
+	printf '%6d %6d | %7.2f s %7d MB %8s s | %7.2f s %7d MB | %10s s | %d | %s s %s MB\n' \
+	    "$n" "$m" "$1" "$2" "$ecpu" "$3" "$4" "$fc" "$rows" ${cpt% *} ${cpt#* }
 	echo "$n $m $1 $2 $3 $4 $fc ${cpt% *} ${cpt#* }" >> "$T/table"
 	timeline_line "$n" "$m"
 	rm -rf "$T/out" "$T/report"
