@@ -21,6 +21,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "formats/parquet.h"
+#include "formats/pqrle.h"
 #include "formats/thrift.h"
 
 /* Physical types, repetitions, encodings, codecs, page types. */
@@ -120,218 +121,6 @@ enumname(const char *const *tab, size_t n, int v, char buf[16])
 #define TYPENAME(v, b) enumname(typenames, NELEM(typenames), (v), (b))
 #define ENCNAME(v, b) enumname(encnames, NELEM(encnames), (v), (b))
 #define CODECNAME(v, b) enumname(codecnames, NELEM(codecnames), (v), (b))
-
-/* Little-endian loads: one instruction on little-endian machines. */
-static inline uint32_t
-le32(const uint8_t *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-#else
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	    (uint32_t)p[3] << 24;
-#endif
-}
-
-static inline uint64_t
-le64(const uint8_t *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-#else
-	return le32(p) | (uint64_t)le32(p + 4) << 32;
-#endif
-}
-
-/* Bits needed to store 0..MAX. */
-static int
-bitwidth(uint32_t max)
-{
-	int n = 0;
-
-	while (max) {
-		n++;
-		max >>= 1;
-	}
-	return n;
-}
-
-/*
- * RLE/bit-packed hybrid (Encodings.md): runs, each with a varint header.
- * Header bit 0 set: (header >> 1) groups of 8 values packed LSB first in
- * BW bits each.  Clear: (header >> 1) repeats of one value stored in
- * ceil(BW / 8) little-endian bytes.  The decoder is resumable so that
- * callers can decode in small blocks that stay in cache.
- */
-struct rle {
-	const uint8_t *p, *end;	/* next run header, end of data */
-	int bw;
-	uint64_t left;		/* values left in the current run */
-	const uint8_t *run;	/* bit-packed run data, or NULL: RLE run */
-	size_t runlen;		/* bytes of it present */
-	uint64_t at;		/* bit offset of its next value */
-	uint32_t value;		/* RLE run value */
-};
-
-#define RLE_BLOCK 512		/* values per block, for callers */
-
-static int
-uvarint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
-{
-	const uint8_t *p = *pp;
-	int shift;
-
-	*v = 0;
-	for (shift = 0; shift < 64 && p < end; shift += 7) {
-		if (shift == 63 && *p > 1)
-			return -1;
-		*v |= (uint64_t)(*p & 0x7f) << shift;
-		if (!(*p++ & 0x80)) {
-			*pp = p;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-static int
-rle_init(struct rle *r, const uint8_t *p, size_t len, int bw)
-{
-	memset(r, 0, sizeof(*r));
-	r->p = p;
-	r->end = p ? p + len : p;
-	r->bw = bw;
-	if (bw < 0 || bw > 32)
-		return err_fail("RLE bit width %d out of range", bw);
-	return 0;
-}
-
-/* Start the next run. */
-static int
-rle_run(struct rle *r)
-{
-	uint64_t h, groups, avail = (uint64_t)(r->end - r->p);
-	size_t vbytes = ((size_t)r->bw + 7) / 8, j;
-
-	if (r->p == r->end || uvarint(&r->p, r->end, &h) < 0)
-		return err_fail("truncated RLE run header");
-	avail = (uint64_t)(r->end - r->p);
-	if (h & 1) {
-		/*
-		 * A final run may stop short of its last group: only the
-		 * values actually read must be present (checked there).
-		 */
-		groups = h >> 1;
-		if (groups > (uint64_t)1 << 50)
-			groups = (uint64_t)1 << 50;
-		r->left = groups * 8;
-		r->run = r->p;
-		r->runlen = groups * r->bw < avail ? groups * r->bw : avail;
-		r->at = 0;
-		r->p += r->runlen;
-	} else {
-		if (vbytes > avail)
-			return err_fail("truncated RLE run");
-		r->run = NULL;
-		for (r->value = 0, j = 0; j < vbytes; j++)
-			r->value |= (uint32_t)r->p[j] << (8 * j);
-		r->p += vbytes;
-		r->left = h >> 1;
-	}
-	return 0;
-}
-
-/*
- * CNT values of BW bits from bit offset BIT of P, which has AVAIL bytes,
- * enough for all of them.  Whole 8-byte loads while they fit, then a
- * zero-padded copy for the last few values.
- */
-static void
-unpack(const uint8_t *p, size_t avail, int bw, uint64_t bit, uint32_t *out,
-    size_t cnt)
-{
-	uint64_t mask = ((uint64_t)1 << bw) - 1, w;
-	uint8_t tmp[8];
-	size_t j = 0, at;
-
-	if (bw == 0) {
-		memset(out, 0, cnt * sizeof(*out));
-		return;
-	}
-	for (; j < cnt && (bit >> 3) + 8 <= avail; j++, bit += bw)
-		out[j] = (uint32_t)(le64(p + (bit >> 3)) >> (bit & 7) & mask);
-	for (; j < cnt; j++, bit += bw) {
-		at = bit >> 3;
-		memset(tmp, 0, sizeof(tmp));
-		memcpy(tmp, p + at, avail - at);
-		w = le64(tmp);
-		out[j] = (uint32_t)(w >> (bit & 7) & mask);
-	}
-}
-
-/*
- * The next at most MAX values, returning how many (> 0), or -1.  When they
- * are one repeated value, *RUN is set and the value is r->value; else
- * they are written to BUF (or, if BUF is NULL, only checked).
- */
-static int64_t
-rle_next(struct rle *r, uint32_t *buf, size_t max, int *run)
-{
-	uint64_t cnt;
-
-	while (r->left == 0)
-		if (rle_run(r) < 0)
-			return -1;
-	cnt = r->left < max ? r->left : max;
-	r->left -= cnt;
-	*run = r->run == NULL;
-	if (*run)
-		return (int64_t)cnt;
-	if ((r->at + cnt * r->bw + 7) / 8 > r->runlen)
-		return err_fail("truncated bit-packed run");
-	if (buf)
-		unpack(r->run, r->runlen, r->bw, r->at, buf, (size_t)cnt);
-	r->at += cnt * r->bw;
-	return (int64_t)cnt;
-}
-
-/* The next N values into OUT, or only check they are there if OUT is NULL. */
-static int
-rle_read(struct rle *r, uint32_t *out, size_t n)
-{
-	int64_t cnt, j;
-	int run;
-
-	while (n > 0) {
-		if ((cnt = rle_next(r, out, n, &run)) < 0)
-			return -1;
-		if (run && out)
-			for (j = 0; j < cnt; j++)
-				out[j] = r->value;
-		if (out)
-			out += cnt;
-		n -= (size_t)cnt;
-	}
-	return 0;
-}
-
-int
-pq_rle_decode(const uint8_t *p, size_t len, int bw, uint32_t *out, size_t n)
-{
-	struct rle r;
-
-	if (rle_init(&r, p, len, bw) < 0)
-		return -1;
-	if (n > (size_t)1 << 56)
-		return err_fail("too many RLE values");
-	return rle_read(&r, out, n);
-}
 
 /*
  * Footer parsing.  Thrift readers below accept any integer type for an
@@ -736,7 +525,7 @@ pq_open(const uint8_t *data, size_t len)
 		    NULL;
 	if (memcmp(data + len - 4, "PAR1", 4))
 		return err_fail("truncated footer (no closing magic)"), NULL;
-	mlen = le32(data + len - 8);
+	mlen = pqrle_le32(data + len - 8);
 	if (mlen > len - 12)
 		return err_fail("truncated footer"), NULL;
 	f = mem_calloc(1, sizeof(*f));
@@ -949,15 +738,15 @@ holds(struct dec *d, int enc, const uint8_t *p, size_t len, size_t m)
 		if (len < 1)
 			return err_fail("truncated page: no dictionary index "
 			    "width");
-		if (pq_rle_decode(p + 1, len - 1, p[0], NULL, m) < 0)
+		if (pqrle_decode(p + 1, len - 1, p[0], NULL, m) < 0)
 			return err_prefix("bad dictionary indices");
 		return 0;
 	case E_RLE:
 		if (type != T_BOOLEAN)
 			break;
-		if (len < 4 || (n = le32(p)) > len - 4)
+		if (len < 4 || (n = pqrle_le32(p)) > len - 4)
 			return err_fail("truncated page: boolean RLE length");
-		if (pq_rle_decode(p + 4, n, 1, NULL, m) < 0)
+		if (pqrle_decode(p + 4, n, 1, NULL, m) < 0)
 			return err_prefix("bad boolean RLE data");
 		return 0;
 	}
@@ -975,7 +764,7 @@ plain_strings(struct dec *d, const uint8_t *p, size_t len, size_t m,
 	for (i = 0; i < m; i++) {
 		if (len - pos < 4)
 			return err_fail("truncated page: string %zu", i);
-		n = le32(p + pos);
+		n = pqrle_le32(p + pos);
 		pos += 4;
 		if (n > len - pos)
 			return err_fail("truncated page: string %zu of %zu "
@@ -1008,22 +797,22 @@ plain(struct dec *d, const uint8_t *p, size_t len, size_t m, struct vals *v)
 		break;
 	case T_INT32:
 		for (i = 0; i < m; i++)
-			v->i64[i] = (int32_t)le32(p + 4 * i);
+			v->i64[i] = (int32_t)pqrle_le32(p + 4 * i);
 		break;
 	case T_INT64:
 		for (i = 0; i < m; i++)
-			v->i64[i] = (int64_t)le64(p + 8 * i);
+			v->i64[i] = (int64_t)pqrle_le64(p + 8 * i);
 		break;
 	case T_FLOAT:
 		for (i = 0; i < m; i++) {
-			w = le32(p + 4 * i);
+			w = pqrle_le32(p + 4 * i);
 			memcpy(&fl, &w, sizeof(fl));
 			v->f64[i] = fl;
 		}
 		break;
 	case T_DOUBLE:
 		for (i = 0; i < m; i++) {
-			u = le64(p + 8 * i);
+			u = pqrle_le64(p + 8 * i);
 			memcpy(&v->f64[i], &u, sizeof(u));
 		}
 		break;
@@ -1093,8 +882,8 @@ static int
 dictvalues(struct dec *d, const uint8_t *p, size_t len, size_t m,
     struct vals *v)
 {
-	uint32_t ix[RLE_BLOCK];
-	struct rle r;
+	uint32_t ix[PQRLE_BLOCK];
+	struct pqrle r;
 	size_t i;
 	int64_t cnt;
 	int run;
@@ -1103,11 +892,11 @@ dictvalues(struct dec *d, const uint8_t *p, size_t len, size_t m,
 		return 0;
 	/* holds() checked these bytes already; checked here too, so that
 	 * the safety of this call does not hang on that. */
-	if (len < 1 || rle_init(&r, p + 1, len - 1, p[0]) < 0)
+	if (len < 1 || pqrle_init(&r, p + 1, len - 1, p[0]) < 0)
 		return err_fail("bad dictionary indices: bit width %d",
 		    len < 1 ? -1 : p[0]);
 	for (i = 0; i < m; i += (size_t)cnt) {
-		cnt = rle_next(&r, ix, m - i < RLE_BLOCK ? m - i : RLE_BLOCK,
+		cnt = pqrle_next(&r, ix, m - i < PQRLE_BLOCK ? m - i : PQRLE_BLOCK,
 		    &run);
 		if (cnt < 0)
 			return err_prefix("bad dictionary indices");
@@ -1125,14 +914,14 @@ dictvalues(struct dec *d, const uint8_t *p, size_t len, size_t m,
 static int
 rlebools(const uint8_t *p, size_t m, struct vals *v)
 {
-	uint32_t b[RLE_BLOCK];
-	struct rle r;
+	uint32_t b[PQRLE_BLOCK];
+	struct pqrle r;
 	size_t i, j, cnt;
 
-	rle_init(&r, p + 4, le32(p), 1);
+	pqrle_init(&r, p + 4, pqrle_le32(p), 1);
 	for (i = 0; i < m; i += cnt) {
-		cnt = m - i < RLE_BLOCK ? m - i : RLE_BLOCK;
-		if (rle_read(&r, b, cnt) < 0)
+		cnt = m - i < PQRLE_BLOCK ? m - i : PQRLE_BLOCK;
+		if (pqrle_read(&r, b, cnt) < 0)
 			return err_prefix("bad boolean RLE data");
 		for (j = 0; j < cnt; j++) {
 			if (b[j] > 1)
@@ -1256,16 +1045,16 @@ static int64_t
 flatlevels(struct dec *d, size_t n, size_t k, const uint8_t *dp,
     size_t dlen)
 {
-	uint32_t l[RLE_BLOCK], max = (uint32_t)d->fd->maxdef;
+	uint32_t l[PQRLE_BLOCK], max = (uint32_t)d->fd->maxdef;
 	uint8_t *valid = d->c->valid + n;
-	struct rle r;
+	struct pqrle r;
 	size_t i, j, m = 0;
 	int64_t cnt;
 	int run;
 
-	rle_init(&r, dp, dlen, bitwidth(max));
+	pqrle_init(&r, dp, dlen, pqrle_bitwidth(max));
 	for (i = 0; i < k; i += (size_t)cnt) {
-		cnt = rle_next(&r, l, k - i < RLE_BLOCK ? k - i : RLE_BLOCK,
+		cnt = pqrle_next(&r, l, k - i < PQRLE_BLOCK ? k - i : PQRLE_BLOCK,
 		    &run);
 		if (cnt < 0)
 			return err_prefix("bad definition levels");
@@ -1300,7 +1089,7 @@ flatpage(struct dec *d, int enc, size_t k, const uint8_t *dp, size_t dlen,
 	if (d->fd->maxdef == 0) {
 		if (holds(d, enc, p, len, k) < 0)
 			return -1;
-	} else if (pq_rle_decode(dp, dlen, bitwidth((uint32_t)d->fd->maxdef),
+	} else if (pqrle_decode(dp, dlen, pqrle_bitwidth((uint32_t)d->fd->maxdef),
 	    NULL, k) < 0) {
 		return err_prefix("bad definition levels");
 	}
@@ -1373,18 +1162,18 @@ listlevels(struct dec *d, size_t k, const uint8_t *rp, size_t rlen,
     const uint8_t *dp, size_t dlen)
 {
 	const struct field *fd = d->fd;
-	int rbw = bitwidth((uint32_t)fd->maxrep);
-	int dbw = bitwidth((uint32_t)fd->maxdef);
+	int rbw = pqrle_bitwidth((uint32_t)fd->maxrep);
+	int dbw = pqrle_bitwidth((uint32_t)fd->maxdef);
 
 	/* Check both before allocating for either. */
-	if (pq_rle_decode(rp, rlen, rbw, NULL, k) < 0)
+	if (pqrle_decode(rp, rlen, rbw, NULL, k) < 0)
 		return err_prefix("bad repetition levels");
-	if (pq_rle_decode(dp, dlen, dbw, NULL, k) < 0)
+	if (pqrle_decode(dp, dlen, dbw, NULL, k) < 0)
 		return err_prefix("bad definition levels");
 	mem_grow(&d->rl, &d->rlcap, k, sizeof(*d->rl));
 	mem_grow(&d->dl, &d->dlcap, k, sizeof(*d->dl));
-	pq_rle_decode(rp, rlen, rbw, d->rl, k);
-	pq_rle_decode(dp, dlen, dbw, d->dl, k);
+	pqrle_decode(rp, rlen, rbw, d->rl, k);
+	pqrle_decode(dp, dlen, dbw, d->dl, k);
 	if (checklevels(d->rl, k, fd->maxrep, "repetition") < 0 ||
 	    checklevels(d->dl, k, fd->maxdef, "definition") < 0)
 		return -1;
@@ -1592,13 +1381,13 @@ page_v1(struct dec *d, const struct page *ph, const uint8_t *p, size_t len)
 
 	/* Each level section: 4-byte length, then RLE (supported()). */
 	if (fd->maxrep > 0) {
-		if (len < 4 || (rlen = le32(p)) > len - 4)
+		if (len < 4 || (rlen = pqrle_le32(p)) > len - 4)
 			return err_fail("truncated repetition levels");
 		rp = p + 4;
 		pos = 4 + rlen;
 	}
 	if (fd->maxdef > 0) {
-		if (len - pos < 4 || (dlen = le32(p + pos)) > len - pos - 4)
+		if (len - pos < 4 || (dlen = pqrle_le32(p + pos)) > len - pos - 4)
 			return err_fail("truncated definition levels");
 		dp = p + pos + 4;
 		pos += 4 + dlen;
