@@ -21,6 +21,6 @@ STDCFLAGS = -std=c11 -Wall -Wextra $(WERROR)
 NSJ_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 SANFLAGS  = -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 
-PKGS      = libzip liblzma libprotobuf-c zlib libzstd sqlite3
+PKGS      = libzip liblzma libprotobuf-c zlib libzstd sqlite3 jansson
 NSJ_CPPFLAGS += $(shell $(PKG_CONFIG) --cflags $(PKGS))
 NSJ_LDLIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lsnappy -lcsv -lm -pthread

@@ -25,6 +25,8 @@ done
 RUN_PKGS="gcc make pkg-config libc6-dev libzip-dev liblzma-dev libprotobuf-c-dev
 protobuf-c-compiler libcsv-dev libsnappy-dev libzstd-dev zlib1g-dev libsqlite3-dev
 perl gnuplot-nox"
+# issue 24: jansson parses XLA's backend_config JSON (lib/formats/hlocost.c)
+RUN_PKGS="$RUN_PKGS libjansson-dev"
 
 # ---- The packages of the tests (`./setup.sh --test`): one list, one
 # package a line, so that additions merge.  Each line says what uses it.

@@ -7,6 +7,7 @@
 #include "base/err.h"
 #include "analysis/filter.h"
 #include "base/mem.h"
+#include "base/num.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
 
@@ -194,17 +195,23 @@ coll_summary_add(struct coll_summary *s, const char *instance,
 
 static const struct coll_summary *sort_s;
 
+/* A group in the bandwidth table's order: its MessageSize, parsed once
+ * from its key, and the rest of the key ("\tCollective"). */
+struct group_order {
+	int64_t size;
+	const char *coll;
+	size_t g;
+};
+
 /* Groups by MessageSize (numerically), then Collective. */
 static int
 cmp_group(const void *a, const void *b)
 {
-	const char *x = strtab_get(&sort_s->groups, *(const size_t *)a);
-	const char *y = strtab_get(&sort_s->groups, *(const size_t *)b);
-	long long nx = strtoll(x, NULL, 10), ny = strtoll(y, NULL, 10);
+	const struct group_order *x = a, *y = b;
 
-	if (nx != ny)
-		return nx < ny ? -1 : 1;
-	return strcmp(strchr(x, '\t'), strchr(y, '\t'));
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return strcmp(x->coll, y->coll);
 }
 
 static int
@@ -231,7 +238,8 @@ coll_summary_bandwidth(const struct coll_summary *s, struct tsv_writer *w)
 	static const char *const cols[] = { "Collective", "MessageSize",
 	    "Instances", "BusBandwidthGBPerSec", "BusBandwidthStdErrGBPerSec",
 	    NULL };
-	size_t ng = s->groups.n, i, *order = mem_calloc(ng + 1, sizeof(*order));
+	size_t ng = s->groups.n, i;
+	struct group_order *order = mem_calloc(ng + 1, sizeof(*order));
 	int64_t *n = mem_calloc(ng + 1, sizeof(*n));
 	double *sum = mem_calloc(ng + 1, sizeof(*sum));
 	double *sq = mem_calloc(ng + 1, sizeof(*sq));
@@ -248,12 +256,18 @@ coll_summary_bandwidth(const struct coll_summary *s, struct tsv_writer *w)
 
 		sq[s->group_of[i]] += d * d;
 	}
-	for (i = 0; i < ng; i++)
-		order[i] = i;
-	sort_s = s;
+	for (i = 0; i < ng; i++) {
+		const char *k = strtab_get(&s->groups, i);
+
+		/* Keys are "%lld\tCollective" (coll_summary_add). */
+		order[i].coll = strchr(k, '\t');
+		if (num_i64(k, (size_t)(order[i].coll - k), &order[i].size) != 0)
+			order[i].size = 0;
+		order[i].g = i;
+	}
 	qsort(order, ng, sizeof(*order), cmp_group);
 	for (i = 0; i < ng && rc == 0; i++) {
-		size_t g = order[i];
+		size_t g = order[i].g;
 
 		rc = bandwidth_row(w, strtab_get(&s->groups, g), n[g],
 		    sum[g] / (double)n[g], sq[g]);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/num.h"
 
 static const char *prog = "nsysjax";
 /* Per thread: lib/prefetch reads archives in a second thread. */
@@ -102,18 +103,22 @@ err_prefix_in(const char *fmt, ...)
 int
 err_prefix_at(const char *fmt, ...)
 {
-	char name[sizeof(msg)], rest[sizeof(msg)], *end;
+	char name[sizeof(msg)], rest[sizeof(msg)];
+	const char *end;
 	va_list ap;
-	long line;
+	int64_t line;
 
 	va_start(ap, fmt);
 	vsnprintf(name, sizeof(name), fmt, ap);
 	va_end(ap);
 	if (have_msg && strncmp(msg, "line ", 5) == 0) {
-		line = strtol(msg + 5, &end, 10);
-		if (end != msg + 5 && strncmp(end, ": ", 2) == 0) {
+		for (end = msg + 5; *end >= '0' && *end <= '9'; end++)
+			;
+		if (num_i64(msg + 5, (size_t)(end - (msg + 5)), &line) == 0 &&
+		    strncmp(end, ": ", 2) == 0) {
 			snprintf(rest, sizeof(rest), "%s", end + 2);
-			return err_fail("%s:%ld: %s", name, line, rest);
+			return err_fail("%s:%lld: %s", name, (long long)line,
+			    rest);
 		}
 	}
 	return err_prefix("%s", name);

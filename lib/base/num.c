@@ -87,3 +87,27 @@ num_f64(const char *s, size_t n, double *v)
 		return -1;
 	return 0;
 }
+
+int
+num_x64(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t k;
+	int d;
+
+	if (n == 0 || n > 16)
+		return -1;
+	for (k = 0; k < n; k++) {
+		if (s[k] >= '0' && s[k] <= '9')
+			d = s[k] - '0';
+		else if (s[k] >= 'a' && s[k] <= 'f')
+			d = s[k] - 'a' + 10;
+		else if (s[k] >= 'A' && s[k] <= 'F')
+			d = s[k] - 'A' + 10;
+		else
+			return -1;
+		x = x << 4 | (uint64_t)d;
+	}
+	*v = x;
+	return 0;
+}

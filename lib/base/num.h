@@ -22,4 +22,10 @@ int num_i64(const char *s, size_t n, int64_t *v);
  */
 int num_f64(const char *s, size_t n, double *v);
 
+/*
+ * S[0..N) as 1 to 16 hexadecimal digits (no sign, no "0x"; either case)
+ * into *V: what "%016llx" writes (a digest).  Returns 0, or -1 as num_i64.
+ */
+int num_x64(const char *s, size_t n, uint64_t *v);
+
 #endif

@@ -282,42 +282,16 @@ merr(struct hlo_module *m, const char *fmt, ...)
 
 /* ---- the wire, read before and around protobuf-c ---- */
 
-/*
- * Walk the fields of a message of type D, descending into fields that D
- * declares as messages, and fail on malformed wire data or nesting deeper
- * than PB_MAXDEPTH.
- */
+/* The dump's wire checked by pbwire_check, messages naming it. */
 static int
-pb_check(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n,
-    int depth)
+pb_check(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n)
 {
-	const ProtobufCFieldDescriptor *fd;
-	struct pbwire_field f;
-	int r;
-
-	if (depth > PB_MAXDEPTH)
-		return err_fail("HLO protobuf nested too deeply");
-	while ((r = pbwire_next(&p, &n, &f)) > 0) {
-		if (f.wt != 2)
-			continue;
-		fd = protobuf_c_message_descriptor_get_field(d,
-		    (unsigned)f.num);
-		if (fd != NULL && fd->type == PROTOBUF_C_TYPE_MESSAGE &&
-		    pb_check(fd->descriptor, f.val, f.len, depth + 1) < 0)
-			return -1;
-	}
-	return r < 0 ? err_fail("corrupt HLO protobuf") : 0;
+	return pbwire_check(d, p, n, PB_MAXDEPTH, "HLO protobuf");
 }
 
 /* Field numbers of the repeated messages decoded one at a time. */
 #define F_COMPUTATIONS	3	/* HloModuleProto.computations */
 #define F_INSTRUCTIONS	2	/* HloComputationProto.instructions */
-
-static int
-is_msg(const struct pbwire_field *f, uint64_t num)
-{
-	return f->num == num && f->wt == 2;
-}
 
 /*
  * The module messages of a dump: the whole dump when bare, else the
@@ -355,29 +329,7 @@ next_mod(struct mods *it, const uint8_t **p, size_t *n)
 static int
 pbc_check(const uint8_t *p, size_t n)
 {
-	struct pbwire_field f;
-
-	while (pbwire_next(&p, &n, &f) > 0)
-		if (!f.pbc)
-			return err_fail("corrupt HLO protobuf");
-	return 0;
-}
-
-/* Message P[0..N) without its submessages NUM, written to OUT unless
- * NULL; returns its length. */
-static size_t
-strip(const uint8_t *p, size_t n, uint64_t num, uint8_t *out)
-{
-	struct pbwire_field f;
-	size_t k = 0;
-
-	while (pbwire_next(&p, &n, &f) > 0)
-		if (!is_msg(&f, num)) {
-			if (out)
-				memcpy(out + k, f.at, f.size);
-			k += f.size;
-		}
-	return k;
+	return pbwire_pbc_ok(p, n) ? 0 : err_fail("corrupt HLO protobuf");
 }
 
 /*
@@ -396,7 +348,7 @@ header(struct arena *a, const uint8_t *data, size_t len, int wrapped,
 
 	*hlen = 0;
 	while (next_mod(&it, &p, &n)) {
-		k = strip(p, n, F_COMPUTATIONS, NULL);
+		k = pbwire_strip(p, n, F_COMPUTATIONS, NULL);
 		*hlen += k + (wrapped ? 1 + pbwire_put_varint(tmp, k) : 0);
 	}
 	h = arena_take(a, *hlen, 1);
@@ -405,10 +357,10 @@ header(struct arena *a, const uint8_t *data, size_t len, int wrapped,
 	while (next_mod(&it, &p, &n)) {
 		if (wrapped) {
 			h[k++] = 0x0a;	/* field 1, length-delimited */
-			k += pbwire_put_varint(h + k, strip(p, n,
+			k += pbwire_put_varint(h + k, pbwire_strip(p, n,
 			    F_COMPUTATIONS, NULL));
 		}
-		k += strip(p, n, F_COMPUTATIONS, h + k);
+		k += pbwire_strip(p, n, F_COMPUTATIONS, h + k);
 	}
 	return h;
 }
@@ -886,9 +838,9 @@ load_comp(struct ld *L, const uint8_t *p, size_t n)
 
 	if (pbc_check(p, n) < 0)
 		return -1;
-	k = strip(p, n, F_INSTRUCTIONS, NULL);
+	k = pbwire_strip(p, n, F_INSTRUCTIONS, NULL);
 	h = arena_take(&L->scratch, k, 1);
-	strip(p, n, F_INSTRUCTIONS, h);
+	pbwire_strip(p, n, F_INSTRUCTIONS, h);
 	if ((cp = xla__hlo_computation_proto__unpack(&pa, k, h)) == NULL)
 		return err_fail("corrupt HLO protobuf");
 	mem_grow(&m->comp, &L->compcap, m->ncomp + 1, sizeof(*m->comp));
@@ -900,7 +852,7 @@ load_comp(struct ld *L, const uint8_t *p, size_t n)
 	c->first = m->ninst;
 	arena_reset(&L->scratch);
 	while (pbwire_next(&p, &n, &f) > 0) {
-		if (!is_msg(&f, F_INSTRUCTIONS))
+		if (!pbwire_is_msg(&f, F_INSTRUCTIONS))
 			continue;
 		if ((ip = xla__hlo_instruction_proto__unpack(&pa, f.len,
 		    f.val)) == NULL)
@@ -923,11 +875,11 @@ presize(struct ld *L, const uint8_t *data, size_t len, int wrapped)
 
 	while (next_mod(&it, &p, &n))
 		while (pbwire_next(&p, &n, &f) > 0) {
-			if (!is_msg(&f, F_COMPUTATIONS))
+			if (!pbwire_is_msg(&f, F_COMPUTATIONS))
 				continue;
 			ncomp++;
 			for (q = f.val, k = f.len; pbwire_next(&q, &k, &g) > 0;)
-				ninst += is_msg(&g, F_INSTRUCTIONS);
+				ninst += pbwire_is_msg(&g, F_INSTRUCTIONS);
 		}
 	L->m->comp = mem_calloc(L->compcap = ncomp, sizeof(*L->m->comp));
 	L->m->inst = mem_calloc(L->instcap = ninst, sizeof(*L->m->inst));
@@ -956,7 +908,7 @@ decode(struct ld *L, const uint8_t *data, size_t len)
 	if (!wrapped && len == 0)
 		return err_fail("no HLO module in protobuf");
 	if (pb_check(wrapped ? &xla__hlo_proto__descriptor :
-	    &xla__hlo_module_proto__descriptor, data, len, 0) < 0)
+	    &xla__hlo_module_proto__descriptor, data, len) < 0)
 		return -1;
 	if (wrapped && pbc_check(data, len) < 0)
 		return -1;
@@ -969,7 +921,7 @@ decode(struct ld *L, const uint8_t *data, size_t len)
 	it = (struct mods){ data, len, wrapped, 0 };
 	while (next_mod(&it, &p, &n))
 		while (pbwire_next(&p, &n, &f) > 0)
-			if (is_msg(&f, F_COMPUTATIONS) &&
+			if (pbwire_is_msg(&f, F_COMPUTATIONS) &&
 			    load_comp(L, f.val, f.len) < 0)
 				return -1;
 	return 0;

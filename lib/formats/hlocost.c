@@ -5,10 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
+#include "base/err.h"
 #include "base/mem.h"
+#include "base/num.h"
 #include "formats/hlo.h"
 #include "formats/hlocost.h"
-#include "formats/json.h"
 
 /* hlo_cost_analysis.h kFmaFlops. */
 #define FMA_FLOPS	2
@@ -384,36 +387,87 @@ matmul(struct hlocost *out, uint64_t flops, const struct hlo_shape *lhs)
 
 /* ---- custom calls (GpuHloCostAnalysis::HandleCustomCall) ---- */
 
-/* Dot dimension numbers at PATH of the backend_config JSON: 1 found, 0
+/*
+ * The backend_config of instruction I parsed by jansson, or NULL when it
+ * has none or it is not JSON; the latter records an err message naming
+ * the instruction and the fault (byte offset and jansson's reason), for a
+ * caller that wants to say why the instruction is unknown.
+ */
+static json_t *
+backend_config(const struct hlocost_ctx *c, size_t i)
+{
+	const struct hlo_cost_facts *f = facts(c, i);
+	json_error_t e;
+	json_t *root;
+
+	if (f->x->backend_config == NULL)
+		return NULL;
+	root = json_loadb(f->x->backend_config, f->x->backend_config_len,
+	    JSON_ALLOW_NUL, &e);
+	if (root == NULL)
+		err_fail("instruction %s: backend_config: malformed JSON at "
+		    "byte %d: %s", hlo_inst(c->m, i)->name, e.position, e.text);
+	return root;
+}
+
+/* The value at PATH[0..NPATH) (object keys, outermost first) under V, or
+ * NULL when a key is absent or a value on the way is no object. */
+static json_t *
+json_at(json_t *v, const char *const *path, size_t npath)
+{
+	size_t k;
+
+	for (k = 0; k < npath && v != NULL; k++)
+		v = json_object_get(v, path[k]);
+	return v;
+}
+
+/* V as an array of integers, each a JSON integer or a string holding one
+ * (protobuf's JSON form of int64), into OUT[0..*NOUT), at most MAXDIMS:
+ * 0, or -1 when it is no such array. */
+static int
+i64_array(const json_t *v, int64_t *out, size_t *nout)
+{
+	const json_t *e;
+	size_t k;
+
+	*nout = 0;
+	if (!json_is_array(v) || json_array_size(v) > MAXDIMS)
+		return -1;
+	json_array_foreach(v, k, e) {
+		if (json_is_integer(e))
+			out[k] = json_integer_value(e);
+		else if (!json_is_string(e) || num_i64(json_string_value(e),
+		    json_string_length(e), &out[k]) < 0)
+			return -1;
+	}
+	*nout = json_array_size(v);
+	return 0;
+}
+
+/* Dot dimension numbers at PATH of the backend_config ROOT: 1 found, 0
  * not there or not readable. */
 static int
-json_dnums(const struct hlo_cost_facts *f, const char *const *path,
-    size_t npath, int64_t v[4][MAXDIMS], size_t n[4])
+json_dnums(json_t *root, const char *const *path, size_t npath,
+    int64_t v[4][MAXDIMS], size_t n[4])
 {
 	static const char *const keys[4] = {
 		"lhs_contracting_dimensions", "rhs_contracting_dimensions",
 		"lhs_batch_dimensions", "rhs_batch_dimensions"
 	};
-	const char *p[8];
-	struct json_val jv;
-	int k, r;
+	json_t *d = json_at(root, path, npath), *a;
+	int k;
 
-	if (f->x->backend_config == NULL || npath > 6)
+	if (!json_is_object(d))
 		return 0;
-	memcpy(p, path, npath * sizeof(*p));
 	for (k = 0; k < 4; k++) {
 		n[k] = 0;
-		p[npath] = keys[k];
-		r = json_find(f->x->backend_config, f->x->backend_config_len, p,
-		    npath + 1, &jv);
-		if (r < 0)
-			return 0;
-		if (r == 0) {
+		if ((a = json_object_get(d, keys[k])) == NULL) {
 			if (k == 0)
 				return 0;	/* no contracting dims: absent */
 			continue;		/* empty repeated field */
 		}
-		if (json_i64_array(jv, v[k], MAXDIMS, &n[k]) < 0)
+		if (i64_array(a, v[k], &n[k]) < 0)
 			return 0;
 	}
 	return 1;
@@ -449,11 +503,17 @@ gemm(const struct hlocost_ctx *c, size_t i, struct hlocost *out)
 	const struct hlo_shape *lhs = operand_shape(c, i, 0);
 	int64_t v[4][MAXDIMS];
 	size_t n[4];
+	json_t *cfg;
+	int ok;
 
+	if (lhs == NULL || (cfg = backend_config(c, i)) == NULL)
+		return 0;
 	/* GpuBackendConfig wraps the GemmBackendConfig; XLA before 2024
 	 * wrote the GemmBackendConfig alone. */
-	if (lhs == NULL || (!json_dnums(f, wrapped, 2, v, n) &&
-	    !json_dnums(f, wrapped + 1, 1, v, n)))
+	ok = json_dnums(cfg, wrapped, 2, v, n) ||
+	    json_dnums(cfg, wrapped + 1, 1, v, n);
+	json_decref(cfg);
+	if (!ok)
 		return 0;
 	matmul(out, dot_flops(lhs, first(&f->shape), v[0], n[0]), lhs);
 	out->bytes = sub0(default_bytes(c, i), size(&f->shape));
@@ -499,9 +559,15 @@ fmha(const struct hlocost_ctx *c, size_t i, struct hlocost *out)
 	int64_t d1[4][MAXDIMS], d2[4][MAXDIMS];
 	size_t n1[4], n2[4];
 	uint64_t qk, pv;
+	json_t *cfg;
+	int ok;
 
 	if (q == NULL || k == NULL || v == NULL ||
-	    !json_dnums(f, p1, 2, d1, n1) || !json_dnums(f, p2, 2, d2, n2))
+	    (cfg = backend_config(c, i)) == NULL)
+		return 0;
+	ok = json_dnums(cfg, p1, 2, d1, n1) && json_dnums(cfg, p2, 2, d2, n2);
+	json_decref(cfg);
+	if (!ok)
 		return 0;
 	qk = gemm_flops(q, k, d1, n1);
 	pv = dot_flops(v, first(&f->shape), d2[1], n2[1]);

@@ -61,7 +61,10 @@ void hlocost_free(struct hlocost_ctx *c);
 /*
  * The cost of instruction I of the module (I < hlo_count) into *OUT.
  * Computations called by several instructions are costed once.  Never
- * fails: what cannot be costed is known = 0.
+ * fails: what cannot be costed is known = 0.  A cuBLAS or cuDNN call
+ * whose backend_config is not JSON (parsed by jansson) is unknown, and
+ * err_msg() then says so: "instruction NAME: backend_config: malformed
+ * JSON at byte K: <jansson's reason>".
  */
 void hlocost_inst(struct hlocost_ctx *c, size_t i, struct hlocost *out);
 

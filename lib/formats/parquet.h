@@ -133,16 +133,4 @@ int pq_read_column(const struct pq_file *f, size_t i, struct pq_column *out);
 /* Release the arrays of C and zero it.  Safe on a zeroed column. */
 void pq_column_free(struct pq_column *c);
 
-/*
- * Building block, exposed for tests: decode N values of BW bits (0..32)
- * from the RLE/bit-packed hybrid encoding in the LEN bytes at BUF (no
- * length prefix) into OUT, or only check that they are there if OUT is
- * NULL.  A run may extend past the N-th value and a final bit-packed run
- * may lack the bytes of values past the N-th.
- * RLE-run values are not masked to BW bits; callers range-check.
- * Returns 0, or -1 with an err message ("truncated RLE run", ...).
- */
-int pq_rle_decode(const uint8_t *buf, size_t len, int bw, uint32_t *out,
-    size_t n);
-
 #endif

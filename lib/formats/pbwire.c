@@ -1,3 +1,6 @@
+#include <string.h>
+
+#include "base/err.h"
 #include "formats/pbwire.h"
 
 int
@@ -83,4 +86,66 @@ pbwire_is_hloproto(const uint8_t *p, size_t n)
 		mod |= f.num == 1;
 	}
 	return r == 0 && mod;
+}
+
+int
+pbwire_is_msg(const struct pbwire_field *f, uint64_t num)
+{
+	return f->num == num && f->wt == 2;
+}
+
+static int
+check(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n,
+    int depth, int maxdepth, const char *what)
+{
+	const ProtobufCFieldDescriptor *fd;
+	struct pbwire_field f;
+	int r;
+
+	if (depth > maxdepth)
+		return err_fail("%s nested too deeply", what);
+	while ((r = pbwire_next(&p, &n, &f)) > 0) {
+		if (f.wt != 2)
+			continue;
+		fd = protobuf_c_message_descriptor_get_field(d,
+		    (unsigned)f.num);
+		if (fd != NULL && fd->type == PROTOBUF_C_TYPE_MESSAGE &&
+		    check(fd->descriptor, f.val, f.len, depth + 1, maxdepth,
+		    what) < 0)
+			return -1;
+	}
+	return r < 0 ? err_fail("corrupt %s", what) : 0;
+}
+
+int
+pbwire_check(const ProtobufCMessageDescriptor *d, const uint8_t *p,
+    size_t n, int maxdepth, const char *what)
+{
+	return check(d, p, n, 0, maxdepth, what);
+}
+
+int
+pbwire_pbc_ok(const uint8_t *p, size_t n)
+{
+	struct pbwire_field f;
+
+	while (pbwire_next(&p, &n, &f) > 0)
+		if (!f.pbc)
+			return 0;
+	return 1;
+}
+
+size_t
+pbwire_strip(const uint8_t *p, size_t n, uint64_t num, uint8_t *out)
+{
+	struct pbwire_field f;
+	size_t k = 0;
+
+	while (pbwire_next(&p, &n, &f) > 0)
+		if (!pbwire_is_msg(&f, num)) {
+			if (out)
+				memcpy(out + k, f.at, f.size);
+			k += f.size;
+		}
+	return k;
 }

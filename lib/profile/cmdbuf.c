@@ -109,40 +109,55 @@ by_name(const struct cmdbuf_members *m, const char *name)
 	return -1;
 }
 
-/* Whether member I may take operations by order. */
-static int
-placeable(const struct cmdbuf_members *m, const uint8_t *named, size_t i)
+/*
+ * Where the order rule finds placeable members (not matched by name, not
+ * containers) in O(1) per run: PC[i] counts them in [0, i), NEXT[i] is
+ * the first at or after i (M->n when none).  Runs between matched
+ * members need not advance in member order (a kernel of an early member
+ * after a late one), so scanning (PA, PB) for each run would cost
+ * runs x members.
+ */
+struct placeable {
+	size_t *pc, *next;
+};
+
+static void
+placeable_init(struct placeable *pl, const struct cmdbuf_members *m,
+    const uint8_t *named)
 {
-	return !named[i] && !is_container(m->kind ? m->kind[i] : NULL);
+	size_t i;
+
+	pl->pc = mem_calloc(m->n + 1, sizeof(*pl->pc));
+	pl->next = mem_calloc(m->n + 1, sizeof(*pl->next));
+	for (i = 0; i < m->n; i++)
+		pl->pc[i + 1] = pl->pc[i] + (!named[i] &&
+		    !is_container(m->kind ? m->kind[i] : NULL));
+	pl->next[m->n] = m->n;
+	for (i = m->n; i-- > 0;)
+		pl->next[i] = pl->pc[i + 1] > pl->pc[i] ? i : pl->next[i + 1];
 }
 
 /*
- * The run of unmatched operations OPS[lo..hi) lies between members PA and
+ * The run of unmatched operations [LO, HI) lies between members PA and
  * PB (exclusive; -1 and m->n at the ends): give it to the placeable
- * members there, all to one or one each.
+ * members there, all to one or one each.  O(HI - LO).
  */
 static void
-by_order(const struct cmdbuf_members *m, const uint8_t *named, long pa,
-    long pb, size_t lo, size_t hi, long *assign)
+by_order(const struct placeable *pl, long pa, long pb, size_t lo,
+    size_t hi, long *assign)
 {
-	size_t np = 0, k;
-	long i;
+	size_t np, i, k;
 
 	if (pa >= pb)
 		return;
-	for (i = pa + 1; i < pb; i++)
-		np += placeable(m, named, (size_t)i);
+	np = pl->pc[pb] - pl->pc[pa + 1];
 	if (np == 0 || (np != 1 && np != hi - lo))
 		return;
-	for (i = pa + 1, k = lo; i < pb && k < hi; i++) {
-		if (!placeable(m, named, (size_t)i))
-			continue;
-		if (np == 1) {
-			for (; k < hi; k++)
-				assign[k] = i;
-		} else {
-			assign[k++] = i;
-		}
+	i = pl->next[pa + 1];
+	for (k = lo; k < hi; k++) {
+		assign[k] = (long)i;
+		if (np != 1)
+			i = pl->next[i + 1];
 	}
 }
 
@@ -153,6 +168,7 @@ cmdbuf_match(const struct cmdbuf_op *ops, size_t n,
 	/* Which members a name matched: for the order rule only (without
 	 * metadata M holds every instruction of the module). */
 	uint8_t *named = m->ordered ? mem_calloc(m->n + 1, 1) : NULL;
+	struct placeable pl;
 	int64_t maxend = INT64_MIN;
 	int concurrent = 0;
 	size_t i, lo;
@@ -167,7 +183,8 @@ cmdbuf_match(const struct cmdbuf_op *ops, size_t n,
 		if (assign[i] >= 0 && named)
 			named[assign[i]] = 1;
 	}
-	if (m->ordered && !concurrent)
+	if (m->ordered && !concurrent) {
+		placeable_init(&pl, m, named);
 		for (i = 0, pa = -1; i < n; i = lo) {
 			if (assign[i] >= 0) {
 				pa = assign[i];
@@ -176,9 +193,12 @@ cmdbuf_match(const struct cmdbuf_op *ops, size_t n,
 			}
 			for (lo = i; lo < n && assign[lo] < 0; lo++)
 				;
-			by_order(m, named, pa, lo < n ? assign[lo] :
+			by_order(&pl, pa, lo < n ? assign[lo] :
 			    (long)m->n, i, lo, assign);
 		}
+		free(pl.pc);
+		free(pl.next);
+	}
 	free(named);
 	return concurrent;
 }

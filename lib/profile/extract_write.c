@@ -10,6 +10,7 @@
 #include "profile/extract_impl.h"
 #include "profile/heap.h"
 #include "base/mem.h"
+#include "base/num.h"
 #include "base/outfile.h"
 #include "profile/nsysdb.h"
 #include "base/tsv.h"
@@ -265,14 +266,17 @@ extract_write_stacktree(const struct strtab *t, struct tsv_writer *w)
 
 	for (i = 0; i < t->n && rc == 0; i++) {
 		const char *key = strtab_get(t, i);
-		char *tab;
-		unsigned long long parent = strtoull(key, &tab, 10);
+		const char *tab = memchr(key, '\t', t->len[i]);
+		int64_t parent;
 
+		/* Keys are "PARENT+1\tFRAME" (extract.c's stack tree). */
+		if (tab == NULL || num_i64(key, (size_t)(tab - key), &parent) != 0)
+			return err_fail("stack tree key %zu has no parent", i);
 		tsv_i64(w, (int64_t)i);
 		if (parent == 0)
 			tsv_empty(w);
 		else
-			tsv_i64(w, (int64_t)parent - 1);
+			tsv_i64(w, parent - 1);
 		tsv_strn(w, tab + 1, t->len[i] - (size_t)(tab + 1 - key));
 		rc = tsv_eor(w);
 	}

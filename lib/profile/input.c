@@ -70,7 +70,7 @@ add_profile(struct input_set *s, struct archive *a, const char *path,
 {
 	struct input_profile *p;
 
-	s->p = mem_realloc(s->p, s->n + 1, sizeof(*s->p));
+	mem_grow(&s->p, &s->capp, s->n + 1, sizeof(*s->p));
 	p = &s->p[s->n++];
 	memset(p, 0, sizeof(*p));
 	p->name = name;
@@ -476,9 +476,15 @@ ident_content(const char *path, struct ident *id)
 	return 1;
 }
 
-/* The identity of input PATH (its profiles resolved in S). */
+/*
+ * The identity of input PATH (its profiles resolved in S) into ID.  The
+ * profiles of the inputs are in S in input order, so the search for a
+ * directory's starts at *CUR, where the previous input's ended, and
+ * advances it: one pass over S for all the inputs, not one per input.
+ */
 static void
-ident_of(const struct input_set *s, const char *path, struct ident *id)
+ident_of(const struct input_set *s, const char *path, size_t *cur,
+    struct ident *id)
 {
 	struct stat sb;
 	size_t k;
@@ -492,52 +498,130 @@ ident_of(const struct input_set *s, const char *path, struct ident *id)
 		ident_content(path, id);
 		return;
 	}
-	for (k = 0; k < s->n; k++) {
-		const struct input_profile *p = &s->p[k];
-		char *f;
+	for (k = *cur; k < s->n && s->p[k].path != path; k++)
+		;
+	if (k == s->n)
+		return;
+	*cur = k;
+	if (s->p[k].sqlite_file) {
+		ident_content(s->p[k].sqlite_file, id);
+	} else if (s->p[k].trace) {
+		char *f = mem_alloc(strlen(path) + strlen(s->p[k].trace) + 2);
 
-		if (p->path != path)
-			continue;
-		if (p->sqlite_file) {
-			ident_content(p->sqlite_file, id);
-			return;
-		}
-		if (p->trace) {
-			f = mem_alloc(strlen(path) + strlen(p->trace) + 2);
-			sprintf(f, "%s/%s", path, p->trace);
-			ident_content(f, id);
-			free(f);
-			return;
-		}
+		sprintf(f, "%s/%s", path, s->p[k].trace);
+		ident_content(f, id);
+		free(f);
 	}
 }
 
+/*
+ * Duplicates found by sorting: one key per input (or profile), and I its
+ * index, so that equal keys sort in index order.  With each key followed
+ * by the next equal one, the pair reported is the one a pairwise search
+ * in index order would find first: the smallest I that has a later equal,
+ * with its next equal.
+ */
+struct dupkey {
+	uint64_t a, b;		/* device and inode, or size and hash */
+	const char *name;	/* or a profile name */
+	size_t i;
+};
+
+static int
+cmp_dupkey(const void *pa, const void *pb)
+{
+	const struct dupkey *x = pa, *y = pb;
+	int c;
+
+	if (x->a != y->a)
+		return x->a < y->a ? -1 : 1;
+	if (x->b != y->b)
+		return x->b < y->b ? -1 : 1;
+	if (x->name != NULL && (c = strcmp(x->name, y->name)) != 0)
+		return c;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* Sort K[0..NK); NEXT[i] := the index of the next key equal to that of
+ * index i, for each i that has one (the others are left as they are). */
+static void
+next_equal(struct dupkey *k, size_t nk, size_t *next)
+{
+	size_t j;
+
+	qsort(k, nk, sizeof(*k), cmp_dupkey);
+	for (j = 0; j + 1 < nk; j++)
+		if (k[j].a == k[j + 1].a && k[j].b == k[j + 1].b &&
+		    (k[j].name == NULL || strcmp(k[j].name, k[j + 1].name) == 0))
+			next[k[j].i] = k[j + 1].i;
+}
+
 /* A profile given twice (the same file, or the same bytes under another
- * name: it would be taken as two processes): -1 with the message. */
+ * name: it would be taken as two processes): -1 with the message.
+ * O(n log n) in the inputs. */
 static int
 check_distinct(const struct input_set *s, const char *const *paths, size_t n)
 {
 	struct ident *id = mem_alloc((n ? n : 1) * sizeof(*id));
-	size_t i, j;
+	struct dupkey *kf = mem_alloc((n ? n : 1) * sizeof(*kf));
+	struct dupkey *kc = mem_alloc((n ? n : 1) * sizeof(*kc));
+	size_t *nf = mem_alloc((n ? n : 1) * sizeof(*nf));
+	size_t *nc = mem_alloc((n ? n : 1) * sizeof(*nc));
+	size_t i, j, cur = 0, nkf = 0, nkc = 0;
 	int rc = 0;
 
-	for (i = 0; i < n; i++)
-		ident_of(s, paths[i], &id[i]);
-	for (i = 0; i < n && rc == 0; i++)
-		for (j = i + 1; j < n && rc == 0; j++) {
-			if (id[i].dev == id[j].dev && id[i].ino == id[j].ino &&
-			    id[i].ino != 0)
-				rc = err_fail("%s and %s are the same file: give "
-				    "each process's profile once", paths[i],
-				    paths[j]);
-			else if (id[i].have_content && id[j].have_content &&
-			    id[i].size == id[j].size &&
-			    id[i].hash == id[j].hash)
-				rc = err_fail("%s and %s hold the same profile "
-				    "(the same bytes): give each process's "
-				    "profile once", paths[i], paths[j]);
-		}
+	for (i = 0; i < n; i++) {
+		ident_of(s, paths[i], &cur, &id[i]);
+		nf[i] = nc[i] = n;
+		if (id[i].ino != 0)
+			kf[nkf++] = (struct dupkey){ (uint64_t)id[i].dev,
+			    (uint64_t)id[i].ino, NULL, i };
+		if (id[i].have_content)
+			kc[nkc++] = (struct dupkey){ (uint64_t)id[i].size,
+			    id[i].hash, NULL, i };
+	}
+	next_equal(kf, nkf, nf);
+	next_equal(kc, nkc, nc);
+	for (i = 0; i < n && rc == 0; i++) {
+		if ((j = nf[i] < nc[i] ? nf[i] : nc[i]) == n)
+			continue;
+		if (id[i].dev == id[j].dev && id[i].ino == id[j].ino &&
+		    id[i].ino != 0)
+			rc = err_fail("%s and %s are the same file: give "
+			    "each process's profile once", paths[i], paths[j]);
+		else
+			rc = err_fail("%s and %s hold the same profile "
+			    "(the same bytes): give each process's "
+			    "profile once", paths[i], paths[j]);
+	}
+	free(nc);
+	free(nf);
+	free(kc);
+	free(kf);
 	free(id);
+	return rc;
+}
+
+/* Two profiles with one name: -1 with the message.  O(n log n). */
+static int
+check_names(const struct input_set *s)
+{
+	struct dupkey *k = mem_alloc((s->n ? s->n : 1) * sizeof(*k));
+	size_t *next = mem_alloc((s->n ? s->n : 1) * sizeof(*next));
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < s->n; i++) {
+		k[i] = (struct dupkey){ 0, 0, s->p[i].name, i };
+		next[i] = s->n;
+	}
+	next_equal(k, s->n, next);
+	for (i = 0; i < s->n && rc == 0; i++)
+		if (next[i] < s->n)
+			rc = err_fail("%s and %s both hold a profile named %s",
+			    s->p[i].path, s->p[next[i]].path, s->p[i].name);
+	free(next);
+	free(k);
 	return rc;
 }
 
@@ -545,7 +629,7 @@ int
 input_open(const char *const *paths, size_t n, const char *dumpdir,
     struct input_set *s)
 {
-	size_t i, j;
+	size_t i;
 
 	memset(s, 0, sizeof(*s));
 	for (i = 0; i < n; i++) {
@@ -571,12 +655,8 @@ input_open(const char *const *paths, size_t n, const char *dumpdir,
 		if (find_profiles(s, a, paths[i], dumpdir) != 0)
 			return -1;
 	}
-	for (i = 0; i < s->n; i++)
-		for (j = i + 1; j < s->n; j++)
-			if (strcmp(s->p[i].name, s->p[j].name) == 0)
-				return err_fail("%s and %s both hold a profile "
-				    "named %s", s->p[i].path, s->p[j].path,
-				    s->p[i].name);
+	if (check_names(s) != 0)
+		return -1;
 	return check_distinct(s, paths, n);
 }
 

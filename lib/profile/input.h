@@ -63,7 +63,7 @@ struct input_set {
 	struct archive **ar;
 	size_t nar, capar;
 	struct input_profile *p;
-	size_t n;
+	size_t n, capp;
 };
 
 /*

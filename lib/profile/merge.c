@@ -8,6 +8,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/num.h"
 #include "base/outfile.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
@@ -538,7 +539,7 @@ heapsums_notes(const char *const *dirs, size_t n, struct err_notes *notes)
 		fp = fopen(path, "r");
 		while (fp && getline(&line, &len, fp) > 0) {
 			char *t1 = strchr(line, '\t'), *t2, *nl;
-			unsigned long long d;
+			uint64_t d;
 			size_t id;
 			int added;
 
@@ -546,7 +547,8 @@ heapsums_notes(const char *const *dirs, size_t n, struct err_notes *notes)
 				continue;
 			if ((nl = strchr(t2, '\n')) != NULL)
 				*nl = '\0';
-			d = strtoull(t1 + 1, NULL, 16);
+			if (num_x64(t1 + 1, (size_t)(t2 - t1 - 1), &d) != 0)
+				continue;	/* not extract_write_heapsums' */
 			id = strtab_intern(&prog, line, (size_t)(t1 - line), &added);
 			mem_grow(&digest, &cap, id + 1, sizeof(*digest));
 			mem_grow(&warned, &capw, id + 1, 1);

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/num.h"
 #include "profile/nvtx.h"
 
 static int
@@ -149,16 +150,16 @@ nvtx_parse_launcher(const char *name, int32_t out[4])
 	for (i = 0; i < 4; i++) {
 		const char *key = i < 3 ? keys[i] : prefixed(p, "slice=") ?
 		    "slice=" : "partition=";
-		char *endp;
-		long v;
+		const char *endp;
+		int64_t v;
 
 		if (!prefixed(p, key))
 			return -1;
 		p += strlen(key);
-		if (*p < '0' || *p > '9')
-			return -1;
-		v = strtol(p, &endp, 10);
-		if (v > INT32_MAX || *endp != (i < 3 ? ',' : '#'))
+		for (endp = p; *endp >= '0' && *endp <= '9'; endp++)
+			;
+		if (num_i64(p, (size_t)(endp - p), &v) != 0 || v > INT32_MAX ||
+		    *endp != (i < 3 ? ',' : '#'))
 			return -1;
 		out[i] = (int32_t)v;
 		p = endp + 1;

@@ -1,41 +1,110 @@
 /*
- * Fuzz target: the JSON path reader (json_find, json_i64_array) as the
- * cost rules use it on XLA's backend_config, and the GpuTargetConfigProto
- * text reader (device_pbtxt) on the same bytes.
+ * Fuzz target: XLA's backend_config JSON as the cost rules read it
+ * (hlocost.c, through jansson): the input is the backend_config of a
+ * cuBLAS gemm and of a cuDNN attention custom call in a small module,
+ * costed; and the GpuTargetConfigProto text reader (device_pbtxt) on the
+ * same bytes.
  */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "formats/json.h"
+#include "formats/hlo.h"
+#include "formats/hlocost.h"
+#include "hlo.pb-c.h"
 #include "profile/device.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
+/* Parameters a, b, c of shape bf16[8,4,4,2] and two custom calls of them,
+ * a gemm and an attention, each with the backend_config DATA[0..N);
+ * the caller points MOD at its computation. */
+static void
+module(Xla__HloModuleProto *mod, Xla__HloComputationProto *comp,
+    Xla__HloInstructionProto *in, Xla__HloInstructionProto **pin,
+    Xla__ShapeProto *sh, Xla__LayoutProto *lay, int64_t *dims,
+    int64_t *ops, const uint8_t *data, size_t n)
+{
+	static const char *const name[] = { "a", "b", "c", "gemm", "attn" };
+	size_t k;
+
+	xla__hlo_module_proto__init(mod);
+	mod->name = "fuzz";
+	mod->id = 1;
+	xla__hlo_computation_proto__init(comp);
+	comp->name = "c";
+	comp->id = 1;
+	comp->root_id = 5;
+	comp->n_instructions = 5;
+	comp->instructions = pin;
+	mod->n_computations = 1;
+	xla__layout_proto__init(lay);
+	xla__shape_proto__init(sh);
+	sh->element_type = 16;		/* bf16 */
+	sh->n_dimensions = 4;
+	sh->dimensions = dims;
+	sh->layout = lay;
+	for (k = 0; k < 5; k++) {
+		xla__hlo_instruction_proto__init(&in[k]);
+		in[k].name = (char *)name[k];
+		in[k].id = (int64_t)k + 1;
+		in[k].shape = sh;
+		in[k].opcode = k < 3 ? "parameter" : "custom-call";
+		pin[k] = &in[k];
+	}
+	for (k = 3; k < 5; k++) {
+		in[k].n_operand_ids = 3;
+		in[k].operand_ids = ops;
+		in[k].backend_config.data = (uint8_t *)data;
+		in[k].backend_config.len = n;
+	}
+	in[3].custom_call_target = "__cublas$lt$matmul";
+	in[4].custom_call_target = "__cudnn$fmhaSoftmax";
+}
+
+static void
+cost_of(const uint8_t *data, size_t n)
+{
+	Xla__HloModuleProto mod;
+	Xla__HloComputationProto comp, *pcomp = &comp;
+	Xla__HloInstructionProto in[5], *pin[5];
+	Xla__ShapeProto sh;
+	Xla__LayoutProto lay;
+	int64_t dims[4] = { 8, 4, 4, 2 }, ops[3] = { 1, 2, 3 };
+	struct hlo_module *m;
+	struct hlocost_ctx *c;
+	struct hlocost k;
+	uint8_t *buf;
+	size_t len, i;
+
+	module(&mod, &comp, in, pin, &sh, &lay, dims, ops, data, n);
+	mod.computations = &pcomp;
+	len = xla__hlo_module_proto__get_packed_size(&mod);
+	if ((buf = malloc(len)) == NULL)
+		abort();
+	xla__hlo_module_proto__pack(&mod, buf);
+	m = hlo_load(buf, len);
+	free(buf);
+	if (m == NULL)
+		abort();	/* the module itself is always valid */
+	c = hlocost_new(m);
+	for (i = 0; i < hlo_count(m); i++) {
+		hlocost_inst(c, i, &k);
+		if (!k.known && (k.flops || k.bytes || k.matmul_flops))
+			abort();
+		if (k.matmul_flops > k.flops)
+			abort();
+	}
+	hlocost_free(c);
+	hlo_free(m);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
-	static const char *const path[] = { "gemm_backend_config",
-	    "dot_dimension_numbers", "lhs_contracting_dimensions" };
-	const char *s = (const char *)data;
 	struct device_info d;
-	struct json_val v;
-	int64_t a[8];
-	size_t k, na;
-	int r;
 
-	for (k = 0; k <= 3; k++) {
-		r = json_find(s, n, path + 3 - k, k, &v);
-		if (r < -1 || r > 1)
-			abort();
-		if (r == 1) {
-			/* The value lies inside the text. */
-			if (v.p < s || v.p + v.n > s + n || v.n == 0)
-				abort();
-			if (json_i64_array(v, a, 8, &na) == 0 && na > 8)
-				abort();
-		}
-	}
-	(void)device_pbtxt(s, n, &d);
+	cost_of(data, n);
+	(void)device_pbtxt((const char *)data, n, &d);
 	if (d.name[sizeof(d.name) - 1] != '\0')
 		abort();
 	return 0;

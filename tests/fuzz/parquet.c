@@ -9,6 +9,7 @@
 
 #include "profile/compile.h"
 #include "formats/parquet.h"
+#include "formats/pqrle.h"
 #include "profile/trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -54,7 +55,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	size_t nr;
 	uint32_t v[64];
 
-	(void)pq_rle_decode(data, n, n > 0 ? data[0] % 33 : 0, v, 64);
+	(void)pqrle_decode(data, n, n > 0 ? data[0] % 33 : 0, v, 64);
 	if ((f = pq_open(data, n)) == NULL)
 		return 0;
 	(void)pq_column_index(f, "RangeId");

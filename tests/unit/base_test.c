@@ -129,11 +129,31 @@ reads(void)
 	CHECK_INT(status_of(read_of, path), 1);
 }
 
+/* err_prefix_at: "line N: " becomes "NAME:N: "; anything else is
+ * prefixed as err_prefix does (its line number read by num.h). */
+static void
+prefix_at(void)
+{
+	err_fail("line 12: bad field");
+	err_prefix_at("a.csv");
+	CHECK_STR(err_msg(), "a.csv:12: bad field");
+	err_fail("line x: bad");
+	err_prefix_at("a.csv");
+	CHECK_STR(err_msg(), "a.csv: line x: bad");
+	err_fail("line 99999999999999999999: bad");
+	err_prefix_at("a.csv");
+	CHECK_STR(err_msg(), "a.csv: line 99999999999999999999: bad");
+	err_fail("line 7 bad");
+	err_prefix_at("a.csv");
+	CHECK_STR(err_msg(), "a.csv: line 7 bad");
+}
+
 int
 main(void)
 {
 	prefix_first();
 	bits();
 	reads();
+	prefix_at();
 	return unit_done("base");
 }

@@ -4,6 +4,7 @@
  * profile/cmdbuf (the command-buffer name rule, matching and splitting;
  * expected values worked out from the planted times in the comments).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -256,6 +257,87 @@ test_members_meta(void)
 	thunkmeta_free(&t);
 }
 
+/*
+ * At scale (review: nothing quadratic).  20000 ordered members: a.0 and
+ * z.1 (kernels) around 19998 while loops (containers) and one library
+ * thunk lib at the middle; 30000 operations repeating a_0, an unnamed
+ * kernel, z_1.  Every unnamed kernel lies between a.0 and z.1, where lib
+ * is the one placeable member: it takes them all.  Scanning the members
+ * between a.0 and z.1 for each of the 10000 runs (what cmdbuf_match did)
+ * makes this 2e8 steps.  Then 20000 operations each named after its own
+ * member (in reverse member order) split one buffer into 20000 inner
+ * rows in operation order.
+ */
+#define NMEMB 20000
+#define NOPS 30000
+
+static void
+test_scale(void)
+{
+	struct cmdbuf_members m;
+	struct cmdbuf_op *ops = calloc(NOPS, sizeof(*ops));
+	long *a = calloc(NOPS, sizeof(*a));
+	char (*names)[16] = calloc(NMEMB, sizeof(*names));
+	char (*knames)[16] = calloc(NMEMB, sizeof(*knames));
+	struct cmdbuf_stats st;
+	struct frames f;
+	size_t i, bad = 0, n;
+
+	memset(&m, 0, sizeof(m));
+	for (i = 0; i < NMEMB; i++) {
+		snprintf(names[i], sizeof(*names), "w.%zu", i);
+		snprintf(knames[i], sizeof(*knames), "w_%zu", i);
+		cmdbuf_members_add(&m, i == 0 ? "a.0" : i == NMEMB - 1 ?
+		    "z.1" : i == NMEMB / 2 ? "lib" : names[i],
+		    i == 0 || i == NMEMB - 1 ? "kKernel" : i == NMEMB / 2 ?
+		    "kGemm" : "kWhile");
+	}
+	m.ordered = 1;
+	for (i = 0; i < NOPS; i++) {
+		ops[i].start = 2 * (int64_t)i;
+		ops[i].end = 2 * (int64_t)i + 1;
+		ops[i].name = i % 3 == 0 ? "a_0" : i % 3 == 1 ? "cublas_k" : "z_1";
+	}
+	CHECK_INT(cmdbuf_match(ops, NOPS, &m, a), 0);
+	for (i = 0; i < NOPS; i++)
+		bad += a[i] != (i % 3 == 0 ? 0 : i % 3 == 1 ? NMEMB / 2 :
+		    NMEMB - 1);
+	CHECK_INT(bad, 0);
+	cmdbuf_members_free(&m);
+
+	/* One operation per member, named after it: w_<i> at [2i, 2i+1]. */
+	memset(&m, 0, sizeof(m));
+	for (i = 0; i < NMEMB; i++)
+		cmdbuf_members_add(&m, names[i], "kKernel");
+	m.ordered = 1;
+	for (i = 0; i < NMEMB; i++) {
+		ops[i].start = 2 * (int64_t)i;
+		ops[i].end = 2 * (int64_t)i + 1;
+		ops[i].name = knames[NMEMB - 1 - i];	/* reverse order */
+	}
+	cmdbuf_match(ops, NMEMB, &m, a);
+	memset(&f, 0, sizeof(f));
+	memset(&st, 0, sizeof(st));
+	f.thunks = calloc(1, sizeof(*f.thunks));
+	f.capthunks = f.nthunks = 1;
+	f.thunks[0].name = strdup("command_buffer_1");
+	f.thunks[0].dur = 2 * NMEMB - 1;
+	n = cmdbuf_split(&f, 0, "command_buffer_1", ops, NMEMB, a, &m, &st);
+	CHECK_INT(n, NMEMB);
+	CHECK_INT(f.thunks[0].dur, NMEMB - 1);	/* the gaps */
+	for (i = 0, bad = 0; i < NMEMB; i++)
+		bad += f.thunks[1 + i].start != 2 * (int64_t)i ||
+		    f.thunks[1 + i].dur != 1 ||
+		    strcmp(f.thunks[1 + i].name, names[NMEMB - 1 - i]) != 0;
+	CHECK_INT(bad, 0);
+	frames_free(&f);
+	cmdbuf_members_free(&m);
+	free(names);
+	free(knames);
+	free(a);
+	free(ops);
+}
+
 int
 main(void)
 {
@@ -264,5 +346,6 @@ main(void)
 	test_match();
 	test_order_counts();
 	test_members_meta();
+	test_scale();
 	return unit_done("cmdbuf_test");
 }

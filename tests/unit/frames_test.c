@@ -40,6 +40,13 @@ names(void)
 	CHECK(d[0] == 7 && d[1] == 3 && d[2] == 1 && d[3] == 2);
 	CHECK_INT(nvtx_parse_launcher("XlaLauncher:#global=7,local=3,process=1,partition=0#", d), 0);
 	CHECK_INT(nvtx_parse_launcher("XlaLauncher:#global=7,local=3,process=1#", d), -1);
+	/* Numbers: digits only, at most INT32_MAX. */
+	CHECK_INT(nvtx_parse_launcher("XlaLauncher:#global=2147483647,local=3,process=1,slice=2#", d), 0);
+	CHECK_INT(d[0], 2147483647);
+	CHECK_INT(nvtx_parse_launcher("XlaLauncher:#global=2147483648,local=3,process=1,slice=2#", d), -1);
+	CHECK_INT(nvtx_parse_launcher("XlaLauncher:#global=99999999999999999999,local=3,process=1,slice=2#", d), -1);
+	CHECK_INT(nvtx_parse_launcher("XlaLauncher:#global=,local=3,process=1,slice=2#", d), -1);
+	CHECK_INT(nvtx_parse_launcher("XlaLauncher:#global=+7,local=3,process=1,slice=2#", d), -1);
 	CHECK_INT(nvtx_classify("NCCL:ncclAllReduce"), NVTX_NCCL);
 	CHECK_INT(nvtx_classify("TSL:XlaCompile:#module=jit_f,program_id=1#"), NVTX_COMPILE);
 	CHECK_INT(nvtx_classify("XlaCompileBackend:#module=a#"), NVTX_OTHER);

@@ -5,7 +5,8 @@
  * modules, each with the value XLA's test states; the rules XLA's tests
  * do not cover (a slice-read fusion parameter, cuBLAS gemm from the
  * backend_config, attention, while loops, unknown custom calls) with
- * values worked out by hand from the rule; and the json reader.
+ * values worked out by hand from the rule; and backend_configs that are
+ * not what the rules read (jansson parses them).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,7 +16,6 @@
 #include "base/err.h"
 #include "formats/hlo.h"
 #include "formats/hlocost.h"
-#include "formats/json.h"
 #include "hlo.pb-c.h"
 #include "unit.h"
 
@@ -572,42 +572,77 @@ test_custom(void)
 	CHECK_INT(cost("a").bytes, 0);
 }
 
-/* ---- json ---- */
+/* ---- backend_config JSON (jansson) ---- */
+
+/* The cost of a cuBLAS gemm a[64,32] x b[32,16] (2*64*16*32 flops when
+ * its dimension numbers are read) whose backend_config is CFG[0..LEN). */
+static struct hlocost
+gemm_cost(const char *cfg, size_t len)
+{
+	Xla__HloInstructionProto *p;
+
+	reset();
+	begin(1);
+	I("a", "parameter", S(BF16, "64,32"), "");
+	I("b", "parameter", S(BF16, "32,16"), "");
+	p = I("g", "custom-call", S(BF16, "64,16"), "a b");
+	p->custom_call_target = "__cublas$gemm";
+	p->backend_config.data = (uint8_t *)cfg;
+	p->backend_config.len = len;
+	load();
+	return cost("g");
+}
+
+#define GEMM_FLOPS (2LL * 64 * 16 * 32)
+#define DN(l) "{\"dot_dimension_numbers\":{\"lhs_contracting_dimensions\":" \
+	l ",\"rhs_contracting_dimensions\":[0]}}"
 
 static void
 test_json(void)
 {
-	static const char s[] = " {\"a\": {\"b\\\"\": 1, \"b\": [\"7\", 8, -9]},"
-	    " \"c\": [{\"x\":null}, true, false, 1.5e3, \"\\u00e9\"]} ";
-	const char *ab[] = { "a", "b" }, *c[] = { "c" }, *zz[] = { "z" };
-	const char *deep[] = { "c", "x" };
-	struct json_val v;
-	int64_t a[4];
-	size_t n;
-	char buf[300];
-	int i;
+	static const char trunc[] = "{\"gemm_backend_config\":";
+	static const char *const unknown[] = {
+		DN("[1.5]"), DN("[true]"), DN("[\"1x\"]"), DN("{\"0\":1}"),
+		DN("[99999999999999999999]"), "{\"dot_dimension_numbers\":7}",
+		"[1]", "{}", "{\"a\":1} trailing"
+	};
+	static const char esc[] = "{\"dot_dimension\\u005fnumbers\":{"
+	    "\"lhs_contracting_dimensions\":[1]}}";
+	struct hlocost c;
+	char *deep, *big;
+	size_t i, n;
 
-	CHECK_INT(json_find(s, strlen(s), ab, 2, &v), 1);
-	CHECK_INT(json_i64_array(v, a, 4, &n), 0);
-	CHECK_INT(n, 3);
-	CHECK_INT(a[0], 7);
-	CHECK_INT(a[1], 8);
-	CHECK_INT(a[2], -9);
-	CHECK_INT(json_i64_array(v, a, 2, &n), -1);
-	CHECK_INT(json_find(s, strlen(s), c, 1, &v), 1);
-	CHECK_INT(json_i64_array(v, a, 4, &n), -1);
-	CHECK_INT(json_find(s, strlen(s), zz, 1, &v), 0);
-	CHECK_INT(json_find(s, strlen(s), deep, 2, &v), 0);
-	CHECK_INT(json_find("{\"a\":}", 6, c, 1, &v), -1);
-	CHECK_INT(json_find("{\"a\":1", 6, c, 1, &v), -1);
-	CHECK_INT(json_find("{\"c\":tru}", 9, c, 1, &v), -1);
-	CHECK_INT(json_find("", 0, c, 1, &v), -1);
-	/* Nesting beyond JSON_MAXDEPTH is refused, not recursed into. */
-	for (i = 0; i < 200; i++)
-		buf[i] = '[';
-	buf[0] = '{';
-	memcpy(buf, "{\"a\":", 5);
-	CHECK_INT(json_find(buf, 200, c, 1, &v), -1);
+	/* Integers as numbers and as strings (protobuf's int64 form), blanks,
+	 * a key written with an escape (the same key to JSON). */
+	c = gemm_cost(DN("[1]"), strlen(DN("[1]")));
+	CHECK_INT(c.matmul_flops, GEMM_FLOPS);
+	c = gemm_cost(DN(" [ \"1\" ] "), strlen(DN(" [ \"1\" ] ")));
+	CHECK_INT(c.matmul_flops, GEMM_FLOPS);
+	c = gemm_cost(esc, strlen(esc));
+	CHECK_INT(c.matmul_flops, GEMM_FLOPS);
+	/* Not integers, not arrays, absent, not one JSON value: unknown. */
+	for (i = 0; i < sizeof(unknown) / sizeof(*unknown); i++)
+		CHECK_INT(gemm_cost(unknown[i], strlen(unknown[i])).known, 0);
+	/* Malformed text: unknown, and the message names the instruction
+	 * and the byte where the text ends (23 bytes: cut after the colon). */
+	err_fail("none");
+	CHECK_INT(gemm_cost(trunc, strlen(trunc)).known, 0);
+	CHECK_INT(strncmp(err_msg(), "instruction g: backend_config: "
+	    "malformed JSON at byte 23: ", 58), 0);
+	/* Nesting 100000 deep is refused, not recursed into. */
+	n = 100000;
+	deep = malloc(n);
+	memset(deep, '[', n);
+	CHECK_INT(gemm_cost(deep, n).known, 0);
+	free(deep);
+	/* 65 dimension numbers: more than any shape has, unknown. */
+	big = malloc(1000);
+	strcpy(big, "{\"dot_dimension_numbers\":{\"lhs_contracting_dimensions\":[");
+	for (i = 0; i < 65; i++)
+		strcat(big, i ? ",1" : "1");
+	strcat(big, "]}}");
+	CHECK_INT(gemm_cost(big, strlen(big)).known, 0);
+	free(big);
 }
 
 int

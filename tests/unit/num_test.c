@@ -127,9 +127,32 @@ shortest(void)
 	CHECK_INT(bad, 0);
 }
 
+/* Hexadecimal digests, as "%016llx" writes them (merge.c's heapsums). */
+static void
+hex(void)
+{
+	uint64_t v;
+
+	CHECK_INT(num_x64("00000000000000ff", 16, &v), 0);
+	CHECK(v == 255);
+	CHECK_INT(num_x64("FfFfFfFfFfFfFfFf", 16, &v), 0);
+	CHECK(v == UINT64_MAX);
+	CHECK_INT(num_x64("0123456789abcdef", 16, &v), 0);
+	CHECK(v == 0x0123456789abcdefULL);
+	CHECK_INT(num_x64("a", 1, &v), 0);
+	CHECK(v == 10);
+	CHECK_INT(num_x64("", 0, &v), -1);
+	CHECK_INT(num_x64("10000000000000000", 17, &v), -1);
+	CHECK_INT(num_x64("0x10", 4, &v), -1);
+	CHECK_INT(num_x64("-1", 2, &v), -1);
+	CHECK_INT(num_x64(" 1", 2, &v), -1);
+	CHECK_INT(num_x64("1g", 2, &v), -1);
+}
+
 int
 main(void)
 {
+	hex();
 	same_as_strtod();
 	shortest();
 	return unit_done("num");

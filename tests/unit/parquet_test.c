@@ -21,6 +21,7 @@
 #include "formats/archive.h"
 #include "base/err.h"
 #include "formats/parquet.h"
+#include "formats/pqrle.h"
 #include "pqwrite.h"
 #include "formats/thrift.h"
 #include "unit.h"
@@ -232,12 +233,12 @@ rle_roundtrip(int bw, size_t n)
 	}
 	rle_encode(&b, v, n, bw, 1 + (int)(rnd() % 64));
 	p = bytesdup(b.p, b.n);
-	ok = pq_rle_decode(p, b.n, bw, out, n) == 0 &&
+	ok = pqrle_decode(p, b.n, bw, out, n) == 0 &&
 	    memcmp(out, v, n * sizeof(*v)) == 0 &&
-	    pq_rle_decode(p, b.n, bw, NULL, n) == 0;
+	    pqrle_decode(p, b.n, bw, NULL, n) == 0;
 	/* A prefix of the values decodes from the same bytes. */
 	if (n > 3)
-		ok = ok && pq_rle_decode(p, b.n, bw, out, n - 3) == 0 &&
+		ok = ok && pqrle_decode(p, b.n, bw, out, n - 3) == 0 &&
 		    memcmp(out, v, (n - 3) * sizeof(*v)) == 0;
 	free(p);
 	free(b.p);
@@ -259,40 +260,40 @@ rle(void)
 
 	/* The example of Encodings.md: 0..7 in 3 bits. */
 	p = bytesdup(spec, sizeof(spec));
-	CHECK_INT(pq_rle_decode(p, sizeof(spec), 3, out, 8), 0);
+	CHECK_INT(pqrle_decode(p, sizeof(spec), 3, out, 8), 0);
 	for (ok = 1, i = 0; i < 8; i++)
 		ok &= out[i] == (uint32_t)i;
 	CHECK(ok);
 	/* Fewer values than the group holds. */
-	CHECK_INT(pq_rle_decode(p, sizeof(spec), 3, out, 5), 0);
+	CHECK_INT(pqrle_decode(p, sizeof(spec), 3, out, 5), 0);
 	CHECK_INT(out[4], 4);
 	/* More than the data holds. */
-	CHECK_FAIL(pq_rle_decode(p, sizeof(spec), 3, out, 9) < 0,
+	CHECK_FAIL(pqrle_decode(p, sizeof(spec), 3, out, 9) < 0,
 	    "truncated RLE run header");
-	CHECK_FAIL(pq_rle_decode(p, 3, 3, out, 8) < 0,
+	CHECK_FAIL(pqrle_decode(p, 3, 3, out, 8) < 0,
 	    "truncated bit-packed run");
 	/* The values present in a cut final group still decode. */
-	CHECK_INT(pq_rle_decode(p, 3, 3, out, 5), 0);
+	CHECK_INT(pqrle_decode(p, 3, 3, out, 5), 0);
 	CHECK_INT(out[4], 4);
 	free(p);
 
 	p = bytesdup(run, sizeof(run));
-	CHECK_INT(pq_rle_decode(p, sizeof(run), 3, out, 8), 0);
+	CHECK_INT(pqrle_decode(p, sizeof(run), 3, out, 8), 0);
 	CHECK(out[0] == 5 && out[7] == 5);
 	/* A run longer than needed. */
-	CHECK_INT(pq_rle_decode(p, sizeof(run), 3, out, 2), 0);
-	CHECK_FAIL(pq_rle_decode(p, sizeof(run), 3, out, 9) < 0,
+	CHECK_INT(pqrle_decode(p, sizeof(run), 3, out, 2), 0);
+	CHECK_FAIL(pqrle_decode(p, sizeof(run), 3, out, 9) < 0,
 	    "truncated RLE run header");
-	CHECK_FAIL(pq_rle_decode(p, 1, 3, out, 1) < 0, "truncated RLE run");
+	CHECK_FAIL(pqrle_decode(p, 1, 3, out, 1) < 0, "truncated RLE run");
 	/* Values are not masked: callers range-check. */
-	CHECK_INT(pq_rle_decode(p, sizeof(run), 1, out, 8), 0);
+	CHECK_INT(pqrle_decode(p, sizeof(run), 1, out, 8), 0);
 	CHECK_INT(out[0], 5);
 	free(p);
 
 	p = bytesdup(run32, sizeof(run32));
-	CHECK_INT(pq_rle_decode(p, sizeof(run32), 32, out, 3), 0);
+	CHECK_INT(pqrle_decode(p, sizeof(run32), 32, out, 3), 0);
 	CHECK(out[0] == 0xffffffffu && out[2] == 0xffffffffu);
-	CHECK_FAIL(pq_rle_decode(p, 4, 32, out, 3) < 0, "truncated RLE run");
+	CHECK_FAIL(pqrle_decode(p, 4, 32, out, 3) < 0, "truncated RLE run");
 	free(p);
 
 }
@@ -313,37 +314,37 @@ rle_odd(void)
 
 	/* Empty runs are skipped; width 0 reads no value bytes. */
 	p = bytesdup(zeroruns, sizeof(zeroruns));
-	CHECK_INT(pq_rle_decode(p, sizeof(zeroruns), 8, out, 2), 0);
+	CHECK_INT(pqrle_decode(p, sizeof(zeroruns), 8, out, 2), 0);
 	CHECK(out[0] == 9 && out[1] == 9);
 	free(p);
 	p = bytesdup(ones, sizeof(ones));
-	CHECK_FAIL(pq_rle_decode(p, sizeof(ones), 8, out, 1) < 0,
+	CHECK_FAIL(pqrle_decode(p, sizeof(ones), 8, out, 1) < 0,
 	    "truncated RLE run header");
 	free(p);
 	p = bytesdup(bw0, sizeof(bw0));
 	out[0] = out[7] = 1;
-	CHECK_INT(pq_rle_decode(p, 1, 0, out, 8), 0);
+	CHECK_INT(pqrle_decode(p, 1, 0, out, 8), 0);
 	CHECK(out[0] == 0 && out[7] == 0);
-	CHECK_FAIL(pq_rle_decode(p, 1, 0, out, 9) < 0,
+	CHECK_FAIL(pqrle_decode(p, 1, 0, out, 9) < 0,
 	    "truncated RLE run header");
 	free(p);
 
 	/* A two-group run whose second group is cut after one value. */
 	p = bytesdup(shortpack, sizeof(shortpack));
-	CHECK_INT(pq_rle_decode(p, sizeof(shortpack), 8, out, 9), 0);
+	CHECK_INT(pqrle_decode(p, sizeof(shortpack), 8, out, 9), 0);
 	CHECK(out[0] == 1 && out[8] == 9);
-	CHECK_FAIL(pq_rle_decode(p, sizeof(shortpack), 8, out, 10) < 0,
+	CHECK_FAIL(pqrle_decode(p, sizeof(shortpack), 8, out, 10) < 0,
 	    "truncated bit-packed run");
 	free(p);
 
 	p = bytesdup(overflow, sizeof(overflow));
-	CHECK_FAIL(pq_rle_decode(p, sizeof(overflow), 1, out, 1) < 0,
+	CHECK_FAIL(pqrle_decode(p, sizeof(overflow), 1, out, 1) < 0,
 	    "truncated RLE run header");
 	free(p);
-	CHECK_FAIL(pq_rle_decode(NULL, 0, 1, out, 1) < 0, "truncated");
-	CHECK_INT(pq_rle_decode(NULL, 0, 1, out, 0), 0);
-	CHECK_FAIL(pq_rle_decode(run, 2, 33, out, 1) < 0, "bit width 33");
-	CHECK_FAIL(pq_rle_decode(run, 2, -1, out, 1) < 0, "bit width -1");
+	CHECK_FAIL(pqrle_decode(NULL, 0, 1, out, 1) < 0, "truncated");
+	CHECK_INT(pqrle_decode(NULL, 0, 1, out, 0), 0);
+	CHECK_FAIL(pqrle_decode(run, 2, 33, out, 1) < 0, "bit width 33");
+	CHECK_FAIL(pqrle_decode(run, 2, -1, out, 1) < 0, "bit width -1");
 }
 
 /* Every width, several lengths, through our encoder. */
