@@ -17,6 +17,7 @@
 #include "base/outfile.h"
 #include "base/tsv.h"
 #include "profile/merge.h"
+#include "profile/meta.h"
 #include "profile/parts.h"
 
 static const char usage_line[] =
@@ -27,7 +28,8 @@ static const struct opt_tool tool = { usage_line,
     "  -f, --frame=NAME          frame to write to stdout: thunk (default),\n"
     "                            module, communication, compile, hlo,\n"
     "                            stackframes, heap, nvtx (SQLite exports:\n"
-    "                            every projected NVTX range, integer ns)\n"
+    "                            every projected NVTX range, integer ns),\n"
+    "                            meta (GPU, driver, nsys, ... per profile)\n"
     "  -d, --hlo-dump=DIR        XLA dumps of SQLite exports (default: dump/\n"
     "                            beside the file, or in its directory/zip)\n"
     "  -o, --output-dir=DIR      write every frame to DIR/NAME.tsv\n"
@@ -74,6 +76,49 @@ extract_here(const char *const *paths, size_t n, struct extract_opts *o,
 			err_die_last();
 	}
 	extract_free(x);
+}
+
+/* The meta frame (meta.h) to stdout, or to DIR/meta.tsv. */
+struct meta_args {
+	const char *const *paths;
+	size_t n;
+	const struct extract_opts *o;
+	struct err_notes notes;
+};
+
+static int
+meta_rows(struct tsv_writer *w, void *arg)
+{
+	struct meta_args *a = arg;
+
+	return meta_write(a->paths, a->n, a->o->dumpdir, a->o->names, w,
+	    &a->notes);
+}
+
+static void
+meta_out(const char *const *paths, size_t n, const struct extract_opts *o,
+    const char *dir)
+{
+	struct meta_args a = { paths, n, o, { NULL, 0, 0 } };
+	struct tsv_writer *w;
+	char *path;
+	int rc;
+
+	if (dir) {
+		path = mem_alloc(strlen(dir) + sizeof("/meta.tsv"));
+		sprintf(path, "%s/meta.tsv", dir);
+		rc = outfile_tsv(path, meta_rows, &a);
+		free(path);
+	} else {
+		w = tsv_wopen(stdout, "<stdout>");
+		rc = meta_rows(w, &a);
+		if (tsv_wclose(w) != 0)
+			rc = -1;
+	}
+	if (rc != 0)
+		die(&a.notes);
+	err_notes_print(&a.notes);
+	err_notes_free(&a.notes);
 }
 
 /* Join DIRS[0..N) (parts) into DIR, or frame BIT to stdout. */
@@ -168,7 +213,7 @@ main(int argc, char *argv[])
 	int64_t jobs = parts_cores();
 	struct extract_profile *pr;
 	size_t n, np;
-	int c, merge = 0;
+	int c, merge = 0, meta = 0;
 
 	while ((c = opt_next(argc, argv, ":d:f:hj:kmn:o:V", longopts, &tool)) != -1) {
 		switch (c) {
@@ -176,6 +221,10 @@ main(int argc, char *argv[])
 			o.dumpdir = optarg;
 			break;
 		case 'f':
+			/* The meta frame: the profiles' metadata, not
+			 * extract_load's (profile/meta.h). */
+			if ((meta = strcmp(optarg, "meta") == 0))
+				break;
 			if ((o.frames = extract_frame_bit(optarg)) == 0)
 				opt_usage(&tool, "unknown frame '%s'", optarg);
 			break;
@@ -206,7 +255,13 @@ main(int argc, char *argv[])
 	if (dir && outfile_mkdirs(dir) != 0)	/* before the work */
 		err_die_last();
 	if (merge) {
+		if (meta && !dir)
+			opt_usage(&tool, "--merge: no meta frame to merge");
 		merge_parts(paths, n, o.frames, dir);
+		return 0;
+	}
+	if (meta && !dir) {
+		meta_out(paths, n, &o, NULL);
 		return 0;
 	}
 	if (dir)
@@ -217,6 +272,8 @@ main(int argc, char *argv[])
 		extract_parts(paths, n, &o, pr, np, (unsigned)jobs, dir);
 	else
 		extract_here(paths, n, &o, dir);
+	if (dir)
+		meta_out(paths, n, &o, dir);
 	extract_profiles_free(pr, np);
 	return 0;
 }
