@@ -119,7 +119,7 @@ meta_pbtxt(const char *s, size_t n, char **v, const char **src)
 		else if (in && (pb_field(l, len, "major", &x, &xn) ||
 		    pb_field(l, len, "minor", &x, &xn) ||
 		    pb_field(l, len, "patch", &x, &xn)) &&
-		    num_f64(x, xn, &d) == 0)
+		    num_f64(x, xn, &d) == 0 && d >= 0 && d < 1e9)
 			ver[in - 1][*l == 'm' ? (l[1] == 'a' ? 0 : 1) : 2] =
 			    (long)d;
 		else if (pb_field(l, len, "device_description_str", &x, &xn))
@@ -198,7 +198,8 @@ system_env(struct meta *m, const char *name, const char *value,
 		set(m, META_DRIVER, value, from);
 	else if (strcmp(name, "CudaDriverVersion") == 0) {
 		/* cudaDriverGetVersion's 1000 x major + 10 x minor. */
-		if (num_f64(value, strlen(value), &d) == 0 && d >= 1000) {
+		if (num_f64(value, strlen(value), &d) == 0 && d >= 1000 &&
+		    d < 1e9) {
 			snprintf(buf, sizeof(buf), "%d.%d", (int)d / 1000,
 			    (int)d % 1000 / 10);
 			set(m, META_CUDADRIVER, buf, from);
