@@ -14,13 +14,20 @@ meta() { awk -F'\t' -v p="$2" -v k="$3" '$1 == p && $2 == k { print $3 }' "$1"; 
 # same WHAT GOT WANT
 same() { [ "$2" = "$3" ] && ok || notok "$1: '$2', want '$3'"; }
 
-# The example holds no metadata: every key of each profile, all empty,
-# exit 0, no note.
+# The example records its GPU in XLA's gpu_target_config alone (truth.tsv):
+# those keys from it, the rest empty; every key of each profile, exit 0,
+# no note.
+truth() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$EX/truth.tsv"; }
 if [ -d "$EX/rank0" ]; then
 	"$X" -f meta "$EX/rank0" "$EX/rank1" > "$T/ex.tsv" 2> "$T/e"; rc=$?
 	[ $rc -eq 0 ] && [ ! -s "$T/e" ] && [ "$(head -n 1 "$T/ex.tsv")" = "$(printf 'ProfileName\tKey\tValue\tSource')" ] &&
-	    [ "$(awk -F'\t' 'NR > 1 && $3 == "" { n[$1]++ } END { print n["rank0"] + 0, n["rank1"] + 0 }' "$T/ex.tsv")" = "18 18" ] &&
-	    [ "$(tail -n +2 "$T/ex.tsv" | wc -l)" -eq 36 ] && ok || notok "example meta: exit $rc, $(cat "$T/e")"
+	    [ "$(awk -F'\t' 'NR > 1 { n[$1]++ } END { print n["rank0"] + 0, n["rank1"] + 0 }' "$T/ex.tsv")" = "18 18" ] &&
+	    ok || notok "example meta: exit $rc, $(cat "$T/e")"
+	for r in rank0 rank1; do
+		same "example $r GpuName" "$(meta "$T/ex.tsv" $r GpuName)" "$(truth gpu.name)"
+		same "example $r SmCount" "$(meta "$T/ex.tsv" $r SmCount)" "$(truth gpu.sms)"
+		same "example $r unknowns" "$(meta "$T/ex.tsv" $r Driver)|$(meta "$T/ex.tsv" $r Nsys)|$(meta "$T/ex.tsv" $r Jax)|$(meta "$T/ex.tsv" $r Xla)" "|||"
+	done
 	# -n names the profiles; -o writes meta.tsv beside the frames, the
 	# same rows.
 	"$X" -n a,b -f meta "$EX/rank0" "$EX/rank1" | awk -F'\t' 'NR > 1 { print $1 }' | sort -u | tr '\n' ' ' > "$T/n"
@@ -30,6 +37,7 @@ if [ -d "$EX/rank0" ]; then
 
 	# Planted: an XLA gpu_target_config (values made up here) in a copy.
 	cp -R "$EX/rank0" "$T/p0"
+	rm -f "$T/p0"/dump/*.gpu_target_config.pbtxt*
 	printf 'gpu_device_info {\n  core_count: 132\n  device_memory_size: 85000000000\n  cuda_compute_capability {\n    major: 9\n  }\n}\nplatform_name: "CUDA"\ndnn_version_info {\n  major: 9\n  minor: 3\n  patch: 2\n}\ndevice_description_str: "Planted GPU X1"\n' |
 	    xz > "$T/p0/dump/module_0007.jit_train_step.gpu_target_config.pbtxt.xz"
 	"$X" -f meta "$T/p0" > "$T/p.tsv" 2> "$T/e"
