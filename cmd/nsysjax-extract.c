@@ -78,47 +78,21 @@ extract_here(const char *const *paths, size_t n, struct extract_opts *o,
 	extract_free(x);
 }
 
-/* The meta frame (meta.h) to stdout, or to DIR/meta.tsv. */
-struct meta_args {
-	const char *const *paths;
-	size_t n;
-	const struct extract_opts *o;
-	struct err_notes notes;
-};
-
-static int
-meta_rows(struct tsv_writer *w, void *arg)
-{
-	struct meta_args *a = arg;
-
-	return meta_write(a->paths, a->n, a->o->dumpdir, a->o->names, w,
-	    &a->notes);
-}
-
+/* The meta frame (meta.h) to stdout: not one of the frames of -o, whose
+ * files stay those --merge joins. */
 static void
-meta_out(const char *const *paths, size_t n, const struct extract_opts *o,
-    const char *dir)
+meta_out(const char *const *paths, size_t n, const struct extract_opts *o)
 {
-	struct meta_args a = { paths, n, o, { NULL, 0, 0 } };
-	struct tsv_writer *w;
-	char *path;
-	int rc;
+	struct err_notes notes = { NULL, 0, 0 };
+	struct tsv_writer *w = tsv_wopen(stdout, "<stdout>");
+	int rc = meta_write(paths, n, o->dumpdir, o->names, w, &notes);
 
-	if (dir) {
-		path = mem_alloc(strlen(dir) + sizeof("/meta.tsv"));
-		sprintf(path, "%s/meta.tsv", dir);
-		rc = outfile_tsv(path, meta_rows, &a);
-		free(path);
-	} else {
-		w = tsv_wopen(stdout, "<stdout>");
-		rc = meta_rows(w, &a);
-		if (tsv_wclose(w) != 0)
-			rc = -1;
-	}
+	if (tsv_wclose(w) != 0)
+		rc = -1;
 	if (rc != 0)
-		die(&a.notes);
-	err_notes_print(&a.notes);
-	err_notes_free(&a.notes);
+		die(&notes);
+	err_notes_print(&notes);
+	err_notes_free(&notes);
 }
 
 /* Join DIRS[0..N) (parts) into DIR, or frame BIT to stdout. */
@@ -261,7 +235,7 @@ main(int argc, char *argv[])
 		return 0;
 	}
 	if (meta && !dir) {
-		meta_out(paths, n, &o, NULL);
+		meta_out(paths, n, &o);
 		return 0;
 	}
 	if (dir)
@@ -272,8 +246,6 @@ main(int argc, char *argv[])
 		extract_parts(paths, n, &o, pr, np, (unsigned)jobs, dir);
 	else
 		extract_here(paths, n, &o, dir);
-	if (dir)
-		meta_out(paths, n, &o, dir);
 	extract_profiles_free(pr, np);
 	return 0;
 }

@@ -467,8 +467,16 @@ else
 	mkdir -p "$FR"
 	progress "extracting the frames of $# profile(s)"
 	job extract nsysjax-extract -o "$FR" -- "$@"
+	# The run's metadata beside the frames (issue 25): not a frame of
+	# -o, whose files stay those --merge and the pipelines join.
+	# Never fatal: without it the table is left out, with the reason.
+	meta_job() {
+		nsysjax-extract -f meta -- "$@" > "$W/meta.tsv" 2> "$W/meta.note" && mv "$W/meta.tsv" "$FR/meta.tsv" && cat "$W/meta.note" >&2 ||
+			printf '%s: no run metadata: %s\n' "$PROG" "$(head -n 1 "$W/meta.note")" >&2
+	}
+	job meta meta_job "$@"
 	jobs_wait
-	job_messages extract >&2
+	job_messages extract meta >&2
 fi
 F=$FR
 
