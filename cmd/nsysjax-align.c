@@ -27,16 +27,11 @@ static const struct opt_tool tool = { usage_line,
     "  -h, --help               this text\n"
     "  -V, --version            the version\n" };
 
-static void
-read_table(const char *path, struct align_table *t)
+/* align_table_read for opt_read. */
+static int
+read_table(FILE *fp, const char *path, void *t)
 {
-	FILE *fp;
-
-	if ((fp = fopen(path, "r")) == NULL)
-		err_die("%s:", path);
-	if (align_table_read(fp, path, t) != 0)
-		err_die_last();
-	fclose(fp);
+	return align_table_read(fp, path, t);
 }
 
 static int
@@ -122,7 +117,7 @@ main(int argc, char *argv[])
 		opt_usage(&tool, "-a and -%c exclude each other",
 		    out ? 'o' : 's');
 	if (apply)
-		read_table(apply, &t);
+		opt_read(apply, read_table, &t);
 	if ((in = filter_open(argv + optind, (size_t)(argc - optind))) == NULL)
 		err_die_last();
 	r = align_run_new();

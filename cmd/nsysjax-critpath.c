@@ -41,16 +41,11 @@ static const struct opt_tool tool = { usage_line,
 
 enum { O_SVG = 256, O_COMM, O_SCALE };
 
-static void
-read_table(const char *path, struct align_table *t)
+/* align_table_read for opt_read. */
+static int
+read_table(FILE *fp, const char *path, void *t)
 {
-	FILE *fp;
-
-	if ((fp = fopen(path, "r")) == NULL)
-		err_die("%s:", path);
-	if (align_table_read(fp, path, t) != 0)
-		err_die_last();
-	fclose(fp);
+	return align_table_read(fp, path, t);
 }
 
 /* What main holds, released before dying on bad input (no leak under
@@ -160,7 +155,7 @@ main(int argc, char *argv[])
 		}
 	}
 	if (corr)
-		read_table(corr, &m.t);
+		opt_read(corr, read_table, &m.t);
 	m.r = critpath_run_new(mode);
 	for (i = 0; i < ncomm; i++)
 		critpath_add_comm_scale(m.r, opt_f64(&tool, "--comm-scale",

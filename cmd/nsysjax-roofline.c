@@ -50,24 +50,6 @@ struct opts {
 	unsigned tables;
 };
 
-static unsigned
-parse_tables(const char *arg)
-{
-	char *list = mem_strdup(arg), *p, *save = NULL;
-	unsigned bits = 0;
-	int t;
-
-	for (p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-		if ((t = roofline_table_parse(p)) < 0)
-			opt_usage(&tool, "unknown table '%s'", p);
-		bits |= 1u << t;
-	}
-	free(list);
-	if (bits == 0)
-		opt_usage(&tool, "no table in '%s'", arg);
-	return bits;
-}
-
 static void
 parse(int argc, char *argv[], struct opts *o)
 {
@@ -105,7 +87,8 @@ parse(int argc, char *argv[], struct opts *o)
 			o->dir = optarg;
 			break;
 		case 't':
-			o->tables |= parse_tables(optarg);
+			o->tables |= opt_bits(&tool, "table", optarg,
+			    roofline_table_parse);
 			break;
 		case O_TFLOPS:
 			o->tflops = opt_f64(&tool, "--peak-tflops", optarg, 1e-9,

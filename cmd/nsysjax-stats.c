@@ -45,24 +45,6 @@ struct opts {
 	const char *modules, *hlo, *dir;
 };
 
-static unsigned
-parse_tables(const char *arg)
-{
-	char *list = mem_strdup(arg), *p, *save = NULL;
-	unsigned bits = 0;
-	int t;
-
-	for (p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-		if ((t = stats_table_parse(p)) < 0)
-			opt_usage(&tool, "unknown table '%s'", p);
-		bits |= STATS_BIT(t);
-	}
-	free(list);
-	if (bits == 0)
-		opt_usage(&tool, "no table in '%s'", arg);
-	return bits;
-}
-
 static void
 parse(int argc, char *argv[], struct opts *o)
 {
@@ -104,7 +86,8 @@ parse(int argc, char *argv[], struct opts *o)
 			o->so.ratio = opt_f64(&tool, "--ratio", optarg, 0, 1e300);
 			break;
 		case 't':
-			o->so.tables |= parse_tables(optarg);
+			o->so.tables |= opt_bits(&tool, "table", optarg,
+			    stats_table_parse);
 			break;
 		}
 	}

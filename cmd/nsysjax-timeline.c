@@ -116,44 +116,43 @@ parse(int argc, char *argv[], struct opts *o)
 	o->dir = argv[optind];
 }
 
-/* Read DIR/NAME.tsv with FN; a missing file is an error when REQUIRED,
- * else skipped. */
+/* Read PATH with FN; a missing file is an error when REQUIRED, else
+ * skipped. */
 static void
-load(struct timeline *t, const char *dir, const char *name, int required,
+load_file(struct timeline *t, const char *path, int required,
     int (*fn)(struct timeline *, struct tsv_reader *))
 {
-	char *path = mem_alloc(strlen(dir) + strlen(name) + 6);
 	struct tsv_reader *r;
 	FILE *fp;
 
-	sprintf(path, "%s/%s.tsv", dir, name);
 	if ((fp = fopen(path, "r")) == NULL) {
-		if (!required && errno == ENOENT) {
-			free(path);
+		if (!required && errno == ENOENT)
 			return;
-		}
 		err_die("%s:", path);
 	}
 	if ((r = tsv_ropen(fp, path)) == NULL || fn(t, r) != 0)
 		err_die_last();
 	tsv_rclose(r);
 	fclose(fp);
+}
+
+/* load_file of DIR/NAME.tsv. */
+static void
+load(struct timeline *t, const char *dir, const char *name, int required,
+    int (*fn)(struct timeline *, struct tsv_reader *))
+{
+	char *path = mem_alloc(strlen(dir) + strlen(name) + 6);
+
+	sprintf(path, "%s/%s.tsv", dir, name);
+	load_file(t, path, required, fn);
 	free(path);
 }
 
-static void
-load_file(struct timeline *t, const char *path,
-    int (*fn)(struct timeline *, struct tsv_reader *))
+/* align_table_read for opt_read. */
+static int
+read_table(FILE *fp, const char *path, void *t)
 {
-	struct tsv_reader *r;
-	FILE *fp;
-
-	if ((fp = fopen(path, "r")) == NULL)
-		err_die("%s:", path);
-	if ((r = tsv_ropen(fp, path)) == NULL || fn(t, r) != 0)
-		err_die_last();
-	tsv_rclose(r);
-	fclose(fp);
+	return align_table_read(fp, path, t);
 }
 
 /* ---- the sink: timeline.h's tracks and slices to tevent.h ---- */
@@ -246,7 +245,6 @@ main(int argc, char *argv[])
 	struct tl_sink sink;
 	int64_t offset = 0;
 	uint64_t bytes;
-	FILE *fp;
 
 	memset(&o, 0, sizeof(o));
 	parse(argc, argv, &o);
@@ -254,11 +252,7 @@ main(int argc, char *argv[])
 		err_die("refusing to write a binary trace to a terminal: "
 		    "redirect it (> run.perfetto-trace) or use -f json");
 	if (o.corr) {
-		if ((fp = fopen(o.corr, "r")) == NULL)
-			err_die("%s:", o.corr);
-		if (align_table_read(fp, o.corr, &corr) != 0)
-			err_die_last();
-		fclose(fp);
+		opt_read(o.corr, read_table, &corr);
 		o.to.corr = &corr;
 	}
 	o.to.steps = o.has_steps ? &o.steps : NULL;
@@ -270,7 +264,7 @@ main(int argc, char *argv[])
 	load(t, o.dir, "module", 1, tl_read_modules);
 	load(t, o.dir, "thunk", 1, tl_read_thunks);
 	if (o.critpath)
-		load_file(t, o.critpath, tl_read_critpath);
+		load_file(t, o.critpath, 1, tl_read_critpath);
 	if (o.fmt == TEV_PERFETTO && tl_min_start(t) < 0) {
 		/* Perfetto's timestamps are unsigned. */
 		offset = -tl_min_start(t);

@@ -22,12 +22,7 @@ while getopts o:s:C:x:h opt; do
 	esac
 done
 shift $((OPTIND - 1))
-[ -n "$OUT" ] || bad_usage "no output directory (-o)"
-[ $# -gt 0 ] || bad_usage "no input"
-make_out "$OUT"
-
-frames "$@"
-steady thunk module
+steady_out "$@"
 # A function, not a string: paths with spaces stay one word (review #11).
 CP() { nsysjax-critpath -m "$W/module.tsv" -H "$F/hlo.tsv" "$@"; }
 CP -b "$W/thunk.tsv" > "$OUT/breakdown.tsv" 2> "$W/b.err"

@@ -16,12 +16,7 @@ while getopts o:u:s:h opt; do
 	esac
 done
 shift $((OPTIND - 1))
-[ -n "$OUT" ] || bad_usage "no output directory (-o)"
-[ $# -gt 0 ] || bad_usage "no input"
-make_out "$OUT"
-
-frames "$@"
-steady thunk module
+steady_out "$@"
 # The folds need only each instruction's total time: one pass over the
 # thunk rows sums them (exactly, in ns), and the three folds read the sums.
 nsysjax-stats -t thunks -T 1 -M "$W/module.tsv" "$W/thunk.tsv" > "$W/sums.tsv"

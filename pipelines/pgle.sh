@@ -14,12 +14,7 @@ while getopts o:is:h opt; do
 	common_opt "$opt" "${OPTARG:-}" || case $opt in i) fallback=1 ;; esac
 done
 shift $((OPTIND - 1))
-[ -n "$OUT" ] || bad_usage "no output directory (-o)"
-[ $# -gt 0 ] || bad_usage "no input"
-make_out "$OUT"
-
-frames "$@"
-steady thunk module
+steady_out "$@"
 if [ "$fallback" = 1 ]; then i=-i; else i=; fi
 nsysjax-stats -t costs $i -H "$F/hlo.tsv" "$W/thunk.tsv" > "$W/sorted"
 awk -v DIR="$OUT" -v PROG="$PROG" -f "$LIB/tsv.awk" -f "$LIB/pgle-files.awk" \

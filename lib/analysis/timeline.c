@@ -476,6 +476,31 @@ row_times(struct timeline *t, struct tsv_reader *r, long cstart, long cdur,
 	return 0;
 }
 
+/* The start of a row of the module or critpath frame: X zeroed, without
+ * collective, command buffer, label, HLO instruction or sizes, its
+ * ProgramExecution (column CEXEC) and device (CDEV, CPROC, CLOC as
+ * row_dev) into X and *D.  1: the row is kept; 0: -s or -d leave it
+ * out; -1: bad row (err_msg). */
+static int
+row_head(struct timeline *t, struct tsv_reader *r, long cexec, long cdev,
+    long cproc, long cloc, struct rec *x, struct dev **d)
+{
+	int skip;
+
+	memset(x, 0, sizeof(*x));
+	x->coll = x->cbuf = x->label = NONE;
+	x->hlo = -1;
+	x->msgsize = x->collsize = -1;
+	if (tsv_get_i64(r, (size_t)cexec, &x->exec, 0) != 0)
+		return -1;
+	if (t->o.steps && !tl_ranges_has(t->o.steps, x->exec))
+		return 0;
+	if ((*d = row_dev(t, r, cdev, cproc, cloc, &skip)) == NULL)
+		return skip ? 0 : -1;
+	x->dev = (*d)->dev;
+	return 1;
+}
+
 int
 tl_read_modules(struct timeline *t, struct tsv_reader *r)
 {
@@ -485,31 +510,21 @@ tl_read_modules(struct timeline *t, struct tsv_reader *r)
 	long c[8];
 	struct rec x;
 	struct dev *d;
-	int rc, skip;
+	int rc, keep;
 
 	if (tsv_columns(r, names, 8, 3u << 6, c) != 0)
 		return -1;
 	while ((rc = tsv_next(r)) == 1) {
-		memset(&x, 0, sizeof(x));
-		if (tsv_get_i64(r, (size_t)c[1], &x.exec, 0) != 0)
+		if ((keep = row_head(t, r, c[1], c[2], c[6], c[7], &x, &d)) < 0)
 			return -1;
-		if (t->o.steps && !tl_ranges_has(t->o.steps, x.exec))
+		if (!keep)
 			continue;
-		if ((d = row_dev(t, r, c[2], c[6], c[7], &skip)) == NULL) {
-			if (skip)
-				continue;
-			return -1;
-		}
-		x.dev = d->dev;
 		if (row_times(t, r, c[4], c[5], -1, &x) != 0)
 			return -1;
 		x.cls = CLS_MODULE;
 		x.kind = K_MODULE;
 		x.prog = str_id(t, tsv_field(r, (size_t)c[0]));
 		x.name = str_id(t, tsv_field(r, (size_t)c[3]));
-		x.coll = x.cbuf = x.label = NONE;
-		x.hlo = -1;
-		x.msgsize = x.collsize = -1;
 		d->nrec++;
 		if (spool(t, &x) != 0)
 			return -1;
@@ -719,23 +734,16 @@ tl_read_critpath(struct timeline *t, struct tsv_reader *r)
 	long c[7];
 	struct rec x;
 	struct dev *d;
-	int rc, skip;
+	int rc, keep;
 	uint64_t seq = 0;
 
 	if (tsv_columns(r, names, 7, 0, c) != 0)
 		return -1;
 	while ((rc = tsv_next(r)) == 1) {
-		memset(&x, 0, sizeof(x));
-		if (tsv_get_i64(r, (size_t)c[1], &x.exec, 0) != 0)
+		if ((keep = row_head(t, r, c[1], c[2], -1, -1, &x, &d)) < 0)
 			return -1;
-		if (t->o.steps && !tl_ranges_has(t->o.steps, x.exec))
+		if (!keep)
 			continue;
-		if ((d = row_dev(t, r, c[2], -1, -1, &skip)) == NULL) {
-			if (skip)
-				continue;
-			return -1;
-		}
-		x.dev = d->dev;
 		if (tsv_get_ms(r, (size_t)c[5], &x.start, 0) != 0 ||
 		    tsv_get_ms(r, (size_t)c[6], &x.dur, 0) != 0)
 			return -1;
@@ -748,9 +756,6 @@ tl_read_critpath(struct timeline *t, struct tsv_reader *r)
 		x.label = opt_str(t, r, c[4]);
 		if (x.name == NONE)
 			x.name = x.label != NONE ? x.label : str_id(t, "?");
-		x.coll = x.cbuf = NONE;
-		x.hlo = -1;
-		x.msgsize = x.collsize = -1;
 		x.seq = seq++;
 		d->nrec++;
 		mem_grow(&t->grp, &t->grpcap, t->ngrp + 1, sizeof(*t->grp));

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/mem.h"
 #include "base/num.h"
 #include "base/opt.h"
 
@@ -123,4 +124,36 @@ opt_i64(const struct opt_tool *t, const char *name, const char *arg,
 	opt_usage(t, "%s '%s': not an integer from %" PRId64 " to %" PRId64,
 	    name, arg, lo, hi);
 	return v;
+}
+
+unsigned
+opt_bits(const struct opt_tool *t, const char *noun, const char *arg,
+    int (*parse)(const char *name))
+{
+	char *list = mem_strdup(arg), *p, *save = NULL;
+	unsigned bits = 0;
+	int b;
+
+	for (p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		if ((b = parse(p)) < 0)
+			opt_usage(t, "unknown %s '%s'", noun, p);
+		bits |= 1u << b;
+	}
+	free(list);
+	if (bits == 0)
+		opt_usage(t, "no %s in '%s'", noun, arg);
+	return bits;
+}
+
+void
+opt_read(const char *path, int (*read)(FILE *fp, const char *path,
+    void *arg), void *arg)
+{
+	FILE *fp;
+
+	if ((fp = fopen(path, "r")) == NULL)
+		err_die("%s:", path);
+	if (read(fp, path, arg) != 0)
+		err_die_last();
+	fclose(fp);
 }

@@ -16,6 +16,7 @@
 
 #include <getopt.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "base/err.h"
 
@@ -56,5 +57,25 @@ double opt_f64(const struct opt_tool *t, const char *name, const char *arg,
 /* As opt_f64 for an integer in [LO, HI]. */
 int64_t opt_i64(const struct opt_tool *t, const char *name, const char *arg,
     int64_t lo, int64_t hi);
+
+/*
+ * ARG, a list of names separated by commas ("ops,steps"), as a set of
+ * bits: bit PARSE(name) for each name, where PARSE returns a name's index
+ * (0 to 31) or -1 for a name it does not know.  Ends the program with
+ * opt_usage for an unknown name ("unknown table 'x'") or a list without
+ * any ("no table in ','"); NOUN names the kind of item ("table").
+ * Returns the bits, never 0.
+ */
+unsigned opt_bits(const struct opt_tool *t, const char *noun, const char *arg,
+    int (*parse)(const char *name));
+
+/*
+ * Read the file PATH that an option names with READ(FP, PATH, ARG),
+ * which returns 0, or nonzero with the message in err_msg().  Ends the
+ * program with err_die ("PATH: " and the system's reason) when PATH cannot
+ * be opened, with err_die_last() when READ fails.  The file is closed.
+ */
+void opt_read(const char *path, int (*read)(FILE *fp, const char *path,
+    void *arg), void *arg);
 
 #endif

@@ -155,6 +155,19 @@ warmup() {
 	fi
 }
 
+# steady_out INPUT...: the prologue of a pipeline that writes into -o DIR
+# from the steady thunk and module frames of a run, called after its
+# options are dropped (shift $((OPTIND - 1))): -o and at least one INPUT
+# are required (else the usage, exit 2); makes $OUT, sets F (frames) and
+# writes $W/thunk.tsv and $W/module.tsv (steady).
+steady_out() {
+	[ -n "$OUT" ] || bad_usage "no output directory (-o)"
+	[ $# -gt 0 ] || bad_usage "no input"
+	make_out "$OUT"
+	frames "$@"
+	steady thunk module
+}
+
 # top_modules MODULE: the ProgramIds of the top modules of a module frame,
 # largest total ProjDurMs first, one per line: as the reference's
 # notebook, modules are taken while those already taken make less than

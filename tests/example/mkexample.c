@@ -1029,6 +1029,22 @@ cmp_gpu(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* The ranges of P with GPU work, by projected start (then id), as indices
+ * into P->r; their number in *N.  The trace.parquet writers' rows. */
+static size_t *
+gpu_ranges(struct proc *p, size_t *n)
+{
+	size_t *ix = xcalloc(p->n, sizeof(*ix)), i;
+
+	*n = 0;
+	for (i = 0; i < p->n; i++)
+		if (p->r[i].ngpu > 0)
+			ix[(*n)++] = i;
+	sortp = p;
+	qsort(ix, *n, sizeof(*ix), cmp_gpu);
+	return ix;
+}
+
 /* A column of pqwrite, optional as pyarrow writes them. */
 static struct wcol
 icol(const char *name, const int64_t *v)
@@ -1077,7 +1093,7 @@ write_parquet(const char *path, const struct wcol *c, size_t ncols,
 static void
 write_trace(struct proc *p, const char *path)
 {
-	size_t *ix, n = 0, i;
+	size_t *ix, n, i;
 	const char **name, **style, **stack;
 	size_t *nlen, *slen, *klen;
 	int64_t *ps, *pd, *pid, *tid, *ngpu, *nchild, *rank;
@@ -1085,12 +1101,7 @@ write_trace(struct proc *p, const char *path)
 	uint8_t *pvalid;
 	struct wcol c[15];
 
-	ix = xcalloc(p->n, sizeof(*ix));
-	for (i = 0; i < p->n; i++)
-		if (p->r[i].ngpu > 0)
-			ix[n++] = i;
-	sortp = p;
-	qsort(ix, n, sizeof(*ix), cmp_gpu);
+	ix = gpu_ranges(p, &n);
 	name = xcalloc(n, sizeof(*name));
 	style = xcalloc(n, sizeof(*style));
 	stack = xcalloc(n, sizeof(*stack));
@@ -2193,19 +2204,14 @@ l26_stack(const char *s, int64_t *off, size_t i, int64_t **out,
 static void
 l26_trace(struct proc *p, const char *path)
 {
-	size_t *ix, n = 0, i, cap = 0;
+	size_t *ix, n, i, cap = 0;
 	const char **text, **dom;
 	size_t *tlen, *dlen;
 	int64_t *st, *en, *pid, *tid, *lvl, *nchild, *id, *par, *off, *el;
 	uint8_t *pvalid;
 	struct wcol c[11];
 
-	ix = xcalloc(p->n, sizeof(*ix));
-	for (i = 0; i < p->n; i++)
-		if (p->r[i].ngpu > 0)
-			ix[n++] = i;
-	sortp = p;
-	qsort(ix, n, sizeof(*ix), cmp_gpu);
+	ix = gpu_ranges(p, &n);
 	text = xcalloc(n, sizeof(*text));
 	dom = xcalloc(n, sizeof(*dom));
 	tlen = xcalloc(n, sizeof(*tlen));

@@ -47,19 +47,11 @@ one(enum critpath_mode mode, const struct align_table *t)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
-	const uint8_t *p = data, *end = data + n, *ff;
 	struct align_table t = { 0 };
 	FILE *fp;
-	size_t i;
 	int m, hast;
 
-	for (i = 0; i < FUZZ_NTMP; i++) {
-		ff = p < end ? memchr(p, '\f', (size_t)(end - p)) : NULL;
-		if (ff == NULL)
-			ff = end;
-		files[i] = (char *)fuzz_file(i, p, (size_t)(ff - p));
-		p = ff < end ? ff + 1 : end;
-	}
+	fuzz_files(data, n, files);
 	if ((fp = fopen(files[3], "r")) == NULL)
 		abort();
 	hast = align_table_read(fp, "corr", &t) == 0;

@@ -54,6 +54,27 @@ fuzz_file(size_t i, const uint8_t *data, size_t n)
 	return fuzz_tmpname[i];
 }
 
+/*
+ * DATA[0..N) cut at form feeds into the FUZZ_NTMP temporary files of
+ * fuzz_file: FILES[i] is the path of the i-th text (empty when DATA has
+ * fewer; what follows a FUZZ_NTMP-th form feed is left out).  For the
+ * targets whose input is several files.
+ */
+static inline void
+fuzz_files(const uint8_t *data, size_t n, char *files[FUZZ_NTMP])
+{
+	const uint8_t *p = data, *end = data + n, *ff;
+	size_t i;
+
+	for (i = 0; i < FUZZ_NTMP; i++) {
+		ff = p < end ? memchr(p, '\f', (size_t)(end - p)) : NULL;
+		if (ff == NULL)
+			ff = end;
+		files[i] = (char *)fuzz_file(i, p, (size_t)(ff - p));
+		p = ff < end ? ff + 1 : end;
+	}
+}
+
 /* Output that goes nowhere, for the writers. */
 static inline FILE *
 fuzz_null(void)

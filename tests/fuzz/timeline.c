@@ -143,16 +143,7 @@ run(enum tev_format fmt, int filters)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
-	const uint8_t *p = data, *end = data + n, *ff;
-	size_t i;
-
-	for (i = 0; i < FUZZ_NTMP; i++) {
-		ff = p < end ? memchr(p, '\f', (size_t)(end - p)) : NULL;
-		if (ff == NULL)
-			ff = end;
-		files[i] = (char *)fuzz_file(i, p, (size_t)(ff - p));
-		p = ff < end ? ff + 1 : end;
-	}
+	fuzz_files(data, n, files);
 	run(TEV_PERFETTO, 0);
 	run(TEV_JSON, 1);
 	return 0;
