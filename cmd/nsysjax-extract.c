@@ -17,6 +17,7 @@
 #include "base/outfile.h"
 #include "base/tsv.h"
 #include "profile/merge.h"
+#include "profile/meta.h"
 #include "profile/parts.h"
 
 static const char usage_line[] =
@@ -27,7 +28,8 @@ static const struct opt_tool tool = { usage_line,
     "  -f, --frame=NAME          frame to write to stdout: thunk (default),\n"
     "                            module, communication, compile, hlo,\n"
     "                            stackframes, heap, nvtx (SQLite exports:\n"
-    "                            every projected NVTX range, integer ns)\n"
+    "                            every projected NVTX range, integer ns),\n"
+    "                            meta (GPU, driver, nsys, ... per profile)\n"
     "  -d, --hlo-dump=DIR        XLA dumps of SQLite exports (default: dump/\n"
     "                            beside the file, or in its directory/zip)\n"
     "  -o, --output-dir=DIR      write every frame to DIR/NAME.tsv\n"
@@ -74,6 +76,23 @@ extract_here(const char *const *paths, size_t n, struct extract_opts *o,
 			err_die_last();
 	}
 	extract_free(x);
+}
+
+/* The meta frame (meta.h) to stdout: not one of the frames of -o, whose
+ * files stay those --merge joins. */
+static void
+meta_out(const char *const *paths, size_t n, const struct extract_opts *o)
+{
+	struct err_notes notes = { NULL, 0, 0 };
+	struct tsv_writer *w = tsv_wopen(stdout, "<stdout>");
+	int rc = meta_write(paths, n, o->dumpdir, o->names, w, &notes);
+
+	if (tsv_wclose(w) != 0)
+		rc = -1;
+	if (rc != 0)
+		die(&notes);
+	err_notes_print(&notes);
+	err_notes_free(&notes);
 }
 
 /* Join DIRS[0..N) (parts) into DIR, or frame BIT to stdout. */
@@ -168,7 +187,7 @@ main(int argc, char *argv[])
 	int64_t jobs = parts_cores();
 	struct extract_profile *pr;
 	size_t n, np;
-	int c, merge = 0;
+	int c, merge = 0, meta = 0;
 
 	while ((c = opt_next(argc, argv, ":d:f:hj:kmn:o:V", longopts, &tool)) != -1) {
 		switch (c) {
@@ -176,6 +195,10 @@ main(int argc, char *argv[])
 			o.dumpdir = optarg;
 			break;
 		case 'f':
+			/* The meta frame: the profiles' metadata, not
+			 * extract_load's (profile/meta.h). */
+			if ((meta = strcmp(optarg, "meta") == 0))
+				break;
 			if ((o.frames = extract_frame_bit(optarg)) == 0)
 				opt_usage(&tool, "unknown frame '%s'", optarg);
 			break;
@@ -206,7 +229,13 @@ main(int argc, char *argv[])
 	if (dir && outfile_mkdirs(dir) != 0)	/* before the work */
 		err_die_last();
 	if (merge) {
+		if (meta && !dir)
+			opt_usage(&tool, "--merge: no meta frame to merge");
 		merge_parts(paths, n, o.frames, dir);
+		return 0;
+	}
+	if (meta && !dir) {
+		meta_out(paths, n, &o);
 		return 0;
 	}
 	if (dir)

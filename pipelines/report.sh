@@ -90,6 +90,116 @@ by_column() {
 	  print > seen[$c] }') < "$1"
 }
 
+# -- per-module plots (issue 25)
+# top_ids FILE: the ProgramIds of FILE's rows with TopModule 1, in its
+# order, once each.
+top_ids() {
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["TopModule"] == 1 && !seen[$c["ProgramId"]]++ { print $c["ProgramId"] "\t" $c["Name"] }' "$1"
+}
+
+# (gp sets $name: the module's name is $mname.)
+# heap_plots: for every top module with heap simulator traces, its heap
+# over program order (a line per trace), plots/heap-<ProgramId:12>.svg,
+# its data (memory/series.tsv's rows of the module) beside it as .tsv.
+heap_plots() {
+	[ -f "$OUT/memory/peaks.tsv" ] || return 0
+	top_ids "$OUT/memory/peaks.tsv" | while IFS="$TAB" read -r id mname; do
+		k=$(printf '%.12s' "$id")
+		awk -F'\t' -v p="$id" 'NR == 1 || $1 == p' "$OUT/memory/series.tsv" > "$OUT/plots/heap-$k.tsv"
+		rm -f "$W/heapm.list"
+		by_column "$OUT/plots/heap-$k.tsv" Trace heapm
+		# shellcheck disable=SC2046
+		export NSJ_TITLE="Heap usage over program order: $mname ($k)"
+		[ ! -s "$W/heapm.list" ] || gp "heap-$k" $(cat "$W/heapm.list") <<'GP'
+set datafile separator "\t"
+set title system("printf %s \"$NSJ_TITLE\"")
+set xlabel "Heap simulator event"; set ylabel "Heap [GiB]"; set grid; set key top left
+plot for [i = 1:ARGC] value("ARG".i) using 3:($4 / 1073741824) skip 1 with steps \
+    title "trace ".system("sed -n 2p '".value("ARG".i)."' | cut -f 2")
+GP
+		plot_index heap "$k" "$mname" "heap over program order"
+	done
+}
+
+# straggler_plots: for every top module that ran on more than one
+# device, each device's start bias against the mean over the devices of
+# each thunk instance (ProgramExecution, Name, ThunkExecution), averaged
+# over the steady executions, against the thunk's place in the module
+# (its mean start less the module execution's mean start, averaged the
+# same way): a line per device over time, the collectives marked.  Only
+# instances that every device of the module ran count.  Data in
+# plots/stragglers-<ProgramId:12>.tsv: ProgramId, Name, ThunkExecution,
+# Device, Executions, OffsetMs, StartBiasMs, Communication, Collective;
+# by Device, then OffsetMs.
+straggler_plots() {
+	top_ids "$OUT/summary/modules.tsv" | while IFS="$TAB" read -r id mname; do
+		k=$(printf '%.12s' "$id")
+		awk -F'\t' -v p="$id" '
+		function ms6(v) { v = sprintf("%.6f", v); return v == "-0.000000" ? "0.000000" : v }
+		FNR == 1 { file++; split("", c); for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["ProgramId"] != p { next }
+		file == 1 { e = $c["ProgramExecution"]; ms[e] += $c["ProjStartMs"]; mn[e]++; dev[$c["Device"]] = 1; next }
+		{ e = $c["ProgramExecution"]; d = $c["Device"]; i = e SUBSEP $c["Name"] SUBSEP $c["ThunkExecution"]
+		  if (!(i in n)) { order[++ni] = i }
+		  n[i]++; s[i] += $c["ProjStartMs"]; st[i, d] = $c["ProjStartMs"]
+		  comm[$c["Name"] SUBSEP $c["ThunkExecution"]] = $c["Communication"] == 1
+		  coll[$c["Name"] SUBSEP $c["ThunkExecution"]] = $c["Collective"] }
+		END {
+			for (d in dev) nd++
+			if (nd < 2) exit
+			for (j = 1; j <= ni; j++) {
+				i = order[j]; if (n[i] != nd) continue
+				split(i, x, SUBSEP); m = s[i] / n[i]
+				t = x[2] SUBSEP x[3]
+				if (!(t in tn)) torder[++nt] = t
+				tn[t]++; off[t] += m - ms[x[1]] / mn[x[1]]
+				for (d in dev) bias[t, d] += st[i, d] - m
+			}
+			print "ProgramId\tName\tThunkExecution\tDevice\tExecutions\tOffsetMs\tStartBiasMs\tCommunication\tCollective"
+			for (j = 1; j <= nt; j++) {
+				t = torder[j]; split(t, x, SUBSEP)
+				for (d in dev) printf "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%d\t%s\n", p, x[1], x[2], d, tn[t],
+				    ms6(off[t] / tn[t]), ms6(bias[t, d] / tn[t]), comm[t], coll[t]
+			}
+		}' "$ST/module.tsv" "$ST/thunk.tsv" > "$W/strm"
+		[ -s "$W/strm" ] || continue
+		sorted "$W/strm" -k4,4n -k6,6g -k2,2 -k3,3n > "$OUT/plots/stragglers-$k.tsv"
+		rm -f "$W/strd.list"
+		by_column "$OUT/plots/stragglers-$k.tsv" Device strd
+		awk -F'\t' 'NR == 1 || $8 == 1' "$OUT/plots/stragglers-$k.tsv" > "$W/strc.tsv"
+		# shellcheck disable=SC2046
+		export NSJ_TITLE="Straggler bias over the module: $mname ($k), each device against the mean over devices"
+		gp "stragglers-$k" strc.tsv $(cat "$W/strd.list") <<'GP'
+set datafile separator "\t"
+set title system("printf %s \"$NSJ_TITLE\"")
+set xlabel "Thunk start within the module execution (mean over devices) [ms]"
+set ylabel "Start bias against the mean over devices [ms]"; set grid; set key outside right
+plot for [i = 2:ARGC] value("ARG".i) using 6:7 skip 1 with lines \
+    title "device ".system("sed -n 2p '".value("ARG".i)."' | cut -f 4"), \
+    ARG1 using 6:7 skip 1 with points pointtype 6 pointsize 1.2 lc rgb "black" title "collective"
+GP
+		plot_index stragglers "$k" "$mname" "straggler bias over the module, per device"
+	done
+}
+# plot_index NAME K MODULE WHAT: plots/NAME-K.svg (when drawn) and its
+# data listed in $W/plotidx; plot_index_txt: that list as a table for
+# report.txt (the plots are drawn after its tables), nothing when empty.
+plot_index() {
+	svg=--
+	[ ! -s "$OUT/plots/$1-$2.svg" ] || svg=plots/$1-$2.svg
+	printf '%s\tplots/%s-%s.tsv\t%s (%s)\t%s\n' "$svg" "$1" "$2" "$3" "$2" "$4" >> "$W/plotidx"
+}
+plot_index_txt() {
+	[ -s "$W/plotidx" ] || return 0
+	# One program file: POSIX awk (mawk) has -f but not gawk's -e.
+	echo '{ for (i = 1; i <= NF; i++) { cell(NR - 1, i - 1, $i); align(i - 1, "l") } } END { table_out("txt") }' > "$W/plotidx.awk"
+	printf '\nPlots per top module (the data of each beside it)\n\n'
+	{ printf 'Plot\tData\tModule (ProgramId)\tWhat\n'; cat "$W/plotidx"; } |
+	    awk -F'\t' -f "$LIB/fmt.awk" -f "$W/plotidx.awk"
+}
+# -- end per-module plots
+
 # plots: the notebook's plots as SVG in $OUT/plots.
 plots() {
 	mkdir -p "$OUT/plots"
@@ -120,6 +230,8 @@ set title "Heap usage over program order, the module with the largest peak"
 set xlabel "Heap simulator event"; set ylabel "Heap [GiB]"; set grid
 plot ARG1 using 3:($4 / 1073741824) skip 1 with steps notitle
 GP
+	heap_plots
+	straggler_plots
 	# Per device the mean, min and max skew: a point per instance would
 	# grow with devices x steps (megabytes of SVG at 16 devices).  The
 	# header first, then the devices in order (a header sorted among the
@@ -355,8 +467,16 @@ else
 	mkdir -p "$FR"
 	progress "extracting the frames of $# profile(s)"
 	job extract nsysjax-extract -o "$FR" -- "$@"
+	# The run's metadata beside the frames (issue 25): not a frame of
+	# -o, whose files stay those --merge and the pipelines join.
+	# Never fatal: without it the table is left out, with the reason.
+	meta_job() {
+		nsysjax-extract -f meta -- "$@" > "$W/meta.tsv" 2> "$W/meta.note" && mv "$W/meta.tsv" "$FR/meta.tsv" && cat "$W/meta.note" >&2 ||
+			printf '%s: no run metadata: %s\n' "$PROG" "$(head -n 1 "$W/meta.note")" >&2
+	}
+	job meta meta_job "$@"
 	jobs_wait
-	job_messages extract >&2
+	job_messages extract meta >&2
 fi
 F=$FR
 
@@ -461,6 +581,7 @@ text_report "$OUT" "$@" > "$OUT/report.txt"
 if command -v gnuplot > /dev/null; then
 	progress "plots"
 	plots
+	plot_index_txt >> "$OUT/report.txt"	# issue 25
 else
 	echo "pipelines/report.sh: gnuplot not found: no plots" >&2
 fi

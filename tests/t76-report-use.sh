@@ -160,6 +160,69 @@ if command -v gnuplot > /dev/null; then
 fi
 grep -q '^100\.00% of execution time accounted for by the 1 top module(s) of 1: ' "$T/r/report.txt" && ok || notok "no top-module share line"
 
+# Per top module (issue 25), with the steady thunk frame of facts_checks
+# ($T/st-thunk.tsv, the same run): a heap plot for each top module with
+# heap simulator traces, its data the module's heap series (its peak the
+# heap frame's); a straggler plot for each top module on more than one
+# device, its data every device of every thunk that all devices ran,
+# each device's start against the mean over devices (recomputed here,
+# averaged over executions), the collectives marked as the thunk frame
+# marks them; every one linked from report.html and listed in report.txt.
+views_checks() { # NAME REPORT-DIR
+	d=$2
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["TopModule"] == 1 { print $c["ProgramId"] }' "$d/summary/modules.tsv" | sort -u > "$T/top"
+	awk -F'\t' 'NR > 1 { print $1 }' "$d/frames/heap.tsv" | sort -u | join - "$T/top" | cut -c 1-12 > "$T/hwant"
+	ls "$d/plots" | sed -n 's/^heap-\([0-9a-f]*\)\.tsv$/\1/p' | sort > "$T/hgot"
+	[ -s "$T/hwant" ] && cmp -s "$T/hwant" "$T/hgot" && ok || notok "$1: heap plots of $(tr '\n' ' ' < "$T/hgot"), want $(tr '\n' ' ' < "$T/hwant")"
+	while read -r k; do
+		want=$(awk -F'\t' -v k="$k" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		    index($c["ProgramId"], k) == 1 && $c["HeapBytes"] + 0 > m { m = $c["HeapBytes"] + 0 } END { printf "%d", m }' "$d/frames/heap.tsv")
+		got=$(awk -F'\t' 'NR > 1 && $4 + 0 > m { m = $4 + 0 } END { printf "%d", m }' "$d/plots/heap-$k.tsv")
+		[ "$got" = "$want" ] && [ -s "$d/plots/heap-$k.svg" ] && grep -q "href=\"plots/heap-$k.tsv\"" "$d/report.html" &&
+		    grep -q "^  plots/heap-$k.svg  *plots/heap-$k.tsv " "$d/report.txt" && ok ||
+			notok "$1: heap plot of $k: peak $got, want $want, or its svg, link or listing missing"
+	done < "$T/hgot"
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { d[$c["ProgramId"], $c["Device"]] = 1 }
+	    END { for (k in d) { split(k, x, SUBSEP); n[x[1]]++ } for (p in n) if (n[p] > 1) print p }' "$T/st-thunk.tsv" | sort | join - "$T/top" | cut -c 1-12 > "$T/swant"
+	ls "$d/plots" | sed -n 's/^stragglers-\([0-9a-f]*\)\.tsv$/\1/p' | sort > "$T/sgot"
+	[ -s "$T/swant" ] && cmp -s "$T/swant" "$T/sgot" && ok || notok "$1: straggler plots of $(tr '\n' ' ' < "$T/sgot"), want $(tr '\n' ' ' < "$T/swant")"
+	while read -r k; do
+		f=$d/plots/stragglers-$k.tsv
+		# Recomputed: instances (execution, thunk) on every device of the
+		# module; per device and thunk the mean of start - instance mean.
+		awk -F'\t' -v k="$k" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		    index($c["ProgramId"], k) != 1 { next }
+		    { i = $c["ProgramExecution"] SUBSEP $c["Name"] SUBSEP $c["ThunkExecution"]; dv[$c["Device"]] = 1
+		      n[i]++; s[i] += $c["ProjStartMs"]; st[i, $c["Device"]] = $c["ProjStartMs"]
+		      t = $c["Name"] SUBSEP $c["ThunkExecution"]; cm[t] = $c["Communication"]; co[t] = $c["Collective"] }
+		    END { for (x in dv) nd++
+		      for (i in n) if (n[i] == nd) { split(i, y, SUBSEP); t = y[2] SUBSEP y[3]; ne[t]++
+		        for (x in dv) b[t, x] += st[i, x] - s[i] / n[i] }
+		      for (t in ne) { split(t, y, SUBSEP); for (x in dv) printf "%s|%s|%s\t%.6f\t%s\t%s\t%d\n", y[1], y[2], x, b[t, x] / ne[t], cm[t], co[t], ne[t] } }' \
+		    "$T/st-thunk.tsv" | sort > "$T/bwant"
+		awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		    { printf "%s|%s|%s\t%s\t%s\t%s\t%s\n", $c["Name"], $c["ThunkExecution"], $c["Device"], $c["StartBiasMs"], $c["Communication"], $c["Collective"], $c["Executions"] }' "$f" | sort > "$T/bgot"
+		[ "$(cut -f 1 "$T/bwant" | tr '\n' ' ')" = "$(cut -f 1 "$T/bgot" | tr '\n' ' ')" ] &&
+		    [ "$(cut -f 3- "$T/bwant")" = "$(cut -f 3- "$T/bgot")" ] &&
+		    join -t "$(printf '\t')" "$T/bwant" "$T/bgot" | awk -F'\t' '{ e = $2 - $6; if (e > 2e-6 || e < -2e-6) bad++ } END { exit bad > 0 || NR == 0 }' &&
+		    awk -F'\t' '$3 == 1 { n++ } END { exit !(n > 0) }' "$T/bwant" && ok ||
+			notok "$1: straggler data of $k: not every device and thunk, or biases, collectives differ: $(diff "$T/bwant" "$T/bgot" | head -4)"
+		# No lines join devices: the data is by device, then time.
+		awk -F'\t' 'NR > 2 && ($4 + 0 < d || ($4 + 0 == d && $6 + 0 < o)) { bad = 1 } NR > 1 { d = $4 + 0; o = $6 + 0 } END { exit bad }' "$f" &&
+		    [ -s "$d/plots/stragglers-$k.svg" ] && grep -q "href=\"plots/stragglers-$k.tsv\"" "$d/report.html" &&
+		    grep -q "^  plots/stragglers-$k.svg  *plots/stragglers-$k.tsv " "$d/report.txt" && ok ||
+			notok "$1: straggler plot of $k: data not by device then time, or svg, link or listing missing"
+	done < "$T/sgot"
+}
+if command -v gnuplot > /dev/null; then
+	views_checks example "$T/r"
+	# The example's planted heap: its peak and where it is.
+	fp=$(truth fingerprint.jit_train_step | cut -c 1-12)
+	awk -F'\t' 'NR > 1 && $4 + 0 > m { m = $4 + 0; e = $5 } END { printf "%d %s", m, e }' "$T/r/plots/heap-$fp.tsv" > "$T/hp"
+	[ "$(cat "$T/hp")" = "$(truth heap_peak_bytes.jit_train_step) $(truth heap_peak_event.jit_train_step)" ] && ok ||
+		notok "example heap plot data: peak $(cat "$T/hp")"
+fi
+
 # One flame graph per top module: its own steady thunk time (us, each
 # stack rounded: within one us per stack), no idle root; the whole-run
 # graph keeps its idle roots; the page links each module's files.
@@ -176,6 +239,12 @@ grep -q "^The module that does the work (the most compute time): jit_train_step 
 if have_data; then
 	sh $R -q -o "$T/c4" "$DATA"/pax_fsdp4_4proc_proc[0-3].zip > /dev/null 2> "$T/e" || notok "report on combined4: $(cat "$T/e")"
 	facts_checks combined4 "$T/c4"
+	if command -v gnuplot > /dev/null; then views_checks combined4 "$T/c4"; fi
+	# The run metadata: the GPU as XLA's gpu_target_config names it.
+	cfg=$(unzip -Z1 "$DATA/pax_fsdp4_4proc_proc0.zip" 2> /dev/null | grep 'gpu_target_config\.pbtxt\.xz$' | head -n 1)
+	gpu=$(unzip -p "$DATA/pax_fsdp4_4proc_proc0.zip" "$cfg" 2> /dev/null | xz -dc 2> /dev/null | sed -n 's/^device_description_str: "\(.*\)"$/\1/p')
+	[ -n "$gpu" ] && grep -q "^  GpuName  *$gpu  *device-metadata.parquet\$" "$T/c4/report.txt" &&
+	    grep -q "<td>$gpu</td>" "$T/c4/report.html" && ok || notok "combined4: no run metadata naming the GPU '$gpu'"
 	# jit__psum: a barrier; the step module leads; the fingerprint that
 	# ran on one device (04555b1419fd, process 3 alone) has no wait and
 	# no straggler bias (the reference prints 0 for both).

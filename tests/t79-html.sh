@@ -22,10 +22,11 @@ H=$T/r/report.html
 # Content-Security-Policy; no src, no href but in-page anchors and the
 # report's own folded files, no url(), no @import, no address with a
 # scheme but the SVG namespace names.  (Links to the report's flame
-# graph files: opened as files, they zoom and search.)
+# graph files: opened as files, they zoom and search; and to each
+# per-module plot and its data, issue 25.)
 grep -q "Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\"" "$H" &&
 	ok || notok "no Content-Security-Policy"
-grep -o -i -E '(src|href)="[^"]*"' "$H" | grep -v -E '^href="(#[a-z_-]+|flamegraphs/[a-z0-9_.-]+\.(folded|svg)|critpath/[a-z0-9_.-]+\.tsv)"$' > "$T/links"
+grep -o -i -E '(src|href)="[^"]*"' "$H" | grep -v -E '^href="(#[a-z_-]+|flamegraphs/[a-z0-9_.-]+\.(folded|svg)|critpath/[a-z0-9_.-]+\.tsv|plots/(heap|stragglers)-[0-9a-f]{12}\.(svg|tsv))"$' > "$T/links"
 [ ! -s "$T/links" ] && ok || notok "links out of the page: $(head -3 "$T/links")"
 grep -o -E '[a-z]+://[^" ]*' "$H" | grep -v -E '^http://www\.w3\.org/(2000/svg|1999/xlink)$' > "$T/urls"
 [ ! -s "$T/urls" ] && ok || notok "addresses in the page: $(sort -u "$T/urls" | head -3)"

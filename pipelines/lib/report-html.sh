@@ -33,9 +33,32 @@ html_plots() {
 	alignment)
 		inline_svg "$p/skews.svg" 'End-time skew of each device per complete collective instance'
 		inline_svg "$p/skews-distribution.svg" 'Distribution of the end-time skews, per device (data: plots/skews-by-device.tsv)'
-		inline_svg "$p/stragglers.svg" 'Start bias of each device per module: how far it runs behind (+) or ahead (-)' ;;
-	memory) inline_svg "$p/heap.svg" 'Heap usage over program order, the module with the largest peak' ;;
+		inline_svg "$p/stragglers.svg" 'Start bias of each device per module: how far it runs behind (+) or ahead (-)'
+		module_plots stragglers 'Straggler bias over the module (each device against the mean over devices, per thunk; circles: collectives)' ;;
+	memory)
+		# One plot per top module; the largest peak's alone when
+		# there are none (an earlier layout of plots/).
+		if [ -n "$(ls "$p"/heap-*.svg 2> /dev/null)" ]; then
+			module_plots heap 'Heap usage over program order'
+		else
+			inline_svg "$p/heap.svg" 'Heap usage over program order, the module with the largest peak'
+		fi ;;
 	esac
+}
+
+# module_plots KIND CAPTION: each plots/KIND-<ProgramId:12>.svg inline,
+# captioned with its module, and linked with its data (.tsv).
+module_plots() {
+	for f in "$OUT"/plots/"$1"-*.tsv; do
+		[ -f "$f" ] || continue
+		b=${f##*/}
+		b=${b%.tsv}
+		k=${b#"$1"-}
+		m=$(awk -F'\t' -v k="$k" 'NR > 1 && index($1, k) == 1 { print $2; exit }' "$OUT/summary/modules.tsv" 2> /dev/null)
+		inline_svg "$OUT/plots/$b.svg" "$2: $m ($k)"
+		printf '<p class="note">%s (%s): <a href="plots/%s.svg">plots/%s.svg</a>, data <a href="plots/%s.tsv">plots/%s.tsv</a></p>\n' \
+		    "$(printf '%s' "$m" | esc)" "$k" "$b" "$b" "$b" "$b"
+	done
 }
 
 # html_flamegraphs: the whole run's graphs inline (their idle frames

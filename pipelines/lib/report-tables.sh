@@ -110,6 +110,41 @@ report_tables() {
 	  if (q ~ /_ms$/) { sub(/_ms$/, " [ms]", q); v = grouped(fixed(v, 2)) }
 	  else v = plain(v)
 	  gsub(/_/, " ", q); cell(NR - 1, 0, q); cell(NR - 1, 1, v) }'
+	# -- run metadata (issue 25): nsysjax-extract's meta frame, a row
+	# per key; the processes named when their values differ; "--" for
+	# what no profile records.
+	section 'Run metadata (what the profiles record; JAX and XLA versions only when their environment named them)' \
+	    "${FR:-$out/frames}/meta.tsv" '
+	{ k = f("Key"); v = f("Value"); p = f("ProfileName")
+	  # The dump directory differs per process and is no setting.
+	  if (k == "XlaFlags") { gsub(/(^| )--xla_dump_to=[^ ]*/, "", v); sub(/^ /, "", v) }
+	  if (!(k in kr)) { kr[k] = ++nk; kn[nk] = k }
+	  if (v == "") v = "--"
+	  if (!((k, v) in seen)) { seen[k, v] = ++nv[k]; val[k, nv[k]] = v; src[k, nv[k]] = f("Source") }
+	  who[k, seen[k, v]] = who[k, seen[k, v]] (who[k, seen[k, v]] == "" ? "" : ",") p }
+	END {
+		cell(0, 0, "Key"); align(0, "l"); cell(0, 1, "Value"); align(1, "l"); cell(0, 2, "Source"); align(2, "l")
+		r = 0
+		for (i = 1; i <= nk; i++) for (j = 1; j <= nv[kn[i]]; j++) {
+			k = kn[i]; v = val[k, j]
+			if (k == "GpuMemoryBytes" && v ~ /^[0-9]+$/) v = bytes(v) " (" thousands(v) " B)"
+			if (nv[k] > 1) v = v " (" who[k, j] ")"
+			# A long value (XLA flags) over lines of at most 72
+			# characters, split at spaces.
+			first = 1
+			while (v != "") {
+				line = v
+				if (length(v) > 72) {
+					line = substr(v, 1, 72); c = 0
+					for (x = 72; x > 1; x--) if (substr(line, x, 1) == " ") { c = x; break }
+					if (c > 1) line = substr(v, 1, c - 1)
+					v = substr(v, length(line) + 1); sub(/^ +/, "", v)
+				} else v = ""
+				r++; cell(r, 0, j == 1 && first ? k : ""); cell(r, 1, line)
+				cell(r, 2, !first ? "" : src[k, j] == "" ? "--" : src[k, j]); first = 0
+			}
+		}
+	}'
 
 	part modules 'Modules'
 	section 'Modules: GPU time per XLA module' "$out/summary/modules.tsv" '

@@ -3,15 +3,17 @@
  * (hlocost.c, through jansson): the input is the backend_config of a
  * cuBLAS gemm and of a cuDNN attention custom call in a small module,
  * costed; and the GpuTargetConfigProto text reader (device_pbtxt) on the
- * same bytes.
+ * same bytes, and the run metadata's reader of that text (meta_pbtxt).
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "formats/hlo.h"
 #include "formats/hlocost.h"
 #include "hlo.pb-c.h"
 #include "profile/device.h"
+#include "profile/meta.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -102,10 +104,21 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
 	struct device_info d;
+	char *mv[META_NKEYS] = { NULL };
+	const char *ms[META_NKEYS] = { NULL };
+	size_t k;
 
 	cost_of(data, n);
 	(void)device_pbtxt((const char *)data, n, &d);
 	if (d.name[sizeof(d.name) - 1] != '\0')
 		abort();
+	meta_pbtxt((const char *)data, n, mv, ms);
+	for (k = 0; k < META_NKEYS; k++) {
+		/* A value has its source, and lies in no more than the text. */
+		if ((mv[k] == NULL) != (ms[k] == NULL) ||
+		    (mv[k] && strlen(mv[k]) > n + 40))
+			abort();
+		free(mv[k]);
+	}
 	return 0;
 }
