@@ -6,6 +6,7 @@
 #include "analysis/diff.h"
 #include "analysis/sigtest.h"
 #include "base/err.h"
+#include "base/ids.h"
 #include "base/mem.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
@@ -335,27 +336,6 @@ load_frames(struct diff *d, struct run *r, struct tsv_reader *t)
 	return rc;
 }
 
-/* The first id of the space-separated StackFrameIds field; -1 if none. */
-static int
-first_frame(struct tsv_reader *t, long col, int64_t *id)
-{
-	const char *s = tsv_field(t, (size_t)col);
-	char *end;
-	long long v;
-
-	*id = -1;
-	while (*s == ' ')
-		s++;
-	if (*s == '\0')
-		return 0;
-	v = strtoll(s, &end, 10);
-	if (end == s || (*end != ' ' && *end != '\0') || v < 0)
-		return err_fail("%s:%ld: column StackFrameIds: not a list of "
-		    "ids: '%s'", tsv_name(t), tsv_lineno(t), s);
-	*id = v;
-	return 0;
-}
-
 static int
 load_hlo(struct diff *d, struct run *r, struct tsv_reader *t)
 {
@@ -364,6 +344,7 @@ load_hlo(struct diff *d, struct run *r, struct tsv_reader *t)
 	const char *p, *n, *o;
 	size_t pn, nn, on, prog, name;
 	struct hlo h;
+	struct ids ids = { NULL, 0, 0 };
 	int rc;
 
 	while ((rc = tsv_next(t)) == 1) {
@@ -371,9 +352,12 @@ load_hlo(struct diff *d, struct run *r, struct tsv_reader *t)
 		n = tsv_rawfield(t, (size_t)nc, &nn);
 		o = tsv_rawfield(t, (size_t)oc, &on);
 		h.opname = on ? strtab_intern(&d->names, o, on, NULL) + 1 : 0;
-		h.frame = -1;
-		if (sc >= 0 && first_frame(t, sc, &h.frame) != 0)
-			return -1;
+		/* The innermost frame of the first stack; -1: none. */
+		if (sc >= 0 && ids_read(t, (size_t)sc, SIZE_MAX, &ids) != 0) {
+			rc = -1;
+			break;
+		}
+		h.frame = sc >= 0 && ids.n > 0 ? (int64_t)ids.v[0] : -1;
 		prog = prog_id(r, p, pn);
 		name = strtab_intern(&d->names, n, nn, NULL);
 		if (imap_get(&r->hlos, pair(prog, name)) != NONE)
@@ -382,6 +366,7 @@ load_hlo(struct diff *d, struct run *r, struct tsv_reader *t)
 		r->hlo[r->nhlo] = h;
 		imap_put(&r->hlos, pair(prog, name), r->nhlo++);
 	}
+	ids_free(&ids);
 	return rc;
 }
 

@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/err.h"
 #include "analysis/filter.h"
 #include "analysis/fold.h"
+#include "base/err.h"
+#include "base/ids.h"
 #include "base/mem.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
@@ -219,32 +220,19 @@ key_id(struct fold *f, const char *p, size_t pl, const char *n, size_t nl)
 	return id;
 }
 
-/* Parse the space-separated frame ids of StackFrameIds into V. */
+/* The frame ids of StackFrameIds (base/ids.h) into V, each a FrameId
+ * of the stack frames read. */
 static int
 stack_ids(struct fold *f, struct tsv_reader *r, long col, struct hvar *v)
 {
-	size_t len, i = 0, cap = 0;
-	const char *s = tsv_rawfield(r, (size_t)col, &len);
+	struct ids ids = { NULL, 0, 0 };
 
-	while (i < len) {
-		size_t id = 0, d = 0;
-
-		while (i < len && s[i] == ' ')
-			i++;
-		if (i == len)
-			break;
-		for (; i < len && s[i] >= '0' && s[i] <= '9' && d < 18; i++, d++)
-			id = id * 10 + (size_t)(s[i] - '0');
-		if (d == 0 || (i < len && s[i] != ' '))
-			return err_fail("%s:%ld: column StackFrameIds: not a "
-			    "list of frame ids: '%.*s'", tsv_name(r),
-			    tsv_lineno(r), (int)len, s);
-		if (id >= f->nframes)
-			return bad(r, "StackFrameIds", "no stack frame",
-			    (long long)id);
-		mem_grow(&v->stack, &cap, v->nstack + 1, sizeof(*v->stack));
-		v->stack[v->nstack++] = id;
+	if (ids_read(r, (size_t)col, f->nframes, &ids) != 0) {
+		ids_free(&ids);
+		return -1;
 	}
+	v->stack = ids.v;
+	v->nstack = ids.n;
 	return 0;
 }
 

@@ -474,10 +474,16 @@ errors(void)
 	    "FrameId\tFrame\n0\tx\n"), "t.tsv: missing column 'ParentFrameId'");
 	CHECK_STR(load_error(FOLD_SOURCE, fold_load_hlo,
 	    "ProgramId\tName\tStackFrameIds\tOpNames\nP\tk\t1 x\t\n"),
-	    "t.tsv:2: column StackFrameIds: not a list of frame ids: '1 x'");
+	    "t.tsv:2: column StackFrameIds: not a list of ids separated by "
+	    "single spaces, at character 3: '1 x'");
+	/* The grammar of base/ids.h: one space between ids, as written. */
 	CHECK_STR(load_error(FOLD_SOURCE, fold_load_hlo,
 	    "ProgramId\tName\tStackFrameIds\tOpNames\nP\tk\t1  9\t\n"),
-	    "t.tsv:2: column StackFrameIds: no stack frame 9");
+	    "t.tsv:2: column StackFrameIds: not a list of ids separated by "
+	    "single spaces, at character 3: '1  9'");
+	CHECK_STR(load_error(FOLD_SOURCE, fold_load_hlo,
+	    "ProgramId\tName\tStackFrameIds\tOpNames\nP\tk\t1 9\t\n"),
+	    "t.tsv:2: column StackFrameIds: no stack frame 9 (character 3)");
 	CHECK_STR(load_error(FOLD_OP_NAME, fold_load_hlo,
 	    "ProgramId\tName\tStackFrameIds\nP\tk\t1\n"),
 	    "t.tsv: missing column 'OpNames'");
