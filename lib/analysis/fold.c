@@ -9,6 +9,7 @@
 #include "base/err.h"
 #include "base/ids.h"
 #include "base/mem.h"
+#include "base/num.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
 
@@ -1110,23 +1111,22 @@ fold_diff_free(struct fold_diff *x)
 }
 
 /* The count S[0..N): digits, optionally '.' and digits (flamegraph.pl's
- * \d+(?:\.\d*)?); -1 if it is not one. */
+ * \d+(?:\.\d*)?), a subset of num_f64's syntax; -1 if it is not one
+ * (or longer than num_f64 takes, 63 bytes). */
 static double
 diff_count(const char *s, size_t n)
 {
 	size_t i = 0, dot = 0;
-	char buf[64];
+	double v;
 
-	if (n == 0 || n >= sizeof buf || s[0] < '0' || s[0] > '9')
+	if (n == 0 || s[0] < '0' || s[0] > '9')
 		return -1;
 	for (i = 0; i < n; i++)
 		if (s[i] == '.' && !dot)
 			dot = 1;
 		else if (s[i] < '0' || s[i] > '9')
 			return -1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	return strtod(buf, NULL);
+	return num_f64(s, n, &v) == 0 ? v : -1;
 }
 
 /* Add COUNT to stack S[0..N) of file WHICH. */
