@@ -8,6 +8,7 @@
 #include "base/err.h"
 #include "base/ids.h"
 #include "base/mem.h"
+#include "base/sort.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
 
@@ -948,18 +949,6 @@ totals(struct diff *d)
 
 /* ---- order ---- */
 
-static const struct diff *sort_d;	/* qsort has no context argument */
-
-/* qsort, but not on an empty array (whose pointer may be NULL, which
- * qsort's contract does not allow). */
-static void
-sort(void *base, size_t n, size_t size, int (*cmp)(const void *,
-    const void *))
-{
-	if (n > 1)
-		qsort(base, n, size, cmp);
-}
-
 static double
 mag(double c)
 {
@@ -977,9 +966,8 @@ cmp_bytes(const struct strtab *t, size_t a, size_t b)
 
 /* Module names (ProgramId when none) and ProgramIds of groups A, B. */
 static int
-cmp_group(size_t a, size_t b)
+cmp_group(const struct diff *d, size_t a, size_t b)
 {
-	const struct diff *d = sort_d;
 	const struct group *x = &d->group[a], *y = &d->group[b];
 	const struct run *r;
 	int c, run;
@@ -1001,37 +989,39 @@ cmp_group(size_t a, size_t b)
 }
 
 static int
-cmp_row(const void *p, const void *q)
+cmp_row(const void *p, const void *q, const void *ctx)
 {
+	const struct diff *d = ctx;
 	const struct row *a = p, *b = q;
 	double x = mag(a->x.contrib), y = mag(b->x.contrib);
 	int c;
 
 	if (x != y)
 		return x > y ? -1 : 1;
-	if (a->group != b->group && (c = cmp_group(a->group, b->group)) != 0)
+	if (a->group != b->group && (c = cmp_group(d, a->group,
+	    b->group)) != 0)
 		return c;
-	return cmp_bytes(&sort_d->names, a->key, b->key);
+	return cmp_bytes(&d->names, a->key, b->key);
 }
 
 static int
-cmp_gorder(const void *p, const void *q)
+cmp_gorder(const void *p, const void *q, const void *ctx)
 {
+	const struct diff *d = ctx;
 	size_t a = *(const size_t *)p, b = *(const size_t *)q;
-	double x = mag(sort_d->gnums[a].contrib);
-	double y = mag(sort_d->gnums[b].contrib);
+	double x = mag(d->gnums[a].contrib);
+	double y = mag(d->gnums[b].contrib);
 
 	if (x != y)
 		return x > y ? -1 : 1;
-	return cmp_group(a, b);
+	return cmp_group(d, a, b);
 }
 
-static const struct strtab *sort_progs;
-
+/* ProgramIds in byte order; CTX: the run's strtab of them. */
 static int
-cmp_prog(const void *p, const void *q)
+cmp_prog(const void *p, const void *q, const void *ctx)
 {
-	return cmp_bytes(sort_progs, *(const size_t *)p, *(const size_t *)q);
+	return cmp_bytes(ctx, *(const size_t *)p, *(const size_t *)q);
 }
 
 static void
@@ -1041,17 +1031,16 @@ sort_all(struct diff *d)
 	int run;
 
 	for (run = 0; run < 2; run++) {
-		sort_progs = &d->run[run].progs;
 		for (g = 0; g < d->ngroup; g++)
-			sort(d->group[g].prog[run], d->group[g].nprog[run],
-			    sizeof(size_t), cmp_prog);
+			sort_stable(d->group[g].prog[run],
+			    d->group[g].nprog[run], sizeof(size_t), cmp_prog,
+			    &d->run[run].progs);
 	}
-	sort_d = d;
-	sort(d->row, d->nrow, sizeof *d->row, cmp_row);
+	sort_stable(d->row, d->nrow, sizeof *d->row, cmp_row, d);
 	d->gorder = mem_calloc(d->ngroup ? d->ngroup : 1, sizeof *d->gorder);
 	for (i = 0; i < d->ngroup; i++)
 		d->gorder[i] = i;
-	sort(d->gorder, d->ngroup, sizeof *d->gorder, cmp_gorder);
+	sort_stable(d->gorder, d->ngroup, sizeof *d->gorder, cmp_gorder, d);
 }
 
 int

@@ -10,6 +10,7 @@
 #include "base/ids.h"
 #include "base/mem.h"
 #include "base/num.h"
+#include "base/sort.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
 
@@ -518,16 +519,15 @@ fold_leaf_safe(char *line, size_t start, size_t *len)
 	*len = e - w + 1;
 }
 
-static const double *sort_rem;
-
 /* Larger remainder first; ties by index. */
 static int
-cmp_rem(const void *a, const void *b)
+cmp_rem(const void *a, const void *b, const void *ctx)
 {
+	const double *rem = ctx;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 
-	if (sort_rem[x] != sort_rem[y])
-		return sort_rem[x] > sort_rem[y] ? -1 : 1;
+	if (rem[x] != rem[y])
+		return rem[x] > rem[y] ? -1 : 1;
 	return x < y ? -1 : x > y;
 }
 
@@ -554,8 +554,7 @@ fold_round(const int64_t *whole, const double *frac, size_t n,
 		ord[i] = i;
 	}
 	give = (size_t)llround(sum);
-	sort_rem = rem;
-	qsort(ord, n, sizeof(*ord), cmp_rem);
+	sort_stable(ord, n, sizeof(*ord), cmp_rem, rem);
 	for (i = 0; i < give && i < n; i++)
 		count[ord[i]]++;
 	free(rem);
@@ -563,8 +562,6 @@ fold_round(const int64_t *whole, const double *frac, size_t n,
 }
 
 /* ---- selection and totals ---- */
-
-static const struct fold *sort_f;
 
 /* What ranks programs: module time when module rows were given. */
 static int64_t
@@ -574,15 +571,16 @@ basis(const struct fold *f, size_t p)
 }
 
 static int
-cmp_prog(const void *a, const void *b)
+cmp_prog(const void *a, const void *b, const void *ctx)
 {
+	const struct fold *f = ctx;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	int64_t bx = basis(sort_f, x), by = basis(sort_f, y);
+	int64_t bx = basis(f, x), by = basis(f, y);
 
 	if (bx != by)
 		return bx > by ? -1 : 1;
-	return strcmp(strtab_get(&sort_f->progs, x),
-	    strtab_get(&sort_f->progs, y));
+	return strcmp(strtab_get(&f->progs, x),
+	    strtab_get(&f->progs, y));
 }
 
 /* Give every key that had thunks its program and the program its time. */
@@ -619,8 +617,7 @@ select_top(struct fold *f)
 			ord[nc++] = i;
 			total += basis(f, i);
 		}
-	sort_f = f;
-	qsort(ord, nc, sizeof(*ord), cmp_prog);
+	sort_stable(ord, nc, sizeof(*ord), cmp_prog, f);
 	for (i = 0; i < nc; i++) {
 		if (f->o.top >= 1 || total <= 0 || seen < f->o.top) {
 			f->prog[ord[i]].top = 1;
@@ -986,13 +983,13 @@ fold_totals(const struct fold *f)
 
 /* ---- output ---- */
 
-static const struct strtab *sort_tab;
-
 static int
-cmp_line(const void *a, const void *b)
+cmp_line(const void *a, const void *b, const void *ctx)
 {
-	return strcmp(strtab_get(sort_tab, *(const size_t *)a),
-	    strtab_get(sort_tab, *(const size_t *)b));
+	const struct strtab *t = ctx;
+
+	return strcmp(strtab_get(t, *(const size_t *)a),
+	    strtab_get(t, *(const size_t *)b));
 }
 
 int
@@ -1007,8 +1004,7 @@ fold_write_folded(struct fold *f, FILE *fp, const char *name)
 
 	for (i = 0; i < n; i++)
 		ord[i] = i;
-	sort_tab = &f->lines;
-	qsort(ord, n, sizeof(*ord), cmp_line);
+	sort_stable(ord, n, sizeof(*ord), cmp_line, &f->lines);
 	for (i = 0; i < n; i++) {
 		whole[i] = f->line[ord[i]].whole;
 		frac[i] = f->line[ord[i]].frac;
@@ -1199,12 +1195,10 @@ fold_diff_read(struct fold_diff *x, int which, FILE *fp, const char *name)
 	return 0;
 }
 
-static const struct strtab *diff_sort_tab;
-
 static int
-cmp_stack(const void *a, const void *b)
+cmp_stack(const void *a, const void *b, const void *ctx)
 {
-	const struct strtab *t = diff_sort_tab;
+	const struct strtab *t = ctx;
 	size_t i = *(const size_t *)a, j = *(const size_t *)b;
 	size_t n = t->len[i] < t->len[j] ? t->len[i] : t->len[j];
 	int c = memcmp(t->s[i], t->s[j], n);
@@ -1247,8 +1241,7 @@ fold_diff_write(struct fold_diff *x, int normalize, FILE *fp,
 	order = mem_calloc(n ? n : 1, sizeof *order);
 	for (i = 0; i < n; i++)
 		order[i] = i;
-	diff_sort_tab = &x->stacks;
-	qsort(order, n, sizeof *order, cmp_stack);
+	sort_stable(order, n, sizeof *order, cmp_stack, &x->stacks);
 	if (normalize && n > 0) {
 		before = mem_calloc(n, sizeof *before);
 		diff_normalize(x, before, n);
