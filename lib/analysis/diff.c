@@ -1292,103 +1292,35 @@ diff_write_summary(struct diff *d, struct tsv_writer *w)
 	return tsv_eor(w);
 }
 
-/* A module label for people: the name (unescaped, at most 29 bytes) and
- * the first 8 characters of its first ProgramId, or the ProgramId. */
-static void
-plabel(char *buf, size_t cap, const struct diff *d, size_t g)
+/* ---- the modules, for reports (diff_report.c) ---- */
+
+size_t
+diff_nmodules(const struct diff *d)
 {
+	return d->ngroup;
+}
+
+void
+diff_module(const struct diff *d, size_t i, struct diff_module *m)
+{
+	size_t g = d->gorder[i];
 	const struct group *x = &d->group[g];
-	int run = x->nprog[0] ? 0 : 1;
-	const char *id = d->run[run].progs.s[x->prog[run][0]];
-	const char *s = x->mod ? d->mods.s[x->mod - 1] : id;
-	size_t n = strlen(s);
+	const struct nums *v = &d->gnums[g];
+	int run = x->nprog[0] ? 0 : 1, k;
 
-	if (!x->mod)
-		snprintf(buf, cap, "%.40s", s);
-	else if (n > 29)
-		snprintf(buf, cap, "%.26s... [%.8s]", s, id);
-	else
-		snprintf(buf, cap, "%s [%.8s]", s, id);
-}
-
-static void
-fmt_pct(char *buf, size_t cap, double v)
-{
-	if (isnan(v))
-		snprintf(buf, cap, "-");
-	else
-		snprintf(buf, cap, "%+.2f%%", v);
-}
-
-static void
-fmt_p(char *buf, size_t cap, const struct nums *x)
-{
-	if (!x->tested)
-		snprintf(buf, cap, "-");
-	else if (x->padj < 0.0001)
-		snprintf(buf, cap, "<0.0001");
-	else
-		snprintf(buf, cap, "%.4f", x->padj);
-}
-
-/* A p value for people, never in exponent notation (README): "-" for
- * none, "< 0.000001" below that, else 4 decimals, or 6 below 0.0001. */
-static void
-fmt_pval(char *buf, size_t cap, double p)
-{
-	if (isnan(p))
-		snprintf(buf, cap, "-");
-	else if (p < 0.000001)
-		snprintf(buf, cap, "< 0.000001");
-	else if (p < 0.0001)
-		snprintf(buf, cap, "%.6f", p);
-	else
-		snprintf(buf, cap, "%.4f", p);
-}
-
-int
-diff_report(struct diff *d, FILE *fp, size_t maxmod)
-{
-	const struct diff_total *t = &d->tot;
-	const struct nums *x;
-	char name[64], pct[32], p[32], share[400], alpha[400], thr[400];
-	size_t i, g, n;
-
-	fprintf(fp, "%-40s %11s %11s %12s %9s %8s %14s\n", "module",
-	    "executions", "before ms", "after ms", "change", "p adj.",
-	    "contribution");
-	n = d->ngroup < maxmod ? d->ngroup : maxmod;
-	for (i = 0; i < n; i++) {
-		g = d->gorder[i];
-		x = &d->gnums[g];
-		plabel(name, sizeof name, d, g);
-		fmt_pct(pct, sizeof pct, x->n[0] && x->n[1] && x->mean[0] > 0 ?
-		    (x->mean[1] - x->mean[0]) / x->mean[0] * 100 : NAN);
-		fmt_p(p, sizeof p, x);
-		fprintf(fp, "%-40s %5zu/%-5zu %11.3f %12.3f %9s %8s %11.3f ms\n",
-		    name, x->n[0], x->n[1], x->n[0] ? x->mean[0] / 1e6 : 0.0,
-		    x->n[1] ? x->mean[1] / 1e6 : 0.0, pct, p, x->contrib / 1e6);
+	m->name = x->mod ? d->mods.s[x->mod - 1] : NULL;
+	m->program = d->run[run].progs.s[x->prog[run][0]];
+	for (k = 0; k < 2; k++) {
+		m->executions[k] = v->n[k];
+		m->mean_ns[k] = v->mean[k];
 	}
-	if (d->ngroup > n)
-		fprintf(fp, "... %zu more modules (-s for all)\n",
-		    d->ngroup - n);
-	fmt_pct(pct, sizeof pct, t->change_pct);
-	fmt_pval(p, sizeof p, t->p);
-	fprintf(fp, "total: %.3f ms -> %.3f ms, change %.3f ms (%s, p %s) "
-	    "at BEFORE's executions\n", t->before_ms, t->after_ms,
-	    t->change_ms, pct, p);
-	/* The options as given, without exponent (tsv_fmt_f64). */
-	share[tsv_fmt_f64(share, d->o.min_share)] = '\0';
-	alpha[tsv_fmt_f64(alpha, d->o.alpha)] = '\0';
-	thr[tsv_fmt_f64(thr, d->o.threshold)] = '\0';
-	fprintf(fp, "items: %zu (%zu in both runs, %zu added, %zu removed); "
-	    "%zu tested (at least %s of the time), significant (adjusted "
-	    "p < %s, %s): %zu slower, %zu faster\n", t->items, t->both,
-	    t->added, t->removed, t->tested, share, alpha,
-	    d->o.adjust == SIGTEST_HOLM ? "Holm" : "Benjamini-Hochberg",
-	    t->slower, t->faster);
-	if (d->o.threshold >= 0)
-		fprintf(fp, "gate (-t %s, -p %s): %s\n", thr, alpha,
-		    diff_regressed(d) ? "REGRESSION (exit 3)" : "pass");
-	return ferror(fp) ? -1 : 0;
+	m->contrib_ns = v->contrib;
+	m->tested = v->tested;
+	m->padj = v->padj;
+}
+
+const struct diff_opts *
+diff_options(const struct diff *d)
+{
+	return &d->o;
 }
