@@ -124,7 +124,6 @@ cp "$W/diff-section.html" "$OUT/diff-section.html"
 	printf '</body>\n</html>\n'
 } > "$W/diff.html"
 cp "$W/diff.html" "$OUT/diff.html"
-# The output is whole: exit 3 is the gate's verdict, not a failure, so
-# the directory made for it stays (common.sh removes OUT_MADE otherwise).
-OUT_MADE=''
+# Exit 3 is the gate's verdict, not a failure: the output stays.
+out_complete
 exit "$rc"

@@ -50,19 +50,20 @@ summary() {
 	FNR == 1 { delete c; for (i = 1; i <= NF; i++) c[$i] = i; file++; next }
 	# The top module: the most matmul FLOPs (the training step, where
 	# the longest may be a collective that waits).
-	file == 1 && (top == "" || $c["MatmulFlops"] + 0 > best) { top = $c["ProgramId"]; best = $c["MatmulFlops"] + 0; modmfu = $c["MFU"]; next }
-	file == 1 { next }
-	file == 2 && $c["ProgramId"] == top && $c["MFU"] != "" {
+	file == 1 { mod[$c["ProgramId"]] = $c["Name"]; next }
+	file == 2 && (top == "" || $c["MatmulFlops"] + 0 > best) { top = $c["ProgramId"]; best = $c["MatmulFlops"] + 0; modmfu = $c["MFU"]; next }
+	file == 2 { next }
+	file == 3 && $c["ProgramId"] == top && $c["MFU"] != "" {
 		v = $c["MFU"] + 0; ns++; s += v
 		if (ns == 1 || v < lo) lo = v; if (ns == 1 || v > hi) hi = v; next }
-	file == 3 && nops < N {
+	file == 4 && nops < N {
 		nops++; name[nops] = $c["Name"]; op[nops] = $c["Opcode"]; t[nops] = $c["TimeMs"]
 		tf[nops] = $c["TFLOPs"]; pk[nops] = $c["PeakTFLOPs"]; cu[nops] = $c["ComputeUtil"]
 		gb[nops] = $c["GBps"]; mu[nops] = $c["MemoryUtil"]; b[nops] = $c["Bound"]; mfu[nops] = $c["MFU"] }
 	function num(v, d) { return v == "" ? "-" : sprintf("%." d "f", v) }
 	END {
-		if (ns) line = sprintf("Step MFU of the module with the most matmul FLOPs (%s): %.3f, mean of %d steps (min %.3f, max %.3f); GPU-busy MFU %s", \
-		    substr(top, 1, 12), s / ns, ns, lo, hi, num(modmfu, 3))
+		if (ns) line = sprintf("Step MFU of the module with the most matmul FLOPs, %s (%s): %.3f, mean of %d steps (min %.3f, max %.3f); GPU-busy MFU %s", \
+		    mod[top], substr(top, 1, 12), s / ns, ns, lo, hi, num(modmfu, 3))
 		else line = "Step MFU: no peak known for this GPU (give the archive, or --gpu / --peak-tflops to nsysjax-roofline)"
 		if (FORMAT == "html") {
 			printf "<section id=\"roofline\">\n<h2>Roofline</h2>\n<p>%s.</p>\n", esc(line)
@@ -78,7 +79,7 @@ summary() {
 		for (i = 1; i <= nops; i++)
 			printf "%-34s %-16s %10s %9s %6s %6s %6s %9s %6s  %s\n", substr(name[i], 1, 34), substr(op[i], 1, 16), \
 			    num(t[i], 3), num(tf[i], 2), num(pk[i], 0), num(cu[i], 3), num(mfu[i], 3), num(gb[i], 1), num(mu[i], 3), b[i]
-	}' "$W/roofline-modules.tsv" "$W/roofline-steps.tsv" "$W/roofline-ops.tsv"
+	}' "$W/module.tsv" "$W/roofline-modules.tsv" "$W/roofline-steps.tsv" "$W/roofline-ops.tsv"
 }
 summary txt > "$OUT/summary.txt"
 

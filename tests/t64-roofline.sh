@@ -225,7 +225,7 @@ grep -q 'device_description_str: "NVIDIA A100-SXM4-40GB"' "$T/fr/device.gpu_targ
 # The pipeline: tables, the summary with the step MFU, the HTML section
 # and (with gnuplot) the plot; the GPU from the frames directory.
 if NSYSJAX_BIN=$BIN sh pipelines/roofline.sh -o "$T/pl" "$T/fr" 2> "$T/pl.err"; then
-	grep -q '^Step MFU of the module with the most matmul FLOPs ([0-9a-f]*): 0\.2[0-9]*, mean of 3 steps' "$T/pl/summary.txt" &&
+	grep -q '^Step MFU of the module with the most matmul FLOPs, [^ ]* ([0-9a-f]*): 0\.2[0-9]*, mean of 3 steps' "$T/pl/summary.txt" &&
 	    ok || notok "pipeline: no step MFU line: $(head -4 "$T/pl/summary.txt")"
 	[ "$(grep -c '^custom-call\.' "$T/pl/summary.txt")" -ge 4 ] && ok || notok "pipeline: top operations"
 	grep -q '<section id="roofline">' "$T/pl/section.html" && ok || notok "pipeline: section.html"

@@ -256,4 +256,34 @@ check "compilestats -p on the CSV report" sh -c '
 	awk -F"\t" "NR == 1 || \$1 == \"rank0\"" "$3/compile.tsv" | "$1" > "$4/pb" &&
 	cmp "$4/pa" "$4/pb"' sh "$CS" "$P" "$F" "$T"
 
+# ---- nsysjax-roofline: the GPU in the dump and each gemm's FLOPs ----
+RL=$BIN/nsysjax-roofline
+for g in gemm_fusion_dot gemm_fusion_dot.1 gemm_fusion_dot.2; do
+	is "hlo Flops of $g (2 x result x contraction)" \
+	    "$(awk -F'\t' -v g=$g 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	        $c["Name"] == g { print $c["Flops"] }' "$F/hlo.tsv" | sort -u)" "$(truth flops.$g)"
+done
+check "roofline -d: the GPU of the dump's gpu_target_config" sh -c \
+	'"$1" -d "$2/rank0" -H "$3/hlo.tsv" "$4" > "$5"' sh "$RL" "$P" "$F" "$T/steady_thunk.tsv" "$T/rops"
+# Each gemm's rate: FLOPs x steady executions over its steady time
+# (truth), and its bandwidth fraction against the planted bandwidth.
+for g in gemm_fusion_dot gemm_fusion_dot.1 gemm_fusion_dot.2; do
+	check "roofline: $g rate and bandwidth fraction" awk -F'\t' -v g=$g \
+	    -v fl="$(truth flops.$g)" -v ns="$(truth steady_ns.$g)" -v bw="$(truth gpu.bandwidth_Bps)" \
+	    -v n=$((2 * (ES - 2))) '
+	    function near(a, b) { return a - b < 1e-9 * b && b - a < 1e-9 * b }
+	    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["Name"] == g { seen = 1
+		if ($c["Executions"] != n || !near($c["TFLOPs"], fl * n / ns / 1e3) ||
+		    !near($c["MemoryUtil"] * bw / 1e9, $c["GBps"])) { print; exit 1 } }
+	    END { exit !seen }' "$T/rops"
+done
+# The bf16 gemms against H100 SXM's dense BF16 peak (NVIDIA's data sheet:
+# 989.4 TFLOP/s), so that the example's report shows MFU.
+is "roofline: H100 SXM BF16 peak" "$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["Name"] == "gemm_fusion_dot.1" { print $c["PeakTFLOPs"] }' "$T/rops")" 989.4
+check "roofline --save-device: the planted GPU" sh -c '"$1" -d "$2/rank0" --save-device "$3" -H "$4/hlo.tsv" "$5" > /dev/null &&
+	grep -q "core_count: $6\$" "$3" && grep -qF "$7" "$3"' sh "$RL" "$P" "$T/gpu.pbtxt" "$F" "$T/steady_thunk.tsv" \
+	"$(truth gpu.sms)" "\"$(truth gpu.name)\""
+
 done_testing t75-example

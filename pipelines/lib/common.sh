@@ -70,6 +70,9 @@ make_out() {
 	done
 	mkdir -p -- "$1"
 }
+# out_complete: the output is whole; it stays whatever the exit status
+# (a verdict such as diff.sh's 3 is no failure).
+out_complete() { OUT_MADE=''; }
 
 # number VALUE WHAT: VALUE must be a plain non-negative decimal.
 number() {

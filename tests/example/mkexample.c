@@ -1367,6 +1367,46 @@ struct fused {
 };
 
 /*
+ * The contracting dimensions of each gemm fusion's dot (lhs, rhs), so
+ * that the roofline counts its FLOPs by XLA's rule (HloCostAnalysis
+ * GetDotFlops: 2 x elements(result) x the lhs contracting sizes):
+ * gemm_fusion_dot (8192x4096)(4096x4096) and gemm_fusion_dot.2 over
+ * K = 4096, gemm_fusion_dot.1 the transposed product over K = 8192.
+ * Their FLOPs go to truth.tsv (flops.NAME) from these same numbers.
+ */
+static const struct dot_dims {
+	const char *fusion;
+	int lhs, rhs;		/* contracting dimension of each operand */
+	int64_t m, n, k;	/* result rows, columns; contraction size */
+} dot_dims[] = {
+	{ "gemm_fusion_dot", 1, 0, 8192, 4096, 4096 },
+	{ "gemm_fusion_dot.1", 0, 0, 4096, 4096, 8192 },
+	{ "gemm_fusion_dot.2", 1, 0, 4096, 4096, 4096 },
+};
+#define NDOT (sizeof(dot_dims) / sizeof(dot_dims[0]))
+
+/* The dot X of fusion NAME gets its dimension numbers. */
+static void
+dot_numbers(Xla__HloInstructionProto *x, const char *name)
+{
+	Xla__DotDimensionNumbers *d;
+	size_t i;
+
+	for (i = 0; i < NDOT && strcmp(dot_dims[i].fusion, name) != 0; i++)
+		;
+	if (i == NDOT)
+		die("mkexample: no dot_dims for %s", name);
+	d = xcalloc(1, sizeof(*d));
+	xla__dot_dimension_numbers__init(d);
+	d->n_lhs_contracting_dimensions = d->n_rhs_contracting_dimensions = 1;
+	d->lhs_contracting_dimensions = xcalloc(1, sizeof(int64_t));
+	d->rhs_contracting_dimensions = xcalloc(1, sizeof(int64_t));
+	d->lhs_contracting_dimensions[0] = dot_dims[i].lhs;
+	d->rhs_contracting_dimensions[0] = dot_dims[i].rhs;
+	x->dot_dimension_numbers = d;
+}
+
+/*
  * Fusion NAME of shape SH over the N operands OPS, calling a computation
  * of one parameter per operand and the instructions F[0..NF), each over
  * the previous one (the first over the parameters); the fusion carries
@@ -1393,6 +1433,8 @@ fusion(struct hb *b, const char *name, Xla__ShapeProto *sh,
 		snprintf(iname, sizeof(iname), "%s.%" PRId64, f[i].opcode,
 		    b->next_id);
 		x = inst(b, iname, f[i].opcode, sh, f[i].op_name, f[i].frame);
+		if (strcmp(f[i].opcode, "dot") == 0)
+			dot_numbers(x, name);
 		if (i == 0)
 			operands(x, n, in);
 		else
@@ -1586,6 +1628,40 @@ heap_field(const char *comp, size_t *len)
 	return buf;
 }
 
+/*
+ * The GPU of the run, as XLA dumps it beside each module
+ * (module_NNNN.NAME.gpu_target_config.pbtxt, GpuTargetConfigProto in
+ * text form; the fields a roofline reads, and some others as XLA writes
+ * them): an H100 SXM, so that the example's report shows MFU.  Its facts
+ * go to truth.tsv (gpu.*).
+ */
+static const struct {
+	const char *name;
+	int sms, major, minor;
+	double clock_ghz;
+	int64_t bw;		/* B/s */
+} example_gpu = { "NVIDIA H100 80GB HBM3", 132, 9, 0, 1.98, 3352320000000 };
+
+static void
+write_gpu_config(const struct program *g, const char *adir)
+{
+	char *t = xprintf("gpu_device_info {\n"
+	    "  threads_per_block_limit: 1024\n  threads_per_warp: 32\n"
+	    "  shared_memory_per_block: 49152\n  core_count: %d\n"
+	    "  fpus_per_core: 128\n  memory_bandwidth: %" PRId64 "\n"
+	    "  l2_cache_size: 52428800\n  clock_rate_ghz: %.2f\n"
+	    "  device_memory_size: 84929347584\n"
+	    "  cuda_compute_capability {\n    major: %d\n  }\n}\n"
+	    "platform_name: \"CUDA\"\n"
+	    "dnn_version_info {\n  major: 9\n  minor: 1\n}\n"
+	    "device_description_str: \"%s\"\n", example_gpu.sms,
+	    example_gpu.bw, example_gpu.clock_ghz, example_gpu.major,
+	    example_gpu.name);
+
+	(layout2026 ? l26_dump : writefile)(xprintf("%s/dump/module_%04d.%s."
+	    "gpu_target_config.pbtxt", adir, g->id, g->name), t, strlen(t));
+}
+
 /* Pack module B named G into DIR/dump/module_NNNN.NAME....hlo.pb. */
 static void
 write_module(struct hb *b, const struct program *g, const char *adir)
@@ -1625,6 +1701,7 @@ write_module(struct hb *b, const struct program *g, const char *adir)
 	(layout2026 ? l26_dump : writefile)(xprintf("%s/dump/module_%04d.%s."
 	    "sm_9.0_gpu_after_optimizations.hlo.pb", adir, g->id, g->name),
 	    buf, len);
+	write_gpu_config(g, adir);
 }
 
 #define F32	XLA__PRIMITIVE_TYPE__F32
@@ -1870,6 +1947,13 @@ write_truth(const struct proc *p, const char *path)
 		    ms(p[d].compile_ns[1]));
 	}
 	fprintf(f, "compile_workers\t%d\n", NWORKER);
+	/* The roofline's inputs: the GPU and each gemm's FLOPs. */
+	fprintf(f, "gpu.name\t%s\ngpu.sms\t%d\ngpu.clock_ghz\t%.2f\n"
+	    "gpu.bandwidth_Bps\t%" PRId64 "\n", example_gpu.name,
+	    example_gpu.sms, example_gpu.clock_ghz, example_gpu.bw);
+	for (k = 0; k < NDOT; k++)
+		fprintf(f, "flops.%s\t%" PRId64 "\n", dot_dims[k].fusion,
+		    2 * dot_dims[k].m * dot_dims[k].n * dot_dims[k].k);
 	/* Duration variation and the heap simulator trace (the notebook's
 	 * variability and memory views). */
 	for (k = 0; k < NVARY; k++)
