@@ -757,8 +757,10 @@ raw_fields(const struct src *s, size_t from, size_t to)
 static int
 same_row(const struct hrow *a, const struct hrow *b)
 {
-	return a->nstacks == b->nstacks && memcmp(a->stacks, b->stacks,
-	    a->nstacks * sizeof(*a->stacks)) == 0 &&
+	/* No stacks: no array (NULL), which memcmp may not be given. */
+	return a->nstacks == b->nstacks && (a->nstacks == 0 ||
+	    memcmp(a->stacks, b->stacks, a->nstacks * sizeof(*a->stacks)) ==
+	    0) &&
 	    strcmp(a->post, b->post) == 0;
 }
 
