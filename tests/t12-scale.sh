@@ -108,7 +108,7 @@ cp -r "$T/p1" "$T/h1"; cut -f 1-5 "$T/p1/module.tsv" > "$T/h1/module.tsv"
 expect_error 1 "h1/module.tsv: header differs" "$X" --merge -f module "$T/p0" "$T/h1"
 cp -r "$T/p1" "$T/s1"
 awk 'BEGIN { FS = OFS = "\t" } NR == 2 { $10 = 99999 } { print }' "$T/p1/hlo.tsv" > "$T/s1/hlo.tsv"
-expect_error 1 "not ids of its stackframes.tsv" "$X" --merge -f hlo "$T/p0" "$T/s1"
+expect_error 1 "s1/hlo.tsv:2: column StackFrameIds: no stack frame 99999" "$X" --merge -f hlo "$T/p0" "$T/s1"
 cp -r "$T/p1" "$T/x1"; cut -f 1-10 "$T/p1/hlo.tsv" > "$T/x1/hlo.tsv"
 expect_error 1 "x1/hlo.tsv: header differs" "$X" --merge -f hlo "$T/p0" "$T/x1"
 # A worker that fails: the first failing profile in order is reported.

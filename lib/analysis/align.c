@@ -9,6 +9,7 @@
 #include "analysis/filter.h"
 #include "base/mem.h"
 #include "base/outfile.h"
+#include "base/sort.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
 
@@ -356,23 +357,30 @@ align_est_solve(struct align_est *e, struct align_table *t,
 	return 0;
 }
 
-static const struct align_est *sort_e;
-
-static const size_t *sort_inst;
+/* The context of the skews' sorts: the estimate and the key of each
+ * column's instance. */
+struct skew_ctx {
+	const struct align_est *e;
+	const size_t *inst;
+};
 
 /* Columns by the key of their instance (bytes), devices by number. */
 static int
-cmp_col(const void *a, const void *b)
+cmp_col(const void *a, const void *b, const void *ctx)
 {
-	return strcmp(strtab_get(&sort_e->inst, sort_inst[*(const size_t *)a]),
-	    strtab_get(&sort_e->inst, sort_inst[*(const size_t *)b]));
+	const struct skew_ctx *c = ctx;
+
+	return strcmp(strtab_get(&c->e->inst, c->inst[*(const size_t *)a]),
+	    strtab_get(&c->e->inst, c->inst[*(const size_t *)b]));
 }
 
 static int
-cmp_dev(const void *a, const void *b)
+cmp_dev(const void *a, const void *b, const void *ctx)
 {
-	return cmp_i64(&sort_e->devs.dev[*(const size_t *)a],
-	    &sort_e->devs.dev[*(const size_t *)b]);
+	const struct skew_ctx *c = ctx;
+
+	return cmp_i64(&c->e->devs.dev[*(const size_t *)a],
+	    &c->e->devs.dev[*(const size_t *)b]);
 }
 
 int
@@ -382,6 +390,7 @@ align_est_skews(struct align_est *e, struct tsv_writer *w)
 		"Device", "Instance", "EndTimeSkewMs", NULL
 	};
 	size_t nd = e->devs.n, i, d, *inst = NULL, *col, *dev;
+	struct skew_ctx ctx;
 	int64_t max, *sk = NULL;
 	char why[256];
 	long k;
@@ -403,10 +412,10 @@ align_est_skews(struct align_est *e, struct tsv_writer *w)
 		col[i] = i;
 	for (d = 0; d < nd; d++)
 		dev[d] = d;
-	sort_e = e;
-	sort_inst = inst;
-	qsort(dev, nd, sizeof(*dev), cmp_dev);
-	qsort(col, (size_t)k, sizeof(*col), cmp_col);
+	ctx.e = e;
+	ctx.inst = inst;
+	sort_stable(dev, nd, sizeof(*dev), cmp_dev, &ctx);
+	sort_stable(col, (size_t)k, sizeof(*col), cmp_col, &ctx);
 	rc = 0;
 	for (d = 0; d < nd && rc == 0; d++)
 		for (i = 0; i < (size_t)k && rc == 0; i++) {

@@ -8,6 +8,7 @@
 #include "analysis/filter.h"
 #include "base/mem.h"
 #include "base/num.h"
+#include "base/sort.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
 
@@ -193,25 +194,41 @@ coll_summary_add(struct coll_summary *s, const char *instance,
 	}
 }
 
-static const struct coll_summary *sort_s;
-
-/* A group in the bandwidth table's order: its MessageSize, parsed once
- * from its key, and the rest of the key ("\tCollective"). */
-struct group_order {
-	int64_t size;
-	const char *coll;
-	size_t g;
+/* The context of the bandwidth table's sort: the groups and their
+ * MessageSizes, parsed once. */
+struct group_ctx {
+	const struct coll_summary *s;
+	const int64_t *bytes;
 };
 
 /* Groups by MessageSize (numerically), then Collective. */
 static int
-cmp_group(const void *a, const void *b)
+cmp_group(const void *a, const void *b, const void *ctx)
 {
-	const struct group_order *x = a, *y = b;
+	const struct group_ctx *c = ctx;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
 
-	if (x->size != y->size)
-		return x->size < y->size ? -1 : 1;
-	return strcmp(x->coll, y->coll);
+	if (c->bytes[i] != c->bytes[j])
+		return c->bytes[i] < c->bytes[j] ? -1 : 1;
+	return strcmp(strchr(strtab_get(&c->s->groups, i), '\t'),
+	    strchr(strtab_get(&c->s->groups, j), '\t'));
+}
+
+/* The MessageSize of each group of S (its key's first field, written by
+ * coll_summary_add). */
+static int64_t *
+group_bytes(const struct coll_summary *s)
+{
+	int64_t *v = mem_calloc(s->groups.n + 1, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < s->groups.n; i++) {
+		const char *k = strtab_get(&s->groups, i);
+
+		if (num_i64(k, (size_t)(strchr(k, '\t') - k), &v[i]) != 0)
+			v[i] = 0;	/* not reached: keys hold %lld */
+	}
+	return v;
 }
 
 static int
@@ -238,11 +255,11 @@ coll_summary_bandwidth(const struct coll_summary *s, struct tsv_writer *w)
 	static const char *const cols[] = { "Collective", "MessageSize",
 	    "Instances", "BusBandwidthGBPerSec", "BusBandwidthStdErrGBPerSec",
 	    NULL };
-	size_t ng = s->groups.n, i;
-	struct group_order *order = mem_calloc(ng + 1, sizeof(*order));
+	size_t ng = s->groups.n, i, *order = mem_calloc(ng + 1, sizeof(*order));
 	int64_t *n = mem_calloc(ng + 1, sizeof(*n));
 	double *sum = mem_calloc(ng + 1, sizeof(*sum));
 	double *sq = mem_calloc(ng + 1, sizeof(*sq));
+	struct group_ctx gc;
 	int rc = tsv_header(w, cols);
 
 	/* Two passes, mean then squared deviations: no cancellation. */
@@ -256,18 +273,14 @@ coll_summary_bandwidth(const struct coll_summary *s, struct tsv_writer *w)
 
 		sq[s->group_of[i]] += d * d;
 	}
-	for (i = 0; i < ng; i++) {
-		const char *k = strtab_get(&s->groups, i);
-
-		/* Keys are "%lld\tCollective" (coll_summary_add). */
-		order[i].coll = strchr(k, '\t');
-		if (num_i64(k, (size_t)(order[i].coll - k), &order[i].size) != 0)
-			order[i].size = 0;
-		order[i].g = i;
-	}
-	qsort(order, ng, sizeof(*order), cmp_group);
+	for (i = 0; i < ng; i++)
+		order[i] = i;
+	gc.s = s;
+	gc.bytes = group_bytes(s);
+	sort_stable(order, ng, sizeof(*order), cmp_group, &gc);
+	free((void *)gc.bytes);
 	for (i = 0; i < ng && rc == 0; i++) {
-		size_t g = order[i].g;
+		size_t g = order[i];
 
 		rc = bandwidth_row(w, strtab_get(&s->groups, g), n[g],
 		    sum[g] / (double)n[g], sq[g]);
@@ -294,10 +307,12 @@ hidden_row(struct tsv_writer *w, const char *name, const struct hidden *h)
 }
 
 static int
-cmp_coll(const void *a, const void *b)
+cmp_coll(const void *a, const void *b, const void *ctx)
 {
-	return strcmp(strtab_get(&sort_s->colls, *(const size_t *)a),
-	    strtab_get(&sort_s->colls, *(const size_t *)b));
+	const struct coll_summary *s = ctx;
+
+	return strcmp(strtab_get(&s->colls, *(const size_t *)a),
+	    strtab_get(&s->colls, *(const size_t *)b));
 }
 
 int
@@ -311,8 +326,7 @@ coll_summary_hidden(const struct coll_summary *s, struct tsv_writer *w)
 
 	for (i = 0; i < nc; i++)
 		order[i] = i;
-	sort_s = s;
-	qsort(order, nc, sizeof(*order), cmp_coll);
+	sort_stable(order, nc, sizeof(*order), cmp_coll, s);
 	for (i = 0; i < nc && rc == 0; i++) {
 		const struct hidden *h = &s->hid[order[i]];
 
@@ -329,12 +343,13 @@ coll_summary_hidden(const struct coll_summary *s, struct tsv_writer *w)
 
 /* Waits by collective, then wait. */
 static int
-cmp_wait(const void *a, const void *b)
+cmp_wait(const void *a, const void *b, const void *ctx)
 {
-	const struct wait *x = &sort_s->waits[*(const size_t *)a];
-	const struct wait *y = &sort_s->waits[*(const size_t *)b];
-	int c = x->coll == y->coll ? 0 : strcmp(strtab_get(&sort_s->colls,
-	    x->coll), strtab_get(&sort_s->colls, y->coll));
+	const struct coll_summary *s = ctx;
+	const struct wait *x = &s->waits[*(const size_t *)a];
+	const struct wait *y = &s->waits[*(const size_t *)b];
+	int c = x->coll == y->coll ? 0 : strcmp(strtab_get(&s->colls,
+	    x->coll), strtab_get(&s->colls, y->coll));
 
 	if (c != 0)
 		return c;
@@ -354,8 +369,7 @@ coll_summary_waits(const struct coll_summary *s, struct tsv_writer *w)
 	for (i = 0; i < s->winst.n; i++)
 		if (s->waits[i].rows > 1)
 			order[n++] = i;
-	sort_s = s;
-	qsort(order, n, sizeof(*order), cmp_wait);
+	sort_stable(order, n, sizeof(*order), cmp_wait, s);
 	for (i = 0; i < n && rc == 0; i++) {
 		const struct wait *x = &s->waits[order[i]];
 

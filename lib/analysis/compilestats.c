@@ -10,6 +10,7 @@
 #include "analysis/filter.h"
 #include "base/mem.h"
 #include "base/outfile.h"
+#include "base/sort.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
 
@@ -287,13 +288,12 @@ fail_at(const struct cstats *s, const struct crow *r, const char *fmt, ...)
 	    msg);
 }
 
-static const struct cstats *sort_s;
-
 static int
-cmp_id(const void *a, const void *b)
+cmp_id(const void *a, const void *b, const void *ctx)
 {
-	const struct crow *x = &sort_s->rows[*(const size_t *)a];
-	const struct crow *y = &sort_s->rows[*(const size_t *)b];
+	const struct cstats *cs = ctx;
+	const struct crow *x = &cs->rows[*(const size_t *)a];
+	const struct crow *y = &cs->rows[*(const size_t *)b];
 
 	if (x->profile != y->profile)
 		return x->profile < y->profile ? -1 : 1;
@@ -303,10 +303,11 @@ cmp_id(const void *a, const void *b)
 }
 
 static int
-cmp_stack(const void *a, const void *b)
+cmp_stack(const void *a, const void *b, const void *ctx)
 {
-	const struct crow *x = &sort_s->rows[*(const size_t *)a];
-	const struct crow *y = &sort_s->rows[*(const size_t *)b];
+	const struct cstats *cs = ctx;
+	const struct crow *x = &cs->rows[*(const size_t *)a];
+	const struct crow *y = &cs->rows[*(const size_t *)b];
 	int c;
 
 	if (x->profile != y->profile)
@@ -327,14 +328,13 @@ cmp_main(const void *a, const void *b)
 }
 
 static size_t *
-sorted_rows(struct cstats *s, int (*cmp)(const void *, const void *))
+sorted_rows(struct cstats *s, sort_cmp cmp)
 {
 	size_t *v = mem_calloc(s->n + 1, sizeof(*v)), i;
 
 	for (i = 0; i < s->n; i++)
 		v[i] = i;
-	sort_s = s;
-	qsort(v, s->n, sizeof(*v), cmp);
+	sort_stable(v, s->n, sizeof(*v), cmp, s);
 	return v;
 }
 
@@ -742,20 +742,19 @@ agg_row(struct agg *g, const struct cstats *s, const struct crow *r)
 	acc_add(&g->acc[k], r);
 }
 
-static const struct agg *sort_g;
-
 /* By DurNonChild, largest first, NaN last; ties by name. */
 static int
-cmp_key(const void *a, const void *b)
+cmp_key(const void *a, const void *b, const void *ctx)
 {
+	const struct agg *g = ctx;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	double vx = acc_nc(&sort_g->acc[x]), vy = acc_nc(&sort_g->acc[y]);
+	double vx = acc_nc(&g->acc[x]), vy = acc_nc(&g->acc[y]);
 
 	if (isnan(vx) != isnan(vy))
 		return isnan(vx) ? 1 : -1;
 	if (vx != vy && !isnan(vx))
 		return vx > vy ? -1 : 1;
-	return strcmp(strtab_get(&sort_g->keys, x), strtab_get(&sort_g->keys,
+	return strcmp(strtab_get(&g->keys, x), strtab_get(&g->keys,
 	    y));
 }
 
@@ -778,8 +777,7 @@ agg_order(const struct agg *g, const char *prefix, double *total, size_t *n)
 			frac += g->acc[i].fnc;
 		}
 	}
-	sort_g = g;
-	qsort(v, k, sizeof(*v), cmp_key);
+	sort_stable(v, k, sizeof(*v), cmp_key, g);
 	*total = (double)exact + frac;
 	*n = k;
 	return v;
@@ -943,10 +941,11 @@ name_table(struct cstats *s, struct tsv_writer *w,
 /* ---- per compilation ---- */
 
 static int
-cmp_compile(const void *a, const void *b)
+cmp_compile(const void *a, const void *b, const void *ctx)
 {
-	const struct crow *x = &sort_s->rows[*(const size_t *)a];
-	const struct crow *y = &sort_s->rows[*(const size_t *)b];
+	const struct cstats *cs = ctx;
+	const struct crow *x = &cs->rows[*(const size_t *)a];
+	const struct crow *y = &cs->rows[*(const size_t *)b];
 
 	if (x->profile != y->profile)
 		return x->profile < y->profile ? -1 : 1;
@@ -1020,8 +1019,7 @@ compilation_rows(struct cstats *s, struct tsv_writer *w,
 	for (i = 0; i < s->n; i++)
 		if (cstats_is_compile(strtab_get(&s->names, s->rows[i].name)))
 			v[n++] = i;
-	sort_s = s;
-	qsort(v, n, sizeof(*v), cmp_compile);
+	sort_stable(v, n, sizeof(*v), cmp_compile, s);
 	for (i = 0; i < n && rc == 0; i++)
 		rc = one_compilation(s, w, &s->rows[v[i]], o);
 	free(v);

@@ -6,7 +6,9 @@
 #include "analysis/diff.h"
 #include "analysis/sigtest.h"
 #include "base/err.h"
+#include "base/ids.h"
 #include "base/mem.h"
+#include "base/sort.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
 
@@ -335,27 +337,6 @@ load_frames(struct diff *d, struct run *r, struct tsv_reader *t)
 	return rc;
 }
 
-/* The first id of the space-separated StackFrameIds field; -1 if none. */
-static int
-first_frame(struct tsv_reader *t, long col, int64_t *id)
-{
-	const char *s = tsv_field(t, (size_t)col);
-	char *end;
-	long long v;
-
-	*id = -1;
-	while (*s == ' ')
-		s++;
-	if (*s == '\0')
-		return 0;
-	v = strtoll(s, &end, 10);
-	if (end == s || (*end != ' ' && *end != '\0') || v < 0)
-		return err_fail("%s:%ld: column StackFrameIds: not a list of "
-		    "ids: '%s'", tsv_name(t), tsv_lineno(t), s);
-	*id = v;
-	return 0;
-}
-
 static int
 load_hlo(struct diff *d, struct run *r, struct tsv_reader *t)
 {
@@ -364,6 +345,7 @@ load_hlo(struct diff *d, struct run *r, struct tsv_reader *t)
 	const char *p, *n, *o;
 	size_t pn, nn, on, prog, name;
 	struct hlo h;
+	struct ids ids = { NULL, 0, 0 };
 	int rc;
 
 	while ((rc = tsv_next(t)) == 1) {
@@ -371,9 +353,12 @@ load_hlo(struct diff *d, struct run *r, struct tsv_reader *t)
 		n = tsv_rawfield(t, (size_t)nc, &nn);
 		o = tsv_rawfield(t, (size_t)oc, &on);
 		h.opname = on ? strtab_intern(&d->names, o, on, NULL) + 1 : 0;
-		h.frame = -1;
-		if (sc >= 0 && first_frame(t, sc, &h.frame) != 0)
-			return -1;
+		/* The innermost frame of the first stack; -1: none. */
+		if (sc >= 0 && ids_read(t, (size_t)sc, SIZE_MAX, &ids) != 0) {
+			rc = -1;
+			break;
+		}
+		h.frame = sc >= 0 && ids.n > 0 ? (int64_t)ids.v[0] : -1;
 		prog = prog_id(r, p, pn);
 		name = strtab_intern(&d->names, n, nn, NULL);
 		if (imap_get(&r->hlos, pair(prog, name)) != NONE)
@@ -382,6 +367,7 @@ load_hlo(struct diff *d, struct run *r, struct tsv_reader *t)
 		r->hlo[r->nhlo] = h;
 		imap_put(&r->hlos, pair(prog, name), r->nhlo++);
 	}
+	ids_free(&ids);
 	return rc;
 }
 
@@ -963,18 +949,6 @@ totals(struct diff *d)
 
 /* ---- order ---- */
 
-static const struct diff *sort_d;	/* qsort has no context argument */
-
-/* qsort, but not on an empty array (whose pointer may be NULL, which
- * qsort's contract does not allow). */
-static void
-sort(void *base, size_t n, size_t size, int (*cmp)(const void *,
-    const void *))
-{
-	if (n > 1)
-		qsort(base, n, size, cmp);
-}
-
 static double
 mag(double c)
 {
@@ -992,9 +966,8 @@ cmp_bytes(const struct strtab *t, size_t a, size_t b)
 
 /* Module names (ProgramId when none) and ProgramIds of groups A, B. */
 static int
-cmp_group(size_t a, size_t b)
+cmp_group(const struct diff *d, size_t a, size_t b)
 {
-	const struct diff *d = sort_d;
 	const struct group *x = &d->group[a], *y = &d->group[b];
 	const struct run *r;
 	int c, run;
@@ -1016,37 +989,39 @@ cmp_group(size_t a, size_t b)
 }
 
 static int
-cmp_row(const void *p, const void *q)
+cmp_row(const void *p, const void *q, const void *ctx)
 {
+	const struct diff *d = ctx;
 	const struct row *a = p, *b = q;
 	double x = mag(a->x.contrib), y = mag(b->x.contrib);
 	int c;
 
 	if (x != y)
 		return x > y ? -1 : 1;
-	if (a->group != b->group && (c = cmp_group(a->group, b->group)) != 0)
+	if (a->group != b->group && (c = cmp_group(d, a->group,
+	    b->group)) != 0)
 		return c;
-	return cmp_bytes(&sort_d->names, a->key, b->key);
+	return cmp_bytes(&d->names, a->key, b->key);
 }
 
 static int
-cmp_gorder(const void *p, const void *q)
+cmp_gorder(const void *p, const void *q, const void *ctx)
 {
+	const struct diff *d = ctx;
 	size_t a = *(const size_t *)p, b = *(const size_t *)q;
-	double x = mag(sort_d->gnums[a].contrib);
-	double y = mag(sort_d->gnums[b].contrib);
+	double x = mag(d->gnums[a].contrib);
+	double y = mag(d->gnums[b].contrib);
 
 	if (x != y)
 		return x > y ? -1 : 1;
-	return cmp_group(a, b);
+	return cmp_group(d, a, b);
 }
 
-static const struct strtab *sort_progs;
-
+/* ProgramIds in byte order; CTX: the run's strtab of them. */
 static int
-cmp_prog(const void *p, const void *q)
+cmp_prog(const void *p, const void *q, const void *ctx)
 {
-	return cmp_bytes(sort_progs, *(const size_t *)p, *(const size_t *)q);
+	return cmp_bytes(ctx, *(const size_t *)p, *(const size_t *)q);
 }
 
 static void
@@ -1056,17 +1031,16 @@ sort_all(struct diff *d)
 	int run;
 
 	for (run = 0; run < 2; run++) {
-		sort_progs = &d->run[run].progs;
 		for (g = 0; g < d->ngroup; g++)
-			sort(d->group[g].prog[run], d->group[g].nprog[run],
-			    sizeof(size_t), cmp_prog);
+			sort_stable(d->group[g].prog[run],
+			    d->group[g].nprog[run], sizeof(size_t), cmp_prog,
+			    &d->run[run].progs);
 	}
-	sort_d = d;
-	sort(d->row, d->nrow, sizeof *d->row, cmp_row);
+	sort_stable(d->row, d->nrow, sizeof *d->row, cmp_row, d);
 	d->gorder = mem_calloc(d->ngroup ? d->ngroup : 1, sizeof *d->gorder);
 	for (i = 0; i < d->ngroup; i++)
 		d->gorder[i] = i;
-	sort(d->gorder, d->ngroup, sizeof *d->gorder, cmp_gorder);
+	sort_stable(d->gorder, d->ngroup, sizeof *d->gorder, cmp_gorder, d);
 }
 
 int
@@ -1318,103 +1292,35 @@ diff_write_summary(struct diff *d, struct tsv_writer *w)
 	return tsv_eor(w);
 }
 
-/* A module label for people: the name (unescaped, at most 29 bytes) and
- * the first 8 characters of its first ProgramId, or the ProgramId. */
-static void
-plabel(char *buf, size_t cap, const struct diff *d, size_t g)
+/* ---- the modules, for reports (diff_report.c) ---- */
+
+size_t
+diff_nmodules(const struct diff *d)
 {
+	return d->ngroup;
+}
+
+void
+diff_module(const struct diff *d, size_t i, struct diff_module *m)
+{
+	size_t g = d->gorder[i];
 	const struct group *x = &d->group[g];
-	int run = x->nprog[0] ? 0 : 1;
-	const char *id = d->run[run].progs.s[x->prog[run][0]];
-	const char *s = x->mod ? d->mods.s[x->mod - 1] : id;
-	size_t n = strlen(s);
+	const struct nums *v = &d->gnums[g];
+	int run = x->nprog[0] ? 0 : 1, k;
 
-	if (!x->mod)
-		snprintf(buf, cap, "%.40s", s);
-	else if (n > 29)
-		snprintf(buf, cap, "%.26s... [%.8s]", s, id);
-	else
-		snprintf(buf, cap, "%s [%.8s]", s, id);
-}
-
-static void
-fmt_pct(char *buf, size_t cap, double v)
-{
-	if (isnan(v))
-		snprintf(buf, cap, "-");
-	else
-		snprintf(buf, cap, "%+.2f%%", v);
-}
-
-static void
-fmt_p(char *buf, size_t cap, const struct nums *x)
-{
-	if (!x->tested)
-		snprintf(buf, cap, "-");
-	else if (x->padj < 0.0001)
-		snprintf(buf, cap, "<0.0001");
-	else
-		snprintf(buf, cap, "%.4f", x->padj);
-}
-
-/* A p value for people, never in exponent notation (README): "-" for
- * none, "< 0.000001" below that, else 4 decimals, or 6 below 0.0001. */
-static void
-fmt_pval(char *buf, size_t cap, double p)
-{
-	if (isnan(p))
-		snprintf(buf, cap, "-");
-	else if (p < 0.000001)
-		snprintf(buf, cap, "< 0.000001");
-	else if (p < 0.0001)
-		snprintf(buf, cap, "%.6f", p);
-	else
-		snprintf(buf, cap, "%.4f", p);
-}
-
-int
-diff_report(struct diff *d, FILE *fp, size_t maxmod)
-{
-	const struct diff_total *t = &d->tot;
-	const struct nums *x;
-	char name[64], pct[32], p[32], share[400], alpha[400], thr[400];
-	size_t i, g, n;
-
-	fprintf(fp, "%-40s %11s %11s %12s %9s %8s %14s\n", "module",
-	    "executions", "before ms", "after ms", "change", "p adj.",
-	    "contribution");
-	n = d->ngroup < maxmod ? d->ngroup : maxmod;
-	for (i = 0; i < n; i++) {
-		g = d->gorder[i];
-		x = &d->gnums[g];
-		plabel(name, sizeof name, d, g);
-		fmt_pct(pct, sizeof pct, x->n[0] && x->n[1] && x->mean[0] > 0 ?
-		    (x->mean[1] - x->mean[0]) / x->mean[0] * 100 : NAN);
-		fmt_p(p, sizeof p, x);
-		fprintf(fp, "%-40s %5zu/%-5zu %11.3f %12.3f %9s %8s %11.3f ms\n",
-		    name, x->n[0], x->n[1], x->n[0] ? x->mean[0] / 1e6 : 0.0,
-		    x->n[1] ? x->mean[1] / 1e6 : 0.0, pct, p, x->contrib / 1e6);
+	m->name = x->mod ? d->mods.s[x->mod - 1] : NULL;
+	m->program = d->run[run].progs.s[x->prog[run][0]];
+	for (k = 0; k < 2; k++) {
+		m->executions[k] = v->n[k];
+		m->mean_ns[k] = v->mean[k];
 	}
-	if (d->ngroup > n)
-		fprintf(fp, "... %zu more modules (-s for all)\n",
-		    d->ngroup - n);
-	fmt_pct(pct, sizeof pct, t->change_pct);
-	fmt_pval(p, sizeof p, t->p);
-	fprintf(fp, "total: %.3f ms -> %.3f ms, change %.3f ms (%s, p %s) "
-	    "at BEFORE's executions\n", t->before_ms, t->after_ms,
-	    t->change_ms, pct, p);
-	/* The options as given, without exponent (tsv_fmt_f64). */
-	share[tsv_fmt_f64(share, d->o.min_share)] = '\0';
-	alpha[tsv_fmt_f64(alpha, d->o.alpha)] = '\0';
-	thr[tsv_fmt_f64(thr, d->o.threshold)] = '\0';
-	fprintf(fp, "items: %zu (%zu in both runs, %zu added, %zu removed); "
-	    "%zu tested (at least %s of the time), significant (adjusted "
-	    "p < %s, %s): %zu slower, %zu faster\n", t->items, t->both,
-	    t->added, t->removed, t->tested, share, alpha,
-	    d->o.adjust == SIGTEST_HOLM ? "Holm" : "Benjamini-Hochberg",
-	    t->slower, t->faster);
-	if (d->o.threshold >= 0)
-		fprintf(fp, "gate (-t %s, -p %s): %s\n", thr, alpha,
-		    diff_regressed(d) ? "REGRESSION (exit 3)" : "pass");
-	return ferror(fp) ? -1 : 0;
+	m->contrib_ns = v->contrib;
+	m->tested = v->tested;
+	m->padj = v->padj;
+}
+
+const struct diff_opts *
+diff_options(const struct diff *d)
+{
+	return &d->o;
 }

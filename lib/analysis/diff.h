@@ -182,6 +182,32 @@ int diff_report(struct diff *d, FILE *fp, size_t maxmod);
 /* The overall numbers (after diff_finish). */
 const struct diff_total *diff_total(const struct diff *d);
 
+/* One module (group of matched ProgramIds) of the comparison, as the
+ * report for people (diff_report.c) shows it. */
+struct diff_module {
+	const char *name;	/* module name as read (TSV-escaped); NULL
+				 * when the module is known by ProgramId */
+	const char *program;	/* its first ProgramId in byte order:
+				 * BEFORE's, or AFTER's when only AFTER has
+				 * one (escaped) */
+	size_t executions[2];	/* module executions: BEFORE, AFTER */
+	double mean_ns[2];	/* mean execution time, ns (meaningless for
+				 * a run without executions) */
+	double contrib_ns;	/* ContributionMs of the module table, ns */
+	int tested;		/* 1: tested (at least opts.min_share) */
+	double padj;		/* adjusted p value, when tested */
+};
+
+/* The number of modules of the module table (after diff_finish). */
+size_t diff_nmodules(const struct diff *d);
+
+/* Module I (I < diff_nmodules) in the module table's order, by
+ * decreasing |ContributionMs|, into *M; its strings live as long as D. */
+void diff_module(const struct diff *d, size_t i, struct diff_module *m);
+
+/* The options D was made with (diff_new). */
+const struct diff_opts *diff_options(const struct diff *d);
+
 /*
  * The regression gate (after diff_finish): 1 when opts.threshold >= 0 and
  * an item or module seen in both runs, or the total, is slower by more

@@ -4,10 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/err.h"
 #include "analysis/filter.h"
 #include "analysis/fold.h"
+#include "base/err.h"
+#include "base/ids.h"
 #include "base/mem.h"
+#include "base/sort.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
 
@@ -219,32 +221,19 @@ key_id(struct fold *f, const char *p, size_t pl, const char *n, size_t nl)
 	return id;
 }
 
-/* Parse the space-separated frame ids of StackFrameIds into V. */
+/* The frame ids of StackFrameIds (base/ids.h) into V, each a FrameId
+ * of the stack frames read. */
 static int
 stack_ids(struct fold *f, struct tsv_reader *r, long col, struct hvar *v)
 {
-	size_t len, i = 0, cap = 0;
-	const char *s = tsv_rawfield(r, (size_t)col, &len);
+	struct ids ids = { NULL, 0, 0 };
 
-	while (i < len) {
-		size_t id = 0, d = 0;
-
-		while (i < len && s[i] == ' ')
-			i++;
-		if (i == len)
-			break;
-		for (; i < len && s[i] >= '0' && s[i] <= '9' && d < 18; i++, d++)
-			id = id * 10 + (size_t)(s[i] - '0');
-		if (d == 0 || (i < len && s[i] != ' '))
-			return err_fail("%s:%ld: column StackFrameIds: not a "
-			    "list of frame ids: '%.*s'", tsv_name(r),
-			    tsv_lineno(r), (int)len, s);
-		if (id >= f->nframes)
-			return bad(r, "StackFrameIds", "no stack frame",
-			    (long long)id);
-		mem_grow(&v->stack, &cap, v->nstack + 1, sizeof(*v->stack));
-		v->stack[v->nstack++] = id;
+	if (ids_read(r, (size_t)col, f->nframes, &ids) != 0) {
+		ids_free(&ids);
+		return -1;
 	}
+	v->stack = ids.v;
+	v->nstack = ids.n;
 	return 0;
 }
 
@@ -529,16 +518,15 @@ fold_leaf_safe(char *line, size_t start, size_t *len)
 	*len = e - w + 1;
 }
 
-static const double *sort_rem;
-
 /* Larger remainder first; ties by index. */
 static int
-cmp_rem(const void *a, const void *b)
+cmp_rem(const void *a, const void *b, const void *ctx)
 {
+	const double *rem = ctx;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 
-	if (sort_rem[x] != sort_rem[y])
-		return sort_rem[x] > sort_rem[y] ? -1 : 1;
+	if (rem[x] != rem[y])
+		return rem[x] > rem[y] ? -1 : 1;
 	return x < y ? -1 : x > y;
 }
 
@@ -565,8 +553,7 @@ fold_round(const int64_t *whole, const double *frac, size_t n,
 		ord[i] = i;
 	}
 	give = (size_t)llround(sum);
-	sort_rem = rem;
-	qsort(ord, n, sizeof(*ord), cmp_rem);
+	sort_stable(ord, n, sizeof(*ord), cmp_rem, rem);
 	for (i = 0; i < give && i < n; i++)
 		count[ord[i]]++;
 	free(rem);
@@ -574,8 +561,6 @@ fold_round(const int64_t *whole, const double *frac, size_t n,
 }
 
 /* ---- selection and totals ---- */
-
-static const struct fold *sort_f;
 
 /* What ranks programs: module time when module rows were given. */
 static int64_t
@@ -585,15 +570,16 @@ basis(const struct fold *f, size_t p)
 }
 
 static int
-cmp_prog(const void *a, const void *b)
+cmp_prog(const void *a, const void *b, const void *ctx)
 {
+	const struct fold *f = ctx;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	int64_t bx = basis(sort_f, x), by = basis(sort_f, y);
+	int64_t bx = basis(f, x), by = basis(f, y);
 
 	if (bx != by)
 		return bx > by ? -1 : 1;
-	return strcmp(strtab_get(&sort_f->progs, x),
-	    strtab_get(&sort_f->progs, y));
+	return strcmp(strtab_get(&f->progs, x),
+	    strtab_get(&f->progs, y));
 }
 
 /* Give every key that had thunks its program and the program its time. */
@@ -630,8 +616,7 @@ select_top(struct fold *f)
 			ord[nc++] = i;
 			total += basis(f, i);
 		}
-	sort_f = f;
-	qsort(ord, nc, sizeof(*ord), cmp_prog);
+	sort_stable(ord, nc, sizeof(*ord), cmp_prog, f);
 	for (i = 0; i < nc; i++) {
 		if (f->o.top >= 1 || total <= 0 || seen < f->o.top) {
 			f->prog[ord[i]].top = 1;
@@ -997,13 +982,13 @@ fold_totals(const struct fold *f)
 
 /* ---- output ---- */
 
-static const struct strtab *sort_tab;
-
 static int
-cmp_line(const void *a, const void *b)
+cmp_line(const void *a, const void *b, const void *ctx)
 {
-	return strcmp(strtab_get(sort_tab, *(const size_t *)a),
-	    strtab_get(sort_tab, *(const size_t *)b));
+	const struct strtab *t = ctx;
+
+	return strcmp(strtab_get(t, *(const size_t *)a),
+	    strtab_get(t, *(const size_t *)b));
 }
 
 int
@@ -1018,8 +1003,7 @@ fold_write_folded(struct fold *f, FILE *fp, const char *name)
 
 	for (i = 0; i < n; i++)
 		ord[i] = i;
-	sort_tab = &f->lines;
-	qsort(ord, n, sizeof(*ord), cmp_line);
+	sort_stable(ord, n, sizeof(*ord), cmp_line, &f->lines);
 	for (i = 0; i < n; i++) {
 		whole[i] = f->line[ord[i]].whole;
 		frac[i] = f->line[ord[i]].frac;
@@ -1093,189 +1077,4 @@ fold_write_opcodes(struct fold *f, struct tsv_writer *w)
 	free(ns);
 	free(used);
 	return rc;
-}
-
-/* ---- differential folded stacks ---- */
-
-struct fold_diff {
-	struct strtab stacks;
-	double *count[2];	/* by stack id */
-	size_t cap[2];
-	double total[2];
-};
-
-struct fold_diff *
-fold_diff_new(void)
-{
-	return mem_calloc(1, sizeof(struct fold_diff));
-}
-
-void
-fold_diff_free(struct fold_diff *x)
-{
-	if (x == NULL)
-		return;
-	strtab_free(&x->stacks);
-	free(x->count[0]);
-	free(x->count[1]);
-	free(x);
-}
-
-/* The count S[0..N): digits, optionally '.' and digits (flamegraph.pl's
- * \d+(?:\.\d*)?); -1 if it is not one. */
-static double
-diff_count(const char *s, size_t n)
-{
-	size_t i = 0, dot = 0;
-	char buf[64];
-
-	if (n == 0 || n >= sizeof buf || s[0] < '0' || s[0] > '9')
-		return -1;
-	for (i = 0; i < n; i++)
-		if (s[i] == '.' && !dot)
-			dot = 1;
-		else if (s[i] < '0' || s[i] > '9')
-			return -1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	return strtod(buf, NULL);
-}
-
-/* Add COUNT to stack S[0..N) of file WHICH. */
-static void
-fdiff_add(struct fold_diff *x, int which, const char *s, size_t n,
-    double count)
-{
-	size_t id = strtab_intern(&x->stacks, s, n, NULL), old;
-	int k;
-
-	for (k = 0; k < 2; k++)
-		if (id >= x->cap[k]) {
-			old = x->cap[k];
-			mem_grow(&x->count[k], &x->cap[k], id + 1,
-			    sizeof *x->count[k]);
-			memset(x->count[k] + old, 0,
-			    (x->cap[k] - old) * sizeof *x->count[k]);
-		}
-	x->count[which][id] += count;
-	x->total[which] += count;
-}
-
-static int
-diff_line(struct fold_diff *x, int which, const char *line, size_t n)
-{
-	size_t e = n, b;
-	double c;
-
-	if (memchr(line, '\r', n) != NULL || memchr(line, '\0', n) != NULL)
-		return err_fail("a CR or NUL byte");
-	if (e > 0 && (line[e - 1] == ' ' || line[e - 1] == '\t'))
-		return err_fail("space at the end of the line");
-	for (b = e; b > 0 && line[b - 1] != ' ' && line[b - 1] != '\t'; b--)
-		;
-	if (b == 0)
-		return err_fail("no count after the stack");
-	if ((c = diff_count(line + b, e - b)) < 0)
-		return err_fail("not a count: '%.*s'", (int)(e - b),
-		    line + b);
-	while (b > 0 && (line[b - 1] == ' ' || line[b - 1] == '\t'))
-		b--;
-	if (b == 0)
-		return err_fail("empty stack");
-	if (x->total[which] + c > 9007199254740992.0)	/* 2^53 */
-		return err_fail("the counts add up to more than 2^53");
-	fdiff_add(x, which, line, b, c);
-	return 0;
-}
-
-int
-fold_diff_read(struct fold_diff *x, int which, FILE *fp, const char *name)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	long lineno = 0;
-
-	while ((n = getline(&line, &cap, fp)) > 0) {
-		lineno++;
-		if (line[n - 1] == '\n')
-			n--;
-		if (diff_line(x, which, line, (size_t)n) != 0) {
-			free(line);
-			return err_prefix("%s:%ld", name, lineno);
-		}
-	}
-	free(line);
-	if (ferror(fp))
-		return err_fail("%s: read error: %s", name, strerror(errno));
-	return 0;
-}
-
-static const struct strtab *diff_sort_tab;
-
-static int
-cmp_stack(const void *a, const void *b)
-{
-	const struct strtab *t = diff_sort_tab;
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	size_t n = t->len[i] < t->len[j] ? t->len[i] : t->len[j];
-	int c = memcmp(t->s[i], t->s[j], n);
-
-	return c ? c : (t->len[i] > t->len[j]) - (t->len[i] < t->len[j]);
-}
-
-/* BEFORE's counts scaled to AFTER's total, integers by largest
- * remainder, into C[0..N). */
-static void
-diff_normalize(const struct fold_diff *x, double *c, size_t n)
-{
-	int64_t *whole = mem_calloc(n ? n : 1, sizeof *whole);
-	int64_t *out = mem_calloc(n ? n : 1, sizeof *out);
-	double *frac = mem_calloc(n ? n : 1, sizeof *frac);
-	double v, f = x->total[0] > 0 ? x->total[1] / x->total[0] : 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		v = x->count[0][i] * f;
-		whole[i] = (int64_t)floor(v);
-		frac[i] = v - floor(v);
-	}
-	fold_round(whole, frac, n, 1, out);
-	for (i = 0; i < n; i++)
-		c[i] = (double)out[i];
-	free(whole);
-	free(out);
-	free(frac);
-}
-
-int
-fold_diff_write(struct fold_diff *x, int normalize, FILE *fp,
-    const char *name)
-{
-	size_t n = x->stacks.n, i, k, *order;
-	double *before = x->count[0];
-	char a[400], b[400];
-
-	order = mem_calloc(n ? n : 1, sizeof *order);
-	for (i = 0; i < n; i++)
-		order[i] = i;
-	diff_sort_tab = &x->stacks;
-	qsort(order, n, sizeof *order, cmp_stack);
-	if (normalize && n > 0) {
-		before = mem_calloc(n, sizeof *before);
-		diff_normalize(x, before, n);
-	}
-	for (i = 0; i < n; i++) {
-		k = order[i];
-		tsv_fmt_f64(a, before[k]);
-		tsv_fmt_f64(b, x->count[1][k]);
-		fwrite(x->stacks.s[k], 1, x->stacks.len[k], fp);
-		fprintf(fp, " %s %s\n", a, b);
-	}
-	if (before != x->count[0])
-		free(before);
-	free(order);
-	if (fflush(fp) != 0 || ferror(fp))
-		return err_fail("%s: write error: %s", name, strerror(errno));
-	return 0;
 }

@@ -8,6 +8,7 @@
 #include "analysis/roofline.h"
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/sort.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
 
@@ -433,30 +434,35 @@ mm_seconds(const struct roofline *r, const double *mm, int *any)
 	return s;
 }
 
-/* Keys sorted by time, longest first, then by key. */
-static const struct sums *sort_sums;
-static const struct strtab *sort_keys;
+/* Keys sorted by time, longest first, then by key: the context of the
+ * sort. */
+struct order_ctx {
+	const struct sums *sums;
+	const struct strtab *keys;
+};
 
 static int
-by_time(const void *a, const void *b)
+by_time(const void *a, const void *b, const void *ctx)
 {
+	const struct order_ctx *c = ctx;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 
-	if (sort_sums[x].ns != sort_sums[y].ns)
-		return sort_sums[x].ns < sort_sums[y].ns ? 1 : -1;
-	return strcmp(strtab_get(sort_keys, x), strtab_get(sort_keys, y));
+	if (c->sums[x].ns != c->sums[y].ns)
+		return c->sums[x].ns < c->sums[y].ns ? 1 : -1;
+	return strcmp(strtab_get(c->keys, x), strtab_get(c->keys, y));
 }
 
 static size_t *
 order(const struct sums *s, const struct strtab *keys)
 {
 	size_t i, *v = mem_calloc(keys->n + 1, sizeof(*v));
+	struct order_ctx c;
 
 	for (i = 0; i < keys->n; i++)
 		v[i] = i;
-	sort_sums = s;
-	sort_keys = keys;
-	qsort(v, keys->n, sizeof(*v), by_time);
+	c.sums = s;
+	c.keys = keys;
+	sort_stable(v, keys->n, sizeof(*v), by_time, &c);
 	return v;
 }
 

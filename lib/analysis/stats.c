@@ -10,6 +10,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "base/outfile.h"
+#include "base/sort.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
 
@@ -482,19 +483,18 @@ module_pass(struct tsv_reader *r, void *arg)
 	return rc;
 }
 
-static const struct stats *sort_s;
-
 /* Programs by decreasing total, then ProgramId (bytes). */
 static int
-cmp_total(const void *a, const void *b)
+cmp_total(const void *a, const void *b, const void *ctx)
 {
+	const struct stats *st = ctx;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int64_t tx = sort_s->progs[x].total, ty = sort_s->progs[y].total;
+	int64_t tx = st->progs[x].total, ty = st->progs[y].total;
 
 	if (tx != ty)
 		return tx > ty ? -1 : 1;
-	return strcmp(strtab_get(&sort_s->progids, x),
-	    strtab_get(&sort_s->progids, y));
+	return strcmp(strtab_get(&st->progids, x),
+	    strtab_get(&st->progids, y));
 }
 
 /* The top modules (Analysis.ipynb top_module_threshold), ranked. */
@@ -507,8 +507,7 @@ choose_top(struct stats *s)
 
 	for (i = 0; i < n; i++)
 		order[i] = (uint32_t)i;
-	sort_s = s;
-	qsort(order, n, sizeof(*order), cmp_total);
+	sort_stable(order, n, sizeof(*order), cmp_total, s);
 	for (i = 0; i < n && (s->all == 0 || seen < s->o.top); i++) {
 		s->progs[order[i]].rank = (int)i + 1;
 		seen += (double)s->progs[order[i]].total / (double)s->all;
@@ -933,41 +932,45 @@ put_key(struct tsv_writer *w, const char *k)
 }
 
 static int
-cmp_thunks(const void *a, const void *b)
+cmp_thunks(const void *a, const void *b, const void *ctx)
 {
+	const struct stats *st = ctx;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int64_t sx = sort_s->instrs[x].sum, sy = sort_s->instrs[y].sum;
+	int64_t sx = st->instrs[x].sum, sy = st->instrs[y].sum;
 
 	if (sx != sy)
 		return sx > sy ? -1 : 1;
-	return cmp_key(strtab_get(&sort_s->instrkeys, x),
-	    strtab_get(&sort_s->instrkeys, y));
+	return cmp_key(strtab_get(&st->instrkeys, x),
+	    strtab_get(&st->instrkeys, y));
 }
 
 static int
-cmp_mean(const void *a, const void *b)
+cmp_mean(const void *a, const void *b, const void *ctx)
 {
-	const struct instr *x = &sort_s->instrs[*(const uint32_t *)a];
-	const struct instr *y = &sort_s->instrs[*(const uint32_t *)b];
+	const struct stats *st = ctx;
+	const struct instr *x = &st->instrs[*(const uint32_t *)a];
+	const struct instr *y = &st->instrs[*(const uint32_t *)b];
 	double mx = x->vs / (double)x->vn, my = y->vs / (double)y->vn;
 
 	if (mx != my)
 		return mx > my ? -1 : 1;
-	return cmp_key(strtab_get(&sort_s->instrkeys, *(const uint32_t *)a),
-	    strtab_get(&sort_s->instrkeys, *(const uint32_t *)b));
+	return cmp_key(strtab_get(&st->instrkeys, *(const uint32_t *)a),
+	    strtab_get(&st->instrkeys, *(const uint32_t *)b));
 }
 
 static int
-cmp_name(const void *a, const void *b)
+cmp_name(const void *a, const void *b, const void *ctx)
 {
-	return cmp_key(strtab_get(&sort_s->instrkeys, *(const uint32_t *)a),
-	    strtab_get(&sort_s->instrkeys, *(const uint32_t *)b));
+	const struct stats *st = ctx;
+
+	return cmp_key(strtab_get(&st->instrkeys, *(const uint32_t *)a),
+	    strtab_get(&st->instrkeys, *(const uint32_t *)b));
 }
 
 /* The instructions selected by KEEP, sorted by CMP; *N of them. */
 static uint32_t *
 instrs_sorted(struct stats *s, int (*keep)(const struct stats *,
-    const struct instr *), int (*cmp)(const void *, const void *), size_t *n)
+    const struct instr *), sort_cmp cmp, size_t *n)
 {
 	uint32_t *v = mem_calloc(s->instrkeys.n + 1, sizeof(*v));
 	size_t i;
@@ -976,8 +979,7 @@ instrs_sorted(struct stats *s, int (*keep)(const struct stats *,
 	for (i = 0; i < s->instrkeys.n; i++)
 		if (keep(s, &s->instrs[i]))
 			v[(*n)++] = (uint32_t)i;
-	sort_s = s;
-	qsort(v, *n, sizeof(*v), cmp);
+	sort_stable(v, *n, sizeof(*v), cmp, s);
 	return v;
 }
 
@@ -1170,13 +1172,14 @@ write_variability(struct stats *s, struct tsv_writer *w)
 
 /* Stragglers: by module rank, decreasing score, device. */
 static int
-cmp_straggler(const void *a, const void *b)
+cmp_straggler(const void *a, const void *b, const void *ctx)
 {
+	const struct stats *st = ctx;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	const int64_t *kx = sort_s->pdkeys.k + 3 * x, *ky = sort_s->pdkeys.k +
+	const int64_t *kx = st->pdkeys.k + 3 * x, *ky = st->pdkeys.k +
 	    3 * y;
-	int rx = sort_s->progs[kx[0]].rank, ry = sort_s->progs[ky[0]].rank;
-	double sx = sort_s->pdevs[x].score, sy = sort_s->pdevs[y].score;
+	int rx = st->progs[kx[0]].rank, ry = st->progs[ky[0]].rank;
+	double sx = st->pdevs[x].score, sy = st->pdevs[y].score;
 
 	if (rx != ry)
 		return rx < ry ? -1 : 1;
@@ -1198,8 +1201,7 @@ write_stragglers(struct stats *s, struct tsv_writer *w)
 	for (i = 0; i < s->pdkeys.n; i++)
 		if (s->pdevs[i].execs > 0)
 			v[n++] = (uint32_t)i;
-	sort_s = s;
-	qsort(v, n, sizeof(*v), cmp_straggler);
+	sort_stable(v, n, sizeof(*v), cmp_straggler, s);
 	for (i = 0; i < n && rc == 0; i++) {
 		const struct pdev *d = &s->pdevs[v[i]];
 		size_t p = (size_t)s->pdkeys.k[3 * v[i]];

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/ids.h"
 #include "profile/extract.h"
 #include "profile/extract_impl.h"
 #include "profile/heap.h"
@@ -173,19 +174,6 @@ cmp_row(const void *a, const void *b)
 	return c ? c : (x->variant > y->variant) - (x->variant < y->variant);
 }
 
-/* Stack frame ids, space-separated. */
-static void
-ids(struct tsv_writer *w, const size_t *v, size_t n)
-{
-	char *buf = mem_alloc(n * 21 + 1), *p = buf;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		p += sprintf(p, "%s%zu", i ? " " : "", v[i]);
-	tsv_strn(w, buf, (size_t)(p - buf));
-	free(buf);
-}
-
 static void
 u64(struct tsv_writer *w, uint64_t v)
 {
@@ -234,7 +222,7 @@ hlo_row(struct tsv_writer *w, const struct extract_hlorow *r)
 	}
 	tsv_str(w, r->op_name);
 	tsv_str(w, r->scheduling_name);
-	ids(w, r->stacks, r->nstacks);
+	ids_write(w, r->stacks, r->nstacks);
 	tsv_str(w, r->op_names);
 	cost_cols(w, &r->cost);
 	return tsv_eor(w);

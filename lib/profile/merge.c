@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "base/err.h"
+#include "base/ids.h"
 #include "base/mem.h"
 #include "base/num.h"
 #include "base/outfile.h"
@@ -716,27 +717,23 @@ part_frames(struct hlomerge *h, const char *dir)
 	return rc;
 }
 
-/* "a b c" frame ids of the part into merged ids. */
+/* The frame ids of the part's StackFrameIds (base/ids.h), each below
+ * its stackframes frame's count, into merged ids. */
 static int
 part_stacks(struct hlomerge *h, const struct src *s, long col,
     struct hrow *r)
 {
-	size_t len, i = 0;
-	const char *p = tsv_rawfield(s->r, (size_t)col, &len), *end = p + len;
+	struct ids ids = { NULL, 0, 0 };
+	size_t i;
 
-	r->stacks = mem_calloc(len / 2 + 2, sizeof(*r->stacks));
-	while (i < len) {
-		size_t v = 0, nd = 0;
-
-		while (p + i < end && p[i] >= '0' && p[i] <= '9' && nd < 19)
-			v = v * 10 + (size_t)(p[i++] - '0'), nd++;
-		if (nd == 0 || v >= h->nmap || (p + i < end && p[i] != ' '))
-			return err_fail("%s:%ld: StackFrameIds '%.*s': not ids of "
-			    "its stackframes.tsv", s->name, tsv_lineno(s->r),
-			    (int)(len > 40 ? 40 : len), p);
-		r->stacks[r->nstacks++] = h->map[v];
-		i += p + i < end;
+	if (ids_read(s->r, (size_t)col, h->nmap, &ids) != 0) {
+		ids_free(&ids);
+		return -1;
 	}
+	for (i = 0; i < ids.n; i++)
+		ids.v[i] = h->map[ids.v[i]];
+	r->stacks = ids.v;
+	r->nstacks = ids.n;
 	return 0;
 }
 
@@ -762,8 +759,10 @@ raw_fields(const struct src *s, size_t from, size_t to)
 static int
 same_row(const struct hrow *a, const struct hrow *b)
 {
-	return a->nstacks == b->nstacks && memcmp(a->stacks, b->stacks,
-	    a->nstacks * sizeof(*a->stacks)) == 0 &&
+	/* No stacks: no array (NULL), which memcmp may not be given. */
+	return a->nstacks == b->nstacks && (a->nstacks == 0 ||
+	    memcmp(a->stacks, b->stacks, a->nstacks * sizeof(*a->stacks)) ==
+	    0) &&
 	    strcmp(a->post, b->post) == 0;
 }
 
@@ -909,16 +908,10 @@ hlo_out(const struct hlomerge *h, const char *dir0, struct tsv_writer *w)
 		for (r = h->key[p[i]].first + 1; r != 0 && rc == 0;
 		    r = h->rows[r - 1].next) {
 			const struct hrow *row = &h->rows[r - 1];
-			char *ids = mem_alloc(row->nstacks * 21 + 1), *q = ids;
-			size_t j;
 
-			for (j = 0; j < row->nstacks; j++)
-				q += sprintf(q, "%s%zu", j ? " " : "",
-				    row->stacks[j]);
 			tsv_raw(w, row->pre, strlen(row->pre));
-			tsv_strn(w, ids, (size_t)(q - ids));
+			ids_write(w, row->stacks, row->nstacks);
 			tsv_raw(w, row->post, strlen(row->post));
-			free(ids);
 			rc = tsv_eor(w);
 		}
 	}

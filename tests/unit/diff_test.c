@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/diff.h"
+#include "base/err.h"
 #include "base/tsv.h"
 #include "unit.h"
 
@@ -236,6 +237,16 @@ errors(void)
 	CHECK_INT(frame(d, 0, HDR "A\t0\tf\t0\t0\t-1\n"), -1);
 	CHECK_INT(frame(d, 1, "ProgramId\tProgramExecution\tName\tDevice\t"
 	    "ProjDurMs\nA\t0\tm\t0\t1\n"), -1);	/* module vs thunk */
+	/* StackFrameIds in base/ids.h's grammar: the whole list, not only
+	 * its first id, and no sign (strtoll took " +3"). */
+	CHECK_INT(side(d, 0, "ProgramId\tName\tOpName\tStackFrameIds\n"
+	    "A\tf\tx\t3 y\n"), -1);
+	CHECK_STR(err_msg(), "mem:2: column StackFrameIds: not a list of ids "
+	    "separated by single spaces, at character 3: '3 y'");
+	CHECK_INT(side(d, 0, "ProgramId\tName\tOpName\tStackFrameIds\n"
+	    "A\tf\tx\t +3\n"), -1);
+	CHECK_STR(err_msg(), "mem:2: column StackFrameIds: not a list of ids "
+	    "separated by single spaces, at character 1: ' +3'");
 	diff_free(d);
 	d = diff_new(&defaults);
 	CHECK_INT(diff_finish(d), -1);

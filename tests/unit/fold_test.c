@@ -474,10 +474,16 @@ errors(void)
 	    "FrameId\tFrame\n0\tx\n"), "t.tsv: missing column 'ParentFrameId'");
 	CHECK_STR(load_error(FOLD_SOURCE, fold_load_hlo,
 	    "ProgramId\tName\tStackFrameIds\tOpNames\nP\tk\t1 x\t\n"),
-	    "t.tsv:2: column StackFrameIds: not a list of frame ids: '1 x'");
+	    "t.tsv:2: column StackFrameIds: not a list of ids separated by "
+	    "single spaces, at character 3: '1 x'");
+	/* The grammar of base/ids.h: one space between ids, as written. */
 	CHECK_STR(load_error(FOLD_SOURCE, fold_load_hlo,
 	    "ProgramId\tName\tStackFrameIds\tOpNames\nP\tk\t1  9\t\n"),
-	    "t.tsv:2: column StackFrameIds: no stack frame 9");
+	    "t.tsv:2: column StackFrameIds: not a list of ids separated by "
+	    "single spaces, at character 3: '1  9'");
+	CHECK_STR(load_error(FOLD_SOURCE, fold_load_hlo,
+	    "ProgramId\tName\tStackFrameIds\tOpNames\nP\tk\t1 9\t\n"),
+	    "t.tsv:2: column StackFrameIds: no stack frame 9 (character 3)");
 	CHECK_STR(load_error(FOLD_OP_NAME, fold_load_hlo,
 	    "ProgramId\tName\tStackFrameIds\nP\tk\t1\n"),
 	    "t.tsv: missing column 'OpNames'");
@@ -500,6 +506,43 @@ errors(void)
 	fold_free(f);
 }
 
+/* fold_diff_read's counts (through num_f64): decimals as flamegraph.pl
+ * reads them, summed per stack; anything else refused by line. */
+static void
+diff_counts(void)
+{
+	static const char before[] = "a;b 1.5\na;b 2.\nc\t0.25\n";
+	static const char after[] = "a;b 3\n";
+	static const char *const bad[] = { "a 1e3\n", "a -1\n", "a .5\n",
+	    "a 1.2.3\n", "a inf\n" };
+	struct fold_diff *x = fold_diff_new();
+	char out[256];
+	FILE *fp;
+	size_t i;
+
+	fp = fmemopen((void *)before, strlen(before), "r");
+	CHECK_INT(fold_diff_read(x, 0, fp, "b.folded"), 0);
+	fclose(fp);
+	fp = fmemopen((void *)after, strlen(after), "r");
+	CHECK_INT(fold_diff_read(x, 1, fp, "a.folded"), 0);
+	fclose(fp);
+	memset(out, 0, sizeof(out));
+	fp = fmemopen(out, sizeof(out) - 1, "w");
+	CHECK_INT(fold_diff_write(x, 0, fp, "out"), 0);
+	fclose(fp);
+	/* 1.5 + 2 = 3.5 before, 3 after; c only before. */
+	CHECK_STR(out, "a;b 3.5 3\nc 0.25 0\n");
+	fold_diff_free(x);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		x = fold_diff_new();
+		fp = fmemopen((void *)bad[i], strlen(bad[i]), "r");
+		CHECK_INT(fold_diff_read(x, 0, fp, "x.folded"), -1);
+		CHECK(strstr(err_msg(), "x.folded:1: not a count") != NULL);
+		fclose(fp);
+		fold_diff_free(x);
+	}
+}
+
 int
 main(void)
 {
@@ -515,5 +558,6 @@ main(void)
 	variants_grow();
 	modules_long();
 	errors();
+	diff_counts();
 	return unit_done("fold");
 }

@@ -1,0 +1,113 @@
+/*
+ * diff_report: nsysjax-diff's summary for people (analysis/diff.h), apart
+ * from the comparison (diff.c): aligned columns with units, p values and
+ * percentages never in exponent notation.  It reads the comparison only
+ * through diff.h (diff_nmodules, diff_module, diff_total, diff_options).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/diff.h"
+#include "analysis/sigtest.h"
+#include "base/tsv.h"
+
+/* A module label for people: the name (unescaped, at most 29 bytes) and
+ * the first 8 characters of its first ProgramId, or the ProgramId. */
+static void
+plabel(char *buf, size_t cap, const struct diff_module *m)
+{
+	const char *id = m->program;
+	const char *s = m->name ? m->name : id;
+	size_t n = strlen(s);
+
+	if (!m->name)
+		snprintf(buf, cap, "%.40s", s);
+	else if (n > 29)
+		snprintf(buf, cap, "%.26s... [%.8s]", s, id);
+	else
+		snprintf(buf, cap, "%s [%.8s]", s, id);
+}
+
+static void
+fmt_pct(char *buf, size_t cap, double v)
+{
+	if (isnan(v))
+		snprintf(buf, cap, "-");
+	else
+		snprintf(buf, cap, "%+.2f%%", v);
+}
+
+static void
+fmt_p(char *buf, size_t cap, const struct diff_module *m)
+{
+	if (!m->tested)
+		snprintf(buf, cap, "-");
+	else if (m->padj < 0.0001)
+		snprintf(buf, cap, "<0.0001");
+	else
+		snprintf(buf, cap, "%.4f", m->padj);
+}
+
+/* A p value for people, never in exponent notation (README): "-" for
+ * none, "< 0.000001" below that, else 4 decimals, or 6 below 0.0001. */
+static void
+fmt_pval(char *buf, size_t cap, double p)
+{
+	if (isnan(p))
+		snprintf(buf, cap, "-");
+	else if (p < 0.000001)
+		snprintf(buf, cap, "< 0.000001");
+	else if (p < 0.0001)
+		snprintf(buf, cap, "%.6f", p);
+	else
+		snprintf(buf, cap, "%.4f", p);
+}
+
+int
+diff_report(struct diff *d, FILE *fp, size_t maxmod)
+{
+	const struct diff_total *t = diff_total(d);
+	const struct diff_opts *o = diff_options(d);
+	struct diff_module m;
+	const size_t *x = m.executions;
+	const double *mean = m.mean_ns;
+	char name[64], pct[32], p[32], share[400], alpha[400], thr[400];
+	size_t i, n, nmod = diff_nmodules(d);
+
+	fprintf(fp, "%-40s %11s %11s %12s %9s %8s %14s\n", "module",
+	    "executions", "before ms", "after ms", "change", "p adj.",
+	    "contribution");
+	n = nmod < maxmod ? nmod : maxmod;
+	for (i = 0; i < n; i++) {
+		diff_module(d, i, &m);
+		plabel(name, sizeof name, &m);
+		fmt_pct(pct, sizeof pct, x[0] && x[1] && mean[0] > 0 ?
+		    (mean[1] - mean[0]) / mean[0] * 100 : NAN);
+		fmt_p(p, sizeof p, &m);
+		fprintf(fp, "%-40s %5zu/%-5zu %11.3f %12.3f %9s %8s %11.3f ms\n",
+		    name, x[0], x[1], x[0] ? mean[0] / 1e6 : 0.0,
+		    x[1] ? mean[1] / 1e6 : 0.0, pct, p, m.contrib_ns / 1e6);
+	}
+	if (nmod > n)
+		fprintf(fp, "... %zu more modules (-s for all)\n", nmod - n);
+	fmt_pct(pct, sizeof pct, t->change_pct);
+	fmt_pval(p, sizeof p, t->p);
+	fprintf(fp, "total: %.3f ms -> %.3f ms, change %.3f ms (%s, p %s) "
+	    "at BEFORE's executions\n", t->before_ms, t->after_ms,
+	    t->change_ms, pct, p);
+	/* The options as given, without exponent (tsv_fmt_f64). */
+	share[tsv_fmt_f64(share, o->min_share)] = '\0';
+	alpha[tsv_fmt_f64(alpha, o->alpha)] = '\0';
+	thr[tsv_fmt_f64(thr, o->threshold)] = '\0';
+	fprintf(fp, "items: %zu (%zu in both runs, %zu added, %zu removed); "
+	    "%zu tested (at least %s of the time), significant (adjusted "
+	    "p < %s, %s): %zu slower, %zu faster\n", t->items, t->both,
+	    t->added, t->removed, t->tested, share, alpha,
+	    o->adjust == SIGTEST_HOLM ? "Holm" : "Benjamini-Hochberg",
+	    t->slower, t->faster);
+	if (o->threshold >= 0)
+		fprintf(fp, "gate (-t %s, -p %s): %s\n", thr, alpha,
+		    diff_regressed(d) ? "REGRESSION (exit 3)" : "pass");
+	return ferror(fp) ? -1 : 0;
+}

@@ -1,0 +1,30 @@
+/*
+ * sort: qsort with a context argument, stable.  qsort has none, so its
+ * comparators read file-scope pointers (set before each call: not
+ * reentrant, and the context of a sort is invisible at its call).  Here
+ * the context is passed through, and ties keep their input order on
+ * every C library (glibc's qsort is a merge sort only while it can
+ * allocate; others are not stable at all).
+ */
+#ifndef NSYSJAX_SORT_H
+#define NSYSJAX_SORT_H
+
+#include <stddef.h>
+
+/* A comparator: <0, 0, >0 as A sorts before, with, after B; CTX is the
+ * sort's context. */
+typedef int (*sort_cmp)(const void *a, const void *b, const void *ctx);
+
+/*
+ * Sort the N elements of SIZE bytes at BASE by CMP, passing CTX to every
+ * call; equal elements keep their order.  A top-down merge sort that
+ * splits N as N/2 + (N - N/2) and takes the left element unless CMP says
+ * the right one is smaller, as glibc's msort does, so that outputs stay
+ * byte-identical to glibc's qsort (on its merge path) for any comparator.
+ * O(N log N) comparisons, N * SIZE bytes of scratch (mem.h: out of memory
+ * exits).  BASE may be NULL when N is 0.
+ */
+void sort_stable(void *base, size_t n, size_t size, sort_cmp cmp,
+    const void *ctx);
+
+#endif

@@ -1,0 +1,79 @@
+/* sort: sort_stable against an insertion sort (stable by construction),
+ * with many ties, and the context reaching the comparator. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/sort.h"
+#include "unit.h"
+
+struct el {
+	int key;
+	size_t pos;		/* input position: shows stability */
+	char pad[40];		/* a large element, as diff.c's rows */
+};
+
+/* Keys modulo CTX's value: many ties. */
+static int
+cmp_mod(const void *a, const void *b, const void *ctx)
+{
+	int m = *(const int *)ctx;
+	int x = ((const struct el *)a)->key % m;
+	int y = ((const struct el *)b)->key % m;
+
+	return (x > y) - (x < y);
+}
+
+static void
+insertion(struct el *v, size_t n, int m)
+{
+	size_t i, j;
+	struct el t;
+
+	for (i = 1; i < n; i++) {
+		t = v[i];
+		for (j = i; j > 0 && cmp_mod(&v[j - 1], &t, &m) > 0; j--)
+			v[j] = v[j - 1];
+		v[j] = t;
+	}
+}
+
+static void
+random_ties(void)
+{
+	static const size_t sizes[] = { 0, 1, 2, 3, 7, 16, 17, 100, 1000 };
+	static const int mods[] = { 1, 2, 5, 1000 };
+	struct el *a = calloc(1000, sizeof(*a)), *b = calloc(1000, sizeof(*b));
+	unsigned seed = 12345;
+	size_t s, i, bad;
+	int k;
+
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
+		for (k = 0; k < 4; k++) {
+			for (i = 0; i < sizes[s]; i++) {
+				seed = seed * 1103515245u + 12345u;
+				a[i].key = (int)(seed >> 8) & 0xffff;
+				a[i].pos = i;
+				memset(a[i].pad, (int)i, sizeof(a[i].pad));
+			}
+			memcpy(b, a, sizes[s] * sizeof(*a));
+			sort_stable(a, sizes[s], sizeof(*a), cmp_mod,
+			    &mods[k]);
+			insertion(b, sizes[s], mods[k]);
+			for (bad = 0, i = 0; i < sizes[s]; i++)
+				bad += a[i].pos != b[i].pos ||
+				    a[i].pad[39] != (char)a[i].pos;
+			CHECK_INT(bad, 0);
+		}
+	/* A NULL array of no elements is allowed. */
+	sort_stable(NULL, 0, sizeof(*a), cmp_mod, &mods[0]);
+	free(a);
+	free(b);
+}
+
+int
+main(void)
+{
+	random_ties();
+	return unit_done("sort");
+}
