@@ -11,6 +11,7 @@
 #include "analysis/collectives.h"
 #include "analysis/timeline.h"
 #include "base/err.h"
+#include "base/ids.h"
 #include "base/mem.h"
 #include "base/num.h"
 #include "base/outfile.h"
@@ -81,6 +82,7 @@ struct timeline {
 	int64_t *fparent;		/* stack frames by id: parent, -2 none */
 	uint32_t *fname;
 	size_t nframe, fcap;
+	struct ids ids;			/* a StackFrameIds field, read */
 	FILE *spool;
 	uint64_t nrec, nflow;
 	int64_t minstart;
@@ -176,6 +178,7 @@ tl_free(struct timeline *t)
 	free(t->hl);
 	free(t->fparent);
 	free(t->fname);
+	ids_free(&t->ids);
 	free(t->grp);
 	if (t->spool)
 		fclose(t->spool);
@@ -283,15 +286,16 @@ static int
 source_of(struct timeline *t, struct tsv_reader *r, long col,
     const char *opname, uint32_t *src)
 {
-	const char *ids = tsv_field(r, (size_t)col);
-	size_t n = strcspn(ids, " ");
 	int64_t id;
 
 	*src = NONE;
-	if (n == 0)
+	/* The one grammar of StackFrameIds (base/ids.h). */
+	if (ids_read(r, (size_t)col, t->nframe, &t->ids) != 0)
+		return -1;
+	if (t->ids.n == 0)
 		return 0;
-	if (num_i64(ids, n, &id) != 0 || id < 0 || (size_t)id >= t->nframe ||
-	    t->fparent[id] == -2)
+	id = (int64_t)t->ids.v[0];
+	if (t->fparent[id] == -2)
 		return bad(r, col, "not ids of the stackframes frame");
 	/* A parent never listed (ids may have gaps) ends the walk. */
 	while (id >= 0 && t->fparent[id] != -2 && opname != NULL &&

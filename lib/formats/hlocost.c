@@ -1062,6 +1062,41 @@ hlocost_inst(struct hlocost_ctx *c, size_t i, struct hlocost *out)
 	cost(c, i, 0, out);
 }
 
+/* Whether custom call F is costed from its backend_config (custom_call). */
+static int
+reads_config(const struct hlo_cost_facts *f)
+{
+	const char *t = f->x->custom_call_target;
+
+	return t != NULL && (is_gemm(t) || strncmp(t, "__cudnn$fmha", 12) == 0 ||
+	    strncmp(t, "__cudnn$fhma", 12) == 0);
+}
+
+size_t
+hlocost_malformed(const struct hlocost_ctx *c, const char **first)
+{
+	size_t i, n = 0;
+
+	*first = NULL;
+	for (i = 0; i < c->n; i++) {
+		const struct hlo_cost_facts *f = facts(c, i);
+		json_error_t e;
+		json_t *root;
+
+		if (f->x->backend_config == NULL || !reads_config(f))
+			continue;
+		root = json_loadb(f->x->backend_config, f->x->backend_config_len,
+		    JSON_ALLOW_NUL, &e);
+		if (root != NULL) {
+			json_decref(root);
+			continue;
+		}
+		if (n++ == 0)
+			*first = hlo_inst(c->m, i)->name;
+	}
+	return n;
+}
+
 const char *
 hlocost_dtype(int type)
 {

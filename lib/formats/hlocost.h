@@ -68,6 +68,15 @@ void hlocost_free(struct hlocost_ctx *c);
  */
 void hlocost_inst(struct hlocost_ctx *c, size_t i, struct hlocost *out);
 
+/*
+ * The cuBLAS gemm and cuDNN attention custom calls of C's module whose
+ * backend_config is not JSON (their cost is unknown: hlocost_inst):
+ * their count, and in *FIRST the name of the first in instruction order
+ * (NULL when none; it lives as long as the module).  O(instructions),
+ * one JSON parse per such call: for one note per module.
+ */
+size_t hlocost_malformed(const struct hlocost_ctx *c, const char **first);
+
 /* TYPE's lower-case name ("bf16", "f32", "f8e4m3fn"), or NULL for 0 or a
  * number without a name. */
 const char *hlocost_dtype(int type);

@@ -643,6 +643,26 @@ join_lines(const char *const *v, size_t n)
 	return out;
 }
 
+/* One note per module (ProgramId) whose cuBLAS or cuDNN calls have a
+ * backend_config that is not JSON: their FLOPs are unknown. */
+static void
+malformed_note(struct extract *x, const struct hlo_module *m)
+{
+	const char *first;
+	size_t n = hlocost_malformed(x->cost_c, &first);
+	char key[96];
+
+	if (n == 0)
+		return;
+	snprintf(key, sizeof(key), "malformed-config %s", hlo_program_id(m));
+	if (strtab_find(&x->strings, key, strlen(key)) != STRTAB_NONE)
+		return;
+	intern(x, key);
+	err_note(&x->warnings, "module %s: %zu cuBLAS/cuDNN call%s with a "
+	    "backend_config that is not JSON (first: %s): FLOPs unknown",
+	    hlo_name(m), n, n == 1 ? "" : "s", first);
+}
+
 /* The roofline columns of row R: instruction IN of M, costed. */
 static void
 row_cost(struct extract *x, struct extract_hlorow *r,
@@ -652,6 +672,7 @@ row_cost(struct extract *x, struct extract_hlorow *r,
 		hlocost_free(x->cost_c);
 		x->cost_c = hlocost_new(m);
 		x->cost_m = m;
+		malformed_note(x, m);
 	}
 	hlocost_inst(x->cost_c, hlo_index(m, in), &r->cost);
 }

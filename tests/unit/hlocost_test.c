@@ -629,6 +629,18 @@ test_json(void)
 	CHECK_INT(gemm_cost(trunc, strlen(trunc)).known, 0);
 	CHECK_INT(strncmp(err_msg(), "instruction g: backend_config: "
 	    "malformed JSON at byte 23: ", 58), 0);
+	/* ... and counted for the extractor's one note per module. */
+	{
+		const char *first = "x";
+
+		CHECK_INT(hlocost_malformed(cc, &first), 1);
+		CHECK_STR(first, "g");
+		(void)gemm_cost(DN("[1]"), strlen(DN("[1]")));
+		CHECK_INT(hlocost_malformed(cc, &first), 0);
+		CHECK_INT(first == NULL, 1);
+		(void)gemm_cost(unknown[0], strlen(unknown[0]));
+		CHECK_INT(hlocost_malformed(cc, &first), 0);
+	}
 	/* Nesting 100000 deep is refused, not recursed into. */
 	n = 100000;
 	deep = malloc(n);
