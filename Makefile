@@ -67,7 +67,7 @@ units: $(UNIT)
 # Fuzz targets (tests/fuzz/T.c), linked with FUZZMAIN: replay.c, which
 # runs a target over the files of tests/corpus/T, or nothing for libFuzzer.
 FUZZMAIN ?= tests/fuzz/replay.c
-$(O)/fuzz/%: tests/fuzz/%.c $(FUZZMAIN) $(LIBA) $(HDR_LIB) tests/fuzz/fuzz.h
+$(O)/fuzz/%: tests/fuzz/%.c $(FUZZMAIN) $(LIBA) $(HDR_LIB) $(wildcard tests/fuzz/*.h)
 	@mkdir -p $(O)/fuzz
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Itests/fuzz $(LDFLAGS) -o $@ $< $(FUZZMAIN) $(LIBA) $(ALL_LDLIBS)
 

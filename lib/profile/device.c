@@ -9,6 +9,7 @@
 #include "base/outfile.h"
 #include "formats/archive.h"
 #include "formats/parquet.h"
+#include "formats/pbtxt.h"
 #include "formats/sqldb.h"
 #include "formats/xz.h"
 #include "profile/device.h"
@@ -34,33 +35,23 @@ ends_with(const char *s, const char *suffix)
 static int
 field(const char *l, size_t n, const char *key, double *v)
 {
-	size_t k = strlen(key), i;
+	const char *x;
+	size_t xn;
 
-	if (n <= k || memcmp(l, key, k) != 0 || l[k] != ':')
-		return 0;
-	for (i = k + 1; i < n && l[i] == ' '; i++)
-		;
-	return num_f64(l + i, n - i, v) == 0;
+	return pbtxt_field(l, n, key, &x, &xn) && num_f64(x, xn, v) == 0;
 }
 
 int
 device_pbtxt(const char *s, size_t n, struct device_info *out)
 {
-	const char *p = s, *end = s + n, *e, *l;
+	const char *p = s, *end = s + n, *l;
 	int in_cc = 0;
 	size_t len;
 	double v;
 
 	unknown(out);
 	out->source = "gpu_target_config.pbtxt";
-	for (; p < end; p = e + (e < end)) {
-		if ((e = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			e = end;
-		for (l = p; l < e && (*l == ' ' || *l == '\t'); l++)
-			;
-		len = (size_t)(e - l);
-		while (len > 0 && (l[len - 1] == ' ' || l[len - 1] == '\r'))
-			len--;
+	while (pbtxt_next(&p, end, &l, &len)) {
 		if (len >= 25 && memcmp(l, "cuda_compute_capability {", 25)
 		    == 0) {
 			in_cc = 1;

@@ -88,9 +88,9 @@ add_archive(struct input_set *s, struct archive *a)
 	s->ar[s->nar++] = a;
 }
 
-/* Member BASE of P, or "BASE/<profile>" in a combined archive. */
-static char *
-member(const struct input_profile *p, const char *base)
+/* input.h */
+char *
+input_member(const struct input_profile *p, const char *base)
 {
 	char *m;
 
@@ -265,10 +265,10 @@ resolve_nsysjax(struct input_profile *p)
 {
 	const char *const *b;
 
-	p->trace = member(p, TRACE);
-	p->threads = member(p, "thread-metadata.parquet");
+	p->trace = input_member(p, TRACE);
+	p->threads = input_member(p, "thread-metadata.parquet");
 	for (b = pushpop_members; *b && p->pushpop == NULL; b++)
-		p->pushpop = member(p, *b);
+		p->pushpop = input_member(p, *b);
 	resolve_dumps(p, p->ar, "dump/");
 }
 

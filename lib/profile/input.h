@@ -67,6 +67,13 @@ struct input_set {
 };
 
 /*
+ * The member of P's archive named BASE, or in a combined archive
+ * "BASE/<profile>" (P->key): a new string to free, or NULL when neither
+ * exists.  P must have an archive (not a SQLite export).
+ */
+char *input_member(const struct input_profile *p, const char *base);
+
+/*
  * Open every input in PATHS[0..N) and resolve their profiles, in input
  * order (sorted by name within a combined archive).  DUMPDIR (or NULL:
  * the default above) is where SQLite exports' HLO dumps are.  Returns 0,

@@ -9,6 +9,7 @@
 #include "base/tsv.h"
 #include "formats/archive.h"
 #include "formats/parquet.h"
+#include "formats/pbtxt.h"
 #include "formats/sqldb.h"
 #include "formats/xz.h"
 #include "profile/input.h"
@@ -68,31 +69,11 @@ ends_with(const char *s, const char *suffix)
 
 /* ---- GpuTargetConfigProto text ---- */
 
-/* The value after "KEY:" on line L[0..N) into *V, *VN; 1 if L is KEY. */
-static int
-pb_field(const char *l, size_t n, const char *key, const char **v,
-    size_t *vn)
-{
-	size_t k = strlen(key), i;
-
-	if (n <= k || memcmp(l, key, k) != 0 || l[k] != ':')
-		return 0;
-	for (i = k + 1; i < n && l[i] == ' '; i++)
-		;
-	*v = l + i;
-	*vn = n - i;
-	if (*vn >= 2 && **v == '"' && (*v)[*vn - 1] == '"') {
-		(*v)++;
-		*vn -= 2;
-	}
-	return 1;
-}
-
 void
 meta_pbtxt(const char *s, size_t n, char **v, const char **src)
 {
 	static const char from[] = "gpu_target_config";
-	const char *p = s, *end = s + n, *e, *l, *x;
+	const char *p = s, *end = s + n, *l, *x;
 	/* The block a line is in: 1 compute capability, 2 dnn version. */
 	int in = 0;
 	long ver[2][3] = { { 0, 0, 0 }, { 0, 0, 0 } };
@@ -101,14 +82,7 @@ meta_pbtxt(const char *s, size_t n, char **v, const char **src)
 	double d;
 	char buf[64];
 
-	for (; p < end; p = e + (e < end)) {
-		if ((e = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			e = end;
-		for (l = p; l < e && (*l == ' ' || *l == '\t'); l++)
-			;
-		len = (size_t)(e - l);
-		while (len > 0 && (l[len - 1] == ' ' || l[len - 1] == '\r'))
-			len--;
+	while (pbtxt_next(&p, end, &l, &len)) {
 		if (len >= 25 && memcmp(l, "cuda_compute_capability {", 25)
 		    == 0)
 			in = 1, seen[0] = 1;
@@ -116,17 +90,17 @@ meta_pbtxt(const char *s, size_t n, char **v, const char **src)
 			in = 2, seen[1] = 1;
 		else if (len == 1 && *l == '}')
 			in = 0;
-		else if (in && (pb_field(l, len, "major", &x, &xn) ||
-		    pb_field(l, len, "minor", &x, &xn) ||
-		    pb_field(l, len, "patch", &x, &xn)) &&
+		else if (in && (pbtxt_field(l, len, "major", &x, &xn) ||
+		    pbtxt_field(l, len, "minor", &x, &xn) ||
+		    pbtxt_field(l, len, "patch", &x, &xn)) &&
 		    num_f64(x, xn, &d) == 0 && d >= 0 && d < 1e9)
 			ver[in - 1][*l == 'm' ? (l[1] == 'a' ? 0 : 1) : 2] =
 			    (long)d;
-		else if (pb_field(l, len, "device_description_str", &x, &xn))
+		else if (pbtxt_field(l, len, "device_description_str", &x, &xn))
 			setn(v, src, META_GPU, x, xn, from);
-		else if (pb_field(l, len, "core_count", &x, &xn))
+		else if (pbtxt_field(l, len, "core_count", &x, &xn))
 			setn(v, src, META_SMS, x, xn, from);
-		else if (pb_field(l, len, "device_memory_size", &x, &xn))
+		else if (pbtxt_field(l, len, "device_memory_size", &x, &xn))
 			setn(v, src, META_GPUMEM, x, xn, from);
 	}
 	/* proto3: a field at 0 is not written, so a block seen with no
@@ -415,24 +389,6 @@ from_sqlite(struct sqldb *db, struct meta *m, const char *what,
 
 /* ---- a profile ---- */
 
-/* Member BASE of P's archive, or "BASE/<profile>"; NULL if neither. */
-static char *
-member(const struct input_profile *p, const char *base)
-{
-	char *m;
-
-	if (archive_has(p->ar, base))
-		return mem_strdup(base);
-	if (p->key == NULL)
-		return NULL;
-	m = mem_alloc(strlen(base) + strlen(p->key) + 2);
-	sprintf(m, "%s/%s", base, p->key);
-	if (archive_has(p->ar, m))
-		return m;
-	free(m);
-	return NULL;
-}
-
 /* Whether dump member NAME is a gpu_target_config of P. */
 static int
 is_config(const struct input_profile *p, const char *name)
@@ -498,7 +454,7 @@ from_parquet(const struct input_profile *p, const char *base,
     int (*fn)(struct meta *, const uint8_t *, size_t), struct meta *m,
     struct err_notes *notes)
 {
-	char *name = member(p, base);
+	char *name = input_member(p, base);
 	uint8_t *data;
 	size_t len;
 

@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/hlo.h"
-#include "formats/hlocost.h"
+#include "costcheck.h"
 #include "hlo.pb-c.h"
 #include "profile/device.h"
 #include "profile/meta.h"
@@ -73,10 +72,8 @@ cost_of(const uint8_t *data, size_t n)
 	Xla__LayoutProto lay;
 	int64_t dims[4] = { 8, 4, 4, 2 }, ops[3] = { 1, 2, 3 };
 	struct hlo_module *m;
-	struct hlocost_ctx *c;
-	struct hlocost k;
 	uint8_t *buf;
-	size_t len, i;
+	size_t len;
 
 	module(&mod, &comp, in, pin, &sh, &lay, dims, ops, data, n);
 	mod.computations = &pcomp;
@@ -88,16 +85,7 @@ cost_of(const uint8_t *data, size_t n)
 	free(buf);
 	if (m == NULL)
 		abort();	/* the module itself is always valid */
-	c = hlocost_new(m);
-	for (i = 0; i < hlo_count(m); i++) {
-		hlocost_inst(c, i, &k);
-		if (!k.known && (k.flops || k.bytes || k.matmul_flops))
-			abort();
-		if (k.matmul_flops > k.flops)
-			abort();
-	}
-	hlocost_free(c);
-	hlo_free(m);
+	fuzz_check_costs(m);
 }
 
 int
