@@ -12,6 +12,7 @@
 
 #include "analysis/critpath.h"
 #include "base/mem.h"
+#include "base/sort.h"
 
 #define NEG_INF INT64_MIN
 
@@ -149,7 +150,6 @@ critpath_device(struct critpath_graph *g, int64_t dev, int64_t start_ns,
 
 /* ---- building ---- */
 
-static struct critpath_graph *sort_g;	/* qsort has no context argument */
 
 static int
 cmp_i64(int64_t a, int64_t b)
@@ -170,8 +170,9 @@ cmp_dev(const void *a, const void *b)
 
 /* Operations by device, start, end, index. */
 static int
-cmp_stream(const void *a, const void *b)
+cmp_stream(const void *a, const void *b, const void *ctx)
 {
+	struct critpath_graph *sort_g = (struct critpath_graph *)ctx;
 	const struct opx *x = &sort_g->op[*(const size_t *)a];
 	const struct opx *y = &sort_g->op[*(const size_t *)b];
 	int c;
@@ -187,8 +188,9 @@ cmp_stream(const void *a, const void *b)
 
 /* Operations by instance key, end, device, index. */
 static int
-cmp_inst(const void *a, const void *b)
+cmp_inst(const void *a, const void *b, const void *ctx)
 {
+	struct critpath_graph *sort_g = (struct critpath_graph *)ctx;
 	const struct opx *x = &sort_g->op[*(const size_t *)a];
 	const struct opx *y = &sort_g->op[*(const size_t *)b];
 	int c;
@@ -444,8 +446,7 @@ build_barriers(struct critpath_graph *g, struct critpath_info *info)
 		if (g->op[i].in.comm && g->op[i].in.csize > 1)
 			ix[n++] = i;
 	}
-	sort_g = g;
-	qsort(ix, n, sizeof(*ix), cmp_inst);
+	sort_stable(ix, n, sizeof(*ix), cmp_inst, g);
 	for (i = 0; i < n; i = k) {
 		size_t cs = (size_t)g->op[ix[i]].in.csize, c;
 
@@ -498,8 +499,7 @@ build_medians(struct critpath_graph *g)
 
 	for (i = 0; i < g->nop; i++)
 		ix[i] = i;
-	sort_g = g;
-	qsort(ix, g->nop, sizeof(*ix), cmp_inst);
+	sort_stable(ix, g->nop, sizeof(*ix), cmp_inst, g);
 	v = mem_calloc(g->nop + g->ndv + 1, sizeof(*v));
 	for (i = 0; i < g->nop; i = k) {
 		for (k = i; k < g->nop &&
@@ -611,8 +611,7 @@ critpath_build(struct critpath_graph *g, struct critpath_info *info)
 	ix = g->tmp;
 	for (i = 0; i < g->nop; i++)
 		ix[i] = i;
-	sort_g = g;
-	qsort(ix, g->nop, sizeof(*ix), cmp_stream);
+	sort_stable(ix, g->nop, sizeof(*ix), cmp_stream, g);
 	for (i = 0, k = 0; k < g->ndv; k++) {
 		size_t j = i;
 
@@ -1028,8 +1027,9 @@ svg_lanes(struct critpath_graph *g, size_t *lane, int *agg)
 }
 
 static int
-cmp_lane_start(const void *a, const void *b)
+cmp_lane_start(const void *a, const void *b, const void *ctx)
 {
+	struct critpath_graph *sort_g = (struct critpath_graph *)ctx;
 	const struct opx *x = &sort_g->op[*(const size_t *)a];
 	const struct opx *y = &sort_g->op[*(const size_t *)b];
 	int c = cmp_i64((int64_t)sort_g->tmp[sort_g->nop + x->di],
@@ -1052,8 +1052,7 @@ svg_ops(struct critpath_graph *g, FILE *fp, const size_t *lane, size_t nl,
 	ix = mem_calloc(g->nop + 1, sizeof(*ix));
 	for (i = 0; i < g->nop; i++)
 		ix[i] = i;
-	sort_g = g;
-	qsort(ix, g->nop, sizeof(*ix), cmp_lane_start);
+	sort_stable(ix, g->nop, sizeof(*ix), cmp_lane_start, g);
 	for (i = 0; i < g->nop; i++) {
 		const struct opx *o = &g->op[ix[i]];
 		double x0 = svg_x(g, o->in.start_ns), x1 = svg_x(g, op_end(o));

@@ -11,6 +11,7 @@
 #include "profile/extract_impl.h"
 #include "profile/heap.h"
 #include "base/mem.h"
+#include "base/sort.h"
 #include "base/num.h"
 #include "base/outfile.h"
 #include "profile/nsysdb.h"
@@ -160,11 +161,11 @@ write_communication(const struct frames *f, struct tsv_writer *w)
 
 /* ---- hlo side table and its stack frames ---- */
 
-static const struct extract_hlorow *sort_rows;
 
 static int
-cmp_row(const void *a, const void *b)
+cmp_row(const void *a, const void *b, const void *ctx)
 {
+	const struct extract_hlorow *sort_rows = ctx;
 	const struct extract_hlorow *x = &sort_rows[*(const size_t *)a];
 	const struct extract_hlorow *y = &sort_rows[*(const size_t *)b];
 	int c = strcmp(x->program, y->program);
@@ -236,8 +237,7 @@ write_hlo(const struct extract *x, struct tsv_writer *w)
 
 	for (i = 0; i < n; i++)
 		p[i] = i;
-	sort_rows = x->rows;
-	qsort(p, n, sizeof(*p), cmp_row);
+	sort_stable(p, n, sizeof(*p), cmp_row, x->rows);
 	for (i = 0; i < n && rc == 0; i++)
 		rc = hlo_row(w, &x->rows[p[i]]);
 	free(p);
@@ -281,11 +281,11 @@ static const char *const heap_cols[] = {
 
 static const char *const heap_kinds[] = { "ALLOC", "FREE", "SHARE_WITH" };
 
-static const struct extract_heap *sort_heaps;
 
 static int
-cmp_heap(const void *a, const void *b)
+cmp_heap(const void *a, const void *b, const void *ctx)
 {
+	const struct extract_heap *sort_heaps = ctx;
 	return strcmp(sort_heaps[*(const size_t *)a].program,
 	    sort_heaps[*(const size_t *)b].program);
 }
@@ -323,8 +323,7 @@ write_heap(const struct extract *x, struct tsv_writer *w)
 
 	for (i = 0; i < n; i++)
 		p[i] = i;
-	sort_heaps = x->heaps;
-	qsort(p, n, sizeof(*p), cmp_heap);
+	sort_stable(p, n, sizeof(*p), cmp_heap, x->heaps);
 	for (i = 0; i < n && rc == 0; i++) {
 		eh = &x->heaps[p[i]];
 		for (t = 0; t < heap_ntraces(eh->h) && rc == 0; t++) {

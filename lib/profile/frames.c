@@ -7,6 +7,7 @@
 #include "base/err.h"
 #include "profile/frames.h"
 #include "base/mem.h"
+#include "base/sort.h"
 #include "profile/nvtx.h"
 
 /* Per-range working state of frames_add_profile. */
@@ -36,11 +37,11 @@ frames_free(struct frames *f)
 
 /* ---- range ids and parents ---- */
 
-static const struct proj_range *sort_ranges;
 
 static int
-cmp_id(const void *a, const void *b)
+cmp_id(const void *a, const void *b, const void *ctx)
 {
+	const struct proj_range *sort_ranges = ctx;
 	int64_t x = sort_ranges[*(const long *)a].id;
 	int64_t y = sort_ranges[*(const long *)b].id;
 
@@ -74,8 +75,7 @@ link_parents(struct work *w)
 
 	for (i = 0; i < w->n; i++)
 		byid[i] = (long)i;
-	sort_ranges = w->r;
-	qsort(byid, w->n, sizeof(*byid), cmp_id);
+	sort_stable(byid, w->n, sizeof(*byid), cmp_id, w->r);
 	for (i = 1; i < w->n; i++)
 		if (w->r[byid[i]].id == w->r[byid[i - 1]].id) {
 			int64_t id = w->r[byid[i]].id;
@@ -181,8 +181,9 @@ find_modules(struct frames *f, struct work *w)
 /* ---- the partial last module (<= 2024.4 layouts) ---- */
 
 static int
-cmp_module_name(const void *a, const void *b)
+cmp_module_name(const void *a, const void *b, const void *ctx)
 {
+	const struct proj_range *sort_ranges = ctx;
 	long x = *(const long *)a, y = *(const long *)b;
 	int c = strcmp(sort_ranges[x].name, sort_ranges[y].name);
 
@@ -205,8 +206,7 @@ drop_partial(struct frames *f, struct work *w, long *mods, size_t n,
 {
 	size_t i = 0, j, k;
 
-	sort_ranges = w->r;
-	qsort(mods, n, sizeof(*mods), cmp_module_name);
+	sort_stable(mods, n, sizeof(*mods), cmp_module_name, w->r);
 	for (; i < n; i = j) {
 		double sum = 0, sq = 0, mean, sd;
 		const struct proj_range *last;
@@ -436,8 +436,7 @@ append_rows(struct frames *f, size_t profile, struct work *w,
 			slot[w->module[i]] = -2;
 			order[nmod++] = w->module[i];
 		}
-	sort_ranges = w->r;
-	qsort(order, nmod, sizeof(*order), cmp_id);
+	sort_stable(order, nmod, sizeof(*order), cmp_id, w->r);
 	for (k = 0; k < nmod && rc == 0; k++) {
 		const struct proj_range *r = &w->r[order[k]];
 
@@ -544,7 +543,6 @@ frames_add_profile(struct frames *f, size_t profile,
 
 /* ---- frames_finish: numbering, overlap, order ---- */
 
-static const struct frames *sort_f;
 
 static int
 cmp_i64(int64_t a, int64_t b)
@@ -562,8 +560,9 @@ cmp_str(const char *a, const char *b)
 
 /* Thread executions of a program: (profile, TID, ProgramId, row). */
 static int
-cmp_module_exec(const void *a, const void *b)
+cmp_module_exec(const void *a, const void *b, const void *ctx)
 {
+	const struct frames *sort_f = ctx;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 	const struct frames_module *m = &sort_f->modules[x], *n = &sort_f->modules[y];
 	int c;
@@ -580,7 +579,7 @@ cmp_module_exec(const void *a, const void *b)
 /* The reference's thunk index: ProgramId, ProgramExecution, Name,
  * ThunkExecution, Device; ties (equal so far) broken by row. */
 static int
-cmp_thunk_key(size_t x, size_t y, int with_exec)
+cmp_thunk_key(const struct frames *sort_f, size_t x, size_t y, int with_exec)
 {
 	const struct frames_thunk *s = &sort_f->thunks[x], *t = &sort_f->thunks[y];
 	const struct frames_module *m = &sort_f->modules[s->module];
@@ -601,8 +600,9 @@ cmp_thunk_key(size_t x, size_t y, int with_exec)
 }
 
 static int
-cmp_thunk_exec(const void *a, const void *b)
+cmp_thunk_exec(const void *a, const void *b, const void *ctx)
 {
+	const struct frames *sort_f = ctx;
 	const struct frames_thunk *s = &sort_f->thunks[*(const size_t *)a];
 	const struct frames_thunk *t = &sort_f->thunks[*(const size_t *)b];
 	int c;
@@ -637,8 +637,7 @@ number_modules(struct frames *f)
 	size_t *p = identity(f->nmodules), i;
 	int64_t k = 0;
 
-	sort_f = f;
-	qsort(p, f->nmodules, sizeof(*p), cmp_module_exec);
+	sort_stable(p, f->nmodules, sizeof(*p), cmp_module_exec, f);
 	for (i = 0; i < f->nmodules; i++) {
 		const struct frames_module *m = &f->modules[p[i]];
 
@@ -659,8 +658,7 @@ number_thunks(struct frames *f)
 	size_t *p = identity(f->nthunks), i;
 	int64_t k = 0;
 
-	sort_f = f;
-	qsort(p, f->nthunks, sizeof(*p), cmp_thunk_exec);
+	sort_stable(p, f->nthunks, sizeof(*p), cmp_thunk_exec, f);
 	for (i = 0; i < f->nthunks; i++) {
 		struct frames_thunk *t = &f->thunks[p[i]];
 
@@ -691,8 +689,9 @@ overlap_role(const struct frames_thunk *t)
 /* Overlap groups: (ProgramId, Device), compute before communication
  * before split buffers, each by start. */
 static int
-cmp_overlap(const void *a, const void *b)
+cmp_overlap(const void *a, const void *b, const void *ctx)
 {
+	const struct frames *sort_f = ctx;
 	const struct frames_thunk *s = &sort_f->thunks[*(const size_t *)a];
 	const struct frames_thunk *t = &sort_f->thunks[*(const size_t *)b];
 	int c;
@@ -766,8 +765,7 @@ compute_overlap(struct frames *f)
 	size_t *p = identity(f->nthunks), i, j, nc;
 	int64_t *maxend = mem_calloc(f->nthunks + 1, sizeof(*maxend));
 
-	sort_f = f;
-	qsort(p, f->nthunks, sizeof(*p), cmp_overlap);
+	sort_stable(p, f->nthunks, sizeof(*p), cmp_overlap, f);
 	for (i = 0; i < f->nthunks; i = j) {
 		const struct frames_thunk *t = &f->thunks[p[i]];
 		size_t nused = 0;
@@ -790,8 +788,9 @@ compute_overlap(struct frames *f)
 }
 
 static int
-cmp_module_out(const void *a, const void *b)
+cmp_module_out(const void *a, const void *b, const void *ctx)
 {
+	const struct frames *sort_f = ctx;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 	const struct frames_module *m = &sort_f->modules[x], *n = &sort_f->modules[y];
 	int c;
@@ -806,9 +805,9 @@ cmp_module_out(const void *a, const void *b)
 }
 
 static int
-cmp_thunk_out(const void *a, const void *b)
+cmp_thunk_out(const void *a, const void *b, const void *ctx)
 {
-	return cmp_thunk_key(*(const size_t *)a, *(const size_t *)b, 1);
+	return cmp_thunk_key(ctx, *(const size_t *)a, *(const size_t *)b, 1);
 }
 
 /* Permute the rows into output order, keeping thunk->module links. */
@@ -820,9 +819,8 @@ sort_rows(struct frames *f)
 	struct frames_module *m = mem_calloc(f->nmodules + 1, sizeof(*m));
 	struct frames_thunk *t = mem_calloc(f->nthunks + 1, sizeof(*t));
 
-	sort_f = f;
-	qsort(pm, f->nmodules, sizeof(*pm), cmp_module_out);
-	qsort(pt, f->nthunks, sizeof(*pt), cmp_thunk_out);
+	sort_stable(pm, f->nmodules, sizeof(*pm), cmp_module_out, f);
+	sort_stable(pt, f->nthunks, sizeof(*pt), cmp_thunk_out, f);
 	for (i = 0; i < f->nmodules; i++) {
 		m[i] = f->modules[pm[i]];
 		where[pm[i]] = i;

@@ -9,6 +9,7 @@
 #include "base/err.h"
 #include "base/ids.h"
 #include "base/mem.h"
+#include "base/sort.h"
 #include "base/num.h"
 #include "base/outfile.h"
 #include "base/strtab.h"
@@ -877,11 +878,11 @@ hlomerge_read(struct hlomerge *h, const char *const *dirs, size_t n,
 	return 0;
 }
 
-static const struct hkey *sort_keys;
 
 static int
-cmp_key(const void *a, const void *b)
+cmp_key(const void *a, const void *b, const void *ctx)
 {
+	const struct hkey *sort_keys = ctx;
 	const struct hkey *x = &sort_keys[*(const size_t *)a];
 	const struct hkey *y = &sort_keys[*(const size_t *)b];
 	int c = strcmp(x->program, y->program);
@@ -902,8 +903,7 @@ hlo_out(const struct hlomerge *h, const char *dir0, struct tsv_writer *w)
 	src_close(&s);
 	for (i = 0; i < n; i++)
 		p[i] = i;
-	sort_keys = h->key;
-	qsort(p, n, sizeof(*p), cmp_key);
+	sort_stable(p, n, sizeof(*p), cmp_key, h->key);
 	for (i = 0; i < n && rc == 0; i++) {
 		for (r = h->key[p[i]].first + 1; r != 0 && rc == 0;
 		    r = h->rows[r - 1].next) {

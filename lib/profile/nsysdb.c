@@ -5,6 +5,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/sort.h"
 #include "base/tsv.h"
 #include "formats/sqldb.h"
 #include "profile/nsysdb.h"
@@ -1050,11 +1051,11 @@ nsysdb_pushpop(struct nsysdb *d, struct compile_range **out, size_t *n)
 
 /* ---- graph operations of a range (node-level traces) ---- */
 
-static const struct nsysdb *sort_d;
 
 static int
-cmp_gcall(const void *pa, const void *pb)
+cmp_gcall(const void *pa, const void *pb, const void *ctx)
 {
+	const struct nsysdb *sort_d = ctx;
 	const struct nvtxproj_call *a = &sort_d->c[*(const size_t *)pa];
 	const struct nvtxproj_call *b = &sort_d->c[*(const size_t *)pb];
 
@@ -1076,8 +1077,9 @@ cmp_gop(const void *pa, const void *pb)
 }
 
 static int
-cmp_rbyid(const void *pa, const void *pb)
+cmp_rbyid(const void *pa, const void *pb, const void *ctx)
 {
+	const struct nsysdb *sort_d = ctx;
 	int64_t a = sort_d->r[*(const size_t *)pa].id;
 	int64_t b = sort_d->r[*(const size_t *)pb].id;
 
@@ -1101,9 +1103,8 @@ graph_index(struct nsysdb *d)
 	d->rbyid = mem_calloc(d->nr + 1, sizeof(*d->rbyid));
 	for (i = 0; i < d->nr; i++)
 		d->rbyid[i] = i;
-	sort_d = d;
-	qsort(d->gcall, d->ngcall, sizeof(*d->gcall), cmp_gcall);
-	qsort(d->rbyid, d->nr, sizeof(*d->rbyid), cmp_rbyid);
+	sort_stable(d->gcall, d->ngcall, sizeof(*d->gcall), cmp_gcall, d);
+	sort_stable(d->rbyid, d->nr, sizeof(*d->rbyid), cmp_rbyid, d);
 }
 
 /* First index of D->gop with key >= KEY. */
