@@ -139,9 +139,10 @@ if [ -e "$final" ] && [ "$force" = 0 ]; then
 	die "$final exists: give -f to replace it"
 fi
 
+# The trap before the directory: none is left by a signal between them.
+tmp='' dumptmp=''
+trap 'rm -rf -- ${tmp:+"$tmp"} ${dumptmp:+"$dumptmp"}' EXIT
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-profile.XXXXXX") || die "cannot make a temporary directory"
-dumptmp=''
-trap 'rm -rf -- "$tmp" ${dumptmp:+"$dumptmp"}' EXIT
 
 # ---- the environment of the program ----
 export JAX_TRACEBACK_IN_LOCATIONS_LIMIT=${JAX_TRACEBACK_IN_LOCATIONS_LIMIT--1}

@@ -376,11 +376,19 @@ stop_jobs() {
 		[ -n "$all" ] || return 0
 		# shellcheck disable=SC2086
 		{ kill -TERM $all; kill -CONT $all; } 2> /dev/null || :
+		# A shell forked just before it was stopped may have caught
+		# SIGTERM with its parent's trap and then dropped it (dash
+		# clears the traps it inherits after the fork): those still
+		# running get it again each second, for 5 s.
+		n=0
+		while live=$(alive $all); [ -n "$live" ] && [ $n -lt 100 ]; do
+			n=$((n + 1))
+			# shellcheck disable=SC2086
+			[ $((n % 20)) -ne 0 ] || kill -TERM $live 2> /dev/null || :
+			sleep 0.05
+		done
 		# shellcheck disable=SC2086
 		wait $roots 2> /dev/null || :
-		n=0
-		# shellcheck disable=SC2086
-		while [ -n "$(alive $all)" ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
 	elif [ -n "$roots" ]; then
 		# shellcheck disable=SC2086
 		kill $roots 2> /dev/null || :
@@ -412,7 +420,7 @@ alive() {
 # On exit the jobs and their processes stopped, then the work
 # directories removed; on a signal the same, and the signal's status.
 NEW=''
-trap '_st=$?; stop_jobs; rm -rf "$W" ${NEW:+"$NEW"}
+trap '_st=$?; trap "" INT TERM; stop_jobs; rm -rf "$W" ${NEW:+"$NEW"}
 	[ "$_st" -eq 0 ] || [ -z "$OUT_MADE" ] || rm -rf -- "$OUT_MADE"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM

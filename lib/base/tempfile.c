@@ -283,17 +283,20 @@ tempfile_commit(const char *path, const char *target)
 	return rc;
 }
 
+/* Removed while still registered, then taken out: a signal during a
+ * directory's removal (a tree of frames takes a while) has the handler
+ * finish it; taken out first, the tree was left half removed (seen in
+ * t76's signal checks under load). */
 void
 tempfile_remove(const char *path)
 {
-	char *p = take(path, 0);
 	struct stat st;
 
 	if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		remove_tree(path);
 	else
 		unlink(path);
-	free(p);
+	free(take(path, 0));
 }
 
 const char *

@@ -82,13 +82,16 @@ number() {
 }
 
 # Jobs in the background: `... & BG="$BG $!"`, later `wait ...` and
-# BG emptied; on exit those still running are stopped.
-W=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-pipeline.XXXXXX") BG=''
+# BG emptied; on exit those still running are stopped.  The traps come
+# before the work directory: a signal between its mktemp and them would
+# leave it behind (seen under load in t76's signal checks).
+W='' BG=''
 # shellcheck disable=SC2086
-trap '_st=$?; [ -z "$BG" ] || kill $BG 2> /dev/null || :; rm -rf "$W"
+trap '_st=$?; trap "" INT TERM; [ -z "$BG" ] || kill $BG 2> /dev/null || :; rm -rf "$W"
 	[ "$_st" -eq 0 ] || [ -z "$OUT_MADE" ] || rm -rf -- "$OUT_MADE"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+W=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-pipeline.XXXXXX") || die "cannot create a work directory in ${TMPDIR:-/tmp}"
 
 # frames INPUT...: sets F to the directory of the run's frames: INPUT
 # itself when it is one directory written by `nsysjax-extract -o` (it
