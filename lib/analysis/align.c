@@ -12,40 +12,17 @@
 #include "base/sort.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
+#include "base/u64map.h"
 
 /* ---- devmap: device number -> dense index, in order of first sight ---- */
 
 struct devmap {
 	int64_t *dev;		/* dev[idx] */
 	size_t n, cap;
-	size_t *slot;		/* idx + 1, 0 = empty */
-	size_t nslot;		/* a power of two, or 0 */
+	struct u64map byno;	/* device number -> idx */
 	int64_t last;		/* one-entry cache: rows come in device runs */
 	size_t lastidx;
 };
-
-static size_t
-dm_probe(const struct devmap *m, int64_t d)
-{
-	size_t mask = m->nslot - 1;
-	size_t i = (size_t)(((uint64_t)d * 0x9e3779b97f4a7c15ULL) >> 17) & mask;
-
-	while (m->slot[i] && m->dev[m->slot[i] - 1] != d)
-		i = (i + 1) & mask;
-	return i;
-}
-
-static void
-dm_rehash(struct devmap *m)
-{
-	size_t i;
-
-	free(m->slot);
-	m->nslot = m->nslot ? m->nslot * 2 : 16;
-	m->slot = mem_calloc(m->nslot, sizeof(*m->slot));
-	for (i = 0; i < m->n; i++)
-		m->slot[dm_probe(m, m->dev[i])] = i + 1;
-}
 
 /* The index of device D, adding it if new. */
 static size_t
@@ -55,24 +32,21 @@ dm_index(struct devmap *m, int64_t d)
 
 	if (m->n > 0 && m->last == d)
 		return m->lastidx;
-	if ((m->n + 1) * 2 > m->nslot)
-		dm_rehash(m);
-	i = dm_probe(m, d);
-	if (m->slot[i] == 0) {
+	if ((i = u64map_get(&m->byno, (uint64_t)d)) == U64MAP_NONE) {
 		mem_grow(&m->dev, &m->cap, m->n + 1, sizeof(*m->dev));
 		m->dev[m->n] = d;
-		m->slot[i] = ++m->n;
+		u64map_add(&m->byno, (uint64_t)d, i = m->n++);
 	}
 	m->last = d;
-	m->lastidx = m->slot[i] - 1;
-	return m->lastidx;
+	m->lastidx = i;
+	return i;
 }
 
 static void
 dm_free(struct devmap *m)
 {
 	free(m->dev);
-	free(m->slot);
+	u64map_free(&m->byno);
 	memset(m, 0, sizeof(*m));
 }
 

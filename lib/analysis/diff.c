@@ -11,17 +11,12 @@
 #include "base/sort.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
+#include "base/u64map.h"
 
 #define NONE	((size_t)-1)
 #define U32MAX	((int64_t)0xffffffff)
 
 /* ---- a map from 64-bit keys to indices (open addressing) ---- */
-
-struct imap {
-	uint64_t *key;
-	size_t *val;		/* index + 1; 0: empty slot */
-	size_t n, cap;		/* cap: a power of two, or 0 */
-};
 
 static uint64_t
 mix(uint64_t x)
@@ -32,62 +27,6 @@ mix(uint64_t x)
 	x ^= x >> 27;
 	x *= 0x94d049bb133111ebULL;
 	return x ^ (x >> 31);
-}
-
-static void imap_put(struct imap *m, uint64_t k, size_t v);
-
-static void
-imap_grow(struct imap *m)
-{
-	struct imap old = *m;
-	size_t i;
-
-	m->cap = old.cap ? old.cap * 2 : 64;
-	m->key = mem_calloc(m->cap, sizeof *m->key);
-	m->val = mem_calloc(m->cap, sizeof *m->val);
-	m->n = 0;
-	for (i = 0; i < old.cap; i++)
-		if (old.val[i])
-			imap_put(m, old.key[i], old.val[i] - 1);
-	free(old.key);
-	free(old.val);
-}
-
-/* The index stored for K, or NONE. */
-static size_t
-imap_get(const struct imap *m, uint64_t k)
-{
-	size_t i;
-
-	if (m->cap == 0)
-		return NONE;
-	for (i = mix(k) & (m->cap - 1); m->val[i]; i = (i + 1) & (m->cap - 1))
-		if (m->key[i] == k)
-			return m->val[i] - 1;
-	return NONE;
-}
-
-/* Store V for K (K not yet present). */
-static void
-imap_put(struct imap *m, uint64_t k, size_t v)
-{
-	size_t i;
-
-	if (2 * (m->n + 1) > m->cap)
-		imap_grow(m);
-	for (i = mix(k) & (m->cap - 1); m->val[i]; i = (i + 1) & (m->cap - 1))
-		;
-	m->key[i] = k;
-	m->val[i] = v + 1;
-	m->n++;
-}
-
-static void
-imap_free(struct imap *m)
-{
-	free(m->key);
-	free(m->val);
-	memset(m, 0, sizeof *m);
 }
 
 /* Two ids (of strtab, below 2^32: 4 billion distinct names would not
@@ -140,15 +79,14 @@ struct run {
 	size_t capprog;
 	struct item *item;
 	size_t nitem, capitem;
-	struct imap items;	/* pair(prog, name) -> item */
+	struct u64map items;	/* pair(prog, name) -> item */
 	struct exec *exec;
 	size_t nexec, capexec;
-	size_t *eslot;		/* exec + 1 by hash of (prog, exec, dev) */
-	size_t neslot;
+	struct u64map execs;	/* exec_hash(prog, exec, dev) -> exec */
 	struct hlo *hlo;
 	size_t nhlo, caphlo;
-	struct imap hlos;	/* pair(prog, name) -> hlo */
-	struct imap frames;	/* FrameId -> text id in diff.names */
+	struct u64map hlos;	/* pair(prog, name) -> hlo */
+	struct u64map frames;	/* FrameId -> text id in diff.names */
 	int64_t total;		/* sum of durations, ns */
 	size_t lastprog, lastname, lastitem;
 	char *lp, *ln;		/* the last fields seen (cache) */
@@ -220,12 +158,12 @@ run_free(struct run *r)
 	for (i = 0; i < r->nitem; i++)
 		free(r->item[i].s.v);
 	free(r->item);
-	imap_free(&r->items);
+	u64map_free(&r->items);
 	free(r->exec);
-	free(r->eslot);
+	u64map_free(&r->execs);
 	free(r->hlo);
-	imap_free(&r->hlos);
-	imap_free(&r->frames);
+	u64map_free(&r->hlos);
+	u64map_free(&r->frames);
 	free(r->lp);
 	free(r->ln);
 }
@@ -331,8 +269,8 @@ load_frames(struct diff *d, struct run *r, struct tsv_reader *t)
 			    tsv_name(t), tsv_lineno(t), (long long)id);
 		f = tsv_rawfield(t, (size_t)fc, &fn);
 		text = strtab_intern(&d->names, f, fn, NULL);
-		if (imap_get(&r->frames, (uint64_t)id) == NONE)
-			imap_put(&r->frames, (uint64_t)id, text);
+		if (u64map_get(&r->frames, (uint64_t)id) == NONE)
+			u64map_add(&r->frames, (uint64_t)id, text);
 	}
 	return rc;
 }
@@ -361,11 +299,11 @@ load_hlo(struct diff *d, struct run *r, struct tsv_reader *t)
 		h.frame = sc >= 0 && ids.n > 0 ? (int64_t)ids.v[0] : -1;
 		prog = prog_id(r, p, pn);
 		name = strtab_intern(&d->names, n, nn, NULL);
-		if (imap_get(&r->hlos, pair(prog, name)) != NONE)
+		if (u64map_get(&r->hlos, pair(prog, name)) != NONE)
 			continue;	/* another variant: the first counts */
 		mem_grow(&r->hlo, &r->caphlo, r->nhlo + 1, sizeof *r->hlo);
 		r->hlo[r->nhlo] = h;
-		imap_put(&r->hlos, pair(prog, name), r->nhlo++);
+		u64map_add(&r->hlos, pair(prog, name), r->nhlo++);
 	}
 	ids_free(&ids);
 	return rc;
@@ -458,36 +396,18 @@ exec_hash(size_t prog, int64_t exec, int64_t dev)
 	return mix(mix(pair(prog, 0) ^ (uint64_t)exec) ^ (uint64_t)dev);
 }
 
-static void
-exec_rehash(struct run *r)
-{
-	size_t i, j, m;
-
-	free(r->eslot);
-	r->neslot = r->neslot ? r->neslot * 2 : 256;
-	r->eslot = mem_calloc(r->neslot, sizeof *r->eslot);
-	m = r->neslot - 1;
-	for (i = 0; i < r->nexec; i++) {
-		j = exec_hash(r->exec[i].prog, r->exec[i].exec,
-		    r->exec[i].dev) & m;
-		while (r->eslot[j])
-			j = (j + 1) & m;
-		r->eslot[j] = i + 1;
-	}
-}
-
 /* Add DUR to the execution (PROG, EXEC, DEV), new or not. */
 static void
 add_exec(struct run *r, size_t prog, int64_t exec, int64_t dev, int64_t dur)
 {
-	size_t j, m;
+	uint64_t h = exec_hash(prog, exec, dev);
+	struct u64map_it it;
 	struct exec *e;
+	size_t j;
 
-	if (2 * (r->nexec + 1) > r->neslot)
-		exec_rehash(r);
-	m = r->neslot - 1;
-	for (j = exec_hash(prog, exec, dev) & m; r->eslot[j]; j = (j + 1) & m) {
-		e = &r->exec[r->eslot[j] - 1];
+	for (j = u64map_first(&r->execs, h, &it); j != U64MAP_NONE;
+	    j = u64map_next(&r->execs, &it)) {
+		e = &r->exec[j];
 		if (e->prog == prog && e->exec == exec && e->dev == dev) {
 			e->sum += dur;
 			return;
@@ -495,7 +415,7 @@ add_exec(struct run *r, size_t prog, int64_t exec, int64_t dev, int64_t dur)
 	}
 	mem_grow(&r->exec, &r->capexec, r->nexec + 1, sizeof *r->exec);
 	r->exec[r->nexec] = (struct exec){ prog, exec, dev, dur };
-	r->eslot[j] = ++r->nexec;
+	u64map_add(&r->execs, h, r->nexec++);
 	r->prog[prog].nexec++;
 }
 
@@ -532,14 +452,14 @@ diff_add(struct diff *d, int run, const char *program, size_t plen,
 	}
 	nm = r->lastname;
 	if (newkey || r->nitem == 0) {
-		it = imap_get(&r->items, pair(prog, nm));
+		it = u64map_get(&r->items, pair(prog, nm));
 		if (it == NONE) {
 			mem_grow(&r->item, &r->capitem, r->nitem + 1,
 			    sizeof *r->item);
 			x = &r->item[r->nitem];
 			memset(x, 0, sizeof *x);
 			x->prog = prog, x->name = nm;
-			imap_put(&r->items, pair(prog, nm), r->nitem);
+			u64map_add(&r->items, pair(prog, nm), r->nitem);
 			it = r->nitem++;
 		}
 		r->lastitem = it;
@@ -618,7 +538,7 @@ join(struct diff *d, size_t g, int run, size_t prog)
 
 /* Unmatched ProgramIds of RUN: joined by module name, else alone. */
 static void
-by_name(struct diff *d, int run, struct imap *names)
+by_name(struct diff *d, int run, struct u64map *names)
 {
 	struct run *r = &d->run[run];
 	size_t p, g, mod;
@@ -627,11 +547,11 @@ by_name(struct diff *d, int run, struct imap *names)
 		if (r->prog[p].rows == 0 || r->prog[p].group != NONE)
 			continue;
 		mod = r->prog[p].mod;
-		g = mod ? imap_get(names, mod) : NONE;
+		g = mod ? u64map_get(names, mod) : NONE;
 		if (g == NONE) {
 			g = new_group(d, mod);
 			if (mod)
-				imap_put(names, mod, g);
+				u64map_add(names, mod, g);
 		} else if (d->group[g].nprog[!run] > 0)
 			d->group[g].by_name = 1;
 		join(d, g, run, p);
@@ -642,7 +562,7 @@ static void
 match_modules(struct diff *d)
 {
 	struct run *b = &d->run[0], *a = &d->run[1];
-	struct imap names = { 0 };
+	struct u64map names = { 0 };
 	size_t p, q, g;
 	int i;
 
@@ -663,7 +583,7 @@ match_modules(struct diff *d)
 	}
 	by_name(d, 0, &names);
 	by_name(d, 1, &names);
-	imap_free(&names);
+	u64map_free(&names);
 }
 
 /* The key of item X of run R: its name, or its instruction's op_name or
@@ -676,11 +596,11 @@ item_key(struct diff *d, struct run *r, const struct item *x)
 
 	if (d->o.key == DIFF_KEY_THUNK || d->kind == DIFF_MODULES)
 		return x->name;
-	h = imap_get(&r->hlos, pair(x->prog, x->name));
+	h = u64map_get(&r->hlos, pair(x->prog, x->name));
 	if (h != NONE && d->o.key == DIFF_KEY_OP_NAME && r->hlo[h].opname)
 		return r->hlo[h].opname - 1;
 	if (h != NONE && d->o.key == DIFF_KEY_SOURCE && r->hlo[h].frame >= 0) {
-		f = imap_get(&r->frames, (uint64_t)r->hlo[h].frame);
+		f = u64map_get(&r->frames, (uint64_t)r->hlo[h].frame);
 		if (f != NONE)
 			return f;
 	}
@@ -695,7 +615,7 @@ item_key(struct diff *d, struct run *r, const struct item *x)
 static void
 match_items(struct diff *d)
 {
-	struct imap rows = { 0 };
+	struct u64map rows = { 0 };
 	struct run *r;
 	struct item *x;
 	struct row *w;
@@ -708,14 +628,14 @@ match_items(struct diff *d)
 			x = &r->item[i];
 			g = r->prog[x->prog].group;
 			k = item_key(d, r, x);
-			ri = imap_get(&rows, pair(g, k));
+			ri = u64map_get(&rows, pair(g, k));
 			if (ri == NONE) {
 				mem_grow(&d->row, &d->caprow, d->nrow + 1,
 				    sizeof *d->row);
 				w = &d->row[d->nrow];
 				memset(w, 0, sizeof *w);
 				w->group = g, w->key = k;
-				imap_put(&rows, pair(g, k), d->nrow);
+				u64map_add(&rows, pair(g, k), d->nrow);
 				ri = d->nrow++;
 			}
 			w = &d->row[ri];
@@ -723,7 +643,7 @@ match_items(struct diff *d)
 			w->first[run] = i + 1;
 		}
 	}
-	imap_free(&rows);
+	u64map_free(&rows);
 }
 
 /* ---- the numbers ---- */

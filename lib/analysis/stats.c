@@ -16,7 +16,12 @@
 
 #define NONE UINT32_MAX
 
-/* ---- khash: keys of three int64 -> dense index, in order of first sight */
+/* ---- khash: keys of three int64 -> dense index, in order of first sight
+ *
+ * Not base/u64map: a key per thunk execution makes this the largest
+ * table of any tool, and its slots hold 4-byte indices, the keys kept
+ * once in k; u64map keeps a 64-bit key and an index in every slot (16
+ * bytes), which would quadruple the slots' memory at 1000-GPU scale. */
 
 struct khash {
 	int64_t *k;		/* 3 per entry */

@@ -12,7 +12,8 @@
  * and called computations (for hlo_src) and, until hlo_load returns,
  * what classification reads (id, operands, shape size, memory space,
  * replica-group size).  Instructions are found by name and by id through
- * open-address hash tables, computations by id through a sorted array.
+ * base/u64map (a name by its FNV-1a hash, the candidates compared),
+ * computations by id through a sorted array.
  */
 #include <inttypes.h>
 #include <stdint.h>
@@ -26,6 +27,7 @@
 #include "formats/hlo.h"
 #include "hlo.pb-c.h"
 #include "base/mem.h"
+#include "base/u64map.h"
 #include "formats/pbwire.h"
 
 /*
@@ -143,8 +145,7 @@ struct hlo_module {
 	const char *program_id;
 	struct inst *inst;
 	size_t ninst;
-	size_t *byname;			/* hash table of index + 1, 0 empty */
-	size_t hmask;
+	struct u64map byname;		/* hash_name(name) -> index */
 	struct comp *comp;		/* sorted by id */
 	size_t ncomp;
 	int64_t *called;		/* see struct inst */
@@ -164,9 +165,10 @@ struct ld {
 	struct fact *f;			/* parallel to m->inst */
 	int64_t *ops;
 	size_t nops;
-	size_t *byid;			/* like m->byname */
-	const char **istr;		/* interned strings, open addressing */
-	size_t imask, nistr;
+	struct u64map byid;		/* id -> index */
+	struct u64map byistr;		/* hash_name(s) -> index in istr */
+	const char **istr;		/* interned strings */
+	size_t nistr, istrcap;
 	size_t instcap, factcap, compcap, calledcap, opscap;
 	size_t cfcap;
 	int64_t *opid;			/* operand ids of every instruction, */
@@ -613,44 +615,14 @@ collective_name(const char *opc)
 /* ---- copying out of the decoded messages ---- */
 
 /* FNV-1a: names are short and the table is built once. */
-static size_t
+static uint64_t
 hash_name(const char *s)
 {
 	uint64_t h = 14695981039346656037ULL;
 
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return (size_t)h;
-}
-
-/* splitmix64's finaliser: ids are often dense small integers. */
-static size_t
-hash_id(int64_t id)
-{
-	uint64_t x = (uint64_t)id;
-
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return (size_t)(x ^ (x >> 31));
-}
-
-static void
-intern_grow(struct ld *L)
-{
-	const char **old = L->istr;
-	size_t i, h, cap = L->istr ? 2 * (L->imask + 1) : 1024;
-
-	L->istr = mem_calloc(cap, sizeof(*L->istr));
-	for (i = 0; old && i <= L->imask; i++) {
-		if (old[i] == NULL)
-			continue;
-		for (h = hash_name(old[i]) & (cap - 1); L->istr[h];
-		    h = (h + 1) & (cap - 1))
-			;
-		L->istr[h] = old[i];
-	}
-	L->imask = cap - 1;
-	free(old);
+	return h;
 }
 
 /*
@@ -660,17 +632,20 @@ intern_grow(struct ld *L)
 static const char *
 intern(struct ld *L, const char *s)
 {
-	size_t h;
+	uint64_t h;
+	struct u64map_it it;
+	size_t k;
 
 	if (*s == '\0')
 		return "";
-	if (2 * (L->nistr + 1) > L->imask + 1)
-		intern_grow(L);
-	for (h = hash_name(s) & L->imask; L->istr[h]; h = (h + 1) & L->imask)
-		if (strcmp(L->istr[h], s) == 0)
-			return L->istr[h];
-	L->nistr++;
-	return L->istr[h] = pool_str(L->m, s);
+	h = hash_name(s);
+	for (k = u64map_first(&L->byistr, h, &it); k != U64MAP_NONE;
+	    k = u64map_next(&L->byistr, &it))
+		if (strcmp(L->istr[k], s) == 0)
+			return L->istr[k];
+	mem_grow(&L->istr, &L->istrcap, L->nistr + 1, sizeof(*L->istr));
+	u64map_add(&L->byistr, h, L->nistr);
+	return L->istr[L->nistr++] = pool_str(L->m, s);
 }
 
 /*
@@ -929,6 +904,19 @@ decode(struct ld *L, const uint8_t *data, size_t len)
 
 /* ---- lookup tables ---- */
 
+static const struct inst *
+find_name(const struct hlo_module *m, const char *name)
+{
+	struct u64map_it it;
+	size_t k;
+
+	for (k = u64map_first(&m->byname, hash_name(name), &it);
+	    k != U64MAP_NONE; k = u64map_next(&m->byname, &it))
+		if (strcmp(m->inst[k].pub.name, name) == 0)
+			return &m->inst[k];
+	return NULL;
+}
+
 /* Insert instruction I by name and by id; -1 if either is taken. */
 static int
 hash_add(struct ld *L, size_t i)
@@ -936,46 +924,23 @@ hash_add(struct ld *L, size_t i)
 	struct hlo_module *m = L->m;
 	const char *name = m->inst[i].pub.name;
 	int64_t id = L->f[i].id;
-	size_t h, k;
 
-	for (h = hash_name(name) & m->hmask; (k = m->byname[h]) != 0;
-	    h = (h + 1) & m->hmask)
-		if (strcmp(m->inst[k - 1].pub.name, name) == 0)
-			return err_fail("duplicate HLO instruction name %s",
-			    name);
-	m->byname[h] = i + 1;
-	for (h = hash_id(id) & m->hmask; (k = L->byid[h]) != 0;
-	    h = (h + 1) & m->hmask)
-		if (L->f[k - 1].id == id)
-			return err_fail("duplicate HLO instruction id %" PRId64,
-			    id);
-	L->byid[h] = i + 1;
+	if (find_name(m, name) != NULL)
+		return err_fail("duplicate HLO instruction name %s", name);
+	u64map_add(&m->byname, hash_name(name), i);
+	if (u64map_get(&L->byid, (uint64_t)id) != U64MAP_NONE)
+		return err_fail("duplicate HLO instruction id %" PRId64, id);
+	u64map_add(&L->byid, (uint64_t)id, i);
 	return 0;
-}
-
-static const struct inst *
-find_name(const struct hlo_module *m, const char *name)
-{
-	size_t h, k;
-
-	for (h = hash_name(name) & m->hmask; (k = m->byname[h]) != 0;
-	    h = (h + 1) & m->hmask)
-		if (strcmp(m->inst[k - 1].pub.name, name) == 0)
-			return &m->inst[k - 1];
-	return NULL;
 }
 
 /* The instruction with id ID, or NONE. */
 static size_t
 find_id(const struct ld *L, int64_t id)
 {
-	size_t h, k;
+	size_t k = u64map_get(&L->byid, (uint64_t)id);
 
-	for (h = hash_id(id) & L->m->hmask; (k = L->byid[h]) != 0;
-	    h = (h + 1) & L->m->hmask)
-		if (L->f[k - 1].id == id)
-			return k - 1;
-	return NONE;
+	return k == U64MAP_NONE ? NONE : k;
 }
 
 static int
@@ -1004,13 +969,10 @@ static int
 tables(struct ld *L)
 {
 	struct hlo_module *m = L->m;
-	size_t i, cap = 2;
+	size_t i;
 
-	while (cap < m->ninst + m->ninst / 2)
-		cap *= 2;
-	m->hmask = cap - 1;
-	m->byname = mem_calloc(cap, sizeof(*m->byname));
-	L->byid = mem_calloc(cap, sizeof(*L->byid));
+	u64map_reserve(&m->byname, m->ninst);
+	u64map_reserve(&L->byid, m->ninst);
 	for (i = 0; i < m->ninst; i++)
 		if (hash_add(L, i) < 0)
 			return -1;
@@ -1298,7 +1260,8 @@ ld_free(struct ld *L)
 	arena_release(&L->scratch);
 	free(L->f);
 	free(L->ops);
-	free(L->byid);
+	u64map_free(&L->byid);
+	u64map_free(&L->byistr);
 	free(L->istr);
 	free(L->opid);
 	free(L->opat);
@@ -1394,7 +1357,7 @@ hlo_free(struct hlo_module *m)
 		return;
 	arena_release(&m->pool);
 	free(m->inst);
-	free(m->byname);
+	u64map_free(&m->byname);
 	free(m->comp);
 	free(m->called);
 	free(m->sfi.file);

@@ -7,6 +7,7 @@
 #include "base/mem.h"
 #include "base/sort.h"
 #include "base/tsv.h"
+#include "base/u64map.h"
 #include "formats/sqldb.h"
 #include "profile/nsysdb.h"
 
@@ -392,64 +393,61 @@ cmp_op(const void *pa, const void *pb)
 	return (a->end > b->end) - (a->end < b->end);
 }
 
-/* An open-addressing map (pid, corr) -> key, sized for N keys. */
+/* (pid, correlation id) -> key: the pair hashed to one u64, the
+ * candidates compared (pid and corr of each key kept beside the map). */
 struct keymap {
-	int64_t *pid, *corr;
-	uint32_t *key;
-	size_t mask;
+	struct u64map byhash;
+	int64_t *pid, *corr;	/* of each key */
 };
 
-static size_t
+static uint64_t
 hash2(int64_t a, int64_t b)
 {
 	uint64_t h = (uint64_t)a * 0x9E3779B97F4A7C15ULL ^ (uint64_t)b;
 
 	h ^= h >> 31;
 	h *= 0xBF58476D1CE4E5B9ULL;
-	return (size_t)(h ^ (h >> 29));
+	return h ^ (h >> 29);
 }
 
+/* Sized for keys 0..N-1. */
 static void
 keymap_init(struct keymap *m, size_t n)
 {
-	size_t cap = 16;
-
-	while (cap < 2 * n)
-		cap *= 2;
-	m->pid = mem_calloc(cap, sizeof(*m->pid));
-	m->corr = mem_calloc(cap, sizeof(*m->corr));
-	m->key = mem_calloc(cap, sizeof(*m->key));
-	m->mask = cap - 1;
+	memset(m, 0, sizeof(*m));
+	u64map_reserve(&m->byhash, n);
+	m->pid = mem_calloc(n + 1, sizeof(*m->pid));
+	m->corr = mem_calloc(n + 1, sizeof(*m->corr));
 }
 
-/* Insert (never present before) with key K + 1 (0 marks a free slot). */
+/* Key K (< the N of keymap_init, never put before) for (PID, CORR). */
 static void
 keymap_put(struct keymap *m, int64_t pid, int64_t corr, uint32_t k)
 {
-	size_t h = hash2(pid, corr) & m->mask;
-
-	while (m->key[h] != 0)
-		h = (h + 1) & m->mask;
-	m->pid[h] = pid, m->corr[h] = corr, m->key[h] = k + 1;
+	m->pid[k] = pid;
+	m->corr[k] = corr;
+	u64map_add(&m->byhash, hash2(pid, corr), k);
 }
 
 static long
 keymap_get(const struct keymap *m, int64_t pid, int64_t corr)
 {
-	size_t h = hash2(pid, corr) & m->mask;
+	struct u64map_it it;
+	size_t k;
 
-	for (; m->key[h] != 0; h = (h + 1) & m->mask)
-		if (m->pid[h] == pid && m->corr[h] == corr)
-			return (long)m->key[h] - 1;
+	for (k = u64map_first(&m->byhash, hash2(pid, corr), &it);
+	    k != U64MAP_NONE; k = u64map_next(&m->byhash, &it))
+		if (m->pid[k] == pid && m->corr[k] == corr)
+			return (long)k;
 	return -1;
 }
 
 static void
 keymap_free(struct keymap *m)
 {
+	u64map_free(&m->byhash);
 	free(m->pid);
 	free(m->corr);
-	free(m->key);
 }
 
 struct callctx {

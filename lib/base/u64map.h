@@ -1,0 +1,55 @@
+/*
+ * u64map: 64-bit keys to indices into the caller's own array, the one
+ * hash table under every keyed lookup that is not a string's (strtab):
+ * instruction ids (hlo), device numbers (align), and composite keys,
+ * (pid, correlation id) in nsysdb and (program, execution, device) in
+ * diff, whose caller hashes them to one u64 and compares the candidates
+ * in its array: a key may then map to several indices, visited in turn.
+ * Open addressing with linear probing, kept at most half full: O(1)
+ * expected per operation.  Keys are any 64-bit value (0 included);
+ * indices are below SIZE_MAX.
+ */
+#ifndef NSYSJAX_U64MAP_H
+#define NSYSJAX_U64MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct u64map {
+	uint64_t *key;		/* key[slot] */
+	size_t *val;		/* val[slot]: index + 1, 0 = empty */
+	size_t nslot;		/* a power of two, or 0 */
+	size_t n;		/* entries */
+};
+
+/* A walk over the indices of one key (u64map_first, u64map_next). */
+struct u64map_it {
+	uint64_t key;
+	size_t slot;
+};
+
+#define U64MAP_NONE ((size_t)-1)
+
+/* Room for N entries without growing (a zeroed map is empty and ready;
+ * this only saves the rehashes when N is known). */
+void u64map_reserve(struct u64map *m, size_t n);
+
+/* Add (KEY, IDX), IDX < SIZE_MAX, even when KEY is present (then both
+ * are found, the earlier first). */
+void u64map_add(struct u64map *m, uint64_t key, size_t idx);
+
+/* The first index added with KEY, or U64MAP_NONE: for keys that are
+ * unique. */
+size_t u64map_get(const struct u64map *m, uint64_t key);
+
+/* The indices added with KEY, in the order added: u64map_first gives the
+ * first (starting the walk IT), u64map_next each next one; U64MAP_NONE
+ * when there is no more.  The map must not change during a walk. */
+size_t u64map_first(const struct u64map *m, uint64_t key,
+    struct u64map_it *it);
+size_t u64map_next(const struct u64map *m, struct u64map_it *it);
+
+/* Release everything and zero M. */
+void u64map_free(struct u64map *m);
+
+#endif
