@@ -3,12 +3,14 @@
  * meets them: each profile's thunk metadata dumps, the CommandBuffer
  * column, and the inner-operation rows of node-level SQLite exports.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/u64map.h"
 #include "formats/archive.h"
 #include "formats/hlo.h"
 #include "formats/thunkmeta.h"
@@ -38,6 +40,7 @@ struct cbx {
 	size_t nmeta, capmeta;
 	struct memb *memb;
 	size_t nmemb, capmemb;
+	struct u64map membs;	/* memb_key(program, buffer) -> memb */
 	struct strtab outside;	/* "program_id\tname" of ordinary thunks */
 	int64_t pid_cur;	/* program of is_outside's question */
 	char *key;
@@ -142,12 +145,21 @@ is_cmdbuf(const struct meta *e, const char *name)
 	return cmdbuf_name_is(name);
 }
 
+/* The key of (PROGRAM_ID, BUF) in c->membs: BUF by its address (one
+ * interned copy per name). */
+static uint64_t
+memb_key(int64_t program_id, const char *buf)
+{
+	return (uint64_t)program_id * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)buf;
+}
+
 /* The members of buffer BUF of module M: the metadata's (in order), else
  * every instruction of its HLO (by name only), else none. */
 static const struct cmdbuf_members *
 members_of(struct cbx *c, const struct frames_module *m, const char *buf)
 {
 	const struct meta *t = meta_of(c, m);
+	struct u64map_it it;
 	struct memb *e;
 	size_t i;
 	long b = t ? meta_find(t, buf) : -1;
@@ -156,10 +168,12 @@ members_of(struct cbx *c, const struct frames_module *m, const char *buf)
 	 * serves all the module's buffers. */
 	if (b < 0)
 		buf = NULL;
-	for (i = 0; i < c->nmemb; i++)
+	for (i = u64map_first(&c->membs, memb_key(m->program_id, buf), &it);
+	    i != U64MAP_NONE; i = u64map_next(&c->membs, &it))
 		if (c->memb[i].program_id == m->program_id &&
 		    c->memb[i].buf == buf)
 			return &c->memb[i].m;
+	u64map_add(&c->membs, memb_key(m->program_id, buf), c->nmemb);
 	mem_grow(&c->memb, &c->capmemb, c->nmemb + 1, sizeof(*c->memb));
 	e = &c->memb[c->nmemb++];
 	memset(e, 0, sizeof(*e));
@@ -283,6 +297,7 @@ cbx_free(struct cbx *c)
 		cmdbuf_members_free(&c->memb[i].m);
 	free(c->meta);
 	free(c->memb);
+	u64map_free(&c->membs);
 	free(c->key);
 	strtab_free(&c->outside);
 }

@@ -7,6 +7,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/u64map.h"
 #include "formats/archive.h"
 #include "profile/input.h"
 #include "profile/nsysrep.h"
@@ -169,6 +170,7 @@ cmp_dump(const void *pa, const void *pb)
 static void
 resolve_dumps(struct input_profile *p, struct archive *d, const char *prefix)
 {
+	struct u64map byid = { 0 };	/* program id -> dump */
 	int *rank = NULL;
 	size_t i, j, cap = 0, caprank = 0;
 
@@ -182,9 +184,7 @@ resolve_dumps(struct input_profile *p, struct archive *d, const char *prefix)
 
 		if (r < 0)
 			continue;
-		for (j = 0; j < p->ndump && p->dump[j].program_id != id; j++)
-			;
-		if (j < p->ndump) {
+		if ((j = u64map_get(&byid, (uint64_t)id)) != U64MAP_NONE) {
 			if (r < rank[j]) {
 				free(p->dump[j].member);
 				p->dump[j].member = mem_strdup(name);
@@ -194,11 +194,13 @@ resolve_dumps(struct input_profile *p, struct archive *d, const char *prefix)
 		}
 		mem_grow(&p->dump, &cap, p->ndump + 1, sizeof(*p->dump));
 		mem_grow(&rank, &caprank, p->ndump + 1, sizeof(*rank));
+		u64map_add(&byid, (uint64_t)id, p->ndump);
 		p->dump[p->ndump].program_id = id;
 		p->dump[p->ndump].member = mem_strdup(name);
 		rank[p->ndump++] = r;
 	}
 	free(rank);
+	u64map_free(&byid);
 	if (p->ndump > 0)
 		qsort(p->dump, p->ndump, sizeof(*p->dump), cmp_dump);
 }
