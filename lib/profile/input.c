@@ -7,6 +7,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/strtab.h"
 #include "base/u64map.h"
 #include "formats/archive.h"
 #include "profile/input.h"
@@ -110,14 +111,15 @@ input_member(const struct input_profile *p, const char *base)
 /*
  * The program id of dump member NAME (PREFIX "module_NNNN.<...>SUFFIX"
  * [+ "/" KEY]) and the rank of its suffix, or -1 when it is not an
- * after-optimizations dump visible to the profile KEY.
+ * after-optimizations dump; *KEY is the profile a combined archive's
+ * member belongs to (after its one "/" past the module's name), or NULL
+ * for a member of every profile of the archive.
  */
 static int
-dump_id(const char *name, const char *prefix, const char *key,
-    int64_t *id)
+dump_id(const char *name, const char *prefix, int64_t *id, const char **key)
 {
-	size_t np = strlen(prefix), n, nk = strlen(key);
-	const char *p, *end;
+	size_t np = strlen(prefix), n;
+	const char *p, *end, *slash;
 	char buf[32];
 	int rank;
 
@@ -135,14 +137,13 @@ dump_id(const char *name, const char *prefix, const char *key,
 	if (strlen(buf) != (size_t)(end - p) || strncmp(buf, p, end - p) != 0)
 		return -1;
 	n = strlen(name);
-	if (strchr(end, '/') != NULL) {
+	*key = NULL;
+	if ((slash = strchr(end, '/')) != NULL) {
 		/* A combined archive's "<dump>/<profile>". */
-		if (n <= nk + 1 || name[n - nk - 1] != '/' ||
-		    strcmp(name + n - nk, key) != 0)
+		if (slash[1] == '\0' || strchr(slash + 1, '/') != NULL)
 			return -1;
-		n -= nk + 1;
-		if (memchr(end, '/', (size_t)(name + n - end)) != NULL)
-			return -1;
+		*key = slash + 1;
+		n = (size_t)(slash - name);
 	}
 	for (rank = 0; dump_suffixes[rank]; rank++) {
 		size_t k = strlen(dump_suffixes[rank]);
@@ -163,46 +164,86 @@ cmp_dump(const void *pa, const void *pb)
 	    (a->program_id < b->program_id);
 }
 
+/* The dumps being chosen for one profile: by program id, with the rank
+ * of each one's suffix. */
+struct dumpsel {
+	struct u64map byid;
+	int *rank;
+	size_t cap, caprank;
+};
+
+/* Member NAME, the dump of program ID with suffix rank R, for profile P:
+ * kept when P has none of that program yet or a worse suffix. */
+static void
+dump_add(struct input_profile *p, struct dumpsel *s, int64_t id,
+    const char *name, int r)
+{
+	size_t j = u64map_get(&s->byid, (uint64_t)id);
+
+	if (j != U64MAP_NONE) {
+		if (r < s->rank[j]) {
+			free(p->dump[j].member);
+			p->dump[j].member = mem_strdup(name);
+			s->rank[j] = r;
+		}
+		return;
+	}
+	mem_grow(&p->dump, &s->cap, p->ndump + 1, sizeof(*p->dump));
+	mem_grow(&s->rank, &s->caprank, p->ndump + 1, sizeof(*s->rank));
+	u64map_add(&s->byid, (uint64_t)id, p->ndump);
+	p->dump[p->ndump].program_id = id;
+	p->dump[p->ndump].member = mem_strdup(name);
+	s->rank[p->ndump++] = r;
+}
+
 /*
- * List the dumps of P in archive D: members PREFIX "module_..."; for each
- * program, the preferred suffix, then the first name (archive_name order).
+ * The HLO dumps of profiles P[0..NP), all of them in archive D (NULL:
+ * none) under PREFIX: one per program, the preferred suffix, then the
+ * first name (archive_name order).  One pass over D's members for all
+ * the profiles of a combined archive (a pass per profile was quadratic
+ * in its size); a member "<dump>/<profile>" goes to that profile alone.
  */
 static void
-resolve_dumps(struct input_profile *p, struct archive *d, const char *prefix)
+resolve_dumps(struct input_profile *p, size_t np, struct archive *d,
+    const char *prefix)
 {
-	struct u64map byid = { 0 };	/* program id -> dump */
-	int *rank = NULL;
-	size_t i, j, cap = 0, caprank = 0;
+	struct dumpsel *sel;
+	struct strtab keys = { 0 };
+	size_t i, j, *of;
 
-	p->dumps = d;
-	if (d == NULL)
+	for (j = 0; j < np; j++)
+		p[j].dumps = d;
+	if (d == NULL || np == 0)
 		return;
+	sel = mem_calloc(np, sizeof(*sel));
+	of = mem_calloc(np, sizeof(*of));
+	for (j = 0; j < np; j++)
+		of[strtab_intern(&keys, p[j].key, strlen(p[j].key), NULL)] = j;
 	for (i = 0; i < archive_count(d); i++) {
-		const char *name = archive_name(d, i);
+		const char *name = archive_name(d, i), *key;
 		int64_t id;
-		int r = dump_id(name, prefix, p->key, &id);
+		int r = dump_id(name, prefix, &id, &key);
 
 		if (r < 0)
 			continue;
-		if ((j = u64map_get(&byid, (uint64_t)id)) != U64MAP_NONE) {
-			if (r < rank[j]) {
-				free(p->dump[j].member);
-				p->dump[j].member = mem_strdup(name);
-				rank[j] = r;
-			}
-			continue;
+		if (key == NULL) {
+			for (j = 0; j < np; j++)
+				dump_add(&p[j], &sel[j], id, name, r);
+		} else if ((j = strtab_find(&keys, key, strlen(key))) !=
+		    STRTAB_NONE) {
+			dump_add(&p[of[j]], &sel[of[j]], id, name, r);
 		}
-		mem_grow(&p->dump, &cap, p->ndump + 1, sizeof(*p->dump));
-		mem_grow(&rank, &caprank, p->ndump + 1, sizeof(*rank));
-		u64map_add(&byid, (uint64_t)id, p->ndump);
-		p->dump[p->ndump].program_id = id;
-		p->dump[p->ndump].member = mem_strdup(name);
-		rank[p->ndump++] = r;
 	}
-	free(rank);
-	u64map_free(&byid);
-	if (p->ndump > 0)
-		qsort(p->dump, p->ndump, sizeof(*p->dump), cmp_dump);
+	for (j = 0; j < np; j++) {
+		u64map_free(&sel[j].byid);
+		free(sel[j].rank);
+		if (p[j].ndump > 0)
+			qsort(p[j].dump, p[j].ndump, sizeof(*p[j].dump),
+			    cmp_dump);
+	}
+	strtab_free(&keys);
+	free(sel);
+	free(of);
 }
 
 char *
@@ -262,6 +303,8 @@ input_dump(const struct input_profile *p, int64_t program_id)
 
 /* ---- nsys-jax archives ---- */
 
+/* The members of P, an nsys-jax archive's profile (its dumps apart:
+ * resolve_dumps, once for all the profiles of the archive). */
 static void
 resolve_nsysjax(struct input_profile *p)
 {
@@ -271,7 +314,6 @@ resolve_nsysjax(struct input_profile *p)
 	p->threads = input_member(p, "thread-metadata.parquet");
 	for (b = pushpop_members; *b && p->pushpop == NULL; b++)
 		p->pushpop = input_member(p, *b);
-	resolve_dumps(p, p->ar, "dump/");
 }
 
 /* The dump directory DIR as an archive (NULL when it does not exist). */
@@ -350,7 +392,7 @@ open_sqlite_file(struct input_set *s, const char *path, char *db,
 	}
 	p = add_profile(s, NULL, path, input_name(path), INPUT_SQLITE);
 	p->sqlite_file = db;
-	resolve_dumps(p, d, "");
+	resolve_dumps(p, 1, d, "");
 	return 0;
 }
 
@@ -387,7 +429,7 @@ find_sqlite(struct input_set *s, struct archive *a, const char *path,
 	} else {
 		p->sqlite_member = mem_strdup(found);
 	}
-	resolve_dumps(p, d, dumpdir ? "" : "dump/");
+	resolve_dumps(p, 1, d, dumpdir ? "" : "dump/");
 	return 1;
 }
 
@@ -399,8 +441,11 @@ find_profiles(struct input_set *s, struct archive *a, const char *path,
 	int rc;
 
 	if (archive_has(a, TRACE)) {
-		resolve_nsysjax(add_profile(s, a, path, input_name(path),
-		    INPUT_NSYSJAX));
+		struct input_profile *p = add_profile(s, a, path,
+		    input_name(path), INPUT_NSYSJAX);
+
+		resolve_nsysjax(p);
+		resolve_dumps(p, 1, a, "dump/");
 		return 0;
 	}
 	for (i = 0; i < archive_count(a); i++) {
@@ -413,6 +458,7 @@ find_profiles(struct input_set *s, struct archive *a, const char *path,
 	}
 	for (i = before; i < s->n; i++)
 		resolve_nsysjax(&s->p[i]);
+	resolve_dumps(&s->p[before], s->n - before, a, "dump/");
 	if (s->n > before)
 		return 0;
 	if ((rc = find_sqlite(s, a, path, dumpdir)) != 0)
