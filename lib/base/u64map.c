@@ -15,17 +15,18 @@ home(const struct u64map *m, uint64_t key)
 	return (size_t)(key ^ (key >> 31)) & (m->nslot - 1);
 }
 
-/* Put (KEY, IDX + 1) in the first free slot of KEY's probe sequence:
- * after every entry of that key, so that a walk meets them in order. */
+/* Put (KEY, VAL = index + 1) in the first free slot of KEY's probe
+ * sequence: after every entry of that key, so that a walk meets them
+ * in order. */
 static void
 place(struct u64map *m, uint64_t key, size_t val)
 {
 	size_t s = home(m, key);
 
-	while (m->val[s] != 0)
+	while (m->slot[s].val != 0)
 		s = (s + 1) & (m->nslot - 1);
-	m->key[s] = key;
-	m->val[s] = val;
+	m->slot[s].key = key;
+	m->slot[s].val = val;
 }
 
 /* Rehash into NSLOT slots, the entries placed again in slot order from
@@ -33,24 +34,22 @@ place(struct u64map *m, uint64_t key, size_t val)
 static void
 resize(struct u64map *m, size_t nslot)
 {
-	uint64_t *okey = m->key;
-	size_t *oval = m->val, on = m->nslot, s, start = 0;
+	struct u64map_slot *old = m->slot;
+	size_t on = m->nslot, s, start = 0;
 
-	m->key = mem_calloc(nslot, sizeof(*m->key));
-	m->val = mem_calloc(nslot, sizeof(*m->val));
+	m->slot = mem_calloc(nslot, sizeof(*m->slot));
 	m->nslot = nslot;
 	/* Begin after an empty slot: a run that wraps past the end is
 	 * then visited from its first slot. */
-	while (start < on && oval[start] != 0)
+	while (start < on && old[start].val != 0)
 		start++;
 	for (s = 0; s < on; s++) {
 		size_t i = (start + s) % on;
 
-		if (oval[i] != 0)
-			place(m, okey[i], oval[i]);
+		if (old[i].val != 0)
+			place(m, old[i].key, old[i].val);
 	}
-	free(okey);
-	free(oval);
+	free(old);
 }
 
 void
@@ -75,25 +74,35 @@ u64map_add(struct u64map *m, uint64_t key, size_t idx)
 size_t
 u64map_first(const struct u64map *m, uint64_t key, struct u64map_it *it)
 {
+	const struct u64map_slot *sl = m->slot;
+	size_t mask = m->nslot - 1, s;
+
 	it->key = key;
 	if (m->nslot == 0)
 		return U64MAP_NONE;
-	it->slot = home(m, key);
-	for (; m->val[it->slot] != 0; it->slot = (it->slot + 1) & (m->nslot - 1))
-		if (m->key[it->slot] == key)
-			return m->val[it->slot] - 1;
+	for (s = home(m, key); sl[s].val != 0; s = (s + 1) & mask)
+		if (sl[s].key == key) {
+			it->slot = s;
+			return sl[s].val - 1;
+		}
+	it->slot = s;
 	return U64MAP_NONE;
 }
 
 size_t
 u64map_next(const struct u64map *m, struct u64map_it *it)
 {
-	if (m->nslot == 0 || m->val[it->slot] == 0)
+	const struct u64map_slot *sl = m->slot;
+	size_t mask = m->nslot - 1, s = it->slot;
+
+	if (m->nslot == 0 || sl[s].val == 0)
 		return U64MAP_NONE;
-	for (it->slot = (it->slot + 1) & (m->nslot - 1); m->val[it->slot] != 0;
-	    it->slot = (it->slot + 1) & (m->nslot - 1))
-		if (m->key[it->slot] == it->key)
-			return m->val[it->slot] - 1;
+	for (s = (s + 1) & mask; sl[s].val != 0; s = (s + 1) & mask)
+		if (sl[s].key == it->key) {
+			it->slot = s;
+			return sl[s].val - 1;
+		}
+	it->slot = s;
 	return U64MAP_NONE;
 }
 
@@ -108,9 +117,7 @@ u64map_get(const struct u64map *m, uint64_t key)
 void
 u64map_free(struct u64map *m)
 {
-	free(m->key);
-	free(m->val);
-	m->key = NULL;
-	m->val = NULL;
+	free(m->slot);
+	m->slot = NULL;
 	m->nslot = m->n = 0;
 }

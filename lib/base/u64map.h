@@ -15,9 +15,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A slot: key and value side by side, one cache line for a probe. */
+struct u64map_slot {
+	uint64_t key;
+	size_t val;		/* index + 1, 0 = empty */
+};
+
 struct u64map {
-	uint64_t *key;		/* key[slot] */
-	size_t *val;		/* val[slot]: index + 1, 0 = empty */
+	struct u64map_slot *slot;
 	size_t nslot;		/* a power of two, or 0 */
 	size_t n;		/* entries */
 };

@@ -397,7 +397,7 @@ cmp_op(const void *pa, const void *pb)
  * candidates compared (pid and corr of each key kept beside the map). */
 struct keymap {
 	struct u64map byhash;
-	int64_t *pid, *corr;	/* of each key */
+	struct { int64_t pid, corr; } *of;	/* of each key */
 };
 
 static uint64_t
@@ -416,16 +416,15 @@ keymap_init(struct keymap *m, size_t n)
 {
 	memset(m, 0, sizeof(*m));
 	u64map_reserve(&m->byhash, n);
-	m->pid = mem_calloc(n + 1, sizeof(*m->pid));
-	m->corr = mem_calloc(n + 1, sizeof(*m->corr));
+	m->of = mem_calloc(n + 1, sizeof(*m->of));
 }
 
 /* Key K (< the N of keymap_init, never put before) for (PID, CORR). */
 static void
 keymap_put(struct keymap *m, int64_t pid, int64_t corr, uint32_t k)
 {
-	m->pid[k] = pid;
-	m->corr[k] = corr;
+	m->of[k].pid = pid;
+	m->of[k].corr = corr;
 	u64map_add(&m->byhash, hash2(pid, corr), k);
 }
 
@@ -437,7 +436,7 @@ keymap_get(const struct keymap *m, int64_t pid, int64_t corr)
 
 	for (k = u64map_first(&m->byhash, hash2(pid, corr), &it);
 	    k != U64MAP_NONE; k = u64map_next(&m->byhash, &it))
-		if (m->pid[k] == pid && m->corr[k] == corr)
+		if (m->of[k].pid == pid && m->of[k].corr == corr)
 			return (long)k;
 	return -1;
 }
@@ -446,8 +445,7 @@ static void
 keymap_free(struct keymap *m)
 {
 	u64map_free(&m->byhash);
-	free(m->pid);
-	free(m->corr);
+	free(m->of);
 }
 
 struct callctx {
