@@ -491,10 +491,10 @@ mul(int64_t a, int64_t b, int64_t *r)
 static int
 shape_size(const Xla__ShapeProto *s, int64_t *bytes)
 {
-	int64_t bits = width_bits(s ? (int)s->element_type : 0);
+	int64_t bits;
 	size_t i;
 
-	if (bits < 0)
+	if (s == NULL || (bits = width_bits((int)s->element_type)) < 0)
 		return SZ_TYPE;
 	for (i = 0; i < s->n_dimensions; i++) {
 		if (s->dimensions[i] < 0)

@@ -200,37 +200,50 @@ sqldb_close(struct sqldb *db)
 	free(db);
 }
 
+/* Whether the prepared question ST (its parameters bound) has a row: 1,
+ * 0, or -1 with the database's error (a corrupt schema is no answer
+ * "absent": it read as "no table X" before). */
+static int
+any_row(struct sqldb *db, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return fail_db(db->db, rc);
+}
+
 int
 sqldb_has_table(struct sqldb *db, const char *name)
 {
 	sqlite3_stmt *st;
-	int found = 0;
+	int rc;
 
-	if (sqlite3_prepare_v2(db->db, "SELECT 1 FROM sqlite_master WHERE "
-	    "type = 'table' AND name = ?1 COLLATE NOCASE", -1, &st,
-	    NULL) != SQLITE_OK)
-		return 0;
+	if ((rc = sqlite3_prepare_v2(db->db, "SELECT 1 FROM sqlite_master "
+	    "WHERE type = 'table' AND name = ?1 COLLATE NOCASE", -1, &st,
+	    NULL)) != SQLITE_OK)
+		return fail_db(db->db, rc);
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	found = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return found;
+	return any_row(db, st);
 }
 
 int
 sqldb_has_column(struct sqldb *db, const char *table, const char *col)
 {
 	sqlite3_stmt *st;
-	int found = 0;
+	int rc;
 
 	/* The table-valued pragma takes the name as a bound value. */
-	if (sqlite3_prepare_v2(db->db, "SELECT 1 FROM pragma_table_info(?1) "
-	    "WHERE name = ?2 COLLATE NOCASE", -1, &st, NULL) != SQLITE_OK)
-		return 0;
+	if ((rc = sqlite3_prepare_v2(db->db, "SELECT 1 FROM "
+	    "pragma_table_info(?1) WHERE name = ?2 COLLATE NOCASE", -1, &st,
+	    NULL)) != SQLITE_OK)
+		return fail_db(db->db, rc);
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
-	found = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return found;
+	return any_row(db, st);
 }
 
 struct sqldb_stmt *

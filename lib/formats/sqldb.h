@@ -42,11 +42,15 @@ void sqldb_close(struct sqldb *db);
  */
 int sqldb_check_header(const uint8_t *data, size_t len, uint64_t len_total);
 
-/* Whether table NAME exists (case-insensitive, as SQL names are); a
- * view of that name does not count (nsys writes tables). */
+/* Whether table NAME exists (case-insensitive, as SQL names are): 1 or
+ * 0; a view of that name does not count (nsys writes tables).  -1 with
+ * an err message ("corrupt SQLite database: ...") when the schema
+ * cannot be read: callers that take -1 for "present" then fail on the
+ * table's own query with that message, never with "no table NAME". */
 int sqldb_has_table(struct sqldb *db, const char *name);
 
-/* Whether TABLE exists and has column COL (PRAGMA table_info). */
+/* Whether TABLE exists and has column COL (PRAGMA table_info): 1, 0, or
+ * -1 as sqldb_has_table. */
 int sqldb_has_column(struct sqldb *db, const char *table, const char *col);
 
 /*

@@ -139,7 +139,9 @@ extract_ahead_free(struct extract_ahead *a)
 }
 
 /* A digest of N bytes at P, 8 at a time: dumps are megabytes, and all
- * it must do is tell different dumps apart. */
+ * it must do is tell different dumps apart.  64 bits, not cryptographic:
+ * safe against accidents, not against a pair made to collide, which
+ * would only skip the comparison of two variants of one program. */
 static uint64_t
 digest_bytes(const uint8_t *p, size_t n)
 {
