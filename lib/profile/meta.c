@@ -32,10 +32,12 @@ static void
 setn(char **v, const char **src, int k, const char *s, size_t n,
     const char *from)
 {
+	if (s == NULL)
+		return;
 	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\n' ||
 	    s[n - 1] == '\r'))
 		n--;
-	if (v[k] != NULL || s == NULL || n == 0)
+	if (v[k] != NULL || n == 0)
 		return;
 	v[k] = mem_alloc(n + 1);
 	memcpy(v[k], s, n);
