@@ -30,9 +30,17 @@ static const char *const type_names[NTYPES] = {
 };
 static const int64_t type_default[NTYPES] = { 59, 60, 70, 71, 75 };
 
-/* One GPU operation while joining. */
+/* One GPU operation while joining: its launch (process, correlation
+ * id) and GPU interval. */
 struct op {
-	int64_t pid, corr, start, end, node;	/* node: -1 none */
+	int64_t pid, corr, start, end;
+};
+
+/* An operation replayed from a graph node (node-level traces), kept
+ * apart with what the graph attribution needs: few exports have any. */
+struct nodeop {
+	int64_t pid, corr, start, end;
+	int64_t node;		/* graphNodeId */
 	int64_t nameid;		/* kernel name (StringIds id), -1 none */
 	uint32_t key;
 	uint8_t kind;		/* NSYSDB_KERNEL, ... (op_tables' order) */
@@ -267,6 +275,8 @@ range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 		return 0;
 	if (end != INT64_MIN && end < start)
 		return err_fail("row %lld: end before start", (long long)id);
+	if (i >= INT32_MAX)
+		return err_fail("more than 2^31 NVTX ranges");
 	if (i == d->capr) {
 		mem_grow(&d->r, &d->capr, i + 1, sizeof(*d->r));
 		d->rtext = mem_realloc(d->rtext, d->capr, sizeof(*d->rtext));
@@ -342,6 +352,8 @@ load_ranges(struct nsysdb *d, const int64_t types[NTYPES])
 struct opctx {
 	struct op *v;
 	size_t n, cap;
+	struct nodeop *nv;	/* the graph-node ones, also in v */
+	size_t nn, capn;
 	uint8_t kind;		/* of the table being read */
 };
 
@@ -365,9 +377,17 @@ op_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 	o->end = e < s ? s : e;
 	o->corr = sqldb_i64(st, 2);
 	o->pid = sqldb_i64(st, 3) & ~TIDBITS;
-	o->node = sqldb_isnull(st, 4) ? -1 : sqldb_i64(st, 4);
-	o->nameid = sqldb_isnull(st, 5) ? -1 : sqldb_i64(st, 5);
-	o->kind = x->kind;
+	if (!sqldb_isnull(st, 4)) {
+		struct nodeop *v;
+
+		mem_grow(&x->nv, &x->capn, x->nn + 1, sizeof(*x->nv));
+		v = &x->nv[x->nn++];
+		v->pid = o->pid, v->corr = o->corr;
+		v->start = o->start, v->end = o->end;
+		v->node = sqldb_i64(st, 4);
+		v->nameid = sqldb_isnull(st, 5) ? -1 : sqldb_i64(st, 5);
+		v->kind = x->kind;
+	}
 	return 0;
 }
 
@@ -379,79 +399,179 @@ static const char *const op_tables[] = {
 	"CUPTI_ACTIVITY_KIND_GRAPH_TRACE", NULL
 };
 
+/* Launches by process, correlation id, start, end. */
+static int
+cmp_launch(int64_t pa, int64_t ca, int64_t sa, int64_t ea, int64_t pb,
+    int64_t cb, int64_t sb, int64_t eb)
+{
+	if (pa != pb)
+		return pa < pb ? -1 : 1;
+	if (ca != cb)
+		return ca < cb ? -1 : 1;
+	if (sa != sb)
+		return sa < sb ? -1 : 1;
+	return (ea > eb) - (ea < eb);
+}
+
 static int
 cmp_op(const void *pa, const void *pb)
 {
 	const struct op *a = pa, *b = pb;
 
-	if (a->pid != b->pid)
-		return a->pid < b->pid ? -1 : 1;
-	if (a->corr != b->corr)
-		return a->corr < b->corr ? -1 : 1;
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	return (a->end > b->end) - (a->end < b->end);
+	return cmp_launch(a->pid, a->corr, a->start, a->end, b->pid, b->corr,
+	    b->start, b->end);
 }
 
-/* (pid, correlation id) -> key: the pair hashed to one u64, the
- * candidates compared (pid and corr of each key kept beside the map). */
-struct keymap {
-	struct u64map byhash;
-	struct { int64_t pid, corr; } *of;	/* of each key */
+/* The same order for graph-node operations (stable: sort_stable). */
+static int
+cmp_nodeop(const void *pa, const void *pb, const void *ctx)
+{
+	const struct nodeop *a = pa, *b = pb;
+
+	(void)ctx;
+	return cmp_launch(a->pid, a->corr, a->start, a->end, b->pid, b->corr,
+	    b->start, b->end);
+}
+
+/*
+ * The launch keys: the distinct (process, correlation id) pairs of the
+ * operations, numbered in sorted order, so that a process's keys are
+ * one block of ascending correlation ids.  A lookup searches its
+ * process's block from where the last one ended (galloping): the
+ * runtime calls come in time order, and CUPTI numbers a process's calls
+ * in that order, so a lookup mostly moves a step or two.  16 bytes a
+ * key, read in order: no hash table, no random access.
+ */
+struct keys {
+	int64_t *corr;		/* of each key */
+	struct kproc {
+		int64_t pid;
+		size_t lo, hi;	/* its keys */
+		size_t cur;	/* where its last lookup ended */
+	} *proc;		/* by pid */
+	size_t n, nproc, last;
 };
 
-static uint64_t
-hash2(int64_t a, int64_t b)
-{
-	uint64_t h = (uint64_t)a * 0x9E3779B97F4A7C15ULL ^ (uint64_t)b;
-
-	h ^= h >> 31;
-	h *= 0xBF58476D1CE4E5B9ULL;
-	return h ^ (h >> 29);
-}
-
-/* Sized for keys 0..N-1. */
+/*
+ * Number the keys of OPS[0..N) (sorted by cmp_op) into K, with each
+ * key's envelope into D->g and its operations' count into *COUNT.
+ */
 static void
-keymap_init(struct keymap *m, size_t n)
+keys_build(struct keys *k, struct nsysdb *d, const struct op *ops,
+    size_t n, uint32_t **count)
 {
-	memset(m, 0, sizeof(*m));
-	u64map_reserve(&m->byhash, n);
-	m->of = mem_calloc(n + 1, sizeof(*m->of));
+	size_t i, capk = 0, capp = 0;
+
+	memset(k, 0, sizeof(*k));
+	*count = NULL;
+	for (i = 0; i < n; i++) {
+		if (i > 0 && ops[i].pid == ops[i - 1].pid &&
+		    ops[i].corr == ops[i - 1].corr) {
+			if (ops[i].end > d->g[k->n - 1].end)
+				d->g[k->n - 1].end = ops[i].end;
+			(*count)[k->n - 1]++;
+			continue;
+		}
+		if (i == 0 || ops[i].pid != ops[i - 1].pid) {
+			mem_grow(&k->proc, &capp, k->nproc + 1,
+			    sizeof(*k->proc));
+			k->proc[k->nproc].pid = ops[i].pid;
+			k->proc[k->nproc].lo = k->proc[k->nproc].cur = k->n;
+			k->nproc++;
+		}
+		if (k->n == capk) {
+			mem_grow(&k->corr, &capk, k->n + 1, sizeof(*k->corr));
+			d->g = mem_realloc(d->g, capk, sizeof(*d->g));
+			*count = mem_realloc(*count, capk, sizeof(**count));
+		}
+		k->corr[k->n] = ops[i].corr;
+		d->g[k->n].start = ops[i].start;
+		d->g[k->n].end = ops[i].end;
+		(*count)[k->n++] = 1;
+		k->proc[k->nproc - 1].hi = k->n;
+	}
+	d->ng = k->n;
+	d->capg = capk;
 }
 
-/* Key K (< the N of keymap_init, never put before) for (PID, CORR). */
-static void
-keymap_put(struct keymap *m, int64_t pid, int64_t corr, uint32_t k)
+/* The first index in [LO, HI) of C (ascending) whose value is >= V. */
+static size_t
+lower_bound(const int64_t *c, size_t lo, size_t hi, int64_t v)
 {
-	m->of[k].pid = pid;
-	m->of[k].corr = corr;
-	u64map_add(&m->byhash, hash2(pid, corr), k);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
+/* The process block of PID, or NULL. */
+static struct kproc *
+keys_proc(struct keys *k, int64_t pid)
+{
+	size_t lo = 0, hi = k->nproc;
+
+	if (k->nproc > 0 && k->proc[k->last].pid == pid)
+		return &k->proc[k->last];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->proc[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == k->nproc || k->proc[lo].pid != pid)
+		return NULL;
+	k->last = lo;
+	return &k->proc[lo];
+}
+
+/* The key of (PID, CORR), or -1. */
 static long
-keymap_get(const struct keymap *m, int64_t pid, int64_t corr)
+keys_find(struct keys *k, int64_t pid, int64_t corr)
 {
-	struct u64map_it it;
-	size_t k;
+	struct kproc *p = keys_proc(k, pid);
+	size_t a, b, step = 1;
 
-	for (k = u64map_first(&m->byhash, hash2(pid, corr), &it);
-	    k != U64MAP_NONE; k = u64map_next(&m->byhash, &it))
-		if (m->of[k].pid == pid && m->of[k].corr == corr)
-			return (long)k;
-	return -1;
+	if (p == NULL)
+		return -1;
+	/* Gallop from cur to bracket the answer in [a, b], then bisect. */
+	if (p->cur < p->hi && k->corr[p->cur] < corr) {
+		a = p->cur + 1;
+		while (step < p->hi - p->cur &&
+		    k->corr[p->cur + step] < corr) {
+			a = p->cur + step + 1;
+			step *= 2;
+		}
+		b = step < p->hi - p->cur ? p->cur + step : p->hi;
+	} else {
+		b = p->cur;
+		while (step <= p->cur - p->lo &&
+		    k->corr[p->cur - step] >= corr) {
+			b = p->cur - step;
+			step *= 2;
+		}
+		a = step <= p->cur - p->lo ? p->cur - step + 1 : p->lo;
+	}
+	p->cur = lower_bound(k->corr, a, b, corr);
+	return p->cur < p->hi && k->corr[p->cur] == corr ? (long)p->cur : -1;
 }
 
 static void
-keymap_free(struct keymap *m)
+keys_free(struct keys *k)
 {
-	u64map_free(&m->byhash);
-	free(m->of);
+	free(k->corr);
+	free(k->proc);
 }
 
 struct callctx {
-	struct keymap km;
+	struct keys keys;
 	uint8_t *launched;
-	uint32_t *nops;		/* operations of each key */
 };
 
 static int
@@ -460,13 +580,15 @@ call_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 	struct callctx *x = arg;
 	int64_t gtid = sqldb_i64(st, 0), s = sqldb_i64(st, 1);
 	int64_t e = sqldb_i64(st, 2);
-	long k = keymap_get(&x->km, gtid & ~TIDBITS, sqldb_i64(st, 3));
+	long k = keys_find(&x->keys, gtid & ~TIDBITS, sqldb_i64(st, 3));
 	struct nvtxproj_call *c;
 
 	if (k < 0)
 		return 0;	/* launched nothing we know */
 	if (s < -MAX_NS || s > MAX_NS || e < -MAX_NS || e > MAX_NS)
 		return err_fail("a time beyond 2^60 ns");
+	if (d->nc >= INT32_MAX)
+		return err_fail("more than 2^31 launching calls");
 	mem_grow(&d->c, &d->capc, d->nc + 1, sizeof(*d->c));
 	c = &d->c[d->nc++];
 	c->start = s;
@@ -575,18 +697,16 @@ cmp_capop(const void *pa, const void *pb)
 	return (a->node > b->node) - (a->node < b->node);
 }
 
-/* Capture calls for the graph operations of OPS[0..N) (key set). */
+/* Capture calls for the graph-node operations OPS[0..N) (key set). */
 static int
-load_graph(struct nsysdb *d, const struct op *ops, size_t n)
+load_graph(struct nsysdb *d, const struct nodeop *ops, size_t n)
 {
 	struct nodectx x = { NULL, 0, 0 };
 	struct capop *cv = NULL;
 	size_t i, ncv = 0, capcv = 0;
 	char sql[256];
 
-	for (i = 0; i < n && ops[i].node < 0; i++)
-		;
-	if (i == n || !sqldb_has_table(d->db, "CUDA_GRAPH_NODE_EVENTS"))
+	if (n == 0 || !sqldb_has_table(d->db, "CUDA_GRAPH_NODE_EVENTS"))
 		return 0;
 	snprintf(sql, sizeof(sql), "SELECT graphNodeId, %s, globalTid, start, "
 	    "end FROM CUDA_GRAPH_NODE_EVENTS",
@@ -598,10 +718,9 @@ load_graph(struct nsysdb *d, const struct op *ops, size_t n)
 	if (x.n > 0)
 		qsort(x.v, x.n, sizeof(*x.v), cmp_node);
 	for (i = 0; i < n; i++) {
-		long k;
+		long k = node_origin(&x, ops[i].pid, ops[i].node);
 
-		if (ops[i].node < 0 ||
-		    (k = node_origin(&x, ops[i].pid, ops[i].node)) < 0)
+		if (k < 0)
 			continue;
 		mem_grow(&cv, &capcv, ncv + 1, sizeof(*cv));
 		cv[ncv].key = ops[i].key, cv[ncv].node = k;
@@ -652,14 +771,14 @@ kernel_name_col(struct nsysdb *d, const char *table)
 /* Keep the operations replayed from graph nodes (node-level traces) for
  * nsysdb_graph_ops; other exports keep none. */
 static void
-keep_graph_ops(struct nsysdb *d, const struct op *ops, size_t n)
+keep_graph_ops(struct nsysdb *d, const struct nodeop *ops, size_t n)
 {
 	size_t i, cap = 0;
 
 	for (i = 0; i < n; i++) {
 		struct nsysdb_gop *g;
 
-		if (ops[i].node < 0 || ops[i].kind > NSYSDB_MEMSET)
+		if (ops[i].kind > NSYSDB_MEMSET)
 			continue;
 		mem_grow(&d->gop, &cap, d->ngop + 1, sizeof(*d->gop));
 		g = &d->gop[d->ngop++];
@@ -670,66 +789,77 @@ keep_graph_ops(struct nsysdb *d, const struct op *ops, size_t n)
 	}
 }
 
+/* Read the operation tables into X. */
 static int
-load_ops(struct nsysdb *d)
+read_ops(struct nsysdb *d, struct opctx *x)
 {
-	struct opctx x = { NULL, 0, 0, 0 };
-	struct callctx cx;
 	const char *const *t;
-	size_t i, nkeys = 0;
 	char sql[512];
 	int rc = 0;
 
 	for (t = op_tables; *t && rc == 0; t++) {
 		if (!sqldb_has_table(d->db, *t))
 			continue;
-		x.kind = (uint8_t)(t - op_tables);
+		x->kind = (uint8_t)(t - op_tables);
 		snprintf(sql, sizeof(sql), "SELECT start, end, %s, %s, %s, %s "
 		    "FROM %s", col(d, *t, "correlationId"),
 		    col(d, *t, "globalPid"), col(d, *t, "graphNodeId"),
 		    kernel_name_col(d, *t), *t);
-		rc = each_row(d, *t, sql, op_row, &x);
+		rc = each_row(d, *t, sql, op_row, x);
 	}
-	if (rc != 0) {
+	return rc;
+}
+
+/*
+ * The operations, grouped by launch key (D->g), and the runtime calls
+ * that launched them (D->c); the graph-node operations' capture calls
+ * and D->gop.  The operations themselves are dropped once grouped.
+ */
+static int
+load_ops(struct nsysdb *d)
+{
+	struct opctx x;
+	struct callctx cx;
+	uint32_t *count;
+	size_t i;
+	int rc;
+
+	memset(&x, 0, sizeof(x));
+	memset(&cx, 0, sizeof(cx));
+	if (read_ops(d, &x) != 0) {
 		free(x.v);
+		free(x.nv);
 		return -1;
 	}
 	if (x.n > 0)
 		qsort(x.v, x.n, sizeof(*x.v), cmp_op);
 	/* One key, and one envelope, per (process, correlation id). */
-	for (i = 0; i < x.n; i++) {
-		if (i == 0 || x.v[i].pid != x.v[i - 1].pid ||
-		    x.v[i].corr != x.v[i - 1].corr) {
-			mem_grow(&d->g, &d->capg, nkeys + 1, sizeof(*d->g));
-			d->g[nkeys].start = x.v[i].start;
-			d->g[nkeys++].end = x.v[i].end;
-		} else {
-			if (x.v[i].end > d->g[nkeys - 1].end)
-				d->g[nkeys - 1].end = x.v[i].end;
-		}
-		x.v[i].key = (uint32_t)(nkeys - 1);
-	}
-	d->ng = nkeys;
-	memset(&cx, 0, sizeof(cx));
-	keymap_init(&cx.km, nkeys);
-	cx.launched = mem_calloc(nkeys + 1, 1);
-	for (i = 0; i < x.n; i++)
-		if (i == 0 || x.v[i].key != x.v[i - 1].key)
-			keymap_put(&cx.km, x.v[i].pid, x.v[i].corr, x.v[i].key);
-	snprintf(sql, sizeof(sql), "SELECT globalTid, start, end, "
-	    "correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE "
-	    "correlationId IS NOT NULL");
-	rc = each_row(d, "CUPTI_ACTIVITY_KIND_RUNTIME", sql, call_row, &cx);
-	for (i = 0; rc == 0 && i < x.n; i++)
-		if (!cx.launched[x.v[i].key])
-			d->nops_unlaunched++;
-	if (rc == 0)
-		rc = load_graph(d, x.v, x.n);
-	if (rc == 0)
-		keep_graph_ops(d, x.v, x.n);
-	keymap_free(&cx.km);
-	free(cx.launched);
+	keys_build(&cx.keys, d, x.v, x.n, &count);
 	free(x.v);
+	if (cx.keys.n >= INT32_MAX) {
+		rc = err_fail("more than 2^31 launches");
+		goto out;
+	}
+	sort_stable(x.nv, x.nn, sizeof(*x.nv), cmp_nodeop, NULL);
+	for (i = 0; i < x.nn; i++)
+		x.nv[i].key = (uint32_t)keys_find(&cx.keys, x.nv[i].pid,
+		    x.nv[i].corr);
+	cx.launched = mem_calloc(cx.keys.n + 1, 1);
+	rc = each_row(d, "CUPTI_ACTIVITY_KIND_RUNTIME", "SELECT globalTid, "
+	    "start, end, correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE "
+	    "correlationId IS NOT NULL", call_row, &cx);
+	for (i = 0; rc == 0 && i < cx.keys.n; i++)
+		if (!cx.launched[i])
+			d->nops_unlaunched += count[i];
+	if (rc == 0)
+		rc = load_graph(d, x.nv, x.nn);
+	if (rc == 0)
+		keep_graph_ops(d, x.nv, x.nn);
+out:
+	keys_free(&cx.keys);
+	free(cx.launched);
+	free(count);
+	free(x.nv);
 	return rc;
 }
 
@@ -883,7 +1013,7 @@ nsysdb_name(struct nsysdb *d, size_t i)
  * end backwards, by hand: it runs for millions of rows.
  */
 static const char *
-range_stack(const struct nvtxproj_range *r, const long *parent, size_t i,
+range_stack(const struct nvtxproj_range *r, const int32_t *parent, size_t i,
     char **buf, size_t *cap)
 {
 	size_t depth = 0, pos;
