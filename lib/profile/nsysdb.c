@@ -992,19 +992,31 @@ nsysdb_load_threads(struct nsysdb *d)
 
 /* ---- names and output ---- */
 
-const char *
-nsysdb_name(struct nsysdb *d, size_t i)
+/* The name of range I ("domain:text") into *BUF (grown as needed);
+ * its length in *LEN. */
+static const char *
+name_into(const struct nsysdb *d, size_t i, char **buf, size_t *cap,
+    size_t *len)
 {
 	const char *dom = d->rdomain[i] >= 0 ? d->dom[d->rdomain[i]].name : "";
 	const char *text = d->rtext[i] < 0 ? d->sval[-d->rtext[i] - 1] :
 	    d->arena + d->rtext[i];
 	size_t nd = strlen(dom), nt = strlen(text);
 
-	mem_grow(&d->scratch, &d->capscratch, nd + nt + 2, 1);
-	memcpy(d->scratch, dom, nd);
-	d->scratch[nd] = ':';
-	memcpy(d->scratch + nd + 1, text, nt + 1);
-	return d->scratch;
+	mem_grow(buf, cap, nd + nt + 2, 1);
+	memcpy(*buf, dom, nd);
+	(*buf)[nd] = ':';
+	memcpy(*buf + nd + 1, text, nt + 1);
+	*len = nd + nt + 1;
+	return *buf;
+}
+
+const char *
+nsysdb_name(struct nsysdb *d, size_t i)
+{
+	size_t len;
+
+	return name_into(d, i, &d->scratch, &d->capscratch, &len);
 }
 
 /*
@@ -1038,40 +1050,170 @@ range_stack(const struct nvtxproj_range *r, const int32_t *parent, size_t i,
 	return *buf + pos;
 }
 
+/* A formatter's own buffers (one per thread). */
+struct rowbuf {
+	char *name, *stack;
+	size_t capname, capstack;
+};
+
+/* Row K of P's order (range P->order[K]) to W. */
+static int
+nvtx_row(const struct nsysdb *d, const struct nvtxproj *p, size_t k,
+    struct tsv_writer *w, struct rowbuf *b)
+{
+	size_t i = p->order[k], len;
+	const struct nvtxproj_range *r = &d->r[i];
+	const char *name = name_into(d, i, &b->name, &b->capname, &len);
+
+	tsv_strn(w, name, len);
+	tsv_i64(w, p->pstart[i]);
+	tsv_i64(w, p->pend[i] - p->pstart[i]);
+	tsv_i64(w, r->start);
+	tsv_i64(w, r->end - r->start);
+	tsv_str(w, d->rpushpop[i] ? "PushPop" : "StartEnd");
+	tsv_i64(w, PIDOF(r->tid));
+	tsv_i64(w, TIDOF(r->tid));
+	tsv_i64(w, p->nops[i]);
+	tsv_i64(w, p->lvl[i]);
+	tsv_i64(w, p->nchild[i]);
+	tsv_i64(w, r->id);
+	if (p->parent[i] < 0)
+		tsv_empty(w);
+	else
+		tsv_i64(w, d->r[p->parent[i]].id);
+	tsv_str(w, range_stack(d->r, p->parent, i, &b->stack, &b->capstack));
+	return tsv_eor(w);
+}
+
+/* Rows a formatter does at a time: large enough that handing a chunk
+ * over costs nothing, small enough that two in memory are a few MB. */
+#define CHUNK	8192
+
+/*
+ * Two formatters: the caller formats the even chunks of rows straight
+ * into the output, a helper thread the odd ones into two memory writers
+ * in turn, which the caller copies out in order.  Formatting (numbers,
+ * escapes, range stacks) is most of the cost of writing millions of
+ * rows; the bytes are the same as one formatter's.
+ */
+struct fmtjob {
+	const struct nsysdb *d;
+	const struct nvtxproj *p;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct tsv_writer *buf[2];
+	size_t full[2];		/* chunk + 1 that buf holds, 0: free */
+	int stop;
+	struct rowbuf rb;
+};
+
+static void *
+fmt_thread(void *arg)
+{
+	struct fmtjob *j = arg;
+	size_t k, r;
+
+	for (k = 1; k * CHUNK < j->p->nout; k += 2) {
+		int s = (int)(k / 2 % 2);
+
+		pthread_mutex_lock(&j->mu);
+		while (j->full[s] != 0 && !j->stop)
+			pthread_cond_wait(&j->cv, &j->mu);
+		pthread_mutex_unlock(&j->mu);
+		if (j->stop)
+			break;
+		tsv_mreset(j->buf[s]);
+		for (r = k * CHUNK; r < (k + 1) * CHUNK && r < j->p->nout; r++)
+			(void)nvtx_row(j->d, j->p, r, j->buf[s], &j->rb);
+		pthread_mutex_lock(&j->mu);
+		j->full[s] = k + 1;
+		pthread_cond_broadcast(&j->cv);
+		pthread_mutex_unlock(&j->mu);
+	}
+	return NULL;
+}
+
+/* Chunk K (odd) from the helper to W. */
+static int
+take_chunk(struct fmtjob *j, size_t k, struct tsv_writer *w)
+{
+	int s = (int)(k / 2 % 2), rc;
+	const char *rows;
+	size_t len;
+
+	pthread_mutex_lock(&j->mu);
+	while (j->full[s] != k + 1)
+		pthread_cond_wait(&j->cv, &j->mu);
+	pthread_mutex_unlock(&j->mu);
+	rows = tsv_mbuf(j->buf[s], &len);
+	rc = tsv_rows(w, rows, len);
+	pthread_mutex_lock(&j->mu);
+	j->full[s] = 0;
+	pthread_cond_broadcast(&j->cv);
+	pthread_mutex_unlock(&j->mu);
+	return rc;
+}
+
+/* All rows of P to W, on two threads when there are several chunks and
+ * a thread can be started, else on this one. */
+static int
+nvtx_rows(struct nsysdb *d, const struct nvtxproj *p, struct tsv_writer *w)
+{
+	struct rowbuf rb = { NULL, NULL, 0, 0 };
+	struct fmtjob j;
+	pthread_t th;
+	int threaded = 0, rc = 0;
+	size_t k, r;
+
+	memset(&j, 0, sizeof(j));
+	j.d = d, j.p = p;
+	if (p->nout > CHUNK && pthread_mutex_init(&j.mu, NULL) == 0) {
+		if (pthread_cond_init(&j.cv, NULL) == 0) {
+			j.buf[0] = tsv_mopen();
+			j.buf[1] = tsv_mopen();
+			threaded = pthread_create(&th, NULL, fmt_thread, &j) == 0;
+			if (!threaded)
+				pthread_cond_destroy(&j.cv);
+		}
+		if (!threaded)
+			pthread_mutex_destroy(&j.mu);
+	}
+	for (k = 0; k * CHUNK < p->nout && rc == 0; k++) {
+		if (threaded && k % 2 == 1) {
+			rc = take_chunk(&j, k, w);
+			continue;
+		}
+		for (r = k * CHUNK; r < (k + 1) * CHUNK && r < p->nout &&
+		    rc == 0; r++)
+			rc = nvtx_row(d, p, r, w, &rb);
+	}
+	if (threaded) {
+		pthread_mutex_lock(&j.mu);
+		j.stop = 1;
+		pthread_cond_broadcast(&j.cv);
+		pthread_mutex_unlock(&j.mu);
+		pthread_join(th, NULL);
+		pthread_cond_destroy(&j.cv);
+		pthread_mutex_destroy(&j.mu);
+	}
+	if (j.buf[0] != NULL) {
+		tsv_wclose(j.buf[0]);
+		tsv_wclose(j.buf[1]);
+	}
+	free(j.rb.name);
+	free(j.rb.stack);
+	free(rb.name);
+	free(rb.stack);
+	return rc;
+}
+
 int
 nsysdb_write_nvtx(struct nsysdb *d, const struct nvtxproj *p,
     struct tsv_writer *w, int header)
 {
-	size_t k;
-
 	if (header && tsv_header(w, nsysdb_nvtx_columns) != 0)
 		return -1;
-	for (k = 0; k < p->nout; k++) {
-		size_t i = p->order[k];
-		const struct nvtxproj_range *r = &d->r[i];
-
-		tsv_str(w, nsysdb_name(d, i));
-		tsv_i64(w, p->pstart[i]);
-		tsv_i64(w, p->pend[i] - p->pstart[i]);
-		tsv_i64(w, r->start);
-		tsv_i64(w, r->end - r->start);
-		tsv_str(w, d->rpushpop[i] ? "PushPop" : "StartEnd");
-		tsv_i64(w, PIDOF(r->tid));
-		tsv_i64(w, TIDOF(r->tid));
-		tsv_i64(w, p->nops[i]);
-		tsv_i64(w, p->lvl[i]);
-		tsv_i64(w, p->nchild[i]);
-		tsv_i64(w, r->id);
-		if (p->parent[i] < 0)
-			tsv_empty(w);
-		else
-			tsv_i64(w, d->r[p->parent[i]].id);
-		tsv_str(w, range_stack(d->r, p->parent, i, &d->stackbuf,
-		    &d->capstackbuf));
-		if (tsv_eor(w) != 0)
-			return -1;
-	}
-	return 0;
+	return nvtx_rows(d, p, w);
 }
 
 void
