@@ -742,6 +742,11 @@ load_graph(struct nsysdb *d, const struct nodeop *ops, size_t n)
 				g->end = cv[i].end;
 			continue;
 		}
+		if (d->ng >= INT32_MAX || d->nc >= INT32_MAX) {
+			free(cv);
+			free(x.v);
+			return err_fail("more than 2^31 launches");
+		}
 		mem_grow(&d->g, &d->capg, d->ng + 1, sizeof(*d->g));
 		d->g[d->ng].start = cv[i].start;
 		d->g[d->ng++].end = cv[i].end;
@@ -1021,12 +1026,13 @@ nsysdb_name(struct nsysdb *d, size_t i)
 
 /*
  * ":id:id:...:id", the ids of R[I] and its ancestors by PARENT from the
- * root, into *BUF (grown as needed; NUL-terminated).  Written from the
- * end backwards, by hand: it runs for millions of rows.
+ * root, into *BUF (grown as needed; NUL-terminated), with its length in
+ * *LEN and the number of ancestors (I's depth, Lvl) in *LVL.  Written
+ * from the end backwards, by hand: it runs for millions of rows.
  */
 static const char *
 range_stack(const struct nvtxproj_range *r, const int32_t *parent, size_t i,
-    char **buf, size_t *cap)
+    char **buf, size_t *cap, size_t *len, size_t *lvl)
 {
 	size_t depth = 0, pos;
 	long x;
@@ -1047,6 +1053,8 @@ range_stack(const struct nvtxproj_range *r, const int32_t *parent, size_t i,
 			(*buf)[--pos] = '-';
 		(*buf)[--pos] = ':';
 	}
+	*len = depth * 21 - pos;
+	*lvl = depth - 1;
 	return *buf + pos;
 }
 
@@ -1061,9 +1069,11 @@ static int
 nvtx_row(const struct nsysdb *d, const struct nvtxproj *p, size_t k,
     struct tsv_writer *w, struct rowbuf *b)
 {
-	size_t i = p->order[k], len;
+	size_t i = p->order[k], len, slen, lvl;
 	const struct nvtxproj_range *r = &d->r[i];
 	const char *name = name_into(d, i, &b->name, &b->capname, &len);
+	const char *stack = range_stack(d->r, p->parent, i, &b->stack,
+	    &b->capstack, &slen, &lvl);
 
 	tsv_strn(w, name, len);
 	tsv_i64(w, p->pstart[i]);
@@ -1074,14 +1084,14 @@ nvtx_row(const struct nsysdb *d, const struct nvtxproj *p, size_t k,
 	tsv_i64(w, PIDOF(r->tid));
 	tsv_i64(w, TIDOF(r->tid));
 	tsv_i64(w, p->nops[i]);
-	tsv_i64(w, p->lvl[i]);
+	tsv_i64(w, (int64_t)lvl);
 	tsv_i64(w, p->nchild[i]);
 	tsv_i64(w, r->id);
 	if (p->parent[i] < 0)
 		tsv_empty(w);
 	else
 		tsv_i64(w, d->r[p->parent[i]].id);
-	tsv_str(w, range_stack(d->r, p->parent, i, &b->stack, &b->capstack));
+	tsv_raw(w, stack, slen);	/* digits and colons: nothing to escape */
 	return tsv_eor(w);
 }
 
@@ -1290,8 +1300,10 @@ nsysdb_pushpop(struct nsysdb *d, struct compile_range **out, size_t *n)
 		v[i].parent_id = p.parent[i] < 0 ? -1 : r[p.parent[i]].id;
 	}
 	for (i = 0; i < m; i++) {
+		size_t len, lvl;
+
 		v[i].range_stack = mem_strdup(range_stack(r, p.parent, i,
-		    &d->stackbuf, &d->capstackbuf));
+		    &d->stackbuf, &d->capstackbuf, &len, &lvl));
 		if (p.parent[i] >= 0) {
 			v[p.parent[i]].num_child++;
 			v[p.parent[i]].dur_child_ns += v[i].dur_ns;

@@ -219,7 +219,7 @@ containers(struct sweep *w, int64_t s, int64_t e, long call)
 /*
  * One pass over the ranges and calls, merged by (thread, start), ranges
  * first on a tie (a range starting with a call contains it): a range
- * finds its parent and level, a launch call credits every range open
+ * finds its parent, a launch call credits every range open
  * around it, a capture call (a graph node's creation) its innermost.
  */
 static void
@@ -246,7 +246,6 @@ sweep(struct sweep *w)
 			long par = containers(w, r->start, r->end, -1);
 
 			p->parent[x] = (int32_t)par;
-			p->lvl[x] = par < 0 ? 0 : p->lvl[par] + 1;
 			mem_grow(&w->act, &w->capact, w->nact + 1,
 			    sizeof(*w->act));
 			w->act[w->nact++] = x;
@@ -336,9 +335,8 @@ nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
 	p->pend = mem_alloc((nr + 1) * sizeof(*p->pend));
 	p->nops = mem_calloc(nr + 1, sizeof(*p->nops));
 	p->parent = mem_alloc((nr + 1) * sizeof(*p->parent));
-	p->lvl = mem_alloc((nr + 1) * sizeof(*p->lvl));
 	p->nchild = mem_calloc(nr + 1, sizeof(*p->nchild));
-	/* Every range is reached by the sweep (parent, lvl); an empty
+	/* Every range is reached by the sweep (parent); an empty
 	 * envelope is [INT64_MAX, INT64_MIN]. */
 	for (i = 0; i < nr; i++) {
 		p->pstart[i] = INT64_MAX;
@@ -373,7 +371,6 @@ nvtxproj_free(struct nvtxproj *p)
 	free(p->pend);
 	free(p->nops);
 	free(p->parent);
-	free(p->lvl);
 	free(p->nchild);
 	free(p->order);
 	memset(p, 0, sizeof(*p));
