@@ -166,24 +166,31 @@ col(struct nsysdb *d, const char *table, const char *c)
 
 /* ---- domains ---- */
 
+/* A domain's creation (an NVTX_EVENTS row of type NvtxDomainCreate, read
+ * in the ranges' scan: columns as range_row's). */
 static int
-domain_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
+domain_event(struct nsysdb *d, struct sqldb_stmt *st, size_t *cap)
 {
-	size_t *cap = arg, len = 0;
+	size_t len = 0;
 	const char *name = NULL;
+	struct nsysdb_domain *m;
 	long s;
 
-	if (!sqldb_isnull(st, 2) && (s = string_find(d, sqldb_i64(st, 2))) >=
+	if (sqldb_isnull(st, 6))
+		return 0;
+	if (!sqldb_isnull(st, 7) && (s = string_find(d, sqldb_i64(st, 7))) >=
 	    0)
 		name = d->sval[s], len = strlen(name);
 	else
-		name = sqldb_text(st, 3, &len);
+		name = sqldb_text(st, 8, &len);
 	mem_grow(&d->dom, cap, d->ndom + 1, sizeof(*d->dom));
-	d->dom[d->ndom].pid = PIDOF(sqldb_i64(st, 0));
-	d->dom[d->ndom].id = sqldb_i64(st, 1);
-	d->dom[d->ndom].seq = d->ndom;
-	d->dom[d->ndom++].name = name ? mem_strndup(name, len) :
-	    mem_strdup("");
+	m = &d->dom[d->ndom++];
+	m->pid = PIDOF(sqldb_i64(st, 4));
+	m->id = sqldb_i64(st, 6);
+	/* SQL orders NULL first. */
+	m->start = sqldb_isnull(st, 1) ? INT64_MIN : sqldb_i64(st, 1);
+	m->rowid = sqldb_i64(st, 0);
+	m->name = name ? mem_strndup(name, len) : mem_strdup("");
 	return 0;
 }
 
@@ -201,16 +208,17 @@ static int
 cmp_dom(const void *pa, const void *pb)
 {
 	const struct nsysdb_domain *a = pa, *b = pb;
+	int c = cmp_dom_key(pa, pb);
 
-	if (a->pid != b->pid)
-		return a->pid < b->pid ? -1 : 1;
-	if (a->id != b->id)
-		return a->id < b->id ? -1 : 1;
-	return (a->seq > b->seq) - (a->seq < b->seq);
+	if (c != 0)
+		return c;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return (a->rowid > b->rowid) - (a->rowid < b->rowid);
 }
 
-/* Keep the earliest creation of each (process, domain id): rows came
- * by start time (seq). */
+/* Keep the earliest creation of each (process, domain id): by start
+ * time, then rowid. */
 static void
 domains_unique(struct nsysdb *d)
 {
@@ -236,19 +244,80 @@ domain_find(const struct nsysdb *d, int64_t pid, int64_t id)
 
 	if (d->ndom == 0)
 		return -1;
-	k.pid = pid, k.id = id, k.seq = 0;
-	/* Unique keys: compare without seq. */
+	k.pid = pid, k.id = id;
+	/* Unique keys: compare without the creation. */
 	f = bsearch(&k, d->dom, d->ndom, sizeof(*d->dom), cmp_dom_key);
 	return f ? f - d->dom : -1;
 }
 
 /* ---- ranges ---- */
 
+/*
+ * The (process, domain id) pairs the ranges name, each once: a range
+ * keeps the pair's index until the scan, which also reads the domains'
+ * creations, is over (domain_resolve).  Few pairs; a range mostly
+ * names the last one.
+ */
+struct drefs {
+	struct dref {
+		int64_t pid, id;
+	} *v;
+	size_t n, cap, last;
+	struct u64map byhash;
+};
+
 struct rangectx {
 	int64_t types[NTYPES];
 	int64_t maxts;
-	int has_domain;
+	struct drefs dr;
+	size_t capdom;
 };
+
+static uint64_t
+hash2(int64_t a, int64_t b)
+{
+	uint64_t h = (uint64_t)a * 0x9E3779B97F4A7C15ULL ^ (uint64_t)b;
+
+	h ^= h >> 31;
+	h *= 0xBF58476D1CE4E5B9ULL;
+	return h ^ (h >> 29);
+}
+
+/* The index of (PID, ID) in R, added if new. */
+static int32_t
+dref_of(struct drefs *r, int64_t pid, int64_t id)
+{
+	struct u64map_it it;
+	size_t k;
+
+	if (r->n > 0 && r->v[r->last].pid == pid && r->v[r->last].id == id)
+		return (int32_t)r->last;
+	for (k = u64map_first(&r->byhash, hash2(pid, id), &it);
+	    k != U64MAP_NONE; k = u64map_next(&r->byhash, &it))
+		if (r->v[k].pid == pid && r->v[k].id == id)
+			return (int32_t)(r->last = k);
+	mem_grow(&r->v, &r->cap, r->n + 1, sizeof(*r->v));
+	r->v[r->n].pid = pid, r->v[r->n].id = id;
+	u64map_add(&r->byhash, hash2(pid, id), r->n);
+	return (int32_t)(r->last = r->n++);
+}
+
+/* The ranges' pair indices replaced by their domains (-1: none). */
+static void
+domain_resolve(struct nsysdb *d, struct drefs *r)
+{
+	int32_t *dom = mem_calloc(r->n + 1, sizeof(*dom));
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		dom[i] = (int32_t)domain_find(d, r->v[i].pid, r->v[i].id);
+	for (i = 0; i < d->nr; i++)
+		if (d->rdomain[i] >= 0)
+			d->rdomain[i] = dom[d->rdomain[i]];
+	free(dom);
+	free(r->v);
+	u64map_free(&r->byhash);
+}
 
 static int
 range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
@@ -260,6 +329,8 @@ range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 	const char *text;
 	long s;
 
+	if (type == x->types[T_DOMAIN])
+		return domain_event(d, st, &x->capdom);
 	if (start < -MAX_NS || start > MAX_NS ||
 	    (!sqldb_isnull(st, 2) && (sqldb_i64(st, 2) < -MAX_NS ||
 	    sqldb_i64(st, 2) > MAX_NS)))
@@ -292,7 +363,7 @@ range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 	d->rpushpop[i] = type == x->types[T_PUSHPOP] ||
 	    type == x->types[T_TPUSHPOP];
 	d->rdomain[i] = sqldb_isnull(st, 6) || sqldb_i64(st, 6) == 0 ? -1 :
-	    (int32_t)domain_find(d, PIDOF(gtid), sqldb_i64(st, 6));
+	    dref_of(&x->dr, PIDOF(gtid), sqldb_i64(st, 6));
 	if (!sqldb_isnull(st, 7) &&
 	    (s = string_find(d, sqldb_i64(st, 7))) >= 0) {
 		d->rtext[i] = -(int64_t)s - 1;
@@ -315,28 +386,25 @@ load_ranges(struct nsysdb *d, const int64_t types[NTYPES])
 {
 	struct rangectx x;
 	char sql[512];
-	size_t i, capdom = 0;
+	size_t i;
+	int rc;
 
 	memset(&x, 0, sizeof(x));
 	memcpy(x.types, types, sizeof(x.types));
 	x.maxts = INT64_MIN;
-	snprintf(sql, sizeof(sql), "SELECT globalTid, domainId, %s, %s FROM "
-	    "NVTX_EVENTS WHERE eventType = %lld AND domainId IS NOT NULL "
-	    "ORDER BY start, rowid", col(d, "NVTX_EVENTS", "textId"),
-	    col(d, "NVTX_EVENTS", "text"), (long long)types[T_DOMAIN]);
-	if (sqldb_has_column(d->db, "NVTX_EVENTS", "domainId") &&
-	    each_row(d, "NVTX_EVENTS", sql, domain_row, &capdom) != 0)
-		return -1;
-	domains_unique(d);
+	/* One scan for the ranges and the domains' creations. */
 	snprintf(sql, sizeof(sql), "SELECT rowid, start, end, eventType, "
 	    "globalTid, %s, %s, %s, %s FROM NVTX_EVENTS WHERE eventType IN "
-	    "(%lld, %lld, %lld, %lld)",
+	    "(%lld, %lld, %lld, %lld, %lld)",
 	    col(d, "NVTX_EVENTS", "endGlobalTid"),
 	    col(d, "NVTX_EVENTS", "domainId"), col(d, "NVTX_EVENTS", "textId"),
 	    col(d, "NVTX_EVENTS", "text"), (long long)types[T_PUSHPOP],
 	    (long long)types[T_STARTEND], (long long)types[T_TPUSHPOP],
-	    (long long)types[T_TSTARTEND]);
-	if (each_row(d, "NVTX_EVENTS", sql, range_row, &x) != 0)
+	    (long long)types[T_TSTARTEND], (long long)types[T_DOMAIN]);
+	rc = each_row(d, "NVTX_EVENTS", sql, range_row, &x);
+	domains_unique(d);
+	domain_resolve(d, &x.dr);
+	if (rc != 0)
 		return -1;
 	/* An unterminated range ends at the last range event (stats). */
 	for (i = 0; i < d->nr; i++)
