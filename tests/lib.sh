@@ -14,10 +14,14 @@ trap 'rm -rf "$T"' EXIT
 XDG_CACHE_HOME=$T/cache; export XDG_CACHE_HOME
 trap 'exit 130' INT
 trap 'exit 143' TERM
-npass=0 nfail=0 nskip=0
-ok() { npass=$((npass + 1)); }
-notok() { nfail=$((nfail + 1)); echo "FAIL: $*"; }
-skip() { nskip=$((nskip + 1)); echo "skipped: $*"; }
+# The counts are lines of files, not variables: a case run in a
+# pipeline's subshell (`echo "$WANT" | expect NAME`, `... | mk NAME`)
+# counts too, where a variable's increment would be lost with the
+# subshell (and a failure there pass unnoticed).
+: > "$T/.pass"; : > "$T/.fail"; : > "$T/.skip"
+ok() { echo >> "$T/.pass"; }
+notok() { echo >> "$T/.fail"; echo "FAIL: $*"; }
+skip() { echo >> "$T/.skip"; echo "skipped: $*"; }
 # need TOOL...: true when every TOOL is on PATH.  Otherwise the caller
 # skips its cases, and under NSYSJAX_STRICT=1 (CI: .ci/run, where setup.sh
 # has installed every tool the suites use) the lack is a failure.
@@ -63,4 +67,8 @@ col() {
 	{ s = ""; for (k = 1; k <= n; k++) s = s (k > 1 ? OFS : "") $c[w[k]]; print s }' "$_f"
 }
 cmpframe() { awk -v KEYS="$3" -v SKIP="${4:-}" -f tests/cmpframe.awk "$1" "$2"; }
-done_testing() { echo "$1: $npass passed, $nfail failed, $nskip skipped"; [ "$nfail" -eq 0 ]; }
+done_testing() {
+	set -- "$1" "$(wc -l < "$T/.pass")" "$(wc -l < "$T/.fail")" "$(wc -l < "$T/.skip")"
+	echo "$1: $(($2)) passed, $(($3)) failed, $(($4)) skipped"
+	[ "$3" -eq 0 ]
+}

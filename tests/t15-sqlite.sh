@@ -144,6 +144,34 @@ echo "$NEST_WANT" | expect nest
 # Without ENUM_NSYS_EVENT_TYPE (nsys 2022.2) the default type ids hold.
 { echo "omit ENUM"; echo "$NEST"; } | spec noenum
 echo "$NEST_WANT" | expect noenum
+# Launch lookup (issue 23: keys found by galloping through sorted
+# correlation ids): 40 calls in time order whose ids come scrambled (each
+# jump forward and back, far and near), calls of ids that launched
+# nothing, kernels listed out of order, and a second process reusing ids
+# 1-3 on its own thread.  Every call of process 100 lies in
+# "scrambled": 40 launches, kernels 2010..2405; process 200's three:
+# 5010..5035.
+awk 'BEGIN {
+	print "thread 0x1000064000064 main"; print "thread 0x10000C80000C8 other"
+	print "nvtx 2 59 0x1000064000064 0 10000 - 0 scrambled"
+	print "nvtx 3 59 0x10000C80000C8 0 10000 - 0 otherproc"
+	n = split("40 1 39 2 38 20 21 3 37 19 22 4 36 18 23 5 35 17 24 6 34 16 25 7 33 15 26 8 32 14 27 9 31 13 28 10 30 12 29 11", c, " ")
+	for (k = 1; k <= n; k++) {
+		printf "call 0x1000064000064 %d %d %d 0\n", 100 + 20 * k, 105 + 20 * k, c[k]
+		if (k % 9 == 0)	# an id that launched nothing
+			printf "call 0x1000064000064 %d %d %d 0\n", 110 + 20 * k, 112 + 20 * k, 100 + k
+	}
+	for (k = n; k >= 1; k--)
+		printf "kernel %d %d %d 0x1000064000000 0 7 -\n", 2000 + 10 * c[k], 2005 + 10 * c[k], c[k]
+	split("3 1 2", o, " ")
+	for (k = 1; k <= 3; k++) {
+		printf "call 0x10000C80000C8 %d %d %d 0\n", 100 + 10 * k, 105 + 10 * k, o[k]
+		printf "kernel %d %d %d 0x10000C8000000 0 7 -\n", 5000 + 10 * o[k], 5005 + 10 * o[k], o[k]
+	}
+}' | spec lookup
+printf '%s\n' ':scrambled|2010|395|0|10000|PushPop|100|100|40|0|0|2||:2' \
+    ':otherproc|5010|25|0|10000|PushPop|200|200|3|0|0|3||:3' | expect lookup
+
 # The same domain id in another process without a create row: no name;
 # a later creation of a domain id in the same process does not rename it.
 { echo "$NEST"; echo 'domain 8 0x1000064000064 1 50 Renamed
