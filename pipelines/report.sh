@@ -12,7 +12,7 @@
 set -eu
 USAGE='pipelines/report.sh [-q] [-j jobs] [-m regex] [-x regex] [--skip n] -o dir input ...'
 TABLES=
-. "$(dirname -- "$0")/lib/common.sh"
+case $0 in */*) . "${0%/*}/lib/common.sh" ;; *) . ./lib/common.sh ;; esac
 
 # The long options as short ones for getopts: --help (-h), --skip N
 # (-k N); the arguments rotated through "$@" in their order.
