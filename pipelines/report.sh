@@ -109,30 +109,40 @@ plots() {
 }
 
 # Up to $JOBS jobs at once: `job NAME CMD...` runs CMD in the background
-# with its stderr in $W/NAME.err, waiting first for the oldest job when
+# with its stderr in $W/NAME.err, waiting first for a job to end when
 # $JOBS run; `jobs_wait` waits for them all.  A failed job fails the
 # report, with its messages (work files named as intermediates, the new
-# report's directory as $FINAL).
+# report's directory as $FINAL).  Each job says when it ends, with its
+# status, on a FIFO (fd 3, open read and write: a writer never blocks),
+# so that the next starts as soon as any job ends, not the oldest (sh
+# has no wait -n): a long section does not hold a core idle.
 JOBQ='' NJOB=0
 job() {
 	while [ "$NJOB" -ge "$JOBS" ]; do job_reap; done
 	name=$1
 	shift
-	("$@") 2> "$W/$name.err" & BG="$BG $!"
+	{ trap "echo $name \$? >&3" EXIT; "$@" 2> "$W/$name.err"; } & BG="$BG $!"
 	JOBQ="$JOBQ $!:$name" NJOB=$((NJOB + 1))
 }
 # The job leaves the queue once waited for: a signal during the wait
 # must find it there, for stop_jobs to stop it.
 job_reap() {
-	# shellcheck disable=SC2086 # the queue's words: PID:NAME
-	set -- $JOBQ
-	pid=${1%%:*} name=${1#*:}
-	st=0; wait "$pid" || st=$?
-	shift
-	JOBQ=$* NJOB=$((NJOB - 1))
-	[ "$st" -eq 0 ] || { job_messages "$name" >&2; die "$name failed"; }
+	read -r _done _st <&3 || die "lost track of the jobs"
+	_q='' _pid=''
+	for _e in $JOBQ; do
+		if [ -z "$_pid" ] && [ "${_e#*:}" = "$_done" ]; then _pid=${_e%%:*}; else _q="$_q $_e"; fi
+	done
+	[ -z "$_pid" ] || wait "$_pid" || :
+	JOBQ=$_q NJOB=$((NJOB - 1))
+	[ "$_st" -eq 0 ] || { job_messages "$_done" >&2; die "$_done failed"; }
 }
 jobs_wait() { while [ -n "$JOBQ" ]; do job_reap; done; BG=; }
+# jobs_wait_for NAME...: jobs reaped until those named have ended.
+jobs_wait_for() {
+	for _w; do
+		while case "$JOBQ " in *":$_w "*) true ;; *) false ;; esac; do job_reap; done
+	done
+}
 # job_messages NAME...: the messages of the jobs NAME, paths made the
 # user's: a pipeline's work file is no file of theirs.
 # One sed for them all: those with messages.
@@ -269,6 +279,7 @@ mkdir -- "$NEW" "$NEW/modules" "$NEW/summary" "$NEW/communication" "$NEW/flamegr
     "$NEW/variability" "$NEW/memory" "$NEW/pgle" "$NEW/roofline" "$NEW/critpath" \
     ${GNUPLOT:+"$NEW/plots"} "$ST" || die "$parent: cannot create the report directory"
 [ "$EXTRACT" = 0 ] || mkdir -- "$NEW/frames" || die "$parent: cannot create the report directory"
+mkfifo "$W/jobs" && exec 3<> "$W/jobs" || die "cannot create a FIFO in $W"
 
 # From here on the report is written into $NEW; $FINAL is where it goes.
 FINAL=$OUT OUT=$NEW
@@ -368,14 +379,21 @@ modules_job() {
 	awk -v PIDS="$OUT/modules/xla-program-ids.tsv" -v PROFILES="$W/profiles" -f "$LIB/tsv.awk" -f "$LIB/sort.awk" \
 	    -f "$LIB/modfacts.awk" "$ST/module.tsv" "$ST/thunk.tsv" "$FR/compile.tsv" > "$OUT/modules/facts.tsv"
 }
+# The plots (when gnuplot is there) are a job too, once the tables they
+# draw are written, while the longest sections run.
 run flamegraphs
 run variability
 run summary
-run pgle
 job waits waits_job
-job modules modules_job
 run communication
 run memory
+if [ -n "$GNUPLOT" ]; then
+	jobs_wait_for variability summary waits communication memory skews
+	progress "plots"
+	job plots plots
+fi
+job modules modules_job
+run pgle
 # -- roofline (issue 20): its section writes $OUT/roofline (tables,
 # summary.txt, section.html, roofline.svg); the GPU from the first input,
 # kept in the frames for a report made again from them.
@@ -385,15 +403,13 @@ if [ "$FR" = "$1" ]; then run roofline; else
 run critpath	# issue 21: critical path and what-if (critpath/)
 jobs_wait
 job_messages align steady-thunk steady-module steady-communication flamegraphs variability summary \
-	pgle waits modules communication memory critpath roofline >&2
+	pgle waits modules communication memory critpath roofline plots >&2
 
 # The same run made again from its own frames: its comparison with
 # another run (pipelines/diff.sh -o DIR/diff) stays.
 [ "$SAME" = 0 ] || [ ! -d "$FINAL/diff" ] || cp -R "$FINAL/diff" "$OUT/diff"
 PLOTS=0
 if [ -n "$GNUPLOT" ]; then
-	progress "plots"
-	plots
 	PLOTS=1
 else
 	echo "pipelines/report.sh: gnuplot not found: no plots" >&2
