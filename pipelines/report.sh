@@ -275,10 +275,11 @@ if [ $# -eq 1 ] && [ -f "$1/thunk.tsv" ]; then EXTRACT=0; fi
 GNUPLOT=''
 if command -v gnuplot > /dev/null; then GNUPLOT=1; fi
 ST=$W/steady
+FRAMES=''
+[ "$EXTRACT" = 0 ] || FRAMES=$NEW/frames
 mkdir -- "$NEW" "$NEW/modules" "$NEW/summary" "$NEW/communication" "$NEW/flamegraphs" \
     "$NEW/variability" "$NEW/memory" "$NEW/pgle" "$NEW/roofline" "$NEW/critpath" \
-    ${GNUPLOT:+"$NEW/plots"} "$ST" || die "$parent: cannot create the report directory"
-[ "$EXTRACT" = 0 ] || mkdir -- "$NEW/frames" || die "$parent: cannot create the report directory"
+    ${FRAMES:+"$FRAMES"} ${GNUPLOT:+"$NEW/plots"} "$ST" || die "$parent: cannot create the report directory"
 mkfifo "$W/jobs" && exec 3<> "$W/jobs" || die "cannot create a FIFO in $W"
 
 # From here on the report is written into $NEW; $FINAL is where it goes.

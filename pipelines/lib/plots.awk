@@ -287,8 +287,10 @@ function steady_pass(    file, f, c, i, m, e, d, ii, t, k, x, cp, ce, cs, cd, cn
 				if (!((m, d) in DEV)) { DEV[m, d] = 1; DL[m, ++ND[m]] = d }
 				continue
 			}
+			# An instance by number (short keys: the work of this pass).
 			ii = m SUBSEP e SUBSEP $cn SUBSEP $ct
-			if (!(ii in IN)) ORD[m, ++NI[m]] = ii
+			if (!(ii in IID)) { IID[ii] = ++NII; ORD[m, ++NI[m]] = NII; IKEY[NII] = ii }
+			ii = IID[ii]
 			IN[ii]++; IS[ii] += $cs; IST[ii, d] = $cs
 			t = m SUBSEP $cn SUBSEP $ct
 			COMM[t] = $cc == 1
@@ -315,7 +317,7 @@ function straggler_rows(j, s,    nd, q, ii, x, mm, t, tn, nt, torder, off, bias,
 		ii = ORD[j, q]
 		if (IN[ii] != nd)
 			continue
-		split(ii, x, SUBSEP)
+		split(IKEY[ii], x, SUBSEP)
 		mm = IS[ii] / IN[ii]
 		t = x[3] SUBSEP x[4]
 		if (!(t in tn))
