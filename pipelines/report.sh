@@ -121,6 +121,7 @@ job() {
 	while [ "$NJOB" -ge "$JOBS" ]; do job_reap; done
 	name=$1
 	shift
+	# shellcheck disable=SC2064 # the name now, the status at the end
 	{ trap "echo $name \$? >&3" EXIT; "$@" 2> "$W/$name.err"; } & BG="$BG $!"
 	JOBQ="$JOBQ $!:$name" NJOB=$((NJOB + 1))
 }
@@ -280,7 +281,7 @@ FRAMES=''
 mkdir -- "$NEW" "$NEW/modules" "$NEW/summary" "$NEW/communication" "$NEW/flamegraphs" \
     "$NEW/variability" "$NEW/memory" "$NEW/pgle" "$NEW/roofline" "$NEW/critpath" \
     ${FRAMES:+"$FRAMES"} ${GNUPLOT:+"$NEW/plots"} "$ST" || die "$parent: cannot create the report directory"
-mkfifo "$W/jobs" && exec 3<> "$W/jobs" || die "cannot create a FIFO in $W"
+{ mkfifo "$W/jobs" && exec 3<> "$W/jobs"; } || die "cannot create a FIFO in $W"
 
 # From here on the report is written into $NEW; $FINAL is where it goes.
 FINAL=$OUT OUT=$NEW
