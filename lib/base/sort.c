@@ -56,3 +56,47 @@ sort_stable(void *base, size_t n, size_t size, sort_cmp cmp,
 	msort(&r, base, n);
 	free(r.tmp);
 }
+
+/* The end of the run of V[0..N) in order from A (A < N). */
+static size_t
+run_end(const uint32_t *v, size_t a, size_t n, sort_idx_cmp cmp,
+    const void *ctx)
+{
+	for (a++; a < n && cmp(v[a - 1], v[a], ctx) <= 0; a++)
+		;
+	return a;
+}
+
+void
+sort_idx(uint32_t *v, size_t n, sort_idx_cmp cmp, const void *ctx)
+{
+	uint32_t *src = v, *dst, *tmp;
+	size_t nrun;
+
+	if (n < 2 || run_end(v, 0, n, cmp, ctx) == n)
+		return;
+	tmp = dst = mem_calloc(n, sizeof(*v));
+	do {
+		size_t i = 0;
+		uint32_t *t;
+
+		for (nrun = 0; i < n; nrun++) {
+			size_t a = i, ae = run_end(src, a, n, cmp, ctx);
+			size_t b = ae, be = b < n ? run_end(src, b, n, cmp, ctx) : b;
+			size_t o = a;
+
+			/* Ties take the left element: stable. */
+			while (a < ae && b < be)
+				dst[o++] = cmp(src[b], src[a], ctx) < 0 ?
+				    src[b++] : src[a++];
+			memcpy(dst + o, src + a, (ae - a) * sizeof(*v));
+			o += ae - a;
+			memcpy(dst + o, src + b, (be - b) * sizeof(*v));
+			i = be;
+		}
+		t = src, src = dst, dst = t;
+	} while (nrun > 1);
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
+}

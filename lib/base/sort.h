@@ -10,6 +10,7 @@
 #define NSYSJAX_SORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* A comparator: <0, 0, >0 as A sorts before, with, after B; CTX is the
  * sort's context. */
@@ -26,5 +27,18 @@ typedef int (*sort_cmp)(const void *a, const void *b, const void *ctx);
  */
 void sort_stable(void *base, size_t n, size_t size, sort_cmp cmp,
     const void *ctx);
+
+/* A comparator of two indices into the caller's records (CTX). */
+typedef int (*sort_idx_cmp)(uint32_t a, uint32_t b, const void *ctx);
+
+/*
+ * Sort the indices V[0..N) by CMP, stably: a natural merge sort, which
+ * finds the runs already in order and merges them pairwise, so that the
+ * nearly ordered indices of a trace (records read in time order) sort in
+ * a few linear passes; O(N log N) comparisons at worst.  Sorting indices,
+ * not records, keeps the scratch at 4 bytes per element (N * 4 bytes,
+ * none when V is already in order; mem.h: out of memory exits).
+ */
+void sort_idx(uint32_t *v, size_t n, sort_idx_cmp cmp, const void *ctx);
 
 #endif

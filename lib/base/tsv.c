@@ -261,7 +261,7 @@ tsv_eor(struct tsv_writer *w)
 {
 	put(w, "\n", 1);
 	w->nfield = 0;
-	if (w->len >= (1 << 16) - 512 && flush(w) != 0)
+	if (w->fp != NULL && w->len >= (1 << 16) - 512 && flush(w) != 0)
 		return err_fail("%s: write error: %s", w->name,
 		    strerror(w->failed));
 	return w->failed ? -1 : 0;
@@ -278,8 +278,14 @@ tsv_header(struct tsv_writer *w, const char *const *names)
 int
 tsv_wclose(struct tsv_writer *w)
 {
-	int rc = flush(w);
+	int rc;
 
+	if (w->fp == NULL) {	/* a memory writer */
+		free(w->buf);
+		free(w);
+		return 0;
+	}
+	rc = flush(w);
 	errno = 0;
 	if (rc == 0 && fflush(w->fp) != 0) {
 		w->failed = errno ? errno : EIO;
@@ -290,6 +296,43 @@ tsv_wclose(struct tsv_writer *w)
 	free(w->buf);
 	free(w);
 	return rc;
+}
+
+struct tsv_writer *
+tsv_mopen(void)
+{
+	return tsv_wopen(NULL, "<memory>");
+}
+
+const char *
+tsv_mbuf(const struct tsv_writer *m, size_t *len)
+{
+	*len = m->len;
+	return m->buf;
+}
+
+void
+tsv_mreset(struct tsv_writer *m)
+{
+	m->len = 0;
+	m->nfield = 0;
+}
+
+int
+tsv_rows(struct tsv_writer *w, const char *s, size_t n)
+{
+	/* Large blocks go straight out, past the buffer. */
+	if (w->len + n > w->cap && flush(w) == 0 && n >= w->cap) {
+		errno = 0;
+		if (fwrite(s, 1, n, w->fp) != n)
+			w->failed = errno ? errno : EIO;
+	} else if (!w->failed) {
+		put(w, s, n);
+	}
+	if (w->failed)
+		return err_fail("%s: write error: %s", w->name,
+		    strerror(w->failed));
+	return 0;
 }
 
 void

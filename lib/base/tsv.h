@@ -81,6 +81,22 @@ size_t tsv_fmt_ms(char *buf, int64_t ns);
  */
 void tsv_raw(struct tsv_writer *w, const char *s, size_t n);
 
+/*
+ * A writer into memory, for rows formatted on one thread and written by
+ * another (tsv_rows): FP NULL, nothing flushed, the buffer grows.
+ * tsv_mbuf gives the rows written since the last tsv_mreset (*LEN bytes,
+ * whole rows); tsv_wclose releases it (returns 0).
+ */
+struct tsv_writer *tsv_mopen(void);
+const char *tsv_mbuf(const struct tsv_writer *m, size_t *len);
+void tsv_mreset(struct tsv_writer *m);
+
+/*
+ * Append the N bytes at S, whole rows formatted by a memory writer, to
+ * W (between rows).  Returns as tsv_eor.
+ */
+int tsv_rows(struct tsv_writer *w, const char *s, size_t n);
+
 /* ---- reading ---- */
 
 struct tsv_reader;

@@ -30,9 +30,17 @@ static const char *const type_names[NTYPES] = {
 };
 static const int64_t type_default[NTYPES] = { 59, 60, 70, 71, 75 };
 
-/* One GPU operation while joining. */
+/* One GPU operation while joining: its launch (process, correlation
+ * id) and GPU interval. */
 struct op {
-	int64_t pid, corr, start, end, node;	/* node: -1 none */
+	int64_t pid, corr, start, end;
+};
+
+/* An operation replayed from a graph node (node-level traces), kept
+ * apart with what the graph attribution needs: few exports have any. */
+struct nodeop {
+	int64_t pid, corr, start, end;
+	int64_t node;		/* graphNodeId */
 	int64_t nameid;		/* kernel name (StringIds id), -1 none */
 	uint32_t key;
 	uint8_t kind;		/* NSYSDB_KERNEL, ... (op_tables' order) */
@@ -158,24 +166,31 @@ col(struct nsysdb *d, const char *table, const char *c)
 
 /* ---- domains ---- */
 
+/* A domain's creation (an NVTX_EVENTS row of type NvtxDomainCreate, read
+ * in the ranges' scan: columns as range_row's). */
 static int
-domain_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
+domain_event(struct nsysdb *d, struct sqldb_stmt *st, size_t *cap)
 {
-	size_t *cap = arg, len = 0;
+	size_t len = 0;
 	const char *name = NULL;
+	struct nsysdb_domain *m;
 	long s;
 
-	if (!sqldb_isnull(st, 2) && (s = string_find(d, sqldb_i64(st, 2))) >=
+	if (sqldb_isnull(st, 6))
+		return 0;
+	if (!sqldb_isnull(st, 7) && (s = string_find(d, sqldb_i64(st, 7))) >=
 	    0)
 		name = d->sval[s], len = strlen(name);
 	else
-		name = sqldb_text(st, 3, &len);
+		name = sqldb_text(st, 8, &len);
 	mem_grow(&d->dom, cap, d->ndom + 1, sizeof(*d->dom));
-	d->dom[d->ndom].pid = PIDOF(sqldb_i64(st, 0));
-	d->dom[d->ndom].id = sqldb_i64(st, 1);
-	d->dom[d->ndom].seq = d->ndom;
-	d->dom[d->ndom++].name = name ? mem_strndup(name, len) :
-	    mem_strdup("");
+	m = &d->dom[d->ndom++];
+	m->pid = PIDOF(sqldb_i64(st, 4));
+	m->id = sqldb_i64(st, 6);
+	/* SQL orders NULL first. */
+	m->start = sqldb_isnull(st, 1) ? INT64_MIN : sqldb_i64(st, 1);
+	m->rowid = sqldb_i64(st, 0);
+	m->name = name ? mem_strndup(name, len) : mem_strdup("");
 	return 0;
 }
 
@@ -193,16 +208,17 @@ static int
 cmp_dom(const void *pa, const void *pb)
 {
 	const struct nsysdb_domain *a = pa, *b = pb;
+	int c = cmp_dom_key(pa, pb);
 
-	if (a->pid != b->pid)
-		return a->pid < b->pid ? -1 : 1;
-	if (a->id != b->id)
-		return a->id < b->id ? -1 : 1;
-	return (a->seq > b->seq) - (a->seq < b->seq);
+	if (c != 0)
+		return c;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return (a->rowid > b->rowid) - (a->rowid < b->rowid);
 }
 
-/* Keep the earliest creation of each (process, domain id): rows came
- * by start time (seq). */
+/* Keep the earliest creation of each (process, domain id): by start
+ * time, then rowid. */
 static void
 domains_unique(struct nsysdb *d)
 {
@@ -228,19 +244,80 @@ domain_find(const struct nsysdb *d, int64_t pid, int64_t id)
 
 	if (d->ndom == 0)
 		return -1;
-	k.pid = pid, k.id = id, k.seq = 0;
-	/* Unique keys: compare without seq. */
+	k.pid = pid, k.id = id;
+	/* Unique keys: compare without the creation. */
 	f = bsearch(&k, d->dom, d->ndom, sizeof(*d->dom), cmp_dom_key);
 	return f ? f - d->dom : -1;
 }
 
 /* ---- ranges ---- */
 
+/*
+ * The (process, domain id) pairs the ranges name, each once: a range
+ * keeps the pair's index until the scan, which also reads the domains'
+ * creations, is over (domain_resolve).  Few pairs; a range mostly
+ * names the last one.
+ */
+struct drefs {
+	struct dref {
+		int64_t pid, id;
+	} *v;
+	size_t n, cap, last;
+	struct u64map byhash;
+};
+
 struct rangectx {
 	int64_t types[NTYPES];
 	int64_t maxts;
-	int has_domain;
+	struct drefs dr;
+	size_t capdom;
 };
+
+static uint64_t
+hash2(int64_t a, int64_t b)
+{
+	uint64_t h = (uint64_t)a * 0x9E3779B97F4A7C15ULL ^ (uint64_t)b;
+
+	h ^= h >> 31;
+	h *= 0xBF58476D1CE4E5B9ULL;
+	return h ^ (h >> 29);
+}
+
+/* The index of (PID, ID) in R, added if new. */
+static int32_t
+dref_of(struct drefs *r, int64_t pid, int64_t id)
+{
+	struct u64map_it it;
+	size_t k;
+
+	if (r->n > 0 && r->v[r->last].pid == pid && r->v[r->last].id == id)
+		return (int32_t)r->last;
+	for (k = u64map_first(&r->byhash, hash2(pid, id), &it);
+	    k != U64MAP_NONE; k = u64map_next(&r->byhash, &it))
+		if (r->v[k].pid == pid && r->v[k].id == id)
+			return (int32_t)(r->last = k);
+	mem_grow(&r->v, &r->cap, r->n + 1, sizeof(*r->v));
+	r->v[r->n].pid = pid, r->v[r->n].id = id;
+	u64map_add(&r->byhash, hash2(pid, id), r->n);
+	return (int32_t)(r->last = r->n++);
+}
+
+/* The ranges' pair indices replaced by their domains (-1: none). */
+static void
+domain_resolve(struct nsysdb *d, struct drefs *r)
+{
+	int32_t *dom = mem_calloc(r->n + 1, sizeof(*dom));
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		dom[i] = (int32_t)domain_find(d, r->v[i].pid, r->v[i].id);
+	for (i = 0; i < d->nr; i++)
+		if (d->rdomain[i] >= 0)
+			d->rdomain[i] = dom[d->rdomain[i]];
+	free(dom);
+	free(r->v);
+	u64map_free(&r->byhash);
+}
 
 static int
 range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
@@ -252,6 +329,8 @@ range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 	const char *text;
 	long s;
 
+	if (type == x->types[T_DOMAIN])
+		return domain_event(d, st, &x->capdom);
 	if (start < -MAX_NS || start > MAX_NS ||
 	    (!sqldb_isnull(st, 2) && (sqldb_i64(st, 2) < -MAX_NS ||
 	    sqldb_i64(st, 2) > MAX_NS)))
@@ -267,6 +346,8 @@ range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 		return 0;
 	if (end != INT64_MIN && end < start)
 		return err_fail("row %lld: end before start", (long long)id);
+	if (i >= INT32_MAX)
+		return err_fail("more than 2^31 NVTX ranges");
 	if (i == d->capr) {
 		mem_grow(&d->r, &d->capr, i + 1, sizeof(*d->r));
 		d->rtext = mem_realloc(d->rtext, d->capr, sizeof(*d->rtext));
@@ -282,7 +363,7 @@ range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 	d->rpushpop[i] = type == x->types[T_PUSHPOP] ||
 	    type == x->types[T_TPUSHPOP];
 	d->rdomain[i] = sqldb_isnull(st, 6) || sqldb_i64(st, 6) == 0 ? -1 :
-	    (int32_t)domain_find(d, PIDOF(gtid), sqldb_i64(st, 6));
+	    dref_of(&x->dr, PIDOF(gtid), sqldb_i64(st, 6));
 	if (!sqldb_isnull(st, 7) &&
 	    (s = string_find(d, sqldb_i64(st, 7))) >= 0) {
 		d->rtext[i] = -(int64_t)s - 1;
@@ -305,28 +386,25 @@ load_ranges(struct nsysdb *d, const int64_t types[NTYPES])
 {
 	struct rangectx x;
 	char sql[512];
-	size_t i, capdom = 0;
+	size_t i;
+	int rc;
 
 	memset(&x, 0, sizeof(x));
 	memcpy(x.types, types, sizeof(x.types));
 	x.maxts = INT64_MIN;
-	snprintf(sql, sizeof(sql), "SELECT globalTid, domainId, %s, %s FROM "
-	    "NVTX_EVENTS WHERE eventType = %lld AND domainId IS NOT NULL "
-	    "ORDER BY start, rowid", col(d, "NVTX_EVENTS", "textId"),
-	    col(d, "NVTX_EVENTS", "text"), (long long)types[T_DOMAIN]);
-	if (sqldb_has_column(d->db, "NVTX_EVENTS", "domainId") &&
-	    each_row(d, "NVTX_EVENTS", sql, domain_row, &capdom) != 0)
-		return -1;
-	domains_unique(d);
+	/* One scan for the ranges and the domains' creations. */
 	snprintf(sql, sizeof(sql), "SELECT rowid, start, end, eventType, "
 	    "globalTid, %s, %s, %s, %s FROM NVTX_EVENTS WHERE eventType IN "
-	    "(%lld, %lld, %lld, %lld)",
+	    "(%lld, %lld, %lld, %lld, %lld)",
 	    col(d, "NVTX_EVENTS", "endGlobalTid"),
 	    col(d, "NVTX_EVENTS", "domainId"), col(d, "NVTX_EVENTS", "textId"),
 	    col(d, "NVTX_EVENTS", "text"), (long long)types[T_PUSHPOP],
 	    (long long)types[T_STARTEND], (long long)types[T_TPUSHPOP],
-	    (long long)types[T_TSTARTEND]);
-	if (each_row(d, "NVTX_EVENTS", sql, range_row, &x) != 0)
+	    (long long)types[T_TSTARTEND], (long long)types[T_DOMAIN]);
+	rc = each_row(d, "NVTX_EVENTS", sql, range_row, &x);
+	domains_unique(d);
+	domain_resolve(d, &x.dr);
+	if (rc != 0)
 		return -1;
 	/* An unterminated range ends at the last range event (stats). */
 	for (i = 0; i < d->nr; i++)
@@ -342,6 +420,8 @@ load_ranges(struct nsysdb *d, const int64_t types[NTYPES])
 struct opctx {
 	struct op *v;
 	size_t n, cap;
+	struct nodeop *nv;	/* the graph-node ones, also in v */
+	size_t nn, capn;
 	uint8_t kind;		/* of the table being read */
 };
 
@@ -365,9 +445,17 @@ op_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 	o->end = e < s ? s : e;
 	o->corr = sqldb_i64(st, 2);
 	o->pid = sqldb_i64(st, 3) & ~TIDBITS;
-	o->node = sqldb_isnull(st, 4) ? -1 : sqldb_i64(st, 4);
-	o->nameid = sqldb_isnull(st, 5) ? -1 : sqldb_i64(st, 5);
-	o->kind = x->kind;
+	if (!sqldb_isnull(st, 4)) {
+		struct nodeop *v;
+
+		mem_grow(&x->nv, &x->capn, x->nn + 1, sizeof(*x->nv));
+		v = &x->nv[x->nn++];
+		v->pid = o->pid, v->corr = o->corr;
+		v->start = o->start, v->end = o->end;
+		v->node = sqldb_i64(st, 4);
+		v->nameid = sqldb_isnull(st, 5) ? -1 : sqldb_i64(st, 5);
+		v->kind = x->kind;
+	}
 	return 0;
 }
 
@@ -379,79 +467,179 @@ static const char *const op_tables[] = {
 	"CUPTI_ACTIVITY_KIND_GRAPH_TRACE", NULL
 };
 
+/* Launches by process, correlation id, start, end. */
+static int
+cmp_launch(int64_t pa, int64_t ca, int64_t sa, int64_t ea, int64_t pb,
+    int64_t cb, int64_t sb, int64_t eb)
+{
+	if (pa != pb)
+		return pa < pb ? -1 : 1;
+	if (ca != cb)
+		return ca < cb ? -1 : 1;
+	if (sa != sb)
+		return sa < sb ? -1 : 1;
+	return (ea > eb) - (ea < eb);
+}
+
 static int
 cmp_op(const void *pa, const void *pb)
 {
 	const struct op *a = pa, *b = pb;
 
-	if (a->pid != b->pid)
-		return a->pid < b->pid ? -1 : 1;
-	if (a->corr != b->corr)
-		return a->corr < b->corr ? -1 : 1;
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	return (a->end > b->end) - (a->end < b->end);
+	return cmp_launch(a->pid, a->corr, a->start, a->end, b->pid, b->corr,
+	    b->start, b->end);
 }
 
-/* (pid, correlation id) -> key: the pair hashed to one u64, the
- * candidates compared (pid and corr of each key kept beside the map). */
-struct keymap {
-	struct u64map byhash;
-	struct { int64_t pid, corr; } *of;	/* of each key */
+/* The same order for graph-node operations (stable: sort_stable). */
+static int
+cmp_nodeop(const void *pa, const void *pb, const void *ctx)
+{
+	const struct nodeop *a = pa, *b = pb;
+
+	(void)ctx;
+	return cmp_launch(a->pid, a->corr, a->start, a->end, b->pid, b->corr,
+	    b->start, b->end);
+}
+
+/*
+ * The launch keys: the distinct (process, correlation id) pairs of the
+ * operations, numbered in sorted order, so that a process's keys are
+ * one block of ascending correlation ids.  A lookup searches its
+ * process's block from where the last one ended (galloping): the
+ * runtime calls come in time order, and CUPTI numbers a process's calls
+ * in that order, so a lookup mostly moves a step or two.  16 bytes a
+ * key, read in order: no hash table, no random access.
+ */
+struct keys {
+	int64_t *corr;		/* of each key */
+	struct kproc {
+		int64_t pid;
+		size_t lo, hi;	/* its keys */
+		size_t cur;	/* where its last lookup ended */
+	} *proc;		/* by pid */
+	size_t n, nproc, last;
 };
 
-static uint64_t
-hash2(int64_t a, int64_t b)
-{
-	uint64_t h = (uint64_t)a * 0x9E3779B97F4A7C15ULL ^ (uint64_t)b;
-
-	h ^= h >> 31;
-	h *= 0xBF58476D1CE4E5B9ULL;
-	return h ^ (h >> 29);
-}
-
-/* Sized for keys 0..N-1. */
+/*
+ * Number the keys of OPS[0..N) (sorted by cmp_op) into K, with each
+ * key's envelope into D->g and its operations' count into *COUNT.
+ */
 static void
-keymap_init(struct keymap *m, size_t n)
+keys_build(struct keys *k, struct nsysdb *d, const struct op *ops,
+    size_t n, uint32_t **count)
 {
-	memset(m, 0, sizeof(*m));
-	u64map_reserve(&m->byhash, n);
-	m->of = mem_calloc(n + 1, sizeof(*m->of));
+	size_t i, capk = 0, capp = 0;
+
+	memset(k, 0, sizeof(*k));
+	*count = NULL;
+	for (i = 0; i < n; i++) {
+		if (i > 0 && ops[i].pid == ops[i - 1].pid &&
+		    ops[i].corr == ops[i - 1].corr) {
+			if (ops[i].end > d->g[k->n - 1].end)
+				d->g[k->n - 1].end = ops[i].end;
+			(*count)[k->n - 1]++;
+			continue;
+		}
+		if (i == 0 || ops[i].pid != ops[i - 1].pid) {
+			mem_grow(&k->proc, &capp, k->nproc + 1,
+			    sizeof(*k->proc));
+			k->proc[k->nproc].pid = ops[i].pid;
+			k->proc[k->nproc].lo = k->proc[k->nproc].cur = k->n;
+			k->nproc++;
+		}
+		if (k->n == capk) {
+			mem_grow(&k->corr, &capk, k->n + 1, sizeof(*k->corr));
+			d->g = mem_realloc(d->g, capk, sizeof(*d->g));
+			*count = mem_realloc(*count, capk, sizeof(**count));
+		}
+		k->corr[k->n] = ops[i].corr;
+		d->g[k->n].start = ops[i].start;
+		d->g[k->n].end = ops[i].end;
+		(*count)[k->n++] = 1;
+		k->proc[k->nproc - 1].hi = k->n;
+	}
+	d->ng = k->n;
+	d->capg = capk;
 }
 
-/* Key K (< the N of keymap_init, never put before) for (PID, CORR). */
-static void
-keymap_put(struct keymap *m, int64_t pid, int64_t corr, uint32_t k)
+/* The first index in [LO, HI) of C (ascending) whose value is >= V. */
+static size_t
+lower_bound(const int64_t *c, size_t lo, size_t hi, int64_t v)
 {
-	m->of[k].pid = pid;
-	m->of[k].corr = corr;
-	u64map_add(&m->byhash, hash2(pid, corr), k);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
+/* The process block of PID, or NULL. */
+static struct kproc *
+keys_proc(struct keys *k, int64_t pid)
+{
+	size_t lo = 0, hi = k->nproc;
+
+	if (k->nproc > 0 && k->proc[k->last].pid == pid)
+		return &k->proc[k->last];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->proc[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == k->nproc || k->proc[lo].pid != pid)
+		return NULL;
+	k->last = lo;
+	return &k->proc[lo];
+}
+
+/* The key of (PID, CORR), or -1. */
 static long
-keymap_get(const struct keymap *m, int64_t pid, int64_t corr)
+keys_find(struct keys *k, int64_t pid, int64_t corr)
 {
-	struct u64map_it it;
-	size_t k;
+	struct kproc *p = keys_proc(k, pid);
+	size_t a, b, step = 1;
 
-	for (k = u64map_first(&m->byhash, hash2(pid, corr), &it);
-	    k != U64MAP_NONE; k = u64map_next(&m->byhash, &it))
-		if (m->of[k].pid == pid && m->of[k].corr == corr)
-			return (long)k;
-	return -1;
+	if (p == NULL)
+		return -1;
+	/* Gallop from cur to bracket the answer in [a, b], then bisect. */
+	if (p->cur < p->hi && k->corr[p->cur] < corr) {
+		a = p->cur + 1;
+		while (step < p->hi - p->cur &&
+		    k->corr[p->cur + step] < corr) {
+			a = p->cur + step + 1;
+			step *= 2;
+		}
+		b = step < p->hi - p->cur ? p->cur + step : p->hi;
+	} else {
+		b = p->cur;
+		while (step <= p->cur - p->lo &&
+		    k->corr[p->cur - step] >= corr) {
+			b = p->cur - step;
+			step *= 2;
+		}
+		a = step <= p->cur - p->lo ? p->cur - step + 1 : p->lo;
+	}
+	p->cur = lower_bound(k->corr, a, b, corr);
+	return p->cur < p->hi && k->corr[p->cur] == corr ? (long)p->cur : -1;
 }
 
 static void
-keymap_free(struct keymap *m)
+keys_free(struct keys *k)
 {
-	u64map_free(&m->byhash);
-	free(m->of);
+	free(k->corr);
+	free(k->proc);
 }
 
 struct callctx {
-	struct keymap km;
+	struct keys keys;
 	uint8_t *launched;
-	uint32_t *nops;		/* operations of each key */
 };
 
 static int
@@ -460,13 +648,15 @@ call_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 	struct callctx *x = arg;
 	int64_t gtid = sqldb_i64(st, 0), s = sqldb_i64(st, 1);
 	int64_t e = sqldb_i64(st, 2);
-	long k = keymap_get(&x->km, gtid & ~TIDBITS, sqldb_i64(st, 3));
+	long k = keys_find(&x->keys, gtid & ~TIDBITS, sqldb_i64(st, 3));
 	struct nvtxproj_call *c;
 
 	if (k < 0)
 		return 0;	/* launched nothing we know */
 	if (s < -MAX_NS || s > MAX_NS || e < -MAX_NS || e > MAX_NS)
 		return err_fail("a time beyond 2^60 ns");
+	if (d->nc >= INT32_MAX)
+		return err_fail("more than 2^31 launching calls");
 	mem_grow(&d->c, &d->capc, d->nc + 1, sizeof(*d->c));
 	c = &d->c[d->nc++];
 	c->start = s;
@@ -575,18 +765,16 @@ cmp_capop(const void *pa, const void *pb)
 	return (a->node > b->node) - (a->node < b->node);
 }
 
-/* Capture calls for the graph operations of OPS[0..N) (key set). */
+/* Capture calls for the graph-node operations OPS[0..N) (key set). */
 static int
-load_graph(struct nsysdb *d, const struct op *ops, size_t n)
+load_graph(struct nsysdb *d, const struct nodeop *ops, size_t n)
 {
 	struct nodectx x = { NULL, 0, 0 };
 	struct capop *cv = NULL;
 	size_t i, ncv = 0, capcv = 0;
 	char sql[256];
 
-	for (i = 0; i < n && ops[i].node < 0; i++)
-		;
-	if (i == n || !sqldb_has_table(d->db, "CUDA_GRAPH_NODE_EVENTS"))
+	if (n == 0 || !sqldb_has_table(d->db, "CUDA_GRAPH_NODE_EVENTS"))
 		return 0;
 	snprintf(sql, sizeof(sql), "SELECT graphNodeId, %s, globalTid, start, "
 	    "end FROM CUDA_GRAPH_NODE_EVENTS",
@@ -598,10 +786,9 @@ load_graph(struct nsysdb *d, const struct op *ops, size_t n)
 	if (x.n > 0)
 		qsort(x.v, x.n, sizeof(*x.v), cmp_node);
 	for (i = 0; i < n; i++) {
-		long k;
+		long k = node_origin(&x, ops[i].pid, ops[i].node);
 
-		if (ops[i].node < 0 ||
-		    (k = node_origin(&x, ops[i].pid, ops[i].node)) < 0)
+		if (k < 0)
 			continue;
 		mem_grow(&cv, &capcv, ncv + 1, sizeof(*cv));
 		cv[ncv].key = ops[i].key, cv[ncv].node = k;
@@ -622,6 +809,11 @@ load_graph(struct nsysdb *d, const struct op *ops, size_t n)
 			if (cv[i].end > g->end)
 				g->end = cv[i].end;
 			continue;
+		}
+		if (d->ng >= INT32_MAX || d->nc >= INT32_MAX) {
+			free(cv);
+			free(x.v);
+			return err_fail("more than 2^31 launches");
 		}
 		mem_grow(&d->g, &d->capg, d->ng + 1, sizeof(*d->g));
 		d->g[d->ng].start = cv[i].start;
@@ -652,14 +844,14 @@ kernel_name_col(struct nsysdb *d, const char *table)
 /* Keep the operations replayed from graph nodes (node-level traces) for
  * nsysdb_graph_ops; other exports keep none. */
 static void
-keep_graph_ops(struct nsysdb *d, const struct op *ops, size_t n)
+keep_graph_ops(struct nsysdb *d, const struct nodeop *ops, size_t n)
 {
 	size_t i, cap = 0;
 
 	for (i = 0; i < n; i++) {
 		struct nsysdb_gop *g;
 
-		if (ops[i].node < 0 || ops[i].kind > NSYSDB_MEMSET)
+		if (ops[i].kind > NSYSDB_MEMSET)
 			continue;
 		mem_grow(&d->gop, &cap, d->ngop + 1, sizeof(*d->gop));
 		g = &d->gop[d->ngop++];
@@ -670,66 +862,77 @@ keep_graph_ops(struct nsysdb *d, const struct op *ops, size_t n)
 	}
 }
 
+/* Read the operation tables into X. */
 static int
-load_ops(struct nsysdb *d)
+read_ops(struct nsysdb *d, struct opctx *x)
 {
-	struct opctx x = { NULL, 0, 0, 0 };
-	struct callctx cx;
 	const char *const *t;
-	size_t i, nkeys = 0;
 	char sql[512];
 	int rc = 0;
 
 	for (t = op_tables; *t && rc == 0; t++) {
 		if (!sqldb_has_table(d->db, *t))
 			continue;
-		x.kind = (uint8_t)(t - op_tables);
+		x->kind = (uint8_t)(t - op_tables);
 		snprintf(sql, sizeof(sql), "SELECT start, end, %s, %s, %s, %s "
 		    "FROM %s", col(d, *t, "correlationId"),
 		    col(d, *t, "globalPid"), col(d, *t, "graphNodeId"),
 		    kernel_name_col(d, *t), *t);
-		rc = each_row(d, *t, sql, op_row, &x);
+		rc = each_row(d, *t, sql, op_row, x);
 	}
-	if (rc != 0) {
+	return rc;
+}
+
+/*
+ * The operations, grouped by launch key (D->g), and the runtime calls
+ * that launched them (D->c); the graph-node operations' capture calls
+ * and D->gop.  The operations themselves are dropped once grouped.
+ */
+static int
+load_ops(struct nsysdb *d)
+{
+	struct opctx x;
+	struct callctx cx;
+	uint32_t *count;
+	size_t i;
+	int rc;
+
+	memset(&x, 0, sizeof(x));
+	memset(&cx, 0, sizeof(cx));
+	if (read_ops(d, &x) != 0) {
 		free(x.v);
+		free(x.nv);
 		return -1;
 	}
 	if (x.n > 0)
 		qsort(x.v, x.n, sizeof(*x.v), cmp_op);
 	/* One key, and one envelope, per (process, correlation id). */
-	for (i = 0; i < x.n; i++) {
-		if (i == 0 || x.v[i].pid != x.v[i - 1].pid ||
-		    x.v[i].corr != x.v[i - 1].corr) {
-			mem_grow(&d->g, &d->capg, nkeys + 1, sizeof(*d->g));
-			d->g[nkeys].start = x.v[i].start;
-			d->g[nkeys++].end = x.v[i].end;
-		} else {
-			if (x.v[i].end > d->g[nkeys - 1].end)
-				d->g[nkeys - 1].end = x.v[i].end;
-		}
-		x.v[i].key = (uint32_t)(nkeys - 1);
-	}
-	d->ng = nkeys;
-	memset(&cx, 0, sizeof(cx));
-	keymap_init(&cx.km, nkeys);
-	cx.launched = mem_calloc(nkeys + 1, 1);
-	for (i = 0; i < x.n; i++)
-		if (i == 0 || x.v[i].key != x.v[i - 1].key)
-			keymap_put(&cx.km, x.v[i].pid, x.v[i].corr, x.v[i].key);
-	snprintf(sql, sizeof(sql), "SELECT globalTid, start, end, "
-	    "correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE "
-	    "correlationId IS NOT NULL");
-	rc = each_row(d, "CUPTI_ACTIVITY_KIND_RUNTIME", sql, call_row, &cx);
-	for (i = 0; rc == 0 && i < x.n; i++)
-		if (!cx.launched[x.v[i].key])
-			d->nops_unlaunched++;
-	if (rc == 0)
-		rc = load_graph(d, x.v, x.n);
-	if (rc == 0)
-		keep_graph_ops(d, x.v, x.n);
-	keymap_free(&cx.km);
-	free(cx.launched);
+	keys_build(&cx.keys, d, x.v, x.n, &count);
 	free(x.v);
+	if (cx.keys.n >= INT32_MAX) {
+		rc = err_fail("more than 2^31 launches");
+		goto out;
+	}
+	sort_stable(x.nv, x.nn, sizeof(*x.nv), cmp_nodeop, NULL);
+	for (i = 0; i < x.nn; i++)
+		x.nv[i].key = (uint32_t)keys_find(&cx.keys, x.nv[i].pid,
+		    x.nv[i].corr);
+	cx.launched = mem_calloc(cx.keys.n + 1, 1);
+	rc = each_row(d, "CUPTI_ACTIVITY_KIND_RUNTIME", "SELECT globalTid, "
+	    "start, end, correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE "
+	    "correlationId IS NOT NULL", call_row, &cx);
+	for (i = 0; rc == 0 && i < cx.keys.n; i++)
+		if (!cx.launched[i])
+			d->nops_unlaunched += count[i];
+	if (rc == 0)
+		rc = load_graph(d, x.nv, x.nn);
+	if (rc == 0)
+		keep_graph_ops(d, x.nv, x.nn);
+out:
+	keys_free(&cx.keys);
+	free(cx.launched);
+	free(count);
+	free(x.nv);
 	return rc;
 }
 
@@ -862,29 +1065,42 @@ nsysdb_load_threads(struct nsysdb *d)
 
 /* ---- names and output ---- */
 
-const char *
-nsysdb_name(struct nsysdb *d, size_t i)
+/* The name of range I ("domain:text") into *BUF (grown as needed);
+ * its length in *LEN. */
+static const char *
+name_into(const struct nsysdb *d, size_t i, char **buf, size_t *cap,
+    size_t *len)
 {
 	const char *dom = d->rdomain[i] >= 0 ? d->dom[d->rdomain[i]].name : "";
 	const char *text = d->rtext[i] < 0 ? d->sval[-d->rtext[i] - 1] :
 	    d->arena + d->rtext[i];
 	size_t nd = strlen(dom), nt = strlen(text);
 
-	mem_grow(&d->scratch, &d->capscratch, nd + nt + 2, 1);
-	memcpy(d->scratch, dom, nd);
-	d->scratch[nd] = ':';
-	memcpy(d->scratch + nd + 1, text, nt + 1);
-	return d->scratch;
+	mem_grow(buf, cap, nd + nt + 2, 1);
+	memcpy(*buf, dom, nd);
+	(*buf)[nd] = ':';
+	memcpy(*buf + nd + 1, text, nt + 1);
+	*len = nd + nt + 1;
+	return *buf;
+}
+
+const char *
+nsysdb_name(struct nsysdb *d, size_t i)
+{
+	size_t len;
+
+	return name_into(d, i, &d->scratch, &d->capscratch, &len);
 }
 
 /*
  * ":id:id:...:id", the ids of R[I] and its ancestors by PARENT from the
- * root, into *BUF (grown as needed; NUL-terminated).  Written from the
- * end backwards, by hand: it runs for millions of rows.
+ * root, into *BUF (grown as needed; NUL-terminated), with its length in
+ * *LEN and the number of ancestors (I's depth, Lvl) in *LVL.  Written
+ * from the end backwards, by hand: it runs for millions of rows.
  */
 static const char *
-range_stack(const struct nvtxproj_range *r, const long *parent, size_t i,
-    char **buf, size_t *cap)
+range_stack(const struct nvtxproj_range *r, const int32_t *parent, size_t i,
+    char **buf, size_t *cap, size_t *len, size_t *lvl)
 {
 	size_t depth = 0, pos;
 	long x;
@@ -905,43 +1121,177 @@ range_stack(const struct nvtxproj_range *r, const long *parent, size_t i,
 			(*buf)[--pos] = '-';
 		(*buf)[--pos] = ':';
 	}
+	*len = depth * 21 - pos;
+	*lvl = depth - 1;
 	return *buf + pos;
+}
+
+/* A formatter's own buffers (one per thread). */
+struct rowbuf {
+	char *name, *stack;
+	size_t capname, capstack;
+};
+
+/* Row K of P's order (range P->order[K]) to W. */
+static int
+nvtx_row(const struct nsysdb *d, const struct nvtxproj *p, size_t k,
+    struct tsv_writer *w, struct rowbuf *b)
+{
+	size_t i = p->order[k], len, slen, lvl;
+	const struct nvtxproj_range *r = &d->r[i];
+	const char *name = name_into(d, i, &b->name, &b->capname, &len);
+	const char *stack = range_stack(d->r, p->parent, i, &b->stack,
+	    &b->capstack, &slen, &lvl);
+
+	tsv_strn(w, name, len);
+	tsv_i64(w, p->pstart[i]);
+	tsv_i64(w, p->pend[i] - p->pstart[i]);
+	tsv_i64(w, r->start);
+	tsv_i64(w, r->end - r->start);
+	tsv_str(w, d->rpushpop[i] ? "PushPop" : "StartEnd");
+	tsv_i64(w, PIDOF(r->tid));
+	tsv_i64(w, TIDOF(r->tid));
+	tsv_i64(w, p->nops[i]);
+	tsv_i64(w, (int64_t)lvl);
+	tsv_i64(w, p->nchild[i]);
+	tsv_i64(w, r->id);
+	if (p->parent[i] < 0)
+		tsv_empty(w);
+	else
+		tsv_i64(w, d->r[p->parent[i]].id);
+	tsv_raw(w, stack, slen);	/* digits and colons: nothing to escape */
+	return tsv_eor(w);
+}
+
+/* Rows a formatter does at a time: large enough that handing a chunk
+ * over costs nothing, small enough that two in memory are a few MB. */
+#define CHUNK	8192
+
+/*
+ * Two formatters: the caller formats the even chunks of rows straight
+ * into the output, a helper thread the odd ones into two memory writers
+ * in turn, which the caller copies out in order.  Formatting (numbers,
+ * escapes, range stacks) is most of the cost of writing millions of
+ * rows; the bytes are the same as one formatter's.
+ */
+struct fmtjob {
+	const struct nsysdb *d;
+	const struct nvtxproj *p;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct tsv_writer *buf[2];
+	size_t full[2];		/* chunk + 1 that buf holds, 0: free */
+	int stop;
+	struct rowbuf rb;
+};
+
+static void *
+fmt_thread(void *arg)
+{
+	struct fmtjob *j = arg;
+	size_t k, r;
+
+	for (k = 1; k * CHUNK < j->p->nout; k += 2) {
+		int s = (int)(k / 2 % 2);
+
+		pthread_mutex_lock(&j->mu);
+		while (j->full[s] != 0 && !j->stop)
+			pthread_cond_wait(&j->cv, &j->mu);
+		pthread_mutex_unlock(&j->mu);
+		if (j->stop)
+			break;
+		tsv_mreset(j->buf[s]);
+		for (r = k * CHUNK; r < (k + 1) * CHUNK && r < j->p->nout; r++)
+			(void)nvtx_row(j->d, j->p, r, j->buf[s], &j->rb);
+		pthread_mutex_lock(&j->mu);
+		j->full[s] = k + 1;
+		pthread_cond_broadcast(&j->cv);
+		pthread_mutex_unlock(&j->mu);
+	}
+	return NULL;
+}
+
+/* Chunk K (odd) from the helper to W. */
+static int
+take_chunk(struct fmtjob *j, size_t k, struct tsv_writer *w)
+{
+	int s = (int)(k / 2 % 2), rc;
+	const char *rows;
+	size_t len;
+
+	pthread_mutex_lock(&j->mu);
+	while (j->full[s] != k + 1)
+		pthread_cond_wait(&j->cv, &j->mu);
+	pthread_mutex_unlock(&j->mu);
+	rows = tsv_mbuf(j->buf[s], &len);
+	rc = tsv_rows(w, rows, len);
+	pthread_mutex_lock(&j->mu);
+	j->full[s] = 0;
+	pthread_cond_broadcast(&j->cv);
+	pthread_mutex_unlock(&j->mu);
+	return rc;
+}
+
+/* All rows of P to W, on two threads when there are several chunks and
+ * a thread can be started, else on this one. */
+static int
+nvtx_rows(struct nsysdb *d, const struct nvtxproj *p, struct tsv_writer *w)
+{
+	struct rowbuf rb = { NULL, NULL, 0, 0 };
+	struct fmtjob j;
+	pthread_t th;
+	int threaded = 0, rc = 0;
+	size_t k, r;
+
+	memset(&j, 0, sizeof(j));
+	j.d = d, j.p = p;
+	if (p->nout > CHUNK && pthread_mutex_init(&j.mu, NULL) == 0) {
+		if (pthread_cond_init(&j.cv, NULL) == 0) {
+			j.buf[0] = tsv_mopen();
+			j.buf[1] = tsv_mopen();
+			threaded = pthread_create(&th, NULL, fmt_thread, &j) == 0;
+			if (!threaded)
+				pthread_cond_destroy(&j.cv);
+		}
+		if (!threaded)
+			pthread_mutex_destroy(&j.mu);
+	}
+	for (k = 0; k * CHUNK < p->nout && rc == 0; k++) {
+		if (threaded && k % 2 == 1) {
+			rc = take_chunk(&j, k, w);
+			continue;
+		}
+		for (r = k * CHUNK; r < (k + 1) * CHUNK && r < p->nout &&
+		    rc == 0; r++)
+			rc = nvtx_row(d, p, r, w, &rb);
+	}
+	if (threaded) {
+		pthread_mutex_lock(&j.mu);
+		j.stop = 1;
+		pthread_cond_broadcast(&j.cv);
+		pthread_mutex_unlock(&j.mu);
+		pthread_join(th, NULL);
+		pthread_cond_destroy(&j.cv);
+		pthread_mutex_destroy(&j.mu);
+	}
+	if (j.buf[0] != NULL) {
+		tsv_wclose(j.buf[0]);
+		tsv_wclose(j.buf[1]);
+	}
+	free(j.rb.name);
+	free(j.rb.stack);
+	free(rb.name);
+	free(rb.stack);
+	return rc;
 }
 
 int
 nsysdb_write_nvtx(struct nsysdb *d, const struct nvtxproj *p,
     struct tsv_writer *w, int header)
 {
-	size_t k;
-
 	if (header && tsv_header(w, nsysdb_nvtx_columns) != 0)
 		return -1;
-	for (k = 0; k < p->nout; k++) {
-		size_t i = p->order[k];
-		const struct nvtxproj_range *r = &d->r[i];
-
-		tsv_str(w, nsysdb_name(d, i));
-		tsv_i64(w, p->pstart[i]);
-		tsv_i64(w, p->pend[i] - p->pstart[i]);
-		tsv_i64(w, r->start);
-		tsv_i64(w, r->end - r->start);
-		tsv_str(w, d->rpushpop[i] ? "PushPop" : "StartEnd");
-		tsv_i64(w, PIDOF(r->tid));
-		tsv_i64(w, TIDOF(r->tid));
-		tsv_i64(w, p->nops[i]);
-		tsv_i64(w, p->lvl[i]);
-		tsv_i64(w, p->nchild[i]);
-		tsv_i64(w, r->id);
-		if (p->parent[i] < 0)
-			tsv_empty(w);
-		else
-			tsv_i64(w, d->r[p->parent[i]].id);
-		tsv_str(w, range_stack(d->r, p->parent, i, &d->stackbuf,
-		    &d->capstackbuf));
-		if (tsv_eor(w) != 0)
-			return -1;
-	}
-	return 0;
+	return nvtx_rows(d, p, w);
 }
 
 void
@@ -1018,8 +1368,10 @@ nsysdb_pushpop(struct nsysdb *d, struct compile_range **out, size_t *n)
 		v[i].parent_id = p.parent[i] < 0 ? -1 : r[p.parent[i]].id;
 	}
 	for (i = 0; i < m; i++) {
+		size_t len, lvl;
+
 		v[i].range_stack = mem_strdup(range_stack(r, p.parent, i,
-		    &d->stackbuf, &d->capstackbuf));
+		    &d->stackbuf, &d->capstackbuf, &len, &lvl));
 		if (p.parent[i] >= 0) {
 			v[p.parent[i]].num_child++;
 			v[p.parent[i]].dur_child_ns += v[i].dur_ns;

@@ -49,7 +49,7 @@ struct tsv_writer;
 
 struct nsysdb_domain {
 	int64_t pid, id;	/* process (PID bits), domainId */
-	size_t seq;		/* order of creation */
+	int64_t start, rowid;	/* its creation (the earliest kept) */
 	char *name;
 };
 

@@ -1,32 +1,25 @@
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/mem.h"
+#include "base/sort.h"
+#include "base/u64map.h"
 #include "profile/nvtxproj.h"
 
-/* Sort records: the key first, the input index last. */
-struct rkey {
-	int64_t tid, start, end, id;
-	size_t i;
-};
-
-struct ckey {
-	int64_t tid, start, end;
-	size_t i;
-};
-
+/* A (range, key) credit of a key launched by several calls. */
 struct pair {
-	size_t range;
-	uint32_t key;
+	uint32_t range, key;
 };
 
 #define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
 
 /* Ranges by thread, start, end descending, RangeId: containers first. */
 static int
-cmp_r(const void *pa, const void *pb)
+cmp_r(uint32_t x, uint32_t y, const void *ctx)
 {
-	const struct rkey *a = pa, *b = pb;
+	const struct nvtxproj_range *a = (const struct nvtxproj_range *)ctx + x;
+	const struct nvtxproj_range *b = (const struct nvtxproj_range *)ctx + y;
 
 	if (a->tid != b->tid)
 		return CMP(a->tid, b->tid);
@@ -37,10 +30,12 @@ cmp_r(const void *pa, const void *pb)
 	return CMP(a->id, b->id);
 }
 
+/* Calls by thread, start, end, input order. */
 static int
-cmp_c(const void *pa, const void *pb)
+cmp_c(uint32_t x, uint32_t y, const void *ctx)
 {
-	const struct ckey *a = pa, *b = pb;
+	const struct nvtxproj_call *a = (const struct nvtxproj_call *)ctx + x;
+	const struct nvtxproj_call *b = (const struct nvtxproj_call *)ctx + y;
 
 	if (a->tid != b->tid)
 		return CMP(a->tid, b->tid);
@@ -48,7 +43,7 @@ cmp_c(const void *pa, const void *pb)
 		return CMP(a->start, b->start);
 	if (a->end != b->end)
 		return CMP(a->end, b->end);
-	return CMP(a->i, b->i);
+	return CMP(x, y);
 }
 
 static int
@@ -61,88 +56,76 @@ cmp_pair(const void *pa, const void *pb)
 	return CMP(a->key, b->key);
 }
 
-/*
- * Sort the N records of SIZE bytes at V (whose first field is the
- * thread) with CMP, cheaply for what exports hold: rows of a few threads
- * interleaved, each thread's already in order.  The records are first
- * grouped by thread, keeping their order (a counting sort over the
- * distinct threads); a thread's run is then sorted only when it is out
- * of order.  Many threads: one qsort.
- */
-#define MAXTHREADS	4096
-
-static void
-sort_by_thread(void *v, size_t n, size_t size,
-    int (*cmp)(const void *, const void *))
+static int
+cmp_tid(uint32_t x, uint32_t y, const void *ctx)
 {
-	int64_t tids[MAXTHREADS];
-	size_t count[MAXTHREADS + 1], nt = 0, i, k;
-	unsigned char *b = v, *out;
-	uint32_t *which;
+	const int64_t *t = ctx;
 
-	/* Already in order (one thread, or threads one after another). */
-	for (i = 1; i < n && cmp(b + (i - 1) * size, b + i * size) <= 0; i++)
-		;
-	if (i >= n)
-		return;
-	which = mem_calloc(n + 1, sizeof(*which));
+	return CMP(t[x], t[y]);
+}
+
+/*
+ * The indices of the N records of SIZE bytes at BASE (an int64_t thread
+ * at offset OFF of each), sorted by CMP, cheaply for what exports hold:
+ * rows of a few threads interleaved, each thread's nearly in order.  The
+ * indices are first grouped by thread, threads ascending, each thread's
+ * in input order (a counting sort over the distinct threads); each
+ * thread's run is then sorted by CMP, a linear pass when it is in order
+ * already (sort_idx).  Only indices move: 4 bytes a record, not the
+ * records.
+ */
+static uint32_t *
+sort_by_thread(const void *base, size_t n, size_t size, size_t off,
+    sort_idx_cmp cmp)
+{
+	const unsigned char *b = base;
+	struct u64map m = { NULL, 0, 0 };
+	int64_t *tids = NULL, last = 0;
+	uint32_t *which = mem_calloc(n + 1, sizeof(*which)), *out, *rank;
+	uint32_t *byrank;
+	size_t nt = 0, capt = 0, k = 0, i, *count;
+
 	for (i = 0; i < n; i++) {
 		int64_t t;
 
-		memcpy(&t, b + i * size, sizeof(t));
-		/* Runs of one thread are common: try the last one first. */
-		for (k = nt; k > 0 && tids[k - 1] != t; k--)
-			;
-		if (k == 0) {
-			if (nt == MAXTHREADS) {
-				free(which);
-				qsort(v, n, size, cmp);
-				return;
+		memcpy(&t, b + i * size + off, sizeof(t));
+		/* Runs of one thread are common: the last one first. */
+		if (nt == 0 || t != last) {
+			if ((k = u64map_get(&m, (uint64_t)t)) == U64MAP_NONE) {
+				mem_grow(&tids, &capt, nt + 1, sizeof(*tids));
+				tids[k = nt++] = t;
+				u64map_add(&m, (uint64_t)t, k);
 			}
-			tids[nt++] = t;
-			k = nt;
+			last = t;
 		}
-		which[i] = (uint32_t)(k - 1);
+		which[i] = (uint32_t)k;
 	}
-	/* Threads in ascending order: their ranks. */
-	{
-		size_t rank[MAXTHREADS], order[MAXTHREADS], j;
-
-		for (k = 0; k < nt; k++)
-			order[k] = k;
-		for (k = 1; k < nt; k++)	/* few threads: insertion sort */
-			for (j = k; j > 0 && tids[order[j - 1]] > tids[order[j]];
-			    j--) {
-				size_t tmp = order[j];
-
-				order[j] = order[j - 1];
-				order[j - 1] = tmp;
-			}
-		for (k = 0; k < nt; k++)
-			rank[order[k]] = k;
-		memset(count, 0, sizeof(count));
-		for (i = 0; i < n; i++)
-			count[rank[which[i]] + 1]++;
-		for (k = 0; k < nt; k++)
-			count[k + 1] += count[k];
-		out = mem_alloc(n * size + 1);
-		for (i = 0; i < n; i++)
-			memcpy(out + count[rank[which[i]]]++ * size, b + i * size,
-			    size);
-	}
-	memcpy(b, out, n * size);
-	free(out);
+	u64map_free(&m);
+	/* Each thread's rank among the threads, ascending. */
+	byrank = mem_calloc(nt + 1, sizeof(*byrank));
+	rank = mem_calloc(nt + 1, sizeof(*rank));
+	for (k = 0; k < nt; k++)
+		byrank[k] = (uint32_t)k;
+	sort_idx(byrank, nt, cmp_tid, tids);
+	for (k = 0; k < nt; k++)
+		rank[byrank[k]] = (uint32_t)k;
+	free(byrank);
+	count = mem_calloc(nt + 1, sizeof(*count));
+	for (i = 0; i < n; i++)
+		count[rank[which[i]] + 1]++;
+	for (k = 0; k < nt; k++)
+		count[k + 1] += count[k];
+	out = mem_calloc(n + 1, sizeof(*out));
+	for (i = 0; i < n; i++)
+		out[count[rank[which[i]]]++] = (uint32_t)i;
 	free(which);
-	/* count[k] is now the end of thread k's run. */
-	for (k = 0, i = 0; k < nt; i = count[k++]) {
-		size_t e = count[k], j;
-
-		for (j = i + 1; j < e && cmp(b + (j - 1) * size, b + j * size) <=
-		    0; j++)
-			;
-		if (j < e)
-			qsort(b + i * size, e - i, size, cmp);
-	}
+	/* count[k] is now the end of the run of the thread of rank k. */
+	for (k = 0, i = 0; k < nt; i = count[k++])
+		sort_idx(out + i, count[k] - i, cmp, base);
+	free(count);
+	free(rank);
+	free(tids);
+	return out;
 }
 
 /* The sweep's state over one thread's sorted ranges and calls. */
@@ -150,13 +133,11 @@ struct sweep {
 	const struct nvtxproj_range *r;
 	const struct nvtxproj_call *c;
 	const struct nvtxproj_group *g;
-	struct rkey *rs;
-	struct ckey *cs;
+	uint32_t *rs, *cs;	/* ranges and calls by (thread, start) */
 	size_t nr, nc;
-	size_t *act;		/* open ranges (input indices) */
+	uint32_t *act;		/* open ranges (input indices) */
 	size_t nact, capact;
-	long *inner;		/* innermost container of each call */
-	uint32_t *keycalls;	/* calls per key, to find repeated keys */
+	uint8_t *keycalls;	/* calls per key, counted up to 2 */
 	struct pair *pairs;	/* (range, key) credits of repeated keys */
 	size_t npairs, cappairs;
 	struct nvtxproj *p;
@@ -183,14 +164,8 @@ tighter(const struct sweep *w, size_t a, long b, int64_t s, int64_t e)
 	return ra->id > rb->id;
 }
 
-/*
- * The tightest open range containing [S, E] (-1: none); drops the open
- * ranges that ended before S, which can contain nothing after it.  With
- * CREDIT >= 0 (a launch call), credits that call to every container.
- */
-static long
-containers(struct sweep *w, int64_t s, int64_t e, long credit);
-
+/* Credit launch CALL to range A: A's projection takes in the call's
+ * envelope, and A counts the call's key once. */
 static void
 credit(struct sweep *w, size_t call, size_t a)
 {
@@ -198,24 +173,24 @@ credit(struct sweep *w, size_t call, size_t a)
 	const struct nvtxproj_group *g = &w->g[c->group];
 	struct nvtxproj *p = w->p;
 
-	if (p->nops[a] == 0 && p->pstart[a] == INT64_MAX) {
+	if (g->start < p->pstart[a])
 		p->pstart[a] = g->start;
+	if (g->end > p->pend[a])
 		p->pend[a] = g->end;
-	} else {
-		if (g->start < p->pstart[a])
-			p->pstart[a] = g->start;
-		if (g->end > p->pend[a])
-			p->pend[a] = g->end;
-	}
 	if (w->keycalls[c->key] == 1) {
 		p->nops[a]++;
 		return;
 	}
 	mem_grow(&w->pairs, &w->cappairs, w->npairs + 1, sizeof(*w->pairs));
-	w->pairs[w->npairs].range = a;
+	w->pairs[w->npairs].range = (uint32_t)a;
 	w->pairs[w->npairs++].key = c->key;
 }
 
+/*
+ * The tightest open range containing [S, E] (-1: none); drops the open
+ * ranges that ended before S, which can contain nothing after it.  With
+ * CALL >= 0 (a launch call), credits that call to every container.
+ */
 static long
 containers(struct sweep *w, int64_t s, int64_t e, long call)
 {
@@ -243,126 +218,66 @@ containers(struct sweep *w, int64_t s, int64_t e, long call)
 
 /*
  * One pass over the ranges and calls, merged by (thread, start), ranges
- * first on a tie (a range starting with a call contains it).  Pass 0
- * finds parents, levels and each call's innermost range; pass 1 credits.
+ * first on a tie (a range starting with a call contains it): a range
+ * finds its parent, a launch call credits every range open
+ * around it, a capture call (a graph node's creation) its innermost.
  */
 static void
-sweep(struct sweep *w, int pass)
+sweep(struct sweep *w)
 {
+	struct nvtxproj *p = w->p;
 	size_t i = 0, j = 0;
 	int64_t tid = 0;
 	int first = 1;
 
-	w->nact = 0;
 	while (i < w->nr || j < w->nc) {
-		int take_r;
-		int64_t t;
+		const struct nvtxproj_range *r = i < w->nr ? &w->r[w->rs[i]] : NULL;
+		const struct nvtxproj_call *c = j < w->nc ? &w->c[w->cs[j]] : NULL;
+		int take_r = c == NULL || (r != NULL && (r->tid < c->tid ||
+		    (r->tid == c->tid && r->start <= c->start)));
+		int64_t t = take_r ? r->tid : c->tid;
 
-		if (i < w->nr && j < w->nc)
-			take_r = w->rs[i].tid < w->cs[j].tid ||
-			    (w->rs[i].tid == w->cs[j].tid &&
-			    w->rs[i].start <= w->cs[j].start);
-		else
-			take_r = i < w->nr;
-		t = take_r ? w->rs[i].tid : w->cs[j].tid;
 		if (first || t != tid)
 			w->nact = 0;
 		first = 0;
 		tid = t;
 		if (take_r) {
-			size_t x = w->rs[i++].i;
+			uint32_t x = w->rs[i++];
+			long par = containers(w, r->start, r->end, -1);
 
-			if (pass == 0) {
-				long par = containers(w, w->r[x].start,
-				    w->r[x].end, -1);
-
-				w->p->parent[x] = par;
-				w->p->lvl[x] = par < 0 ? 0 :
-				    w->p->lvl[par] + 1;
-			} else {
-				containers(w, w->r[x].start, w->r[x].end, -1);
-			}
+			p->parent[x] = (int32_t)par;
 			mem_grow(&w->act, &w->capact, w->nact + 1,
 			    sizeof(*w->act));
 			w->act[w->nact++] = x;
 		} else {
-			size_t y = w->cs[j++].i;
-			const struct nvtxproj_call *c = &w->c[y];
+			uint32_t y = w->cs[j++];
+			long in;
 
-			if (pass == 0)
-				w->inner[y] = containers(w, c->start, c->end,
-				    -1);
-			else if (!c->capture)
+			if (!c->capture)
 				containers(w, c->start, c->end, (long)y);
-			else if (w->inner[y] >= 0)
-				credit(w, y, (size_t)w->inner[y]);
+			else if ((in = containers(w, c->start, c->end, -1)) >= 0)
+				credit(w, y, (size_t)in);
 		}
 	}
 }
 
-/* A projected range's output sort key. */
-struct okey {
-	int64_t start, dur, id;
-	size_t i;
+/* Projected ranges by start, longer first, then RangeId. */
+struct outctx {
+	const struct nvtxproj *p;
+	const struct nvtxproj_range *r;
 };
 
 static int
-cmp_out(const void *pa, const void *pb)
+cmp_out(uint32_t x, uint32_t y, const void *ctx)
 {
-	const struct okey *a = pa, *b = pb;
+	const struct outctx *o = ctx;
+	const int64_t *s = o->p->pstart, *e = o->p->pend;
 
-	if (a->start != b->start)
-		return CMP(a->start, b->start);
-	if (a->dur != b->dur)
-		return CMP(b->dur, a->dur);
-	return CMP(a->id, b->id);
-}
-
-/*
- * Sort K[0..N) by cmp_out with a natural merge sort: runs already in
- * order are found and merged pairwise, so that the nearly ordered keys
- * of a trace (nested ranges share a start, threads interleave) sort in a
- * few passes; never worse than O(n log n).
- */
-static void
-sort_out(struct okey *k, size_t n)
-{
-	struct okey *tmp = mem_calloc(n + 1, sizeof(*tmp)), *src = k, *dst = tmp;
-	size_t *run = NULL, nrun = 0, caprun = 0, i;
-
-	for (i = 0; i < n; i++)
-		if (i == 0 || cmp_out(&k[i - 1], &k[i]) > 0) {
-			mem_grow(&run, &caprun, nrun + 2, sizeof(*run));
-			run[nrun++] = i;
-		}
-	mem_grow(&run, &caprun, nrun + 2, sizeof(*run));
-	run[nrun] = n;
-	while (nrun > 1) {
-		size_t r, out = 0;
-		struct okey *t;
-
-		for (r = 0; r < nrun; r += 2) {
-			size_t a = run[r], ae = run[r + 1];
-			size_t b = r + 1 < nrun ? run[r + 1] : ae;
-			size_t be = r + 1 < nrun ? run[r + 2] : ae, o = a;
-
-			while (a < ae && b < be)
-				dst[o++] = cmp_out(&src[b], &src[a]) < 0 ?
-				    src[b++] : src[a++];
-			while (a < ae)
-				dst[o++] = src[a++];
-			while (b < be)
-				dst[o++] = src[b++];
-			run[out++] = run[r];
-		}
-		run[out] = n;
-		nrun = out;
-		t = src, src = dst, dst = t;
-	}
-	if (src != k)
-		memcpy(k, src, n * sizeof(*k));
-	free(tmp);
-	free(run);
+	if (s[x] != s[y])
+		return CMP(s[x], s[y]);
+	if (e[x] - s[x] != e[y] - s[y])
+		return CMP(e[y] - s[y], e[x] - s[x]);
+	return CMP(o->r[x].id, o->r[y].id);
 }
 
 static void
@@ -378,33 +293,29 @@ count_pairs(struct sweep *w)
 			w->p->nops[w->pairs[i].range]++;
 }
 
+/* Counts of repeated keys, children, and the output order (of the
+ * projected ranges in input order: nearly sorted already). */
 static void
 finish(struct sweep *w)
 {
 	struct nvtxproj *p = w->p;
-	struct okey *k;
+	struct outctx o;
 	size_t i;
 
 	count_pairs(w);
 	for (i = 0; i < p->n; i++)
 		p->nout += p->nops[i] > 0;
-	k = mem_calloc(p->nout + 1, sizeof(*k));
+	p->order = mem_calloc(p->nout + 1, sizeof(*p->order));
 	p->nout = 0;
 	for (i = 0; i < p->n; i++) {
 		if (p->nops[i] == 0)
 			continue;
-		k[p->nout].start = p->pstart[i];
-		k[p->nout].dur = p->pend[i] - p->pstart[i];
-		k[p->nout].id = w->r[i].id;
-		k[p->nout++].i = i;
+		p->order[p->nout++] = (uint32_t)i;
 		if (p->parent[i] >= 0)
 			p->nchild[p->parent[i]]++;
 	}
-	sort_out(k, p->nout);
-	p->order = mem_calloc(p->nout + 1, sizeof(*p->order));
-	for (i = 0; i < p->nout; i++)
-		p->order[i] = k[i].i;
-	free(k);
+	o.p = p, o.r = w->r;
+	sort_idx(p->order, p->nout, cmp_out, &o);
 }
 
 void
@@ -420,41 +331,34 @@ nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
 	memset(p, 0, sizeof(*p));
 	w.r = r, w.c = c, w.g = g, w.nr = nr, w.nc = nc, w.p = p;
 	p->n = nr;
-	p->pstart = mem_calloc(nr + 1, sizeof(*p->pstart));
-	p->pend = mem_calloc(nr + 1, sizeof(*p->pend));
+	p->pstart = mem_alloc((nr + 1) * sizeof(*p->pstart));
+	p->pend = mem_alloc((nr + 1) * sizeof(*p->pend));
 	p->nops = mem_calloc(nr + 1, sizeof(*p->nops));
-	p->parent = mem_calloc(nr + 1, sizeof(*p->parent));
-	p->lvl = mem_calloc(nr + 1, sizeof(*p->lvl));
+	p->parent = mem_alloc((nr + 1) * sizeof(*p->parent));
 	p->nchild = mem_calloc(nr + 1, sizeof(*p->nchild));
-	for (i = 0; i < nr; i++)
-		p->pstart[i] = INT64_MAX;
-	w.rs = mem_calloc(nr + 1, sizeof(*w.rs));
+	/* Every range is reached by the sweep (parent); an empty
+	 * envelope is [INT64_MAX, INT64_MIN]. */
 	for (i = 0; i < nr; i++) {
-		w.rs[i].tid = r[i].tid, w.rs[i].start = r[i].start;
-		w.rs[i].end = r[i].end, w.rs[i].id = r[i].id, w.rs[i].i = i;
+		p->pstart[i] = INT64_MAX;
+		p->pend[i] = INT64_MIN;
 	}
-	sort_by_thread(w.rs, nr, sizeof(*w.rs), cmp_r);
-	w.cs = mem_calloc(nc + 1, sizeof(*w.cs));
-	for (i = 0; i < nc; i++) {
-		w.cs[i].tid = c[i].tid, w.cs[i].start = c[i].start;
-		w.cs[i].end = c[i].end, w.cs[i].i = i;
+	w.rs = sort_by_thread(r, nr, sizeof(*r),
+	    offsetof(struct nvtxproj_range, tid), cmp_r);
+	w.cs = sort_by_thread(c, nc, sizeof(*c),
+	    offsetof(struct nvtxproj_call, tid), cmp_c);
+	for (i = 0; i < nc; i++)
 		if (c[i].key > maxkey)
 			maxkey = c[i].key;
-	}
-	sort_by_thread(w.cs, nc, sizeof(*w.cs), cmp_c);
 	w.keycalls = mem_calloc((size_t)maxkey + 2, sizeof(*w.keycalls));
 	for (i = 0; i < nc; i++)
 		if (w.keycalls[c[i].key] < 2)
 			w.keycalls[c[i].key]++;
-	w.inner = mem_calloc(nc + 1, sizeof(*w.inner));
-	sweep(&w, 0);
-	sweep(&w, 1);
-	/* The sorted copies are done with: free them before the output
+	sweep(&w);
+	/* The sorted orders are done with: free them before the output
 	 * order takes its own memory. */
 	free(w.rs);
 	free(w.cs);
 	free(w.act);
-	free(w.inner);
 	free(w.keycalls);
 	finish(&w);
 	free(w.pairs);
@@ -467,7 +371,6 @@ nvtxproj_free(struct nvtxproj *p)
 	free(p->pend);
 	free(p->nops);
 	free(p->parent);
-	free(p->lvl);
 	free(p->nchild);
 	free(p->order);
 	memset(p, 0, sizeof(*p));

@@ -48,8 +48,8 @@ struct nvtxproj_call {
 	int64_t start, end;	/* ns, the API call */
 	int64_t tid;		/* globalTid */
 	uint32_t key;		/* launch identity, for NumGPUOps */
-	uint32_t group;		/* index into the groups' envelopes */
-	int capture;		/* a graph node's creation (see above) */
+	uint32_t group : 31;	/* index into the groups' envelopes */
+	uint32_t capture : 1;	/* a graph node's creation (see above) */
 };
 
 /* Envelope of the GPU operations of a group: [start, end] in ns. */
@@ -57,23 +57,28 @@ struct nvtxproj_group {
 	int64_t start, end;
 };
 
-/* The projection, one entry per range (index of the input array). */
+/* The projection, one entry per range (index of the input array).
+ * Indices are 32-bit: callers pass fewer than 2^31 ranges, calls and
+ * groups (nsysdb refuses more). */
 struct nvtxproj {
 	size_t n;
 	int64_t *pstart, *pend;	/* projected interval, ns (if nops > 0) */
-	int64_t *nops;		/* NumGPUOps; 0: not projected */
-	long *parent;		/* index of the parent range, -1: a root */
-	int32_t *lvl;		/* depth in the CPU tree, 0 for a root */
-	int64_t *nchild;	/* children that are projected */
-	size_t *order;		/* projected ranges, output order */
+	uint32_t *nops;		/* NumGPUOps; 0: not projected */
+	int32_t *parent;	/* index of the parent range, -1: a root;
+				 * the depth (Lvl) is the length of the chain */
+	uint32_t *nchild;	/* children that are projected */
+	uint32_t *order;	/* projected ranges, output order */
 	size_t nout;
 };
 
 /*
  * Project R[0..NR) with the calls C[0..NC) whose envelopes are
- * G[0..NG) into P (a zeroed struct).  Output order: projected start
- * ascending, projected duration descending, RangeId ascending.  Inputs
- * are not modified.  Cannot fail (memory exhaustion exits, mem.h).
+ * G[0..NG) into P (a zeroed struct); NR and NC below 2^31.  Output
+ * order: projected start ascending, projected duration descending,
+ * RangeId ascending.  Inputs are not modified.  Cannot fail (memory
+ * exhaustion exits, mem.h).  Memory beyond P's arrays (28 bytes a
+ * range): 4 bytes a range and a call for the sorted orders, and the
+ * scratch of one sort (sort.h).
  */
 void nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
     const struct nvtxproj_call *c, size_t nc, const struct nvtxproj_group *g,

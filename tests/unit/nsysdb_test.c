@@ -73,7 +73,8 @@ test_ties(void)
 	CHECK_INT(p.parent[2], 1);
 	CHECK_INT(p.parent[3], -1);
 	CHECK_INT(p.parent[4], -1);
-	CHECK_INT(p.lvl[2], 3);
+	CHECK_INT(p.parent[p.parent[p.parent[2]]], 4);	/* Lvl 3 */
+	CHECK_INT(p.parent[4], -1);
 	/* Key 0 counted once though two of its calls lie in 1..4. */
 	CHECK_INT(p.nops[0], 1);
 	CHECK_INT(p.nops[3], 1);

@@ -71,9 +71,58 @@ random_ties(void)
 	free(b);
 }
 
+/* sort_idx's comparator: the keys of CTX's records modulo 7. */
+static int
+cmp_idx(uint32_t a, uint32_t b, const void *ctx)
+{
+	const struct el *v = ctx;
+	int x = v[a].key % 7, y = v[b].key % 7;
+
+	return (x > y) - (x < y);
+}
+
+/* sort_idx against the insertion sort, on inputs of every shape it
+ * treats apart: random, already in order, reversed, runs of a few
+ * sorted blocks, sizes 0..1000. */
+static void
+idx_shapes(void)
+{
+	static const size_t sizes[] = { 0, 1, 2, 3, 5, 64, 65, 1000 };
+	struct el *a = calloc(1000, sizeof(*a)), *b = calloc(1000, sizeof(*b));
+	uint32_t *v = calloc(1000, sizeof(*v));
+	unsigned seed = 777;
+	size_t s, i, bad;
+	int shape;
+
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
+		for (shape = 0; shape < 4; shape++) {
+			size_t n = sizes[s];
+
+			for (i = 0; i < n; i++) {
+				seed = seed * 1103515245u + 12345u;
+				a[i].key = shape == 0 ? (int)(seed >> 8) & 0xffff :
+				    shape == 1 ? (int)i * 7 : shape == 2 ?
+				    (int)(n - i) * 7 : (int)(i % 50) * 7 +
+				    (int)(i / 50 % 3);
+				a[i].pos = i;
+				v[i] = (uint32_t)i;
+			}
+			memcpy(b, a, n * sizeof(*a));
+			sort_idx(v, n, cmp_idx, a);
+			insertion(b, n, 7);
+			for (bad = 0, i = 0; i < n; i++)
+				bad += v[i] != b[i].pos;
+			CHECK_INT(bad, 0);
+		}
+	free(a);
+	free(b);
+	free(v);
+}
+
 int
 main(void)
 {
 	random_ties();
+	idx_shapes();
 	return unit_done("sort");
 }

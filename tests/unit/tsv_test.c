@@ -1,6 +1,8 @@
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "base/err.h"
 #include "base/tsv.h"
 #include "unit.h"
 
@@ -74,9 +76,64 @@ i64s(void)
 	free(out);
 }
 
+/* Rows formatted by memory writers and appended with tsv_rows equal the
+ * same rows written straight, small blocks (into the buffer) and large
+ * ones (past it); a failed write is reported. */
+static void
+memory_rows(void)
+{
+	char *a = NULL, *b = NULL;
+	size_t la = 0, lb = 0, n, i;
+	FILE *fa = open_memstream(&a, &la), *fb = open_memstream(&b, &lb);
+	struct tsv_writer *wa = tsv_wopen(fa, "a"), *wb = tsv_wopen(fb, "b");
+	struct tsv_writer *m = tsv_mopen();
+	const char *rows;
+	FILE *full;
+
+	tsv_str(wb, "head");
+	CHECK_INT(tsv_eor(wb), 0);
+	tsv_str(wa, "head");
+	CHECK_INT(tsv_eor(wa), 0);
+	/* Blocks of 1, 10 and 20,000 rows (the last > the 64 KiB buffer). */
+	for (n = 1; n <= 20000; n = n == 1 ? 10 : n * 2000) {
+		tsv_mreset(m);
+		for (i = 0; i < n; i++) {
+			tsv_i64(m, (int64_t)(i * n));
+			tsv_str(m, "x\ty");
+			CHECK_INT(tsv_eor(m), 0);
+			tsv_i64(wa, (int64_t)(i * n));
+			tsv_str(wa, "x\ty");
+			CHECK_INT(tsv_eor(wa), 0);
+		}
+		rows = tsv_mbuf(m, &i);
+		CHECK_INT(tsv_rows(wb, rows, i), 0);
+	}
+	CHECK_INT(tsv_wclose(wa), 0);
+	CHECK_INT(tsv_wclose(wb), 0);
+	fclose(fa);
+	fclose(fb);
+	CHECK_INT(la > 200000, 1);
+	CHECK_INT(la == lb && memcmp(a, b, la) == 0, 1);
+	/* A block past the buffer to a full disk fails at once. */
+	if ((full = fopen("/dev/full", "w")) != NULL) {
+		struct tsv_writer *wf = tsv_wopen(full, "full");
+
+		setvbuf(full, NULL, _IONBF, 0);
+		rows = tsv_mbuf(m, &i);
+		CHECK_INT(tsv_rows(wf, rows, i), -1);
+		CHECK_STR(err_msg(), "full: write error: No space left on device");
+		CHECK_INT(tsv_wclose(wf), -1);
+		fclose(full);
+	}
+	CHECK_INT(tsv_wclose(m), 0);
+	free(a);
+	free(b);
+}
+
 int
 main(void)
 {
+	memory_rows();
 	f64(0, "0");
 	f64(1, "1");
 	f64(-2.5, "-2.5");
