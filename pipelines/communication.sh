@@ -6,14 +6,15 @@
 set -eu
 USAGE='pipelines/communication.sh [-o dir] [-t table] [-s dir] input ...'
 TABLES='bandwidth hidden'
-. "$(dirname -- "$0")/lib/common.sh"
+case $0 in */*) . "${0%/*}/lib/common.sh" ;; *) . ./lib/common.sh ;; esac
 
 std_args "$@"
 shift $((OPTIND - 1))
 
 frames "$@"
+table_dir
 steady communication
 for s in bandwidth hidden; do
-	nsysjax-collectives -s "$s" "$W/communication.tsv" > "$W/$s"
-	put "$s" "$W/$s"
+	nsysjax-collectives -s "$s" "$SD/communication.tsv" > "$TD/$s.tsv"
+	put "$s" "$TD/$s.tsv"
 done

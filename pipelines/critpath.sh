@@ -11,7 +11,7 @@
 set -eu
 USAGE='pipelines/critpath.sh -o dir [-s dir] [-C factor] [-x regex=factor] input ...'
 TABLES=
-. "$(dirname -- "$0")/lib/common.sh"
+case $0 in */*) . "${0%/*}/lib/common.sh" ;; *) . ./lib/common.sh ;; esac
 
 COMM=0.5 SCALE=
 while getopts o:s:C:x:h opt; do
@@ -24,90 +24,95 @@ done
 shift $((OPTIND - 1))
 steady_out "$@"
 # A function, not a string: paths with spaces stay one word (review #11).
-CP() { nsysjax-critpath -m "$W/module.tsv" -H "$F/hlo.tsv" "$@"; }
-CP -b "$W/thunk.tsv" > "$OUT/breakdown.tsv" 2> "$W/b.err"
+CP() { nsysjax-critpath -m "$SD/module.tsv" -H "$F/hlo.tsv" "$@"; }
+CP -b "$SD/thunk.tsv" > "$OUT/breakdown.tsv" 2> "$W/b.err"
 if [ -n "$SCALE" ]; then
 	# shellcheck disable=SC2086
-	CP -s --comm-scale "$COMM" --scale "$SCALE" "$W/thunk.tsv" > "$OUT/scenarios.tsv" 2> "$W/s.err"
+	CP -s --comm-scale "$COMM" --scale "$SCALE" "$SD/thunk.tsv" > "$OUT/scenarios.tsv" 2> "$W/s.err"
 else
 	# shellcheck disable=SC2086
-	CP -s --comm-scale "$COMM" "$W/thunk.tsv" > "$OUT/scenarios.tsv" 2> "$W/s.err"
+	CP -s --comm-scale "$COMM" "$SD/thunk.tsv" > "$OUT/scenarios.tsv" 2> "$W/s.err"
 fi
 # shellcheck disable=SC2086
-CP "$W/thunk.tsv" > "$OUT/path.tsv" 2> /dev/null
+CP "$SD/thunk.tsv" > "$OUT/path.tsv" 2> /dev/null
 
-# Per module: executions, means of the step and of each label, shares.
-awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-{ k = $c["ProgramId"]; if (!(k in n)) { o[++m] = k; name[k] = $c["Module"]; dev[k] = $c["Devices"] }
-  n[k]++; st[k] += $c["StepMs"]; cm[k] += $c["ComputeMs"]; co[k] += $c["CommunicationMs"]
-  pw[k] += $c["PeerWaitMs"]; gp[k] += $c["GapMs"]; hb[k] += $c["HostBound"]; ow[k] += $c["OffPathWaitMs"] }
-END { print "ProgramId\tModule\tDevices\tExecutions\tStepMs\tComputeMs\tCommunicationMs\tPeerWaitMs\tGapMs\tGapShare\tHostBound\tOffPathWaitMs\tTotalMs"
-  for (i = 1; i <= m; i++) { k = o[i]
-    printf "%s\t%s\t%d\t%d\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.4f\t%d\t%.6f\t%.6f\n", k, name[k], dev[k], n[k], st[k] / n[k],
-      cm[k] / n[k], co[k] / n[k], pw[k] / n[k], gp[k] / n[k], (st[k] > 0 ? gp[k] / st[k] : 0), hb[k], ow[k] / n[k], st[k] } }' \
-	"$OUT/breakdown.tsv" | { IFS= read -r h; printf '%s\n' "$h"; LC_ALL=C sort -t "$TAB" -k13,13gr -k1,1; } > "$OUT/modules.tsv"
-# Per module and scenario: the mean predicted step and gain.
-awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-{ k = $c["ProgramId"] SUBSEP $c["Scenario"]; if (!(k in n)) o[++m] = k
-  n[k]++; me[k] += $c["MeasuredMs"]; pr[k] += $c["PredictedMs"] }
-END { print "ProgramId\tScenario\tExecutions\tMeasuredMs\tPredictedMs\tGainMs\tGainPct"
-  for (i = 1; i <= m; i++) { k = o[i]; split(k, q, SUBSEP)
-    printf "%s\t%s\t%d\t%.6f\t%.6f\t%.6f\t%.2f\n", q[1], q[2], n[k], me[k] / n[k], pr[k] / n[k],
-      (me[k] - pr[k]) / n[k], (me[k] > 0 ? 100 * (me[k] - pr[k]) / me[k] : 0) } }' \
-	"$OUT/scenarios.tsv" > "$OUT/scenario-means.tsv"
+# Per module: executions, means of the step and of each label, shares;
+# per module and scenario: the mean predicted step and gain; the step to
+# draw (lib/critpath-tables.awk, one pass).
+awk -F'\t' -v MODULES="$OUT/modules.tsv" -v MEANS="$OUT/scenario-means.tsv" -v TOP="$W/top" \
+    -f "$LIB/sort.awk" -f "$LIB/critpath-tables.awk" "$OUT/breakdown.tsv" "$OUT/scenarios.tsv"
 
 # The step drawn: the module with the most time, its median execution.
-top=$(sed -n 2p "$OUT/modules.tsv" | cut -f 1)
-rm -f "$OUT/step.svg"
+top='' exec=''
+IFS="$TAB" read -r top exec < "$W/top" || :
+if [ -e "$OUT/step.svg" ] || [ -L "$OUT/step.svg" ]; then rm -f "$OUT/step.svg"; fi
 if [ -n "$top" ]; then
-	exec=$(awk -F'\t' -v p="$top" 'NR > 1 && $1 == p { print $6 "\t" $2 }' "$OUT/breakdown.tsv" |
-		LC_ALL=C sort -t "$TAB" -k1,1g -k2,2n | awk -F'\t' '{ e[NR] = $2 } END { print e[int((NR + 1) / 2)] }')
 	# shellcheck disable=SC2086
-	CP --svg -e "$top:$exec" "$W/thunk.tsv" > "$OUT/step.svg" 2> /dev/null || rm -f "$OUT/step.svg"
+	CP --svg -e "$top:$exec" "$SD/thunk.tsv" > "$OUT/step.svg" 2> /dev/null || rm -f "$OUT/step.svg"
 fi
 
-# The tables for a person.
-{
-	echo "Critical path of the steady state, per module (means over executions; ms)"
-	awk -F'\t' 'NR > 1 && NR <= 11 { printf "  %-28.28s %3d dev %4d exec  step %10.3f  compute %5.1f%%  comm %5.1f%%  peer wait %5.1f%%  gap %5.1f%%%s\n",
-	    $2 " (" substr($1, 1, 6) ")", $3, $4, $5, ($5 > 0 ? 100 * $6 / $5 : 0), ($5 > 0 ? 100 * $7 / $5 : 0),
-	    ($5 > 0 ? 100 * $8 / $5 : 0), ($5 > 0 ? 100 * $9 / $5 : 0), ($11 > 0 ? "  host-bound" : "") }' "$OUT/modules.tsv"
-	echo
-	echo "What-if scenarios, the module with the most time (estimates from the measured graph; ms)"
-	awk -F'\t' -v p="$top" 'NR > 1 && $1 == p { printf "  %-28.28s measured %10.3f  predicted %10.3f  gain %9.3f (%6.2f%%)\n", $2, $4, $5, $6, $7 }' \
-	    "$OUT/scenario-means.tsv"
-	awk -F'\t' 'NR > 1 && $11 > 0 { h = 1 } END { if (h) print "  Some executions are host-bound (gaps are over half of the critical path): GPU what-ifs are optimistic there." }' \
-	    "$OUT/modules.tsv"
-} > "$OUT/critpath.txt"
-
-# The report's section: the tables, the picture, the caveat.
-hesc() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g'; }
-table() {
-	awk -F'\t' -v cols="$2" 'BEGIN { n = split(cols, want, ",") }
-	function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); return s }
-	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; printf "<table>\n<tr>"
-		for (i = 1; i <= n; i++) printf "<th%s>%s</th>", (want[i] ~ /(Ms|Pct|Share|Devices|Executions)$/ ? " class=\"n\"" : ""), want[i]
-		print "</tr>"; next }
-	NR <= 41 { printf "<tr>"
-		for (i = 1; i <= n; i++) { v = $c[want[i]]; if (want[i] == "ProgramId") v = substr(v, 1, 12)
-			printf "<td%s>%s</td>", (want[i] ~ /(Ms|Pct|Share|Devices|Executions)$/ ? " class=\"n\"" : ""), esc(v) }
-		print "</tr>" }
-	END { print "</table>" }' "$1"
+# The tables for a person (critpath.txt, also on standard output) and the
+# report's section (critpath-section.html: the tables, the picture, the
+# caveat); the notes of nsysjax-critpath on standard error.
+awk -F'\t' -v OUT="$OUT" -v W="$W" -v p="$top" -v exec="$exec" '
+function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); return s }
+# load(FILE, A): the lines of FILE in A[1..]; their number.
+function load(file, a,    n, line) {
+	n = 0
+	while ((getline line < file) > 0) a[++n] = line
+	close(file)
+	return n
 }
-{
-	printf '<section id="critpath">\n<h2>Critical path</h2>\n'
-	printf '<p class="note">What bounds each steady step across its devices: the longest chain of thunks (compute, communication after the last device arrives at a collective), waits for a late peer and gaps (launch or host time), from the aligned frames. Scenarios are <b>estimates</b> from the measured graph (dependencies inferred from times, gaps kept); where gaps dominate (host-bound) GPU what-ifs are optimistic. Every execution, beside this page: <code>critpath/breakdown.tsv</code>, <code>critpath/scenarios.tsv</code>, <code>critpath/path.tsv</code>.</p>\n'
-	printf '<h3>Critical time by label, per module (means over executions, ms)</h3>\n'
-	table "$OUT/modules.tsv" ProgramId,Module,Devices,Executions,StepMs,ComputeMs,CommunicationMs,PeerWaitMs,GapMs,GapShare,OffPathWaitMs
-	printf '<h3>What-if scenarios per module (means over executions, ms)</h3>\n'
-	table "$OUT/scenario-means.tsv" ProgramId,Scenario,Executions,MeasuredMs,PredictedMs,GainMs,GainPct
-	if [ -s "$OUT/step.svg" ]; then
-		printf '<figure>\n'
-		cat "$OUT/step.svg"
-		printf '<figcaption>%s</figcaption>\n</figure>\n' "$(printf 'One steady step (%s, execution %s): a lane per device (beyond 8, the devices of the critical path and one lane for the others), the critical path in black, collective barriers (the last arrival) dashed' \
-		    "$(printf '%s' "$top" | cut -c 1-12)" "$exec" | hesc)"
-	fi
-	printf '</section>\n'
-} > "$OUT/critpath-section.html"
-cat "$W/b.err" "$W/s.err" >&2
-cat "$OUT/critpath.txt"
+# table(A, N, COLS): the rows of A (a TSV file), the columns COLS
+# (comma-separated), at most 40 rows, as an HTML table.
+function table(a, nl, cols,    n, want, c, i, r, v) {
+	n = split(cols, want, ",")
+	for (r = 1; r <= nl; r++) {
+		$0 = a[r]
+		if (r == 1) { for (i = 1; i <= NF; i++) c[$i] = i; printf "<table>\n<tr>" > H
+			for (i = 1; i <= n; i++) printf "<th%s>%s</th>", (want[i] ~ /(Ms|Pct|Share|Devices|Executions)$/ ? " class=\"n\"" : ""), want[i] > H
+			print "</tr>" > H; continue }
+		if (r > 41) continue
+		printf "<tr>" > H
+		for (i = 1; i <= n; i++) { v = $c[want[i]]; if (want[i] == "ProgramId") v = substr(v, 1, 12)
+			printf "<td%s>%s</td>", (want[i] ~ /(Ms|Pct|Share|Devices|Executions)$/ ? " class=\"n\"" : ""), esc(v) > H }
+		print "</tr>" > H
+	}
+	print "</table>" > H
+}
+BEGIN {
+	T = OUT "/critpath.txt"; H = OUT "/critpath-section.html"
+	nm = load(OUT "/modules.tsv", mods); ns = load(OUT "/scenario-means.tsv", means)
+	print "Critical path of the steady state, per module (means over executions; ms)" > T
+	for (r = 2; r <= nm && r <= 11; r++) { $0 = mods[r]
+		printf "  %-28.28s %3d dev %4d exec  step %10.3f  compute %5.1f%%  comm %5.1f%%  peer wait %5.1f%%  gap %5.1f%%%s\n",
+		    $2 " (" substr($1, 1, 6) ")", $3, $4, $5, ($5 > 0 ? 100 * $6 / $5 : 0), ($5 > 0 ? 100 * $7 / $5 : 0),
+		    ($5 > 0 ? 100 * $8 / $5 : 0), ($5 > 0 ? 100 * $9 / $5 : 0), ($11 > 0 ? "  host-bound" : "") > T }
+	print "" > T
+	print "What-if scenarios, the module with the most time (estimates from the measured graph; ms)" > T
+	for (r = 2; r <= ns; r++) { $0 = means[r]
+		if ($1 == p) printf "  %-28.28s measured %10.3f  predicted %10.3f  gain %9.3f (%6.2f%%)\n", $2, $4, $5, $6, $7 > T }
+	for (r = 2; r <= nm; r++) { $0 = mods[r]; if ($11 > 0) h = 1 }
+	if (h) print "  Some executions are host-bound (gaps are over half of the critical path): GPU what-ifs are optimistic there." > T
+	close(T)
+
+	printf "<section id=\"critpath\">\n<h2>Critical path</h2>\n" > H
+	printf "<p class=\"note\">What bounds each steady step across its devices: the longest chain of thunks (compute, communication after the last device arrives at a collective), waits for a late peer and gaps (launch or host time), from the aligned frames. Scenarios are <b>estimates</b> from the measured graph (dependencies inferred from times, gaps kept); where gaps dominate (host-bound) GPU what-ifs are optimistic. Every execution, beside this page: <code>critpath/breakdown.tsv</code>, <code>critpath/scenarios.tsv</code>, <code>critpath/path.tsv</code>.</p>\n" > H
+	printf "<h3>Critical time by label, per module (means over executions, ms)</h3>\n" > H
+	table(mods, nm, "ProgramId,Module,Devices,Executions,StepMs,ComputeMs,CommunicationMs,PeerWaitMs,GapMs,GapShare,OffPathWaitMs")
+	printf "<h3>What-if scenarios per module (means over executions, ms)</h3>\n" > H
+	table(means, ns, "ProgramId,Scenario,Executions,MeasuredMs,PredictedMs,GainMs,GainPct")
+	svg = OUT "/step.svg"
+	if ((getline line < svg) > 0) {
+		printf "<figure>\n" > H
+		do print line > H; while ((getline line < svg) > 0)
+		close(svg)
+		printf "<figcaption>%s</figcaption>\n</figure>\n", esc(sprintf("One steady step (%s, execution %s): a lane per device (beyond 8, the devices of the critical path and one lane for the others), the critical path in black, collective barriers (the last arrival) dashed", \
+		    substr(p, 1, 12), exec)) > H
+	}
+	printf "</section>\n" > H
+	close(H)
+	while ((getline line < (W "/b.err")) > 0) print line > "/dev/stderr"
+	while ((getline line < (W "/s.err")) > 0) print line > "/dev/stderr"
+	while ((getline line < T) > 0) print line
+}'

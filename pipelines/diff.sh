@@ -9,7 +9,7 @@
 set -eu
 USAGE='pipelines/diff.sh -o dir [-n] [-p level] [-t percent] before_input ... -- after_input ...'
 TABLES=
-. "$(dirname -- "$0")/lib/common.sh"
+case $0 in */*) . "${0%/*}/lib/common.sh" ;; *) . ./lib/common.sh ;; esac
 
 gate='' alpha='' norm=''
 # -t is the gate here, not common_opt's table

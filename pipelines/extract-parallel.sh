@@ -15,7 +15,7 @@
 set -eu
 USAGE='extract-parallel.sh [-k] [-S sshlogin[,...]] [-j jobs] [-P parts] -o DIR input ...'
 TABLES=''
-. "$(dirname -- "$0")/lib/common.sh"
+case $0 in */*) . "${0%/*}/lib/common.sh" ;; *) . ./lib/common.sh ;; esac
 
 LOGINS='' JOBS='' PARTS='' KEEP=0
 while getopts o:S:j:P:kh opt; do

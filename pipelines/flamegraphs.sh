@@ -7,7 +7,7 @@
 set -eu
 USAGE='pipelines/flamegraphs.sh -o dir [-u us|ns] [-s dir] input ...'
 TABLES=
-. "$(dirname -- "$0")/lib/common.sh"
+case $0 in */*) . "${0%/*}/lib/common.sh" ;; *) . ./lib/common.sh ;; esac
 
 unit=us
 while getopts o:u:s:h opt; do
@@ -19,35 +19,37 @@ shift $((OPTIND - 1))
 steady_out "$@"
 # The folds need only each instruction's total time: one pass over the
 # thunk rows sums them (exactly, in ns), and the three folds read the sums.
-nsysjax-stats -t thunks -T 1 -M "$W/module.tsv" "$W/thunk.tsv" > "$W/sums.tsv"
-fold() { nsysjax-fold -H "$F/hlo.tsv" -M "$W/module.tsv" "$@" "$W/sums.tsv"; }
-fold -b source -S "$F/stackframes.tsv" -u "$unit" > "$W/source"
-fold -b op_name -u "$unit" > "$W/op_name"
-fold -b opcode > "$W/opcodes"
-cp "$W/source" "$OUT/source.folded"
-cp "$W/op_name" "$OUT/op_name.folded"
-cp "$W/opcodes" "$OUT/opcodes.tsv"
+nsysjax-stats -t thunks -T 1 -M "$SD/module.tsv" "$SD/thunk.tsv" > "$W/sums.tsv"
+fold() { nsysjax-fold -H "$F/hlo.tsv" -M "$SD/module.tsv" "$@" "$W/sums.tsv"; }
+fold -b source -S "$F/stackframes.tsv" -u "$unit" > "$OUT/source.folded"
+fold -b op_name -u "$unit" > "$OUT/op_name.folded"
+fold -b opcode > "$OUT/opcodes.tsv"
 # One flame graph per top module (the notebook's per-module view): its
 # own thunks alone, without -M, so without the idle roots that fill the
 # whole-run graph; named by the ProgramId's first 12 characters, listed
 # in modules.tsv (ProgramId, Name, ProjDurMs, File: the name before
-# .source.folded and .op_name.folded).
-top_modules "$W/module.tsv" > "$W/top"
-printf 'ProgramId\tName\tProjDurMs\tFile\n' > "$W/modules"
+# .source.folded and .op_name.folded).  One pass splits the sums of every
+# top module into $W/sums-module-<ProgramId:12>.tsv and writes the list.
+top_modules "$SD/module.tsv" > "$W/top"
+awk -F'\t' -v W="$W" -v TOP="$W/top" -v SUMS="$W/sums.tsv" '
+BEGIN { while ((getline id < TOP) > 0) if (id != "") { top[id] = ++nt; ids[nt] = id; f[id] = "module-" substr(id, 1, 12)
+		printf "" > (W "/sums-" f[id] ".tsv") }
+	close(TOP) }
+FNR == 1 { file = FILENAME == SUMS ? 1 : 2; split("", c); for (i = 1; i <= NF; i++) c[$i] = i
+	if (file == 1) for (j = 1; j <= nt; j++) print > (W "/sums-" f[ids[j]] ".tsv")
+	next }
+file == 1 { if ($c["ProgramId"] in top) print > (W "/sums-" f[$c["ProgramId"]] ".tsv"); next }
+$c["ProgramId"] in top { id = $c["ProgramId"]; n[id] = $c["Name"]; t[id] += $c["ProjDurMs"] }
+END { print "ProgramId\tName\tProjDurMs\tFile"
+	for (j = 1; j <= nt; j++) { id = ids[j]; printf "%s\t%s\t%.6f\t%s\n", id, n[id], t[id], f[id] } }' \
+    "$W/sums.tsv" "$SD/module.tsv" > "$OUT/modules.tsv"
 while IFS= read -r id; do
 	[ -n "$id" ] || continue
-	f=module-$(printf '%.12s' "$id")
-	awk -F'\t' -v id="$id" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ProgramId") c = i; print; next } $c == id' \
-	    "$W/sums.tsv" > "$W/sums-$f.tsv"
-	nsysjax-fold -H "$F/hlo.tsv" -b source -S "$F/stackframes.tsv" -u "$unit" "$W/sums-$f.tsv" > "$W/$f.source"
-	nsysjax-fold -H "$F/hlo.tsv" -b op_name -u "$unit" "$W/sums-$f.tsv" > "$W/$f.op_name"
-	cp "$W/$f.source" "$OUT/$f.source.folded"
-	cp "$W/$f.op_name" "$OUT/$f.op_name.folded"
-	awk -F'\t' -v id="$id" -v f="$f" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	    $c["ProgramId"] == id { n = $c["Name"]; t += $c["ProjDurMs"] } END { printf "%s\t%s\t%.6f\t%s\n", id, n, t, f }' \
-	    "$W/module.tsv" >> "$W/modules"
+	prefix12 "$id"
+	f=module-$P12
+	nsysjax-fold -H "$F/hlo.tsv" -b source -S "$F/stackframes.tsv" -u "$unit" "$W/sums-$f.tsv" > "$OUT/$f.source.folded"
+	nsysjax-fold -H "$F/hlo.tsv" -b op_name -u "$unit" "$W/sums-$f.tsv" > "$OUT/$f.op_name.folded"
 done < "$W/top"
-cp "$W/modules" "$OUT/modules.tsv"
 
 if command -v flamegraph.pl > /dev/null; then
 	svg=flamegraph.pl
@@ -59,17 +61,19 @@ else
 fi
 # Deterministic SVGs: colours from the frame names (--hash), not random,
 # and flamegraph.pl's hash order fixed (PERL_HASH_SEED); inferno's are
-# deterministic with --hash too.
+# deterministic with --hash too.  Each drawn straight into $OUT.
 export PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
 "$svg" --hash --countname="$unit" --width=1250 --title='Source code flamegraph' \
-	"$OUT/source.folded" > "$W/source.svg"
+	"$OUT/source.folded" > "$OUT/source.svg"
 "$svg" --hash --countname="$unit" --width=1250 --title='op_name flamegraph' \
-	"$OUT/op_name.folded" > "$W/op_name.svg"
-cp "$W/source.svg" "$W/op_name.svg" "$OUT/"
-tail -n +2 "$OUT/modules.tsv" | while IFS="$TAB" read -r id name ms f; do
-	for k in source op_name; do
-		"$svg" --hash --countname="$unit" --width=1250 --title="$name ($(printf '%.12s' "$id")): $k, steady state" \
-		    "$OUT/$f.$k.folded" > "$W/$f.$k.svg"
-		cp "$W/$f.$k.svg" "$OUT/"
+	"$OUT/op_name.folded" > "$OUT/op_name.svg"
+{
+	IFS= read -r _
+	while IFS="$TAB" read -r id name ms f; do
+		prefix12 "$id"
+		for k in source op_name; do
+			"$svg" --hash --countname="$unit" --width=1250 --title="$name ($P12): $k, steady state" \
+			    "$OUT/$f.$k.folded" > "$OUT/$f.$k.svg" < /dev/null
+		done
 	done
-done
+} < "$OUT/modules.tsv"

@@ -6,7 +6,7 @@
 set -eu
 USAGE='pipelines/memory.sh [-o dir] [-t table] [-s dir] input ...'
 TABLES='peaks series'
-. "$(dirname -- "$0")/lib/common.sh"
+case $0 in */*) . "${0%/*}/lib/common.sh" ;; *) . ./lib/common.sh ;; esac
 
 std_args "$@"
 shift $((OPTIND - 1))
@@ -14,10 +14,11 @@ shift $((OPTIND - 1))
 frames "$@"
 [ -f "$F/heap.tsv" ] ||
 	die "$F: no heap.tsv (written by nsysjax-extract -o since it has the heap frame)"
+table_dir
 steady module
-top_modules "$W/module.tsv" > "$W/top"
-awk -v TOP="$W/top" -v SERIES="$W/series" -f "$LIB/tsv.awk" -f "$LIB/memory.awk" \
+top_modules "$SD/module.tsv" > "$W/top"
+awk -v TOP="$W/top" -v SERIES="$TD/series.tsv" -f "$LIB/tsv.awk" -f "$LIB/memory.awk" \
 	"$F/heap.tsv" "$F/module.tsv" > "$W/p"
-sorted "$W/p" -k5,5nr -k1,1 -k3,3n > "$W/peaks"
-put peaks "$W/peaks"
-put series "$W/series"
+sorted "$W/p" -k5,5nr -k1,1 -k3,3n > "$TD/peaks.tsv"
+put peaks "$TD/peaks.tsv"
+put series "$TD/series.tsv"

@@ -7,7 +7,7 @@
 set -eu
 USAGE='pipelines/pgle.sh -o dir [-i] [-s dir] input ...'
 TABLES=
-. "$(dirname -- "$0")/lib/common.sh"
+case $0 in */*) . "${0%/*}/lib/common.sh" ;; *) . ./lib/common.sh ;; esac
 
 fallback=0
 while getopts o:is:h opt; do
@@ -16,10 +16,9 @@ done
 shift $((OPTIND - 1))
 steady_out "$@"
 if [ "$fallback" = 1 ]; then i=-i; else i=; fi
-nsysjax-stats -t costs $i -H "$F/hlo.tsv" "$W/thunk.tsv" > "$W/sorted"
+nsysjax-stats -t costs $i -H "$F/hlo.tsv" "$SD/thunk.tsv" > "$W/sorted"
+# The files, the index rows (unsorted) and the note on empty names.
 awk -v DIR="$OUT" -v PROG="$PROG" -f "$LIB/tsv.awk" -f "$LIB/pgle-files.awk" \
-	"$W/module.tsv" "$W/sorted" > "$W/index"
+	"$SD/module.tsv" "$W/sorted" > "$W/index"
 printf 'ProgramId\tName\tProjDurMs\tCosts\tEmptyNames\tFile\n'
-LC_ALL=C sort -t "$TAB" -k3,3nr -k1,1 "$W/index" | tee "$W/i"
-awk -F'\t' -v PROG="$PROG" '{ e += $5; n += $4; if ($5) f++ }
-	END { if (e) printf "%s: %d of %d names empty in %d files (-i: the instruction names instead)\n", PROG, e, n, f > "/dev/stderr" }' "$W/i"
+LC_ALL=C sort -t "$TAB" -k3,3nr -k1,1 "$W/index"

@@ -7,25 +7,26 @@
 set -eu
 USAGE='pipelines/summary.sh [-o dir] [-t table] [-s dir] input ...'
 TABLES='modules thunks totals compile-ranges compile-no-pass-detail compile-passes compile-summary cmdbufs'
-. "$(dirname -- "$0")/lib/common.sh"
+case $0 in */*) . "${0%/*}/lib/common.sh" ;; *) . ./lib/common.sh ;; esac
 
 std_args "$@"
 shift $((OPTIND - 1))
 
 frames "$@"
+table_dir
 # The compile tables meanwhile (the compile frame is all initialisation).
 (for t in ranges no-pass-detail passes summary; do
-	nsysjax-compilestats -t "$t" "$F/compile.tsv" > "$W/compile-$t"
+	nsysjax-compilestats -t "$t" "$F/compile.tsv" > "$TD/compile-$t.tsv"
 done) & BG=$!
 steady thunk module
 # The module table's waits from the communication rows of the thunk frame
 # (those of the communication frame); one pass for the three tables.
-nsysjax-stats -t modules,thunks,totals -M "$W/module.tsv" -o "$W" "$W/thunk.tsv"
-put modules "$W/modules.tsv"
-put thunks "$W/thunks.tsv"
-put totals "$W/totals.tsv"
+nsysjax-stats -t modules,thunks,totals -M "$SD/module.tsv" -o "$TD" "$SD/thunk.tsv"
+put modules "$TD/modules.tsv"
+put thunks "$TD/thunks.tsv"
+put totals "$TD/totals.tsv"
 # XLA command buffers (CUDA graphs) and their share of the GPU time.
-awk -f "$LIB/tsv.awk" -f "$LIB/cmdbuf.awk" "$W/thunk.tsv" > "$W/cmdbufs.tsv"
-put cmdbufs "$W/cmdbufs.tsv"
+awk -f "$LIB/tsv.awk" -f "$LIB/cmdbuf.awk" "$SD/thunk.tsv" > "$TD/cmdbufs.tsv"
+put cmdbufs "$TD/cmdbufs.tsv"
 wait $BG; BG=
-for t in ranges no-pass-detail passes summary; do put "compile-$t" "$W/compile-$t"; done
+for t in ranges no-pass-detail passes summary; do put "compile-$t" "$TD/compile-$t.tsv"; done

@@ -7,7 +7,7 @@
 set -eu
 USAGE='pipelines/variability.sh [-o dir] [-t table] [-s dir] [-r ratio] [-n count] input ...'
 TABLES='thunks stragglers'
-. "$(dirname -- "$0")/lib/common.sh"
+case $0 in */*) . "${0%/*}/lib/common.sh" ;; *) . ./lib/common.sh ;; esac
 
 ratio=0.1 count=10
 while getopts o:t:s:r:n:h opt; do
@@ -21,9 +21,14 @@ shift $((OPTIND - 1))
 [ -z "$OUT" ] || make_out "$OUT"
 
 frames "$@"
+table_dir
 steady thunk module
 # The two tables in one pass (and a replay) over the thunk rows.
-nsysjax-stats -t variability,stragglers -r "$ratio" -M "$W/module.tsv" -o "$W" "$W/thunk.tsv"
-if [ "$count" -gt 0 ]; then head -n $((count + 1)) "$W/variability.tsv" > "$W/thunks"; else mv "$W/variability.tsv" "$W/thunks"; fi
-put thunks "$W/thunks"
+nsysjax-stats -t variability,stragglers -r "$ratio" -M "$SD/module.tsv" -o "$W" "$SD/thunk.tsv"
+if [ "$count" -gt 0 ]; then
+	head_lines $((count + 1)) < "$W/variability.tsv" > "$TD/thunks.tsv"
+else
+	mv "$W/variability.tsv" "$TD/thunks.tsv"
+fi
+put thunks "$TD/thunks.tsv"
 put stragglers "$W/stragglers.tsv"

@@ -3,7 +3,9 @@
 # tables the script can write).  Provides the tools on PATH, a work
 # directory $W removed on exit, option helpers and the frames of the run.
 
-HERE=$(dirname -- "$0")
+# (Parameter expansions rather than dirname here and below: a process
+# start is dear, and a report runs many pipelines.)
+case $0 in */*) HERE=${0%/*}; HERE=${HERE:-/} ;; *) HERE=. ;; esac
 LIB=$HERE/lib
 PROG=pipelines/${0##*/}
 TAB=$(printf '\t')
@@ -64,11 +66,23 @@ make_out() {
 	_d=$1
 	while [ ! -e "$_d" ] && [ ! -L "$_d" ]; do
 		OUT_MADE=$_d
-		_p=$(dirname -- "$_d")
-		[ "$_p" != "$_d" ] || break
-		_d=$_p
+		parent_dir "$_d"
+		[ "$PARENT" != "$_d" ] || break
+		_d=$PARENT
 	done
-	mkdir -p -- "$1"
+	[ -d "$1" ] || mkdir -p -- "$1"
+}
+# parent_dir PATH: PARENT set to dirname(1)'s answer, without its
+# process start (nor a command substitution's).
+parent_dir() {
+	PARENT=$1
+	while case $PARENT in ?*/) true ;; *) false ;; esac; do PARENT=${PARENT%/}; done
+	case $PARENT in
+	*/*) PARENT=${PARENT%/*}
+	     while case $PARENT in ?*/) true ;; *) false ;; esac; do PARENT=${PARENT%/}; done
+	     PARENT=${PARENT:-/} ;;
+	*) PARENT=. ;;
+	esac
 }
 # out_complete: the output is whole; it stays whatever the exit status
 # (a verdict such as diff.sh's 3 is no failure).
@@ -79,6 +93,14 @@ number() {
 	case $1 in
 	'' | *[!0-9.]* | *.*.* | .) bad_usage "$2: not a number: '$1'" ;;
 	esac
+}
+
+# table_dir: TD, where a table NAME is written as NAME.tsv before put
+# shows it: $OUT itself with -o and no -t (its place: put has nothing to
+# copy), else $W.  Called once the options are read.
+TD=''
+table_dir() {
+	if [ -n "$OUT" ] && [ -z "$ONLY" ]; then TD=$OUT; else TD=$W; fi
 }
 
 # Jobs in the background: `... & BG="$BG $!"`, later `wait ...` and
@@ -109,21 +131,23 @@ frames() {
 	nsysjax-extract -o "$F" -- "$@"
 }
 
-# steady FRAME...: $W/FRAME.tsv, the steady state of each named frame of
-# $F (thunk, module or communication) as the reference has it: clocks
+# steady FRAME...: $SD/FRAME.tsv, the steady state of each named frame
+# of $F (thunk, module or communication) as the reference has it: clocks
 # aligned (corrections estimated once on the collectives, those of the
 # communication frame, applied to each frame; nothing to apply when
-# nsysjax-align declined, as for one device), then nsysjax-warmup's split.
-# With -s DIR, the frames DIR/FRAME.tsv, computed so by pipelines/report.sh
-# (steady_frames), are used as they are.
+# nsysjax-align declined, as for one device), then nsysjax-warmup's split;
+# SD is $W.  With -s DIR, the frames DIR/FRAME.tsv, computed so by
+# pipelines/report.sh (steady_frames), are used as they are: SD is DIR.
+SD=''
 steady() {
 	if [ -n "$STEADY" ]; then
 		for f do
 			[ -f "$STEADY/$f.tsv" ] || die "$STEADY: no $f.tsv"
-			ln -s "$(cd "$STEADY" && pwd)/$f.tsv" "$W/$f.tsv"
 		done
+		SD=$STEADY
 		return
 	fi
+	SD=$W
 	# Once per call, for the frames of $F (diff.sh calls it for two runs).
 	nsysjax-align -o "$W/corrections.tsv" "$F/communication.tsv" > /dev/null
 	for f do
@@ -138,7 +162,7 @@ steady() {
 # every program are initialisation instead (nsysjax-warmup -s N).
 WARMUP_SKIP=''
 steady_frame() {
-	if [ "$(wc -l < "$2")" -gt 1 ]; then
+	if lines2 "$2"; then
 		{ nsysjax-align -a "$2" "$1/$3.tsv" || echo "$?" > "$W/align-$3.failed"; } |
 			warmup "$1"
 		[ ! -f "$W/align-$3.failed" ] || die "nsysjax-align -a failed on $1/$3.tsv"
@@ -146,6 +170,9 @@ steady_frame() {
 		warmup "$1" "$1/$3.tsv"
 	fi
 }
+# lines2 FILE: true when FILE has two lines or more (wc -l > 1), read
+# by the shell itself.
+lines2() { { IFS= read -r _l && IFS= read -r _l; } < "$1"; }
 # warmup FRAMES [FILE]: nsysjax-warmup's steady state of FILE (or stdin),
 # with the facts of the run FRAMES, or --skip's count.
 warmup() {
@@ -162,7 +189,7 @@ warmup() {
 # from the steady thunk and module frames of a run, called after its
 # options are dropped (shift $((OPTIND - 1))): -o and at least one INPUT
 # are required (else the usage, exit 2); makes $OUT, sets F (frames) and
-# writes $W/thunk.tsv and $W/module.tsv (steady).
+# SD, the directory of thunk.tsv and module.tsv (steady).
 steady_out() {
 	[ -n "$OUT" ] || bad_usage "no output directory (-o)"
 	[ $# -gt 0 ] || bad_usage "no input"
@@ -174,31 +201,50 @@ steady_out() {
 # top_modules MODULE: the ProgramIds of the top modules of a module frame,
 # largest total ProjDurMs first, one per line: as the reference's
 # notebook, modules are taken while those already taken make less than
-# 99% of the total.
+# 99% of the total (lib/topmods.awk).
 top_modules() {
-	awk -f "$LIB/tsv.awk" -f "$LIB/modsum.awk" "$1" > "$W/modsum"
-	LC_ALL=C sort -t "$TAB" -k2,2nr -k1,1 "$W/modsum" |
-		awk -F'\t' '{ id[NR] = $1; t[NR] = $2; s += $2 }
-		END { for (i = 1; i <= NR && seen < 0.99; i++) { print id[i]; seen += t[i] / s } }'
+	awk -f "$LIB/tsv.awk" -f "$LIB/sort.awk" -f "$LIB/topmods.awk" "$1"
+}
+
+# prefix12 S: P12 set to the first 12 characters of S (printf '%.12s',
+# the short form of a ProgramId), without a command substitution.
+prefix12() {
+	P12=$1
+	_r=${1#????????????}
+	[ "$_r" = "$1" ] || P12=${1%"$_r"}
+}
+
+# head_lines N: the first N lines of standard input (head -n N), read by
+# the shell itself: for a few short lines, cheaper than head's process.
+head_lines() {
+	_n=$1
+	while [ "$_n" -gt 0 ]; do
+		if IFS= read -r _l; then printf '%s\n' "$_l"; else printf '%s' "$_l"; break; fi
+		_n=$((_n - 1))
+	done
 }
 
 # sorted FILE KEYS...: FILE's header, then its rows sorted by the sort(1)
-# keys given (fields separated by tabs, byte order).
+# keys given (fields separated by tabs, byte order).  The header is read
+# by the shell, which leaves the rows to sort: one process, not three.
 sorted() {
 	f=$1
 	shift
-	head -n 1 "$f"
-	tail -n +2 "$f" | LC_ALL=C sort -t "$TAB" "$@"
+	{
+		if IFS= read -r _h; then printf '%s\n' "$_h"; else printf '%s' "$_h"; fi
+		LC_ALL=C sort -t "$TAB" "$@"
+	} < "$f"
 }
 
-# put NAME FILE: the table NAME (FILE, TSV) to $OUT/NAME.tsv with -o;
+# put NAME FILE: the table NAME (FILE, TSV) to $OUT/NAME.tsv with -o
+# (nothing to do when FILE is it: written in place, see table_dir);
 # else to standard output, alone with -t NAME, else after a line
 # "# NAME" and followed by an empty line.  Tables other than -t's are
 # left out.
 put() {
 	[ -z "$ONLY" ] || [ "$ONLY" = "$1" ] || return 0
 	if [ -n "$OUT" ]; then
-		cp "$2" "$OUT/$1.tsv"
+		[ "$2" = "$OUT/$1.tsv" ] || cp "$2" "$OUT/$1.tsv"
 	elif [ -n "$ONLY" ]; then
 		cat "$2"
 	else

@@ -1,5 +1,5 @@
 # fmt.awk: numbers and tables for people (report.txt, report.html), used
-# with tsv.awk-free programs: `awk -f fmt.awk -f section.awk`.  Nothing
+# with tsv.awk-free programs: `awk -f fmt.awk -f report.awk`.  Nothing
 # here is for machines: the TSV files stay the record.
 
 # unc(M, S): M with its uncertainty S in the reference's notation
@@ -120,16 +120,17 @@ function bytes(n,    u, i) {
 }
 
 # A table: cell(R, C, TEXT) fills it (row 0 is the header), align(C, "l")
-# makes column C left-aligned (numbers are right-aligned by default), and
-# table_print(INDENT) prints it with two spaces between columns, a rule
-# under the header, and empties it.
+# makes column C left-aligned (numbers are right-aligned by default),
+# table_print(INDENT, FILE) writes it to FILE with two spaces between
+# columns and a rule under the header, table_html(FILE) as HTML, and
+# table_clear() empties it.
 function cell(r, c, text) {
 	T[r, c] = text
 	if (r + 1 > TR) TR = r + 1
 	if (c + 1 > TC) TC = c + 1
 }
 function align(c, how) { TA[c] = how }
-function table_print(indent,    r, c, w, line, s, pad) {
+function table_print(indent, file,    r, c, w, line, s, pad) {
 	for (c = 0; c < TC; c++) {
 		w[c] = 0
 		for (r = 0; r < TR; r++)
@@ -146,15 +147,17 @@ function table_print(indent,    r, c, w, line, s, pad) {
 				s = pad s
 			line = line (c ? "  " : "") s
 		}
-		print line
+		print line > file
 		if (r == 0) {
 			line = indent
 			for (c = 0; c < TC; c++)
 				line = line (c ? "  " : "") sprintf("%" w[c] "s", "") 
 			gsub(/ /, "-", line)
-			print indent substr(line, length(indent) + 1)
+			print indent substr(line, length(indent) + 1) > file
 		}
 	}
+}
+function table_clear() {
 	split("", T); split("", TA); TR = TC = 0
 }
 
@@ -164,27 +167,18 @@ function html(s) {
 	return s
 }
 
-# table_html(): the table as an HTML <table>, the header row as <th>,
-# right-aligned columns in class "n"; then empties it.
-function table_html(    r, c, tag, cls) {
-	print "<table>"
+# table_html(FILE): the table as an HTML <table> to FILE, the header row
+# as <th>, right-aligned columns in class "n".
+function table_html(file,    r, c, tag, cls) {
+	print "<table>" > file
 	for (r = 0; r < TR; r++) {
 		tag = r == 0 ? "th" : "td"
-		printf "<tr>"
+		printf "<tr>" > file
 		for (c = 0; c < TC; c++) {
 			cls = TA[c] == "l" ? "" : " class=\"n\""
-			printf "<%s%s>%s</%s>", tag, cls, html(T[r, c]), tag
+			printf "<%s%s>%s</%s>", tag, cls, html(T[r, c]), tag > file
 		}
-		print "</tr>"
+		print "</tr>" > file
 	}
-	print "</table>"
-	split("", T); split("", TA); TR = TC = 0
-}
-
-# table_out(FORMAT): table_print("  ") for "txt", table_html() for "html".
-function table_out(format) {
-	if (format == "html")
-		table_html()
-	else
-		table_print("  ")
+	print "</table>" > file
 }

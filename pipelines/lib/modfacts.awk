@@ -18,6 +18,14 @@
 #   whose compile ranges name it), CompileMs (the DurMs of its outermost
 #   compile ranges, summed over processes: the time of its compilations;
 #   own times would count parallel compilation threads twice).  Times are summed exactly, in integer ns.
+# Rows sorted by ProjDurMs, largest first, then ProgramId (with
+# sort.awk).  The same pass over the compile frame writes, when set, PIDS:
+# XLA's numeric program_id (in compile range names; per process, so one
+# may name several modules) to the modules it names, for the compile
+# table: XlaProgramId, Modules (comma-separated), by XlaProgramId; and
+# PROFILES: the ProfileNames of the compile frame, in order of
+# appearance, each followed by a space (the processes whose compilation
+# it holds).
 FNR == 1 {
 	header(); file++
 	if (file == 1) { id = need("ProgramId"); nm = need("Name"); dv = need("Device"); pr = need("Process"); du = need("ProjDurMs") }
@@ -43,11 +51,23 @@ file == 2 {
 	next
 }
 file == 3 {
+	if (!($cpf in sprof)) { sprof[$cpf] = 1; profs = profs $cpf " " }
+	if (match($c["Name"], /program_id=[0-9]+/) && $c["ProgramName"] != "") {
+		x = substr($c["Name"], RSTART + 11, RLENGTH - 11); m = $c["ProgramName"]
+		if (!((x, m) in pseen)) { pseen[x, m] = 1; if (!(x in mods)) xid[++nx] = x; mods[x] = mods[x] (mods[x] == "" ? "" : ",") m }
+	}
 	k = $cid
 	if (k == "") next
 	if ($cpa == "") cms[k] += ns($cdu)
 	if (!((k, $cpf) in seencomp)) { seencomp[k, $cpf] = 1; by[k] = by[k] (by[k] == "" ? "" : ",") $cpf }
 	next
+}
+# Orders: the modules by ProjDurMs (exact, in ns), largest first, then
+# ProgramId (sort -k6,6gr -k1,1 of the rows); XLA's program ids by number.
+function before(x, y) {
+	if (SORTBY == "pids")
+		return x + 0 < y + 0
+	return dur[x] > dur[y] || (dur[x] == dur[y] && (x "") < (y ""))
 }
 END {
 	if (failed) exit 1
@@ -55,12 +75,23 @@ END {
 	work = ""
 	for (k in name) if (work == "" || comp[k] > comp[work] || (comp[k] == comp[work] && k < work)) work = k
 	print "ProgramId\tName\tDevices\tProcesses\tExecutions\tProjDurMs\tComputeMs\tCommunicationMs\tHiddenMs\tHiddenShare\tCollectiveWaitMs\tWaitShare\tBarrier\tWorkModule\tCompiledBy\tCompileMs"
-	for (k in name) {
+	nk = 0
+	for (k in name) ord[++nk] = k
+	msort(ord, nk)
+	for (j = 1; j <= nk; j++) {
+		k = ord[j]
 		hs = comm[k] > 0 ? num(hid[k] / comm[k]) : ""
 		wt = ndev[k] > 1 ? ms(wait[k]) : ""
 		ws = ndev[k] > 1 && dur[k] > 0 ? num(wait[k] / dur[k]) : ""
 		bar = ws != "" && ws + 0 > 0.5
 		printf "%s\t%s\t%d\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", k, name[k], ndev[k], procs[k], execs[k],
 		    ms(dur[k]), ms(comp[k]), ms(comm[k]), ms(hid[k]), hs, wt, ws, bar, k == work, by[k], ms(cms[k])
+	}
+	if (PROFILES != "")
+		printf "%s", profs > PROFILES
+	if (PIDS != "") {
+		SORTBY = "pids"; msort(xid, nx)
+		print "XlaProgramId\tModules" > PIDS
+		for (j = 1; j <= nx; j++) print xid[j] "\t" mods[xid[j]] > PIDS
 	}
 }

@@ -4,7 +4,8 @@
 # index row per module of the steady module frame (first file):
 # ProgramId, Name, ProjDurMs (its total), Costs (lines written),
 # EmptyNames (lines with an empty name), File.  A module without costs
-# gets no file and a note on stderr (-v PROG=name).
+# gets no file and a note on stderr (-v PROG=name); empty names are
+# counted there too, after the index's rows.
 FNR == 1 && ++file == 1 { header(); id = need("ProgramId"); nm = need("Name"); dur = need("ProjDurMs"); next }
 FNR == 1 { next }
 file == 1 {
@@ -26,7 +27,12 @@ END {
 	if (failed) exit 1
 	if (p != "") close(path[p])
 	for (p in name) {
-		if (p in path) print p, name[p], ms(total[p]), lines[p], empty[p] + 0, path[p]
-		else printf "%s: %s (%s): no HLO facts or no steady thunk: no file\n", PROG, name[p], p > "/dev/stderr"
+		if (p in path) {
+			print p, name[p], ms(total[p]), lines[p], empty[p] + 0, path[p]
+			ne += empty[p]; nl += lines[p]; if (empty[p]) nf++
+		} else
+			printf "%s: %s (%s): no HLO facts or no steady thunk: no file\n", PROG, name[p], p > "/dev/stderr"
 	}
+	if (ne)
+		printf "%s: %d of %d names empty in %d files (-i: the instruction names instead)\n", PROG, ne, nl, nf > "/dev/stderr"
 }

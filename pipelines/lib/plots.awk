@@ -1,0 +1,535 @@
+# plots.awk (with sort.awk), run by report.sh: the data of the
+# notebook's plots and one gnuplot program that draws them all, in one
+# process (each process start is dear).  Reads the report's tables in
+# OUT and the steady frames in ST (one pass over the thunk rows for
+# every plot that needs them); writes the plots' data beside them
+# (OUT/plots/*.tsv), the split data of multi-series plots into W
+# (NAME.<k>.tsv: files named by number, never by a data value), and into
+# W: plot.<n>.gp, the program of plot n, a file of its own so that a
+# plot that fails can be skipped and the rest drawn; plots.list, "n TAB
+# NAME" per plot (NAME.svg in OUT/plots); plotidx, "KIND TAB K TAB
+# MODULE TAB WHAT" per module plot (K: the ProgramId's first 12
+# characters).  gnuplot runs with the plots directory as ARG1 and W as
+# ARG2 (arguments, never program text); it sees no path of ours and no
+# data value in its program text except as a quoted string (gq).
+#
+# Each plot's program begins with `reset session` (the state of a fresh
+# gnuplot: options, variables, init files) and the terminal; the plot is
+# then what it was drawn alone.  Series are N, D1.. (data files) and
+# T1.. (titles): as the earlier one-process-per-plot programs read
+# ARGC and ARG1.. of `gnuplot -c`, at most 9 series.
+BEGIN {
+	FS = "\t"
+	PL = OUT "/plots"
+	printf "" > (W "/plots.list")
+	multi()
+	heap()
+	modules()
+	skews()
+	variability()
+	stragglers()
+	skews_distribution()
+	scatter()
+	wait_size()
+	close(W "/plots.list")
+	close(W "/plotidx")
+	exit
+}
+
+# load(FILE, A): the lines of FILE in A[1..], their number (0: no file).
+function load(file, a,    n, line) {
+	split("", a)
+	n = 0
+	while ((getline line < file) > 0)
+		a[++n] = line
+	close(file)
+	return n
+}
+
+# cutf(LINE, N): field N of LINE as cut -f N gives it (a line without a
+# tab whole).
+function cutf(line, n,    x, k) {
+	if (index(line, "\t") == 0)
+		return line
+	k = split(line, x, "\t")
+	return n <= k ? x[n] : ""
+}
+
+# gq(S): S as a gnuplot string literal (single quotes: no escapes, no
+# substitution; a quote doubled).
+function gq(s) {
+	gsub(/'/, "''", s)
+	return "'" s "'"
+}
+
+# put(FILE, A, N): A[1..N] written to FILE.
+function put(file, a, n,    i) {
+	printf "" > file
+	for (i = 1; i <= n; i++)
+		print a[i] > file
+	close(file)
+}
+
+# by_column(A, N, COL, OUT): the rows of A[1..N] (A[1] the header) split
+# by the value of column COL, in order of appearance, into W/OUT.<k>.tsv
+# (header kept); their number; in G[1..] the file names and in GF[1..]
+# their first row.
+function by_column(a, n, col, out,    i, c, x, k, key, seen, ng, f) {
+	split(a[1], x, "\t")
+	c = 0
+	for (i = 1; i in x; i++)
+		if (x[i] == col)
+			c = i
+	split("", G); split("", GF)
+	ng = 0
+	for (i = 2; i <= n; i++) {
+		if (c) { split(a[i], x, "\t"); key = x[c] } else key = a[i]
+		if (!(key in seen)) {
+			seen[key] = ++ng
+			G[ng] = out "." ng ".tsv"; GF[ng] = a[i]
+			print a[1] > (W "/" G[ng])
+		}
+		print a[i] > (W "/" G[seen[key]])
+	}
+	for (k = 1; k <= ng; k++)
+		close(W "/" G[k])
+	return ng
+}
+
+# plot_begin(NAME): a new plot, OUT/plots/NAME.svg, its program open in
+# PF; plot_series(FIRST, N, FIELD, PREFIX): its series D<FIRST>.. the
+# first N of G[], titled PREFIX and field FIELD of their first row
+# (N capped so that the series end at 9, the most `gnuplot -c` gave).
+function plot_begin(name) {
+	PF = W "/plot." ++NP ".gp"
+	print NP "\t" name > (W "/plots.list")
+	printf "reset session\n" > PF
+	# noenhanced: names are shown as written (no _ subscripts); SI
+	# prefixes on log axes rather than exponent notation.
+	printf "set encoding utf8; set terminal svg size 900,540 dynamic noenhanced background rgb 'white'; set output ARG1.%s\n", gq("/" name ".svg") > PF
+}
+function plot_series(first, n, field, prefix,    i) {
+	if (first - 1 + n > 9)
+		n = 9 - first + 1
+	printf "N = %d\n", first - 1 + n > PF
+	for (i = 1; i <= n; i++)
+		printf "D%d = ARG2.%s; T%d = %s\n", first - 1 + i, gq("/" G[i]), first - 1 + i, gq(prefix cutf(GF[i], field)) > PF
+}
+function plot_end(text) {
+	printf "%s", text > PF
+	close(PF)
+}
+
+# The bandwidth and the waits per collective (the waits' series kept
+# for wait-size).
+function multi(    a, n, i, ng) {
+	n = load(OUT "/communication/bandwidth.tsv", a)
+	if ((ng = by_column(a, n, "Collective", "bw"))) {
+		plot_begin("bandwidth")
+		plot_series(1, ng, 1, "")
+		plot_end("set title \"Bus bandwidth of the steady state (fastest device per instance)\"\n" \
+		    "set xlabel \"Message size\"; set ylabel \"Bus bandwidth [GB/s]\"\n" \
+		    "set logscale x; set format x \"%.0s %cB\"; set key top left; set grid\n" \
+		    "plot for [i = 1:N] value(\"D\".i) using 2:4:5 skip 1 with yerrorbars pointsize 0.8 \\\n" \
+		    "    title value(\"T\".i)\n")
+	}
+	n = load(OUT "/waits.tsv", a)
+	NWAIT = by_column(a, n, "Collective", "wait")
+	for (i = 1; i <= NWAIT; i++) { WG[i] = G[i]; WGF[i] = GF[i] }
+	if (NWAIT) {
+		plot_begin("waits")
+		plot_series(1, NWAIT, 1, "")
+		plot_end("set title \"Wait per collective instance: spread of the exposed time over devices\"\n" \
+		    "set xlabel \"Wait\"; set ylabel \"Instances (cumulative share)\"\n" \
+		    "set logscale x; set format x \"%.0s %cs\"; set key bottom right; set grid\n" \
+		    "plot for [i = 1:N] value(\"D\".i) using ($2 > 0 ? $2 / 1000 : NaN):(1) skip 1 smooth cnormal \\\n" \
+		    "    title value(\"T\".i)\n")
+	}
+}
+
+# The heap of the module with the largest peak (plots/heap.tsv, the
+# module of memory/peaks.tsv's first row); SERIES, memory/series.tsv.
+function heap(    a, n, s, i, x, top, m) {
+	n = load(OUT "/memory/peaks.tsv", PEAKS)
+	NPEAKS = n
+	top = n >= 2 ? cutf(PEAKS[2], 1) : ""
+	NSERIES = load(OUT "/memory/series.tsv", SERIES)
+	m = 0
+	for (i = 1; i <= NSERIES; i++) {
+		split(SERIES[i], x, "\t")
+		SF[i] = x[1]
+		if (i == 1 || x[1] == top)
+			s[++m] = SERIES[i]
+	}
+	put(PL "/heap.tsv", s, m)
+	if (top != "") {
+		plot_begin("heap")
+		printf "D1 = ARG1.'/heap.tsv'\n" > PF
+		plot_end("set title \"Heap usage over program order, the module with the largest peak\"\n" \
+		    "set xlabel \"Heap simulator event\"; set ylabel \"Heap [GiB]\"; set grid\n" \
+		    "plot D1 using 3:($4 / 1073741824) skip 1 with steps notitle\n")
+	}
+}
+
+# top_ids(A, N, IDS, NAMES): the ProgramIds of the rows of A (a table)
+# with TopModule 1, in order, once each, with their Name; their number.
+function top_ids(a, n, ids, names,    i, c, x, k, seen, nt) {
+	split(a[1], x, "\t")
+	for (i = 1; i in x; i++)
+		c[x[i]] = i
+	nt = 0
+	for (i = 2; i <= n; i++) {
+		split(a[i], x, "\t")
+		if (x[c["TopModule"]] == 1 && !seen[x[c["ProgramId"]]]++) {
+			ids[++nt] = x[c["ProgramId"]]
+			names[nt] = x[c["Name"]]
+		}
+	}
+	return nt
+}
+
+# index_row(KIND, K, MODULE, WHAT): a module plot for report.txt's index
+# and report.html.
+function index_row(kind, k, mname, what) {
+	print kind "\t" k "\t" mname "\t" what > (W "/plotidx")
+}
+
+# The module plots: for every top module with heap simulator traces,
+# its heap over program order (a line per trace), plots/heap-K.svg, its
+# data (memory/series.tsv's rows of the module) beside it as .tsv; for
+# every top module that ran on more than one device, the straggler bias
+# over the module (straggler_rows), plots/stragglers-K.svg and .tsv.
+function modules(    ids, names, nt, j, k, s, m, i, x, a, n, ng) {
+	printf "" > (W "/plotidx")
+	if (NPEAKS) {
+		nt = top_ids(PEAKS, NPEAKS, ids, names)
+		for (j = 1; j <= nt; j++) {
+			k = substr(ids[j], 1, 12)
+			m = 0
+			split("", s)
+			for (i = 1; i <= NSERIES; i++)
+				if (i == 1 || SF[i] == ids[j])
+					s[++m] = SERIES[i]
+			put(PL "/heap-" k ".tsv", s, m)
+			if ((ng = by_column(s, m, "Trace", "heapm." j))) {
+				plot_begin("heap-" k)
+				plot_series(1, ng, 2, "trace ")
+				plot_end("set datafile separator \"\\t\"\n" \
+				    "set title " gq("Heap usage over program order: " names[j] " (" k ")") "\n" \
+				    "set xlabel \"Heap simulator event\"; set ylabel \"Heap [GiB]\"; set grid; set key top left\n" \
+				    "plot for [i = 1:N] value(\"D\".i) using 3:($4 / 1073741824) skip 1 with steps \\\n" \
+				    "    title value(\"T\".i)\n")
+			}
+			index_row("heap", k, names[j], "heap over program order")
+		}
+	}
+	n = load(OUT "/summary/modules.tsv", a)
+	NTOP = top_ids(a, n, TOPID, TOPNAME)
+	for (j = 1; j <= NTOP; j++)
+		ISTOP[TOPID[j]] = j
+	steady_pass()
+	for (j = 1; j <= NTOP; j++) {
+		if (!straggler_rows(j, s))
+			continue
+		k = substr(TOPID[j], 1, 12)
+		m = NROWS
+		put(PL "/stragglers-" k ".tsv", s, m)
+		ng = by_column(s, m, "Device", "strd." j)
+		# The collectives: rows with Communication 1.
+		printf "%s\n", s[1] > (W "/strc." j ".tsv")
+		for (i = 2; i <= m; i++) {
+			split(s[i], x, "\t")
+			if (x[8] == 1)
+				print s[i] > (W "/strc." j ".tsv")
+		}
+		close(W "/strc." j ".tsv")
+		plot_begin("stragglers-" k)
+		printf "D1 = ARG2.%s\n", gq("/strc." j ".tsv") > PF
+		plot_series(2, ng, 4, "device ")
+		plot_end("set datafile separator \"\\t\"\n" \
+		    "set title " gq("Straggler bias over the module: " TOPNAME[j] " (" k "), each device against the mean over devices") "\n" \
+		    "set xlabel \"Thunk start within the module execution (mean over devices) [ms]\"\n" \
+		    "set ylabel \"Start bias against the mean over devices [ms]\"; set grid; set key outside right\n" \
+		    "plot for [i = 2:N] value(\"D\".i) using 6:7 skip 1 with lines \\\n" \
+		    "    title value(\"T\".i), \\\n" \
+		    "    D1 using 6:7 skip 1 with points pointtype 6 pointsize 1.2 lc rgb \"black\" title \"collective\"\n")
+		index_row("stragglers", k, TOPNAME[j], "straggler bias over the module, per device")
+	}
+}
+
+# steady_pass: one pass over the steady module frame, then the thunk
+# frame, for the straggler plots of the top modules (each device's start
+# against the mean over the devices of each thunk instance, summed in
+# the order of the rows) and the variability scatter (mean and standard
+# deviation of every compute thunk, by ProgramId and Name).
+function steady_pass(    file, f, c, i, m, e, d, ii, t, k, x, cp, ce, cs, cd, cn, ct, cc, cl, cu) {
+	for (f = 1; f <= 2; f++) {
+		file = ST "/" (f == 1 ? "module" : "thunk") ".tsv"
+		split("", c)
+		if ((getline < file) > 0)
+			for (i = 1; i <= NF; i++)
+				c[$i] = i
+		cp = c["ProgramId"]; ce = c["ProgramExecution"]; cs = c["ProjStartMs"]; cd = c["Device"]
+		cn = c["Name"]; ct = c["ThunkExecution"]; cc = c["Communication"]; cl = c["Collective"]; cu = c["ProjDurMs"]
+		while ((getline < file) > 0) {
+			if (f == 2 && $cc != 1) {
+				k = $cp "\t" $cn; x = $cu
+				if (!(k in sn)) SK[++NSK] = k
+				sn[k]++; ss[k] += x; sq[k] += x * x
+			}
+			if (!($cp in ISTOP))
+				continue
+			m = ISTOP[$cp]
+			e = $ce
+			d = $cd
+			if (f == 1) {
+				MS[m, e] += $cs; MN[m, e]++
+				if (!((m, d) in DEV)) { DEV[m, d] = 1; DL[m, ++ND[m]] = d }
+				continue
+			}
+			# An instance by number (short keys: the work of this pass).
+			ii = m SUBSEP e SUBSEP $cn SUBSEP $ct
+			if (!(ii in IID)) { IID[ii] = ++NII; ORD[m, ++NI[m]] = NII; IKEY[NII] = ii }
+			ii = IID[ii]
+			IN[ii]++; IS[ii] += $cs; IST[ii, d] = $cs
+			t = m SUBSEP $cn SUBSEP $ct
+			COMM[t] = $cc == 1
+			COLL[t] = $cl
+		}
+		close(file)
+	}
+}
+
+function ms6(v) { v = sprintf("%.6f", v); return v == "-0.000000" ? "0.000000" : v }
+
+# straggler_rows(J, S): the straggler table of top module J in S[1..]
+# (header first, then by Device, OffsetMs, Name, ThunkExecution), 0
+# when it ran on fewer than two devices.  Only the instances that every
+# device of the module ran count; per thunk its place in the module (its
+# mean start less the module execution's mean start) and each device's
+# start bias, averaged over the executions.
+function straggler_rows(j, s,    nd, q, ii, x, mm, t, tn, nt, torder, off, bias, d, r, ix, dv, dn) {
+	split("", s)
+	nd = ND[j]
+	if (nd < 2)
+		return 0
+	for (q = 1; q <= NI[j]; q++) {
+		ii = ORD[j, q]
+		if (IN[ii] != nd)
+			continue
+		split(IKEY[ii], x, SUBSEP)
+		mm = IS[ii] / IN[ii]
+		t = x[3] SUBSEP x[4]
+		if (!(t in tn))
+			torder[++nt] = t
+		tn[t]++
+		off[t] += mm - MS[j, x[2]] / MN[j, x[2]]
+		for (d = 1; d <= nd; d++)
+			bias[t, DL[j, d]] += IST[ii, DL[j, d]] - mm
+	}
+	# sort -k4,4n -k6,6g -k2,2 -k3,3n: by device (a number), then the
+	# thunks by offset (as written), name (bytes) and execution (a
+	# number), in the same order for every device.
+	for (q = 1; q <= nt; q++) {
+		t = torder[q]
+		split(t, x, SUBSEP)
+		OFF6[q] = ms6(off[t] / tn[t]); RO[q] = OFF6[q] + 0
+		RKS[q] = x[1] "\001" sprintf("%020.0f", x[2])
+		ix[q] = q
+	}
+	SORTBY = "thunks"
+	msort(ix, nt)
+	for (d = 1; d <= nd; d++) { dv[d] = d; DNUM[d] = DL[j, d] + 0 }
+	SORTBY = "devices"
+	msort(dv, nd)
+	s[1] = "ProgramId\tName\tThunkExecution\tDevice\tExecutions\tOffsetMs\tStartBiasMs\tCommunication\tCollective"
+	r = 1
+	for (d = 1; d <= nd; d++) {
+		dn = DL[j, dv[d]]
+		for (q = 1; q <= nt; q++) {
+			t = torder[ix[q]]
+			split(t, x, SUBSEP)
+			s[++r] = sprintf("%s\t%s\t%s\t%s\t%d\t%s\t%s\t%d\t%s", TOPID[j], x[1], x[2], dn, tn[t],
+			    OFF6[ix[q]], ms6(bias[t, dn] / tn[t]), COMM[j SUBSEP t], COLL[j SUBSEP t])
+		}
+	}
+	NROWS = r
+	return 1
+}
+
+# The orders of sort(1) that the plots' tables had, SORTBY: thunks and
+# devices (a module's table, straggler_rows), skews (-n), strag
+# (-k1,1 -k3,3n), skd (-k1,1n -s) and scatter (-k1,1 -k2,2), from the
+# keys K1, K2 (numbers or strings, as the key is) and the line KL; the
+# whole line last, as sort(1) breaks ties (but -s).
+function before(x, y) {
+	if (SORTBY == "thunks")
+		return RO[x] != RO[y] ? RO[x] < RO[y] : RKS[x] < RKS[y]
+	if (SORTBY == "devices")
+		return DNUM[x] < DNUM[y]
+	if (K1[x] != K1[y]) return K1[x] < K1[y]
+	if (SORTBY == "skd") return 0
+	if (SORTBY != "skews" && K2[x] != K2[y]) return K2[x] < K2[y]
+	return KL[x] < KL[y]
+}
+
+# Per device the mean, min and max collective end-time skew
+# (plots/skews.tsv): a point per instance would grow with devices x
+# steps (megabytes of SVG at 16 devices).  The header first, then the
+# devices in order.
+function skews(    i, x, d, v, cnt, s, lo, hi, r, rows) {
+	NSKEWS = load(OUT "/alignment_skews.tsv", SKEWS)
+	for (i = 2; i <= NSKEWS; i++) {
+		split(SKEWS[i], x, "\t")
+		d = x[1] + 0; v = x[3] + 0
+		if (!(d in cnt)) { cnt[d] = 0; lo[d] = v; hi[d] = v }
+		cnt[d]++; s[d] += v; if (v < lo[d]) lo[d] = v; if (v > hi[d]) hi[d] = v
+	}
+	r = 0
+	for (d in cnt) {
+		rows[++r] = sprintf("%d\t%.6f\t%.6f\t%.6f", d, s[d] / cnt[d], lo[d], hi[d])
+		K1[r] = sprintf("%d", d) + 0; KL[r] = rows[r]
+	}
+	SORTBY = "skews"
+	sorted_out(PL "/skews.tsv", "Device\tMeanMs\tMinMs\tMaxMs", rows, r)
+	if (r) {
+		plot_begin("skews")
+		printf "D1 = ARG1.'/skews.tsv'\n" > PF
+		plot_end("set title \"Collective end-time skew per device (complete instances): mean, min and max\"\n" \
+		    "set xlabel \"Device\"; set ylabel \"End time - instance mean [ms]\"; set grid\n" \
+		    "plot D1 using 1:2:3:4 skip 1 with yerrorbars pointtype 7 pointsize 0.6 notitle\n")
+	}
+}
+
+# The notebook's thunk variability: the ten most variable thunks, mean
+# with the range over executions and devices.
+function variability(    a, n, i, x, c, out, m) {
+	n = load(OUT "/variability/thunks.tsv", a)
+	m = 0
+	if (n) {
+		split(a[1], x, "\t")
+		for (i = 1; i in x; i++)
+			c[x[i]] = i
+		out[++m] = "Label\tMeanMs\tMinMs\tMaxMs"
+	}
+	for (i = 2; i <= n && i <= 11; i++) {
+		split(a[i], x, "\t")
+		out[++m] = x[c["Name"]] " (" substr(x[c["ProgramId"]], 1, 6) ")\t" x[c["MeanMs"]] "\t" x[c["MinMs"]] "\t" x[c["MaxMs"]]
+	}
+	put(PL "/variability.tsv", out, m)
+	if (m >= 2) {
+		plot_begin("variability")
+		printf "D1 = ARG1.'/variability.tsv'\n" > PF
+		plot_end("set datafile separator \"\\t\"\n" \
+		    "set title \"The most variable thunks: mean, min and max duration over executions and devices\"\n" \
+		    "set ylabel \"Duration [ms]\"; set grid ytics; set xtics rotate by -35 left font \",9\"\n" \
+		    "set bmargin 9; set xrange [-0.6:*]; set yrange [0:*]\n" \
+		    "plot D1 using 0:2:3:4:xtic(1) skip 1 with yerrorbars pointtype 7 pointsize 0.8 notitle\n")
+	}
+}
+
+# sorted_out(FILE, HEADER, ROWS, R): HEADER (none: an empty line, as
+# `read h; printf h` gave for an empty table) then the rows by before().
+function sorted_out(file, header, rows, r,    i, ix, out) {
+	for (i = 1; i <= r; i++)
+		ix[i] = i
+	msort(ix, r)
+	out[1] = header
+	for (i = 1; i <= r; i++)
+		out[i + 1] = rows[ix[i]]
+	put(file, out, r + 1)
+}
+
+# Per-device straggler bias per module: how far each device starts
+# behind (+) or ahead (-) of the others; points, since devices 0, 1, 2,
+# 3 are no series to join by lines.  By Key, then Device.
+function stragglers(    a, n, i, x, c, rows, r, s, m, ng) {
+	n = load(OUT "/variability/stragglers.tsv", a)
+	if (n) {
+		split(a[1], x, "\t")
+		for (i = 1; i in x; i++)
+			c[x[i]] = i
+	}
+	r = 0
+	for (i = 2; i <= n; i++) {
+		split(a[i], x, "\t")
+		rows[++r] = substr(x[c["ProgramId"]], 1, 12) "\t" x[c["Name"]] " (" substr(x[c["ProgramId"]], 1, 6) ")\t" x[c["Device"]] "\t" x[c["StartBiasMs"]]
+		K1[r] = substr(x[c["ProgramId"]], 1, 12) ""; K2[r] = x[c["Device"]] + 0; KL[r] = rows[r]
+	}
+	SORTBY = "strag"
+	sorted_out(PL "/stragglers.tsv", n ? "Key\tModule\tDevice\tStartBiasMs" : "", rows, r)
+	m = load(PL "/stragglers.tsv", s)
+	if ((ng = by_column(s, m, "Key", "strag"))) {
+		plot_begin("stragglers")
+		plot_series(1, ng, 2, "")
+		plot_end("set datafile separator \"\\t\"\n" \
+		    "set title \"Straggler bias per device and module (start time against the other devices)\"\n" \
+		    "set xlabel \"Device\"; set ylabel \"Start bias [ms]\"; set grid; set xtics 1; set key outside right\n" \
+		    "plot for [i = 1:N] value(\"D\".i) using 3:4 skip 1 with points pointtype 7 pointsize 1.2 \\\n" \
+		    "    title value(\"T\".i)\n")
+	}
+}
+
+# The distribution of each device's alignment skews (cumulative, one
+# curve per device; plots/skews-by-device.tsv, by Device, stable).
+function skews_distribution(    i, x, rows, r, s, m, ng) {
+	r = 0
+	for (i = 2; i <= NSKEWS; i++) {
+		split(SKEWS[i], x, "\t")
+		rows[++r] = x[1] "\t" x[3]
+		K1[r] = x[1] + 0
+	}
+	SORTBY = "skd"
+	sorted_out(PL "/skews-by-device.tsv", NSKEWS ? "Device\tEndTimeSkewMs" : "", rows, r)
+	m = load(PL "/skews-by-device.tsv", s)
+	if ((ng = by_column(s, m, "Device", "skd"))) {
+		plot_begin("skews-distribution")
+		plot_series(1, ng, 1, "device ")
+		plot_end("set datafile separator \"\\t\"\n" \
+		    "set title \"Distribution of the collective end-time skew, per device\"\n" \
+		    "set xlabel \"End time - instance mean [ms]\"; set ylabel \"Instances (cumulative share)\"; set grid; set key bottom right\n" \
+		    "plot for [i = 1:N] value(\"D\".i) using 2:(1) skip 1 smooth cnormal \\\n" \
+		    "    title value(\"T\".i)\n")
+	}
+}
+
+# Every compute thunk of the steady state: mean duration against its
+# relative standard deviation (plots/variability-scatter.tsv, by
+# ProgramId, then Name).
+function scatter(    q, k, m, v, rows, r, x) {
+	r = 0
+	for (q = 1; q <= NSK; q++) {
+		k = SK[q]
+		if (sn[k] > 1 && ss[k] > 0) {
+			m = ss[k] / sn[k]; v = (sq[k] - sn[k] * m * m) / (sn[k] - 1); if (v < 0) v = 0
+			rows[++r] = sprintf("%s\t%d\t%.6f\t%.6f", k, sn[k], m, sqrt(v) / m)
+			split(k, x, "\t")
+			K1[r] = x[1] ""; K2[r] = x[2] ""; KL[r] = rows[r]
+		}
+	}
+	SORTBY = "scatter"
+	sorted_out(PL "/variability-scatter.tsv", "ProgramId\tName\tExecutions\tMeanMs\tRelStd", rows, r)
+	if (r) {
+		plot_begin("variability-scatter")
+		printf "D1 = ARG1.'/variability-scatter.tsv'\n" > PF
+		plot_end("set datafile separator \"\\t\"\n" \
+		    "set title \"Every compute thunk: mean duration against its relative standard deviation\"\n" \
+		    "set xlabel \"Mean duration\"; set ylabel \"Standard deviation / mean\"; set grid\n" \
+		    "set logscale x; set format x \"%.0s %cs\"\n" \
+		    "plot D1 using ($4 / 1000):5 skip 1 with points pointtype 7 pointsize 0.5 notitle\n")
+	}
+}
+
+# Wait against message size per collective (the waits' series).
+function wait_size(    i) {
+	if (!NWAIT)
+		return
+	for (i = 1; i <= NWAIT; i++) { G[i] = WG[i]; GF[i] = WGF[i] }
+	plot_begin("wait-size")
+	plot_series(1, NWAIT, 1, "")
+	plot_end("set title \"Wait per collective instance against its message size\"\n" \
+	    "set xlabel \"Message size\"; set ylabel \"Wait\"\n" \
+	    "set logscale xy; set format x \"%.0s %cB\"; set format y \"%.0s %cs\"; set key top left; set grid\n" \
+	    "plot for [i = 1:N] value(\"D\".i) using 3:($2 > 0 ? $2 / 1000 : NaN) skip 1 with points pointtype 7 pointsize 0.6 \\\n" \
+	    "    title value(\"T\".i)\n")
+}

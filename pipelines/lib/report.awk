@@ -1,0 +1,722 @@
+# report.awk (with fmt.awk), run by report.sh once every section is
+# written: report.txt and report.html in one process (each process start
+# is dear; the earlier shell functions ran an awk, a wc and a sed per
+# table, twice).  The arguments are the report's inputs (their names
+# head both files); nothing is read as a main input.  -v: OUT (the new
+# report's directory), FR (the frames), W (the work directory: profiles,
+# the compile frame's ProfileNames, and plotidx, the module plots, from
+# modfacts.awk and plots.awk), PLOTS (1 when gnuplot drew the plots).
+#
+# report.txt: the headline tables of the TSV files in OUT for people
+# (aligned columns, units in the headers, means with their uncertainty
+# as the reference prints them: fmt.awk's unc), then critpath.txt, the
+# roofline's summary and the index of the module plots.  report.html:
+# the same tables in the sections of one self-contained page (the
+# notebook's place), every plot of OUT/plots inline as SVG, the flame
+# graphs inline when a renderer made them, else links to the folded
+# files with the command that renders them; the roofline's, the
+# critical path's and (when pipelines/diff.sh -o OUT/diff wrote one)
+# the comparison's sections.  No network and no other file: a
+# Content-Security-Policy forbids every load but inline styles and
+# data: images.
+#
+# A section or paragraph is a function over the rows of one TSV file
+# (load), R the row number as NR was when each was an awk program of
+# its own; each table is built once (fmt.awk's cell) and written in
+# both formats.
+BEGIN {
+	FS = "\t"
+	TXT = OUT "/report.txt"
+	HTML = OUT "/report.html"
+	header()
+	tables()
+	html_plots("memory")
+	html_flamegraphs()
+	# The roofline's section (pipelines/roofline.sh), the critical
+	# path's (pipelines/critpath.sh), the comparison's.
+	copy(OUT "/roofline/section.html", HTML)
+	copy(OUT "/critpath/critpath-section.html", HTML)
+	copy(OUT "/diff/diff-section.html", HTML)
+	printf "</main>\n</body>\n</html>\n" > HTML
+	close(HTML)
+	printf "\n" > TXT
+	copy(OUT "/critpath/critpath.txt", TXT)
+	copy(OUT "/roofline/summary.txt", TXT)
+	if (PLOTS)
+		plot_index_txt()
+	close(TXT)
+	exit
+}
+
+# load(FILE): the lines of FILE in L[1..], col[] the columns of its
+# header; the number of lines (0: no file).  A section is shown when
+# its file has a row (two lines: wc -l > 1).
+function load(file,    n, line, i) {
+	split("", L); split("", col)
+	n = 0
+	while ((getline line < file) > 0)
+		L[++n] = line
+	close(file)
+	if (n) {
+		$0 = L[1]
+		for (i = 1; i <= NF; i++)
+			col[$i] = i
+	}
+	return n
+}
+# row(R): line R of the file loaded, as $0 (its fields by name: f).
+function row(r) { $0 = L[r]; R = r }
+function f(name) { return $(col[name]) }
+
+# copy(FILE, TO): FILE's lines appended to TO (cat), when FILE is not
+# empty.
+function copy(file, to,    line) {
+	while ((getline line < file) > 0)
+		print line > to
+	close(file)
+}
+# nonempty(FILE): test -s; exists(FILE): test -e (a file).
+function nonempty(file,    line, r) {
+	r = (getline line < file) > 0
+	close(file)
+	return r
+}
+function exists(file,    line, r) {
+	r = (getline line < file) >= 0
+	close(file)
+	return r
+}
+
+# title(TITLE): a section's title in both formats.
+function title(t) {
+	printf "\n%s\n\n", t > TXT
+	printf "<h3>%s</h3>\n", html(t) > HTML
+}
+# table_both(): the table built with cell() in both formats, emptied.
+function table_both() {
+	table_print("  ", TXT)
+	table_html(HTML)
+	table_clear()
+}
+# The lines of a paragraph: pr(S) adds S (with its newlines) to P;
+# para_out() writes P, after an empty line in text, a <p class="lead">
+# per line in HTML, and empties it.
+function pr(s) { P = P s }
+function para_out(    n, x, i) {
+	if (P == "")
+		return
+	printf "\n%s", P > TXT
+	n = split(P, x, "\n")
+	if (substr(P, length(P)) == "\n")
+		n--
+	for (i = 1; i <= n; i++)
+		printf "<p class=\"lead\">%s</p>\n", html(x[i]) > HTML
+	P = ""
+}
+
+# part(ID, TITLE): in HTML, a new <section> of the page (the sections are
+# the page's table of contents), after html_plots(PREVIOUS-ID) has added
+# what closes the previous one (its plots); nothing in text.
+function part(id, t) {
+	if (LASTPART != "") {
+		html_plots(LASTPART)
+		printf "</section>\n" > HTML
+	}
+	LASTPART = id
+	printf "<section id=\"%s\">\n<h2>%s</h2>\n", id, t > HTML
+}
+
+# The page: its head (the style) before the list of profiles, its
+# navigation after.
+function page_text() {
+	HTML_HEAD = \
+	    "<!DOCTYPE html>\n" \
+	    "<html lang=\"en\">\n" \
+	    "<head>\n" \
+	    "<meta charset=\"utf-8\">\n" \
+	    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n" \
+	    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n" \
+	    "<title>nsysjax report</title>\n" \
+	    "<style>\n" \
+	    "body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1200px; padding: 0 1.5em 3em; color: #1b1b1b; }\n" \
+	    "h1 { margin-bottom: 0.2em; }\n" \
+	    "h2 { border-bottom: 2px solid #76b900; padding-bottom: 0.2em; margin-top: 2em; }\n" \
+	    "h3 { margin: 1.4em 0 0.4em; font-size: 1.05em; }\n" \
+	    "nav { position: sticky; top: 0; background: #fff; padding: 0.5em 0; border-bottom: 1px solid #ddd; }\n" \
+	    "nav a { margin-right: 1.2em; color: #2a5db0; text-decoration: none; }\n" \
+	    "table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: 0.3em 0 1em; }\n" \
+	    "th, td { padding: 0.2em 0.7em; text-align: left; border-bottom: 1px solid #e4e4e4; white-space: nowrap; }\n" \
+	    "th { background: #f3f5f0; position: sticky; top: 2.4em; }\n" \
+	    "td.n, th.n { text-align: right; }\n" \
+	    "tr:hover td { background: #fafbf7; }\n" \
+	    "figure { margin: 1em 0 2em; }\n" \
+	    "figure svg { max-width: 100%; height: auto; }\n" \
+	    "figcaption { color: #555; font-size: 0.9em; }\n" \
+	    "code { background: #f3f3f3; padding: 0.1em 0.3em; }\n" \
+	    ".note { color: #555; }\n" \
+	    "p.lead { margin: 0.4em 0; font-weight: 500; }\n" \
+	    "</style>\n" \
+	    "</head>\n" \
+	    "<body>\n" \
+	    "<header>\n" \
+	    "<h1>nsysjax report</h1>\n"
+	HTML_NAV = \
+	    "<p class=\"note\">Times of the steady state: clocks aligned across devices, warm-up executions removed. A mean(uncertainty) is the mean and the standard deviation over executions in the notation of nsys-jax (126.5(7) is 126.5 &plusmn; 0.7). The TSV files beside this page hold every number at full precision.</p>\n" \
+	    "<nav><a href=\"#summary\">Summary</a><a href=\"#modules\">Modules</a><a href=\"#thunks\">Thunks</a><a href=\"#communication\">Communication</a><a href=\"#alignment\">Alignment</a><a href=\"#compilation\">Compilation</a><a href=\"#memory\">Memory</a><a href=\"#flamegraphs\">Flame graphs</a></nav>\n" \
+	    "</header>\n" \
+	    "<main>\n"
+}
+
+function header(    i, s) {
+	page_text()
+	printf "nsysjax report of" > TXT
+	for (i = 1; i < ARGC; i++) {
+		s = ARGV[i]; sub(/.*\//, "", s)
+		printf " %s", s > TXT
+	}
+	printf "\n" > TXT
+	printf "Times of the steady state (aligned clocks, warm-up removed); mean(uncertainty) is the mean and\n" > TXT
+	printf "the standard deviation over executions, in the notation of nsys-jax.\n" > TXT
+	printf "%s", HTML_HEAD > HTML
+	printf "<p>Profiles:" > HTML
+	for (i = 1; i < ARGC; i++) {
+		s = ARGV[i]; sub(/.*\//, "", s)
+		printf " <code>%s</code>", html(s) > HTML
+	}
+	printf "</p>\n" > HTML
+	printf "%s", HTML_NAV > HTML
+}
+
+# -- the tables
+
+function tables() {
+	part("summary", "Summary")
+	FACTS = OUT "/modules/facts.tsv"
+	p_work()
+	p_utilisation()
+	s_totals()
+	s_meta()
+	part("modules", "Modules")
+	s_modules()
+	p_top()
+	p_modules()
+	part("thunks", "Thunks and operations")
+	s_opcodes()
+	s_thunks()
+	s_cmdbufs()
+	cmdbuf_hint()
+	s_variability()
+	part("communication", "Communication")
+	s_bandwidth()
+	s_hidden()
+	part("alignment", "Alignment and stragglers")
+	s_corrections()
+	s_stragglers()
+	part("compilation", "Compilation")
+	PIDS = OUT "/modules/xla-program-ids.tsv"
+	# The processes whose compilation the compile frame holds.
+	PROFILES = ""
+	getline PROFILES < (W "/profiles")
+	close(W "/profiles")
+	p_compile()
+	s_compile()
+	s_compile_modules()
+	part("memory", "Memory")
+	s_peaks()
+}
+
+# The module that does the work first (the most compute time), with
+# its own hidden share: a barrier module can hold most GPU time.
+function p_work(    n, r, bar, nb, i) {
+	if ((n = load(FACTS)) < 2) return
+	for (r = 2; r <= n; r++) {
+		row(r)
+		if (f("WorkModule") == 1 && f("ComputeMs") > 0) {
+			pr(sprintf("The module that does the work (the most compute time): %s (%s), %s ms of compute in %d executions on %d device(s)", \
+			    f("Name"), substr(f("ProgramId"), 1, 12), grouped(fixed(f("ComputeMs"), 2)), f("Executions"), f("Devices")))
+			if (f("HiddenShare") != "") pr(sprintf("; %s of its communication hidden behind compute", pct(f("HiddenShare"), 2)))
+			pr(".\n")
+		}
+		if (f("Barrier") == 1)
+			bar[++nb] = sprintf("%s (%s) is a barrier: %s of its time is collective wait (its devices waiting for the slowest), not work.", \
+			    f("Name"), substr(f("ProgramId"), 1, 12), pct(f("WaitShare"), 2))
+	}
+	for (i = 1; i <= nb; i++) pr(bar[i] "\n")
+	para_out()
+}
+
+# The utilisation: modules active over the wall time they span.
+function p_utilisation(    n, r, v) {
+	if ((n = load(OUT "/summary/totals.tsv")) < 2) return
+	for (r = 2; r <= n; r++) { row(r); v[f("Quantity")] = f("Value") }
+	if (v["all_modules_wall_ms"] > 0)
+		pr(sprintf("Utilisation: XLA modules active %s ms of %s ms wall (%s).\n", grouped(fixed(v["all_modules_active_ms"], 2)), \
+		    grouped(fixed(v["all_modules_wall_ms"], 2)), pct(v["all_modules_active_ms"] / v["all_modules_wall_ms"], 2)))
+	para_out()
+}
+
+function s_totals(    n, r, q, v) {
+	if ((n = load(OUT "/summary/totals.tsv")) < 2) return
+	title("Runtime totals")
+	for (r = 2; r <= n; r++) {
+		row(r)
+		if (R == 2) { cell(0, 0, "Quantity"); align(0, "l"); cell(0, 1, "Value") }
+		q = f("Quantity"); v = f("Value")
+		if (q ~ /_ms$/) { sub(/_ms$/, " [ms]", q); v = grouped(fixed(v, 2)) }
+		else v = plain(v)
+		gsub(/_/, " ", q); cell(R - 1, 0, q); cell(R - 1, 1, v)
+	}
+	table_both()
+}
+
+# -- run metadata (issue 25): nsysjax-extract's meta frame, a row per
+# key; the processes named when their values differ; "--" for what no
+# profile records.
+function s_meta(    n, r, k, v, p, kr, kn, nk, seen, nv, val, src, who, i, j, first, line, c, x, rr) {
+	if ((n = load(FR "/meta.tsv")) < 2) return
+	title("Run metadata (what the profiles record; JAX and XLA versions only when their environment named them)")
+	for (r = 2; r <= n; r++) {
+		row(r)
+		k = f("Key"); v = f("Value"); p = f("ProfileName")
+		# The dump directory differs per process and is no setting.
+		if (k == "XlaFlags") { gsub(/(^| )--xla_dump_to=[^ ]*/, "", v); sub(/^ /, "", v) }
+		if (!(k in kr)) { kr[k] = ++nk; kn[nk] = k }
+		if (v == "") v = "--"
+		if (!((k, v) in seen)) { seen[k, v] = ++nv[k]; val[k, nv[k]] = v; src[k, nv[k]] = f("Source") }
+		who[k, seen[k, v]] = who[k, seen[k, v]] (who[k, seen[k, v]] == "" ? "" : ",") p
+	}
+	cell(0, 0, "Key"); align(0, "l"); cell(0, 1, "Value"); align(1, "l"); cell(0, 2, "Source"); align(2, "l")
+	rr = 0
+	for (i = 1; i <= nk; i++) for (j = 1; j <= nv[kn[i]]; j++) {
+		k = kn[i]; v = val[k, j]
+		if (k == "GpuMemoryBytes" && v ~ /^[0-9]+$/) v = bytes(v) " (" thousands(v) " B)"
+		if (nv[k] > 1) v = v " (" who[k, j] ")"
+		# A long value (XLA flags) over lines of at most 72
+		# characters, split at spaces.
+		first = 1
+		while (v != "") {
+			line = v
+			if (length(v) > 72) {
+				line = substr(v, 1, 72); c = 0
+				for (x = 72; x > 1; x--) if (substr(line, x, 1) == " ") { c = x; break }
+				if (c > 1) line = substr(v, 1, c - 1)
+				v = substr(v, length(line) + 1); sub(/^ +/, "", v)
+			} else v = ""
+			rr++; cell(rr, 0, j == 1 && first ? k : ""); cell(rr, 1, line)
+			cell(rr, 2, !first ? "" : src[k, j] == "" ? "--" : src[k, j]); first = 0
+		}
+	}
+	table_both()
+}
+
+function s_modules(    n, r, rr, k, one, names) {
+	if ((n = load(OUT "/summary/modules.tsv")) < 2) return
+	title("Modules: GPU time per XLA module")
+	for (r = 2; r <= n; r++) {
+		row(r)
+		if (R == 2) { cell(0, 0, "Share"); cell(0, 1, "Total [ms]"); cell(0, 2, "Mean [ms]")
+			cell(0, 3, "Wait [ms]"); cell(0, 4, "Wait share"); cell(0, 5, "Executions")
+			cell(0, 6, "Thunks"); cell(0, 7, "Devices"); cell(0, 8, "Module (ProgramId)"); align(8, "l")
+			facts() }
+		rr = R - 1; k = f("ProgramId")
+		# One device: no peer to wait for, so no wait (the reference prints 0).
+		one = (k in fdev) && fdev[k] == 1
+		cell(rr, 0, sprintf("%.2f%%", f("ProjDurPercent")))
+		cell(rr, 1, grouped(fixed(f("ProjDurMs"), 2)))
+		cell(rr, 2, unc(f("ProjDurMeanMs"), f("ProjDurStdMs")))
+		cell(rr, 3, f("WaitMeanMs") == "" || one ? "--" : unc(f("WaitMeanMs"), f("WaitStdMs")))
+		cell(rr, 4, f("WaitPercent") == "" || one ? "--" : sprintf("%.2f%%", f("WaitPercent")))
+		cell(rr, 5, f("Executions"))
+		cell(rr, 6, unc(f("NumThunksMean"), f("NumThunksStd")))
+		cell(rr, 7, k in fdev ? fdev[k] : "--")
+		cell(rr, 8, f("Name") " (" substr(k, 1, 12) ")" (k in fbar ? " barrier" : ""))
+		names[f("Name")]++
+	}
+	table_both()
+}
+
+# The notebook: the top modules, taken until they make 99% of the time.
+function p_top(    n, r, share, ids, nt, nm) {
+	if ((n = load(OUT "/summary/modules.tsv")) < 2) return
+	for (r = 2; r <= n; r++) {
+		row(r)
+		if (f("TopModule") == 1) { share += f("ProjDurPercent"); ids = ids (ids == "" ? "" : ", ") substr(f("ProgramId"), 1, 12) " (" f("Name") ")"; nt++ }
+		nm++
+	}
+	if (nt) pr(sprintf("%.2f%% of execution time accounted for by the %d top module(s) of %d: %s.\n", share, nt, nm, ids))
+	para_out()
+}
+
+function p_modules(    n, r, over, cnt, top, k) {
+	if ((n = load(OUT "/summary/modules.tsv")) < 2) return
+	for (r = 2; r <= n; r++) {
+		row(r)
+		if (f("WaitPercent") > 100) over = 1; cnt[f("Name")]++; top += f("TopModule")
+	}
+	if (over) pr("Wait share is the mean wait (per execution, the longest minus the shortest duration of each collective over the devices) over the mean duration: above 100% a device waits longer than an execution lasts on average, the mark of a barrier.\n")
+	facts()
+	for (k in fname) if (cnt[fname[k]] > 1)
+		pr(sprintf("%s appears more than once: its processes compiled different programs (fingerprints); %s ran on process(es) %s, compiled by %s.\n", fname[k], substr(k, 1, 12), fproc[k], fby[k]))
+	para_out()
+}
+
+function s_opcodes(    n, r, rr) {
+	if ((n = load(OUT "/flamegraphs/opcodes.tsv")) < 2) return
+	title("GPU time by HLO operation")
+	for (r = 2; r <= n; r++) {
+		row(r)
+		if (R == 2) { cell(0, 0, "Operation"); align(0, "l"); cell(0, 1, "Time [ms]"); cell(0, 2, "Share") }
+		rr = R - 1; cell(rr, 0, f("Opcode")); cell(rr, 1, grouped(fixed(f("ProjDurMs"), 3))); cell(rr, 2, pct(f("Fraction"), 2))
+	}
+	table_both()
+}
+
+function s_thunks(    n, r, rr) {
+	if ((n = load(OUT "/summary/thunks.tsv")) < 2) return
+	title("The thunks with the most GPU time")
+	for (r = 2; r <= n; r++) {
+		row(r)
+		if (R == 2) { cell(0, 0, "Thunk"); align(0, "l"); cell(0, 1, "Module (ProgramId)"); align(1, "l")
+			cell(0, 2, "Executions"); cell(0, 3, "Time [ms]") }
+		if (R <= 16) { rr = R - 1; cell(rr, 0, f("Name")); cell(rr, 1, substr(f("ProgramId"), 1, 12))
+			cell(rr, 2, f("Executions")); cell(rr, 3, grouped(fixed(f("ProjDurMs"), 3))) }
+	}
+	table_both()
+}
+
+# Issue 18: command buffers' share; where only whole-graph times exist
+# (no inner rows), how to see inside them.
+function s_cmdbufs(    n, r, rr, share) {
+	if ((n = load(OUT "/summary/cmdbufs.tsv")) < 2) return
+	title("XLA command buffers (CUDA graphs): share of GPU time")
+	for (r = 2; r <= n; r++) {
+		row(r)
+		if (R == 2) { cell(0, 0, "Command buffer"); align(0, "l"); cell(0, 1, "Module (ProgramId)"); align(1, "l")
+			cell(0, 2, "Executions"); cell(0, 3, "Time [ms]"); cell(0, 4, "Inside [ms]"); cell(0, 5, "Share") }
+		rr = R - 1; cell(rr, 0, f("Name")); cell(rr, 1, substr(f("ProgramId"), 1, 12)); cell(rr, 2, f("Executions"))
+		cell(rr, 3, fixed(f("ProjDurMs"), 3)); cell(rr, 4, f("InnerMs") + 0 > 0 ? fixed(f("InnerMs"), 3) : "--")
+		cell(rr, 5, pct(f("Fraction"), 2)); share += f("Fraction")
+	}
+	if (n > 2) { cell(n, 0, "all command buffers"); cell(n, 5, pct(share, 2)) }
+	table_both()
+}
+# cmdbuf_hint: when a command buffer has only its whole graph's time,
+# how to get each operation's.
+function cmdbuf_hint(    n, r, x, h1, h2, any) {
+	n = load(OUT "/summary/cmdbufs.tsv")
+	for (r = 2; r <= n; r++) { split(L[r], x, "\t"); if (x[5] == "0") any = 1 }
+	if (!any) return
+	h1 = "Only whole-graph times: for the time of each operation inside a command buffer, profile"
+	h2 = "with nsysjax-profile, whose SQLite export traces graph nodes (nsys --cuda-graph-trace=node)."
+	printf "<p>%s %s</p>\n", h1, h2 > HTML
+	printf "\n%s\n%s\n", h1, h2 > TXT
+}
+
+function s_variability(    n, r, rr) {
+	if ((n = load(OUT "/variability/thunks.tsv")) < 2) return
+	title("Thunks whose duration varies most (over executions and devices)")
+	for (r = 2; r <= n; r++) {
+		row(r)
+		if (R == 2) { cell(0, 0, "Thunk"); align(0, "l"); cell(0, 1, "Module (ProgramId)"); align(1, "l")
+			cell(0, 2, "Executions"); cell(0, 3, "Mean [ms]"); cell(0, 4, "Relative std")
+			cell(0, 5, "Min [ms]"); cell(0, 6, "Max [ms]") }
+		if (R <= 11) { rr = R - 1; cell(rr, 0, f("Name")); cell(rr, 1, substr(f("ProgramId"), 1, 12))
+			cell(rr, 2, f("Executions")); cell(rr, 3, unc(f("MeanMs"), f("StdMs")))
+			cell(rr, 4, pct(f("RelStd"), 1)); cell(rr, 5, grouped(fixed(f("MinMs"), 4))); cell(rr, 6, grouped(fixed(f("MaxMs"), 4))) }
+	}
+	table_both()
+}
+
+function s_bandwidth(    n, r, k, s, kc, nk, kn, sr, sizes, ns, v, i, j, t, c) {
+	if ((n = load(OUT "/communication/bandwidth.tsv")) < 2) return
+	title("Bus bandwidth [GB/s] of the collectives, by message size")
+	for (r = 2; r <= n; r++) {
+		row(r)
+		k = f("Collective"); s = f("MessageSize") + 0
+		if (!(k in kc)) { kc[k] = ++nk; kn[nk] = k }
+		if (!(s in sr)) { sr[s] = 1; sizes[++ns] = s }
+		v[s, k] = unc(f("BusBandwidthGBPerSec"), f("BusBandwidthStdErrGBPerSec"))
+	}
+	n = ns; for (i = 2; i <= n; i++) for (j = i; j > 1 && sizes[j - 1] > sizes[j]; j--) {
+		t = sizes[j]; sizes[j] = sizes[j - 1]; sizes[j - 1] = t }
+	cell(0, 0, "Size [B]")
+	for (c = 1; c <= nk; c++) cell(0, c, kn[c])
+	for (i = 1; i <= n; i++) {
+		cell(i, 0, thousands(sizes[i]))
+		for (c = 1; c <= nk; c++)
+			cell(i, c, (sizes[i], kn[c]) in v ? v[sizes[i], kn[c]] : "--")
+	}
+	table_both()
+}
+
+function s_hidden(    n, r, rr) {
+	if ((n = load(OUT "/communication/hidden.tsv")) < 2) return
+	title("Communication hidden behind compute")
+	for (r = 2; r <= n; r++) {
+		row(r)
+		if (R == 2) { cell(0, 0, "Collective"); align(0, "l"); cell(0, 1, "Thunks"); cell(0, 2, "Hidden [ms]")
+			cell(0, 3, "Total [ms]"); cell(0, 4, "Hidden") }
+		rr = R - 1; cell(rr, 0, f("Collective")); cell(rr, 1, f("Rows")); cell(rr, 2, grouped(fixed(f("HiddenMs"), 3)))
+		cell(rr, 3, grouped(fixed(f("TotalMs"), 3))); cell(rr, 4, pct(f("HiddenToTotal"), 2))
+	}
+	table_both()
+}
+
+function s_corrections(    n, r, rr) {
+	if ((n = load(OUT "/corrections.tsv")) < 2) return
+	title("Clock corrections per device (subtracted from its GPU times)")
+	for (r = 2; r <= n; r++) {
+		row(r)
+		if (R == 2) { cell(0, 0, "Device"); cell(0, 1, "Correction [ms]"); cell(0, 2, "Instances")
+			cell(0, 3, "Spread [ms]") }
+		rr = R - 1; cell(rr, 0, f("Device")); cell(rr, 1, grouped(fixed(f("CorrectionMs"), 6)))
+		cell(rr, 2, f("Instances")); cell(rr, 3, grouped(fixed(f("SpreadMs"), 6)))
+	}
+	table_both()
+}
+
+function s_stragglers(    n, r, rr, k, one) {
+	if ((n = load(OUT "/variability/stragglers.tsv")) < 2) return
+	title("Devices that run behind or ahead, per module (largest outlier scores)")
+	for (r = 2; r <= n; r++) {
+		row(r)
+		if (R == 2) { cell(0, 0, "Module"); align(0, "l"); cell(0, 1, "Device"); cell(0, 2, "Start bias [ms]")
+			cell(0, 3, "Duration bias [ms]"); cell(0, 4, "Outlier score [ms]") }
+		if (R == 2) facts()
+		# A module on one device has no other device to be behind.
+		if (R <= 11) { rr = R - 1; k = f("ProgramId"); one = (k in fdev) && fdev[k] == 1
+			cell(rr, 0, f("Name") " (" substr(k, 1, 12) ")"); cell(rr, 1, f("Device"))
+			cell(rr, 2, one ? "--" : grouped(fixed(f("StartBiasMs"), 3)))
+			cell(rr, 3, one ? "--" : grouped(fixed(f("DurBiasMs"), 3))); cell(rr, 4, one ? "--" : grouped(fixed(f("OutlierScoreMs"), 3))) }
+	}
+	table_both()
+}
+
+# The total (every phase's own time, summed over the processes: each
+# compiles its programs), then the notebook's line and its phases.
+function p_compile(    n, r, total, top, np, x) {
+	if ((n = load(OUT "/summary/compile-summary.tsv")) < 2) return
+	for (r = 2; r <= n; r++) {
+		row(r)
+		if (R == 2) total = f("FracNonChild") > 0 ? f("DurNonChildMs") / f("FracNonChild") : 0
+		if (R <= 11) top += f("FracNonChild")
+	}
+	np = split(PROFILES, x, " ")
+	if (total > 0) pr(sprintf("Compilation: %s s in total, summed over %d process(es) (each compiles its own programs); the phases below are the top %.1f%% of %s s compilation time.\n", \
+	    grouped(fixed(total / 1000, 1)), np, 100 * top, grouped(fixed(total / 1000, 1))))
+	para_out()
+}
+
+function s_compile(    n, r, rr, line, x, pid, nm, mod, what, deco, k, kv, i) {
+	if ((n = load(OUT "/summary/compile-summary.tsv")) < 2) return
+	title("Compilation: the largest phases (own time)")
+	for (r = 2; r <= n; r++) {
+		row(r)
+		if (R == 2) { cell(0, 0, "Phase"); align(0, "l"); cell(0, 1, "Module"); align(1, "l"); cell(0, 2, "Time [ms]"); cell(0, 3, "Share")
+			# XLA numeric program_id -> module name(s), from the compile frame.
+			while ((getline line < PIDS) > 0) { split(line, x, "\t"); pid[x[1]] = x[2] }
+			close(PIDS) }
+		if (R <= 11) { rr = R - 1; nm = f("Name"); mod = ""; what = ""
+			# XLA decorates a phase name: "XlaPass:#name=priority-fusion,program_id=19#".
+			if (match(nm, /:#.*#$/)) {
+				deco = substr(nm, RSTART + 2, RLENGTH - 3); nm = substr(nm, 1, RSTART - 1)
+				k = split(deco, kv, ",")
+				for (i = 1; i <= k; i++) {
+					if (kv[i] ~ /^name=/) what = substr(kv[i], 6)
+					else if (kv[i] ~ /^module=/) mod = substr(kv[i], 8)
+					else if (kv[i] ~ /^program_id=/ && mod == "") mod = substr(kv[i], 12) in pid ? pid[substr(kv[i], 12)] : ""
+				}
+			}
+			if (what != "") nm = nm " " what
+			if (length(nm) > 60) nm = substr(nm, 1, 57) "..."
+			cell(rr, 0, nm); cell(rr, 1, mod == "" ? "--" : mod); cell(rr, 2, grouped(fixed(f("DurNonChildMs"), 1))); cell(rr, 3, pct(f("FracNonChild"), 2)) }
+	}
+	table_both()
+}
+
+function s_compile_modules(    n, r, rr) {
+	if ((n = load(FACTS)) < 2) return
+	title("Compilation time per module (its compilations, summed over processes)")
+	for (r = 2; r <= n; r++) {
+		row(r)
+		if (R == 2) { cell(0, 0, "Module (ProgramId)"); align(0, "l"); cell(0, 1, "Compile [ms]"); cell(0, 2, "Processes that compiled it"); align(2, "l") }
+		rr = R - 1; cell(rr, 0, f("Name") " (" substr(f("ProgramId"), 1, 12) ")"); cell(rr, 1, grouped(fixed(f("CompileMs"), 1)))
+		cell(rr, 2, f("CompiledBy") == "" ? "--" : f("CompiledBy"))
+	}
+	table_both()
+}
+
+function s_peaks(    n, r, rr) {
+	if ((n = load(OUT "/memory/peaks.tsv")) < 2) return
+	title("Peak heap memory per module (XLA buffer assignment)")
+	for (r = 2; r <= n; r++) {
+		row(r)
+		if (R == 2) { cell(0, 0, "Module (ProgramId)"); align(0, "l"); cell(0, 1, "Peak heap")
+			cell(0, 2, "Peak [B]"); cell(0, 3, "At instruction"); align(3, "l") }
+		rr = R - 1; cell(rr, 0, f("Name") " (" substr(f("ProgramId"), 1, 12) ")")
+		cell(rr, 1, bytes(f("PeakHeapBytes"))); cell(rr, 2, thousands(f("PeakHeapBytes")))
+		cell(rr, 3, f("PeakInstruction"))
+	}
+	table_both()
+}
+
+# -- the plots
+
+# inline_svg(FILE, CAPTION): FILE's <svg> element (its XML prolog and
+# doctype dropped) in a <figure>, when FILE is not empty.
+function inline_svg(file, caption,    line, on) {
+	if (!nonempty(file))
+		return
+	printf "<figure>\n" > HTML
+	while ((getline line < file) > 0) {
+		if (!on && line ~ /<svg/)
+			on = 1
+		if (on)
+			print line > HTML
+	}
+	close(file)
+	printf "<figcaption>%s</figcaption>\n</figure>\n", html(caption) > HTML
+}
+
+# html_plots(PART): the plots that belong to section PART.
+function html_plots(pt,    p, k, n, i, any) {
+	p = OUT "/plots"
+	if (pt == "thunks") {
+		inline_svg(p "/variability.svg", "Duration spread of the most variable thunks: mean, minimum and maximum over executions and devices")
+		inline_svg(p "/variability-scatter.svg", "Every compute thunk: mean duration against relative standard deviation (data: plots/variability-scatter.tsv)")
+	} else if (pt == "communication") {
+		inline_svg(p "/bandwidth.svg", "Bus bandwidth by message size (nccl-tests definition, GB/s = 1e9 B/s)")
+		inline_svg(p "/waits.svg", "Wait per collective instance: the spread of its exposed time over devices")
+		inline_svg(p "/wait-size.svg", "Wait against message size, per collective")
+	} else if (pt == "alignment") {
+		inline_svg(p "/skews.svg", "End-time skew of each device per complete collective instance")
+		inline_svg(p "/skews-distribution.svg", "Distribution of the end-time skews, per device (data: plots/skews-by-device.tsv)")
+		inline_svg(p "/stragglers.svg", "Start bias of each device per module: how far it runs behind (+) or ahead (-)")
+		module_plots("stragglers", "Straggler bias over the module (each device against the mean over devices, per thunk; circles: collectives)")
+	} else if (pt == "memory") {
+		# One plot per top module; the largest peak's alone when
+		# there are none (an earlier layout of plots/).
+		n = plot_keys("heap", k)
+		for (i = 1; i <= n; i++)
+			if (exists(p "/heap-" k[i] ".svg"))
+				any = 1
+		if (any)
+			module_plots("heap", "Heap usage over program order")
+		else
+			inline_svg(p "/heap.svg", "Heap usage over program order, the module with the largest peak")
+	}
+}
+
+# plot_keys(KIND, K): the K (ProgramId:12) of the module plots KIND
+# (plots/KIND-K.tsv) in K[1..], in the order of their names; their
+# number.  From plots.awk's plotidx.
+function plot_keys(kind, k,    line, x, n, seen, i, j, t) {
+	n = 0
+	if (!PLOTS)
+		return 0
+	while ((getline line < (W "/plotidx")) > 0) {
+		split(line, x, "\t")
+		if (x[1] == kind && !((x[2] "") in seen)) { seen[x[2] ""] = 1; k[++n] = x[2] "" }
+	}
+	close(W "/plotidx")
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && k[j - 1] > k[j]; j--) {
+		t = k[j]; k[j] = k[j - 1]; k[j - 1] = t }
+	return n
+}
+
+# module_plots(KIND, CAPTION): each plots/KIND-<ProgramId:12>.svg inline,
+# captioned with its module, and linked with its data (.tsv).
+function module_plots(kind, caption,    k, n, i, b, m, nm, r, x) {
+	n = plot_keys(kind, k)
+	if (!n)
+		return
+	nm = load(OUT "/summary/modules.tsv")
+	for (i = 1; i <= n; i++) {
+		b = kind "-" k[i]
+		m = ""
+		for (r = 2; r <= nm; r++) {
+			split(L[r], x, "\t")
+			if (index(x[1], k[i]) == 1) { m = x[2]; break }
+		}
+		inline_svg(OUT "/plots/" b ".svg", caption ": " m " (" k[i] ")")
+		printf "<p class=\"note\">%s (%s): <a href=\"plots/%s.svg\">plots/%s.svg</a>, data <a href=\"plots/%s.tsv\">plots/%s.tsv</a></p>\n", \
+		    html(m), k[i], b, b, b, b > HTML
+	}
+}
+
+# plot_index_txt: the module plots (plots.awk's plotidx) as a table for
+# report.txt, nothing when there are none.
+function plot_index_txt(    line, x, n, svg) {
+	n = 0
+	while ((getline line < (W "/plotidx")) > 0) {
+		split(line, x, "\t")
+		if (!n++) {
+			cell(0, 0, "Plot"); cell(0, 1, "Data"); cell(0, 2, "Module (ProgramId)"); cell(0, 3, "What")
+		}
+		svg = nonempty(OUT "/plots/" x[1] "-" x[2] ".svg") ? "plots/" x[1] "-" x[2] ".svg" : "--"
+		cell(n, 0, svg); cell(n, 1, "plots/" x[1] "-" x[2] ".tsv"); cell(n, 2, x[3] " (" x[2] ")"); cell(n, 3, x[4])
+	}
+	close(W "/plotidx")
+	if (!n)
+		return
+	align(0, "l"); align(1, "l"); align(2, "l"); align(3, "l")
+	printf "\nPlots per top module (the data of each beside it)\n\n" > TXT
+	table_print("  ", TXT)
+	table_clear()
+}
+
+# -- the flame graphs
+
+# html_flamegraphs: the whole run's graphs inline (their idle frames
+# included) and linked, and one per top module linked
+# (flamegraphs/modules.tsv): opened as files, flamegraph.pl's SVGs zoom
+# and search, which this page's Content-Security-Policy stops.  Without a
+# renderer, the folded files and how to render or open them.
+function html_flamegraphs(    fg, i, k, n, r, id, nm, ms, fl, e, j, x) {
+	printf "</section>\n<section id=\"flamegraphs\">\n<h2>Flame graphs</h2>\n" > HTML
+	fg = OUT "/flamegraphs"
+	split("source op_name", x, " ")
+	for (i = 1; i <= 2; i++) {
+		k = x[i]
+		if (nonempty(fg "/" k ".svg")) {
+			printf "<p>The whole run by %s, idle time included: <a href=\"flamegraphs/%s.svg\">flamegraphs/%s.svg</a> (open it to zoom and search).</p>\n", k, k, k > HTML
+			inline_svg(fg "/" k ".svg", "GPU time by " k " (folded stacks in flamegraphs/" k ".folded)")
+		} else
+			printf "<p>GPU time by %s: <a href=\"flamegraphs/%s.folded\">flamegraphs/%s.folded</a>; render it with <code>flamegraph.pl --hash --countname=us flamegraphs/%s.folded &gt; %s.svg</code> (no renderer was on PATH).</p>\n", \
+			    k, k, k, k, k > HTML
+	}
+	if (nonempty(fg "/modules.tsv")) {
+		printf "<h3>Per module (steady state, its own thunks: no idle time)</h3>\n<ul>\n" > HTML
+		n = load(fg "/modules.tsv")
+		for (r = 2; r <= n; r++) {
+			read_tab(L[r])
+			printf "<li>%s (%s):", html(RF[2]), substr(RF[1], 1, 12) > HTML
+			for (j = 1; j <= 2; j++) {
+				k = x[j]
+				e = nonempty(fg "/" RF[4] "." k ".svg") ? "svg" : "folded"
+				printf " <a href=\"flamegraphs/%s.%s.%s\">%s</a>", RF[4], k, e, k > HTML
+			}
+			printf "</li>\n" > HTML
+		}
+		printf "</ul>\n" > HTML
+	}
+	if (!nonempty(fg "/source.svg"))
+		printf "<p class=\"note\">flamegraph.pl is not packaged in Debian: get it from github.com/brendangregg/FlameGraph (or inferno-flamegraph: cargo install inferno) and put it on PATH before the report. The .folded files also open as they are in speedscope (speedscope.app, or npm install -g speedscope).</p>\n" > HTML
+	printf "</section>\n" > HTML
+}
+
+# read_tab(LINE): RF[1..4] as `IFS=TAB read -r a b c d` sets them: tabs
+# are white space to read (runs are one separator, none at either end),
+# the last takes the rest.
+function read_tab(line,    i) {
+	split("", RF)
+	sub(/^\t+/, "", line); sub(/\t+$/, "", line)
+	for (i = 1; i < 4; i++) {
+		if (match(line, /\t+/)) {
+			RF[i] = substr(line, 1, RSTART - 1); line = substr(line, RSTART + RLENGTH)
+		} else {
+			RF[i] = line; line = ""
+		}
+	}
+	RF[4] = line
+}
