@@ -290,6 +290,17 @@ sqldb_i64(struct sqldb_stmt *st, int i)
 	return sqlite3_column_int64(st->st, i);
 }
 
+int
+sqldb_get_i64(struct sqldb_stmt *st, int i, int64_t *v)
+{
+	sqlite3_value *x = sqlite3_column_value(st->st, i);
+
+	if (sqlite3_value_type(x) == SQLITE_NULL)
+		return 0;
+	*v = sqlite3_value_int64(x);
+	return 1;
+}
+
 const char *
 sqldb_text(struct sqldb_stmt *st, int i, size_t *len)
 {
