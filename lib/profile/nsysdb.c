@@ -929,6 +929,9 @@ load_ops(struct nsysdb *d)
 		rc = load_graph(d, x.nv, x.nn);
 	if (rc == 0)
 		keep_graph_ops(d, x.nv, x.nn);
+	/* The projection's order of the calls, while the ranges are read. */
+	if (rc == 0)
+		d->corder = nvtxproj_order_calls(d->c, d->nc);
 out:
 	keys_free(&cx.keys);
 	free(cx.launched);
@@ -1003,6 +1006,7 @@ load_both(struct nsysdb *d)
 	d->nops = j->b.nops;
 	d->nops_unlaunched = j->b.nops_unlaunched;
 	d->gop = j->b.gop, d->ngop = j->b.ngop;
+	d->corder = j->b.corder;
 	sqldb_close(j->b.db);
 	if (rc == 0 && j->rc != 0)
 		rc = err_fail("%s", j->msg);
@@ -1357,7 +1361,7 @@ nsysdb_pushpop(struct nsysdb *d, struct compile_range **out, size_t *n)
 			r[m++] = d->r[i];
 		}
 	/* No calls: only the CPU tree is wanted. */
-	nvtxproj_run(r, m, NULL, 0, NULL, &p);
+	nvtxproj_run(r, m, NULL, 0, NULL, NULL, &p);
 	v = mem_calloc(m + 1, sizeof(*v));
 	for (i = 0; i < m; i++) {
 		v[i].start_ns = r[i].start;
@@ -1571,6 +1575,7 @@ nsysdb_free(struct nsysdb *d)
 		free(d->dom[i].name);
 	free(d->dom);
 	free(d->c);
+	free(d->corder);
 	free(d->g);
 	free(d->gop);
 	free(d->gcall);

@@ -84,6 +84,7 @@ struct nsysdb {
 	/* Launch calls and operation envelopes (nvtxproj input). */
 	struct nvtxproj_call *c;
 	size_t nc, capc;
+	uint32_t *corder;	/* nvtxproj_order_calls(c, nc) */
 	struct nvtxproj_group *g;
 	size_t ng, capg;
 	size_t nops;		/* GPU operations read */

@@ -133,7 +133,8 @@ struct sweep {
 	const struct nvtxproj_range *r;
 	const struct nvtxproj_call *c;
 	const struct nvtxproj_group *g;
-	uint32_t *rs, *cs;	/* ranges and calls by (thread, start) */
+	uint32_t *rs;		/* ranges by (thread, start) */
+	const uint32_t *cs;	/* calls by (thread, start) */
 	size_t nr, nc;
 	uint32_t *act;		/* open ranges (input indices) */
 	size_t nact, capact;
@@ -318,11 +319,19 @@ finish(struct sweep *w)
 	sort_idx(p->order, p->nout, cmp_out, &o);
 }
 
+uint32_t *
+nvtxproj_order_calls(const struct nvtxproj_call *c, size_t nc)
+{
+	return sort_by_thread(c, nc, sizeof(*c),
+	    offsetof(struct nvtxproj_call, tid), cmp_c);
+}
+
 void
 nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
-    const struct nvtxproj_call *c, size_t nc, const struct nvtxproj_group *g,
-    struct nvtxproj *p)
+    const struct nvtxproj_call *c, size_t nc, const uint32_t *corder,
+    const struct nvtxproj_group *g, struct nvtxproj *p)
 {
+	uint32_t *cs = corder ? NULL : nvtxproj_order_calls(c, nc);
 	struct sweep w;
 	uint32_t maxkey = 0;
 	size_t i;
@@ -344,8 +353,7 @@ nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
 	}
 	w.rs = sort_by_thread(r, nr, sizeof(*r),
 	    offsetof(struct nvtxproj_range, tid), cmp_r);
-	w.cs = sort_by_thread(c, nc, sizeof(*c),
-	    offsetof(struct nvtxproj_call, tid), cmp_c);
+	w.cs = corder ? corder : cs;
 	for (i = 0; i < nc; i++)
 		if (c[i].key > maxkey)
 			maxkey = c[i].key;
@@ -357,7 +365,7 @@ nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
 	/* The sorted orders are done with: free them before the output
 	 * order takes its own memory. */
 	free(w.rs);
-	free(w.cs);
+	free(cs);
 	free(w.act);
 	free(w.keycalls);
 	finish(&w);

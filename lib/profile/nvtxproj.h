@@ -72,8 +72,18 @@ struct nvtxproj {
 };
 
 /*
+ * The calls C[0..NC) (NC below 2^31) in the order the projection sweeps
+ * them: by thread, start, end, index.  A new array of NC indices (free
+ * it).  nvtxproj_run sorts them itself when given none; computed ahead,
+ * on a thread that is otherwise idle, it is off the projection's path.
+ */
+uint32_t *nvtxproj_order_calls(const struct nvtxproj_call *c, size_t nc);
+
+/*
  * Project R[0..NR) with the calls C[0..NC) whose envelopes are
- * G[0..NG) into P (a zeroed struct); NR and NC below 2^31.  Output
+ * G[0..NG) into P (a zeroed struct); NR and NC below 2^31.  CORDER is
+ * nvtxproj_order_calls(C, NC), or NULL for the projection to compute
+ * it; it is not freed.  Output
  * order: projected start ascending, projected duration descending,
  * RangeId ascending.  Inputs are not modified.  Cannot fail (memory
  * exhaustion exits, mem.h).  Memory beyond P's arrays (28 bytes a
@@ -81,8 +91,8 @@ struct nvtxproj {
  * scratch of one sort (sort.h).
  */
 void nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
-    const struct nvtxproj_call *c, size_t nc, const struct nvtxproj_group *g,
-    struct nvtxproj *p);
+    const struct nvtxproj_call *c, size_t nc, const uint32_t *corder,
+    const struct nvtxproj_group *g, struct nvtxproj *p);
 
 void nvtxproj_free(struct nvtxproj *p);
 

@@ -64,7 +64,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 
 	if (nsysdb_open_mem(&d, data, n) == 0 && nsysdb_load(&d) == 0 &&
 	    nsysdb_load_threads(&d) == 0) {
-		nvtxproj_run(d.r, d.nr, d.c, d.nc, d.g, &p);
+		nvtxproj_run(d.r, d.nr, d.c, d.nc, d.corder, d.g, &p);
 		invariants(&p);
 		graph_ops(&d);
 		w = tsv_wopen(fuzz_null(), "null");

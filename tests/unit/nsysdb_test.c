@@ -67,7 +67,7 @@ test_ties(void)
 	struct nvtxproj_group g[] = { { 100, 110 }, { 200, 230 }, { 300, 301 } };
 	struct nvtxproj p;
 
-	nvtxproj_run(r, 6, c, 4, g, &p);
+	nvtxproj_run(r, 6, c, 4, NULL, g, &p);
 	CHECK_INT(p.parent[0], 4);
 	CHECK_INT(p.parent[1], 0);	/* identical: the lower id is parent */
 	CHECK_INT(p.parent[2], 1);
@@ -90,6 +90,27 @@ test_ties(void)
 	CHECK_INT(p.order[1], 0);
 	CHECK_INT(p.order[4], 3);
 	CHECK_INT(p.order[5], 5);
+	/* The calls' order given (computed ahead): the same projection.
+	 * By thread and start: the calls at 12, 20, 21, 40. */
+	{
+		uint32_t *co = nvtxproj_order_calls(c, 4);
+		struct nvtxproj q;
+		size_t i, same = 0;
+
+		CHECK_INT(co[0], 2);
+		CHECK_INT(co[1], 0);
+		CHECK_INT(co[2], 3);
+		CHECK_INT(co[3], 1);
+		nvtxproj_run(r, 6, c, 4, co, g, &q);
+		for (i = 0; i < 6; i++)
+			same += q.parent[i] == p.parent[i] &&
+			    q.nops[i] == p.nops[i] && q.order[i] == p.order[i] &&
+			    (p.nops[i] == 0 || (q.pstart[i] == p.pstart[i] &&
+			    q.pend[i] == p.pend[i]));
+		CHECK_INT(same, 6);
+		nvtxproj_free(&q);
+		free(co);
+	}
 	nvtxproj_free(&p);
 }
 
