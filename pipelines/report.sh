@@ -362,7 +362,7 @@ jobs_wait
 progress "summary, communication, flame graphs, variability, memory, PGLE costs ($JOBS at once)"
 # The sections, the longest first, and the waits for the plots.  A
 # section is a job writing its own files into $OUT/NAME, which
-# report-tables.sh and report-html.sh show when they are there.
+# report.awk shows in report.txt and report.html when they are there.
 run() {
 	name=$1
 	shift

@@ -1,8 +1,8 @@
 # topmods.awk (with tsv.awk and sort.awk): the ProgramIds of the top
 # modules of a module frame, largest total ProjDurMs first (ties by
 # ProgramId), one per line: as the reference's notebook, modules are
-# taken while those already taken make less than 99% of the total.
-# (modsum.awk's sums, sorted and taken in the same process.)
+# taken while those already taken make less than 99% of the total,
+# summed, sorted and taken in one process.
 FNR == 1 { header(); id = need("ProgramId"); dur = need("ProjDurMs"); next }
 { t[$id] += $dur }
 function before(x, y) {
