@@ -448,23 +448,51 @@ suffix_done:
 	return 0;
 }
 
+/*
+ * Whether some byte of the eight in W is below 0x20, ';' or 0x7f (the
+ * bytes fold_put_frame replaces): the "has less / has zero byte" tests
+ * of Sean Anderson's Bit Twiddling Hacks.  A byte of 0x80 or more may
+ * be flagged too; that costs the slow path, never a wrong byte.
+ */
+static int
+needs_fix(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = ones * 0x80;
+	uint64_t semi = w ^ (ones * ';'), del = w ^ (ones * 0x7f);
+
+	return (((w - ones * 0x20) | (semi - ones) | (del - ones)) & high) != 0;
+}
+
 void
 fold_put_frame(char **buf, size_t *len, size_t *cap, const char *s,
     size_t n)
 {
-	size_t i;
+	size_t i = 0, end;
 	char *d;
 
 	mem_grow(buf, cap, *len + n + 1, 1);
 	d = *buf + *len;
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
+	/* Eight bytes at a step: copied whole when none needs replacing. */
+	for (; i < n; i = end) {
+		uint64_t w;
 
-		if (c == ';')
-			c = ':';
-		else if (c < 0x20 || c == 0x7f)
-			c = ' ';
-		d[i] = (char)c;
+		end = n - i >= 8 ? i + 8 : n;
+		if (end - i == 8) {
+			memcpy(&w, s + i, 8);
+			if (!needs_fix(w)) {
+				memcpy(d + i, &w, 8);
+				continue;
+			}
+		}
+		for (; i < end; i++) {
+			unsigned char c = (unsigned char)s[i];
+
+			if (c == ';')
+				c = ':';
+			else if (c < 0x20 || c == 0x7f)
+				c = ' ';
+			d[i] = (char)c;
+		}
 	}
 	*len += n;
 }

@@ -26,6 +26,38 @@ put_frame(void)
 	free(buf);
 }
 
+/*
+ * fold_put_frame copies eight bytes at a step when none needs replacing:
+ * every byte value, at every place in and across the words, and every
+ * length, against the rule applied a byte at a time.
+ */
+static void
+put_frame_words(void)
+{
+	char src[40], want[40], *buf = NULL;
+	size_t len, cap = 0, n, at, i, bad = 0;
+	int c;
+
+	for (c = 0; c < 256; c++)
+		for (n = 1; n <= sizeof(src); n++)
+			for (at = 0; at < n; at += 3) {
+				for (i = 0; i < n; i++)
+					src[i] = (char)('a' + i % 26);
+				src[at] = (char)c;
+				memcpy(want, src, n);
+				if (c == ';')
+					want[at] = ':';
+				else if (c < 0x20 || c == 0x7f)
+					want[at] = ' ';
+				len = 1;	/* after a byte already there */
+				fold_put_frame(&buf, &len, &cap, src, n);
+				if (len != n + 1 || memcmp(buf + 1, want, n) != 0)
+					bad++;
+			}
+	CHECK_INT(bad, 0);
+	free(buf);
+}
+
 /* The leaf rule on LINE from START; returns the result (static). */
 static const char *
 leaf(const char *line, size_t start)
@@ -547,6 +579,7 @@ int
 main(void)
 {
 	put_frame();
+	put_frame_words();
 	leaf_rule();
 	rounding();
 	common();
