@@ -270,7 +270,9 @@ make_out "$parent"
 NEW=$parent/.${OUT##*/}.new.$$
 if [ -e "$NEW" ] || [ -L "$NEW" ]; then rm -rf -- "$NEW"; fi
 # With every directory the sections write into (and the work directory's
-# steady/), in one mkdir: a process start is dear.
+# steady/, and each section's own work directory, named as a pipeline's
+# so that job_messages calls its files intermediate), in one mkdir: a
+# process start is dear.
 EXTRACT=1
 if [ $# -eq 1 ] && [ -f "$1/thunk.tsv" ]; then EXTRACT=0; fi
 GNUPLOT=''
@@ -280,7 +282,10 @@ FRAMES=''
 [ "$EXTRACT" = 0 ] || FRAMES=$NEW/frames
 mkdir -- "$NEW" "$NEW/modules" "$NEW/summary" "$NEW/communication" "$NEW/flamegraphs" \
     "$NEW/variability" "$NEW/memory" "$NEW/pgle" "$NEW/roofline" "$NEW/critpath" \
-    ${FRAMES:+"$FRAMES"} ${GNUPLOT:+"$NEW/plots"} "$ST" || die "$parent: cannot create the report directory"
+    ${FRAMES:+"$FRAMES"} ${GNUPLOT:+"$NEW/plots"} "$ST" \
+    "$W/nsysjax-pipeline.flamegraphs" "$W/nsysjax-pipeline.variability" "$W/nsysjax-pipeline.summary" \
+    "$W/nsysjax-pipeline.communication" "$W/nsysjax-pipeline.memory" "$W/nsysjax-pipeline.pgle" \
+    "$W/nsysjax-pipeline.roofline" "$W/nsysjax-pipeline.critpath" || die "$parent: cannot create the report directory"
 { mkfifo "$W/jobs" && exec 3<> "$W/jobs"; } || die "cannot create a FIFO in $W"
 
 # From here on the report is written into $NEW; $FINAL is where it goes.
@@ -366,7 +371,11 @@ progress "summary, communication, flame graphs, variability, memory, PGLE costs 
 run() {
 	name=$1
 	shift
+	# Its work directory, made above (lib/common.sh), exported to it alone.
+	_NSYSJAX_SECTION_DIR=$W/nsysjax-pipeline.$name
+	export _NSYSJAX_SECTION_DIR
 	job "$name" sh "$HERE/$name.sh" -s "$ST" -o "$OUT/$name" "$@" "$FR" > /dev/null
+	unset _NSYSJAX_SECTION_DIR
 }
 waits_job() { nsysjax-collectives -s waits "$ST/communication.tsv" > "$OUT/waits.tsv"; }
 # What the report says of each module beyond the reference's table

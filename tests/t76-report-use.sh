@@ -283,22 +283,27 @@ sh $R -q -m nosuchmodule -o "$T/n" "$EX/rank0" > /dev/null 2> "$T/e"; rc=$?
 
 # A signal to report.sh alone (a CI cancel): its jobs stop too, nothing
 # is written afterwards, the work directories go, the status is the
-# signal's.  Sent once sections run (pipelines' work directories exist),
-# and once during the extraction.  (perl: a test suite's tool.)
+# signal's.  Sent once sections run (a section's work directory, inside
+# the report's, holds a file), and once during the extraction (the
+# report's work directory exists).  (perl: a test suite's tool.)
+started() { # sections | extraction
+	if [ "$1" = extraction ]; then [ -n "$(ls "$T/tmpd")" ]; else
+		for d in "$T/tmpd"/*/nsysjax-pipeline.*; do [ -n "$(ls "$d" 2> /dev/null)" ] && return 0; done; return 1; fi
+}
 for sig in TERM INT; do
-	for at in 3 1; do
+	for at in sections extraction; do
 		rm -rf "$T/k" "$T/tmpd"/*
 		# A job of a script ignores SIGINT (POSIX): perl restores it.
 		perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV' sh $R -q -o "$T/k" "$EX/rank0" "$EX/rank1" > /dev/null 2> /dev/null &
 		pid=$!
 		n=0
-		while [ "$(ls "$T/tmpd" | wc -l)" -lt "$at" ] && [ $n -lt 300 ]; do sleep 0.02; n=$((n + 1)); done
+		while ! started "$at" && [ $n -lt 300 ]; do sleep 0.02; n=$((n + 1)); done
 		kill -"$sig" $pid
 		wait $pid; rc=$?
 		sleep 1
 		want=143; [ $sig = INT ] && want=130
 		[ $rc -eq $want ] && [ ! -e "$T/k" ] && [ -z "$(ls -A "$T/tmpd")" ] &&
-		    ! ls -A "$T" | grep -q '^\.k\.' && ok || notok "SIG$sig (after $at work dirs): exit $rc, left $(ls -A "$T/tmpd") $(ls -A "$T" | grep '^\.k')"
+		    ! ls -A "$T" | grep -q '^\.k\.' && ok || notok "SIG$sig (during the $at): exit $rc, left $(ls -A "$T/tmpd") $(ls -A "$T" | grep '^\.k')"
 	done
 done
 done_testing t76-report-use

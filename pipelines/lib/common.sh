@@ -107,13 +107,21 @@ table_dir() {
 # BG emptied; on exit those still running are stopped.  The traps come
 # before the work directory: a signal between its mktemp and them would
 # leave it behind (seen under load in t76's signal checks).
-W='' BG=''
+W='' BG='' W_OWN=1
 # shellcheck disable=SC2086
-trap '_st=$?; trap "" INT TERM; [ -z "$BG" ] || kill $BG 2> /dev/null || :; rm -rf "$W"
+trap '_st=$?; trap "" INT TERM; [ -z "$BG" ] || kill $BG 2> /dev/null || :; [ "$W_OWN" = 0 ] || rm -rf "$W"
 	[ "$_st" -eq 0 ] || [ -z "$OUT_MADE" ] || rm -rf -- "$OUT_MADE"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-W=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-pipeline.XXXXXX") || die "cannot create a work directory in ${TMPDIR:-/tmp}"
+# A section that report.sh runs works in the directory it made for it
+# (_NSYSJAX_SECTION_DIR, empty, inside its own work directory, which it
+# removes): a mktemp and an rm less per section, each a process start.
+if [ -n "${_NSYSJAX_SECTION_DIR:-}" ] && [ -d "$_NSYSJAX_SECTION_DIR" ]; then
+	W=$_NSYSJAX_SECTION_DIR W_OWN=0
+	unset _NSYSJAX_SECTION_DIR
+else
+	W=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-pipeline.XXXXXX") || die "cannot create a work directory in ${TMPDIR:-/tmp}"
+fi
 
 # frames INPUT...: sets F to the directory of the run's frames: INPUT
 # itself when it is one directory written by `nsysjax-extract -o` (it
