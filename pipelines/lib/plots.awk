@@ -234,14 +234,12 @@ function modules(    ids, names, nt, j, k, s, m, i, x, a, n, ng) {
 		k = substr(TOPID[j], 1, 12)
 		m = NROWS
 		put(PL "/stragglers-" k ".tsv", s, m)
-		ng = by_column(s, m, "Device", "strd." j)
+		ng = by_device(s, j, "strd." j)
 		# The collectives: rows with Communication 1.
 		printf "%s\n", s[1] > (W "/strc." j ".tsv")
-		for (i = 2; i <= m; i++) {
-			split(s[i], x, "\t")
-			if (x[8] == 1)
+		for (i = 2; i <= m; i++)
+			if (SCOMM[i] == 1)
 				print s[i] > (W "/strc." j ".tsv")
-		}
 		close(W "/strc." j ".tsv")
 		plot_begin("stragglers-" k)
 		printf "D1 = ARG2.%s\n", gq("/strc." j ".tsv") > PF
@@ -262,79 +260,127 @@ function modules(    ids, names, nt, j, k, s, m, i, x, a, n, ng) {
 # against the mean over the devices of each thunk instance, summed in
 # the order of the rows) and the variability scatter (mean and standard
 # deviation of every compute thunk, by ProgramId and Name).
-function steady_pass(    file, f, c, i, m, e, d, ii, t, k, x, cp, ce, cs, cd, cn, ct, cc, cl, cu) {
-	for (f = 1; f <= 2; f++) {
-		file = ST "/" (f == 1 ? "module" : "thunk") ".tsv"
-		split("", c)
-		if ((getline < file) > 0)
-			for (i = 1; i <= NF; i++)
-				c[$i] = i
-		cp = c["ProgramId"]; ce = c["ProgramExecution"]; cs = c["ProjStartMs"]; cd = c["Device"]
-		cn = c["Name"]; ct = c["ThunkExecution"]; cc = c["Communication"]; cl = c["Collective"]; cu = c["ProjDurMs"]
-		while ((getline < file) > 0) {
-			if (f == 2 && $cc != 1) {
-				k = $cp "\t" $cn; x = $cu
-				if (!(k in sn)) SK[++NSK] = k
-				sn[k]++; ss[k] += x; sq[k] += x * x
-			}
-			if (!($cp in ISTOP))
-				continue
-			m = ISTOP[$cp]
-			e = $ce
-			d = $cd
-			if (f == 1) {
-				MS[m, e] += $cs; MN[m, e]++
-				if (!((m, d) in DEV)) { DEV[m, d] = 1; DL[m, ++ND[m]] = d }
-				continue
-			}
-			# An instance by number (short keys: the work of this pass).
-			ii = m SUBSEP e SUBSEP $cn SUBSEP $ct
-			if (!(ii in IID)) { IID[ii] = ++NII; ORD[m, ++NI[m]] = NII; IKEY[NII] = ii }
-			ii = IID[ii]
-			IN[ii]++; IS[ii] += $cs; IST[ii, d] = $cs
-			t = m SUBSEP $cn SUBSEP $ct
-			COMM[t] = $cc == 1
-			COLL[t] = $cl
-		}
-		close(file)
+#
+# The thunk frame is the one large input (31,000 rows on the shared
+# run), and mawk's cost is its array look-ups by string keys: a row
+# costs one or two of them.  Every thunk (module, Name, ThunkExecution),
+# thunk instance (the thunk in one module execution) and scatter key
+# (ProgramId, Name) gets a number when first seen, and everything else
+# is kept in arrays by those numbers.  As the frame comes sorted by
+# module, execution and thunk, consecutive rows mostly share their keys:
+# the previous row's numbers are reused then (a cache: any order gives
+# the same result).  Per instance: ITH its thunk, IE its execution, IN
+# its rows, IS the sum of their starts, IB + k the slot in IST of the
+# start on the module's k-th device (DIX), INEXT the module's next
+# instance (IFIRST, ILAST: in order of first appearance).  Per thunk:
+# THN, THE its Name and ThunkExecution, COMM (1: a collective) and COLL.
+function steady_pass(    file, c, i, m, d, ii, th, k, q, x, cp, ce, cs, cd, cn, ct, cc, cl, cu, lp, lk, lt, li, di) {
+	file = ST "/module.tsv"
+	c_columns(file, c)
+	cp = c["ProgramId"]; ce = c["ProgramExecution"]; cs = c["ProjStartMs"]; cd = c["Device"]
+	while ((getline < file) > 0) {
+		if (!($cp in ISTOP))
+			continue
+		m = ISTOP[$cp]
+		MS[m, $ce] += $cs; MN[m, $ce]++
+		d = $cd
+		if (!((m, d) in DIX)) { DIX[m, d] = ++ND[m]; DL[m, ND[m]] = d }
 	}
+	close(file)
+	file = ST "/thunk.tsv"
+	c_columns(file, c)
+	cp = c["ProgramId"]; ce = c["ProgramExecution"]; cs = c["ProjStartMs"]; cd = c["Device"]
+	cn = c["Name"]; ct = c["ThunkExecution"]; cc = c["Communication"]; cl = c["Collective"]; cu = c["ProjDurMs"]
+	lp = lk = lt = li = SUBSEP
+	while ((getline < file) > 0) {
+		if ($cc != 1) {
+			k = $cp "\t" $cn
+			if (k != lk) {
+				lk = k
+				if (!(q = SID[k])) { SID[k] = q = ++NSK; SK[q] = k }
+			}
+			x = $cu
+			sn[q]++; ss[q] += x; sq[q] += x * x
+		}
+		# Only the top modules on two devices or more have straggler
+		# plots.
+		if ($cp != lp) { lp = $cp; m = ($cp in ISTOP) ? ISTOP[$cp] : 0; if (ND[m] < 2) m = 0 }
+		if (!m)
+			continue
+		k = m SUBSEP $cn SUBSEP $ct
+		if (k != lt) {
+			lt = k
+			if (!(th = THID[k])) { THID[k] = th = ++NTH; THN[th] = $cn; THE[th] = $ct }
+		}
+		k = th SUBSEP $ce
+		if (k != li) {
+			li = k
+			if (!(ii = IID[k])) {
+				IID[k] = ii = ++NII
+				ITH[ii] = th; IE[ii] = $ce; IB[ii] = NSLOT; NSLOT += ND[m]
+				if (ILAST[m]) INEXT[ILAST[m]] = ii; else IFIRST[m] = ii
+				ILAST[m] = ii
+			}
+		}
+		IN[ii]++; IS[ii] += $cs
+		# A device the module frame does not list is never read.
+		if ((di = DIX[m, $cd]))
+			IST[IB[ii] + di] = $cs
+		COMM[th] = $cc == 1
+		COLL[th] = $cl
+	}
+	close(file)
+}
+
+# c_columns(FILE, C): FILE opened and its header read; C, column number
+# by name.
+function c_columns(file, c,    i) {
+	split("", c)
+	if ((getline < file) > 0)
+		for (i = 1; i <= NF; i++)
+			c[$i] = i
 }
 
 function ms6(v) { v = sprintf("%.6f", v); return v == "-0.000000" ? "0.000000" : v }
 
 # straggler_rows(J, S): the straggler table of top module J in S[1..]
 # (header first, then by Device, OffsetMs, Name, ThunkExecution), 0
-# when it ran on fewer than two devices.  Only the instances that every
-# device of the module ran count; per thunk its place in the module (its
-# mean start less the module execution's mean start) and each device's
-# start bias, averaged over the executions.
-function straggler_rows(j, s,    nd, q, ii, x, mm, t, tn, nt, torder, off, bias, d, r, ix, dv, dn) {
+# when it ran on fewer than two devices; NROWS its number of lines,
+# SCOMM[r] the Communication of line r, NSTH the rows per device.  Only
+# the instances that every device of the module ran count; per thunk its
+# place in the module (its mean start less the module execution's mean
+# start) and each device's start bias, averaged over the executions.
+# The module's thunks by number in order of their first counted
+# instance: q (tq[thunk]), their device d's bias in bias[(q - 1) * nd + d].
+function straggler_rows(j, s,    nd, q, ii, mm, th, tq, tn, nt, torder, off, bias, em, e, b, o, d, r, ix, dv, dn, pre, post, comm) {
 	split("", s)
 	nd = ND[j]
 	if (nd < 2)
 		return 0
-	for (q = 1; q <= NI[j]; q++) {
-		ii = ORD[j, q]
+	for (ii = IFIRST[j]; ii; ii = INEXT[ii]) {
 		if (IN[ii] != nd)
 			continue
-		split(IKEY[ii], x, SUBSEP)
 		mm = IS[ii] / IN[ii]
-		t = x[3] SUBSEP x[4]
-		if (!(t in tn))
-			torder[++nt] = t
-		tn[t]++
-		off[t] += mm - MS[j, x[2]] / MN[j, x[2]]
+		th = ITH[ii]
+		if (!(q = tq[th])) { tq[th] = q = ++nt; torder[q] = th }
+		tn[q]++
+		# The execution's mean start, once per execution (a division by
+		# zero, as before, only when an execution is counted).
+		e = IE[ii]
+		if (!(e in em))
+			em[e] = MS[j, e] / MN[j, e]
+		off[q] += mm - em[e]
+		b = IB[ii]; o = (q - 1) * nd
 		for (d = 1; d <= nd; d++)
-			bias[t, DL[j, d]] += IST[ii, DL[j, d]] - mm
+			bias[o + d] += IST[b + d] - mm
 	}
 	# sort -k4,4n -k6,6g -k2,2 -k3,3n: by device (a number), then the
 	# thunks by offset (as written), name (bytes) and execution (a
 	# number), in the same order for every device.
 	for (q = 1; q <= nt; q++) {
-		t = torder[q]
-		split(t, x, SUBSEP)
-		OFF6[q] = ms6(off[t] / tn[t]); RO[q] = OFF6[q] + 0
-		RKS[q] = x[1] "\001" sprintf("%020.0f", x[2])
+		th = torder[q]
+		OFF6[q] = ms6(off[q] / tn[q]); RO[q] = OFF6[q] + 0
+		RKS[q] = THN[th] "\001" sprintf("%020.0f", THE[th])
 		ix[q] = q
 	}
 	SORTBY = "thunks"
@@ -342,19 +388,46 @@ function straggler_rows(j, s,    nd, q, ii, x, mm, t, tn, nt, torder, off, bias,
 	for (d = 1; d <= nd; d++) { dv[d] = d; DNUM[d] = DL[j, d] + 0 }
 	SORTBY = "devices"
 	msort(dv, nd)
+	# A line: its thunk's columns around the device's (pre, post).
+	for (q = 1; q <= nt; q++) {
+		th = torder[ix[q]]
+		pre[q] = TOPID[j] "\t" THN[th] "\t" THE[th] "\t"
+		post[q] = "\t" tn[ix[q]] "\t" OFF6[ix[q]] "\t"
+		comm[q] = COMM[th]
+	}
 	s[1] = "ProgramId\tName\tThunkExecution\tDevice\tExecutions\tOffsetMs\tStartBiasMs\tCommunication\tCollective"
 	r = 1
 	for (d = 1; d <= nd; d++) {
 		dn = DL[j, dv[d]]
 		for (q = 1; q <= nt; q++) {
-			t = torder[ix[q]]
-			split(t, x, SUBSEP)
-			s[++r] = sprintf("%s\t%s\t%s\t%s\t%d\t%s\t%s\t%d\t%s", TOPID[j], x[1], x[2], dn, tn[t],
-			    OFF6[ix[q]], ms6(bias[t, dn] / tn[t]), COMM[j SUBSEP t], COLL[j SUBSEP t])
+			th = torder[ix[q]]
+			s[++r] = pre[q] dn post[q] ms6(bias[(ix[q] - 1) * nd + dv[d]] / tn[ix[q]]) "\t" comm[q] "\t" COLL[th]
+			SCOMM[r] = comm[q]
 		}
 	}
 	NROWS = r
+	NSTH = nt
+	NSDEV = nd
 	return 1
+}
+
+# by_device(S, J, OUT): by_column(S, NROWS, "Device", OUT) for the table
+# of straggler_rows, whose lines come in blocks of NSTH per device
+# (NSDEV blocks, by Device): no line split again.
+function by_device(s, j, out,    d, r, f) {
+	split("", G); split("", GF)
+	if (!NSTH)
+		return 0
+	r = 1
+	for (d = 1; d <= NSDEV; d++) {
+		G[d] = out "." d ".tsv"; GF[d] = s[r + 1]
+		f = W "/" G[d]
+		print s[1] > f
+		while (r < 1 + d * NSTH)
+			print s[++r] > f
+		close(f)
+	}
+	return NSDEV
 }
 
 # The orders of sort(1) that the plots' tables had, SORTBY: thunks and
@@ -500,9 +573,9 @@ function scatter(    q, k, m, v, rows, r, x) {
 	r = 0
 	for (q = 1; q <= NSK; q++) {
 		k = SK[q]
-		if (sn[k] > 1 && ss[k] > 0) {
-			m = ss[k] / sn[k]; v = (sq[k] - sn[k] * m * m) / (sn[k] - 1); if (v < 0) v = 0
-			rows[++r] = sprintf("%s\t%d\t%.6f\t%.6f", k, sn[k], m, sqrt(v) / m)
+		if (sn[q] > 1 && ss[q] > 0) {
+			m = ss[q] / sn[q]; v = (sq[q] - sn[q] * m * m) / (sn[q] - 1); if (v < 0) v = 0
+			rows[++r] = sprintf("%s\t%d\t%.6f\t%.6f", k, sn[q], m, sqrt(v) / m)
 			split(k, x, "\t")
 			K1[r] = x[1] ""; K2[r] = x[2] ""; KL[r] = rows[r]
 		}
