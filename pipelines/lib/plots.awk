@@ -297,9 +297,9 @@ function steady_pass(    file, c, i, m, d, ii, th, k, q, x, cp, ce, cs, cd, cn, 
 			k = $cp "\t" $cn
 			if (k != lk) {
 				lk = k
-				if (!(q = SID[k])) { SID[k] = q = ++NSK; SK[q] = k }
+				if (!(q = SID[k])) { SID[k] = q = ++NSK; SKP[q] = $cp; SKN[q] = $cn }
 			}
-			x = $cu
+			x = $cu + 0
 			sn[q]++; ss[q] += x; sq[q] += x * x
 		}
 		# Only the top modules on two devices or more have straggler
@@ -383,8 +383,7 @@ function straggler_rows(j, s,    nd, q, ii, mm, th, tq, tn, nt, torder, off, bia
 		RKS[q] = THN[th] "\001" sprintf("%020.0f", THE[th])
 		ix[q] = q
 	}
-	SORTBY = "thunks"
-	msort(ix, nt)
+	ksort2(ix, nt, RO, RKS)
 	for (d = 1; d <= nd; d++) { dv[d] = d; DNUM[d] = DL[j, d] + 0 }
 	SORTBY = "devices"
 	msort(dv, nd)
@@ -430,14 +429,13 @@ function by_device(s, j, out,    d, r, f) {
 	return NSDEV
 }
 
-# The orders of sort(1) that the plots' tables had, SORTBY: thunks and
-# devices (a module's table, straggler_rows), skews (-n), strag
-# (-k1,1 -k3,3n), skd (-k1,1n -s) and scatter (-k1,1 -k2,2), from the
-# keys K1, K2 (numbers or strings, as the key is) and the line KL; the
-# whole line last, as sort(1) breaks ties (but -s).
+# The orders of sort(1) that the plots' tables had, SORTBY: devices (a
+# module's table, straggler_rows), skews (-n), strag (-k1,1 -k3,3n) and
+# skd (-k1,1n -s), from the keys K1, K2 (numbers or strings, as the key
+# is) and the line KL; the whole line last, as sort(1) breaks ties (but
+# -s).  The long tables, a module's thunks (straggler_rows) and the
+# scatter, are sorted by ksort2.
 function before(x, y) {
-	if (SORTBY == "thunks")
-		return RO[x] != RO[y] ? RO[x] < RO[y] : RKS[x] < RKS[y]
 	if (SORTBY == "devices")
 		return DNUM[x] < DNUM[y]
 	if (K1[x] != K1[y]) return K1[x] < K1[y]
@@ -568,20 +566,23 @@ function skews_distribution(    i, x, rows, r, s, m, ng) {
 
 # Every compute thunk of the steady state: mean duration against its
 # relative standard deviation (plots/variability-scatter.tsv, by
-# ProgramId, then Name).
-function scatter(    q, k, m, v, rows, r, x) {
+# ProgramId, then Name: sort -k1,1 -k2,2, whose last resort, the whole
+# line, two rows never reach, their keys being distinct pairs).
+function scatter(    q, m, v, rows, r, ix, f) {
 	r = 0
 	for (q = 1; q <= NSK; q++) {
-		k = SK[q]
 		if (sn[q] > 1 && ss[q] > 0) {
 			m = ss[q] / sn[q]; v = (sq[q] - sn[q] * m * m) / (sn[q] - 1); if (v < 0) v = 0
-			rows[++r] = sprintf("%s\t%d\t%.6f\t%.6f", k, sn[q], m, sqrt(v) / m)
-			split(k, x, "\t")
-			K1[r] = x[1] ""; K2[r] = x[2] ""; KL[r] = rows[r]
+			rows[++r] = sprintf("%s\t%s\t%d\t%.6f\t%.6f", SKP[q], SKN[q], sn[q], m, sqrt(v) / m)
+			K1[r] = SKP[q] ""; K2[r] = SKN[q] ""; ix[r] = r
 		}
 	}
-	SORTBY = "scatter"
-	sorted_out(PL "/variability-scatter.tsv", "ProgramId\tName\tExecutions\tMeanMs\tRelStd", rows, r)
+	ksort2(ix, r, K1, K2)
+	f = PL "/variability-scatter.tsv"
+	print "ProgramId\tName\tExecutions\tMeanMs\tRelStd" > f
+	for (q = 1; q <= r; q++)
+		print rows[ix[q]] > f
+	close(f)
 	if (r) {
 		plot_begin("variability-scatter")
 		printf "D1 = ARG1.'/variability-scatter.tsv'\n" > PF

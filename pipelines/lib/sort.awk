@@ -14,9 +14,46 @@ function _msort(a, tmp, lo, hi,    mid, i, j, k) {
 	mid = int((lo + hi) / 2)
 	_msort(a, tmp, lo, mid)
 	_msort(a, tmp, mid + 1, hi)
+	# Halves already in order (input mostly sorted): nothing to merge.
+	if (!before(a[mid + 1], a[mid]))
+		return
 	i = lo; j = mid + 1; k = lo
 	while (i <= mid && j <= hi)
 		tmp[k++] = before(a[j], a[i]) ? a[j++] : a[i++]
+	while (i <= mid)
+		tmp[k++] = a[i++]
+	while (j <= hi)
+		tmp[k++] = a[j++]
+	for (k = lo; k <= hi; k++)
+		a[k] = tmp[k]
+}
+
+# ksort2(A, N, K1, K2): A[1..N] sorted in place, stably, by K1[A[i]],
+# ties by K2[A[i]]: msort with that before() written out, no function
+# call per comparison (the cost of sorting thousands of rows).  Each
+# key compares as its values are: numbers as numbers, strings as
+# strings.
+function ksort2(a, n, k1, k2,    tmp) {
+	_ksort2(a, tmp, 1, n, k1, k2)
+}
+function _ksort2(a, tmp, lo, hi, k1, k2,    mid, i, j, k, x, y) {
+	if (hi <= lo)
+		return
+	mid = int((lo + hi) / 2)
+	_ksort2(a, tmp, lo, mid, k1, k2)
+	_ksort2(a, tmp, mid + 1, hi, k1, k2)
+	x = a[mid + 1]; y = a[mid]
+	if (k1[x] != k1[y] ? !(k1[x] < k1[y]) : !(k2[x] < k2[y]))
+		return
+	i = lo; j = mid + 1; k = lo
+	while (i <= mid && j <= hi) {
+		x = a[j]; y = a[i]
+		if (k1[x] != k1[y] ? k1[x] < k1[y] : k2[x] < k2[y]) {
+			tmp[k++] = x; j++
+		} else {
+			tmp[k++] = y; i++
+		}
+	}
 	while (i <= mid)
 		tmp[k++] = a[i++]
 	while (j <= hi)
