@@ -198,8 +198,8 @@ function index_row(kind, k, mname, what) {
 # its heap over program order (a line per trace), plots/heap-K.svg, its
 # data (memory/series.tsv's rows of the module) beside it as .tsv; for
 # every top module that ran on more than one device, the straggler bias
-# over the module (straggler_rows), plots/stragglers-K.svg and .tsv.
-function modules(    ids, names, nt, j, k, s, m, i, x, a, n, ng) {
+# over the module (straggler_table), plots/stragglers-K.svg and .tsv.
+function modules(    ids, names, nt, j, k, s, m, i, a, n, ng) {
 	printf "" > (W "/plotidx")
 	if (NPEAKS) {
 		nt = top_ids(PEAKS, NPEAKS, ids, names)
@@ -229,18 +229,9 @@ function modules(    ids, names, nt, j, k, s, m, i, x, a, n, ng) {
 		ISTOP[TOPID[j]] = j
 	steady_pass()
 	for (j = 1; j <= NTOP; j++) {
-		if (!straggler_rows(j, s))
+		if ((ng = straggler_table(j)) < 0)
 			continue
 		k = substr(TOPID[j], 1, 12)
-		m = NROWS
-		put(PL "/stragglers-" k ".tsv", s, m)
-		ng = by_device(s, j, "strd." j)
-		# The collectives: rows with Communication 1.
-		printf "%s\n", s[1] > (W "/strc." j ".tsv")
-		for (i = 2; i <= m; i++)
-			if (SCOMM[i] == 1)
-				print s[i] > (W "/strc." j ".tsv")
-		close(W "/strc." j ".tsv")
 		plot_begin("stragglers-" k)
 		printf "D1 = ARG2.%s\n", gq("/strc." j ".tsv") > PF
 		plot_series(2, ng, 4, "device ")
@@ -256,25 +247,33 @@ function modules(    ids, names, nt, j, k, s, m, i, x, a, n, ng) {
 }
 
 # steady_pass: one pass over the steady module frame, then the thunk
-# frame, for the straggler plots of the top modules (each device's start
-# against the mean over the devices of each thunk instance, summed in
-# the order of the rows) and the variability scatter (mean and standard
-# deviation of every compute thunk, by ProgramId and Name).
+# frame, for the straggler plots of the top modules on two devices or
+# more (each device's start against the mean over the devices of each
+# thunk instance, summed in the order of the rows) and the variability
+# scatter (mean and standard deviation of every compute thunk, by
+# ProgramId and Name).
 #
 # The thunk frame is the one large input (31,000 rows on the shared
-# run), and mawk's cost is its array look-ups by string keys: a row
-# costs one or two of them.  Every thunk (module, Name, ThunkExecution),
-# thunk instance (the thunk in one module execution) and scatter key
-# (ProgramId, Name) gets a number when first seen, and everything else
-# is kept in arrays by those numbers.  As the frame comes sorted by
-# module, execution and thunk, consecutive rows mostly share their keys:
-# the previous row's numbers are reused then (a cache: any order gives
-# the same result).  Per instance: ITH its thunk, IE its execution, IN
-# its rows, IS the sum of their starts, IB + k the slot in IST of the
-# start on the module's k-th device (DIX), INEXT the module's next
-# instance (IFIRST, ILAST: in order of first appearance).  Per thunk:
-# THN, THE its Name and ThunkExecution, COMM (1: a collective) and COLL.
-function steady_pass(    file, c, i, m, d, ii, th, k, q, x, cp, ce, cs, cd, cn, ct, cc, cl, cu, lp, lk, lt, li, di) {
+# run), and mawk's cost is its array look-ups and stores, dearest with
+# string keys.  So every scatter key (ProgramId, Name), thunk (module,
+# Name, ThunkExecution) and thunk instance (the thunk in one module
+# execution) gets a number when first seen, and is kept in arrays by
+# that number.  The frame comes sorted by module and execution, the
+# rows of an instance (one per device) together: the sums of the
+# current scatter key and instance are kept in variables, read from
+# their arrays when the key changes and written back when it changes
+# again (the same additions in the same order, in any row order).
+#
+# Per scatter key q: SKP, SKN its ProgramId and Name, sn, ss, sq its
+# rows, the sum of their ProjDurMs and of its square.  Per thunk: THN,
+# THE its Name and ThunkExecution, COMM (1: a collective) and COLL, from
+# its last row.  Per instance ii: ITH its thunk, IE its execution, IN
+# its rows, IS the sum of their starts, IST[(ii - 1) * NGD + g] its
+# start on device g (GDI: the devices of the module frame by number),
+# INEXT the module's next instance (IFIRST: in order of appearance).
+# Per module m: ND[m] devices, DL[m, 1..ND[m]] in order of appearance,
+# MS, MN the sum of the starts and number of rows of each execution.
+function steady_pass(    file, c, m, d, g, ii, th, k, q, x, n, s, t, rn, rs, cm, co, lp, lk, li, last, cp, ce, cs, cd, cn, ct, cc, cl, cu) {
 	file = ST "/module.tsv"
 	c_columns(file, c)
 	cp = c["ProgramId"]; ce = c["ProgramExecution"]; cs = c["ProjStartMs"]; cd = c["Device"]
@@ -284,52 +283,56 @@ function steady_pass(    file, c, i, m, d, ii, th, k, q, x, cp, ce, cs, cd, cn, 
 		m = ISTOP[$cp]
 		MS[m, $ce] += $cs; MN[m, $ce]++
 		d = $cd
-		if (!((m, d) in DIX)) { DIX[m, d] = ++ND[m]; DL[m, ND[m]] = d }
+		if (!((m, d) in DEV)) { DEV[m, d] = 1; DL[m, ++ND[m]] = d }
+		if (!(d in GDI)) GDI[d] = ++NGD
 	}
 	close(file)
 	file = ST "/thunk.tsv"
 	c_columns(file, c)
 	cp = c["ProgramId"]; ce = c["ProgramExecution"]; cs = c["ProjStartMs"]; cd = c["Device"]
 	cn = c["Name"]; ct = c["ThunkExecution"]; cc = c["Communication"]; cl = c["Collective"]; cu = c["ProjDurMs"]
-	lp = lk = lt = li = SUBSEP
+	lp = lk = li = SUBSEP
 	while ((getline < file) > 0) {
 		if ($cc != 1) {
 			k = $cp "\t" $cn
 			if (k != lk) {
+				if (q) { sn[q] = n; ss[q] = s; sq[q] = t }
 				lk = k
 				if (!(q = SID[k])) { SID[k] = q = ++NSK; SKP[q] = $cp; SKN[q] = $cn }
+				n = sn[q]; s = ss[q]; t = sq[q]
 			}
 			x = $cu + 0
-			sn[q]++; ss[q] += x; sq[q] += x * x
+			n++; s += x; t += x * x
 		}
-		# Only the top modules on two devices or more have straggler
-		# plots.
 		if ($cp != lp) { lp = $cp; m = ($cp in ISTOP) ? ISTOP[$cp] : 0; if (ND[m] < 2) m = 0 }
 		if (!m)
 			continue
-		k = m SUBSEP $cn SUBSEP $ct
-		if (k != lt) {
-			lt = k
-			if (!(th = THID[k])) { THID[k] = th = ++NTH; THN[th] = $cn; THE[th] = $ct }
-		}
-		k = th SUBSEP $ce
+		k = m SUBSEP $ce SUBSEP $cn SUBSEP $ct
 		if (k != li) {
+			if (ii) { IN[ii] = rn; IS[ii] = rs; COMM[th] = cm; COLL[th] = co }
 			li = k
-			if (!(ii = IID[k])) {
+			if ((ii = IID[k])) {
+				th = ITH[ii]
+			} else {
 				IID[k] = ii = ++NII
-				ITH[ii] = th; IE[ii] = $ce; IB[ii] = NSLOT; NSLOT += ND[m]
-				if (ILAST[m]) INEXT[ILAST[m]] = ii; else IFIRST[m] = ii
+				k = m SUBSEP $cn SUBSEP $ct
+				if (!(th = THID[k])) { THID[k] = th = ++NTH; THN[th] = $cn; THE[th] = $ct }
+				ITH[ii] = th; IE[ii] = $ce
+				if ((last = ILAST[m])) INEXT[last] = ii; else IFIRST[m] = ii
 				ILAST[m] = ii
 			}
+			rn = IN[ii]; rs = IS[ii]
 		}
-		IN[ii]++; IS[ii] += $cs
+		x = $cs + 0
+		rn++; rs += x
 		# A device the module frame does not list is never read.
-		if ((di = DIX[m, $cd]))
-			IST[IB[ii] + di] = $cs
-		COMM[th] = $cc == 1
-		COLL[th] = $cl
+		if ((g = GDI[$cd]))
+			IST[(ii - 1) * NGD + g] = x
+		cm = $cc == 1; co = $cl
 	}
 	close(file)
+	if (q) { sn[q] = n; ss[q] = s; sq[q] = t }
+	if (ii) { IN[ii] = rn; IS[ii] = rs; COMM[th] = cm; COLL[th] = co }
 }
 
 # c_columns(FILE, C): FILE opened and its header read; C, column number
@@ -343,20 +346,24 @@ function c_columns(file, c,    i) {
 
 function ms6(v) { v = sprintf("%.6f", v); return v == "-0.000000" ? "0.000000" : v }
 
-# straggler_rows(J, S): the straggler table of top module J in S[1..]
-# (header first, then by Device, OffsetMs, Name, ThunkExecution), 0
-# when it ran on fewer than two devices; NROWS its number of lines,
-# SCOMM[r] the Communication of line r, NSTH the rows per device.  Only
-# the instances that every device of the module ran count; per thunk its
-# place in the module (its mean start less the module execution's mean
-# start) and each device's start bias, averaged over the executions.
+# straggler_table(J): the straggler table of top module J written, the
+# number of its device series (0: no instance that every device ran), -1
+# (nothing written) when it ran on fewer than two devices.  The table (PL/stragglers-K.tsv) has a header, then the
+# lines by Device, OffsetMs, Name, ThunkExecution.  Only the instances
+# that every device of the module ran count; per thunk its place in the
+# module (its mean start less the module execution's mean start) and
+# each device's start bias, averaged over the executions.  Its lines
+# of each device also go to W/strd.J.<k>.tsv (G[k], GF[k] its first
+# line: by_column(table, "Device")), its collectives' lines
+# (Communication 1) to W/strc.J.tsv, each with the header.
 # The module's thunks by number in order of their first counted
 # instance: q (tq[thunk]), their device d's bias in bias[(q - 1) * nd + d].
-function straggler_rows(j, s,    nd, q, ii, mm, th, tq, tn, nt, torder, off, bias, em, e, b, o, d, r, ix, dv, dn, pre, post, comm) {
-	split("", s)
+function straggler_table(j,    nd, q, qq, ii, mm, th, tq, tn, nt, torder, off, bias, em, e, b, o, d, dg, ix, dv, dn, pre, mid, suf, comm, v, f, fc, fd, h) {
 	nd = ND[j]
 	if (nd < 2)
-		return 0
+		return -1
+	for (d = 1; d <= nd; d++)
+		dg[d] = GDI[DL[j, d]]
 	for (ii = IFIRST[j]; ii; ii = INEXT[ii]) {
 		if (IN[ii] != nd)
 			continue
@@ -370,9 +377,9 @@ function straggler_rows(j, s,    nd, q, ii, mm, th, tq, tn, nt, torder, off, bia
 		if (!(e in em))
 			em[e] = MS[j, e] / MN[j, e]
 		off[q] += mm - em[e]
-		b = IB[ii]; o = (q - 1) * nd
+		b = (ii - 1) * NGD; o = (q - 1) * nd
 		for (d = 1; d <= nd; d++)
-			bias[o + d] += IST[b + d] - mm
+			bias[o + d] += IST[b + dg[d]] - mm
 	}
 	# sort -k4,4n -k6,6g -k2,2 -k3,3n: by device (a number), then the
 	# thunks by offset (as written), name (bytes) and execution (a
@@ -387,53 +394,50 @@ function straggler_rows(j, s,    nd, q, ii, mm, th, tq, tn, nt, torder, off, bia
 	for (d = 1; d <= nd; d++) { dv[d] = d; DNUM[d] = DL[j, d] + 0 }
 	SORTBY = "devices"
 	msort(dv, nd)
-	# A line: its thunk's columns around the device's (pre, post).
+	# A line: its thunk's columns around the device's and the bias.
 	for (q = 1; q <= nt; q++) {
-		th = torder[ix[q]]
+		qq = ix[q]; th = torder[qq]
 		pre[q] = TOPID[j] "\t" THN[th] "\t" THE[th] "\t"
-		post[q] = "\t" tn[ix[q]] "\t" OFF6[ix[q]] "\t"
+		mid[q] = "\t" tn[qq] "\t" OFF6[qq] "\t"
 		comm[q] = COMM[th]
+		suf[q] = "\t" comm[q] "\t" COLL[th]
 	}
-	s[1] = "ProgramId\tName\tThunkExecution\tDevice\tExecutions\tOffsetMs\tStartBiasMs\tCommunication\tCollective"
-	r = 1
-	for (d = 1; d <= nd; d++) {
-		dn = DL[j, dv[d]]
-		for (q = 1; q <= nt; q++) {
-			th = torder[ix[q]]
-			s[++r] = pre[q] dn post[q] ms6(bias[(ix[q] - 1) * nd + dv[d]] / tn[ix[q]]) "\t" comm[q] "\t" COLL[th]
-			SCOMM[r] = comm[q]
-		}
-	}
-	NROWS = r
-	NSTH = nt
-	NSDEV = nd
-	return 1
-}
-
-# by_device(S, J, OUT): by_column(S, NROWS, "Device", OUT) for the table
-# of straggler_rows, whose lines come in blocks of NSTH per device
-# (NSDEV blocks, by Device): no line split again.
-function by_device(s, j, out,    d, r, f) {
+	h = "ProgramId\tName\tThunkExecution\tDevice\tExecutions\tOffsetMs\tStartBiasMs\tCommunication\tCollective"
+	f = PL "/stragglers-" substr(TOPID[j], 1, 12) ".tsv"
+	fc = W "/strc." j ".tsv"
+	print h > f
+	print h > fc
 	split("", G); split("", GF)
-	if (!NSTH)
-		return 0
-	r = 1
-	for (d = 1; d <= NSDEV; d++) {
-		G[d] = out "." d ".tsv"; GF[d] = s[r + 1]
-		f = W "/" G[d]
-		print s[1] > f
-		while (r < 1 + d * NSTH)
-			print s[++r] > f
-		close(f)
+	for (d = 1; d <= nd && nt; d++) {
+		dn = DL[j, dv[d]]
+		G[d] = "strd." j "." d ".tsv"
+		fd = W "/" G[d]
+		print h > fd
+		for (q = 1; q <= nt; q++) {
+			qq = ix[q]
+			v = sprintf("%.6f", bias[(qq - 1) * nd + dv[d]] / tn[qq])
+			if (v == "-0.000000")
+				v = "0.000000"
+			v = pre[q] dn mid[q] v suf[q]
+			if (q == 1)
+				GF[d] = v
+			print v > f
+			print v > fd
+			if (comm[q] == 1)
+				print v > fc
+		}
+		close(fd)
 	}
-	return NSDEV
+	close(f)
+	close(fc)
+	return nt ? nd : 0
 }
 
 # The orders of sort(1) that the plots' tables had, SORTBY: devices (a
-# module's table, straggler_rows), skews (-n), strag (-k1,1 -k3,3n) and
+# module's table, straggler_table), skews (-n), strag (-k1,1 -k3,3n) and
 # skd (-k1,1n -s), from the keys K1, K2 (numbers or strings, as the key
 # is) and the line KL; the whole line last, as sort(1) breaks ties (but
-# -s).  The long tables, a module's thunks (straggler_rows) and the
+# -s).  The long tables, a module's thunks (straggler_table) and the
 # scatter, are sorted by ksort2.
 function before(x, y) {
 	if (SORTBY == "devices")
