@@ -264,7 +264,8 @@ function modules(    ids, names, nt, j, k, s, m, i, a, n, ng) {
 # their arrays when the key changes and written back when it changes
 # again (the same additions in the same order, in any row order).
 #
-# Per scatter key q: SKP, SKN its ProgramId and Name, sn, ss, sq its
+# Per scatter key q: SKP, SKN its ProgramId and Name (strings, never
+# compared as numbers), sn, ss, sq its
 # rows, the sum of their ProjDurMs and of its square.  Per thunk: THN,
 # THE its Name and ThunkExecution, COMM (1: a collective) and COLL, from
 # its last row.  Per instance ii: ITH its thunk, IE its execution, IN
@@ -298,7 +299,7 @@ function steady_pass(    file, c, m, d, g, ii, th, k, q, x, n, s, t, rn, rs, cm,
 			if (k != lk) {
 				if (q) { sn[q] = n; ss[q] = s; sq[q] = t }
 				lk = k
-				if (!(q = SID[k])) { SID[k] = q = ++NSK; SKP[q] = $cp; SKN[q] = $cn }
+				if (!(q = SID[k])) { SID[k] = q = ++NSK; SKP[q] = $cp ""; SKN[q] = $cn "" }
 				n = sn[q]; s = ss[q]; t = sq[q]
 			}
 			x = $cu + 0
@@ -572,20 +573,19 @@ function skews_distribution(    i, x, rows, r, s, m, ng) {
 # relative standard deviation (plots/variability-scatter.tsv, by
 # ProgramId, then Name: sort -k1,1 -k2,2, whose last resort, the whole
 # line, two rows never reach, their keys being distinct pairs).
-function scatter(    q, m, v, rows, r, ix, f) {
+function scatter(    i, q, m, v, n, r, ix, f) {
 	r = 0
-	for (q = 1; q <= NSK; q++) {
-		if (sn[q] > 1 && ss[q] > 0) {
-			m = ss[q] / sn[q]; v = (sq[q] - sn[q] * m * m) / (sn[q] - 1); if (v < 0) v = 0
-			rows[++r] = sprintf("%s\t%s\t%d\t%.6f\t%.6f", SKP[q], SKN[q], sn[q], m, sqrt(v) / m)
-			K1[r] = SKP[q] ""; K2[r] = SKN[q] ""; ix[r] = r
-		}
-	}
-	ksort2(ix, r, K1, K2)
+	for (q = 1; q <= NSK; q++)
+		if (sn[q] > 1 && ss[q] > 0)
+			ix[++r] = q
+	ksort2(ix, r, SKP, SKN)
 	f = PL "/variability-scatter.tsv"
 	print "ProgramId\tName\tExecutions\tMeanMs\tRelStd" > f
-	for (q = 1; q <= r; q++)
-		print rows[ix[q]] > f
+	for (i = 1; i <= r; i++) {
+		q = ix[i]; n = sn[q]
+		m = ss[q] / n; v = (sq[q] - n * m * m) / (n - 1); if (v < 0) v = 0
+		printf "%s\t%s\t%d\t%.6f\t%.6f\n", SKP[q], SKN[q], n, m, sqrt(v) / m > f
+	}
 	close(f)
 	if (r) {
 		plot_begin("variability-scatter")

@@ -36,28 +36,36 @@ function _msort(a, tmp, lo, hi,    mid, i, j, k) {
 function ksort2(a, n, k1, k2,    tmp) {
 	_ksort2(a, tmp, 1, n, k1, k2)
 }
-function _ksort2(a, tmp, lo, hi, k1, k2,    mid, i, j, k, x, y) {
+function _ksort2(a, tmp, lo, hi, k1, k2,    mid, i, j, k, x, y, x1, y1) {
 	if (hi <= lo)
 		return
 	mid = int((lo + hi) / 2)
 	_ksort2(a, tmp, lo, mid, k1, k2)
 	_ksort2(a, tmp, mid + 1, hi, k1, k2)
-	x = a[mid + 1]; y = a[mid]
-	if (k1[x] != k1[y] ? !(k1[x] < k1[y]) : !(k2[x] < k2[y]))
-		return
+	# The heads of the halves (x, y) and their first keys in variables:
+	# each step reads one element and its key.
 	i = lo; j = mid + 1; k = lo
-	while (i <= mid && j <= hi) {
-		x = a[j]; y = a[i]
-		if (k1[x] != k1[y] ? k1[x] < k1[y] : k2[x] < k2[y]) {
-			tmp[k++] = x; j++
+	x = a[j]; x1 = k1[x]; y = a[mid]; y1 = k1[y]
+	if (x1 != y1 ? !(x1 < y1) : !(k2[x] < k2[y]))
+		return	# in order already
+	y = a[i]; y1 = k1[y]
+	for (;;) {
+		if (x1 != y1 ? x1 < y1 : k2[x] < k2[y]) {
+			tmp[k++] = x
+			if (++j > hi)
+				break
+			x = a[j]; x1 = k1[x]
 		} else {
-			tmp[k++] = y; i++
+			tmp[k++] = y
+			if (++i > mid)
+				break
+			y = a[i]; y1 = k1[y]
 		}
 	}
+	# The rest of the left half goes last; the rest of the right one is
+	# in place already.
 	while (i <= mid)
 		tmp[k++] = a[i++]
-	while (j <= hi)
-		tmp[k++] = a[j++]
-	for (k = lo; k <= hi; k++)
-		a[k] = tmp[k]
+	for (i = lo; i < k; i++)
+		a[i] = tmp[i]
 }
