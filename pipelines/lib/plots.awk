@@ -83,7 +83,7 @@ function by_column(a, n, col, out,    i, c, x, k, key, seen, ng, f) {
 	split("", G); split("", GF)
 	ng = 0
 	for (i = 2; i <= n; i++) {
-		if (c) { split(a[i], x, "\t"); key = x[c] } else key = a[i]
+		key = c ? tabfield(a[i], c) : a[i]
 		if (!(key in seen)) {
 			seen[key] = ++ng
 			G[ng] = out "." ng ".tsv"; GF[ng] = a[i]
@@ -94,6 +94,18 @@ function by_column(a, n, col, out,    i, c, x, k, key, seen, ng, f) {
 	for (k = 1; k <= ng; k++)
 		close(W "/" G[k])
 	return ng
+}
+
+# tabfield(LINE, N): field N of LINE (fields split at tabs; "" when it has
+# fewer), as split(LINE, X, "\t") gives X[N], without an array (the
+# cost when N is small).
+function tabfield(line, n,    k) {
+	while (--n > 0) {
+		if (!(k = index(line, "\t")))
+			return ""
+		line = substr(line, k + 1)
+	}
+	return (k = index(line, "\t")) ? substr(line, 1, k - 1) : line
 }
 
 # plot_begin(NAME): a new plot, OUT/plots/NAME.svg, its program open in
@@ -156,9 +168,8 @@ function heap(    a, n, s, i, x, top, m) {
 	NSERIES = load(OUT "/memory/series.tsv", SERIES)
 	m = 0
 	for (i = 1; i <= NSERIES; i++) {
-		split(SERIES[i], x, "\t")
-		SF[i] = x[1]
-		if (i == 1 || x[1] == top)
+		SF[i] = tabfield(SERIES[i], 1)
+		if (i == 1 || SF[i] == top)
 			s[++m] = SERIES[i]
 	}
 	put(PL "/heap.tsv", s, m)
