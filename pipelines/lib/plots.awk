@@ -160,19 +160,31 @@ function multi(    a, n, i, ng) {
 }
 
 # The heap of the module with the largest peak (plots/heap.tsv, the
-# module of memory/peaks.tsv's first row); SERIES, memory/series.tsv.
-function heap(    a, n, s, i, x, top, m) {
+# module of memory/peaks.tsv's first row); memory/series.tsv's lines in
+# SERIES[1..NSERIES], their ProgramId in SF and Trace in STR (read once
+# here, split by awk, for every module's heap).
+function heap(    file, n, i, c, top, f) {
 	n = load(OUT "/memory/peaks.tsv", PEAKS)
 	NPEAKS = n
 	top = n >= 2 ? cutf(PEAKS[2], 1) : ""
-	NSERIES = load(OUT "/memory/series.tsv", SERIES)
-	m = 0
-	for (i = 1; i <= NSERIES; i++) {
-		SF[i] = tabfield(SERIES[i], 1)
-		if (i == 1 || SF[i] == top)
-			s[++m] = SERIES[i]
+	file = OUT "/memory/series.tsv"
+	NSERIES = 0
+	while ((getline < file) > 0) {
+		SERIES[++NSERIES] = $0
+		if (NSERIES == 1)
+			for (i = 1; i <= NF; i++)
+				if ($i == "Trace")
+					c = i
+		SF[NSERIES] = $1
+		STR[NSERIES] = c ? $c : $0
 	}
-	put(PL "/heap.tsv", s, m)
+	close(file)
+	f = PL "/heap.tsv"
+	printf "" > f
+	for (i = 1; i <= NSERIES; i++)
+		if (i == 1 || SF[i] == top)
+			print SERIES[i] > f
+	close(f)
 	if (top != "") {
 		plot_begin("heap")
 		printf "D1 = ARG1.'/heap.tsv'\n" > PF
@@ -205,24 +217,44 @@ function index_row(kind, k, mname, what) {
 	print kind "\t" k "\t" mname "\t" what > (W "/plotidx")
 }
 
+# series_out(ID, FILE, OUT): the header and the lines of module ID of
+# memory/series.tsv (heap()) written to FILE, and split by Trace as
+# by_column splits them: into W/OUT.<k>.tsv, their number; G[], GF[].
+function series_out(id, file, out,    i, t, seen, ng, k) {
+	split("", G); split("", GF)
+	ng = 0
+	printf "" > file
+	for (i = 1; i <= NSERIES; i++) {
+		if (i > 1 && SF[i] != id)
+			continue
+		print SERIES[i] > file
+		if (i == 1)
+			continue
+		if (!((t = STR[i]) in seen)) {
+			seen[t] = ++ng
+			G[ng] = out "." ng ".tsv"; GF[ng] = SERIES[i]
+			print SERIES[1] > (W "/" G[ng])
+		}
+		print SERIES[i] > (W "/" G[seen[t]])
+	}
+	close(file)
+	for (k = 1; k <= ng; k++)
+		close(W "/" G[k])
+	return ng
+}
+
 # The module plots: for every top module with heap simulator traces,
 # its heap over program order (a line per trace), plots/heap-K.svg, its
 # data (memory/series.tsv's rows of the module) beside it as .tsv; for
 # every top module that ran on more than one device, the straggler bias
 # over the module (straggler_table), plots/stragglers-K.svg and .tsv.
-function modules(    ids, names, nt, j, k, s, m, i, a, n, ng) {
+function modules(    ids, names, nt, j, k, a, n, ng) {
 	printf "" > (W "/plotidx")
 	if (NPEAKS) {
 		nt = top_ids(PEAKS, NPEAKS, ids, names)
 		for (j = 1; j <= nt; j++) {
 			k = substr(ids[j], 1, 12)
-			m = 0
-			split("", s)
-			for (i = 1; i <= NSERIES; i++)
-				if (i == 1 || SF[i] == ids[j])
-					s[++m] = SERIES[i]
-			put(PL "/heap-" k ".tsv", s, m)
-			if ((ng = by_column(s, m, "Trace", "heapm." j))) {
+			if ((ng = series_out(ids[j], PL "/heap-" k ".tsv", "heapm." j))) {
 				plot_begin("heap-" k)
 				plot_series(1, ng, 2, "trace ")
 				plot_end("set datafile separator \"\\t\"\n" \
