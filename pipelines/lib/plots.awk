@@ -311,7 +311,8 @@ function modules(    ids, names, nt, j, k, a, n, ng) {
 # compared as numbers), sn, ss, sq its
 # rows, the sum of their ProjDurMs and of its square.  Per thunk: THN,
 # THE its Name and ThunkExecution, COMM (1: a collective) and COLL, from
-# its last row.  Per instance ii: ITH its thunk, IE its execution, IN
+# its last row.  Per instance ii: ITH its thunk, IE its execution (a
+# string), IN
 # its rows, IS the sum of their starts, IST[(ii - 1) * NGD + g] its
 # start on device g (GDI: the devices of the module frame by number),
 # INEXT the module's next instance (IFIRST: in order of appearance).
@@ -361,7 +362,7 @@ function steady_pass(    file, c, m, d, g, ii, th, k, q, x, n, s, t, rn, rs, cm,
 				IID[k] = ii = ++NII
 				k = m SUBSEP $cn SUBSEP $ct
 				if (!(th = THID[k])) { THID[k] = th = ++NTH; THN[th] = $cn; THE[th] = $ct }
-				ITH[ii] = th; IE[ii] = $ce
+				ITH[ii] = th; IE[ii] = $ce ""
 				if ((last = ILAST[m])) INEXT[last] = ii; else IFIRST[m] = ii
 				ILAST[m] = ii
 			}
@@ -402,25 +403,28 @@ function ms6(v) { v = sprintf("%.6f", v); return v == "-0.000000" ? "0.000000" :
 # (Communication 1) to W/strc.J.tsv, each with the header.
 # The module's thunks by number in order of their first counted
 # instance: q (tq[thunk]), their device d's bias in bias[(q - 1) * nd + d].
-function straggler_table(j,    nd, q, qq, ii, mm, th, tq, tn, nt, torder, off, bias, em, e, b, o, d, dg, ix, dv, dn, pre, mid, suf, comm, v, f, fc, fd, h) {
+function straggler_table(j,    nd, q, qq, ii, mm, th, tq, tn, nt, torder, off, bias, e, le, me, b, o, d, dg, ix, dv, dn, pre, mid, suf, comm, v, f, fc, fd, h) {
 	nd = ND[j]
 	if (nd < 2)
 		return -1
 	for (d = 1; d <= nd; d++)
 		dg[d] = GDI[DL[j, d]]
+	le = SUBSEP
 	for (ii = IFIRST[j]; ii; ii = INEXT[ii]) {
 		if (IN[ii] != nd)
 			continue
-		mm = IS[ii] / IN[ii]
+		mm = IS[ii] / nd
 		th = ITH[ii]
 		if (!(q = tq[th])) { tq[th] = q = ++nt; torder[q] = th }
 		tn[q]++
-		# The execution's mean start, once per execution (a division by
-		# zero, as before, only when an execution is counted).
-		e = IE[ii]
-		if (!(e in em))
-			em[e] = MS[j, e] / MN[j, e]
-		off[q] += mm - em[e]
+		# The execution's mean start, again only when the execution
+		# changes (a division by zero, as before, only when an
+		# execution is counted).
+		if ((e = IE[ii]) != le) {
+			le = e
+			me = MS[j, e] / MN[j, e]
+		}
+		off[q] += mm - me
 		b = (ii - 1) * NGD; o = (q - 1) * nd
 		for (d = 1; d <= nd; d++)
 			bias[o + d] += IST[b + dg[d]] - mm
@@ -434,7 +438,7 @@ function straggler_table(j,    nd, q, qq, ii, mm, th, tq, tn, nt, torder, off, b
 		RKS[q] = THN[th] "\001" sprintf("%020.0f", THE[th])
 		ix[q] = q
 	}
-	ksort2(ix, nt, RO, RKS)
+	bsort2(ix, nt, RO, RKS)
 	for (d = 1; d <= nd; d++) { dv[d] = d; DNUM[d] = DL[j, d] + 0 }
 	SORTBY = "devices"
 	msort(dv, nd)

@@ -69,3 +69,50 @@ function _ksort2(a, tmp, lo, hi, k1, k2,    mid, i, j, k, x, y, x1, y1) {
 	for (i = lo; i < k; i++)
 		a[i] = tmp[i]
 }
+
+# bsort2(A, N, K1, K2): A[1..N] as ksort2 sorts them, for numbers K1
+# spread over a range (a module's thunk offsets): dealt into N buckets
+# by K1 (every value of a bucket below those of the next; a bucket in
+# the order of A), each bucket then sorted by ksort2.  About N steps
+# for values spread evenly, N log N at worst.  Values that are no
+# finite numbers ("nan", "inf" as printed) go to ksort2 whole.
+function bsort2(a, n, k1, k2,    lo, hi, w, i, b, x, v, head, tail, nxt, bn, c, m, tmp) {
+	if (n < 2)
+		return
+	lo = hi = k1[a[1]]
+	for (i = 1; i <= n; i++) {
+		v = k1[a[i]]
+		if (index(v "", "n")) {
+			ksort2(a, n, k1, k2)
+			return
+		}
+		if (v < lo) lo = v
+		if (v > hi) hi = v
+	}
+	if (hi == lo) {
+		ksort2(a, n, k1, k2)
+		return
+	}
+	w = (hi - lo) / n
+	for (i = 1; i <= n; i++) {
+		x = a[i]
+		if ((b = int((k1[x] - lo) / w) + 1) > n)
+			b = n
+		if (bn[b]++) nxt[tail[b]] = x; else head[b] = x
+		tail[b] = x
+	}
+	m = 0
+	for (b = 1; b <= n; b++) {
+		if (!(c = bn[b]))
+			continue
+		if (c == 1) {
+			a[++m] = head[b]
+			continue
+		}
+		x = head[b]
+		for (i = 1; i <= c; i++) { tmp[i] = x; x = nxt[x] }
+		ksort2(tmp, c, k1, k2)
+		for (i = 1; i <= c; i++)
+			a[++m] = tmp[i]
+	}
+}
