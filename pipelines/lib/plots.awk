@@ -318,7 +318,7 @@ function modules(    ids, names, nt, j, k, a, n, ng) {
 # INEXT the module's next instance (IFIRST: in order of appearance).
 # Per module m: ND[m] devices, DL[m, 1..ND[m]] in order of appearance,
 # MS, MN the sum of the starts and number of rows of each execution.
-function steady_pass(    file, c, m, d, g, ii, th, k, q, x, n, s, t, rn, rs, cm, co, lp, lk, li, last, cp, ce, cs, cd, cn, ct, cc, cl, cu) {
+function steady_pass(    file, c, c1, m, d, g, ii, th, k, q, x, n, s, t, rn, rs, cm, co, lp, lk, li, last, cp, ce, cs, cd, cn, ct, cc, cl, cu) {
 	file = ST "/module.tsv"
 	c_columns(file, c)
 	cp = c["ProgramId"]; ce = c["ProgramExecution"]; cs = c["ProjStartMs"]; cd = c["Device"]
@@ -338,7 +338,8 @@ function steady_pass(    file, c, m, d, g, ii, th, k, q, x, n, s, t, rn, rs, cm,
 	cn = c["Name"]; ct = c["ThunkExecution"]; cc = c["Communication"]; cl = c["Collective"]; cu = c["ProjDurMs"]
 	lp = lk = li = SUBSEP
 	while ((getline < file) > 0) {
-		if ($cc != 1) {
+		# A collective is no compute thunk.
+		if (!(c1 = $cc == 1)) {
 			k = $cp "\t" $cn
 			if (k != lk) {
 				if (q) { sn[q] = n; ss[q] = s; sq[q] = t }
@@ -373,7 +374,7 @@ function steady_pass(    file, c, m, d, g, ii, th, k, q, x, n, s, t, rn, rs, cm,
 		# A device the module frame does not list is never read.
 		if ((g = GDI[$cd]))
 			IST[(ii - 1) * NGD + g] = x
-		cm = $cc == 1; co = $cl
+		cm = c1; co = $cl
 	}
 	close(file)
 	if (q) { sn[q] = n; ss[q] = s; sq[q] = t }
@@ -434,8 +435,10 @@ function straggler_table(j,    nd, q, qq, ii, mm, th, tq, tn, nt, torder, off, b
 	# number), in the same order for every device.
 	for (q = 1; q <= nt; q++) {
 		th = torder[q]
-		OFF6[q] = ms6(off[q] / tn[q]); RO[q] = OFF6[q] + 0
-		RKS[q] = THN[th] "\001" sprintf("%020.0f", THE[th])
+		OFF6[q] = v = ms6(off[q] / tn[q]); RO[q] = v + 0
+		# (sprintf("%020.0f", "0") spelt out: the usual execution)
+		v = THE[th]
+		RKS[q] = THN[th] "\001" (v == "0" ? "00000000000000000000" : sprintf("%020.0f", v))
 		ix[q] = q
 	}
 	bsort2(ix, nt, RO, RKS)
