@@ -308,16 +308,15 @@ function modules(    ids, names, nt, j, k, a, n, ng) {
 # again (the same additions in the same order, in any row order).
 #
 # Per scatter key q: SKP, SKN its ProgramId and Name (strings, never
-# compared as numbers), sn, ss, sq its
-# rows, the sum of their ProjDurMs and of its square.  Per thunk: THN,
-# THE its Name and ThunkExecution, COMM (1: a collective) and COLL, from
-# its last row.  Per instance ii: ITH its thunk, IE its execution (a
-# string), IN
-# its rows, IS the sum of their starts, IST[(ii - 1) * NGD + g] its
-# start on device g (GDI: the devices of the module frame by number),
-# INEXT the module's next instance (IFIRST: in order of appearance).
-# Per module m: ND[m] devices, DL[m, 1..ND[m]] in order of appearance,
-# MS, MN the sum of the starts and number of rows of each execution.
+# compared as numbers), sn, ss, sq its rows, the sum of their ProjDurMs
+# and of its square.  Per thunk: THN, THE its Name and ThunkExecution,
+# COMM (1: a collective) and COLL, from its last row.  Per instance ii:
+# ITH its thunk, IE its execution (a string), IN its rows, IS the sum
+# of their starts, IST[(ii - 1) * NGD + g] its start on device g (GDI:
+# the devices of the module frame by number), INEXT the module's next
+# instance (IFIRST: in order of appearance).  Per module m: ND[m]
+# devices, DL[m, 1..ND[m]] in order of appearance, MS, MN the sum of
+# the starts and number of rows of each execution.
 function steady_pass(    file, c, c1, m, d, g, ii, th, k, q, x, n, s, t, rn, rs, cm, co, lp, lk, li, last, cp, ce, cs, cd, cn, ct, cc, cl, cu) {
 	file = ST "/module.tsv"
 	c_columns(file, c)
@@ -350,7 +349,9 @@ function steady_pass(    file, c, c1, m, d, g, ii, th, k, q, x, n, s, t, rn, rs,
 			x = $cu + 0
 			n++; s += x; t += x * x
 		}
-		if ($cp != lp) { lp = $cp; m = ($cp in ISTOP) ? ISTOP[$cp] : 0; if (ND[m] < 2) m = 0 }
+		# (ProgramIds compared as strings: two of digits only would
+		# compare as numbers)
+		if ((k = $cp "") != lp) { lp = k; m = (k in ISTOP) ? ISTOP[k] : 0; if (ND[m] < 2) m = 0 }
 		if (!m)
 			continue
 		k = m SUBSEP $ce SUBSEP $cn SUBSEP $ct
@@ -392,18 +393,19 @@ function c_columns(file, c,    i) {
 
 function ms6(v) { v = sprintf("%.6f", v); return v == "-0.000000" ? "0.000000" : v }
 
-# straggler_table(J): the straggler table of top module J written, the
+# straggler_table(J): the straggler table of top module J written; the
 # number of its device series (0: no instance that every device ran), -1
-# (nothing written) when it ran on fewer than two devices.  The table (PL/stragglers-K.tsv) has a header, then the
-# lines by Device, OffsetMs, Name, ThunkExecution.  Only the instances
-# that every device of the module ran count; per thunk its place in the
-# module (its mean start less the module execution's mean start) and
-# each device's start bias, averaged over the executions.  Its lines
-# of each device also go to W/strd.J.<k>.tsv (G[k], GF[k] its first
-# line: by_column(table, "Device")), its collectives' lines
-# (Communication 1) to W/strc.J.tsv, each with the header.
-# The module's thunks by number in order of their first counted
-# instance: q (tq[thunk]), their device d's bias in bias[(q - 1) * nd + d].
+# (nothing written) when it ran on fewer than two devices.  The table,
+# PL/stragglers-K.tsv: a header, then the lines by Device, OffsetMs,
+# Name, ThunkExecution.  Only the instances that every device of the
+# module ran count; per thunk its place in the module (its mean start
+# less the module execution's mean start) and each device's start bias,
+# averaged over the executions.  The lines of each device also go to
+# W/strd.J.<k>.tsv (G[k], GF[k] its first line, as by_column(table,
+# "Device") gives them), the collectives' (Communication 1) to
+# W/strc.J.tsv, each file with the header.  The module's thunks are
+# numbered in the order of their first counted instance (q = tq[thunk]),
+# device d's bias of thunk q summed in bias[(q - 1) * nd + d].
 function straggler_table(j,    nd, q, qq, ii, mm, th, tq, tn, nt, torder, off, bias, e, le, me, b, o, d, dg, ix, dv, dn, pre, mid, suf, comm, v, f, fc, fd, h) {
 	nd = ND[j]
 	if (nd < 2)
