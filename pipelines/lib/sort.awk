@@ -89,11 +89,11 @@ function bsort2(a, n, k1, k2,    lo, hi, w, i, b, x, v, head, tail, nxt, bn, c, 
 		if (v < lo) lo = v
 		if (v > hi) hi = v
 	}
-	if (hi == lo) {
+	# (one value, or a range too narrow to divide: ksort2 alone)
+	if (!((w = (hi - lo) / n) > 0)) {
 		ksort2(a, n, k1, k2)
 		return
 	}
-	w = (hi - lo) / n
 	for (i = 1; i <= n; i++) {
 		x = a[i]
 		if ((b = int((k1[x] - lo) / w) + 1) > n)
