@@ -14,9 +14,6 @@ function _msort(a, tmp, lo, hi,    mid, i, j, k) {
 	mid = int((lo + hi) / 2)
 	_msort(a, tmp, lo, mid)
 	_msort(a, tmp, mid + 1, hi)
-	# Halves already in order (input mostly sorted): nothing to merge.
-	if (!before(a[mid + 1], a[mid]))
-		return
 	i = lo; j = mid + 1; k = lo
 	while (i <= mid && j <= hi)
 		tmp[k++] = before(a[j], a[i]) ? a[j++] : a[i++]
