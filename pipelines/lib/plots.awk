@@ -343,8 +343,12 @@ function steady_pass(    file, c, c1, m, d, g, ii, th, k, q, x, n, s, t, rn, rs,
 			if (k != lk) {
 				if (q) { sn[q] = n; ss[q] = s; sq[q] = t }
 				lk = k
-				if (!(q = SID[k])) { SID[k] = q = ++NSK; SKP[q] = $cp ""; SKN[q] = $cn "" }
-				n = sn[q]; s = ss[q]; t = sq[q]
+				if ((q = SID[k])) {
+					n = sn[q]; s = ss[q]; t = sq[q]
+				} else {
+					SID[k] = q = ++NSK; SKP[q] = $cp ""; SKN[q] = $cn ""
+					n = s = t = 0
+				}
 			}
 			x = $cu + 0
 			n++; s += x; t += x * x
@@ -360,6 +364,7 @@ function steady_pass(    file, c, c1, m, d, g, ii, th, k, q, x, n, s, t, rn, rs,
 			li = k
 			if ((ii = IID[k])) {
 				th = ITH[ii]
+				rn = IN[ii]; rs = IS[ii]
 			} else {
 				IID[k] = ii = ++NII
 				k = m SUBSEP $cn SUBSEP $ct
@@ -367,8 +372,8 @@ function steady_pass(    file, c, c1, m, d, g, ii, th, k, q, x, n, s, t, rn, rs,
 				ITH[ii] = th; IE[ii] = $ce ""
 				if ((last = ILAST[m])) INEXT[last] = ii; else IFIRST[m] = ii
 				ILAST[m] = ii
+				rn = rs = 0
 			}
-			rn = IN[ii]; rs = IS[ii]
 		}
 		x = $cs + 0
 		rn++; rs += x
