@@ -11,6 +11,7 @@
 #include "analysis/compilestats.h"
 #include "base/err.h"
 #include "base/opt.h"
+#include "base/outfile.h"
 #include "analysis/filter.h"
 #include "base/mem.h"
 #include "base/tsv.h"
@@ -19,12 +20,14 @@
 
 static const char usage_line[] =
     "usage: nsysjax-compilestats [-cghk] [-f fraction] [-n names] [-p] "
-    "[-t table] [file ...]";
+    "[-t list [-o dir]] [file ...]";
 
 static const struct opt_tool tool = { usage_line,
-    "  -t, --table=TABLE      the table to write: stats (default),\n"
-    "                         summary, ranges, no-pass-detail, passes,\n"
-    "                         compilations\n"
+    "  -t, --table=LIST       the tables to write, separated by commas:\n"
+    "                         stats (default), summary, ranges,\n"
+    "                         no-pass-detail, passes, compilations\n"
+    "  -o, --output=DIR       write each table to DIR/TABLE.tsv (needed\n"
+    "                         for more than one table; else stdout)\n"
     "  -f, --top=FRACTION     only the largest rows adding up to at\n"
     "                         most FRACTION of the total (0.97: the\n"
     "                         notebook's summary)\n"
@@ -39,24 +42,52 @@ static const struct opt_tool tool = { usage_line,
     "  -h, --help             this text\n"
     "  -V, --version          the version\n" };
 
-static enum cstats_table
-table(const char *arg)
+/* The tables by name, in the order -o writes them. */
+static const struct {
+	const char *name;
+	enum cstats_table t;
+} tab[] = {
+	{ "stats", CSTATS_STATS }, { "summary", CSTATS_SUMMARY },
+	{ "ranges", CSTATS_RANGES }, { "no-pass-detail", CSTATS_NOPASS },
+	{ "passes", CSTATS_PASSES },
+	{ "compilations", CSTATS_COMPILATIONS }
+};
+#define NTAB (sizeof(tab) / sizeof(tab[0]))
+
+static int
+table_parse(const char *arg)
 {
-	static const struct {
-		const char *name;
-		enum cstats_table t;
-	} tab[] = {
-		{ "stats", CSTATS_STATS }, { "summary", CSTATS_SUMMARY },
-		{ "ranges", CSTATS_RANGES }, { "no-pass-detail", CSTATS_NOPASS },
-		{ "passes", CSTATS_PASSES },
-		{ "compilations", CSTATS_COMPILATIONS }
-	};
 	size_t i;
 
-	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+	for (i = 0; i < NTAB; i++)
 		if (strcmp(arg, tab[i].name) == 0)
-			return tab[i].t;
-	opt_usage(&tool, "unknown table '%s'", arg);
+			return (int)i;
+	return -1;
+}
+
+/* The index in tab of table T. */
+static size_t
+table_parse_enum(enum cstats_table t)
+{
+	size_t i;
+
+	for (i = 0; i < NTAB && tab[i].t != t; i++)
+		;
+	return i;
+}
+
+/* One table for outfile_tsv. */
+struct table_job {
+	struct cstats *s;
+	const struct cstats_opts *o;
+};
+
+static int
+table_cb(struct tsv_writer *w, void *arg)
+{
+	const struct table_job *j = arg;
+
+	return cstats_write(j->s, w, j->o);
 }
 
 /* The rows of F, a compile frame built from the report SRC, into S. */
@@ -142,19 +173,22 @@ main(int argc, char *argv[])
 		{ "group-passes", no_argument, NULL, 'g' },
 		{ "keep-autotuning", no_argument, NULL, 'k' },
 		{ "names", required_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "pushpop", no_argument, NULL, 'p' },
 		{ "table", required_argument, NULL, 't' },
 		{ "top", required_argument, NULL, 'f' },
 		OPT_STD_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct cstats_opts o = { CSTATS_STATS, 0, 1 };
-	const char *names = NULL;
+	struct cstats_opts o = { CSTATS_STATS, 0, 1 }, to[NTAB];
+	const char *names = NULL, *dir = NULL;
 	int c, pushpop = 0, keep = 0;
+	unsigned tables = 0;
+	size_t i, nt = 0;
 	struct tsv_writer *w;
 	struct cstats *s;
 
-	while ((c = opt_next(argc, argv, ":cf:ghkn:pt:V", longopts, &tool)) != -1) {
+	while ((c = opt_next(argc, argv, ":cf:ghkn:o:pt:V", longopts, &tool)) != -1) {
 		switch (c) {
 		case 'c':
 			o.flags |= CSTATS_CLEAN;
@@ -171,21 +205,37 @@ main(int argc, char *argv[])
 		case 'n':
 			names = optarg;
 			break;
+		case 'o':
+			dir = optarg;
+			break;
 		case 'p':
 			pushpop = 1;
 			break;
 		case 't':
-			o.table = table(optarg);
+			tables |= opt_bits(&tool, "table", optarg, table_parse);
 			break;
 		}
 	}
 	if (!pushpop && (keep || names != NULL))
 		opt_usage(&tool, "-k and -n go with -p");
-	if (o.table == CSTATS_PASSES && (o.flags & CSTATS_GROUP))
+	if (tables == 0)
+		tables = 1u << table_parse_enum(CSTATS_STATS);
+	for (i = 0; i < NTAB; i++)
+		if (tables & (1u << i)) {
+			to[nt] = o;
+			to[nt++].table = tab[i].t;
+		}
+	if (nt > 1 && dir == NULL)
+		opt_usage(&tool, "more than one table needs -o");
+	if ((tables & (1u << table_parse_enum(CSTATS_COMPILATIONS))) && nt > 1)
+		opt_usage(&tool, "the compilations table goes alone");
+	if ((tables & (1u << table_parse_enum(CSTATS_PASSES))) &&
+	    (o.flags & CSTATS_GROUP))
 		opt_usage(&tool, "-g leaves no passes for -t passes");
 	s = cstats_new();
-	/* Memory: the largest profile, not all of them. */
-	if (cstats_stream(s, &o) != 0)
+	/* Memory: the largest profile, not all of them; every table
+	 * folded from one attribution. */
+	if (cstats_stream_tables(s, to, nt) != 0)
 		err_die_last();
 	if (pushpop)
 		load_reports(s, argv + optind, (size_t)(argc - optind), names,
@@ -194,9 +244,25 @@ main(int argc, char *argv[])
 		load_frames(s, argv + optind, (size_t)(argc - optind));
 	if (cstats_attribute(s) != 0)
 		err_die_last();
-	w = tsv_wopen(stdout, "<stdout>");
-	if (cstats_write(s, w, &o) != 0 || tsv_wclose(w) != 0)
+	/* -o DIR is made when missing, as nsysjax-stats does. */
+	if (dir && outfile_mkdirs(dir) != 0)
 		err_die_last();
+	for (i = 0; i < nt; i++) {
+		if (dir) {
+			struct table_job j = { s, &to[i] };
+			const char *name = tab[table_parse_enum(to[i].table)].name;
+			char *path = mem_alloc(strlen(dir) + strlen(name) + 6);
+
+			sprintf(path, "%s/%s.tsv", dir, name);
+			if (outfile_tsv(path, table_cb, &j) != 0)
+				err_die_last();
+			free(path);
+			continue;
+		}
+		w = tsv_wopen(stdout, "<stdout>");
+		if (cstats_write(s, w, &to[i]) != 0 || tsv_wclose(w) != 0)
+			err_die_last();
+	}
 	cstats_free(s);
 	return 0;
 }

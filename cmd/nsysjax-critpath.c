@@ -16,12 +16,13 @@
 #include "base/mem.h"
 #include "base/num.h"
 #include "base/opt.h"
+#include "base/outfile.h"
 #include "base/tsv.h"
 
 static const char usage_line[] =
     "usage: nsysjax-critpath [-h] [-s | -k | -b | --svg] [-c table] "
     "[-m module] [-H hlo] [-e program:exec] [--comm-scale F] "
-    "[--scale REGEX=F] [thunk ...]";
+    "[--scale REGEX=F] [-t list -o dir] [thunk ...]";
 
 static const struct opt_tool tool = { usage_line,
     "  (default)                the critical path of each module execution\n"
@@ -29,7 +30,9 @@ static const struct opt_tool tool = { usage_line,
     "  -k, --slack              the slack of every thunk\n"
     "  -b, --breakdown          the critical time by label per execution\n"
     "      --svg                one execution as an SVG picture\n"
-    "  -c, --corrections=TABLE  clock corrections of nsysjax-align -o\n"
+    "  -t, --table=LIST         with -o: the tables to write in one pass:\n"
+    "                           path, scenarios, slack, breakdown\n"
+    "  -o, --output=DIR         write each table of -t to DIR/TABLE.tsv\n"    "  -c, --corrections=TABLE  clock corrections of nsysjax-align -o\n"
     "  -m, --module=FRAME       the module frame (module ranges per device)\n"
     "  -H, --hlo=FRAME          the hlo frame (async pairs, --scale matches)\n"
     "  -e, --exec=PROGRAM:EXEC  --svg: the execution to draw (default: first)\n"
@@ -56,11 +59,23 @@ static struct {
 	struct filter *in;
 	struct tsv_writer *w;
 	struct err_notes notes;
+	/* -o: a file and a writer per table */
+	struct outfile of[CRITPATH_MODE_SVG];
+	struct tsv_writer *tw[CRITPATH_MODE_SVG];
 } m;
 
 static void
 release(void)
 {
+	size_t i;
+
+	for (i = 0; i < CRITPATH_MODE_SVG; i++) {
+		if (m.tw[i])
+			(void)tsv_wclose(m.tw[i]);
+		m.tw[i] = NULL;
+		if (m.of[i].fp || m.of[i].path)
+			outfile_discard(&m.of[i]);
+	}
 	if (m.w)
 		(void)tsv_wclose(m.w);
 	m.w = NULL;
@@ -81,6 +96,62 @@ die_last(void)
 	snprintf(msg, sizeof(msg), "%s", err_msg());
 	release();
 	err_die("%s", msg);
+}
+
+/* The tables of -t, by mode (critpath.h's order). */
+static const char *const table_names[CRITPATH_MODE_SVG] = { "path",
+	"scenarios", "slack", "breakdown" };
+
+static int
+table_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < CRITPATH_MODE_SVG; i++)
+		if (strcmp(name, table_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/*
+ * -o: the tables of TABLES (bits by mode) from the thunk rows of m.in, each
+ * into DIR/TABLE.tsv, in one pass; every file written whole or not at
+ * all (a failure discards them all).  Returns 0, or -1 with an err message.
+ */
+static int
+run_tables(const char *dir, unsigned tables)
+{
+	int i, rc = 0;
+
+	if (outfile_mkdirs(dir) != 0)
+		return -1;
+	for (i = 0; i < CRITPATH_MODE_SVG; i++) {
+		char *path;
+
+		if (!(tables & (1u << i)))
+			continue;
+		path = mem_alloc(strlen(dir) + strlen(table_names[i]) + 6);
+		sprintf(path, "%s/%s.tsv", dir, table_names[i]);
+		rc = outfile_open(&m.of[i], path);
+		free(path);
+		if (rc != 0)
+			return -1;
+		m.tw[i] = tsv_wopen(m.of[i].fp, m.of[i].path);
+	}
+	if (critpath_run_tables(m.r, m.in, m.tw, &m.notes) != 0)
+		return -1;
+	for (i = 0; i < CRITPATH_MODE_SVG; i++) {
+		if (!m.tw[i])
+			continue;
+		rc = tsv_wclose(m.tw[i]);
+		m.tw[i] = NULL;
+		if (rc != 0 || outfile_close(&m.of[i]) != 0)
+			return -1;
+	}
+	for (i = 0; i < CRITPATH_MODE_SVG; i++)
+		if (m.of[i].path && outfile_commit(&m.of[i]) != 0)
+			return -1;
+	return 0;
 }
 
 static void
@@ -106,15 +177,19 @@ main(int argc, char *argv[])
 		{ "exec", required_argument, NULL, 'e' },
 		{ "comm-scale", required_argument, NULL, O_COMM },
 		{ "scale", required_argument, NULL, O_SCALE },
+		{ "table", required_argument, NULL, 't' },
+		{ "output", required_argument, NULL, 'o' },
 		OPT_STD_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *corr = NULL, *module = NULL, *hlo = NULL, *exec = NULL;
+	const char *dir = NULL;
+	unsigned tables = 0;
 	const char *comm[16], *scale[64];
 	size_t ncomm = 0, nscale = 0, i;
 	int c, mode = CRITPATH_MODE_PATH;
 
-	while ((c = opt_next(argc, argv, ":bc:e:hH:km:sV", longopts,
+	while ((c = opt_next(argc, argv, ":bc:e:hH:km:o:st:V", longopts,
 	    &tool)) != -1) {
 		switch (c) {
 		case 's':
@@ -128,6 +203,12 @@ main(int argc, char *argv[])
 			break;
 		case O_SVG:
 			set_mode(&mode, CRITPATH_MODE_SVG, c);
+			break;
+		case 't':
+			tables |= opt_bits(&tool, "table", optarg, table_parse);
+			break;
+		case 'o':
+			dir = optarg;
 			break;
 		case 'c':
 			corr = optarg;
@@ -154,6 +235,10 @@ main(int argc, char *argv[])
 			break;
 		}
 	}
+	if ((tables != 0) != (dir != NULL))
+		opt_usage(&tool, "-t and -o go together");
+	if (dir && mode != CRITPATH_MODE_PATH)
+		opt_usage(&tool, "-t excludes -s, -k, -b and --svg");
 	if (corr)
 		opt_read(corr, read_table, &m.t);
 	m.r = critpath_run_new(mode);
@@ -192,6 +277,13 @@ main(int argc, char *argv[])
 	if ((m.in = filter_open(argv + optind, (size_t)(argc - optind))) ==
 	    NULL)
 		die_last();
+	if (dir) {
+		if (run_tables(dir, tables) != 0)
+			die_last();
+		err_notes_print(&m.notes);
+		release();
+		return 0;
+	}
 	m.w = tsv_wopen(stdout, "<stdout>");
 	if (critpath_run_frames(m.r, m.in, m.w, stdout, &m.notes) != 0)
 		die_last();

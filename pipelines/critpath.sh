@@ -25,16 +25,12 @@ shift $((OPTIND - 1))
 steady_out "$@"
 # A function, not a string: paths with spaces stay one word (review #11).
 CP() { nsysjax-critpath -m "$SD/module.tsv" -H "$F/hlo.tsv" "$@"; }
-CP -b "$SD/thunk.tsv" > "$OUT/breakdown.tsv" 2> "$W/b.err"
+# The three tables in one pass: each execution's graph built once.
 if [ -n "$SCALE" ]; then
-	# shellcheck disable=SC2086
-	CP -s --comm-scale "$COMM" --scale "$SCALE" "$SD/thunk.tsv" > "$OUT/scenarios.tsv" 2> "$W/s.err"
+	CP -t breakdown,scenarios,path -o "$OUT" --comm-scale "$COMM" --scale "$SCALE" "$SD/thunk.tsv" 2> "$W/s.err"
 else
-	# shellcheck disable=SC2086
-	CP -s --comm-scale "$COMM" "$SD/thunk.tsv" > "$OUT/scenarios.tsv" 2> "$W/s.err"
+	CP -t breakdown,scenarios,path -o "$OUT" --comm-scale "$COMM" "$SD/thunk.tsv" 2> "$W/s.err"
 fi
-# shellcheck disable=SC2086
-CP "$SD/thunk.tsv" > "$OUT/path.tsv" 2> /dev/null
 
 # Per module: executions, means of the step and of each label, shares;
 # per module and scenario: the mean predicted step and gain; the step to
@@ -112,7 +108,6 @@ BEGIN {
 	}
 	printf "</section>\n" > H
 	close(H)
-	while ((getline line < (W "/b.err")) > 0) print line > "/dev/stderr"
 	while ((getline line < (W "/s.err")) > 0) print line > "/dev/stderr"
 	while ((getline line < T) > 0) print line
 }'

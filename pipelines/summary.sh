@@ -14,10 +14,9 @@ shift $((OPTIND - 1))
 
 frames "$@"
 table_dir
-# The compile tables meanwhile (the compile frame is all initialisation).
-(for t in ranges no-pass-detail passes summary; do
-	nsysjax-compilestats -t "$t" "$F/compile.tsv" > "$TD/compile-$t.tsv"
-done) & BG=$!
+# The compile tables meanwhile (the compile frame is all initialisation),
+# the four in one pass: the attribution, most of the work, made once.
+nsysjax-compilestats -t ranges,no-pass-detail,passes,summary -o "$W/compile" "$F/compile.tsv" & BG=$!
 steady thunk module
 # The module table's waits from the communication rows of the thunk frame
 # (those of the communication frame); one pass for the three tables.
@@ -29,4 +28,4 @@ put totals "$TD/totals.tsv"
 awk -f "$LIB/tsv.awk" -f "$LIB/cmdbuf.awk" "$SD/thunk.tsv" > "$TD/cmdbufs.tsv"
 put cmdbufs "$TD/cmdbufs.tsv"
 wait $BG; BG=
-for t in ranges no-pass-detail passes summary; do put "compile-$t" "$TD/compile-$t.tsv"; done
+for t in ranges no-pass-detail passes summary; do put "compile-$t" "$W/compile/$t.tsv"; done

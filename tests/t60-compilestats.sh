@@ -126,6 +126,12 @@ if have_data; then
 		check "summary.txt top ranges $ours" toptxt "$gold/summary.txt" "COMPILATION TIME -- TOP 10 RANGES" "$T/$ours.ranges"
 		check "summary.txt top passes $ours" toptxt "$gold/summary.txt" "COMPILATION TIME -- TOP 10 XLA PASSES" "$T/$ours.passes"
 		check "conserved $ours" conserved "$f" "$T/$ours.stats"
+		# Several tables of one attribution (-o) are the tables of one
+		# run each, checked above against the golden outputs.
+		$S -t ranges,no-pass-detail -t passes,stats -o "$T/$ours.multi/sub" "$f" || notok "-t LIST -o $ours"
+		for x in ranges:ranges nopass:no-pass-detail passes:passes stats:stats; do
+			cmp -s "$T/$ours.${x%%:*}" "$T/$ours.multi/sub/${x#*:}.tsv" && ok || notok "-o ${x#*:} $ours differs"
+		done
 		$S -t compilations -c -g "$f" > "$T/$ours.comp" || notok "compilations $ours"
 		check "compilations $ours" invariants "$T/$ours.comp"
 		# The reference's own input frame gives the same (pandas wrote
@@ -162,6 +168,8 @@ if have_data; then
 	$S -p -n proc0,proc1,proc2,proc3 "$T"/proc[0-3].csv.xz > "$T/pp4.stats" || notok "-p -n"
 	check "-p compile_stats.tsv combined4" awk -v KEYS=Name -v REL=$TIMES -f tests/cmpframe.awk \
 	    "$GOLD/combined4/compile_stats.tsv" "$T/pp4.stats"
+	$S -p -n proc0,proc1,proc2,proc3 -t stats,summary -o "$T/pp4m" "$T"/proc[0-3].csv.xz && cmp -s "$T/pp4.stats" "$T/pp4m/stats.tsv" &&
+		ok || notok "-p -t stats,summary -o differs from -p"
 	$S -p -k -n proc0,proc1,proc2,proc3 "$T"/proc[0-3].csv.xz | cmp -s - "$T/c4k.stats" && ok ||
 		notok "-p -k differs from the extract -k frame"
 	# Profiles named after the files; ProgramId unknown without HLO.
@@ -243,6 +251,10 @@ expect_error 1 "$T/overlap.tsv:3: RangeId 2: main-thread range inside the parall
 	$S "$T/overlap.tsv"
 grep -v XlaCompile "$T/h.tsv" > "$T/nocompile.tsv"
 expect_error 1 "$T/nocompile.tsv: profile 'p': no XlaCompile range, so no main thread" $S "$T/nocompile.tsv"
+expect_error 2 "more than one table needs -o" $S -t stats,passes "$T/h.tsv"
+expect_error 2 "the compilations table goes alone" $S -t stats,compilations -o "$T/x" "$T/h.tsv"
+expect_error 1 "no XlaCompile range" $S -t stats,passes -o "$T/nodir/sub" "$T/nocompile.tsv"
+[ ! -e "$T/nodir" ] && ok || notok "a failed -o left $T/nodir"
 expect_error 1 "$T/nosuch.tsv: cannot open" $S "$T/nosuch.tsv"
 expect_error 1 "$T/nosuch.csv: cannot open" $S -p "$T/nosuch.csv"
 printf 'Start (ns),Name\n' > "$T/r.csv"

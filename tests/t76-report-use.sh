@@ -133,6 +133,12 @@ facts_checks() { # NAME REPORT-DIR
 	    "$d/modules/facts.tsv" | sort > "$T/waitgot"
 	[ -s "$T/waitgot" ] && join "$T/waitwant" "$T/waitgot" | awk '{ d = $2 - $3; if (d > 1e-5 || d < -1e-5) bad++ } END { exit bad > 0 }' &&
 		[ "$(wc -l < "$T/waitgot")" -le "$(wc -l < "$T/waitwant")" ] && ok || notok "$1: collective waits differ: $(head -3 "$T/waitwant" "$T/waitgot")"
+	# WaitShare is CollectiveWaitMs / ProjDurMs: exactly 0 without a wait
+	# (gawk 5.2.1 gave each run another denormal there), else within 1e-9.
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["Devices"] > 1 {
+	    w = $c["CollectiveWaitMs"]; s = $c["WaitShare"]; d = $c["ProjDurMs"]
+	    if (length(s) > 24 || (w == 0 && s != "0") || (d > 0 && (s - w / d > 1e-9 || w / d - s > 1e-9))) bad++ }
+	    END { exit bad > 0 }' "$d/modules/facts.tsv" && ok || notok "$1: WaitShare not CollectiveWaitMs / ProjDurMs"
 }
 facts_checks example "$T/r"
 # The compile tables: phases without XLA's decoration, the total (the

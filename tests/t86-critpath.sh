@@ -212,4 +212,23 @@ expect_error 1 "nope.tsv: cannot open" $CP -m "$T/nope.tsv" "$E/thunk.tsv"
 printf 'ProgramId\tProgramExecution\tName\tThunkExecution\tDevice\tProjStartMs\tProjDurMs\np\t0\ta\t0\t0\t1.5\t-2\n' > "$T/neg.tsv"
 expect_error -r 1 "negative" $CP "$T/neg.tsv"
 
+# -t LIST -o DIR: the tables of one pass are those of one run per mode
+# (each checked above against the frames and the planted cases), with
+# the notes once; a failed run leaves no file and no directory.
+$CP -c "$E/corr.tsv" -m "$E/module.tsv" -H "$E/hlo.tsv" --comm-scale 0.5 -b "$E/thunk.tsv" > "$T/one-b.tsv" 2> /dev/null
+$CP -c "$E/corr.tsv" -m "$E/module.tsv" -H "$E/hlo.tsv" --comm-scale 0.5 -s "$E/thunk.tsv" > "$T/one-s.tsv" 2> /dev/null
+$CP -c "$E/corr.tsv" -m "$E/module.tsv" -H "$E/hlo.tsv" --comm-scale 0.5 -k "$E/thunk.tsv" > "$T/one-k.tsv" 2> /dev/null
+$CP -c "$E/corr.tsv" -m "$E/module.tsv" -H "$E/hlo.tsv" --comm-scale 0.5 "$E/thunk.tsv" > "$T/one-p.tsv" 2> /dev/null
+if $CP -c "$E/corr.tsv" -m "$E/module.tsv" -H "$E/hlo.tsv" --comm-scale 0.5 -t scenarios,path -t breakdown,slack \
+    -o "$T/multi/sub" "$E/thunk.tsv" > "$T/multi.out" 2> "$T/multi.err"; then ok; else notok "-t -o"; cat "$T/multi.err"; fi
+for x in b:breakdown s:scenarios k:slack p:path; do
+	cmp -s "$T/one-${x%%:*}.tsv" "$T/multi/sub/${x#*:}.tsv" && ok || notok "-t -o: ${x#*:}.tsv differs from its own run"
+done
+[ ! -s "$T/multi.out" ] && [ "$(grep -c estimates "$T/multi.err")" -eq 1 ] && ok || notok "-t -o: stdout written, or notes not once"
+expect_error -r 1 "its rows are not together" $CP -t path,breakdown -o "$T/failed/sub" "$T/split.tsv"
+[ ! -e "$T/failed" ] && ok || notok "-t -o: a failed run left $T/failed"
+expect_error 2 "go together" $CP -t path "$E/thunk.tsv"
+expect_error 2 "excludes" $CP -t path -o "$T/x" -b "$E/thunk.tsv"
+expect_error 2 "unknown table 'paths'" $CP -t paths -o "$T/x" "$E/thunk.tsv"
+
 done_testing t86-critpath

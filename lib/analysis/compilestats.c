@@ -1038,9 +1038,12 @@ compilations(struct cstats *s, struct tsv_writer *w,
 /* ---- bounded memory: one profile at a time ---- */
 
 struct stream {
-	struct cstats_opts o;
-	const char *prefix;
-	struct agg agg;			/* name tables: the sums so far */
+	/* The name tables: each its options and its sums so far (one
+	 * attribution feeds them all); the compilations table alone. */
+	struct cstats_opts o[CSTATS_MAX_TABLES];
+	const char *prefix[CSTATS_MAX_TABLES];
+	struct agg agg[CSTATS_MAX_TABLES];
+	size_t nt;
 	FILE *spool;			/* compilations: the rows so far */
 	int64_t total;			/* |times| attributed so far */
 	struct tsv_writer *sw;
@@ -1051,9 +1054,12 @@ struct stream {
 static void
 stream_free(struct stream *st)
 {
+	size_t i;
+
 	if (st == NULL)
 		return;
-	agg_free(&st->agg);
+	for (i = 0; i < st->nt; i++)
+		agg_free(&st->agg[i]);
 	if (st->sw)
 		(void)tsv_wclose(st->sw);
 	if (st->spool)
@@ -1065,13 +1071,29 @@ stream_free(struct stream *st)
 int
 cstats_stream(struct cstats *s, const struct cstats_opts *o)
 {
+	return cstats_stream_tables(s, o, 1);
+}
+
+int
+cstats_stream_tables(struct cstats *s, const struct cstats_opts *o, size_t n)
+{
 	struct stream *st;
+	size_t i;
 
 	if (s->n > 0 || s->st != NULL)
 		return err_fail("cstats_stream: before any range");
+	if (n == 0 || n > CSTATS_MAX_TABLES)
+		return err_fail("cstats_stream: %zu tables", n);
+	for (i = 0; i < n; i++)
+		if (o[i].table == CSTATS_COMPILATIONS && n > 1)
+			return err_fail("cstats_stream: the compilations "
+			    "table with others");
 	st = mem_calloc(1, sizeof(*st));
-	st->o = *o;
-	agg_init(&st->agg, s, table_flags(o, &st->prefix));
+	st->nt = n;
+	for (i = 0; i < n; i++) {
+		st->o[i] = o[i];
+		agg_init(&st->agg[i], s, table_flags(&o[i], &st->prefix[i]));
+	}
 	if (o->table == CSTATS_COMPILATIONS) {
 		if ((st->spool = outfile_anon("nsysjax-compilestats")) == NULL) {
 			stream_free(st);
@@ -1117,6 +1139,7 @@ stream_flush(struct cstats *s)
 {
 	struct stream *st = s->st;
 	size_t i, cap;
+	size_t t;
 	int rc = 0;
 
 	for (i = 0; i < s->n && rc == 0; i++)
@@ -1127,10 +1150,11 @@ stream_flush(struct cstats *s)
 	if (rc == 0 && s->n > 0)
 		rc = attribute_rows(s, &st->total);
 	if (rc == 0 && st->sw)
-		rc = compilation_rows(s, st->sw, &st->o);
+		rc = compilation_rows(s, st->sw, &st->o[0]);
 	else if (rc == 0)
-		for (i = 0; i < s->n; i++)
-			agg_row(&st->agg, s, &s->rows[i]);
+		for (t = 0; t < st->nt; t++)
+			for (i = 0; i < s->n; i++)
+				agg_row(&st->agg[t], s, &s->rows[i]);
 	for (i = 0; i < s->n; i++) {
 		cap = st->capdone;
 		mem_grow(&st->done, &st->capdone, s->rows[i].profile + 1, 1);
@@ -1175,14 +1199,18 @@ stream_write(struct cstats *s, struct tsv_writer *w,
     const struct cstats_opts *o)
 {
 	struct stream *st = s->st;
+	size_t i;
 
-	if (o->table != st->o.table || o->flags != st->o.flags)
-		return err_fail("cstats_write: not the table of cstats_stream");
+	for (i = 0; i < st->nt; i++)
+		if (o->table == st->o[i].table && o->flags == st->o[i].flags)
+			break;
+	if (i == st->nt)
+		return err_fail("cstats_write: not a table of cstats_stream");
 	if (st->sw)
 		return stream_copy(st, w);
 	if (st->spool)
 		return err_fail("cstats_write: the compilations once only");
-	return agg_table(&st->agg, w, o, st->prefix);
+	return agg_table(&st->agg[i], w, o, st->prefix[i]);
 }
 
 int

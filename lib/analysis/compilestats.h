@@ -111,6 +111,18 @@ int cstats_read(struct cstats *s, struct filter *in);
  */
 int cstats_stream(struct cstats *s, const struct cstats_opts *o);
 
+/* The most tables one cstats_stream_tables call folds at once. */
+#define CSTATS_MAX_TABLES 8
+
+/*
+ * As cstats_stream, for the N tables O[0..N) at once (1 <= N <=
+ * CSTATS_MAX_TABLES; the compilations table only alone): each range is
+ * attributed once and folded into every table's sums, and cstats_write
+ * then writes each of them once.  Returns 0, or -1 with an err message.
+ */
+int cstats_stream_tables(struct cstats *s, const struct cstats_opts *o,
+    size_t n);
+
 /*
  * Attribute the compilation time of S, per profile, as
  * generate_compilation_statistics does:

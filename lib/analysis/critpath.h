@@ -268,4 +268,15 @@ int critpath_load_hlo(struct tsv_reader *t, void *run);
 int critpath_run_frames(struct critpath_run *r, struct filter *f,
     struct tsv_writer *w, FILE *svg, struct err_notes *notes);
 
+/*
+ * As critpath_run_frames, but several tables in one pass (R made with
+ * any mode but CRITPATH_MODE_SVG): OUT[m] receives mode m's table, for
+ * each m below CRITPATH_MODE_SVG whose OUT[m] is not NULL.  Each
+ * execution's graph is built once for them all, which is the point: the
+ * report wants three of them.  Returns 0, or -1 with an err message as
+ * critpath_run_frames.
+ */
+int critpath_run_tables(struct critpath_run *r, struct filter *f,
+    struct tsv_writer *const out[CRITPATH_MODE_SVG], struct err_notes *notes);
+
 #endif

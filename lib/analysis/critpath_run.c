@@ -45,6 +45,9 @@ struct oprow {
 
 struct critpath_run {
 	enum critpath_mode mode;
+	/* where each table goes (NULL: not written), by mode; the SVG's */
+	struct tsv_writer *out[CRITPATH_MODE_SVG];
+	FILE *svg;
 	const struct align_table *corr;
 	struct strtab pids;
 	struct modrow *mod;
@@ -529,7 +532,7 @@ give_devices(struct critpath_run *r)
 
 /* Analyse the execution read and write its rows. */
 static int
-finish_exec(struct critpath_run *r, struct tsv_writer *w, FILE *svg)
+finish_exec(struct critpath_run *r)
 {
 	struct critpath_scen sc = critpath_scen_measured();
 	struct critpath_info info;
@@ -556,23 +559,19 @@ finish_exec(struct critpath_run *r, struct tsv_writer *w, FILE *svg)
 	by_label(r, by);
 	gs = share(by[CRITPATH_GAP], measured);
 	r->hostbound += gs > HOST_BOUND;
-	switch (r->mode) {
-	case CRITPATH_MODE_PATH:
-		rc = write_path(r, w);
-		break;
-	case CRITPATH_MODE_SCEN:
-		rc = write_scen(r, w, measured, gs);
-		break;
-	case CRITPATH_MODE_SLACK:
-		rc = write_slack(r, w);
-		break;
-	case CRITPATH_MODE_BREAKDOWN:
-		rc = write_breakdown(r, w, &info, by, measured, mname);
-		break;
-	case CRITPATH_MODE_SVG:
-		rc = write_svg(r, svg, measured);
-		break;
-	}
+	/* The scenarios last: evaluating them leaves the graph's times
+	 * those of the last scenario, not the measured ones the others read. */
+	if (r->mode == CRITPATH_MODE_SVG)
+		rc = write_svg(r, r->svg, measured);
+	if (rc == 0 && r->out[CRITPATH_MODE_PATH])
+		rc = write_path(r, r->out[CRITPATH_MODE_PATH]);
+	if (rc == 0 && r->out[CRITPATH_MODE_SLACK])
+		rc = write_slack(r, r->out[CRITPATH_MODE_SLACK]);
+	if (rc == 0 && r->out[CRITPATH_MODE_BREAKDOWN])
+		rc = write_breakdown(r, r->out[CRITPATH_MODE_BREAKDOWN], &info,
+		    by, measured, mname);
+	if (rc == 0 && r->out[CRITPATH_MODE_SCEN])
+		rc = write_scen(r, r->out[CRITPATH_MODE_SCEN], measured, gs);
 out:
 	critpath_reset(r->g);
 	strtab_free(&r->names);
@@ -665,8 +664,7 @@ add_row(struct critpath_run *r, struct tsv_reader *t, const long *c)
 /* Is the row of another execution than the current one?  Starts the new
  * one; an execution seen before is an error. */
 static int
-next_exec(struct critpath_run *r, struct tsv_reader *t, const long *c,
-    struct tsv_writer *w, FILE *svg)
+next_exec(struct critpath_run *r, struct tsv_reader *t, const long *c)
 {
 	const char *p = tsv_field(t, (size_t)c[C_PID]);
 	size_t pid = strtab_intern(&r->pids, p, strlen(p), NULL), len;
@@ -678,7 +676,7 @@ next_exec(struct critpath_run *r, struct tsv_reader *t, const long *c,
 		return -1;
 	if (r->nop > 0 && pid == r->pid && exec == r->exec)
 		return 0;
-	if (finish_exec(r, w, svg) != 0)
+	if (finish_exec(r) != 0)
 		return -1;
 	len = strlen(p) + 24;
 	key = mem_alloc(len);
@@ -730,25 +728,26 @@ notes_of(struct critpath_run *r, struct err_notes *notes)
 		err_note(notes, "no correction for device%s %s%s: times "
 		    "used as they are", r->nmissing == 1 ? "" : "s", list,
 		    i < r->nmissing ? " ..." : "");
-	if (r->mode == CRITPATH_MODE_SCEN)
+	if (r->out[CRITPATH_MODE_SCEN])
 		err_note(notes, "scenarios are estimates from the measured "
 		    "graph (dependencies inferred from times, gaps kept)");
 }
 
-int
-critpath_run_frames(struct critpath_run *r, struct filter *f,
-    struct tsv_writer *w, FILE *svg, struct err_notes *notes)
+/* The thunk rows of F, an execution at a time, into R's outputs. */
+static int
+run(struct critpath_run *r, struct filter *f, struct err_notes *notes)
 {
 	struct tsv_reader *t = filter_reader(f);
 	long c[NCOL];
+	size_t m;
 	int rc;
 
 	if (tsv_columns(t, thunk_cols, NCOL, (1u << C_HID) | (1u << C_COMM) |
 	    (1u << C_CSIZE) | (1u << C_CB), c) != 0)
 		return -1;
-	if (r->mode != CRITPATH_MODE_SVG &&
-	    tsv_header(w, headers[r->mode]) != 0)
-		return -1;
+	for (m = 0; m < CRITPATH_MODE_SVG; m++)
+		if (r->out[m] && tsv_header(r->out[m], headers[m]) != 0)
+			return -1;
 	while ((rc = filter_next(f)) == 1) {
 		t = filter_reader(f);
 		if (c[C_CB] >= 0) {
@@ -760,10 +759,10 @@ critpath_run_frames(struct critpath_run *r, struct filter *f,
 				continue;
 			}
 		}
-		if (next_exec(r, t, c, w, svg) != 0 || add_row(r, t, c) != 0)
+		if (next_exec(r, t, c) != 0 || add_row(r, t, c) != 0)
 			return -1;
 	}
-	if (rc < 0 || finish_exec(r, w, svg) != 0)
+	if (rc < 0 || finish_exec(r) != 0)
 		return -1;
 	if (r->mode == CRITPATH_MODE_SVG && !r->drawn)
 		return err_fail("%s: no module execution %s%s%" PRId64
@@ -771,4 +770,23 @@ critpath_run_frames(struct critpath_run *r, struct filter *f,
 		    r->want_prog ? ":" : "", r->want_prog ? r->want_exec : 0);
 	notes_of(r, notes);
 	return 0;
+}
+
+int
+critpath_run_frames(struct critpath_run *r, struct filter *f,
+    struct tsv_writer *w, FILE *svg, struct err_notes *notes)
+{
+	if (r->mode == CRITPATH_MODE_SVG)
+		r->svg = svg;
+	else
+		r->out[r->mode] = w;
+	return run(r, f, notes);
+}
+
+int
+critpath_run_tables(struct critpath_run *r, struct filter *f,
+    struct tsv_writer *const out[CRITPATH_MODE_SVG], struct err_notes *notes)
+{
+	memcpy(r->out, out, sizeof(r->out));
+	return run(r, f, notes);
 }

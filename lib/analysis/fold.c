@@ -94,6 +94,12 @@ struct fold {
 	size_t nfr, capfr;
 	size_t *sbeg, *send;
 	size_t nseq, capsbeg, capsend;
+	/* Per location: its innermost stack frame + 1 when it is a Python
+	 * stack alone (0: any other), and per FrameId the line of its
+	 * stack + 1 (0: not built yet): instructions share stacks, and
+	 * building and interning a line of kilobytes was most of a fold. */
+	size_t *sframe, capsframe;
+	size_t *frame_line;
 	char *buf;
 	size_t capbuf;
 };
@@ -148,6 +154,8 @@ fold_free(struct fold *f)
 	free(f->fr);
 	free(f->sbeg);
 	free(f->send);
+	free(f->sframe);
+	free(f->frame_line);
 	free(f->buf);
 	free(f);
 }
@@ -707,6 +715,8 @@ begin_seq(struct fold *f)
 {
 	mem_grow(&f->sbeg, &f->capsbeg, f->nseq + 1, sizeof(*f->sbeg));
 	mem_grow(&f->send, &f->capsend, f->nseq + 1, sizeof(*f->send));
+	mem_grow(&f->sframe, &f->capsframe, f->nseq + 1, sizeof(*f->sframe));
+	f->sframe[f->nseq] = 0;
 	f->sbeg[f->nseq] = f->nfr;
 }
 
@@ -783,6 +793,7 @@ var_locations(struct fold *f, const struct hvar *v)
 			push(f, GPU_ACTIVE.s, GPU_ACTIVE.n);
 			push_path(f, v->stack[i]);
 			end_seq(f);
+			f->sframe[f->nseq - 1] = v->stack[i] + 1;
 		}
 		return;
 	}
@@ -845,12 +856,15 @@ splice(struct fold *f, const size_t *vb, size_t nv)
 		begin_seq(f);
 		if (fold_common(v, nv, &pre, &suf)) {
 			copy_frames(f, b, n);
-		} else {
-			copy_frames(f, b, pre);
-			push(f, INCONSISTENT.s, INCONSISTENT.n);
-			copy_frames(f, b + n - suf, suf);
-			same = 0;
+			end_seq(f);
+			/* The first variant's location: its stack too. */
+			f->sframe[f->nseq - 1] = f->sframe[vb[0] + i];
+			continue;
 		}
+		copy_frames(f, b, pre);
+		push(f, INCONSISTENT.s, INCONSISTENT.n);
+		copy_frames(f, b + n - suf, suf);
+		same = 0;
 		end_seq(f);
 	}
 	if (!same)
@@ -935,7 +949,15 @@ spread(struct fold *f, size_t k)
 	}
 	for (j = 0; j < nu; j++) {
 		struct fold_seq a = seq(f, u[j]);
-		size_t id = line_id(f, a.f, a.n);
+		size_t fid = f->sframe[u[j]], id;
+
+		if (fid != 0 && f->frame_line[fid - 1] != 0)
+			id = f->frame_line[fid - 1] - 1;
+		else {
+			id = line_id(f, a.f, a.n);
+			if (fid != 0)
+				f->frame_line[fid - 1] = id + 1;
+		}
 
 		f->line[id].whole += ns / (int64_t)nu;
 		f->line[id].frac += (double)(ns % (int64_t)nu) / (double)nu;
@@ -992,6 +1014,7 @@ fold_finish(struct fold *f)
 			f->tot.nunknown++;
 	if (f->o.by == FOLD_OPCODE)
 		return 0;
+	f->frame_line = mem_calloc(f->nframes + 1, sizeof(*f->frame_line));
 	for (k = 0; k < f->keys.n; k++)
 		if (f->key[k].seen && f->prog[f->key[k].prog].top)
 			spread(f, k);

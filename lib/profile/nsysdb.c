@@ -271,6 +271,8 @@ struct rangectx {
 	int64_t maxts;
 	struct drefs dr;
 	size_t capdom;
+	uint32_t *unterm;	/* ranges with end NULL */
+	size_t nunterm, capunterm;
 };
 
 static uint64_t
@@ -306,15 +308,12 @@ dref_of(struct drefs *r, int64_t pid, int64_t id)
 static void
 domain_resolve(struct nsysdb *d, struct drefs *r)
 {
-	int32_t *dom = mem_calloc(r->n + 1, sizeof(*dom));
 	size_t i;
 
+	/* Ranges keep their reference; names map it (no pass over them). */
+	d->ddom = mem_calloc(r->n + 1, sizeof(*d->ddom));
 	for (i = 0; i < r->n; i++)
-		dom[i] = (int32_t)domain_find(d, r->v[i].pid, r->v[i].id);
-	for (i = 0; i < d->nr; i++)
-		if (d->rdomain[i] >= 0)
-			d->rdomain[i] = dom[d->rdomain[i]];
-	free(dom);
+		d->ddom[i] = (int32_t)domain_find(d, r->v[i].pid, r->v[i].id);
 	free(r->v);
 	u64map_free(&r->byhash);
 }
@@ -359,6 +358,11 @@ range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 	}
 	d->r[i].start = start;
 	d->r[i].end = end;
+	if (end == INT64_MIN) {
+		mem_grow(&x->unterm, &x->capunterm, x->nunterm + 1,
+		    sizeof(*x->unterm));
+		x->unterm[x->nunterm++] = (uint32_t)i;
+	}
 	d->r[i].tid = gtid;
 	d->r[i].id = id;
 	d->rpushpop[i] = type == x->types[T_PUSHPOP] ||
@@ -404,14 +408,16 @@ load_ranges(struct nsysdb *d, const int64_t types[NTYPES])
 	rc = each_row(d, "NVTX_EVENTS", sql, range_row, &x);
 	domains_unique(d);
 	domain_resolve(d, &x.dr);
-	if (rc != 0)
+	if (rc != 0) {
+		free(x.unterm);
 		return -1;
-	/* An unterminated range ends at the last range event (stats). */
-	for (i = 0; i < d->nr; i++)
-		if (d->r[i].end == INT64_MIN) {
-			d->r[i].end = x.maxts;
-			d->nunterminated++;
-		}
+	}
+	/* An unterminated range ends at the last range event (stats); they
+	 * were listed as read: a pass over every range cost 0.1 s at 2.79 M. */
+	for (i = 0; i < x.nunterm; i++)
+		d->r[x.unterm[i]].end = x.maxts;
+	d->nunterminated = x.nunterm;
+	free(x.unterm);
 	return 0;
 }
 
@@ -1076,7 +1082,8 @@ static const char *
 name_into(const struct nsysdb *d, size_t i, char **buf, size_t *cap,
     size_t *len)
 {
-	const char *dom = d->rdomain[i] >= 0 ? d->dom[d->rdomain[i]].name : "";
+	int32_t k = d->rdomain[i] >= 0 ? d->ddom[d->rdomain[i]] : -1;
+	const char *dom = k >= 0 ? d->dom[k].name : "";
 	const char *text = d->rtext[i] < 0 ? d->sval[-d->rtext[i] - 1] :
 	    d->arena + d->rtext[i];
 	size_t nd = strlen(dom), nt = strlen(text);
@@ -1569,6 +1576,7 @@ nsysdb_free(struct nsysdb *d)
 	free(d->r);
 	free(d->rtext);
 	free(d->rdomain);
+	free(d->ddom);
 	free(d->rpushpop);
 	free(d->arena);
 	for (i = 0; i < d->ndom; i++)

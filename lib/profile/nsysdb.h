@@ -75,7 +75,9 @@ struct nsysdb {
 	struct nvtxproj_range *r;
 	size_t nr, capr;
 	int64_t *rtext;		/* >= 0: arena offset; < 0: -(string + 1) */
-	int32_t *rdomain;	/* index into dom, -1: none */
+	int32_t *rdomain;	/* index into ddom (the domain as the row names
+				   it: process, domainId), -1: none */
+	int32_t *ddom;		/* by rdomain: index into dom, -1: none */
 	uint8_t *rpushpop;	/* 1 PushPop (59, 70), 0 StartEnd */
 	char *arena;
 	size_t narena, caparena;

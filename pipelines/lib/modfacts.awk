@@ -36,6 +36,12 @@ FNR == 1 {
 }
 file == 1 {
 	k = $id; name[k] = $nm; execs[k]++; dur[k] += ns($du)
+	# Every sum of the module set to a number now: gawk 5.2.1 (Debian 12's)
+	# spoils an array element never assigned once it is passed to a
+	# function (ms): a later read of it (WaitShare) gave another denormal
+	# on each run, or a double free.  (BEGIN { f(a["k"]); print a["k"] / 5 }
+	# with f(t) { return t % 10 } shows it.)
+	comp[k] += 0; comm[k] += 0; hid[k] += 0; wait[k] += 0; cms[k] += 0
 	if (!((k, $dv) in seendev)) { seendev[k, $dv] = 1; ndev[k]++ }
 	if (!((k, $pr) in seenproc)) { seenproc[k, $pr] = 1; procs[k] = procs[k] (procs[k] == "" ? "" : ",") $pr }
 	next
