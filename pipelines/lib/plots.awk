@@ -83,7 +83,7 @@ function by_column(a, n, col, out,    i, c, x, k, key, seen, ng, f) {
 	split("", G); split("", GF)
 	ng = 0
 	for (i = 2; i <= n; i++) {
-		if (c) { split(a[i], x, "\t"); key = x[c] } else key = a[i]
+		key = c ? tabfield(a[i], c) : a[i]
 		if (!(key in seen)) {
 			seen[key] = ++ng
 			G[ng] = out "." ng ".tsv"; GF[ng] = a[i]
@@ -94,6 +94,18 @@ function by_column(a, n, col, out,    i, c, x, k, key, seen, ng, f) {
 	for (k = 1; k <= ng; k++)
 		close(W "/" G[k])
 	return ng
+}
+
+# tabfield(LINE, N): field N of LINE (fields split at tabs; "" when it has
+# fewer), as split(LINE, X, "\t") gives X[N], without an array (the
+# cost when N is small).
+function tabfield(line, n,    k) {
+	while (--n > 0) {
+		if (!(k = index(line, "\t")))
+			return ""
+		line = substr(line, k + 1)
+	}
+	return (k = index(line, "\t")) ? substr(line, 1, k - 1) : line
 }
 
 # plot_begin(NAME): a new plot, OUT/plots/NAME.svg, its program open in
@@ -148,20 +160,31 @@ function multi(    a, n, i, ng) {
 }
 
 # The heap of the module with the largest peak (plots/heap.tsv, the
-# module of memory/peaks.tsv's first row); SERIES, memory/series.tsv.
-function heap(    a, n, s, i, x, top, m) {
+# module of memory/peaks.tsv's first row); memory/series.tsv's lines in
+# SERIES[1..NSERIES], their ProgramId in SF and Trace in STR (read once
+# here, split by awk, for every module's heap).
+function heap(    file, n, i, c, top, f) {
 	n = load(OUT "/memory/peaks.tsv", PEAKS)
 	NPEAKS = n
 	top = n >= 2 ? cutf(PEAKS[2], 1) : ""
-	NSERIES = load(OUT "/memory/series.tsv", SERIES)
-	m = 0
-	for (i = 1; i <= NSERIES; i++) {
-		split(SERIES[i], x, "\t")
-		SF[i] = x[1]
-		if (i == 1 || x[1] == top)
-			s[++m] = SERIES[i]
+	file = OUT "/memory/series.tsv"
+	NSERIES = 0
+	while ((getline < file) > 0) {
+		SERIES[++NSERIES] = $0
+		if (NSERIES == 1)
+			for (i = 1; i <= NF; i++)
+				if ($i == "Trace")
+					c = i
+		SF[NSERIES] = $1
+		STR[NSERIES] = c ? $c : $0
 	}
-	put(PL "/heap.tsv", s, m)
+	close(file)
+	f = PL "/heap.tsv"
+	printf "" > f
+	for (i = 1; i <= NSERIES; i++)
+		if (i == 1 || SF[i] == top)
+			print SERIES[i] > f
+	close(f)
 	if (top != "") {
 		plot_begin("heap")
 		printf "D1 = ARG1.'/heap.tsv'\n" > PF
@@ -194,24 +217,44 @@ function index_row(kind, k, mname, what) {
 	print kind "\t" k "\t" mname "\t" what > (W "/plotidx")
 }
 
+# series_out(ID, FILE, OUT): the header and the lines of module ID of
+# memory/series.tsv (heap()) written to FILE, and split by Trace as
+# by_column splits them: into W/OUT.<k>.tsv, their number; G[], GF[].
+function series_out(id, file, out,    i, t, seen, ng, k) {
+	split("", G); split("", GF)
+	ng = 0
+	printf "" > file
+	for (i = 1; i <= NSERIES; i++) {
+		if (i > 1 && SF[i] != id)
+			continue
+		print SERIES[i] > file
+		if (i == 1)
+			continue
+		if (!((t = STR[i]) in seen)) {
+			seen[t] = ++ng
+			G[ng] = out "." ng ".tsv"; GF[ng] = SERIES[i]
+			print SERIES[1] > (W "/" G[ng])
+		}
+		print SERIES[i] > (W "/" G[seen[t]])
+	}
+	close(file)
+	for (k = 1; k <= ng; k++)
+		close(W "/" G[k])
+	return ng
+}
+
 # The module plots: for every top module with heap simulator traces,
 # its heap over program order (a line per trace), plots/heap-K.svg, its
 # data (memory/series.tsv's rows of the module) beside it as .tsv; for
 # every top module that ran on more than one device, the straggler bias
-# over the module (straggler_rows), plots/stragglers-K.svg and .tsv.
-function modules(    ids, names, nt, j, k, s, m, i, x, a, n, ng) {
+# over the module (straggler_table), plots/stragglers-K.svg and .tsv.
+function modules(    ids, names, nt, j, k, a, n, ng) {
 	printf "" > (W "/plotidx")
 	if (NPEAKS) {
 		nt = top_ids(PEAKS, NPEAKS, ids, names)
 		for (j = 1; j <= nt; j++) {
 			k = substr(ids[j], 1, 12)
-			m = 0
-			split("", s)
-			for (i = 1; i <= NSERIES; i++)
-				if (i == 1 || SF[i] == ids[j])
-					s[++m] = SERIES[i]
-			put(PL "/heap-" k ".tsv", s, m)
-			if ((ng = by_column(s, m, "Trace", "heapm." j))) {
+			if ((ng = series_out(ids[j], PL "/heap-" k ".tsv", "heapm." j))) {
 				plot_begin("heap-" k)
 				plot_series(1, ng, 2, "trace ")
 				plot_end("set datafile separator \"\\t\"\n" \
@@ -229,20 +272,9 @@ function modules(    ids, names, nt, j, k, s, m, i, x, a, n, ng) {
 		ISTOP[TOPID[j]] = j
 	steady_pass()
 	for (j = 1; j <= NTOP; j++) {
-		if (!straggler_rows(j, s))
+		if ((ng = straggler_table(j)) < 0)
 			continue
 		k = substr(TOPID[j], 1, 12)
-		m = NROWS
-		put(PL "/stragglers-" k ".tsv", s, m)
-		ng = by_column(s, m, "Device", "strd." j)
-		# The collectives: rows with Communication 1.
-		printf "%s\n", s[1] > (W "/strc." j ".tsv")
-		for (i = 2; i <= m; i++) {
-			split(s[i], x, "\t")
-			if (x[8] == 1)
-				print s[i] > (W "/strc." j ".tsv")
-		}
-		close(W "/strc." j ".tsv")
 		plot_begin("stragglers-" k)
 		printf "D1 = ARG2.%s\n", gq("/strc." j ".tsv") > PF
 		plot_series(2, ng, 4, "device ")
@@ -258,113 +290,214 @@ function modules(    ids, names, nt, j, k, s, m, i, x, a, n, ng) {
 }
 
 # steady_pass: one pass over the steady module frame, then the thunk
-# frame, for the straggler plots of the top modules (each device's start
-# against the mean over the devices of each thunk instance, summed in
-# the order of the rows) and the variability scatter (mean and standard
-# deviation of every compute thunk, by ProgramId and Name).
-function steady_pass(    file, f, c, i, m, e, d, ii, t, k, x, cp, ce, cs, cd, cn, ct, cc, cl, cu) {
-	for (f = 1; f <= 2; f++) {
-		file = ST "/" (f == 1 ? "module" : "thunk") ".tsv"
-		split("", c)
-		if ((getline < file) > 0)
-			for (i = 1; i <= NF; i++)
-				c[$i] = i
-		cp = c["ProgramId"]; ce = c["ProgramExecution"]; cs = c["ProjStartMs"]; cd = c["Device"]
-		cn = c["Name"]; ct = c["ThunkExecution"]; cc = c["Communication"]; cl = c["Collective"]; cu = c["ProjDurMs"]
-		while ((getline < file) > 0) {
-			if (f == 2 && $cc != 1) {
-				k = $cp "\t" $cn; x = $cu
-				if (!(k in sn)) SK[++NSK] = k
-				sn[k]++; ss[k] += x; sq[k] += x * x
-			}
-			if (!($cp in ISTOP))
-				continue
-			m = ISTOP[$cp]
-			e = $ce
-			d = $cd
-			if (f == 1) {
-				MS[m, e] += $cs; MN[m, e]++
-				if (!((m, d) in DEV)) { DEV[m, d] = 1; DL[m, ++ND[m]] = d }
-				continue
-			}
-			# An instance by number (short keys: the work of this pass).
-			ii = m SUBSEP e SUBSEP $cn SUBSEP $ct
-			if (!(ii in IID)) { IID[ii] = ++NII; ORD[m, ++NI[m]] = NII; IKEY[NII] = ii }
-			ii = IID[ii]
-			IN[ii]++; IS[ii] += $cs; IST[ii, d] = $cs
-			t = m SUBSEP $cn SUBSEP $ct
-			COMM[t] = $cc == 1
-			COLL[t] = $cl
-		}
-		close(file)
+# frame, for the straggler plots of the top modules on two devices or
+# more (each device's start against the mean over the devices of each
+# thunk instance, summed in the order of the rows) and the variability
+# scatter (mean and standard deviation of every compute thunk, by
+# ProgramId and Name).
+#
+# The thunk frame is the one large input (31,000 rows on the shared
+# run), and mawk's cost is its array look-ups and stores, dearest with
+# string keys.  So every scatter key (ProgramId, Name), thunk (module,
+# Name, ThunkExecution) and thunk instance (the thunk in one module
+# execution) gets a number when first seen, and is kept in arrays by
+# that number.  The frame comes sorted by module and execution, the
+# rows of an instance (one per device) together: the sums of the
+# current scatter key and instance are kept in variables, read from
+# their arrays when the key changes and written back when it changes
+# again (the same additions in the same order, in any row order).
+#
+# Per scatter key q: SKP, SKN its ProgramId and Name (strings, never
+# compared as numbers), sn, ss, sq its rows, the sum of their ProjDurMs
+# and of its square.  Per thunk: THN, THE its Name and ThunkExecution,
+# COMM (1: a collective) and COLL, from its last row.  Per instance ii:
+# ITH its thunk, IE its execution (a string), IN its rows, IS the sum
+# of their starts, IST[(ii - 1) * NGD + g] its start on device g (GDI:
+# the devices of the module frame by number), INEXT the module's next
+# instance (IFIRST: in order of appearance).  Per module m: ND[m]
+# devices, DL[m, 1..ND[m]] in order of appearance, MS, MN the sum of
+# the starts and number of rows of each execution.
+function steady_pass(    file, c, c1, m, d, g, ii, th, k, q, x, n, s, t, rn, rs, cm, co, lp, lk, li, last, cp, ce, cs, cd, cn, ct, cc, cl, cu) {
+	file = ST "/module.tsv"
+	c_columns(file, c)
+	cp = c["ProgramId"]; ce = c["ProgramExecution"]; cs = c["ProjStartMs"]; cd = c["Device"]
+	while ((getline < file) > 0) {
+		if (!($cp in ISTOP))
+			continue
+		m = ISTOP[$cp]
+		MS[m, $ce] += $cs; MN[m, $ce]++
+		d = $cd
+		if (!((m, d) in DEV)) { DEV[m, d] = 1; DL[m, ++ND[m]] = d }
+		if (!(d in GDI)) GDI[d] = ++NGD
 	}
+	close(file)
+	file = ST "/thunk.tsv"
+	c_columns(file, c)
+	cp = c["ProgramId"]; ce = c["ProgramExecution"]; cs = c["ProjStartMs"]; cd = c["Device"]
+	cn = c["Name"]; ct = c["ThunkExecution"]; cc = c["Communication"]; cl = c["Collective"]; cu = c["ProjDurMs"]
+	lp = lk = li = SUBSEP
+	while ((getline < file) > 0) {
+		# A collective is no compute thunk.
+		if (!(c1 = $cc == 1)) {
+			k = $cp "\t" $cn
+			if (k != lk) {
+				if (q) { sn[q] = n; ss[q] = s; sq[q] = t }
+				lk = k
+				if ((q = SID[k])) {
+					n = sn[q]; s = ss[q]; t = sq[q]
+				} else {
+					SID[k] = q = ++NSK; SKP[q] = $cp ""; SKN[q] = $cn ""
+					n = s = t = 0
+				}
+			}
+			x = $cu + 0
+			n++; s += x; t += x * x
+		}
+		# (ProgramIds compared as strings: two of digits only would
+		# compare as numbers)
+		if ((k = $cp "") != lp) { lp = k; m = (k in ISTOP) ? ISTOP[k] : 0; if (ND[m] < 2) m = 0 }
+		if (!m)
+			continue
+		k = m SUBSEP $ce SUBSEP $cn SUBSEP $ct
+		if (k != li) {
+			if (ii) { IN[ii] = rn; IS[ii] = rs; COMM[th] = cm; COLL[th] = co }
+			li = k
+			if ((ii = IID[k])) {
+				th = ITH[ii]
+				rn = IN[ii]; rs = IS[ii]
+			} else {
+				IID[k] = ii = ++NII
+				k = m SUBSEP $cn SUBSEP $ct
+				if (!(th = THID[k])) { THID[k] = th = ++NTH; THN[th] = $cn; THE[th] = $ct }
+				ITH[ii] = th; IE[ii] = $ce ""
+				if ((last = ILAST[m])) INEXT[last] = ii; else IFIRST[m] = ii
+				ILAST[m] = ii
+				rn = rs = 0
+			}
+		}
+		x = $cs + 0
+		rn++; rs += x
+		# A device the module frame does not list is never read.
+		if ((g = GDI[$cd]))
+			IST[(ii - 1) * NGD + g] = x
+		cm = c1; co = $cl
+	}
+	close(file)
+	if (q) { sn[q] = n; ss[q] = s; sq[q] = t }
+	if (ii) { IN[ii] = rn; IS[ii] = rs; COMM[th] = cm; COLL[th] = co }
+}
+
+# c_columns(FILE, C): FILE opened and its header read; C, column number
+# by name.
+function c_columns(file, c,    i) {
+	split("", c)
+	if ((getline < file) > 0)
+		for (i = 1; i <= NF; i++)
+			c[$i] = i
 }
 
 function ms6(v) { v = sprintf("%.6f", v); return v == "-0.000000" ? "0.000000" : v }
 
-# straggler_rows(J, S): the straggler table of top module J in S[1..]
-# (header first, then by Device, OffsetMs, Name, ThunkExecution), 0
-# when it ran on fewer than two devices.  Only the instances that every
-# device of the module ran count; per thunk its place in the module (its
-# mean start less the module execution's mean start) and each device's
-# start bias, averaged over the executions.
-function straggler_rows(j, s,    nd, q, ii, x, mm, t, tn, nt, torder, off, bias, d, r, ix, dv, dn) {
-	split("", s)
+# straggler_table(J): the straggler table of top module J written; the
+# number of its device series (0: no instance that every device ran), -1
+# (nothing written) when it ran on fewer than two devices.  The table,
+# PL/stragglers-K.tsv: a header, then the lines by Device, OffsetMs,
+# Name, ThunkExecution.  Only the instances that every device of the
+# module ran count; per thunk its place in the module (its mean start
+# less the module execution's mean start) and each device's start bias,
+# averaged over the executions.  The lines of each device also go to
+# W/strd.J.<k>.tsv (G[k], GF[k] its first line, as by_column(table,
+# "Device") gives them), the collectives' (Communication 1) to
+# W/strc.J.tsv, each file with the header.  The module's thunks are
+# numbered in the order of their first counted instance (q = tq[thunk]),
+# device d's bias of thunk q summed in bias[(q - 1) * nd + d].
+function straggler_table(j,    nd, q, qq, ii, mm, th, tq, tn, nt, torder, off, bias, e, le, me, b, o, d, dg, ix, dv, dn, pre, mid, suf, comm, v, f, fc, fd, h) {
 	nd = ND[j]
 	if (nd < 2)
-		return 0
-	for (q = 1; q <= NI[j]; q++) {
-		ii = ORD[j, q]
+		return -1
+	for (d = 1; d <= nd; d++)
+		dg[d] = GDI[DL[j, d]]
+	le = SUBSEP
+	for (ii = IFIRST[j]; ii; ii = INEXT[ii]) {
 		if (IN[ii] != nd)
 			continue
-		split(IKEY[ii], x, SUBSEP)
-		mm = IS[ii] / IN[ii]
-		t = x[3] SUBSEP x[4]
-		if (!(t in tn))
-			torder[++nt] = t
-		tn[t]++
-		off[t] += mm - MS[j, x[2]] / MN[j, x[2]]
+		mm = IS[ii] / nd
+		th = ITH[ii]
+		if (!(q = tq[th])) { tq[th] = q = ++nt; torder[q] = th }
+		tn[q]++
+		# The execution's mean start, again only when the execution
+		# changes (a division by zero, as before, only when an
+		# execution is counted).
+		if ((e = IE[ii]) != le) {
+			le = e
+			me = MS[j, e] / MN[j, e]
+		}
+		off[q] += mm - me
+		b = (ii - 1) * NGD; o = (q - 1) * nd
 		for (d = 1; d <= nd; d++)
-			bias[t, DL[j, d]] += IST[ii, DL[j, d]] - mm
+			bias[o + d] += IST[b + dg[d]] - mm
 	}
 	# sort -k4,4n -k6,6g -k2,2 -k3,3n: by device (a number), then the
 	# thunks by offset (as written), name (bytes) and execution (a
 	# number), in the same order for every device.
 	for (q = 1; q <= nt; q++) {
-		t = torder[q]
-		split(t, x, SUBSEP)
-		OFF6[q] = ms6(off[t] / tn[t]); RO[q] = OFF6[q] + 0
-		RKS[q] = x[1] "\001" sprintf("%020.0f", x[2])
+		th = torder[q]
+		OFF6[q] = v = ms6(off[q] / tn[q]); RO[q] = v + 0
+		# (sprintf("%020.0f", "0") spelt out: the usual execution)
+		v = THE[th]
+		RKS[q] = THN[th] "\001" (v == "0" ? "00000000000000000000" : sprintf("%020.0f", v))
 		ix[q] = q
 	}
-	SORTBY = "thunks"
-	msort(ix, nt)
+	bsort2(ix, nt, RO, RKS)
 	for (d = 1; d <= nd; d++) { dv[d] = d; DNUM[d] = DL[j, d] + 0 }
 	SORTBY = "devices"
 	msort(dv, nd)
-	s[1] = "ProgramId\tName\tThunkExecution\tDevice\tExecutions\tOffsetMs\tStartBiasMs\tCommunication\tCollective"
-	r = 1
-	for (d = 1; d <= nd; d++) {
-		dn = DL[j, dv[d]]
-		for (q = 1; q <= nt; q++) {
-			t = torder[ix[q]]
-			split(t, x, SUBSEP)
-			s[++r] = sprintf("%s\t%s\t%s\t%s\t%d\t%s\t%s\t%d\t%s", TOPID[j], x[1], x[2], dn, tn[t],
-			    OFF6[ix[q]], ms6(bias[t, dn] / tn[t]), COMM[j SUBSEP t], COLL[j SUBSEP t])
-		}
+	# A line: its thunk's columns around the device's and the bias.
+	for (q = 1; q <= nt; q++) {
+		qq = ix[q]; th = torder[qq]
+		pre[q] = TOPID[j] "\t" THN[th] "\t" THE[th] "\t"
+		mid[q] = "\t" tn[qq] "\t" OFF6[qq] "\t"
+		comm[q] = COMM[th]
+		suf[q] = "\t" comm[q] "\t" COLL[th]
 	}
-	NROWS = r
-	return 1
+	h = "ProgramId\tName\tThunkExecution\tDevice\tExecutions\tOffsetMs\tStartBiasMs\tCommunication\tCollective"
+	f = PL "/stragglers-" substr(TOPID[j], 1, 12) ".tsv"
+	fc = W "/strc." j ".tsv"
+	print h > f
+	print h > fc
+	split("", G); split("", GF)
+	for (d = 1; d <= nd && nt; d++) {
+		dn = DL[j, dv[d]]
+		G[d] = "strd." j "." d ".tsv"
+		fd = W "/" G[d]
+		print h > fd
+		for (q = 1; q <= nt; q++) {
+			qq = ix[q]
+			v = sprintf("%.6f", bias[(qq - 1) * nd + dv[d]] / tn[qq])
+			if (v == "-0.000000")
+				v = "0.000000"
+			v = pre[q] dn mid[q] v suf[q]
+			if (q == 1)
+				GF[d] = v
+			print v > f
+			print v > fd
+			if (comm[q] == 1)
+				print v > fc
+		}
+		close(fd)
+	}
+	close(f)
+	close(fc)
+	return nt ? nd : 0
 }
 
-# The orders of sort(1) that the plots' tables had, SORTBY: thunks and
-# devices (a module's table, straggler_rows), skews (-n), strag
-# (-k1,1 -k3,3n), skd (-k1,1n -s) and scatter (-k1,1 -k2,2), from the
-# keys K1, K2 (numbers or strings, as the key is) and the line KL; the
-# whole line last, as sort(1) breaks ties (but -s).
+# The orders of sort(1) that the plots' tables had, SORTBY: devices (a
+# module's table, straggler_table), skews (-n), strag (-k1,1 -k3,3n) and
+# skd (-k1,1n -s), from the keys K1, K2 (numbers or strings, as the key
+# is) and the line KL; the whole line last, as sort(1) breaks ties (but
+# -s).  The long tables, a module's thunks (straggler_table) and the
+# scatter, are sorted by ksort2.
 function before(x, y) {
-	if (SORTBY == "thunks")
-		return RO[x] != RO[y] ? RO[x] < RO[y] : RKS[x] < RKS[y]
 	if (SORTBY == "devices")
 		return DNUM[x] < DNUM[y]
 	if (K1[x] != K1[y]) return K1[x] < K1[y]
@@ -495,20 +628,22 @@ function skews_distribution(    i, x, rows, r, s, m, ng) {
 
 # Every compute thunk of the steady state: mean duration against its
 # relative standard deviation (plots/variability-scatter.tsv, by
-# ProgramId, then Name).
-function scatter(    q, k, m, v, rows, r, x) {
+# ProgramId, then Name: sort -k1,1 -k2,2, whose last resort, the whole
+# line, two rows never reach, their keys being distinct pairs).
+function scatter(    i, q, m, v, n, r, ix, f) {
 	r = 0
-	for (q = 1; q <= NSK; q++) {
-		k = SK[q]
-		if (sn[k] > 1 && ss[k] > 0) {
-			m = ss[k] / sn[k]; v = (sq[k] - sn[k] * m * m) / (sn[k] - 1); if (v < 0) v = 0
-			rows[++r] = sprintf("%s\t%d\t%.6f\t%.6f", k, sn[k], m, sqrt(v) / m)
-			split(k, x, "\t")
-			K1[r] = x[1] ""; K2[r] = x[2] ""; KL[r] = rows[r]
-		}
+	for (q = 1; q <= NSK; q++)
+		if (sn[q] > 1 && ss[q] > 0)
+			ix[++r] = q
+	ksort2(ix, r, SKP, SKN)
+	f = PL "/variability-scatter.tsv"
+	print "ProgramId\tName\tExecutions\tMeanMs\tRelStd" > f
+	for (i = 1; i <= r; i++) {
+		q = ix[i]; n = sn[q]
+		m = ss[q] / n; v = (sq[q] - n * m * m) / (n - 1); if (v < 0) v = 0
+		printf "%s\t%s\t%d\t%.6f\t%.6f\n", SKP[q], SKN[q], n, m, sqrt(v) / m > f
 	}
-	SORTBY = "scatter"
-	sorted_out(PL "/variability-scatter.tsv", "ProgramId\tName\tExecutions\tMeanMs\tRelStd", rows, r)
+	close(f)
 	if (r) {
 		plot_begin("variability-scatter")
 		printf "D1 = ARG1.'/variability-scatter.tsv'\n" > PF
