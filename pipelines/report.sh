@@ -403,8 +403,6 @@ if [ -n "$GNUPLOT" ]; then
 	progress "plots"
 	job plots plots
 fi
-job modules modules_job
-run pgle
 # -- roofline (issue 20): its section writes $OUT/roofline (tables,
 # summary.txt, section.html, roofline.svg); the GPU from the first input,
 # kept in the frames for a report made again from them.
@@ -412,6 +410,9 @@ if [ "$FR" = "$1" ]; then run roofline; else
 	run roofline -d "$1" -D "$FR/device.gpu_target_config.pbtxt"; fi
 # -- end roofline
 run critpath	# issue 21: critical path and what-if (critpath/)
+# The shortest last: the two cores end together.
+job modules modules_job
+run pgle
 jobs_wait
 job_messages align steady-thunk steady-module steady-communication flamegraphs variability summary \
 	pgle waits modules communication memory critpath roofline plots >&2
