@@ -421,17 +421,19 @@ function straggler_table(j,    nd, q, qq, ii, mm, th, tq, tn, nt, torder, off, b
 	for (ii = IFIRST[j]; ii; ii = INEXT[ii]) {
 		if (IN[ii] != nd)
 			continue
+		# The execution's mean start, again only when the execution
+		# changes; an execution the module frame lacks has none, and
+		# its instances are left out (they were a division by zero).
+		if ((e = IE[ii]) != le) {
+			le = e
+			me = ((j, e) in MN) ? MS[j, e] / MN[j, e] : ""
+		}
+		if (me == "")
+			continue
 		mm = IS[ii] / nd
 		th = ITH[ii]
 		if (!(q = tq[th])) { tq[th] = q = ++nt; torder[q] = th }
 		tn[q]++
-		# The execution's mean start, again only when the execution
-		# changes (a division by zero, as before, only when an
-		# execution is counted).
-		if ((e = IE[ii]) != le) {
-			le = e
-			me = MS[j, e] / MN[j, e]
-		}
 		off[q] += mm - me
 		b = (ii - 1) * NGD; o = (q - 1) * nd
 		for (d = 1; d <= nd; d++)
