@@ -246,12 +246,15 @@ function p_work(    n, r, bar, nb, i) {
 }
 
 # The utilisation: modules active over the wall time they span.
-function p_utilisation(    n, r, v) {
+function p_utilisation(    n, r, v, act, wall) {
 	if ((n = load(OUT "/summary/totals.tsv")) < 2) return
 	for (r = 2; r <= n; r++) { row(r); v[f("Quantity")] = f("Value") }
-	if (v["all_modules_wall_ms"] > 0)
-		pr(sprintf("Utilisation: XLA modules active %s ms of %s ms wall (%s).\n", grouped(fixed(v["all_modules_active_ms"], 2)), \
-		    grouped(fixed(v["all_modules_wall_ms"], 2)), pct(v["all_modules_active_ms"] / v["all_modules_wall_ms"], 2)))
+	# In variables: an element never assigned, once passed to a
+	# function, reads back as garbage in gawk 5.2.1 (see modfacts.awk).
+	act = v["all_modules_active_ms"] + 0; wall = v["all_modules_wall_ms"] + 0
+	if (wall > 0)
+		pr(sprintf("Utilisation: XLA modules active %s ms of %s ms wall (%s).\n", grouped(fixed(act, 2)), \
+		    grouped(fixed(wall, 2)), pct(act / wall, 2)))
 	para_out()
 }
 
