@@ -146,6 +146,19 @@ if [ -d "$T/ex/frames" ] && command -v gnuplot > /dev/null; then
 else
 	skip "a module execution missing: no example report or no gnuplot"
 fi
+# Sixteen devices: every device drawn (a plot kept its first nine
+# series once), the key naming at most 16 series.
+if [ -x build/example/mkexample ] && command -v gnuplot > /dev/null; then
+	build/example/mkexample -n 16 -s 6 "$T/e16" > /dev/null &&
+	sh $R -q -o "$T/r16" "$T/e16"/rank* > /dev/null 2> "$T/r16.err" && ok || notok "report of 16 devices: $(cat "$T/r16.err")"
+	groups() { grep -o 'id="gnuplot_plot_[0-9]*"' "$1" | sort -u | wc -l; }
+	[ "$(groups "$T/r16/plots/skews-distribution.svg")" -eq 16 ] && ok || notok "skews-distribution: $(groups "$T/r16/plots/skews-distribution.svg") series of 16"
+	s=$(ls "$T/r16/plots/stragglers-"*.svg | head -n 1)
+	[ -n "$s" ] && [ "$(groups "$s")" -eq 17 ] && [ "$(grep -c '>device [0-9]*<' "$s")" -eq 15 ] && ok ||
+		notok "stragglers of 16 devices: $(groups "$s") series (want the collectives and 16 devices), $(grep -c '>device [0-9]*<' "$s") named (want 15)"
+else
+	skip "16 devices: no mkexample or no gnuplot"
+fi
 # -- plots-speed (issue 23): sort.awk's ksort2 and bsort2, which order
 # the plots' long tables, against sort(1): sets of keys with ties,
 # clusters, negative numbers and one value only, by a number then a

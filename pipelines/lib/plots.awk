@@ -21,6 +21,7 @@
 BEGIN {
 	FS = "\t"
 	PL = OUT "/plots"
+	KEYMAX = 16	# series named in a plot's key (plot_series)
 	printf "" > (W "/plots.list")
 	multi()
 	heap()
@@ -110,8 +111,10 @@ function tabfield(line, n,    k) {
 
 # plot_begin(NAME): a new plot, OUT/plots/NAME.svg, its program open in
 # PF; plot_series(FIRST, N, FIELD, PREFIX): its series D<FIRST>.. the
-# first N of G[], titled PREFIX and field FIELD of their first row
-# (N capped so that the series end at 9, the most `gnuplot -c` gave).
+# first N of G[], titled PREFIX and field FIELD of their first row: all of
+# them drawn (a device past the ninth was once left out, when series came
+# as `gnuplot -c` arguments), the key naming the first KEYMAX, beyond
+# which it would cover the plot (an empty title is no key entry).
 function plot_begin(name) {
 	PF = W "/plot." ++NP ".gp"
 	print NP "\t" name > (W "/plots.list")
@@ -120,12 +123,12 @@ function plot_begin(name) {
 	# prefixes on log axes rather than exponent notation.
 	printf "set encoding utf8; set terminal svg size 900,540 dynamic noenhanced background rgb 'white'; set output ARG1.%s\n", gq("/" name ".svg") > PF
 }
-function plot_series(first, n, field, prefix,    i) {
-	if (first - 1 + n > 9)
-		n = 9 - first + 1
+function plot_series(first, n, field, prefix,    i, k) {
 	printf "N = %d\n", first - 1 + n > PF
-	for (i = 1; i <= n; i++)
-		printf "D%d = ARG2.%s; T%d = %s\n", first - 1 + i, gq("/" G[i]), first - 1 + i, gq(prefix cutf(GF[i], field)) > PF
+	for (i = 1; i <= n; i++) {
+		k = first - 1 + i
+		printf "D%d = ARG2.%s; T%d = %s\n", k, gq("/" G[i]), k, gq(k <= KEYMAX ? prefix cutf(GF[i], field) : "") > PF
+	}
 }
 function plot_end(text) {
 	printf "%s", text > PF
