@@ -413,7 +413,7 @@ load_ranges(struct nsysdb *d, const int64_t types[NTYPES])
 		return -1;
 	}
 	/* An unterminated range ends at the last range event (stats); they
-	 * were listed as read: a pass over every range cost 0.1 s at 2.79 M. */
+	 * were listed as read, so no pass over every range looks for them. */
 	for (i = 0; i < x.nunterm; i++)
 		d->r[x.unterm[i]].end = x.maxts;
 	d->nunterminated = x.nunterm;
