@@ -234,7 +234,7 @@ static const char hlo[] =
 static struct fold *
 small(enum fold_by by, int64_t unit)
 {
-	struct fold_opts o = { by, 0.99, unit };
+	struct fold_opts o = { by, 0.99, unit, 0 };
 	struct fold *f = fold_new(&o);
 
 	if (by == FOLD_SOURCE)
@@ -303,7 +303,7 @@ op_name(void)
 static struct fold *
 modules(enum fold_by by, double top)
 {
-	struct fold_opts o = { by, top, 1 };
+	struct fold_opts o = { by, top, 1, 0 };
 	struct fold *f = fold_new(&o);
 
 	CHECK_INT(load(f, fold_load_hlo,
@@ -370,7 +370,7 @@ top_and_idle(void)
 static void
 no_modules(void)
 {
-	struct fold_opts o = { FOLD_OPCODE, 0.9, 1 };
+	struct fold_opts o = { FOLD_OPCODE, 0.9, 1, 0 };
 	struct fold *f = fold_new(&o);
 	char *out;
 
@@ -388,7 +388,7 @@ no_modules(void)
 static void
 variants(void)
 {
-	struct fold_opts o = { FOLD_SOURCE, 1, 1 };
+	struct fold_opts o = { FOLD_SOURCE, 1, 1, 0 };
 	struct fold *f = fold_new(&o);
 	char *out;
 
@@ -422,7 +422,7 @@ variants(void)
 static void
 variants_grow(void)
 {
-	struct fold_opts o = { FOLD_SOURCE, 1, 1 };
+	struct fold_opts o = { FOLD_SOURCE, 1, 1, 0 };
 	struct fold *f = fold_new(&o);
 	char text[4096];
 	size_t n = 0;
@@ -456,7 +456,7 @@ variants_grow(void)
 static void
 modules_long(void)
 {
-	struct fold_opts o = { FOLD_OPCODE, 1, 1 };
+	struct fold_opts o = { FOLD_OPCODE, 1, 1, 0 };
 	struct fold *f = fold_new(&o);
 	int64_t hour = 3600 * INT64_C(1000000000), i;
 	int rc = 0;
@@ -475,7 +475,7 @@ static const char *
 load_error(enum fold_by by, int (*fn)(struct fold *, struct tsv_reader *),
     const char *text)
 {
-	struct fold_opts o = { by, 0.99, 1 };
+	struct fold_opts o = { by, 0.99, 1, 0 };
 	struct fold *f = fold_new(&o);
 	int rc = 0;
 
@@ -490,7 +490,7 @@ load_error(enum fold_by by, int (*fn)(struct fold *, struct tsv_reader *),
 static void
 errors(void)
 {
-	struct fold_opts o = { FOLD_SOURCE, 0.99, 1 };
+	struct fold_opts o = { FOLD_SOURCE, 0.99, 1, 0 };
 	struct fold *f;
 
 	CHECK_STR(load_error(FOLD_SOURCE, fold_load_stackframes,
