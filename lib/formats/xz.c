@@ -23,20 +23,11 @@ xz_error(lzma_ret r)
 	}
 }
 
-/* The largest size xz_size trusts: beyond it the buffer grows instead. */
+/* The largest size xz_last_size gives: beyond it the buffer grows. */
 #define XZ_MAX_HINT ((uint64_t)1 << 32)
 
-/*
- * The uncompressed size of the last stream of IN, from its index (the
- * .xz format: the stream footer gives the index's size, the index the
- * sizes of the blocks), or 0 when it cannot be read: stream padding,
- * footer and index are checked by liblzma; the decoder checks the same
- * index against the data later, so a wrong size costs only memory.
- * One allocation of the right size instead of doublings and their
- * copies (a tenth of the decompression's time).
- */
-static size_t
-xz_size(const uint8_t *in, size_t inlen)
+size_t
+xz_last_size(const uint8_t *in, size_t inlen)
 {
 	lzma_stream_flags flags;
 	lzma_index *idx = NULL;
@@ -65,15 +56,17 @@ int
 xz_decode(const uint8_t *in, size_t inlen, uint8_t **out, size_t *outlen)
 {
 	lzma_stream s = LZMA_STREAM_INIT;
-	size_t cap = xz_size(in, inlen), len = 0;
+	size_t cap = xz_last_size(in, inlen), len = 0;
 	uint8_t *buf;
 	lzma_ret r;
 
 	r = lzma_stream_decoder(&s, UINT64_MAX, LZMA_CONCATENATED);
 	if (r != LZMA_OK)
 		return xz_error(r);
-	/* Its last stream's size and the NUL, else a guess; concatenated
-	 * streams grow the buffer. */
+	/* Its last stream's size and the NUL: one allocation of the right
+	 * size, where doublings and their copies and page faults were most
+	 * of the decompression floor.  Else a guess; concatenated streams
+	 * grow the buffer. */
 	cap = cap > 0 ? cap + 1 : inlen * 4 + 4096;
 	buf = mem_alloc(cap);
 	s.next_in = in;
