@@ -286,14 +286,14 @@ EOF
 	chmod +x "$T/ex/bin/flamegraph.pl"
 	# Commands are "$ " lines in the man page's EXAMPLES and indented
 	# lines in the README's section (to the next heading of any level);
-	# a line ending in '|' goes on.
+	# a line ending in '|' or '\' goes on.
 	awk '/^\.Sh EXAMPLES/ { on = 1; next } /^\.Sh/ { on = 0 }
 	    on && /^\$ / { print substr($0, 3) }' man/nsysjax-fold.1 > "$T/ex/man.sh"
 	awk '/^## nsysjax-fold/ { on = 1; next } /^##/ { on = 0 }
 	    !on { next }
-	    cont { sub(/^ +/, ""); cmd = cmd " " $0 }
+	    cont { sub(/^ +/, ""); sub(/ *\\$/, "", cmd); cmd = cmd " " $0 }
 	    !cont && /^    [a-z]/ && !/\[-/ { sub(/^    /, ""); cmd = $0 }
-	    { cont = cmd ~ /\|$/ }
+	    { cont = cmd ~ /[|\\]$/ }
 	    cmd != "" && !cont { print cmd; cmd = "" }' README.md > "$T/ex/readme.sh"
 	for s in man readme; do
 		n=$(wc -l < "$T/ex/$s.sh")
