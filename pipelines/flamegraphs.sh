@@ -17,21 +17,18 @@ while getopts o:u:s:h opt; do
 done
 shift $((OPTIND - 1))
 steady_out "$@"
-# The folds need only each instruction's total time: one pass over the
-# thunk rows sums them (exactly, in ns), and the three folds read the sums.
-nsysjax-stats -t thunks -T 1 -M "$SD/module.tsv" "$SD/thunk.tsv" > "$W/sums.tsv"
 # One flame graph per top module too (the notebook's per-module view):
 # its own thunks alone, without the module frame, so without the idle
 # roots that fill the whole-run graph; named by the ProgramId's first 12
 # characters, listed in modules.tsv (ProgramId, Name, ProjDurMs, File:
 # the name before .source.folded and .op_name.folded).  One fold writes
 # them all, and the whole run's three (nsysjax-fold -o: the frames read
-# once, each stack's line built once).
+# and the thunk rows summed once, each stack's line built once).
 top_modules "$SD/module.tsv" > "$W/top"
 set --
 while IFS= read -r id; do [ -z "$id" ] || set -- "$@" -p "$id"; done < "$W/top"
 nsysjax-fold -o "$OUT" -b source,op_name,opcode "$@" -H "$F/hlo.tsv" -M "$SD/module.tsv" \
-    -S "$F/stackframes.tsv" -u "$unit" "$W/sums.tsv"
+    -S "$F/stackframes.tsv" -u "$unit" "$SD/thunk.tsv"
 awk -F'\t' -v TOP="$W/top" '
 BEGIN { while ((getline id < TOP) > 0) if (id != "") { top[id] = ++nt; ids[nt] = id; f[id] = "module-" substr(id, 1, 12) }
 	close(TOP) }
