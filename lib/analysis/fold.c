@@ -668,6 +668,18 @@ key_programs(struct fold *f)
 	}
 }
 
+/* Whether program P competes for the top: with module rows, one that has
+ * them, else one with thunks; when the job selects a program, that one
+ * alone. */
+static int
+candidate(const struct fold *f, size_t p)
+{
+	if (f->only != NULL && (f->progs.len[p] != f->onlylen ||
+	    memcmp(strtab_get(&f->progs, p), f->only, f->onlylen) != 0))
+		return 0;
+	return mods(f) ? f->prog[p].has_modules : f->prog[p].in;
+}
+
 /* Analysis.ipynb: take modules, largest first, while those taken make
  * less than opts.top of the total. */
 static void
@@ -679,7 +691,7 @@ select_top(struct fold *f)
 	double seen = 0;
 
 	for (i = 0; i < n; i++)
-		if (mods(f) ? f->prog[i].has_modules : f->prog[i].in) {
+		if (candidate(f, i)) {
 			ord[nc++] = i;
 			total += basis(f, i);
 		}

@@ -135,9 +135,10 @@ int fold_finish(struct fold *f);
  * Several folds from one load (nsysjax-fold -o: the stack frames and hlo
  * rows read once, thunk and module rows summed once): the next job folds
  * BY (one of opts.kinds), the thunks of the program PROGRAM[0..PLEN)
- * alone (the ProgramId as in the TSV; NULL: every program), without the
- * module rows when NO_MODULES (a module alone: its own top selection by
- * thunk time, no idle roots).  Forgets the previous job's selection,
+ * alone (the ProgramId as in the TSV; NULL: every program; with it, the
+ * one candidate for the top modules, its own module rows the only ones
+ * counted), without the module rows when NO_MODULES (a module alone: no
+ * idle roots).  Forgets the previous job's selection,
  * totals and sums; keeps its lines, whose text does not depend on the job
  * (each stack's line is built once).  Then call fold_finish and a writer
  * as for a single fold; the output is what a fold of that job alone
