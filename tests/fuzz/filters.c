@@ -200,7 +200,7 @@ load(struct fold *f, size_t i, int (*loadfn)(struct fold *,
 static void
 fold(void)
 {
-	struct fold_opts o = { FOLD_SOURCE, 0.99, 1000 };
+	struct fold_opts o = { FOLD_SOURCE, 0.99, 1000, 0 };
 	struct tsv_writer *w;
 	struct filter *in;
 	struct fold *f;
@@ -226,6 +226,42 @@ fold(void)
 		fold_free(f);
 		o.top = 1;
 	}
+}
+
+/* nsysjax-fold -o: several jobs from one load (fold_select), a program
+ * alone among them, with and without the module rows. */
+static void
+fold_jobs(void)
+{
+	static const enum fold_by by[] = { FOLD_SOURCE, FOLD_OP_NAME,
+	    FOLD_OPCODE, FOLD_SOURCE, FOLD_OP_NAME };
+	static const char *const prog[] = { NULL, NULL, NULL, "0", "1" };
+	struct fold_opts o = { FOLD_SOURCE, 0.99, 1000, 7 };
+	struct fold *f = fold_new(&o);
+	struct tsv_writer *w;
+	struct filter *in;
+	size_t i;
+
+	if (load(f, 3, fold_load_stackframes) == 0 &&
+	    load(f, 2, fold_load_hlo) == 0) {
+		(void)load(f, 1, fold_load_modules);
+		if ((in = rows()) != NULL && fold_read_thunks(f, in) == 0)
+			for (i = 0; i < sizeof(by) / sizeof(by[0]); i++) {
+				fold_select(f, by[i], prog[i], prog[i] ? 1 : 0,
+				    i == 3);
+				if (fold_finish(f) != 0)
+					break;
+				if (by[i] == FOLD_OPCODE) {
+					w = tsv_wopen(fuzz_null(), "null");
+					(void)fold_write_opcodes(f, w);
+					(void)tsv_wclose(w);
+				} else
+					(void)fold_write_folded(f, fuzz_null(),
+					    "null");
+			}
+		filter_close(in);
+	}
+	fold_free(f);
 }
 
 static int
@@ -345,6 +381,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	warmup();
 	compilestats();
 	fold();
+	fold_jobs();
 	stats();
 	diff();
 	folddiff();
