@@ -489,12 +489,39 @@ cmp_launch(int64_t pa, int64_t ca, int64_t sa, int64_t ea, int64_t pb,
 }
 
 static int
-cmp_op(const void *pa, const void *pb)
+cmp_op(uint32_t x, uint32_t y, const void *ctx)
 {
-	const struct op *a = pa, *b = pb;
+	const struct op *a = (const struct op *)ctx + x;
+	const struct op *b = (const struct op *)ctx + y;
 
 	return cmp_launch(a->pid, a->corr, a->start, a->end, b->pid, b->corr,
 	    b->start, b->end);
+}
+
+/*
+ * The order of OPS[0..N) by cmp_op: NULL when they are in it already
+ * (kernels come in launch order: most exports), else a new array of N
+ * indices.  Indices, not the 32-byte records, are sorted (sort_idx: a
+ * natural merge sort, a pass per doubling of the runs), so that the
+ * scratch is 4 bytes an operation where qsort took another copy of the
+ * operations (first-touched pages cost more than the comparisons).
+ */
+static uint32_t *
+ops_order(const struct op *ops, size_t n)
+{
+	uint32_t *ix;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (cmp_op((uint32_t)(i - 1), (uint32_t)i, ops) > 0)
+			break;
+	if (i >= n)
+		return NULL;
+	ix = mem_alloc(n * sizeof(*ix));
+	for (i = 0; i < n; i++)
+		ix[i] = (uint32_t)i;
+	sort_idx(ix, n, cmp_op, ops);
+	return ix;
 }
 
 /* The same order for graph-node operations (stable: sort_stable). */
@@ -528,29 +555,33 @@ struct keys {
 };
 
 /*
- * Number the keys of OPS[0..N) (sorted by cmp_op) into K, with each
- * key's envelope into D->g and its operations' count into *COUNT.
+ * Number the keys of OPS[0..N) into K, with each key's envelope into
+ * D->g and its operations' count into *COUNT.  The operations are taken
+ * in the order of the indices IX (by cmp_op), or as they are when IX is
+ * NULL (in that order already).
  */
 static void
 keys_build(struct keys *k, struct nsysdb *d, const struct op *ops,
-    size_t n, uint32_t **count)
+    const uint32_t *ix, size_t n, uint32_t **count)
 {
 	size_t i, capk = 0, capp = 0;
+	const struct op *o, *prev = NULL;
 
 	memset(k, 0, sizeof(*k));
 	*count = NULL;
-	for (i = 0; i < n; i++) {
-		if (i > 0 && ops[i].pid == ops[i - 1].pid &&
-		    ops[i].corr == ops[i - 1].corr) {
-			if (ops[i].end > d->g[k->n - 1].end)
-				d->g[k->n - 1].end = ops[i].end;
+	for (i = 0; i < n; prev = o, i++) {
+		o = &ops[ix ? ix[i] : i];
+		if (prev != NULL && o->pid == prev->pid &&
+		    o->corr == prev->corr) {
+			if (o->end > d->g[k->n - 1].end)
+				d->g[k->n - 1].end = o->end;
 			(*count)[k->n - 1]++;
 			continue;
 		}
-		if (i == 0 || ops[i].pid != ops[i - 1].pid) {
+		if (prev == NULL || o->pid != prev->pid) {
 			mem_grow(&k->proc, &capp, k->nproc + 1,
 			    sizeof(*k->proc));
-			k->proc[k->nproc].pid = ops[i].pid;
+			k->proc[k->nproc].pid = o->pid;
 			k->proc[k->nproc].lo = k->proc[k->nproc].cur = k->n;
 			k->nproc++;
 		}
@@ -559,9 +590,9 @@ keys_build(struct keys *k, struct nsysdb *d, const struct op *ops,
 			d->g = mem_realloc(d->g, capk, sizeof(*d->g));
 			*count = mem_realloc(*count, capk, sizeof(**count));
 		}
-		k->corr[k->n] = ops[i].corr;
-		d->g[k->n].start = ops[i].start;
-		d->g[k->n].end = ops[i].end;
+		k->corr[k->n] = o->corr;
+		d->g[k->n].start = o->start;
+		d->g[k->n].end = o->end;
 		(*count)[k->n++] = 1;
 		k->proc[k->nproc - 1].hi = k->n;
 	}
@@ -900,7 +931,7 @@ load_ops(struct nsysdb *d)
 {
 	struct opctx x;
 	struct callctx cx;
-	uint32_t *count;
+	uint32_t *count, *ix;
 	size_t i;
 	int rc;
 
@@ -911,10 +942,15 @@ load_ops(struct nsysdb *d)
 		free(x.nv);
 		return -1;
 	}
-	if (x.n > 0)
-		qsort(x.v, x.n, sizeof(*x.v), cmp_op);
+	if (x.n >= UINT32_MAX) {
+		free(x.v);
+		free(x.nv);
+		return err_fail("more than 2^32 GPU operations");
+	}
+	ix = ops_order(x.v, x.n);
 	/* One key, and one envelope, per (process, correlation id). */
-	keys_build(&cx.keys, d, x.v, x.n, &count);
+	keys_build(&cx.keys, d, x.v, ix, x.n, &count);
+	free(ix);
 	free(x.v);
 	if (cx.keys.n >= INT32_MAX) {
 		rc = err_fail("more than 2^31 launches");
