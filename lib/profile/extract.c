@@ -963,7 +963,9 @@ sqlite_db(struct extract *x, size_t k)
 		return NULL;
 	}
 	x->proj[k] = mem_calloc(1, sizeof(*x->proj[k]));
-	nvtxproj_run(d->r, d->nr, d->c, d->nc, d->corder, d->g, x->proj[k]);
+	nvtxproj_sweep(d->r, d->nr, d->c, d->nc, d->corder, d->g, x->proj[k]);
+	nsysdb_swept(d);
+	nvtxproj_order(d->r, x->proj[k]);
 	if (d->nops_unlaunched > 0)
 		err_note(&x->warnings, "%s: %zu of %zu GPU operations have no launching CUDA "
 		    "call in CUPTI_ACTIVITY_KIND_RUNTIME (cut from the "

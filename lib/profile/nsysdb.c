@@ -1110,6 +1110,19 @@ nsysdb_load_threads(struct nsysdb *d)
 	    "globalTid & 16777215, rowid", thread_row, &cap);
 }
 
+void
+nsysdb_swept(struct nsysdb *d)
+{
+	free(d->g);
+	free(d->corder);
+	d->g = NULL, d->ng = d->capg = 0;
+	d->corder = NULL;
+	if (d->ngop > 0)
+		return;
+	free(d->c);
+	d->c = NULL, d->nc = d->capc = 0;
+}
+
 /* ---- names and output ---- */
 
 /* The name of range I ("domain:text") into *BUF (grown as needed);

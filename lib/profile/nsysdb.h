@@ -146,6 +146,14 @@ int nsysdb_is_sqlite(const uint8_t *data, size_t len);
 int nsysdb_load_threads(struct nsysdb *d);
 
 /*
+ * After nvtxproj_sweep of D's arrays: free what only the sweep reads
+ * (the groups, the calls' order, and the calls unless nsysdb_graph_ops
+ * needs them: an export with node-level traces), before the output
+ * order and the writing take their memory.
+ */
+void nsysdb_swept(struct nsysdb *d);
+
+/*
  * The name of range I ("domain:text"), valid until the next call.
  */
 const char *nsysdb_name(struct nsysdb *d, size_t i);

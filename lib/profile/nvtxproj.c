@@ -294,19 +294,15 @@ count_pairs(struct sweep *w)
 			w->p->nops[w->pairs[i].range]++;
 }
 
-/* Counts of repeated keys, children, and the output order (of the
- * projected ranges in input order: nearly sorted already). */
-static void
-finish(struct sweep *w)
+void
+nvtxproj_order(const struct nvtxproj_range *r, struct nvtxproj *p)
 {
-	struct nvtxproj *p = w->p;
 	struct outctx o;
 	size_t i;
 
-	count_pairs(w);
-	for (i = 0; i < p->n; i++)
-		p->nout += p->nops[i] > 0;
-	p->order = mem_calloc(p->nout + 1, sizeof(*p->order));
+	/* P->order holds nvtxproj_sweep's buffer of N indices, spent: the
+	 * projected ranges (at most N) take its pages, already touched,
+	 * where a new array would fault in its own. */
 	p->nout = 0;
 	for (i = 0; i < p->n; i++) {
 		if (p->nops[i] == 0)
@@ -315,7 +311,7 @@ finish(struct sweep *w)
 		if (p->parent[i] >= 0)
 			p->nchild[p->parent[i]]++;
 	}
-	o.p = p, o.r = w->r;
+	o.p = p, o.r = r;
 	sort_idx(p->order, p->nout, cmp_out, &o);
 }
 
@@ -327,7 +323,7 @@ nvtxproj_order_calls(const struct nvtxproj_call *c, size_t nc)
 }
 
 void
-nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
+nvtxproj_sweep(const struct nvtxproj_range *r, size_t nr,
     const struct nvtxproj_call *c, size_t nc, const uint32_t *corder,
     const struct nvtxproj_group *g, struct nvtxproj *p)
 {
@@ -362,14 +358,23 @@ nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
 		if (w.keycalls[c[i].key] < 2)
 			w.keycalls[c[i].key]++;
 	sweep(&w);
-	/* The sorted orders are done with: free them before the output
-	 * order takes its own memory. */
-	free(w.rs);
+	count_pairs(&w);
+	/* The ranges' sorted order is done with: nvtxproj_order writes the
+	 * output order into it. */
+	p->order = w.rs;
 	free(cs);
 	free(w.act);
 	free(w.keycalls);
-	finish(&w);
 	free(w.pairs);
+}
+
+void
+nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
+    const struct nvtxproj_call *c, size_t nc, const uint32_t *corder,
+    const struct nvtxproj_group *g, struct nvtxproj *p)
+{
+	nvtxproj_sweep(r, nr, c, nc, corder, g, p);
+	nvtxproj_order(r, p);
 }
 
 void

@@ -86,13 +86,27 @@ uint32_t *nvtxproj_order_calls(const struct nvtxproj_call *c, size_t nc);
  * it; it is not freed.  Output
  * order: projected start ascending, projected duration descending,
  * RangeId ascending.  Inputs are not modified.  Cannot fail (memory
- * exhaustion exits, mem.h).  Memory beyond P's arrays (28 bytes a
- * range): 4 bytes a range and a call for the sorted orders, and the
- * scratch of one sort (sort.h).
+ * exhaustion exits, mem.h).  Memory beyond P's arrays (32 bytes a
+ * range, the output order's included): 4 bytes a call for the calls'
+ * sorted order (none when CORDER is given), and the scratch of one sort
+ * (sort.h).
  */
 void nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
     const struct nvtxproj_call *c, size_t nc, const uint32_t *corder,
     const struct nvtxproj_group *g, struct nvtxproj *p);
+
+/*
+ * nvtxproj_run in two halves, so that the caller can free the calls and
+ * groups in between (the output order needs neither): nvtxproj_sweep
+ * takes nvtxproj_run's arguments and fills P but for nchild, order and
+ * nout (P->order holds a spent buffer of NR indices, that
+ * nvtxproj_order reuses); nvtxproj_order(R, P), with the same R, then
+ * completes P.
+ */
+void nvtxproj_sweep(const struct nvtxproj_range *r, size_t nr,
+    const struct nvtxproj_call *c, size_t nc, const uint32_t *corder,
+    const struct nvtxproj_group *g, struct nvtxproj *p);
+void nvtxproj_order(const struct nvtxproj_range *r, struct nvtxproj *p);
 
 void nvtxproj_free(struct nvtxproj *p);
 
