@@ -372,7 +372,7 @@ range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 	if (sqldb_get_i64(st, 7, &v) && (s = string_find(d, v)) >= 0) {
 		d->rtext[i] = -(int64_t)s - 1;
 	} else {
-		text = sqldb_text(st, 8, &len);
+		text = sqldb_bytes(st, 8, &len);
 		if (text == NULL)
 			text = "", len = 0;
 		mem_grow(&d->arena, &d->caparena, d->narena + len + 1, 1);
