@@ -318,6 +318,65 @@ domain_resolve(struct nsysdb *d, struct drefs *r)
 	u64map_free(&r->byhash);
 }
 
+/*
+ * The ranges' texts, one entry a range in the arena, each NUL-terminated
+ * (a range's text ends at its first NUL, as names are read): the text,
+ * or TEXT_REF and the decimal index of a StringIds string, or TEXT_ESC
+ * and a text that starts with TEXT_REF or TEXT_ESC.  A range's entry is
+ * found from the offset of every NSYSDB_TEXT_STEP-th one (d->rtext),
+ * where an offset a range took 8 bytes: 22 MB at 2.79 M ranges.
+ */
+#define TEXT_REF	'\1'
+#define TEXT_ESC	'\2'
+
+/* Append the entry of a text of LEN bytes at TEXT. */
+static void
+text_add(struct nsysdb *d, const char *text, size_t len)
+{
+	const char *nul = memchr(text, '\0', len);
+	int esc = len > 0 && (text[0] == TEXT_REF || text[0] == TEXT_ESC);
+
+	if (nul != NULL)
+		len = (size_t)(nul - text);
+	mem_grow(&d->arena, &d->caparena, d->narena + len + 2, 1);
+	if (esc)
+		d->arena[d->narena++] = TEXT_ESC;
+	memcpy(d->arena + d->narena, text, len);
+	d->arena[d->narena + len] = '\0';
+	d->narena += len + 1;
+}
+
+/* Append the entry of string S (an index into d->sval). */
+static void
+text_ref(struct nsysdb *d, size_t s)
+{
+	mem_grow(&d->arena, &d->caparena, d->narena + 24, 1);
+	d->narena += (size_t)snprintf(d->arena + d->narena, 24, "%c%zu",
+	    TEXT_REF, s) + 1;
+}
+
+/* The text of range I, moving cursor C there: from C when I lies a
+ * little ahead of it (names are mostly asked for in range order), else
+ * from the nearest indexed entry. */
+static const char *
+text_of(const struct nsysdb *d, size_t i, struct nsysdb_cursor *c)
+{
+	size_t k = i & ~(size_t)(NSYSDB_TEXT_STEP - 1), pos;
+	const char *e;
+
+	if (c->i <= i && c->i >= k)	/* {0, 0}: range 0's, the first */
+		k = c->i, pos = c->pos;
+	else
+		pos = d->rtext[i / NSYSDB_TEXT_STEP];
+	for (; k < i; k++)
+		pos += strlen(d->arena + pos) + 1;
+	c->i = i, c->pos = pos;
+	e = d->arena + pos;
+	if (e[0] == TEXT_REF)
+		return d->sval[strtoul(e + 1, NULL, 10)];
+	return e[0] == TEXT_ESC ? e + 1 : e;
+}
+
 static int
 range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 {
@@ -350,7 +409,8 @@ range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 		return err_fail("more than 2^31 NVTX ranges");
 	if (i == d->capr) {
 		mem_grow(&d->r, &d->capr, i + 1, sizeof(*d->r));
-		d->rtext = mem_realloc(d->rtext, d->capr, sizeof(*d->rtext));
+		d->rtext = mem_realloc(d->rtext, d->capr / NSYSDB_TEXT_STEP + 1,
+		    sizeof(*d->rtext));
 		d->rdomain = mem_realloc(d->rdomain, d->capr,
 		    sizeof(*d->rdomain));
 		d->rpushpop = mem_realloc(d->rpushpop, d->capr,
@@ -369,17 +429,15 @@ range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 	    type == x->types[T_TPUSHPOP];
 	d->rdomain[i] = !sqldb_get_i64(st, 6, &v) || v == 0 ? -1 :
 	    dref_of(&x->dr, PIDOF(gtid), v);
+	if (i % NSYSDB_TEXT_STEP == 0)
+		d->rtext[i / NSYSDB_TEXT_STEP] = d->narena;
 	if (sqldb_get_i64(st, 7, &v) && (s = string_find(d, v)) >= 0) {
-		d->rtext[i] = -(int64_t)s - 1;
+		text_ref(d, (size_t)s);
 	} else {
 		text = sqldb_bytes(st, 8, &len);
 		if (text == NULL)
 			text = "", len = 0;
-		mem_grow(&d->arena, &d->caparena, d->narena + len + 1, 1);
-		memcpy(d->arena + d->narena, text, len);
-		d->arena[d->narena + len] = '\0';
-		d->rtext[i] = (int64_t)d->narena;
-		d->narena += len + 1;
+		text_add(d, text, len);
 	}
 	d->nr++;
 	return 0;
@@ -1128,13 +1186,12 @@ nsysdb_swept(struct nsysdb *d)
 /* The name of range I ("domain:text") into *BUF (grown as needed);
  * its length in *LEN. */
 static const char *
-name_into(const struct nsysdb *d, size_t i, char **buf, size_t *cap,
-    size_t *len)
+name_into(const struct nsysdb *d, size_t i, struct nsysdb_cursor *c,
+    char **buf, size_t *cap, size_t *len)
 {
 	int32_t k = d->rdomain[i] >= 0 ? d->ddom[d->rdomain[i]] : -1;
 	const char *dom = k >= 0 ? d->dom[k].name : "";
-	const char *text = d->rtext[i] < 0 ? d->sval[-d->rtext[i] - 1] :
-	    d->arena + d->rtext[i];
+	const char *text = text_of(d, i, c);
 	size_t nd = strlen(dom), nt = strlen(text);
 
 	mem_grow(buf, cap, nd + nt + 2, 1);
@@ -1150,7 +1207,7 @@ nsysdb_name(struct nsysdb *d, size_t i)
 {
 	size_t len;
 
-	return name_into(d, i, &d->scratch, &d->capscratch, &len);
+	return name_into(d, i, &d->cur, &d->scratch, &d->capscratch, &len);
 }
 
 /*
@@ -1191,6 +1248,7 @@ range_stack(const struct nvtxproj_range *r, const int32_t *parent, size_t i,
 struct rowbuf {
 	char *name, *stack;
 	size_t capname, capstack;
+	struct nsysdb_cursor cur;
 };
 
 /* Row K of P's order (range P->order[K]) to W. */
@@ -1200,7 +1258,8 @@ nvtx_row(const struct nsysdb *d, const struct nvtxproj *p, size_t k,
 {
 	size_t i = p->order[k], len, slen, lvl;
 	const struct nvtxproj_range *r = &d->r[i];
-	const char *name = name_into(d, i, &b->name, &b->capname, &len);
+	const char *name = name_into(d, i, &b->cur, &b->name, &b->capname,
+	    &len);
 	const char *stack = range_stack(d->r, p->parent, i, &b->stack,
 	    &b->capstack, &slen, &lvl);
 
@@ -1298,7 +1357,7 @@ take_chunk(struct fmtjob *j, size_t k, struct tsv_writer *w)
 static int
 nvtx_rows(struct nsysdb *d, const struct nvtxproj *p, struct tsv_writer *w)
 {
-	struct rowbuf rb = { NULL, NULL, 0, 0 };
+	struct rowbuf rb = { NULL, NULL, 0, 0, { 0, 0 } };
 	struct fmtjob j;
 	pthread_t th;
 	int threaded = 0, rc = 0;

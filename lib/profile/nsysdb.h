@@ -44,6 +44,9 @@
 #include "profile/proj.h"
 #include "profile/nvtxproj.h"
 
+/* Ranges between two indexed text entries (a power of 2). */
+#define NSYSDB_TEXT_STEP	8
+
 struct sqldb;
 struct tsv_writer;
 
@@ -74,7 +77,13 @@ struct nsysdb {
 	/* Candidate ranges (nvtxproj input) and their names and styles. */
 	struct nvtxproj_range *r;
 	size_t nr, capr;
-	int64_t *rtext;		/* >= 0: arena offset; < 0: -(string + 1) */
+	/* The ranges' texts: an entry a range in the arena, in range order,
+	 * each NUL-terminated (nsysdb.c: a text, or a StringIds reference);
+	 * rtext[k] is the offset of range k * NSYSDB_TEXT_STEP's entry. */
+	size_t *rtext;
+	struct nsysdb_cursor {
+		size_t i, pos;	/* range i's entry is at arena + pos */
+	} cur;			/* nsysdb_name's */
 	int32_t *rdomain;	/* index into ddom (the domain as the row names
 				   it: process, domainId), -1: none */
 	int32_t *ddom;		/* by rdomain: index into dom, -1: none */
