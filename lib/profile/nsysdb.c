@@ -377,6 +377,27 @@ text_of(const struct nsysdb *d, size_t i, struct nsysdb_cursor *c)
 	return e[0] == TEXT_ESC ? e + 1 : e;
 }
 
+/* Append range I's entry from columns ID (textId) and TEXT of ST. */
+static void
+text_entry(struct nsysdb *d, size_t i, struct sqldb_stmt *st, int id,
+    int text)
+{
+	const char *t;
+	size_t len;
+	int64_t v;
+	long s;
+
+	if (i % NSYSDB_TEXT_STEP == 0)
+		d->rtext[i / NSYSDB_TEXT_STEP] = d->narena;
+	if (sqldb_get_i64(st, id, &v) && (s = string_find(d, v)) >= 0) {
+		text_ref(d, (size_t)s);
+		return;
+	}
+	if ((t = sqldb_bytes(st, text, &len)) == NULL)
+		t = "", len = 0;
+	text_add(d, t, len);
+}
+
 static int
 range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 {
@@ -384,8 +405,6 @@ range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 	int64_t id = sqldb_i64(st, 0), start = sqldb_i64(st, 1), end;
 	int64_t type = sqldb_i64(st, 3), gtid = sqldb_i64(st, 4), v;
 	size_t i = d->nr, len;
-	const char *text;
-	long s;
 
 	if (type == x->types[T_DOMAIN])
 		return domain_event(d, st, &x->capdom);
@@ -429,15 +448,12 @@ range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 	    type == x->types[T_TPUSHPOP];
 	d->rdomain[i] = !sqldb_get_i64(st, 6, &v) || v == 0 ? -1 :
 	    dref_of(&x->dr, PIDOF(gtid), v);
-	if (i % NSYSDB_TEXT_STEP == 0)
-		d->rtext[i / NSYSDB_TEXT_STEP] = d->narena;
-	if (sqldb_get_i64(st, 7, &v) && (s = string_find(d, v)) >= 0) {
-		text_ref(d, (size_t)s);
+	if (!d->defer_names) {
+		text_entry(d, i, st, 7, 8);
 	} else {
-		text = sqldb_bytes(st, 8, &len);
-		if (text == NULL)
-			text = "", len = 0;
-		text_add(d, text, len);
+		/* The entry's room, for nsysdb_names_start's one arena. */
+		(void)sqldb_bytes(st, 8, &len);
+		d->textroom += len + 2 > 24 ? len + 2 : 24;
 	}
 	d->nr++;
 	return 0;
@@ -454,9 +470,11 @@ load_ranges(struct nsysdb *d, const int64_t types[NTYPES])
 	memset(&x, 0, sizeof(x));
 	memcpy(x.types, types, sizeof(x.types));
 	x.maxts = INT64_MIN;
-	/* One scan for the ranges and the domains' creations. */
+	/* One scan for the ranges and the domains' creations, in rowid
+	 * order (NOT INDEXED: the names' scan meets them in that order). */
 	snprintf(sql, sizeof(sql), "SELECT rowid, start, end, eventType, "
-	    "globalTid, %s, %s, %s, %s FROM NVTX_EVENTS WHERE eventType IN "
+	    "globalTid, %s, %s, %s, %s FROM NVTX_EVENTS NOT INDEXED WHERE "
+	    "eventType IN "
 	    "(%lld, %lld, %lld, %lld, %lld)",
 	    col(d, "NVTX_EVENTS", "endGlobalTid"),
 	    col(d, "NVTX_EVENTS", "domainId"), col(d, "NVTX_EVENTS", "textId"),
@@ -1056,6 +1074,7 @@ nsysdb_load_nvtx(struct nsysdb *d)
 		    "eventType or globalTid column)");
 	if (load_strings(d) != 0 || resolve_types(d, types) != 0)
 		return -1;
+	memcpy(d->types, types, sizeof(d->types));
 	return load_ranges(d, types);
 }
 
@@ -1177,8 +1196,186 @@ nsysdb_swept(struct nsysdb *d)
 	d->corder = NULL;
 	if (d->ngop > 0)
 		return;
-	free(d->c);
+	/* The calls' pages, touched already, are the names' arena to be
+	 * (nsysdb_names_start): a page touched first costs more than the
+	 * scan's work on it (a fault: some 15 us on a virtual machine). */
+	if (d->defer_names) {
+		d->spare = d->c;
+	} else {
+		free(d->c);
+	}
 	d->c = NULL, d->nc = d->capc = 0;
+}
+
+/* ---- the names' scan (deferred names) ---- */
+
+/* The names' scan on a thread of its own: the rows it has done are
+ * published (named) as it goes, for the writer to follow. */
+struct namer {
+	char sql[512];		/* the scan's */
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	size_t named;		/* ranges whose entries are in the arena */
+	int done, rc;
+	char msg[1024];		/* the err message of a failure */
+	struct sqldb *db;	/* its own connection */
+};
+
+/* Publish that the first K ranges have their entries (all, when DONE). */
+static void
+names_publish(struct nsysdb *d, size_t k, int done)
+{
+	struct namer *nm = d->namer;
+
+	if (nm == NULL)
+		return;
+	pthread_mutex_lock(&nm->mu);
+	nm->named = k;
+	nm->done = done;
+	pthread_cond_broadcast(&nm->cv);
+	pthread_mutex_unlock(&nm->mu);
+}
+
+/*
+ * The texts of the ranges, read from DB in a second scan of NVTX_EVENTS
+ * in rowid order (the ranges' order), into the arena that the first
+ * scan sized (d->textroom): the arena never moves, so that the writer
+ * can read the entries published while later ones are written.
+ */
+static int
+names_scan(struct nsysdb *d, struct sqldb *db, const char *sql)
+{
+	struct sqldb_stmt *st;
+	size_t k = 0;
+	int rc = 0;
+
+	if ((st = sqldb_prepare(db, sql)) == NULL)
+		return err_prefix("NVTX_EVENTS");
+	while (k < d->nr && (rc = sqldb_step(st)) == 1) {
+		int64_t id = sqldb_i64(st, 0);
+		size_t len;
+
+		if (id < d->r[k].id)
+			continue;	/* a range ending on another thread */
+		(void)sqldb_bytes(st, 2, &len);
+		if (id > d->r[k].id || d->narena + (len + 2 > 24 ? len + 2 :
+		    24) > d->caparena) {
+			rc = err_fail("row %lld: not as first read (the file "
+			    "changed?)", (long long)d->r[k].id);
+			break;
+		}
+		text_entry(d, k++, st, 1, 2);
+		if (k % 4096 == 0)
+			names_publish(d, k, 0);
+	}
+	sqldb_finalize(st);
+	if (rc >= 0 && k < d->nr)
+		rc = err_fail("row %lld: not found again (the file changed?)",
+		    (long long)d->r[k].id);
+	return rc < 0 ? err_prefix("NVTX_EVENTS") : 0;
+}
+
+static void *
+names_thread(void *arg)
+{
+	struct nsysdb *d = arg;
+	struct namer *nm = d->namer;
+	int rc = names_scan(d, nm->db, nm->sql);
+
+	if (rc != 0)
+		snprintf(nm->msg, sizeof(nm->msg), "%s", err_msg());
+	pthread_mutex_lock(&nm->mu);
+	nm->rc = rc;
+	pthread_mutex_unlock(&nm->mu);
+	names_publish(d, d->nr, 1);
+	return NULL;
+}
+
+int
+nsysdb_names_start(struct nsysdb *d)
+{
+	const int64_t *t = d->types;
+	struct namer *nm;
+	int rc;
+
+	if (!d->defer_names)
+		return 0;
+	d->defer_names = 0;
+	d->arena = mem_realloc(d->spare, d->textroom + 1, 1);
+	d->caparena = d->textroom + 1;
+	d->spare = NULL;
+	nm = mem_calloc(1, sizeof(*nm));
+	snprintf(nm->sql, sizeof(nm->sql), "SELECT rowid, %s, %s FROM "
+	    "NVTX_EVENTS NOT INDEXED WHERE eventType IN (%lld, %lld, %lld, "
+	    "%lld)", col(d, "NVTX_EVENTS", "textId"),
+	    col(d, "NVTX_EVENTS", "text"), (long long)t[T_PUSHPOP],
+	    (long long)t[T_STARTEND], (long long)t[T_TPUSHPOP],
+	    (long long)t[T_TSTARTEND]);
+	/* A thread of its own when the file can be opened again (an export
+	 * read from a zip member is in memory: this thread scans it). */
+	if (d->path != NULL && d->nr > 0 &&
+	    (nm->db = sqldb_open(d->path)) != NULL) {
+		if (pthread_mutex_init(&nm->mu, NULL) != 0)
+			goto here;
+		if (pthread_cond_init(&nm->cv, NULL) != 0) {
+			pthread_mutex_destroy(&nm->mu);
+			goto here;
+		}
+		d->namer = nm;
+		if (pthread_create(&nm->th, NULL, names_thread, d) == 0)
+			return 0;
+		d->namer = NULL;
+		pthread_cond_destroy(&nm->cv);
+		pthread_mutex_destroy(&nm->mu);
+	}
+here:
+	rc = names_scan(d, d->db, nm->sql);
+	sqldb_close(nm->db);
+	free(nm);
+	return rc;
+}
+
+/* Wait until range I has its entry; *READY: how many have (SIZE_MAX
+ * when the scan is over or there is none).  Returns -1 when the scan
+ * failed (its entries are not to be read). */
+static int
+names_wait(const struct nsysdb *d, size_t i, size_t *ready)
+{
+	struct namer *nm = d->namer;
+	int rc;
+
+	if (nm == NULL) {
+		*ready = SIZE_MAX;
+		return 0;
+	}
+	pthread_mutex_lock(&nm->mu);
+	while (nm->named <= i && !nm->done)
+		pthread_cond_wait(&nm->cv, &nm->mu);
+	*ready = nm->done ? SIZE_MAX : nm->named;
+	rc = nm->done && nm->rc != 0 ? -1 : 0;
+	pthread_mutex_unlock(&nm->mu);
+	return rc;
+}
+
+int
+nsysdb_names_finish(struct nsysdb *d)
+{
+	struct namer *nm = d->namer;
+	int rc;
+
+	if (nm == NULL)
+		return 0;
+	pthread_join(nm->th, NULL);
+	d->namer = NULL;
+	rc = nm->rc;
+	if (rc != 0)
+		err_fail("%s", nm->msg);
+	pthread_cond_destroy(&nm->cv);
+	pthread_mutex_destroy(&nm->mu);
+	sqldb_close(nm->db);
+	free(nm);
+	return rc;
 }
 
 /* ---- names and output ---- */
@@ -1206,6 +1403,10 @@ const char *
 nsysdb_name(struct nsysdb *d, size_t i)
 {
 	size_t len;
+
+	/* Its callers check nsysdb_names_finish first. */
+	if (d->namer != NULL && nsysdb_names_finish(d) != 0)
+		return "";
 
 	return name_into(d, i, &d->cur, &d->scratch, &d->capscratch, &len);
 }
@@ -1249,6 +1450,7 @@ struct rowbuf {
 	char *name, *stack;
 	size_t capname, capstack;
 	struct nsysdb_cursor cur;
+	size_t ready;		/* ranges known to have their names */
 };
 
 /* Row K of P's order (range P->order[K]) to W. */
@@ -1256,13 +1458,16 @@ static int
 nvtx_row(const struct nsysdb *d, const struct nvtxproj *p, size_t k,
     struct tsv_writer *w, struct rowbuf *b)
 {
-	size_t i = p->order[k], len, slen, lvl;
+	size_t i = p->order[k], len = 0, slen, lvl;
 	const struct nvtxproj_range *r = &d->r[i];
-	const char *name = name_into(d, i, &b->cur, &b->name, &b->capname,
-	    &len);
+	const char *name = "";
 	const char *stack = range_stack(d->r, p->parent, i, &b->stack,
 	    &b->capstack, &slen, &lvl);
 
+	/* The names' scan may still be under way: wait for this one.  A
+	 * failed scan leaves names empty, and nsysdb_write_nvtx fails. */
+	if ((i < b->ready || names_wait(d, i, &b->ready) == 0))
+		name = name_into(d, i, &b->cur, &b->name, &b->capname, &len);
 	tsv_strn(w, name, len);
 	tsv_i64(w, p->pstart[i]);
 	tsv_i64(w, p->pend[i] - p->pstart[i]);
@@ -1357,7 +1562,7 @@ take_chunk(struct fmtjob *j, size_t k, struct tsv_writer *w)
 static int
 nvtx_rows(struct nsysdb *d, const struct nvtxproj *p, struct tsv_writer *w)
 {
-	struct rowbuf rb = { NULL, NULL, 0, 0, { 0, 0 } };
+	struct rowbuf rb = { NULL, NULL, 0, 0, { 0, 0 }, 0 };
 	struct fmtjob j;
 	pthread_t th;
 	int threaded = 0, rc = 0;
@@ -1409,9 +1614,15 @@ int
 nsysdb_write_nvtx(struct nsysdb *d, const struct nvtxproj *p,
     struct tsv_writer *w, int header)
 {
+	int rc = 0;
+
 	if (header && tsv_header(w, nsysdb_nvtx_columns) != 0)
-		return -1;
-	return nvtx_rows(d, p, w);
+		rc = -1;
+	if (rc == 0)
+		rc = nvtx_rows(d, p, w);
+	if (nsysdb_names_finish(d) != 0)
+		rc = -1;
+	return rc;
 }
 
 void
@@ -1676,6 +1887,7 @@ nsysdb_free(struct nsysdb *d)
 {
 	size_t i;
 
+	(void)nsysdb_names_finish(d);
 	sqldb_close(d->db);
 	for (i = 0; i < d->nstr; i++)
 		free(d->sval[i]);
@@ -1691,6 +1903,7 @@ nsysdb_free(struct nsysdb *d)
 		free(d->dom[i].name);
 	free(d->dom);
 	free(d->c);
+	free(d->spare);
 	free(d->corder);
 	free(d->g);
 	free(d->gop);

@@ -81,6 +81,12 @@ struct nsysdb {
 	 * each NUL-terminated (nsysdb.c: a text, or a StringIds reference);
 	 * rtext[k] is the offset of range k * NSYSDB_TEXT_STEP's entry. */
 	size_t *rtext;
+	int defer_names;	/* set before nsysdb_load: the texts wait for
+				   nsysdb_names_start */
+	size_t textroom;	/* the arena's size the texts will need */
+	struct namer *namer;	/* the names' scan under way, or NULL */
+	void *spare;		/* the calls' block, for the arena */
+	int64_t types[5];	/* the NVTX event types (nsysdb.c) */
 	struct nsysdb_cursor {
 		size_t i, pos;	/* range i's entry is at arena + pos */
 	} cur;			/* nsysdb_name's */
@@ -136,6 +142,21 @@ int nsysdb_open_mem(struct nsysdb *d, const uint8_t *data, size_t len);
  * "NVTX_EVENTS row R: time beyond 2^60 ns", a SQLite error.
  */
 int nsysdb_load(struct nsysdb *d);
+
+/*
+ * The ranges' texts when D->defer_names was set before nsysdb_load: a
+ * second scan of NVTX_EVENTS, to be started once the projection's own
+ * memory is freed (nsysdb_swept), so that the names (the largest of the
+ * ranges' data) never take memory while the calls do.  From a file, the
+ * scan runs on a thread of its own, which nsysdb_write_nvtx follows row
+ * by row (names come in range order, rows nearly so), overlapping the
+ * scan with the formatting; nsysdb_names_finish waits for it, and must
+ * be called (and checked) before nsysdb_name, nsysdb_proj_ranges or
+ * nsysdb_pushpop.  Both return 0, or -1 with an err message (a SQLite
+ * error; "NVTX_EVENTS: row R: not found again (the file changed?)").
+ */
+int nsysdb_names_start(struct nsysdb *d);
+int nsysdb_names_finish(struct nsysdb *d);
 
 /*
  * Read only the strings and the candidate NVTX ranges (what
