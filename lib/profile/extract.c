@@ -958,13 +958,14 @@ sqlite_db(struct extract *x, size_t k)
 	} else {
 		rc = nsysdb_open(d, p->sqlite_file);
 	}
-	/* The names are read once the sweep's memory is freed. */
+	/* The names are read once the sweep's memory is freed; the
+	 * projection is prepared while the operations are read. */
 	d->defer_names = 1;
+	d->prep = x->proj[k] = mem_calloc(1, sizeof(*x->proj[k]));
 	if (rc != 0 || nsysdb_load(d) != 0 || nsysdb_load_threads(d) != 0) {
 		sqlite_prefix(p);
 		return NULL;
 	}
-	x->proj[k] = mem_calloc(1, sizeof(*x->proj[k]));
 	nvtxproj_sweep(d->r, d->nr, d->c, d->nc, d->corder, d->g, x->proj[k]);
 	nsysdb_swept(d);
 	nvtxproj_order(d->r, x->proj[k]);

@@ -1119,6 +1119,10 @@ load_both(struct nsysdb *d)
 		return nsysdb_load_nvtx(d) != 0 ? -1 : load_ops(d);
 	}
 	rc = nsysdb_load_nvtx(d);
+	/* The ranges are mostly read first: the projection's preparation
+	 * takes the wait for the operations. */
+	if (rc == 0 && d->prep != NULL)
+		nvtxproj_prepare(d->r, d->nr, d->prep);
 	pthread_join(th, NULL);
 	d->c = j->b.c, d->nc = j->b.nc, d->capc = j->b.capc;
 	d->g = j->b.g, d->ng = j->b.ng, d->capg = j->b.capg;

@@ -86,6 +86,9 @@ struct nsysdb {
 	size_t textroom;	/* the arena's size the texts will need */
 	struct namer *namer;	/* the names' scan under way, or NULL */
 	void *spare;		/* the calls' block, for the arena */
+	struct nvtxproj *prep;	/* set before nsysdb_load: prepared
+				   (nvtxproj_prepare) once the ranges are
+				   read, while the operations still are */
 	int64_t types[5];	/* the NVTX event types (nsysdb.c) */
 	struct nsysdb_cursor {
 		size_t i, pos;	/* range i's entry is at arena + pos */

@@ -323,6 +323,36 @@ nvtxproj_order_calls(const struct nvtxproj_call *c, size_t nc)
 }
 
 void
+nvtxproj_prepare(const struct nvtxproj_range *r, size_t nr,
+    struct nvtxproj *p)
+{
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	p->n = nr;
+	p->pstart = mem_alloc((nr + 1) * sizeof(*p->pstart));
+	p->pend = mem_alloc((nr + 1) * sizeof(*p->pend));
+	p->nops = mem_alloc((nr + 1) * sizeof(*p->nops));
+	p->parent = mem_alloc((nr + 1) * sizeof(*p->parent));
+	p->nchild = mem_alloc((nr + 1) * sizeof(*p->nchild));
+	/* An empty envelope is [INT64_MAX, INT64_MIN].  Every array is
+	 * written here, the zeroes too (not calloc's untouched pages): the
+	 * first touch of a page is its cost (a fault), taken here, off the
+	 * sweep's path when the caller prepares while it waits. */
+	for (i = 0; i < nr; i++) {
+		p->pstart[i] = INT64_MAX;
+		p->pend[i] = INT64_MIN;
+	}
+	memset(p->nops, 0, (nr + 1) * sizeof(*p->nops));
+	memset(p->parent, 0xff, (nr + 1) * sizeof(*p->parent));
+	memset(p->nchild, 0, (nr + 1) * sizeof(*p->nchild));
+	/* The ranges' sweep order, in the buffer that becomes the output
+	 * order. */
+	p->order = sort_by_thread(r, nr, sizeof(*r),
+	    offsetof(struct nvtxproj_range, tid), cmp_r);
+}
+
+void
 nvtxproj_sweep(const struct nvtxproj_range *r, size_t nr,
     const struct nvtxproj_call *c, size_t nc, const uint32_t *corder,
     const struct nvtxproj_group *g, struct nvtxproj *p)
@@ -333,22 +363,10 @@ nvtxproj_sweep(const struct nvtxproj_range *r, size_t nr,
 	size_t i;
 
 	memset(&w, 0, sizeof(w));
-	memset(p, 0, sizeof(*p));
+	if (p->pstart == NULL)
+		nvtxproj_prepare(r, nr, p);
 	w.r = r, w.c = c, w.g = g, w.nr = nr, w.nc = nc, w.p = p;
-	p->n = nr;
-	p->pstart = mem_alloc((nr + 1) * sizeof(*p->pstart));
-	p->pend = mem_alloc((nr + 1) * sizeof(*p->pend));
-	p->nops = mem_calloc(nr + 1, sizeof(*p->nops));
-	p->parent = mem_alloc((nr + 1) * sizeof(*p->parent));
-	p->nchild = mem_calloc(nr + 1, sizeof(*p->nchild));
-	/* Every range is reached by the sweep (parent); an empty
-	 * envelope is [INT64_MAX, INT64_MIN]. */
-	for (i = 0; i < nr; i++) {
-		p->pstart[i] = INT64_MAX;
-		p->pend[i] = INT64_MIN;
-	}
-	w.rs = sort_by_thread(r, nr, sizeof(*r),
-	    offsetof(struct nvtxproj_range, tid), cmp_r);
+	w.rs = p->order;
 	w.cs = corder ? corder : cs;
 	for (i = 0; i < nc; i++)
 		if (c[i].key > maxkey)
@@ -359,9 +377,8 @@ nvtxproj_sweep(const struct nvtxproj_range *r, size_t nr,
 			w.keycalls[c[i].key]++;
 	sweep(&w);
 	count_pairs(&w);
-	/* The ranges' sorted order is done with: nvtxproj_order writes the
-	 * output order into it. */
-	p->order = w.rs;
+	/* P->order, the ranges' sorted order, is done with: nvtxproj_order
+	 * writes the output order into it. */
 	free(cs);
 	free(w.act);
 	free(w.keycalls);
@@ -373,6 +390,7 @@ nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
     const struct nvtxproj_call *c, size_t nc, const uint32_t *corder,
     const struct nvtxproj_group *g, struct nvtxproj *p)
 {
+	memset(p, 0, sizeof(*p));
 	nvtxproj_sweep(r, nr, c, nc, corder, g, p);
 	nvtxproj_order(r, p);
 }

@@ -96,13 +96,18 @@ void nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
     const struct nvtxproj_group *g, struct nvtxproj *p);
 
 /*
- * nvtxproj_run in two halves, so that the caller can free the calls and
- * groups in between (the output order needs neither): nvtxproj_sweep
- * takes nvtxproj_run's arguments and fills P but for nchild, order and
- * nout (P->order holds a spent buffer of NR indices, that
- * nvtxproj_order reuses); nvtxproj_order(R, P), with the same R, then
- * completes P.
+ * nvtxproj_run in parts, so that the caller can free the calls and
+ * groups before the output order (which needs neither), and prepare
+ * what needs only the ranges while the calls are still being read:
+ * nvtxproj_prepare allocates and initialises P's arrays for R[0..NR)
+ * (P need not be zeroed), and sorts the ranges for the sweep;
+ * nvtxproj_sweep takes nvtxproj_run's arguments, with P zeroed or
+ * prepared with the same R, and fills P but for nchild, order and nout
+ * (P->order holds a spent buffer of NR indices, that nvtxproj_order
+ * reuses); nvtxproj_order(R, P), with the same R, then completes P.
  */
+void nvtxproj_prepare(const struct nvtxproj_range *r, size_t nr,
+    struct nvtxproj *p);
 void nvtxproj_sweep(const struct nvtxproj_range *r, size_t nr,
     const struct nvtxproj_call *c, size_t nc, const uint32_t *corder,
     const struct nvtxproj_group *g, struct nvtxproj *p);
