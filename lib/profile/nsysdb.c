@@ -29,6 +29,8 @@ static const char *const type_names[NTYPES] = {
 	"NvtxtStartEndRange", "NvtxDomainCreate"
 };
 static const int64_t type_default[NTYPES] = { 59, 60, 70, 71, 75 };
+_Static_assert(NTYPES == sizeof(((struct nsysdb *)0)->types) /
+    sizeof(int64_t), "nsysdb.types holds the NVTX event types");
 
 /* One GPU operation while joining: its launch (process, correlation
  * id) and GPU interval. */
@@ -1215,7 +1217,7 @@ nsysdb_swept(struct nsysdb *d)
 
 /* The names' scan on a thread of its own: the rows it has done are
  * published (named) as it goes, for the writer to follow. */
-struct namer {
+struct nsysdb_namer {
 	char sql[512];		/* the scan's */
 	pthread_t th;
 	pthread_mutex_t mu;
@@ -1230,7 +1232,7 @@ struct namer {
 static void
 names_publish(struct nsysdb *d, size_t k, int done)
 {
-	struct namer *nm = d->namer;
+	struct nsysdb_namer *nm = d->namer;
 
 	if (nm == NULL)
 		return;
@@ -1284,7 +1286,7 @@ static void *
 names_thread(void *arg)
 {
 	struct nsysdb *d = arg;
-	struct namer *nm = d->namer;
+	struct nsysdb_namer *nm = d->namer;
 	int rc = names_scan(d, nm->db, nm->sql);
 
 	if (rc != 0)
@@ -1300,7 +1302,7 @@ int
 nsysdb_names_start(struct nsysdb *d)
 {
 	const int64_t *t = d->types;
-	struct namer *nm;
+	struct nsysdb_namer *nm;
 	int rc;
 
 	if (!d->defer_names)
@@ -1346,7 +1348,7 @@ here:
 static int
 names_wait(const struct nsysdb *d, size_t i, size_t *ready)
 {
-	struct namer *nm = d->namer;
+	struct nsysdb_namer *nm = d->namer;
 	int rc;
 
 	if (nm == NULL) {
@@ -1365,7 +1367,7 @@ names_wait(const struct nsysdb *d, size_t i, size_t *ready)
 int
 nsysdb_names_finish(struct nsysdb *d)
 {
-	struct namer *nm = d->namer;
+	struct nsysdb_namer *nm = d->namer;
 	int rc;
 
 	if (nm == NULL)

@@ -84,7 +84,7 @@ struct nsysdb {
 	int defer_names;	/* set before nsysdb_load: the texts wait for
 				   nsysdb_names_start */
 	size_t textroom;	/* the arena's size the texts will need */
-	struct namer *namer;	/* the names' scan under way, or NULL */
+	struct nsysdb_namer *namer;	/* the names' scan under way, or NULL */
 	void *spare;		/* the calls' block, for the arena */
 	struct nvtxproj *prep;	/* set before nsysdb_load: prepared
 				   (nvtxproj_prepare) once the ranges are
@@ -187,7 +187,9 @@ int nsysdb_load_threads(struct nsysdb *d);
 void nsysdb_swept(struct nsysdb *d);
 
 /*
- * The name of range I ("domain:text"), valid until the next call.
+ * The name of range I ("domain:text"), valid until the next call; names
+ * deferred (nsysdb_names_start) are waited for ("" if their scan
+ * failed: check nsysdb_names_finish first).
  */
 const char *nsysdb_name(struct nsysdb *d, size_t i);
 
@@ -197,7 +199,9 @@ const char *nsysdb_name(struct nsysdb *d, size_t i);
  * Name ProjStartNs ProjDurNs OrigStartNs OrigDurNs Style PID TID
  * NumGPUOps Lvl NumChild RangeId ParentId RangeStack (integer ns;
  * ParentId empty for a root; RangeStack ":id:...:id" from the root).
- * Returns 0, or -1 with the writer's err message.
+ * While D's names are being read (nsysdb_names_start), a row waits for
+ * its range's name; the scan is over on return.  Returns 0, or -1 with
+ * the writer's or the names' scan's err message.
  */
 int nsysdb_write_nvtx(struct nsysdb *d, const struct nvtxproj *p,
     struct tsv_writer *w, int header);
