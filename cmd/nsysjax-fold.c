@@ -10,20 +10,29 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/mem.h"
 #include "base/opt.h"
+#include "base/outfile.h"
 #include "analysis/filter.h"
 #include "analysis/fold.h"
 #include "base/tsv.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-fold [-hv] [-b by] [-M modules] [-S stackframes] [-t top]"
-    " [-u unit] -H hlo [file ...]\n"
+    "usage: nsysjax-fold [-hv] [-b by] [-o dir [-p program ...]] [-M modules]"
+    " [-S stackframes] [-t top] [-u unit] -H hlo [file ...]\n"
     "       nsysjax-fold -d [-n] before.folded after.folded";
 
 static const struct opt_tool tool = { usage_line,
     "  -b, --by=KIND           source (Python frames, then op_name; the\n"
     "                          default), op_name (split at '/'), or\n"
-    "                          opcode (a TSV table of time by HLO opcode)\n"
+    "                          opcode (a TSV table of time by HLO opcode);\n"
+    "                          with -o, a list (source,op_name,opcode)\n"
+    "  -o, --output=DIR        each kind of -b into DIR in one pass:\n"
+    "                          source.folded, op_name.folded, opcodes.tsv\n"
+    "  -p, --program=ID        with -o, also the thunks of program ID alone\n"
+    "                          (no idle roots) as flame graphs:\n"
+    "                          DIR/module-<ID's first 12>.source.folded,\n"
+    "                          .op_name.folded (repeatable)\n"
     "  -H, --hlo=FILE          the hlo frame of nsysjax-extract\n"
     "  -S, --stackframes=FILE  the stackframes frame (needed by source)\n"
     "  -M, --modules=FILE      the module frame: top modules by module\n"
@@ -42,21 +51,61 @@ static const struct opt_tool tool = { usage_line,
 
 struct opts {
 	struct fold_opts fo;
-	const char *hlo, *modules, *stackframes;
+	const char *hlo, *modules, *stackframes, *dir;
+	const char **program;
+	size_t nprogram, capprogram;
 	int verbose, diff, normalize;
 };
 
+/* The kinds of -b, by enum fold_by, and the files -o writes. */
+static const char *const kind_names[] = { "source", "op_name", "opcode" };
+static const char *const kind_files[] = { "source.folded", "op_name.folded",
+    "opcodes.tsv" };
+
+static int
+kind_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (strcmp(name, kind_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* -b: one kind, or with -o a list (the kinds' bits in o->kinds); BY is
+ * the first of the list. */
 static void
 parse_by(const char *arg, struct fold_opts *o)
 {
-	if (strcmp(arg, "source") == 0)
-		o->by = FOLD_SOURCE;
-	else if (strcmp(arg, "op_name") == 0)
-		o->by = FOLD_OP_NAME;
-	else if (strcmp(arg, "opcode") == 0)
-		o->by = FOLD_OPCODE;
-	else
-		opt_usage(&tool, "unknown --by '%s'", arg);
+	int k;
+
+	if (strchr(arg, ',') == NULL) {
+		if ((k = kind_parse(arg)) < 0)
+			opt_usage(&tool, "unknown --by '%s'", arg);
+		o->kinds = 1u << k;
+	} else
+		o->kinds = opt_bits(&tool, "--by", arg, kind_parse);
+	for (k = 0; !(o->kinds & (1u << k)); k++)
+		;
+	o->by = (enum fold_by)k;
+}
+
+/* -p ID: a ProgramId that names a file (no '/'), once per 12 characters. */
+static void
+add_program(struct opts *o, const char *id)
+{
+	size_t i;
+
+	if (*id == '\0' || strchr(id, '/') != NULL)
+		opt_usage(&tool, "--program '%s': not a ProgramId", id);
+	for (i = 0; i < o->nprogram; i++)
+		if (strncmp(o->program[i], id, 12) == 0)
+			opt_usage(&tool, "--program '%s': its first 12 "
+			    "characters are those of '%s'", id, o->program[i]);
+	mem_grow(&o->program, &o->capprogram, o->nprogram + 1,
+	    sizeof(*o->program));
+	o->program[o->nprogram++] = id;
 }
 
 static double
@@ -88,6 +137,8 @@ parse(int argc, char *argv[], struct opts *o)
 		{ "hlo", required_argument, NULL, 'H' },
 		{ "modules", required_argument, NULL, 'M' },
 		{ "normalize", no_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "program", required_argument, NULL, 'p' },
 		{ "stackframes", required_argument, NULL, 'S' },
 		{ "top", required_argument, NULL, 't' },
 		{ "unit", required_argument, NULL, 'u' },
@@ -97,7 +148,7 @@ parse(int argc, char *argv[], struct opts *o)
 	};
 	int c;
 
-	while ((c = opt_next(argc, argv, ":H:M:S:b:dhnt:u:vV", longopts,
+	while ((c = opt_next(argc, argv, ":H:M:S:b:dhno:p:t:u:vV", longopts,
 	    &tool)) != -1) {
 		switch (c) {
 		case 'H':
@@ -117,6 +168,12 @@ parse(int argc, char *argv[], struct opts *o)
 			break;
 		case 'n':
 			o->normalize = 1;
+			break;
+		case 'o':
+			o->dir = optarg;
+			break;
+		case 'p':
+			add_program(o, optarg);
 			break;
 		case 't':
 			o->fo.top = parse_top(optarg);
@@ -138,8 +195,15 @@ parse(int argc, char *argv[], struct opts *o)
 		opt_usage(&tool, "--normalize goes with --diff");
 	if (o->hlo == NULL)
 		opt_usage(&tool, "the hlo frame is needed: -H file");
-	if (o->fo.by == FOLD_SOURCE && o->stackframes == NULL)
+	if ((o->fo.kinds & (1u << FOLD_SOURCE)) && o->stackframes == NULL)
 		opt_usage(&tool, "--by source needs -S stackframes");
+	if (o->dir == NULL && (o->fo.kinds & (o->fo.kinds - 1)) != 0)
+		opt_usage(&tool, "a list of --by needs -o");
+	if (o->dir == NULL && o->nprogram > 0)
+		opt_usage(&tool, "--program needs -o");
+	if (o->nprogram > 0 && o->fo.kinds == 1u << FOLD_OPCODE)
+		opt_usage(&tool, "--program folds flame graphs: -b source "
+		    "or op_name");
 }
 
 /* A side table's loader and the fold it fills, for filter_load. */
@@ -168,8 +232,9 @@ load(struct fold *f, const char *path,
 }
 
 /* The selection and totals with -v; instructions with no metadata always. */
+/* WHO: "" for the whole input, "program ID: " for -p's. */
 static void
-report(const struct fold_totals *t, int verbose)
+report(const struct fold_totals *t, int verbose, const char *who)
 {
 	char a[32], b[32], c[32];
 
@@ -177,17 +242,109 @@ report(const struct fold_totals *t, int verbose)
 	tsv_fmt_ms(b, t->modules_ns);
 	tsv_fmt_ms(c, t->wall_ns);
 	if (verbose)
-		err_warn("%zu of %zu modules selected; thunks %s ms, "
-		    "modules %s ms, wall %s ms", t->ntop, t->nprograms, a,
+		err_warn("%s%zu of %zu modules selected; thunks %s ms, "
+		    "modules %s ms, wall %s ms", who, t->ntop, t->nprograms, a,
 		    t->have_modules ? b : "-", t->have_modules ? c : "-");
 	if (t->nunknown > 0)
-		err_warn("%zu instruction%s with no hlo row: "
-		    "[GPU active];[Unknown]", t->nunknown,
+		err_warn("%s%zu instruction%s with no hlo row: "
+		    "[GPU active];[Unknown]", who, t->nunknown,
 		    t->nunknown == 1 ? "" : "s");
 	if (verbose && t->ninconsistent > 0)
-		err_warn("%zu instruction%s whose hlo rows disagree: "
-		    "[inconsistent metadata]", t->ninconsistent,
+		err_warn("%s%zu instruction%s whose hlo rows disagree: "
+		    "[inconsistent metadata]", who, t->ninconsistent,
 		    t->ninconsistent == 1 ? "" : "s");
+}
+
+/* -o: a job of the fold and the file it writes. */
+struct job {
+	enum fold_by by;
+	const char *program;	/* NULL: the whole input */
+	struct outfile of;
+};
+
+/* The folded stacks or opcode table of J's fold into its file, closed. */
+static int
+write_job(struct fold *f, struct job *j)
+{
+	struct tsv_writer *w;
+	int rc;
+
+	if (j->by == FOLD_OPCODE) {
+		w = tsv_wopen(j->of.fp, j->of.path);
+		rc = fold_write_opcodes(f, w);
+		if (tsv_wclose(w) != 0)
+			rc = -1;
+	} else
+		rc = fold_write_folded(f, j->of.fp, j->of.path);
+	if (outfile_close(&j->of) != 0)
+		rc = -1;
+	return rc;
+}
+
+/*
+ * -o: the jobs of O (each kind of the whole input, then the flame graphs
+ * of each program alone), a kind's jobs in turn so that its lines are
+ * built once; every file written whole or not at all.  Dies with the
+ * message of the first failure (the files written so far discarded).
+ */
+static void
+run_jobs(struct fold *f, const struct opts *o)
+{
+	struct job *job = mem_calloc(3 * (o->nprogram + 1), sizeof(*job));
+	size_t nj = 0, i, p;
+	int k, rc = 0;
+	char *path;
+
+	if (outfile_mkdirs(o->dir) != 0)
+		err_die_last();
+	for (k = 0; k < 3; k++) {
+		if (!(o->fo.kinds & (1u << k)))
+			continue;
+		for (p = 0; p <= o->nprogram; p++) {
+			if (p > 0 && k == FOLD_OPCODE)
+				break;
+			job[nj].by = (enum fold_by)k;
+			job[nj++].program = p > 0 ? o->program[p - 1] : NULL;
+		}
+	}
+	for (i = 0; i < nj && rc == 0; i++) {
+		const char *id = job[i].program;
+		size_t idlen = id ? strlen(id) : 0;
+		char who[64];
+
+		path = mem_alloc(strlen(o->dir) + 40);
+		if (id == NULL)
+			sprintf(path, "%s/%s", o->dir, kind_files[job[i].by]);
+		else
+			sprintf(path, "%s/module-%.12s.%s", o->dir, id,
+			    kind_files[job[i].by]);
+		rc = outfile_open(&job[i].of, path);
+		free(path);
+		if (rc != 0)
+			break;
+		fold_select(f, job[i].by, id, idlen, id != NULL);
+		if ((rc = fold_finish(f)) != 0 ||
+		    (rc = write_job(f, &job[i])) != 0)
+			break;
+		/* Once per selection: its first kind's totals. */
+		if (i == 0 || job[i].by == job[0].by) {
+			snprintf(who, sizeof(who), id ? "program %.40s: " : "",
+			    id);
+			report(fold_totals(f), o->verbose, who);
+		}
+	}
+	for (i = 0; i < nj && rc == 0; i++)
+		rc = outfile_commit(&job[i].of);
+	if (rc != 0) {
+		static char msg[4096];
+
+		snprintf(msg, sizeof(msg), "%s", err_msg());
+		for (i = 0; i < nj; i++)
+			if (job[i].of.fp || job[i].of.path)
+				outfile_discard(&job[i].of);
+		err_die("%s", msg);
+	}
+	free(job);
 }
 
 /* --diff: the two folded files BEFORE and AFTER as differential lines. */
@@ -219,24 +376,37 @@ diff(const char *before, const char *after, int normalize)
 int
 main(int argc, char *argv[])
 {
-	struct opts o = { { FOLD_SOURCE, 0.99, 1000 }, NULL, NULL, NULL, 0, 0,
-	    0 };
+	struct opts o;
 	struct tsv_writer *w;
 	struct filter *in;
 	struct fold *f;
 	int rc;
 
+	memset(&o, 0, sizeof(o));
+	o.fo.by = FOLD_SOURCE;
+	o.fo.top = 0.99;
+	o.fo.unit_ns = 1000;
+	o.fo.kinds = 1u << FOLD_SOURCE;
 	parse(argc, argv, &o);
 	if (o.diff)
 		return diff(argv[optind], argv[optind + 1], o.normalize);
 	f = fold_new(&o.fo);
-	if (o.fo.by == FOLD_SOURCE)
+	if (o.fo.kinds & (1u << FOLD_SOURCE))
 		load(f, o.stackframes, fold_load_stackframes);
 	load(f, o.hlo, fold_load_hlo);
 	if (o.modules != NULL)
 		load(f, o.modules, fold_load_modules);
 	if ((in = filter_open(argv + optind, (size_t)(argc - optind))) == NULL ||
-	    fold_read_thunks(f, in) != 0 || fold_finish(f) != 0)
+	    fold_read_thunks(f, in) != 0)
+		err_die_last();
+	if (o.dir != NULL) {
+		run_jobs(f, &o);
+		filter_close(in);
+		fold_free(f);
+		free(o.program);
+		return 0;
+	}
+	if (fold_finish(f) != 0)
 		err_die_last();
 	if (o.fo.by == FOLD_OPCODE) {
 		w = tsv_wopen(stdout, "<stdout>");
@@ -245,7 +415,7 @@ main(int argc, char *argv[])
 			err_die_last();
 	} else if (fold_write_folded(f, stdout, "<stdout>") != 0)
 		err_die_last();
-	report(fold_totals(f), o.verbose);
+	report(fold_totals(f), o.verbose, "");
 	filter_close(in);
 	fold_free(f);
 	return 0;

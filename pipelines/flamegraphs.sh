@@ -17,39 +17,26 @@ while getopts o:u:s:h opt; do
 done
 shift $((OPTIND - 1))
 steady_out "$@"
-# The folds need only each instruction's total time: one pass over the
-# thunk rows sums them (exactly, in ns), and the three folds read the sums.
-nsysjax-stats -t thunks -T 1 -M "$SD/module.tsv" "$SD/thunk.tsv" > "$W/sums.tsv"
-fold() { nsysjax-fold -H "$F/hlo.tsv" -M "$SD/module.tsv" "$@" "$W/sums.tsv"; }
-fold -b source -S "$F/stackframes.tsv" -u "$unit" > "$OUT/source.folded"
-fold -b op_name -u "$unit" > "$OUT/op_name.folded"
-fold -b opcode > "$OUT/opcodes.tsv"
-# One flame graph per top module (the notebook's per-module view): its
-# own thunks alone, without -M, so without the idle roots that fill the
-# whole-run graph; named by the ProgramId's first 12 characters, listed
-# in modules.tsv (ProgramId, Name, ProjDurMs, File: the name before
-# .source.folded and .op_name.folded).  One pass splits the sums of every
-# top module into $W/sums-module-<ProgramId:12>.tsv and writes the list.
+# One flame graph per top module too (the notebook's per-module view):
+# its own thunks alone, without the module frame, so without the idle
+# roots that fill the whole-run graph; named by the ProgramId's first 12
+# characters, listed in modules.tsv (ProgramId, Name, ProjDurMs, File:
+# the name before .source.folded and .op_name.folded).  One fold writes
+# them all, and the whole run's three (nsysjax-fold -o: the frames read
+# and the thunk rows summed once, each stack's line built once).
 top_modules "$SD/module.tsv" > "$W/top"
-awk -F'\t' -v W="$W" -v TOP="$W/top" -v SUMS="$W/sums.tsv" '
-BEGIN { while ((getline id < TOP) > 0) if (id != "") { top[id] = ++nt; ids[nt] = id; f[id] = "module-" substr(id, 1, 12)
-		printf "" > (W "/sums-" f[id] ".tsv") }
+set --
+while IFS= read -r id; do [ -z "$id" ] || set -- "$@" -p "$id"; done < "$W/top"
+nsysjax-fold -o "$OUT" -b source,op_name,opcode "$@" -H "$F/hlo.tsv" -M "$SD/module.tsv" \
+    -S "$F/stackframes.tsv" -u "$unit" "$SD/thunk.tsv"
+awk -F'\t' -v TOP="$W/top" '
+BEGIN { while ((getline id < TOP) > 0) if (id != "") { top[id] = ++nt; ids[nt] = id; f[id] = "module-" substr(id, 1, 12) }
 	close(TOP) }
-FNR == 1 { file = FILENAME == SUMS ? 1 : 2; split("", c); for (i = 1; i <= NF; i++) c[$i] = i
-	if (file == 1) for (j = 1; j <= nt; j++) print > (W "/sums-" f[ids[j]] ".tsv")
-	next }
-file == 1 { if ($c["ProgramId"] in top) print > (W "/sums-" f[$c["ProgramId"]] ".tsv"); next }
+FNR == 1 { split("", c); for (i = 1; i <= NF; i++) c[$i] = i; next }
 $c["ProgramId"] in top { id = $c["ProgramId"]; n[id] = $c["Name"]; t[id] += $c["ProjDurMs"] }
 END { print "ProgramId\tName\tProjDurMs\tFile"
 	for (j = 1; j <= nt; j++) { id = ids[j]; printf "%s\t%s\t%.6f\t%s\n", id, n[id], t[id], f[id] } }' \
-    "$W/sums.tsv" "$SD/module.tsv" > "$OUT/modules.tsv"
-while IFS= read -r id; do
-	[ -n "$id" ] || continue
-	prefix12 "$id"
-	f=module-$P12
-	nsysjax-fold -H "$F/hlo.tsv" -b source -S "$F/stackframes.tsv" -u "$unit" "$W/sums-$f.tsv" > "$OUT/$f.source.folded"
-	nsysjax-fold -H "$F/hlo.tsv" -b op_name -u "$unit" "$W/sums-$f.tsv" > "$OUT/$f.op_name.folded"
-done < "$W/top"
+    "$SD/module.tsv" > "$OUT/modules.tsv"
 
 if command -v flamegraph.pl > /dev/null; then
 	svg=flamegraph.pl

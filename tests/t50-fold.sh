@@ -147,6 +147,33 @@ if have_data; then
 	[ "$(sum "$T/all")" -ge "$(sum "$T/c4.source.us")" ] && [ ! -s "$T/lost" ] && ok ||
 		notok "--top 1: $(sum "$T/all") us, lost $(wc -l < "$T/lost") stacks"
 
+	# -o: every kind of the whole run and the flame graphs of each
+	# program alone in one pass, the same bytes as a fold of each (the
+	# whole run's checked against the golden files above; a program's
+	# from its own rows, without -M).
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ProgramId") c = i; next } !s[$c]++ { print $c }' \
+	    "$g/steady_thunk.tsv" > "$T/progs"
+	set --
+	while read -r id; do set -- "$@" -p "$id"; done < "$T/progs"
+	$F -o "$T/multi" -b opcode,source,op_name "$@" -H "$T/c4/hlo.tsv" -S "$T/c4/stackframes.tsv" \
+	    -M "$g/steady_module.tsv" "$g/steady_thunk.tsv" 2> "$T/err" || notok "fold -o: $(cat "$T/err")"
+	cmp -s "$T/multi/source.folded" "$T/c4.source.us" && cmp -s "$T/multi/opcodes.tsv" "$T/c4.opcode" && ok ||
+		notok "fold -o: the whole run differs from single folds"
+	$F -b op_name -H "$T/c4/hlo.tsv" -M "$g/steady_module.tsv" "$g/steady_thunk.tsv" | cmp -s - "$T/multi/op_name.folded" &&
+		ok || notok "fold -o: op_name differs"
+	np=0
+	while read -r id; do
+		np=$((np + 1))
+		awk -F'\t' -v id="$id" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ProgramId") c = i; print; next } $c == id' \
+		    "$g/steady_thunk.tsv" > "$T/one.tsv"
+		for by in source op_name; do
+			$F -b $by -H "$T/c4/hlo.tsv" -S "$T/c4/stackframes.tsv" "$T/one.tsv" > "$T/one.$by"
+			[ -s "$T/one.$by" ] && cmp -s "$T/one.$by" "$T/multi/module-$(printf '%.12s' "$id").$by.folded" && ok ||
+				notok "fold -o -p $id: $by differs from a fold of its rows"
+		done
+	done < "$T/progs"
+	[ "$(ls "$T/multi" | wc -l)" -eq $((3 + 2 * np)) ] && [ "$np" -ge 3 ] && ok || notok "fold -o: $(ls "$T/multi" | wc -l) files for $np programs"
+
 	# Our own steady state (nsysjax-warmup) gives the reference's graphs.
 	if [ -x "$W" ]; then
 		for d in p0:proc0 c4:combined4; do
@@ -184,6 +211,21 @@ grep -qx 'nsysjax-fold: 1 instruction with no hlo row: \[GPU active\];\[Unknown\
 $F -b op_name -H "$T/hlo.tsv" "$T/th.tsv" > "$T/h2.out" 2> /dev/null
 printf '[GPU active];[Unknown] 1\n[GPU active];step_3 2\n[GPU active];u;v w_12 1\n' > "$T/h2.want"
 cmp -s "$T/h2.out" "$T/h2.want" && ok || notok "hand-made op_name: $(cat "$T/h2.out")"
+# -o -p: program p alone is the whole of this run; program q has no thunk
+# (an empty graph); the opcode table is the whole run's alone.
+$F -o "$T/ho" -u ns -b source,opcode -p p -p q -H "$T/hlo.tsv" -S "$T/sf.tsv" "$T/th.tsv" 2> "$T/ho.err"
+cmp -s "$T/ho/module-p.source.folded" "$T/h.want" && cmp -s "$T/ho/source.folded" "$T/h.want" &&
+	[ -f "$T/ho/module-q.source.folded" ] && [ ! -s "$T/ho/module-q.source.folded" ] && [ -s "$T/ho/opcodes.tsv" ] &&
+	[ "$(ls "$T/ho" | wc -l)" -eq 4 ] && ok || notok "hand-made -o -p: $(ls "$T/ho")"
+grep -qx 'nsysjax-fold: program p: 1 instruction with no hlo row: \[GPU active\];\[Unknown\]' "$T/ho.err" &&
+	[ "$(wc -l < "$T/ho.err")" -eq 2 ] && ok || notok "-o warnings: $(cat "$T/ho.err")"
+$F -o "$T/ho2" -b op_name -p p -H "$T/hlo.tsv" "$T/th.tsv" 2> /dev/null
+# A program alone ignores -M, even when the module rows are another's.
+printf 'ProgramId\tDevice\tProjStartMs\tProjDurMs\nq\t0\t1\t0.01\n' > "$T/modq.tsv"
+$F -o "$T/ho3" -u ns -p p -H "$T/hlo.tsv" -S "$T/sf.tsv" -M "$T/modq.tsv" "$T/th.tsv" 2> /dev/null
+cmp -s "$T/ho3/module-p.source.folded" "$T/h.want" && ok || notok "-o -p with another's modules: $(cat "$T/ho3/module-p.source.folded")"
+cmp -s "$T/ho2/module-p.op_name.folded" "$T/h2.want" && cmp -s "$T/ho2/op_name.folded" "$T/h2.want" && ok ||
+	notok "hand-made -o -p op_name: $(cat "$T/ho2/module-p.op_name.folded")"
 
 # expect_error STATUS PATTERN CMD...: exit status, one message (and the
 # two usage lines for status 2), no output.
@@ -197,12 +239,22 @@ expect_error 2 "not a number from 0 to 1" $F -t 1.5 $H "$T/th.tsv"
 expect_error 2 "not a number from 0 to 1" $F --top=x $H "$T/th.tsv"
 expect_error 2 "unknown --unit 'ms'" $F -u ms $H "$T/th.tsv"
 expect_error 2 "needs an argument" $F $H "$T/th.tsv" -t
+expect_error 2 "a list of --by needs -o" $F -b source,op_name $H "$T/th.tsv"
+expect_error 2 "unknown --by 'stack'" $F -o "$T/od" -b source,stack $H "$T/th.tsv"
+expect_error 2 "--program needs -o" $F -p p $H "$T/th.tsv"
+expect_error 2 "--program 'a/b': not a ProgramId" $F -o "$T/od" -p a/b $H "$T/th.tsv"
+expect_error 2 "first 12 characters" $F -o "$T/od" -p 0123456789abX -p 0123456789abY $H "$T/th.tsv"
+expect_error 2 "--program folds flame graphs" $F -o "$T/od" -b opcode -p p $H "$T/th.tsv"
+: > "$T/afile"
+expect_error 1 "afile: not a directory" $F -o "$T/afile/sub" $H "$T/th.tsv"
 expect_error 1 "nosuch.tsv: cannot open" $F -H "$T/nosuch.tsv" -b op_name "$T/th.tsv"
 expect_error 1 "nosuch.tsv: cannot open" $F $H "$T/nosuch.tsv"
 cut -f 1,2 "$T/th.tsv" > "$T/nodur.tsv"
 expect_error 1 "nodur.tsv: missing column 'ProjDurMs'" $F $H "$T/nodur.tsv"
 sed '3s/0.001/soon/' "$T/th.tsv" > "$T/nan.tsv"
 expect_error 1 "nan.tsv:3: column ProjDurMs: not a number: 'soon'" $F $H "$T/nan.tsv"
+expect_error 1 "nan.tsv:3: column ProjDurMs: not a number: 'soon'" $F -o "$T/od" -b source,opcode $H "$T/nan.tsv"
+[ ! -e "$T/od" ] && ok || notok "a failed fold -o left $T/od"
 sed '3s/0.001/-0.001/' "$T/th.tsv" > "$T/neg.tsv"
 expect_error 1 "neg.tsv:3: column ProjDurMs: negative duration" $F $H "$T/neg.tsv"
 sed '2s/\t2\t/\t7\t/' "$T/hlo.tsv" > "$T/badid.tsv"
@@ -234,14 +286,14 @@ EOF
 	chmod +x "$T/ex/bin/flamegraph.pl"
 	# Commands are "$ " lines in the man page's EXAMPLES and indented
 	# lines in the README's section (to the next heading of any level);
-	# a line ending in '|' goes on.
+	# a line ending in '|' or '\' goes on.
 	awk '/^\.Sh EXAMPLES/ { on = 1; next } /^\.Sh/ { on = 0 }
 	    on && /^\$ / { print substr($0, 3) }' man/nsysjax-fold.1 > "$T/ex/man.sh"
 	awk '/^## nsysjax-fold/ { on = 1; next } /^##/ { on = 0 }
 	    !on { next }
-	    cont { sub(/^ +/, ""); cmd = cmd " " $0 }
+	    cont { sub(/^ +/, ""); sub(/ *\\$/, "", cmd); cmd = cmd " " $0 }
 	    !cont && /^    [a-z]/ && !/\[-/ { sub(/^    /, ""); cmd = $0 }
-	    { cont = cmd ~ /\|$/ }
+	    { cont = cmd ~ /[|\\]$/ }
 	    cmd != "" && !cont { print cmd; cmd = "" }' README.md > "$T/ex/readme.sh"
 	for s in man readme; do
 		n=$(wc -l < "$T/ex/$s.sh")

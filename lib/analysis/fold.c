@@ -36,11 +36,13 @@ struct key {
 	size_t var;		/* first hlo row + 1; 0: none */
 	size_t prog;		/* id in progs (fold_finish) */
 	int seen;		/* some thunk row had it */
+	int job;		/* seen, and of the program selected (if any) */
 };
 
 struct prog {
-	int64_t thunk_ns, module_ns;
+	int64_t thunk_ns, module_ns;	/* thunk_ns: of the current job */
 	int has_modules, top;
+	int in;			/* has thunks in the current job */
 };
 
 /* The module rows of one (program, device). */
@@ -52,6 +54,7 @@ struct pdev {
 struct line {
 	int64_t whole;		/* ns */
 	double frac;		/* ns, from equal splits */
+	int used;		/* by the current job (lines outlive jobs) */
 };
 
 struct fold {
@@ -79,6 +82,11 @@ struct fold {
 	size_t cappdev;
 	struct strtab devs;
 	int have_modules;
+	/* The current job (fold_select): the one program whose thunks it
+	 * folds (NULL: all), and whether it leaves the module rows out. */
+	const char *only;
+	size_t onlylen;
+	int no_modules;
 	/* Thunk durations, and module starts and durations, added up in
 	 * absolute value: at most TSV_MAX_NS each, which bounds every sum
 	 * made of them (no int64 overflow, whatever the input). */
@@ -103,6 +111,14 @@ struct fold {
 	char *buf;
 	size_t capbuf;
 };
+
+/* Whether the current job uses module rows (its top modules by module
+ * time, its idle roots). */
+static int
+mods(const struct fold *f)
+{
+	return f->have_modules && !f->no_modules;
+}
 
 /* Grow the zero-filled array *P (*CAP elements of SIZE) to hold index I. */
 static void
@@ -262,6 +278,13 @@ new_var(struct fold *f, size_t k)
 	return &f->var[f->nvar - 1];
 }
 
+/* Whether the hlo rows are read for folds by K: opts.kinds, else by. */
+static int
+need(const struct fold *f, enum fold_by k)
+{
+	return f->o.kinds != 0 ? (f->o.kinds & (1u << k)) != 0 : f->o.by == k;
+}
+
 int
 fold_load_hlo(struct fold *f, struct tsv_reader *r)
 {
@@ -271,12 +294,13 @@ fold_load_hlo(struct fold *f, struct tsv_reader *r)
 	if ((cp = tsv_require(r, "ProgramId")) < 0 ||
 	    (cn = tsv_require(r, "Name")) < 0)
 		return -1;
-	if (f->o.by == FOLD_OPCODE && (cop = tsv_require(r, "Opcode")) < 0)
+	if (need(f, FOLD_OPCODE) && (cop = tsv_require(r, "Opcode")) < 0)
 		return -1;
-	if (f->o.by == FOLD_SOURCE &&
+	if (need(f, FOLD_SOURCE) &&
 	    (cst = tsv_require(r, "StackFrameIds")) < 0)
 		return -1;
-	if (f->o.by != FOLD_OPCODE && (cnames = tsv_require(r, "OpNames")) < 0)
+	if ((need(f, FOLD_SOURCE) || need(f, FOLD_OP_NAME)) &&
+	    (cnames = tsv_require(r, "OpNames")) < 0)
 		return -1;
 	if (cst >= 0 && !f->have_frames)
 		return err_fail("%s: the stack frames must be read first",
@@ -602,7 +626,7 @@ fold_round(const int64_t *whole, const double *frac, size_t n,
 static int64_t
 basis(const struct fold *f, size_t p)
 {
-	return f->have_modules ? f->prog[p].module_ns : f->prog[p].thunk_ns;
+	return mods(f) ? f->prog[p].module_ns : f->prog[p].thunk_ns;
 }
 
 static int
@@ -618,23 +642,42 @@ cmp_prog(const void *a, const void *b, const void *ctx)
 	    strtab_get(&f->progs, y));
 }
 
-/* Give every key that had thunks its program and the program its time. */
+/* Give every key of the job (that had thunks, of the program selected)
+ * its program and the program its time. */
 static void
 key_programs(struct fold *f)
 {
-	size_t k, p;
+	size_t k, p, pl;
 
 	for (k = 0; k < f->keys.n; k++) {
 		const char *s = strtab_get(&f->keys, k);
 
+		f->key[k].job = 0;
 		if (!f->key[k].seen)
 			continue;
-		p = strtab_intern(&f->progs, s, (size_t)(strchr(s, '\t') - s),
-		    NULL);
+		pl = (size_t)(strchr(s, '\t') - s);
+		if (f->only != NULL && (pl != f->onlylen ||
+		    memcmp(s, f->only, pl) != 0))
+			continue;
+		p = strtab_intern(&f->progs, s, pl, NULL);
 		grow0(&f->prog, &f->capprog, p, sizeof(*f->prog));
 		f->key[k].prog = p;
+		f->key[k].job = 1;
 		f->prog[p].thunk_ns += f->key[k].ns;
+		f->prog[p].in = 1;
 	}
+}
+
+/* Whether program P competes for the top: with module rows, one that has
+ * them, else one with thunks; when the job selects a program, that one
+ * alone. */
+static int
+candidate(const struct fold *f, size_t p)
+{
+	if (f->only != NULL && (f->progs.len[p] != f->onlylen ||
+	    memcmp(strtab_get(&f->progs, p), f->only, f->onlylen) != 0))
+		return 0;
+	return mods(f) ? f->prog[p].has_modules : f->prog[p].in;
 }
 
 /* Analysis.ipynb: take modules, largest first, while those taken make
@@ -648,7 +691,7 @@ select_top(struct fold *f)
 	double seen = 0;
 
 	for (i = 0; i < n; i++)
-		if (!f->have_modules || f->prog[i].has_modules) {
+		if (candidate(f, i)) {
 			ord[nc++] = i;
 			total += basis(f, i);
 		}
@@ -677,9 +720,10 @@ totals(struct fold *f)
 	for (i = 0; i < f->progs.n; i++)
 		if (f->prog[i].top) {
 			f->tot.thunks_ns += f->prog[i].thunk_ns;
-			f->tot.modules_ns += f->prog[i].module_ns;
+			if (mods(f))
+				f->tot.modules_ns += f->prog[i].module_ns;
 		}
-	for (i = 0; i < f->pdevs.n; i++) {
+	for (i = 0; i < f->pdevs.n && mods(f); i++) {
 		const struct pdev *d = &f->pdev[i];
 
 		if (!f->prog[d->prog].top)
@@ -693,7 +737,7 @@ totals(struct fold *f)
 	for (i = 0; i < nd; i++)
 		if (any[i])
 			f->tot.wall_ns += last[i] - first[i];
-	f->tot.have_modules = f->have_modules;
+	f->tot.have_modules = mods(f);
 	free(first);
 	free(last);
 	free(any);
@@ -961,6 +1005,7 @@ spread(struct fold *f, size_t k)
 
 		f->line[id].whole += ns / (int64_t)nu;
 		f->line[id].frac += (double)(ns % (int64_t)nu) / (double)nu;
+		f->line[id].used = 1;
 	}
 	free(u);
 }
@@ -975,6 +1020,7 @@ idle_line(struct fold *f, const char *name, int64_t ns)
 	s.n = strlen(name);
 	id = line_id(f, &s, 1);
 	f->line[id].whole += ns > 0 ? ns : 0;
+	f->line[id].used = 1;
 }
 
 /* The selected keys' thunk time per opcode, by id in ops (the empty
@@ -989,7 +1035,7 @@ opcode_sums(struct fold *f, int64_t **ns, char **used)
 	*ns = mem_calloc(f->ops.n + 1, sizeof(**ns));
 	*used = mem_calloc(f->ops.n + 1, 1);
 	for (k = 0; k < f->keys.n; k++) {
-		if (!f->key[k].seen || !f->prog[f->key[k].prog].top)
+		if (!f->key[k].job || !f->prog[f->key[k].prog].top)
 			continue;
 		if (f->key[k].var != 0)
 			op = f->var[f->key[k].var - 1].opcode;
@@ -1009,20 +1055,45 @@ fold_finish(struct fold *f)
 	select_top(f);
 	totals(f);
 	for (k = 0; k < f->keys.n; k++)
-		if (f->key[k].seen && f->prog[f->key[k].prog].top &&
+		if (f->key[k].job && f->prog[f->key[k].prog].top &&
 		    f->key[k].var == 0)
 			f->tot.nunknown++;
 	if (f->o.by == FOLD_OPCODE)
 		return 0;
-	f->frame_line = mem_calloc(f->nframes + 1, sizeof(*f->frame_line));
+	/* Kept from job to job: a stack's line is the same in each. */
+	if (f->frame_line == NULL)
+		f->frame_line = mem_calloc(f->nframes + 1,
+		    sizeof(*f->frame_line));
 	for (k = 0; k < f->keys.n; k++)
-		if (f->key[k].seen && f->prog[f->key[k].prog].top)
+		if (f->key[k].job && f->prog[f->key[k].prog].top)
 			spread(f, k);
-	if (f->have_modules) {
+	if (mods(f)) {
 		idle_line(f, IDLE_INSIDE, f->tot.modules_ns - f->tot.thunks_ns);
 		idle_line(f, IDLE_BETWEEN, f->tot.wall_ns - f->tot.modules_ns);
 	}
 	return 0;
+}
+
+void
+fold_select(struct fold *f, enum fold_by by, const char *program,
+    size_t plen, int no_modules)
+{
+	size_t i;
+
+	f->o.by = by;
+	f->only = program;
+	f->onlylen = plen;
+	f->no_modules = no_modules;
+	memset(&f->tot, 0, sizeof(f->tot));
+	for (i = 0; i < f->progs.n; i++) {
+		f->prog[i].thunk_ns = 0;
+		f->prog[i].top = f->prog[i].in = 0;
+	}
+	for (i = 0; i < f->lines.n; i++) {
+		f->line[i].whole = 0;
+		f->line[i].frac = 0;
+		f->line[i].used = 0;
+	}
 }
 
 const struct fold_totals *
@@ -1045,15 +1116,17 @@ cmp_line(const void *a, const void *b, const void *ctx)
 int
 fold_write_folded(struct fold *f, FILE *fp, const char *name)
 {
-	size_t n = f->lines.n, i;
-	size_t *ord = mem_calloc(n + 1, sizeof(*ord));
-	int64_t *whole = mem_calloc(n + 1, sizeof(*whole));
-	int64_t *count = mem_calloc(n + 1, sizeof(*count));
-	double *frac = mem_calloc(n + 1, sizeof(*frac));
+	size_t n = 0, i;
+	size_t *ord = mem_calloc(f->lines.n + 1, sizeof(*ord));
+	int64_t *whole = mem_calloc(f->lines.n + 1, sizeof(*whole));
+	int64_t *count = mem_calloc(f->lines.n + 1, sizeof(*count));
+	double *frac = mem_calloc(f->lines.n + 1, sizeof(*frac));
 	int rc = 0;
 
-	for (i = 0; i < n; i++)
-		ord[i] = i;
+	/* The lines of this job: those of earlier jobs are kept, unused. */
+	for (i = 0; i < f->lines.n; i++)
+		if (f->line[i].used)
+			ord[n++] = i;
 	sort_stable(ord, n, sizeof(*ord), cmp_line, &f->lines);
 	for (i = 0; i < n; i++) {
 		whole[i] = f->line[ord[i]].whole;
@@ -1107,7 +1180,7 @@ fold_write_opcodes(struct fold *f, struct tsv_writer *w)
 			row[n].name = strtab_get(&f->ops, i);
 			row[n++].ns = ns[i];
 		}
-	if (f->have_modules) {
+	if (mods(f)) {
 		row[n].name = IDLE_OPCODE;
 		row[n++].ns = f->tot.modules_ns - f->tot.thunks_ns;
 	}

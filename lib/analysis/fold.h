@@ -35,6 +35,9 @@ struct fold_opts {
 	double top;		/* share of module time the selected modules
 				   reach, in (0, 1]; 1 selects every module */
 	int64_t unit_ns;	/* folded count unit: 1 (ns) or 1000 (us) */
+	unsigned kinds;		/* the folds the hlo rows are read for, bits
+				   1u << FOLD_x (several jobs of one fold,
+				   fold_select); 0: BY's alone */
 };
 
 /* The reference's three total-runtime definitions, over the selected
@@ -127,6 +130,22 @@ int fold_add_thunk(struct fold *f, const char *program, size_t plen,
  * with the reference's fallbacks (see nsysjax-fold(1)).  Returns 0.
  */
 int fold_finish(struct fold *f);
+
+/*
+ * Several folds from one load (nsysjax-fold -o: the stack frames and hlo
+ * rows read once, thunk and module rows summed once): the next job folds
+ * BY (one of opts.kinds), the thunks of the program PROGRAM[0..PLEN)
+ * alone (the ProgramId as in the TSV; NULL: every program; with it, the
+ * one candidate for the top modules, its own module rows the only ones
+ * counted), without the module rows when NO_MODULES (a module alone: no
+ * idle roots).  Forgets the previous job's selection,
+ * totals and sums; keeps its lines, whose text does not depend on the job
+ * (each stack's line is built once).  Then call fold_finish and a writer
+ * as for a single fold; the output is what a fold of that job alone
+ * writes.  PROGRAM must outlive the job.
+ */
+void fold_select(struct fold *f, enum fold_by by, const char *program,
+    size_t plen, int no_modules);
 
 /* The totals of fold_finish. */
 const struct fold_totals *fold_totals(const struct fold *f);

@@ -23,17 +23,51 @@ xz_error(lzma_ret r)
 	}
 }
 
+/* The largest size xz_last_size gives: beyond it the buffer grows. */
+#define XZ_MAX_HINT ((uint64_t)1 << 32)
+
+size_t
+xz_last_size(const uint8_t *in, size_t inlen)
+{
+	lzma_stream_flags flags;
+	lzma_index *idx = NULL;
+	uint64_t memlimit = (uint64_t)1 << 26, size;
+	size_t end = inlen, pos;
+
+	/* Stream padding: zero bytes, in fours. */
+	while (end >= 4 && end % 4 == 0 && in[end - 1] == 0 &&
+	    in[end - 2] == 0 && in[end - 3] == 0 && in[end - 4] == 0)
+		end -= 4;
+	if (end < 2 * LZMA_STREAM_HEADER_SIZE ||
+	    lzma_stream_footer_decode(&flags,
+	    in + end - LZMA_STREAM_HEADER_SIZE) != LZMA_OK ||
+	    flags.backward_size > end - 2 * LZMA_STREAM_HEADER_SIZE)
+		return 0;
+	pos = end - LZMA_STREAM_HEADER_SIZE - (size_t)flags.backward_size;
+	if (lzma_index_buffer_decode(&idx, &memlimit, NULL, in, &pos,
+	    end - LZMA_STREAM_HEADER_SIZE) != LZMA_OK)
+		return 0;
+	size = lzma_index_uncompressed_size(idx);
+	lzma_index_end(idx, NULL);
+	return size < XZ_MAX_HINT ? (size_t)size : 0;
+}
+
 int
 xz_decode(const uint8_t *in, size_t inlen, uint8_t **out, size_t *outlen)
 {
 	lzma_stream s = LZMA_STREAM_INIT;
-	size_t cap = inlen * 4 + 4096, len = 0;
+	size_t cap = xz_last_size(in, inlen), len = 0;
 	uint8_t *buf;
 	lzma_ret r;
 
 	r = lzma_stream_decoder(&s, UINT64_MAX, LZMA_CONCATENATED);
 	if (r != LZMA_OK)
 		return xz_error(r);
+	/* Its last stream's size and the NUL: one allocation of the right
+	 * size, where doublings and their copies and page faults were most
+	 * of the decompression floor.  Else a guess; concatenated streams
+	 * grow the buffer. */
+	cap = cap > 0 ? cap + 1 : inlen * 4 + 4096;
 	buf = mem_alloc(cap);
 	s.next_in = in;
 	s.avail_in = inlen;

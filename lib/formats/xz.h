@@ -17,6 +17,17 @@
  */
 int xz_decode(const uint8_t *in, size_t inlen, uint8_t **out, size_t *outlen);
 
+/*
+ * The uncompressed size of the last .xz stream in IN[0..INLEN), read from
+ * its index (the .xz format, section 4: the stream footer gives the
+ * index's size, the index the blocks' sizes; trailing stream padding is
+ * skipped), or 0 when the footer or index does not decode (liblzma checks
+ * their CRC32s) or the size is 2^32 bytes or more.  xz_decode allocates
+ * this much at once; the decoder checks the same index against the data,
+ * so a wrong size costs memory, never a wrong result.
+ */
+size_t xz_last_size(const uint8_t *in, size_t inlen);
+
 /* Whether DATA[0..LEN) starts with the .xz magic bytes FD '7zXZ' 00. */
 int xz_is_xz_data(const uint8_t *data, size_t len);
 

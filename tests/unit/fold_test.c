@@ -230,14 +230,15 @@ static const char hlo[] =
     "P\tk4\tcopy\t4\t\n"
     "P\tk6\tfusion\t2 3 5\t\n";
 
-/* A fold of the tables above with thunks k1..k6 (k5 has no hlo row). */
+/* A fold of the tables above with thunks k1..k6 (k5 has no hlo row),
+ * its hlo rows read for the folds KINDS (0: BY's). */
 static struct fold *
-small(enum fold_by by, int64_t unit)
+small_k(enum fold_by by, int64_t unit, unsigned kinds)
 {
-	struct fold_opts o = { by, 0.99, unit };
+	struct fold_opts o = { by, 0.99, unit, kinds };
 	struct fold *f = fold_new(&o);
 
-	if (by == FOLD_SOURCE)
+	if (by == FOLD_SOURCE || (kinds & (1u << FOLD_SOURCE)))
 		CHECK_INT(load(f, fold_load_stackframes, frames), 0);
 	CHECK_INT(load(f, fold_load_hlo, hlo), 0);
 	CHECK_INT(fold_add_thunk(f, P("P"), P("k1"), 6), 0);
@@ -248,6 +249,12 @@ small(enum fold_by by, int64_t unit)
 	CHECK_INT(fold_add_thunk(f, P("P"), P("k5"), 2), 0);
 	CHECK_INT(fold_add_thunk(f, P("P"), P("k6"), 10), 0);
 	return f;
+}
+
+static struct fold *
+small(enum fold_by by, int64_t unit)
+{
+	return small_k(by, unit, 0);
 }
 
 static void
@@ -299,11 +306,11 @@ op_name(void)
 }
 
 /* Programs A, B, C with module time 95, 4.5 and 1 us (C on two
- * devices). */
+ * devices); the hlo rows read for the folds KINDS (0: BY's). */
 static struct fold *
-modules(enum fold_by by, double top)
+modules_k(enum fold_by by, double top, unsigned kinds)
 {
-	struct fold_opts o = { by, top, 1 };
+	struct fold_opts o = { by, top, 1, kinds };
 	struct fold *f = fold_new(&o);
 
 	CHECK_INT(load(f, fold_load_hlo,
@@ -319,6 +326,12 @@ modules(enum fold_by by, double top)
 	CHECK_INT(fold_add_thunk(f, P("B"), P("t"), 4000), 0);
 	CHECK_INT(fold_add_thunk(f, P("C"), P("t"), 1000), 0);
 	return f;
+}
+
+static struct fold *
+modules(enum fold_by by, double top)
+{
+	return modules_k(by, top, 0);
 }
 
 static void
@@ -370,7 +383,7 @@ top_and_idle(void)
 static void
 no_modules(void)
 {
-	struct fold_opts o = { FOLD_OPCODE, 0.9, 1 };
+	struct fold_opts o = { FOLD_OPCODE, 0.9, 1, 0 };
 	struct fold *f = fold_new(&o);
 	char *out;
 
@@ -388,7 +401,7 @@ no_modules(void)
 static void
 variants(void)
 {
-	struct fold_opts o = { FOLD_SOURCE, 1, 1 };
+	struct fold_opts o = { FOLD_SOURCE, 1, 1, 0 };
 	struct fold *f = fold_new(&o);
 	char *out;
 
@@ -422,7 +435,7 @@ variants(void)
 static void
 variants_grow(void)
 {
-	struct fold_opts o = { FOLD_SOURCE, 1, 1 };
+	struct fold_opts o = { FOLD_SOURCE, 1, 1, 0 };
 	struct fold *f = fold_new(&o);
 	char text[4096];
 	size_t n = 0;
@@ -456,7 +469,7 @@ variants_grow(void)
 static void
 modules_long(void)
 {
-	struct fold_opts o = { FOLD_OPCODE, 1, 1 };
+	struct fold_opts o = { FOLD_OPCODE, 1, 1, 0 };
 	struct fold *f = fold_new(&o);
 	int64_t hour = 3600 * INT64_C(1000000000), i;
 	int rc = 0;
@@ -475,7 +488,7 @@ static const char *
 load_error(enum fold_by by, int (*fn)(struct fold *, struct tsv_reader *),
     const char *text)
 {
-	struct fold_opts o = { by, 0.99, 1 };
+	struct fold_opts o = { by, 0.99, 1, 0 };
 	struct fold *f = fold_new(&o);
 	int rc = 0;
 
@@ -490,7 +503,7 @@ load_error(enum fold_by by, int (*fn)(struct fold *, struct tsv_reader *),
 static void
 errors(void)
 {
-	struct fold_opts o = { FOLD_SOURCE, 0.99, 1 };
+	struct fold_opts o = { FOLD_SOURCE, 0.99, 1, 0 };
 	struct fold *f;
 
 	CHECK_STR(load_error(FOLD_SOURCE, fold_load_stackframes,
@@ -575,6 +588,99 @@ diff_counts(void)
 	}
 }
 
+/* One load, several jobs (fold_select, nsysjax-fold -o): each job's
+ * output is the single fold's above, whatever ran before it. */
+static void
+jobs(void)
+{
+	static const char whole[] =
+	    "[GPU active];[Unknown] 4000\n"
+	    "[GPU active];a;b 80000\n"
+	    "[GPU idle between module executions] 105000\n"
+	    "[GPU idle during module execution] 15500\n";
+	static const char src[] =
+	    "[GPU active];[Unknown] 5\n"
+	    "[GPU active];[Unknown];x/y 7\n"
+	    "[GPU active];main.py:1[<module>];lib.py:2[f];op/a 9\n"
+	    "[GPU active];main.py:1[<module>];lib.py:2[f];op/b:c 8\n"
+	    "[GPU active];main.py:1[<module>];lib.py:2[f];op/d 3\n"
+	    "[GPU active];main.py:1[<module>];step_3 1\n";
+	unsigned all = 1u << FOLD_SOURCE | 1u << FOLD_OP_NAME | 1u << FOLD_OPCODE;
+	struct fold *f = modules_k(FOLD_OP_NAME, 0.99, 1u << FOLD_OP_NAME |
+	    1u << FOLD_OPCODE);
+	const struct fold_totals *t;
+	char *out;
+
+	fold_select(f, FOLD_OP_NAME, NULL, 0, 0);
+	out = output(f, 0);
+	CHECK_STR(out, whole);
+	free(out);
+	/* C alone, without its module rows: its thunk (no hlo row) and
+	 * no idle root; C is the one candidate. */
+	fold_select(f, FOLD_OP_NAME, "C", 1, 1);
+	out = output(f, 0);
+	CHECK_STR(out, "[GPU active];[Unknown] 1000\n");
+	t = fold_totals(f);
+	CHECK_INT(t->nprograms, 1);
+	CHECK_INT(t->ntop, 1);
+	CHECK_INT(t->thunks_ns, 1000);
+	CHECK_INT(t->modules_ns, 0);
+	CHECK_INT(t->have_modules, 0);
+	CHECK_INT(t->nunknown, 1);
+	free(out);
+	/* A alone keeps its module rows when asked: its own idle time,
+	 * no other program's module time. */
+	fold_select(f, FOLD_OP_NAME, "A", 1, 0);
+	out = output(f, 0);
+	CHECK_STR(out, "[GPU active];a;b 80000\n"
+	    "[GPU idle between module executions] 0\n"
+	    "[GPU idle during module execution] 15000\n");
+	free(out);
+	fold_select(f, FOLD_OPCODE, NULL, 0, 0);
+	out = output(f, 1);
+	CHECK_STR(out, "Opcode\tProjDurMs\tFraction\n"
+	    "fusion\t0.08\t0.8040201005025126\n"
+	    "GPU idle during modules\t0.0155\t0.15577889447236182\n"
+	    "\t0.004\t0.04020100502512563\n");
+	free(out);
+	fold_select(f, FOLD_OP_NAME, NULL, 0, 0);
+	out = output(f, 0);
+	CHECK_STR(out, whole);
+	t = fold_totals(f);
+	CHECK_INT(t->ntop, 2);
+	CHECK_INT(t->nprograms, 3);
+	CHECK_INT(t->wall_ns, 204500);
+	free(out);
+	fold_free(f);
+
+	/* Source then op_name from one load: the lines of one kind never
+	 * show in the other's output. */
+	f = small_k(FOLD_SOURCE, 1, all);
+	fold_select(f, FOLD_SOURCE, NULL, 0, 0);
+	out = output(f, 0);
+	CHECK_STR(out, src);
+	free(out);
+	fold_select(f, FOLD_OP_NAME, NULL, 0, 0);
+	out = output(f, 0);
+	CHECK_STR(out,
+	    "[GPU active];[Unknown] 16\n"
+	    "[GPU active];op;a 5\n"
+	    "[GPU active];op;b:c 5\n"
+	    "[GPU active];x;y 7\n");
+	free(out);
+	/* P alone is the whole run; Q has no thunk: an empty graph. */
+	fold_select(f, FOLD_SOURCE, "P", 1, 1);
+	out = output(f, 0);
+	CHECK_STR(out, src);
+	free(out);
+	fold_select(f, FOLD_SOURCE, "Q", 1, 1);
+	out = output(f, 0);
+	CHECK_STR(out, "");
+	CHECK_INT(fold_totals(f)->nprograms, 0);
+	free(out);
+	fold_free(f);
+}
+
 int
 main(void)
 {
@@ -592,5 +698,6 @@ main(void)
 	modules_long();
 	errors();
 	diff_counts();
+	jobs();
 	return unit_done("fold");
 }
