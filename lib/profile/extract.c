@@ -968,11 +968,12 @@ sqlite_db(struct extract *x, size_t k)
 	}
 	nvtxproj_sweep(d->r, d->nr, d->c, d->nc, d->corder, d->g, x->proj[k]);
 	nsysdb_swept(d);
-	nvtxproj_order(d->r, x->proj[k]);
+	/* The names' scan on its thread while the output order is made. */
 	if (nsysdb_names_start(d) != 0) {
 		sqlite_prefix(p);
 		return NULL;
 	}
+	nvtxproj_order(d->r, x->proj[k]);
 	if (d->nops_unlaunched > 0)
 		err_note(&x->warnings, "%s: %zu of %zu GPU operations have no launching CUDA "
 		    "call in CUPTI_ACTIVITY_KIND_RUNTIME (cut from the "
