@@ -334,18 +334,19 @@ nvtxproj_prepare(const struct nvtxproj_range *r, size_t nr,
 	p->pend = mem_alloc((nr + 1) * sizeof(*p->pend));
 	p->nops = mem_alloc((nr + 1) * sizeof(*p->nops));
 	p->parent = mem_alloc((nr + 1) * sizeof(*p->parent));
-	p->nchild = mem_alloc((nr + 1) * sizeof(*p->nchild));
-	/* An empty envelope is [INT64_MAX, INT64_MIN].  Every array is
-	 * written here, the zeroes too (not calloc's untouched pages): the
-	 * first touch of a page is its cost (a fault), taken here, off the
-	 * sweep's path when the caller prepares while it waits. */
+	/* Counted by nvtxproj_order, after the sweep: its pages are left
+	 * untouched (calloc's) until then. */
+	p->nchild = mem_calloc(nr + 1, sizeof(*p->nchild));
+	/* An empty envelope is [INT64_MAX, INT64_MIN].  The sweep's arrays
+	 * are written here, the zeroes too (not calloc's untouched pages):
+	 * the first touch of a page is its cost (a fault), taken here, off
+	 * the sweep's path when the caller prepares while it waits. */
 	for (i = 0; i < nr; i++) {
 		p->pstart[i] = INT64_MAX;
 		p->pend[i] = INT64_MIN;
 	}
 	memset(p->nops, 0, (nr + 1) * sizeof(*p->nops));
 	memset(p->parent, 0xff, (nr + 1) * sizeof(*p->parent));
-	memset(p->nchild, 0, (nr + 1) * sizeof(*p->nchild));
 	/* The ranges' sweep order, in the buffer that becomes the output
 	 * order. */
 	p->order = sort_by_thread(r, nr, sizeof(*r),
