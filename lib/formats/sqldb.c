@@ -12,11 +12,13 @@
 
 struct sqldb {
 	sqlite3 *db;
+	int utf8;		/* text stored as UTF-8 (PRAGMA encoding) */
 };
 
 struct sqldb_stmt {
 	sqlite3_stmt *st;
 	sqlite3 *db;
+	int utf8;
 };
 
 static const char magic[16] = "SQLite format 3";	/* and its NUL */
@@ -101,6 +103,14 @@ finish_open(sqlite3 *db)
 	sqlite3_finalize(st);
 	s = mem_alloc(sizeof(*s));
 	s->db = db;
+	s->utf8 = 0;
+	if (sqlite3_prepare_v2(db, "PRAGMA encoding", -1, &st, NULL) ==
+	    SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+		const unsigned char *e = sqlite3_column_text(st, 0);
+
+		s->utf8 = e != NULL && strcmp((const char *)e, "UTF-8") == 0;
+	}
+	sqlite3_finalize(st);
 	return s;
 }
 
@@ -263,6 +273,7 @@ sqldb_prepare(struct sqldb *db, const char *sql)
 	s = mem_alloc(sizeof(*s));
 	s->st = st;
 	s->db = db->db;
+	s->utf8 = db->utf8;
 	return s;
 }
 
@@ -308,6 +319,24 @@ sqldb_text(struct sqldb_stmt *st, int i, size_t *len)
 
 	*len = s ? (size_t)sqlite3_column_bytes(st->st, i) : 0;
 	return s;
+}
+
+const char *
+sqldb_bytes(struct sqldb_stmt *st, int i, size_t *len)
+{
+	const char *s;
+
+	if (!st->utf8)
+		return sqldb_text(st, i, len);
+	if (sqlite3_column_type(st->st, i) == SQLITE_NULL) {
+		*len = 0;
+		return NULL;
+	}
+	/* The value's bytes where they are: a text's in UTF-8, as
+	 * sqldb_text's, but not copied to be NUL-terminated. */
+	s = sqlite3_column_blob(st->st, i);
+	*len = (size_t)sqlite3_column_bytes(st->st, i);
+	return s ? s : "";
 }
 
 void

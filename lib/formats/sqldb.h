@@ -73,6 +73,12 @@ int sqldb_isnull(struct sqldb_stmt *st, int i);
 int64_t sqldb_i64(struct sqldb_stmt *st, int i);
 const char *sqldb_text(struct sqldb_stmt *st, int i, size_t *len);
 
+/* Column I as sqldb_text gives it, *LEN bytes (NULL for NULL), but not
+ * NUL-terminated: the bytes where SQLite holds them, not a terminated
+ * copy (of a text column of millions of rows, the copies cost as much
+ * as the scan).  Valid until the next step. */
+const char *sqldb_bytes(struct sqldb_stmt *st, int i, size_t *len);
+
 /* Column I as an integer into *V (as sqldb_i64) unless it is NULL: 1,
  * or 0 for NULL (*V untouched).  One column fetch where sqldb_isnull and
  * sqldb_i64 make two; the readers of million-row tables use it. */

@@ -958,12 +958,22 @@ sqlite_db(struct extract *x, size_t k)
 	} else {
 		rc = nsysdb_open(d, p->sqlite_file);
 	}
+	/* The names are read once the sweep's memory is freed; the
+	 * projection is prepared while the operations are read. */
+	d->defer_names = 1;
+	d->prep = x->proj[k] = mem_calloc(1, sizeof(*x->proj[k]));
 	if (rc != 0 || nsysdb_load(d) != 0 || nsysdb_load_threads(d) != 0) {
 		sqlite_prefix(p);
 		return NULL;
 	}
-	x->proj[k] = mem_calloc(1, sizeof(*x->proj[k]));
-	nvtxproj_run(d->r, d->nr, d->c, d->nc, d->corder, d->g, x->proj[k]);
+	nvtxproj_sweep(d->r, d->nr, d->c, d->nc, d->corder, d->g, x->proj[k]);
+	nsysdb_swept(d);
+	/* The names' scan on its thread while the output order is made. */
+	if (nsysdb_names_start(d) != 0) {
+		sqlite_prefix(p);
+		return NULL;
+	}
+	nvtxproj_order(d->r, x->proj[k]);
 	if (d->nops_unlaunched > 0)
 		err_note(&x->warnings, "%s: %zu of %zu GPU operations have no launching CUDA "
 		    "call in CUPTI_ACTIVITY_KIND_RUNTIME (cut from the "
@@ -989,6 +999,10 @@ load_trace_sqlite(struct extract *x, size_t k)
 
 	if (d == NULL)
 		return -1;
+	if (nsysdb_names_finish(d) != 0) {
+		sqlite_prefix(&x->in.p[k]);
+		return -1;
+	}
 	nsysdb_proj_ranges(d, x->proj[k], &r, &n, &names, &nnames);
 	rc = frames_add_profile(&x->fr, k, r, n, 1, 1, d->threads,
 	    d->nthreads);
@@ -1013,6 +1027,10 @@ load_compile_sqlite(struct extract *x, size_t k)
 
 	if (d == NULL)
 		return -1;
+	if (nsysdb_names_finish(d) != 0) {
+		sqlite_prefix(p);
+		return -1;
+	}
 	rc = nsysdb_pushpop(d, &r, &n);
 	if (rc == 0)
 		rc = compile_add_profile(&x->cf, p->name, r, n, compile_fp, &c,

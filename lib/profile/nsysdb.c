@@ -29,6 +29,8 @@ static const char *const type_names[NTYPES] = {
 	"NvtxtStartEndRange", "NvtxDomainCreate"
 };
 static const int64_t type_default[NTYPES] = { 59, 60, 70, 71, 75 };
+_Static_assert(NTYPES == sizeof(((struct nsysdb *)0)->types) /
+    sizeof(int64_t), "nsysdb.types holds the NVTX event types");
 
 /* One GPU operation while joining: its launch (process, correlation
  * id) and GPU interval. */
@@ -318,6 +320,86 @@ domain_resolve(struct nsysdb *d, struct drefs *r)
 	u64map_free(&r->byhash);
 }
 
+/*
+ * The ranges' texts, one entry a range in the arena, each NUL-terminated
+ * (a range's text ends at its first NUL, as names are read): the text,
+ * or TEXT_REF and the decimal index of a StringIds string, or TEXT_ESC
+ * and a text that starts with TEXT_REF or TEXT_ESC.  A range's entry is
+ * found from the offset of every NSYSDB_TEXT_STEP-th one (d->rtext),
+ * where an offset a range took 8 bytes: 22 MB at 2.79 M ranges.
+ */
+#define TEXT_REF	'\1'
+#define TEXT_ESC	'\2'
+
+/* Append the entry of a text of LEN bytes at TEXT. */
+static void
+text_add(struct nsysdb *d, const char *text, size_t len)
+{
+	const char *nul = memchr(text, '\0', len);
+	int esc = len > 0 && (text[0] == TEXT_REF || text[0] == TEXT_ESC);
+
+	if (nul != NULL)
+		len = (size_t)(nul - text);
+	mem_grow(&d->arena, &d->caparena, d->narena + len + 2, 1);
+	if (esc)
+		d->arena[d->narena++] = TEXT_ESC;
+	memcpy(d->arena + d->narena, text, len);
+	d->arena[d->narena + len] = '\0';
+	d->narena += len + 1;
+}
+
+/* Append the entry of string S (an index into d->sval). */
+static void
+text_ref(struct nsysdb *d, size_t s)
+{
+	mem_grow(&d->arena, &d->caparena, d->narena + 24, 1);
+	d->narena += (size_t)snprintf(d->arena + d->narena, 24, "%c%zu",
+	    TEXT_REF, s) + 1;
+}
+
+/* The text of range I, moving cursor C there: from C when I lies a
+ * little ahead of it (names are mostly asked for in range order), else
+ * from the nearest indexed entry. */
+static const char *
+text_of(const struct nsysdb *d, size_t i, struct nsysdb_cursor *c)
+{
+	size_t k = i & ~(size_t)(NSYSDB_TEXT_STEP - 1), pos;
+	const char *e;
+
+	if (c->i <= i && c->i >= k)	/* {0, 0}: range 0's, the first */
+		k = c->i, pos = c->pos;
+	else
+		pos = d->rtext[i / NSYSDB_TEXT_STEP];
+	for (; k < i; k++)
+		pos += strlen(d->arena + pos) + 1;
+	c->i = i, c->pos = pos;
+	e = d->arena + pos;
+	if (e[0] == TEXT_REF)
+		return d->sval[strtoul(e + 1, NULL, 10)];
+	return e[0] == TEXT_ESC ? e + 1 : e;
+}
+
+/* Append range I's entry from columns ID (textId) and TEXT of ST. */
+static void
+text_entry(struct nsysdb *d, size_t i, struct sqldb_stmt *st, int id,
+    int text)
+{
+	const char *t;
+	size_t len;
+	int64_t v;
+	long s;
+
+	if (i % NSYSDB_TEXT_STEP == 0)
+		d->rtext[i / NSYSDB_TEXT_STEP] = d->narena;
+	if (sqldb_get_i64(st, id, &v) && (s = string_find(d, v)) >= 0) {
+		text_ref(d, (size_t)s);
+		return;
+	}
+	if ((t = sqldb_bytes(st, text, &len)) == NULL)
+		t = "", len = 0;
+	text_add(d, t, len);
+}
+
 static int
 range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 {
@@ -325,8 +407,6 @@ range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 	int64_t id = sqldb_i64(st, 0), start = sqldb_i64(st, 1), end;
 	int64_t type = sqldb_i64(st, 3), gtid = sqldb_i64(st, 4), v;
 	size_t i = d->nr, len;
-	const char *text;
-	long s;
 
 	if (type == x->types[T_DOMAIN])
 		return domain_event(d, st, &x->capdom);
@@ -350,7 +430,8 @@ range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 		return err_fail("more than 2^31 NVTX ranges");
 	if (i == d->capr) {
 		mem_grow(&d->r, &d->capr, i + 1, sizeof(*d->r));
-		d->rtext = mem_realloc(d->rtext, d->capr, sizeof(*d->rtext));
+		d->rtext = mem_realloc(d->rtext, d->capr / NSYSDB_TEXT_STEP + 1,
+		    sizeof(*d->rtext));
 		d->rdomain = mem_realloc(d->rdomain, d->capr,
 		    sizeof(*d->rdomain));
 		d->rpushpop = mem_realloc(d->rpushpop, d->capr,
@@ -369,17 +450,12 @@ range_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 	    type == x->types[T_TPUSHPOP];
 	d->rdomain[i] = !sqldb_get_i64(st, 6, &v) || v == 0 ? -1 :
 	    dref_of(&x->dr, PIDOF(gtid), v);
-	if (sqldb_get_i64(st, 7, &v) && (s = string_find(d, v)) >= 0) {
-		d->rtext[i] = -(int64_t)s - 1;
+	if (!d->defer_names) {
+		text_entry(d, i, st, 7, 8);
 	} else {
-		text = sqldb_text(st, 8, &len);
-		if (text == NULL)
-			text = "", len = 0;
-		mem_grow(&d->arena, &d->caparena, d->narena + len + 1, 1);
-		memcpy(d->arena + d->narena, text, len);
-		d->arena[d->narena + len] = '\0';
-		d->rtext[i] = (int64_t)d->narena;
-		d->narena += len + 1;
+		/* The entry's room, for nsysdb_names_start's one arena. */
+		(void)sqldb_bytes(st, 8, &len);
+		d->textroom += len + 2 > 24 ? len + 2 : 24;
 	}
 	d->nr++;
 	return 0;
@@ -396,9 +472,11 @@ load_ranges(struct nsysdb *d, const int64_t types[NTYPES])
 	memset(&x, 0, sizeof(x));
 	memcpy(x.types, types, sizeof(x.types));
 	x.maxts = INT64_MIN;
-	/* One scan for the ranges and the domains' creations. */
+	/* One scan for the ranges and the domains' creations, in rowid
+	 * order (NOT INDEXED: the names' scan meets them in that order). */
 	snprintf(sql, sizeof(sql), "SELECT rowid, start, end, eventType, "
-	    "globalTid, %s, %s, %s, %s FROM NVTX_EVENTS WHERE eventType IN "
+	    "globalTid, %s, %s, %s, %s FROM NVTX_EVENTS NOT INDEXED WHERE "
+	    "eventType IN "
 	    "(%lld, %lld, %lld, %lld, %lld)",
 	    col(d, "NVTX_EVENTS", "endGlobalTid"),
 	    col(d, "NVTX_EVENTS", "domainId"), col(d, "NVTX_EVENTS", "textId"),
@@ -489,12 +567,39 @@ cmp_launch(int64_t pa, int64_t ca, int64_t sa, int64_t ea, int64_t pb,
 }
 
 static int
-cmp_op(const void *pa, const void *pb)
+cmp_op(uint32_t x, uint32_t y, const void *ctx)
 {
-	const struct op *a = pa, *b = pb;
+	const struct op *a = (const struct op *)ctx + x;
+	const struct op *b = (const struct op *)ctx + y;
 
 	return cmp_launch(a->pid, a->corr, a->start, a->end, b->pid, b->corr,
 	    b->start, b->end);
+}
+
+/*
+ * The order of OPS[0..N) by cmp_op: NULL when they are in it already
+ * (kernels come in launch order: most exports), else a new array of N
+ * indices.  Indices, not the 32-byte records, are sorted (sort_idx: a
+ * natural merge sort, a pass per doubling of the runs), so that the
+ * scratch is 4 bytes an operation where qsort took another copy of the
+ * operations (first-touched pages cost more than the comparisons).
+ */
+static uint32_t *
+ops_order(const struct op *ops, size_t n)
+{
+	uint32_t *ix;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (cmp_op((uint32_t)(i - 1), (uint32_t)i, ops) > 0)
+			break;
+	if (i >= n)
+		return NULL;
+	ix = mem_alloc(n * sizeof(*ix));
+	for (i = 0; i < n; i++)
+		ix[i] = (uint32_t)i;
+	sort_idx(ix, n, cmp_op, ops);
+	return ix;
 }
 
 /* The same order for graph-node operations (stable: sort_stable). */
@@ -528,29 +633,33 @@ struct keys {
 };
 
 /*
- * Number the keys of OPS[0..N) (sorted by cmp_op) into K, with each
- * key's envelope into D->g and its operations' count into *COUNT.
+ * Number the keys of OPS[0..N) into K, with each key's envelope into
+ * D->g and its operations' count into *COUNT.  The operations are taken
+ * in the order of the indices IX (by cmp_op), or as they are when IX is
+ * NULL (in that order already).
  */
 static void
 keys_build(struct keys *k, struct nsysdb *d, const struct op *ops,
-    size_t n, uint32_t **count)
+    const uint32_t *ix, size_t n, uint32_t **count)
 {
 	size_t i, capk = 0, capp = 0;
+	const struct op *o, *prev = NULL;
 
 	memset(k, 0, sizeof(*k));
 	*count = NULL;
-	for (i = 0; i < n; i++) {
-		if (i > 0 && ops[i].pid == ops[i - 1].pid &&
-		    ops[i].corr == ops[i - 1].corr) {
-			if (ops[i].end > d->g[k->n - 1].end)
-				d->g[k->n - 1].end = ops[i].end;
+	for (i = 0; i < n; prev = o, i++) {
+		o = &ops[ix ? ix[i] : i];
+		if (prev != NULL && o->pid == prev->pid &&
+		    o->corr == prev->corr) {
+			if (o->end > d->g[k->n - 1].end)
+				d->g[k->n - 1].end = o->end;
 			(*count)[k->n - 1]++;
 			continue;
 		}
-		if (i == 0 || ops[i].pid != ops[i - 1].pid) {
+		if (prev == NULL || o->pid != prev->pid) {
 			mem_grow(&k->proc, &capp, k->nproc + 1,
 			    sizeof(*k->proc));
-			k->proc[k->nproc].pid = ops[i].pid;
+			k->proc[k->nproc].pid = o->pid;
 			k->proc[k->nproc].lo = k->proc[k->nproc].cur = k->n;
 			k->nproc++;
 		}
@@ -559,9 +668,9 @@ keys_build(struct keys *k, struct nsysdb *d, const struct op *ops,
 			d->g = mem_realloc(d->g, capk, sizeof(*d->g));
 			*count = mem_realloc(*count, capk, sizeof(**count));
 		}
-		k->corr[k->n] = ops[i].corr;
-		d->g[k->n].start = ops[i].start;
-		d->g[k->n].end = ops[i].end;
+		k->corr[k->n] = o->corr;
+		d->g[k->n].start = o->start;
+		d->g[k->n].end = o->end;
 		(*count)[k->n++] = 1;
 		k->proc[k->nproc - 1].hi = k->n;
 	}
@@ -900,7 +1009,7 @@ load_ops(struct nsysdb *d)
 {
 	struct opctx x;
 	struct callctx cx;
-	uint32_t *count;
+	uint32_t *count, *ix;
 	size_t i;
 	int rc;
 
@@ -911,10 +1020,15 @@ load_ops(struct nsysdb *d)
 		free(x.nv);
 		return -1;
 	}
-	if (x.n > 0)
-		qsort(x.v, x.n, sizeof(*x.v), cmp_op);
+	if (x.n >= UINT32_MAX) {
+		free(x.v);
+		free(x.nv);
+		return err_fail("more than 2^32 GPU operations");
+	}
+	ix = ops_order(x.v, x.n);
 	/* One key, and one envelope, per (process, correlation id). */
-	keys_build(&cx.keys, d, x.v, x.n, &count);
+	keys_build(&cx.keys, d, x.v, ix, x.n, &count);
+	free(ix);
 	free(x.v);
 	if (cx.keys.n >= INT32_MAX) {
 		rc = err_fail("more than 2^31 launches");
@@ -962,6 +1076,7 @@ nsysdb_load_nvtx(struct nsysdb *d)
 		    "eventType or globalTid column)");
 	if (load_strings(d) != 0 || resolve_types(d, types) != 0)
 		return -1;
+	memcpy(d->types, types, sizeof(d->types));
 	return load_ranges(d, types);
 }
 
@@ -1006,6 +1121,10 @@ load_both(struct nsysdb *d)
 		return nsysdb_load_nvtx(d) != 0 ? -1 : load_ops(d);
 	}
 	rc = nsysdb_load_nvtx(d);
+	/* The ranges are mostly read first: the projection's preparation
+	 * takes the wait for the operations. */
+	if (rc == 0 && d->prep != NULL)
+		nvtxproj_prepare(d->r, d->nr, d->prep);
 	pthread_join(th, NULL);
 	d->c = j->b.c, d->nc = j->b.nc, d->capc = j->b.capc;
 	d->g = j->b.g, d->ng = j->b.ng, d->capg = j->b.capg;
@@ -1074,18 +1193,208 @@ nsysdb_load_threads(struct nsysdb *d)
 	    "globalTid & 16777215, rowid", thread_row, &cap);
 }
 
+void
+nsysdb_swept(struct nsysdb *d)
+{
+	free(d->g);
+	free(d->corder);
+	d->g = NULL, d->ng = d->capg = 0;
+	d->corder = NULL;
+	if (d->ngop > 0)
+		return;
+	/* The calls' pages, touched already, are the names' arena to be
+	 * (nsysdb_names_start): a page touched first costs more than the
+	 * scan's work on it (a fault: some 15 us on a virtual machine). */
+	if (d->defer_names) {
+		d->spare = d->c;
+	} else {
+		free(d->c);
+	}
+	d->c = NULL, d->nc = d->capc = 0;
+}
+
+/* ---- the names' scan (deferred names) ---- */
+
+/* The names' scan on a thread of its own: the rows it has done are
+ * published (named) as it goes, for the writer to follow. */
+struct nsysdb_namer {
+	char sql[512];		/* the scan's */
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	size_t named;		/* ranges whose entries are in the arena */
+	int done, rc;
+	char msg[1024];		/* the err message of a failure */
+	struct sqldb *db;	/* its own connection */
+};
+
+/* Publish that the first K ranges have their entries (all, when DONE). */
+static void
+names_publish(struct nsysdb *d, size_t k, int done)
+{
+	struct nsysdb_namer *nm = d->namer;
+
+	if (nm == NULL)
+		return;
+	pthread_mutex_lock(&nm->mu);
+	nm->named = k;
+	nm->done = done;
+	pthread_cond_broadcast(&nm->cv);
+	pthread_mutex_unlock(&nm->mu);
+}
+
+/*
+ * The texts of the ranges, read from DB in a second scan of NVTX_EVENTS
+ * in rowid order (the ranges' order), into the arena that the first
+ * scan sized (d->textroom): the arena never moves, so that the writer
+ * can read the entries published while later ones are written.
+ */
+static int
+names_scan(struct nsysdb *d, struct sqldb *db, const char *sql)
+{
+	struct sqldb_stmt *st;
+	size_t k = 0;
+	int rc = 0;
+
+	if ((st = sqldb_prepare(db, sql)) == NULL)
+		return err_prefix("NVTX_EVENTS");
+	while (k < d->nr && (rc = sqldb_step(st)) == 1) {
+		int64_t id = sqldb_i64(st, 0);
+		size_t len;
+
+		if (id < d->r[k].id)
+			continue;	/* a range ending on another thread */
+		(void)sqldb_bytes(st, 2, &len);
+		if (id > d->r[k].id || d->narena + (len + 2 > 24 ? len + 2 :
+		    24) > d->caparena) {
+			rc = err_fail("row %lld: not as first read (the file "
+			    "changed?)", (long long)d->r[k].id);
+			break;
+		}
+		text_entry(d, k++, st, 1, 2);
+		if (k % 4096 == 0)
+			names_publish(d, k, 0);
+	}
+	sqldb_finalize(st);
+	if (rc >= 0 && k < d->nr)
+		rc = err_fail("row %lld: not found again (the file changed?)",
+		    (long long)d->r[k].id);
+	return rc < 0 ? err_prefix("NVTX_EVENTS") : 0;
+}
+
+static void *
+names_thread(void *arg)
+{
+	struct nsysdb *d = arg;
+	struct nsysdb_namer *nm = d->namer;
+	int rc = names_scan(d, nm->db, nm->sql);
+
+	if (rc != 0)
+		snprintf(nm->msg, sizeof(nm->msg), "%s", err_msg());
+	pthread_mutex_lock(&nm->mu);
+	nm->rc = rc;
+	pthread_mutex_unlock(&nm->mu);
+	names_publish(d, d->nr, 1);
+	return NULL;
+}
+
+int
+nsysdb_names_start(struct nsysdb *d)
+{
+	const int64_t *t = d->types;
+	struct nsysdb_namer *nm;
+	int rc;
+
+	if (!d->defer_names)
+		return 0;
+	d->defer_names = 0;
+	d->arena = mem_realloc(d->spare, d->textroom + 1, 1);
+	d->caparena = d->textroom + 1;
+	d->spare = NULL;
+	nm = mem_calloc(1, sizeof(*nm));
+	snprintf(nm->sql, sizeof(nm->sql), "SELECT rowid, %s, %s FROM "
+	    "NVTX_EVENTS NOT INDEXED WHERE eventType IN (%lld, %lld, %lld, "
+	    "%lld)", col(d, "NVTX_EVENTS", "textId"),
+	    col(d, "NVTX_EVENTS", "text"), (long long)t[T_PUSHPOP],
+	    (long long)t[T_STARTEND], (long long)t[T_TPUSHPOP],
+	    (long long)t[T_TSTARTEND]);
+	/* A thread of its own when the file can be opened again (an export
+	 * read from a zip member is in memory: this thread scans it). */
+	if (d->path != NULL && d->nr > 0 &&
+	    (nm->db = sqldb_open(d->path)) != NULL) {
+		if (pthread_mutex_init(&nm->mu, NULL) != 0)
+			goto here;
+		if (pthread_cond_init(&nm->cv, NULL) != 0) {
+			pthread_mutex_destroy(&nm->mu);
+			goto here;
+		}
+		d->namer = nm;
+		if (pthread_create(&nm->th, NULL, names_thread, d) == 0)
+			return 0;
+		d->namer = NULL;
+		pthread_cond_destroy(&nm->cv);
+		pthread_mutex_destroy(&nm->mu);
+	}
+here:
+	rc = names_scan(d, d->db, nm->sql);
+	sqldb_close(nm->db);
+	free(nm);
+	return rc;
+}
+
+/* Wait until range I has its entry; *READY: how many have (SIZE_MAX
+ * when the scan is over or there is none).  Returns -1 when the scan
+ * failed (its entries are not to be read). */
+static int
+names_wait(const struct nsysdb *d, size_t i, size_t *ready)
+{
+	struct nsysdb_namer *nm = d->namer;
+	int rc;
+
+	if (nm == NULL) {
+		*ready = SIZE_MAX;
+		return 0;
+	}
+	pthread_mutex_lock(&nm->mu);
+	while (nm->named <= i && !nm->done)
+		pthread_cond_wait(&nm->cv, &nm->mu);
+	*ready = nm->done ? SIZE_MAX : nm->named;
+	rc = nm->done && nm->rc != 0 ? -1 : 0;
+	pthread_mutex_unlock(&nm->mu);
+	return rc;
+}
+
+int
+nsysdb_names_finish(struct nsysdb *d)
+{
+	struct nsysdb_namer *nm = d->namer;
+	int rc;
+
+	if (nm == NULL)
+		return 0;
+	pthread_join(nm->th, NULL);
+	d->namer = NULL;
+	rc = nm->rc;
+	if (rc != 0)
+		err_fail("%s", nm->msg);
+	pthread_cond_destroy(&nm->cv);
+	pthread_mutex_destroy(&nm->mu);
+	sqldb_close(nm->db);
+	free(nm);
+	return rc;
+}
+
 /* ---- names and output ---- */
 
 /* The name of range I ("domain:text") into *BUF (grown as needed);
  * its length in *LEN. */
 static const char *
-name_into(const struct nsysdb *d, size_t i, char **buf, size_t *cap,
-    size_t *len)
+name_into(const struct nsysdb *d, size_t i, struct nsysdb_cursor *c,
+    char **buf, size_t *cap, size_t *len)
 {
 	int32_t k = d->rdomain[i] >= 0 ? d->ddom[d->rdomain[i]] : -1;
 	const char *dom = k >= 0 ? d->dom[k].name : "";
-	const char *text = d->rtext[i] < 0 ? d->sval[-d->rtext[i] - 1] :
-	    d->arena + d->rtext[i];
+	const char *text = text_of(d, i, c);
 	size_t nd = strlen(dom), nt = strlen(text);
 
 	mem_grow(buf, cap, nd + nt + 2, 1);
@@ -1101,7 +1410,11 @@ nsysdb_name(struct nsysdb *d, size_t i)
 {
 	size_t len;
 
-	return name_into(d, i, &d->scratch, &d->capscratch, &len);
+	/* Its callers check nsysdb_names_finish first. */
+	if (d->namer != NULL && nsysdb_names_finish(d) != 0)
+		return "";
+
+	return name_into(d, i, &d->cur, &d->scratch, &d->capscratch, &len);
 }
 
 /*
@@ -1142,6 +1455,8 @@ range_stack(const struct nvtxproj_range *r, const int32_t *parent, size_t i,
 struct rowbuf {
 	char *name, *stack;
 	size_t capname, capstack;
+	struct nsysdb_cursor cur;
+	size_t ready;		/* ranges known to have their names */
 };
 
 /* Row K of P's order (range P->order[K]) to W. */
@@ -1149,12 +1464,16 @@ static int
 nvtx_row(const struct nsysdb *d, const struct nvtxproj *p, size_t k,
     struct tsv_writer *w, struct rowbuf *b)
 {
-	size_t i = p->order[k], len, slen, lvl;
+	size_t i = p->order[k], len = 0, slen, lvl;
 	const struct nvtxproj_range *r = &d->r[i];
-	const char *name = name_into(d, i, &b->name, &b->capname, &len);
+	const char *name = "";
 	const char *stack = range_stack(d->r, p->parent, i, &b->stack,
 	    &b->capstack, &slen, &lvl);
 
+	/* The names' scan may still be under way: wait for this one.  A
+	 * failed scan leaves names empty, and nsysdb_write_nvtx fails. */
+	if ((i < b->ready || names_wait(d, i, &b->ready) == 0))
+		name = name_into(d, i, &b->cur, &b->name, &b->capname, &len);
 	tsv_strn(w, name, len);
 	tsv_i64(w, p->pstart[i]);
 	tsv_i64(w, p->pend[i] - p->pstart[i]);
@@ -1249,7 +1568,7 @@ take_chunk(struct fmtjob *j, size_t k, struct tsv_writer *w)
 static int
 nvtx_rows(struct nsysdb *d, const struct nvtxproj *p, struct tsv_writer *w)
 {
-	struct rowbuf rb = { NULL, NULL, 0, 0 };
+	struct rowbuf rb = { NULL, NULL, 0, 0, { 0, 0 }, 0 };
 	struct fmtjob j;
 	pthread_t th;
 	int threaded = 0, rc = 0;
@@ -1301,9 +1620,15 @@ int
 nsysdb_write_nvtx(struct nsysdb *d, const struct nvtxproj *p,
     struct tsv_writer *w, int header)
 {
+	int rc = 0;
+
 	if (header && tsv_header(w, nsysdb_nvtx_columns) != 0)
-		return -1;
-	return nvtx_rows(d, p, w);
+		rc = -1;
+	if (rc == 0)
+		rc = nvtx_rows(d, p, w);
+	if (nsysdb_names_finish(d) != 0)
+		rc = -1;
+	return rc;
 }
 
 void
@@ -1568,6 +1893,7 @@ nsysdb_free(struct nsysdb *d)
 {
 	size_t i;
 
+	(void)nsysdb_names_finish(d);
 	sqldb_close(d->db);
 	for (i = 0; i < d->nstr; i++)
 		free(d->sval[i]);
@@ -1583,6 +1909,7 @@ nsysdb_free(struct nsysdb *d)
 		free(d->dom[i].name);
 	free(d->dom);
 	free(d->c);
+	free(d->spare);
 	free(d->corder);
 	free(d->g);
 	free(d->gop);

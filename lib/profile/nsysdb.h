@@ -44,6 +44,9 @@
 #include "profile/proj.h"
 #include "profile/nvtxproj.h"
 
+/* Ranges between two indexed text entries (a power of 2). */
+#define NSYSDB_TEXT_STEP	8
+
 struct sqldb;
 struct tsv_writer;
 
@@ -74,7 +77,22 @@ struct nsysdb {
 	/* Candidate ranges (nvtxproj input) and their names and styles. */
 	struct nvtxproj_range *r;
 	size_t nr, capr;
-	int64_t *rtext;		/* >= 0: arena offset; < 0: -(string + 1) */
+	/* The ranges' texts: an entry a range in the arena, in range order,
+	 * each NUL-terminated (nsysdb.c: a text, or a StringIds reference);
+	 * rtext[k] is the offset of range k * NSYSDB_TEXT_STEP's entry. */
+	size_t *rtext;
+	int defer_names;	/* set before nsysdb_load: the texts wait for
+				   nsysdb_names_start */
+	size_t textroom;	/* the arena's size the texts will need */
+	struct nsysdb_namer *namer;	/* the names' scan under way, or NULL */
+	void *spare;		/* the calls' block, for the arena */
+	struct nvtxproj *prep;	/* set before nsysdb_load: prepared
+				   (nvtxproj_prepare) once the ranges are
+				   read, while the operations still are */
+	int64_t types[5];	/* the NVTX event types (nsysdb.c) */
+	struct nsysdb_cursor {
+		size_t i, pos;	/* range i's entry is at arena + pos */
+	} cur;			/* nsysdb_name's */
 	int32_t *rdomain;	/* index into ddom (the domain as the row names
 				   it: process, domainId), -1: none */
 	int32_t *ddom;		/* by rdomain: index into dom, -1: none */
@@ -129,6 +147,21 @@ int nsysdb_open_mem(struct nsysdb *d, const uint8_t *data, size_t len);
 int nsysdb_load(struct nsysdb *d);
 
 /*
+ * The ranges' texts when D->defer_names was set before nsysdb_load: a
+ * second scan of NVTX_EVENTS, to be started once the projection's own
+ * memory is freed (nsysdb_swept), so that the names (the largest of the
+ * ranges' data) never take memory while the calls do.  From a file, the
+ * scan runs on a thread of its own, which nsysdb_write_nvtx follows row
+ * by row (names come in range order, rows nearly so), overlapping the
+ * scan with the formatting; nsysdb_names_finish waits for it, and must
+ * be called (and checked) before nsysdb_name, nsysdb_proj_ranges or
+ * nsysdb_pushpop.  Both return 0, or -1 with an err message (a SQLite
+ * error; "NVTX_EVENTS: row R: not found again (the file changed?)").
+ */
+int nsysdb_names_start(struct nsysdb *d);
+int nsysdb_names_finish(struct nsysdb *d);
+
+/*
  * Read only the strings and the candidate NVTX ranges (what
  * nsysdb_pushpop needs; no CUDA tables required).  Returns 0, or -1 with
  * nsysdb_load's messages about NVTX_EVENTS.
@@ -146,7 +179,17 @@ int nsysdb_is_sqlite(const uint8_t *data, size_t len);
 int nsysdb_load_threads(struct nsysdb *d);
 
 /*
- * The name of range I ("domain:text"), valid until the next call.
+ * After nvtxproj_sweep of D's arrays: free what only the sweep reads
+ * (the groups, the calls' order, and the calls unless nsysdb_graph_ops
+ * needs them: an export with node-level traces), before the output
+ * order and the writing take their memory.
+ */
+void nsysdb_swept(struct nsysdb *d);
+
+/*
+ * The name of range I ("domain:text"), valid until the next call; names
+ * deferred (nsysdb_names_start) are waited for ("" if their scan
+ * failed: check nsysdb_names_finish first).
  */
 const char *nsysdb_name(struct nsysdb *d, size_t i);
 
@@ -156,7 +199,9 @@ const char *nsysdb_name(struct nsysdb *d, size_t i);
  * Name ProjStartNs ProjDurNs OrigStartNs OrigDurNs Style PID TID
  * NumGPUOps Lvl NumChild RangeId ParentId RangeStack (integer ns;
  * ParentId empty for a root; RangeStack ":id:...:id" from the root).
- * Returns 0, or -1 with the writer's err message.
+ * While D's names are being read (nsysdb_names_start), a row waits for
+ * its range's name; the scan is over on return.  Returns 0, or -1 with
+ * the writer's or the names' scan's err message.
  */
 int nsysdb_write_nvtx(struct nsysdb *d, const struct nvtxproj *p,
     struct tsv_writer *w, int header);

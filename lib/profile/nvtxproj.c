@@ -294,19 +294,15 @@ count_pairs(struct sweep *w)
 			w->p->nops[w->pairs[i].range]++;
 }
 
-/* Counts of repeated keys, children, and the output order (of the
- * projected ranges in input order: nearly sorted already). */
-static void
-finish(struct sweep *w)
+void
+nvtxproj_order(const struct nvtxproj_range *r, struct nvtxproj *p)
 {
-	struct nvtxproj *p = w->p;
 	struct outctx o;
 	size_t i;
 
-	count_pairs(w);
-	for (i = 0; i < p->n; i++)
-		p->nout += p->nops[i] > 0;
-	p->order = mem_calloc(p->nout + 1, sizeof(*p->order));
+	/* P->order holds nvtxproj_sweep's buffer of N indices, spent: the
+	 * projected ranges (at most N) take its pages, already touched,
+	 * where a new array would fault in its own. */
 	p->nout = 0;
 	for (i = 0; i < p->n; i++) {
 		if (p->nops[i] == 0)
@@ -315,7 +311,7 @@ finish(struct sweep *w)
 		if (p->parent[i] >= 0)
 			p->nchild[p->parent[i]]++;
 	}
-	o.p = p, o.r = w->r;
+	o.p = p, o.r = r;
 	sort_idx(p->order, p->nout, cmp_out, &o);
 }
 
@@ -327,7 +323,38 @@ nvtxproj_order_calls(const struct nvtxproj_call *c, size_t nc)
 }
 
 void
-nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
+nvtxproj_prepare(const struct nvtxproj_range *r, size_t nr,
+    struct nvtxproj *p)
+{
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	p->n = nr;
+	p->pstart = mem_alloc((nr + 1) * sizeof(*p->pstart));
+	p->pend = mem_alloc((nr + 1) * sizeof(*p->pend));
+	p->nops = mem_alloc((nr + 1) * sizeof(*p->nops));
+	p->parent = mem_alloc((nr + 1) * sizeof(*p->parent));
+	/* Counted by nvtxproj_order, after the sweep: its pages are left
+	 * untouched (calloc's) until then. */
+	p->nchild = mem_calloc(nr + 1, sizeof(*p->nchild));
+	/* An empty envelope is [INT64_MAX, INT64_MIN].  The sweep's arrays
+	 * are written here, the zeroes too (not calloc's untouched pages):
+	 * the first touch of a page is its cost (a fault), taken here, off
+	 * the sweep's path when the caller prepares while it waits. */
+	for (i = 0; i < nr; i++) {
+		p->pstart[i] = INT64_MAX;
+		p->pend[i] = INT64_MIN;
+	}
+	memset(p->nops, 0, (nr + 1) * sizeof(*p->nops));
+	memset(p->parent, 0xff, (nr + 1) * sizeof(*p->parent));
+	/* The ranges' sweep order, in the buffer that becomes the output
+	 * order. */
+	p->order = sort_by_thread(r, nr, sizeof(*r),
+	    offsetof(struct nvtxproj_range, tid), cmp_r);
+}
+
+void
+nvtxproj_sweep(const struct nvtxproj_range *r, size_t nr,
     const struct nvtxproj_call *c, size_t nc, const uint32_t *corder,
     const struct nvtxproj_group *g, struct nvtxproj *p)
 {
@@ -337,22 +364,10 @@ nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
 	size_t i;
 
 	memset(&w, 0, sizeof(w));
-	memset(p, 0, sizeof(*p));
+	if (p->pstart == NULL)
+		nvtxproj_prepare(r, nr, p);
 	w.r = r, w.c = c, w.g = g, w.nr = nr, w.nc = nc, w.p = p;
-	p->n = nr;
-	p->pstart = mem_alloc((nr + 1) * sizeof(*p->pstart));
-	p->pend = mem_alloc((nr + 1) * sizeof(*p->pend));
-	p->nops = mem_calloc(nr + 1, sizeof(*p->nops));
-	p->parent = mem_alloc((nr + 1) * sizeof(*p->parent));
-	p->nchild = mem_calloc(nr + 1, sizeof(*p->nchild));
-	/* Every range is reached by the sweep (parent); an empty
-	 * envelope is [INT64_MAX, INT64_MIN]. */
-	for (i = 0; i < nr; i++) {
-		p->pstart[i] = INT64_MAX;
-		p->pend[i] = INT64_MIN;
-	}
-	w.rs = sort_by_thread(r, nr, sizeof(*r),
-	    offsetof(struct nvtxproj_range, tid), cmp_r);
+	w.rs = p->order;
 	w.cs = corder ? corder : cs;
 	for (i = 0; i < nc; i++)
 		if (c[i].key > maxkey)
@@ -362,14 +377,23 @@ nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
 		if (w.keycalls[c[i].key] < 2)
 			w.keycalls[c[i].key]++;
 	sweep(&w);
-	/* The sorted orders are done with: free them before the output
-	 * order takes its own memory. */
-	free(w.rs);
+	count_pairs(&w);
+	/* P->order, the ranges' sorted order, is done with: nvtxproj_order
+	 * writes the output order into it. */
 	free(cs);
 	free(w.act);
 	free(w.keycalls);
-	finish(&w);
 	free(w.pairs);
+}
+
+void
+nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
+    const struct nvtxproj_call *c, size_t nc, const uint32_t *corder,
+    const struct nvtxproj_group *g, struct nvtxproj *p)
+{
+	memset(p, 0, sizeof(*p));
+	nvtxproj_sweep(r, nr, c, nc, corder, g, p);
+	nvtxproj_order(r, p);
 }
 
 void

@@ -86,13 +86,32 @@ uint32_t *nvtxproj_order_calls(const struct nvtxproj_call *c, size_t nc);
  * it; it is not freed.  Output
  * order: projected start ascending, projected duration descending,
  * RangeId ascending.  Inputs are not modified.  Cannot fail (memory
- * exhaustion exits, mem.h).  Memory beyond P's arrays (28 bytes a
- * range): 4 bytes a range and a call for the sorted orders, and the
- * scratch of one sort (sort.h).
+ * exhaustion exits, mem.h).  Memory beyond P's arrays (32 bytes a
+ * range, the output order's included): 4 bytes a call for the calls'
+ * sorted order (none when CORDER is given), and the scratch of one sort
+ * (sort.h).
  */
 void nvtxproj_run(const struct nvtxproj_range *r, size_t nr,
     const struct nvtxproj_call *c, size_t nc, const uint32_t *corder,
     const struct nvtxproj_group *g, struct nvtxproj *p);
+
+/*
+ * nvtxproj_run in parts, so that the caller can free the calls and
+ * groups before the output order (which needs neither), and prepare
+ * what needs only the ranges while the calls are still being read:
+ * nvtxproj_prepare allocates and initialises P's arrays for R[0..NR)
+ * (P need not be zeroed), and sorts the ranges for the sweep;
+ * nvtxproj_sweep takes nvtxproj_run's arguments, with P zeroed or
+ * prepared with the same R, and fills P but for nchild, order and nout
+ * (P->order holds a spent buffer of NR indices, that nvtxproj_order
+ * reuses); nvtxproj_order(R, P), with the same R, then completes P.
+ */
+void nvtxproj_prepare(const struct nvtxproj_range *r, size_t nr,
+    struct nvtxproj *p);
+void nvtxproj_sweep(const struct nvtxproj_range *r, size_t nr,
+    const struct nvtxproj_call *c, size_t nc, const uint32_t *corder,
+    const struct nvtxproj_group *g, struct nvtxproj *p);
+void nvtxproj_order(const struct nvtxproj_range *r, struct nvtxproj *p);
 
 void nvtxproj_free(struct nvtxproj *p);
 

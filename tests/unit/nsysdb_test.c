@@ -2,8 +2,10 @@
  * Unit tests of the SQLite reader and the projection: sqldb's header
  * checks; nvtxproj's tie rules on hand-made arrays; nsysdb's thread names
  * of the real exports against the golden threads.tsv files
- * (../shared/golden/nsys-sqlite).
+ * (../shared/golden/nsys-sqlite); the ranges' names, of texts and
+ * StringIds references, asked for in and out of order.
  */
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,11 +194,106 @@ test_threads(void)
 	}
 }
 
+/* The text planted in range I of test_names (NULL: a StringIds
+ * reference to "s<I>"), its length in *LEN. */
+static const char *
+planted(int i, size_t *len)
+{
+	static char buf[16];
+
+	switch (i) {
+	case 3:	/* the arena's markers as a text's first byte */
+		*len = 4;
+		return "\001one";
+	case 4:
+		*len = 4;
+		return "\002two";
+	case 6:	/* a NUL inside: the name ends there */
+		*len = 3;
+		return "a\0b";
+	case 7:
+		*len = 0;
+		return "";
+	}
+	if (i % 5 == 0)
+		return NULL;
+	*len = (size_t)snprintf(buf, sizeof(buf), "t%d", i);
+	return buf;
+}
+
+/* A range's name is ":" and its text (domain 0), whatever the order in
+ * which the names are asked for (the arena's index and cursors). */
+static void
+test_names(void)
+{
+	static const int ask[] = { 19, 0, 5, 17, 8, 9, 10, 3, 4, 6, 7, 1, 2,
+	    11, 12, 16, 15, 14, 13, 18, 0, 19 };
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	unsigned char *img;
+	sqlite3_int64 n;
+	struct nsysdb d;
+	size_t k, len;
+	int i;
+
+	CHECK_INT(sqlite3_open(":memory:", &db), SQLITE_OK);
+	CHECK_INT(sqlite3_exec(db, "CREATE TABLE StringIds (id INTEGER "
+	    "PRIMARY KEY, value TEXT); CREATE TABLE NVTX_EVENTS (start "
+	    "INTEGER, end INTEGER, eventType INTEGER, globalTid INTEGER, "
+	    "textId INTEGER, text TEXT)", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_prepare_v2(db, "INSERT INTO NVTX_EVENTS VALUES (?1, ?1 + 5, "
+	    "59, 7, ?2, ?3)", -1, &st, NULL);
+	for (i = 0; i < 20; i++) {
+		const char *t = planted(i, &len);
+
+		sqlite3_bind_int(st, 1, i * 10);
+		if (t == NULL) {
+			sqlite3_bind_int(st, 2, 100 + i);
+			sqlite3_bind_null(st, 3);
+		} else {
+			sqlite3_bind_null(st, 2);
+			sqlite3_bind_text(st, 3, t, (int)len, SQLITE_TRANSIENT);
+		}
+		CHECK_INT(sqlite3_step(st), SQLITE_DONE);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	sqlite3_prepare_v2(db, "INSERT INTO StringIds VALUES (?1, 's' || "
+	    "(?1 - 100))", -1, &st, NULL);
+	for (i = 0; i < 20; i += 5) {
+		sqlite3_bind_int(st, 1, 100 + i);
+		CHECK_INT(sqlite3_step(st), SQLITE_DONE);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	img = sqlite3_serialize(db, "main", &n, 0);
+	sqlite3_close(db);
+	CHECK(img != NULL);
+	if (img == NULL)
+		return;
+	CHECK_INT(nsysdb_open_mem(&d, img, (size_t)n), 0);
+	CHECK_INT(nsysdb_load_nvtx(&d), 0);
+	CHECK_INT(d.nr, 20);
+	for (k = 0; k < sizeof(ask) / sizeof(ask[0]) && d.nr == 20; k++) {
+		const char *t = planted(ask[k], &len);
+		char want[32];
+
+		if (t == NULL)
+			snprintf(want, sizeof(want), ":s%d", ask[k]);
+		else
+			snprintf(want, sizeof(want), ":%.*s", (int)len, t);
+		CHECK_STR(nsysdb_name(&d, (size_t)ask[k]), want);
+	}
+	nsysdb_free(&d);
+	sqlite3_free(img);
+}
+
 int
 main(void)
 {
 	test_header();
 	test_ties();
 	test_threads();
+	test_names();
 	return unit_done("nsysdb");
 }
