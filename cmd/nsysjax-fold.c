@@ -266,16 +266,8 @@ struct job {
 static int
 write_job(struct fold *f, struct job *j)
 {
-	struct tsv_writer *w;
-	int rc;
+	int rc = fold_write(f, j->of.fp, j->of.path);
 
-	if (j->by == FOLD_OPCODE) {
-		w = tsv_wopen(j->of.fp, j->of.path);
-		rc = fold_write_opcodes(f, w);
-		if (tsv_wclose(w) != 0)
-			rc = -1;
-	} else
-		rc = fold_write_folded(f, j->of.fp, j->of.path);
 	if (outfile_close(&j->of) != 0)
 		rc = -1;
 	return rc;
@@ -377,10 +369,8 @@ int
 main(int argc, char *argv[])
 {
 	struct opts o;
-	struct tsv_writer *w;
 	struct filter *in;
 	struct fold *f;
-	int rc;
 
 	memset(&o, 0, sizeof(o));
 	o.fo.by = FOLD_SOURCE;
@@ -408,12 +398,7 @@ main(int argc, char *argv[])
 	}
 	if (fold_finish(f) != 0)
 		err_die_last();
-	if (o.fo.by == FOLD_OPCODE) {
-		w = tsv_wopen(stdout, "<stdout>");
-		rc = fold_write_opcodes(f, w);
-		if (tsv_wclose(w) != 0 || rc != 0)
-			err_die_last();
-	} else if (fold_write_folded(f, stdout, "<stdout>") != 0)
+	if (fold_write(f, stdout, "<stdout>") != 0)
 		err_die_last();
 	report(fold_totals(f), o.verbose, "");
 	filter_close(in);

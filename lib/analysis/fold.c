@@ -1202,3 +1202,18 @@ fold_write_opcodes(struct fold *f, struct tsv_writer *w)
 	free(used);
 	return rc;
 }
+
+int
+fold_write(struct fold *f, FILE *fp, const char *name)
+{
+	struct tsv_writer *w;
+	int rc;
+
+	if (f->o.by != FOLD_OPCODE)
+		return fold_write_folded(f, fp, name);
+	w = tsv_wopen(fp, name);
+	rc = fold_write_opcodes(f, w);
+	if (tsv_wclose(w) != 0)
+		rc = -1;
+	return rc;
+}

@@ -170,6 +170,14 @@ int fold_write_folded(struct fold *f, FILE *fp, const char *name);
  */
 int fold_write_opcodes(struct fold *f, struct tsv_writer *w);
 
+/*
+ * What the fold's kind writes, to FP (named NAME in messages): the opcode
+ * table (fold_write_opcodes, as TSV) for FOLD_OPCODE, else the folded
+ * stacks (fold_write_folded).  Returns 0, or -1 with an err message when
+ * a write failed.
+ */
+int fold_write(struct fold *f, FILE *fp, const char *name);
+
 /* ---- the rules, exposed for tests ---- */
 
 /* A frame: N bytes at S, not NUL-terminated. */

@@ -201,7 +201,6 @@ static void
 fold(void)
 {
 	struct fold_opts o = { FOLD_SOURCE, 0.99, 1000, 0 };
-	struct tsv_writer *w;
 	struct filter *in;
 	struct fold *f;
 
@@ -213,13 +212,7 @@ fold(void)
 			if ((in = rows()) != NULL && fold_read_thunks(f, in) == 0
 			    && fold_finish(f) == 0) {
 				(void)fold_totals(f);
-				if (o.by == FOLD_OPCODE) {
-					w = tsv_wopen(fuzz_null(), "null");
-					(void)fold_write_opcodes(f, w);
-					(void)tsv_wclose(w);
-				} else
-					(void)fold_write_folded(f, fuzz_null(),
-					    "null");
+				(void)fold_write(f, fuzz_null(), "null");
 			}
 			filter_close(in);
 		}
@@ -238,7 +231,6 @@ fold_jobs(void)
 	static const char *const prog[] = { NULL, NULL, NULL, "0", "1" };
 	struct fold_opts o = { FOLD_SOURCE, 0.99, 1000, 7 };
 	struct fold *f = fold_new(&o);
-	struct tsv_writer *w;
 	struct filter *in;
 	size_t i;
 
@@ -251,13 +243,7 @@ fold_jobs(void)
 				    i == 3);
 				if (fold_finish(f) != 0)
 					break;
-				if (by[i] == FOLD_OPCODE) {
-					w = tsv_wopen(fuzz_null(), "null");
-					(void)fold_write_opcodes(f, w);
-					(void)tsv_wclose(w);
-				} else
-					(void)fold_write_folded(f, fuzz_null(),
-					    "null");
+				(void)fold_write(f, fuzz_null(), "null");
 			}
 		filter_close(in);
 	}

@@ -230,6 +230,31 @@ static const char hlo[] =
     "P\tk4\tcopy\t4\t\n"
     "P\tk6\tfusion\t2 3 5\t\n";
 
+/* The outputs of the folds below, worked out by hand (the comments of
+ * source, op_name and top_and_idle say how). */
+static const char small_source[] =
+	    "[GPU active];[Unknown] 5\n"
+	    "[GPU active];[Unknown];x/y 7\n"
+	    "[GPU active];main.py:1[<module>];lib.py:2[f];op/a 9\n"
+	    "[GPU active];main.py:1[<module>];lib.py:2[f];op/b:c 8\n"
+	    "[GPU active];main.py:1[<module>];lib.py:2[f];op/d 3\n"
+	    "[GPU active];main.py:1[<module>];step_3 1\n";
+static const char small_op_name[] =
+	    "[GPU active];[Unknown] 16\n"
+	    "[GPU active];op;a 5\n"
+	    "[GPU active];op;b:c 5\n"
+	    "[GPU active];x;y 7\n";
+static const char modules_op_name[] =
+	    "[GPU active];[Unknown] 4000\n"
+	    "[GPU active];a;b 80000\n"
+	    "[GPU idle between module executions] 105000\n"
+	    "[GPU idle during module execution] 15500\n";
+static const char modules_opcode[] =
+	    "Opcode\tProjDurMs\tFraction\n"
+	    "fusion\t0.08\t0.8040201005025126\n"
+	    "GPU idle during modules\t0.0155\t0.15577889447236182\n"
+	    "\t0.004\t0.04020100502512563\n";
+
 /* A fold of the tables above with thunks k1..k6 (k5 has no hlo row),
  * its hlo rows read for the folds KINDS (0: BY's). */
 static struct fold *
@@ -266,13 +291,7 @@ source(void)
 	/* k1 over its two stacks, k6 over three (4, 3, 3 by the sorted
 	 * order), k2 to its op_name, k3 and k5 to [Unknown]; ';' and the
 	 * leaf's " 3" made safe. */
-	CHECK_STR(out,
-	    "[GPU active];[Unknown] 5\n"
-	    "[GPU active];[Unknown];x/y 7\n"
-	    "[GPU active];main.py:1[<module>];lib.py:2[f];op/a 9\n"
-	    "[GPU active];main.py:1[<module>];lib.py:2[f];op/b:c 8\n"
-	    "[GPU active];main.py:1[<module>];lib.py:2[f];op/d 3\n"
-	    "[GPU active];main.py:1[<module>];step_3 1\n");
+	CHECK_STR(out, small_source);
 	CHECK_INT(fold_totals(f)->nunknown, 1);
 	CHECK_INT(fold_totals(f)->thunks_ns, 33);
 	CHECK_INT(fold_totals(f)->have_modules, 0);
@@ -286,11 +305,7 @@ op_name(void)
 	struct fold *f = small(FOLD_OP_NAME, 1);
 	char *out = output(f, 0);
 
-	CHECK_STR(out,
-	    "[GPU active];[Unknown] 16\n"
-	    "[GPU active];op;a 5\n"
-	    "[GPU active];op;b:c 5\n"
-	    "[GPU active];x;y 7\n");
+	CHECK_STR(out, small_op_name);
 	free(out);
 	fold_free(f);
 	/* In us, 33 ns are 0.033 us: counts still sum to the rounded total. */
@@ -343,11 +358,7 @@ top_and_idle(void)
 
 	/* C is left out: A and B make 99.5%.  Idle during modules 15.5
 	 * us; between them, on device 0, 204.5 - 99.5 us. */
-	CHECK_STR(out,
-	    "[GPU active];[Unknown] 4000\n"
-	    "[GPU active];a;b 80000\n"
-	    "[GPU idle between module executions] 105000\n"
-	    "[GPU idle during module execution] 15500\n");
+	CHECK_STR(out, modules_op_name);
 	t = fold_totals(f);
 	CHECK_INT(t->ntop, 2);
 	CHECK_INT(t->nprograms, 3);
@@ -371,10 +382,7 @@ top_and_idle(void)
 	/* The opcode table: the idle row makes the total module time. */
 	f = modules(FOLD_OPCODE, 0.99);
 	out = output(f, 1);
-	CHECK_STR(out, "Opcode\tProjDurMs\tFraction\n"
-	    "fusion\t0.08\t0.8040201005025126\n"
-	    "GPU idle during modules\t0.0155\t0.15577889447236182\n"
-	    "\t0.004\t0.04020100502512563\n");
+	CHECK_STR(out, modules_opcode);
 	free(out);
 	fold_free(f);
 }
@@ -593,18 +601,6 @@ diff_counts(void)
 static void
 jobs(void)
 {
-	static const char whole[] =
-	    "[GPU active];[Unknown] 4000\n"
-	    "[GPU active];a;b 80000\n"
-	    "[GPU idle between module executions] 105000\n"
-	    "[GPU idle during module execution] 15500\n";
-	static const char src[] =
-	    "[GPU active];[Unknown] 5\n"
-	    "[GPU active];[Unknown];x/y 7\n"
-	    "[GPU active];main.py:1[<module>];lib.py:2[f];op/a 9\n"
-	    "[GPU active];main.py:1[<module>];lib.py:2[f];op/b:c 8\n"
-	    "[GPU active];main.py:1[<module>];lib.py:2[f];op/d 3\n"
-	    "[GPU active];main.py:1[<module>];step_3 1\n";
 	unsigned all = 1u << FOLD_SOURCE | 1u << FOLD_OP_NAME | 1u << FOLD_OPCODE;
 	struct fold *f = modules_k(FOLD_OP_NAME, 0.99, 1u << FOLD_OP_NAME |
 	    1u << FOLD_OPCODE);
@@ -613,7 +609,7 @@ jobs(void)
 
 	fold_select(f, FOLD_OP_NAME, NULL, 0, 0);
 	out = output(f, 0);
-	CHECK_STR(out, whole);
+	CHECK_STR(out, modules_op_name);
 	free(out);
 	/* C alone, without its module rows: its thunk (no hlo row) and
 	 * no idle root; C is the one candidate. */
@@ -638,14 +634,11 @@ jobs(void)
 	free(out);
 	fold_select(f, FOLD_OPCODE, NULL, 0, 0);
 	out = output(f, 1);
-	CHECK_STR(out, "Opcode\tProjDurMs\tFraction\n"
-	    "fusion\t0.08\t0.8040201005025126\n"
-	    "GPU idle during modules\t0.0155\t0.15577889447236182\n"
-	    "\t0.004\t0.04020100502512563\n");
+	CHECK_STR(out, modules_opcode);
 	free(out);
 	fold_select(f, FOLD_OP_NAME, NULL, 0, 0);
 	out = output(f, 0);
-	CHECK_STR(out, whole);
+	CHECK_STR(out, modules_op_name);
 	t = fold_totals(f);
 	CHECK_INT(t->ntop, 2);
 	CHECK_INT(t->nprograms, 3);
@@ -658,20 +651,16 @@ jobs(void)
 	f = small_k(FOLD_SOURCE, 1, all);
 	fold_select(f, FOLD_SOURCE, NULL, 0, 0);
 	out = output(f, 0);
-	CHECK_STR(out, src);
+	CHECK_STR(out, small_source);
 	free(out);
 	fold_select(f, FOLD_OP_NAME, NULL, 0, 0);
 	out = output(f, 0);
-	CHECK_STR(out,
-	    "[GPU active];[Unknown] 16\n"
-	    "[GPU active];op;a 5\n"
-	    "[GPU active];op;b:c 5\n"
-	    "[GPU active];x;y 7\n");
+	CHECK_STR(out, small_op_name);
 	free(out);
 	/* P alone is the whole run; Q has no thunk: an empty graph. */
 	fold_select(f, FOLD_SOURCE, "P", 1, 1);
 	out = output(f, 0);
-	CHECK_STR(out, src);
+	CHECK_STR(out, small_source);
 	free(out);
 	fold_select(f, FOLD_SOURCE, "Q", 1, 1);
 	out = output(f, 0);
