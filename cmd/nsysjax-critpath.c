@@ -189,6 +189,7 @@ main(int argc, char *argv[])
 	size_t ncomm = 0, nscale = 0, i;
 	int c, mode = CRITPATH_MODE_PATH;
 
+	mem_huge_pages(argv);	/* first: it may execute us again */
 	while ((c = opt_next(argc, argv, ":bc:e:hH:km:o:st:V", longopts,
 	    &tool)) != -1) {
 		switch (c) {

@@ -189,6 +189,7 @@ main(int argc, char *argv[])
 	size_t n, np;
 	int c, merge = 0, meta = 0;
 
+	mem_huge_pages(argv);	/* first: it may execute us again */
 	while ((c = opt_next(argc, argv, ":d:f:hj:kmn:o:V", longopts, &tool)) != -1) {
 		switch (c) {
 		case 'd':

@@ -372,6 +372,7 @@ main(int argc, char *argv[])
 	struct filter *in;
 	struct fold *f;
 
+	mem_huge_pages(argv);	/* first: it may execute us again */
 	memset(&o, 0, sizeof(o));
 	o.fo.by = FOLD_SOURCE;
 	o.fo.top = 0.99;

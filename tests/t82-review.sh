@@ -147,4 +147,42 @@ if [ -f "$SQX" ]; then
 	    "$X" -f thunk "$T/rp/r.nsys-rep"
 fi
 
+# mem_huge_pages: nsysjax-extract runs again with glibc's huge pages for
+# its heap (glibc.malloc.hugetlb=1) where THP is madvise'd, and its
+# child, nsys, inherits the tunable; a user's own tunables are kept, and
+# a choice of hugetlb is never overridden.  Not in a sanitizer's build
+# (its malloc is not glibc's) nor before glibc 2.35.
+if [ -f "$SQX" ]; then
+	on=0
+	case $(cat /sys/kernel/mm/transparent_hugepage/enabled 2> /dev/null) in
+	*"[madvise]"*) on=1 ;;
+	esac
+	case $(getconf GNU_LIBC_VERSION 2> /dev/null) in
+	"glibc 2."*) [ "$(getconf GNU_LIBC_VERSION | sed 's/.*\.//')" -ge 35 ] || on=0 ;;
+	*) on=0 ;;
+	esac
+	! grep -q __asan_init "$X" || on=0
+	# The frame without huge pages: the same bytes with them.
+	GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$X" -f thunk "$SQX" > "$T/real0" 2> /dev/null
+	for pre in - glibc.malloc.perturb=0 glibc.malloc.hugetlb=0; do
+		case $pre:$on in
+		-:1) want=glibc.malloc.hugetlb=1 ;;
+		-:0) want='' ;;
+		glibc.malloc.perturb=0:1) want=$pre:glibc.malloc.hugetlb=1 ;;
+		*) want=$pre ;;
+		esac
+		rm -rf "$T/xh" "$T/nl"
+		if [ "$pre" = - ]; then
+			env -u GLIBC_TUNABLES PATH="$(pwd)/tests/fake:$PATH" XDG_CACHE_HOME="$T/xh" \
+			    FAKE_NSYS_LOG="$T/nl" "$X" -f thunk "$T/rp/r.nsys-rep" > "$T/o" 2> "$T/e"
+		else
+			env GLIBC_TUNABLES="$pre" PATH="$(pwd)/tests/fake:$PATH" XDG_CACHE_HOME="$T/xh" \
+			    FAKE_NSYS_LOG="$T/nl" "$X" -f thunk "$T/rp/r.nsys-rep" > "$T/o" 2> "$T/e"
+		fi
+		got=$(sed -n 's/^ENV GLIBC_TUNABLES=//p' "$T/nl" 2> /dev/null)
+		if [ -s "$T/o" ] && [ "$got" = "$want" ] && cmp -s "$T/o" "$T/real0"; then ok
+		else notok "huge pages, GLIBC_TUNABLES $pre (THP $on): nsys got '$got', want '$want'; $(head -2 "$T/e")"; fi
+	done
+fi
+
 done_testing t82-review

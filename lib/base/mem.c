@@ -1,6 +1,8 @@
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/err.h"
 #include "base/mem.h"
@@ -81,4 +83,70 @@ mem_grow(void *p, size_t *cap, size_t need, size_t size)
 	}
 	*pp = mem_realloc(*pp, n, size);
 	*cap = n;
+}
+
+#define HUGETLB	"glibc.malloc.hugetlb"
+
+char *
+mem_hugetlb_tunables(const char *old, const char *thp)
+{
+	char *v;
+
+	if (old != NULL && strstr(old, HUGETLB) != NULL)
+		return NULL;
+	if (thp == NULL || strstr(thp, "[madvise]") == NULL)
+		return NULL;
+	if (old == NULL)
+		old = "";
+	v = mem_alloc(strlen(old) + sizeof(HUGETLB) + 3);
+	sprintf(v, "%s%s" HUGETLB "=1", old, *old ? ":" : "");
+	return v;
+}
+
+/* A build whose malloc is a sanitizer's (GCC's macro, clang's feature). */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+
+void
+mem_huge_pages(char *argv[])
+{
+#if defined(__GLIBC__) && !defined(SANITIZED) && \
+    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+	const char *old = getenv("GLIBC_TUNABLES");
+	char thp[128], *v, *keep;
+	FILE *fp;
+	size_t n = 0;
+
+	if (old != NULL && strstr(old, HUGETLB) != NULL)
+		return;		/* before any file is opened */
+	if ((fp = fopen("/sys/kernel/mm/transparent_hugepage/enabled",
+	    "r")) != NULL) {
+		n = fread(thp, 1, sizeof(thp) - 1, fp);
+		fclose(fp);
+	}
+	thp[n] = '\0';
+	if ((v = mem_hugetlb_tunables(old, n > 0 ? thp : NULL)) == NULL)
+		return;
+	keep = old != NULL ? mem_strdup(old) : NULL;
+	/* The same binary (not ARGV[0], which PATH or a relative path
+	 * could resolve elsewhere); descriptors and the signal mask carry
+	 * over, and nothing has been read yet. */
+	if (setenv("GLIBC_TUNABLES", v, 1) == 0) {
+		execv("/proc/self/exe", argv);
+		if (keep != NULL)
+			(void)setenv("GLIBC_TUNABLES", keep, 1);
+		else
+			(void)unsetenv("GLIBC_TUNABLES");
+	}
+	free(keep);
+	free(v);
+#else
+	(void)argv;
+#endif
 }

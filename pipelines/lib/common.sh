@@ -19,6 +19,22 @@ elif [ -x "$HERE/../build/bin/nsysjax-extract" ]; then
 fi
 export PATH
 
+# glibc's huge pages for the heaps of every program a pipeline runs (awk
+# and gnuplot too), as the nsysjax tools take them themselves
+# (mem_huge_pages, lib/base/mem.h): where THP is madvise'd, unless
+# GLIBC_TUNABLES names glibc.malloc.hugetlb already.  Set here once, the
+# tools need not execute themselves again.
+case ${GLIBC_TUNABLES:-} in
+*glibc.malloc.hugetlb*) ;;
+*)	_thp=''
+	{ read -r _thp < /sys/kernel/mm/transparent_hugepage/enabled; } 2> /dev/null || :
+	case $_thp in
+	*"[madvise]"*)
+		GLIBC_TUNABLES=${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1
+		export GLIBC_TUNABLES ;;
+	esac ;;
+esac
+
 die() { printf '%s: %s\n' "$PROG" "$*" >&2; exit 1; }
 usage() { printf 'usage: %s\n' "$USAGE"; }
 # bad_usage [MESSAGE]: the message and the usage line on stderr, exit 2.

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/mem.h"
 #include "base/opt.h"
 #include "unit.h"
 
@@ -148,6 +149,40 @@ prefix_at(void)
 	CHECK_STR(err_msg(), "a.csv: line 7 bad");
 }
 
+/* CHECK_STR on a new string (or NULL), freed. */
+static void
+check_tunables(const char *old, const char *thp, const char *want)
+{
+	char *v = mem_hugetlb_tunables(old, thp);
+
+	if (want == NULL)
+		CHECK(v == NULL);
+	else
+		CHECK_STR(v, want);
+	free(v);
+}
+
+/* The GLIBC_TUNABLES that mem_huge_pages executes the program with:
+ * only where THP is madvise'd, never over the user's own choice. */
+static void
+tunables(void)
+{
+	const char *mad = "always [madvise] never\n";
+
+	check_tunables(NULL, mad, "glibc.malloc.hugetlb=1");
+	check_tunables("", mad, "glibc.malloc.hugetlb=1");
+	check_tunables("glibc.malloc.perturb=0", mad,
+	    "glibc.malloc.perturb=0:glibc.malloc.hugetlb=1");
+	/* Named already: by the user (0 kept) or by the first run. */
+	check_tunables("glibc.malloc.hugetlb=0", mad, NULL);
+	check_tunables("glibc.malloc.check=0:glibc.malloc.hugetlb=1", mad,
+	    NULL);
+	/* THP everywhere already, nowhere, or unknown. */
+	check_tunables(NULL, "[always] madvise never\n", NULL);
+	check_tunables(NULL, "always madvise [never]\n", NULL);
+	check_tunables(NULL, NULL, NULL);
+}
+
 int
 main(void)
 {
@@ -155,5 +190,6 @@ main(void)
 	bits();
 	reads();
 	prefix_at();
+	tunables();
 	return unit_done("base");
 }
