@@ -330,6 +330,12 @@ nvtxproj_prepare(const struct nvtxproj_range *r, size_t nr,
 
 	memset(p, 0, sizeof(*p));
 	p->n = nr;
+	/* The ranges' sweep order first, in the buffer that becomes the
+	 * output order: the sort's scratch is freed before the arrays
+	 * below are touched, so that the two never take memory together
+	 * (this is the peak of an export's projection). */
+	p->order = sort_by_thread(r, nr, sizeof(*r),
+	    offsetof(struct nvtxproj_range, tid), cmp_r);
 	p->pstart = mem_alloc((nr + 1) * sizeof(*p->pstart));
 	p->pend = mem_alloc((nr + 1) * sizeof(*p->pend));
 	p->nops = mem_alloc((nr + 1) * sizeof(*p->nops));
@@ -347,10 +353,6 @@ nvtxproj_prepare(const struct nvtxproj_range *r, size_t nr,
 	}
 	memset(p->nops, 0, (nr + 1) * sizeof(*p->nops));
 	memset(p->parent, 0xff, (nr + 1) * sizeof(*p->parent));
-	/* The ranges' sweep order, in the buffer that becomes the output
-	 * order. */
-	p->order = sort_by_thread(r, nr, sizeof(*r),
-	    offsetof(struct nvtxproj_range, tid), cmp_r);
 }
 
 void
