@@ -151,7 +151,7 @@ fi
 # its heap (glibc.malloc.hugetlb=1) where THP is madvise'd, and its
 # child, nsys, inherits the tunable; a user's own tunables are kept, and
 # a choice of hugetlb is never overridden.  Not in a sanitizer's build
-# (its malloc is not glibc's) nor before glibc 2.35.
+# (its malloc is not glibc's), before glibc 2.35, nor without /proc.
 if [ -f "$SQX" ]; then
 	on=0
 	case $(cat /sys/kernel/mm/transparent_hugepage/enabled 2> /dev/null) in
@@ -162,6 +162,7 @@ if [ -f "$SQX" ]; then
 	*) on=0 ;;
 	esac
 	! grep -q __asan_init "$X" || on=0
+	[ -e /proc/self/exe ] || on=0	# a chroot without /proc: no way to run again
 	# The frame without huge pages: the same bytes with them.
 	GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$X" -f thunk "$SQX" > "$T/real0" 2> /dev/null
 	for pre in - glibc.malloc.perturb=0 glibc.malloc.hugetlb=0; do
