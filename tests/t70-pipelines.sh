@@ -413,4 +413,23 @@ if have_data; then
 else
 	skip "README examples: $DATA not found"
 fi
+# lib/common.sh exports glibc's huge pages to every program of a
+# pipeline where THP is madvise'd (as mem_huge_pages does for the
+# tools), keeping a user's tunables and never overriding a choice of
+# hugetlb.
+on=0
+case $(cat /sys/kernel/mm/transparent_hugepage/enabled 2> /dev/null) in *"[madvise]"*) on=1 ;; esac
+for pre in - glibc.malloc.perturb=0 glibc.malloc.hugetlb=0; do
+	case $pre:$on in
+	-:1) want=glibc.malloc.hugetlb=1 ;;
+	-:0) want='' ;;
+	glibc.malloc.perturb=0:1) want=$pre:glibc.malloc.hugetlb=1 ;;
+	*) want=$pre ;;
+	esac
+	if [ "$pre" = - ]; then set -- env -u GLIBC_TUNABLES; else set -- env GLIBC_TUNABLES="$pre"; fi
+	got=$(cd pipelines && "$@" sh -c 'USAGE=x TABLES=x; set -eu; . ./lib/common.sh; printf "%s" "${GLIBC_TUNABLES-}"' 2>&1)
+	[ "$got" = "$want" ] && ok ||
+		notok "common.sh: GLIBC_TUNABLES $pre (THP $on): got '$got', want '$want'"
+done
+
 done_testing t70-pipelines
