@@ -111,3 +111,28 @@ num_x64(const char *s, size_t n, uint64_t *v)
 	*v = x;
 	return 0;
 }
+
+char *
+num_u64_digits(char *end, uint64_t v)
+{
+	static const char pairs[] =
+	    "00010203040506070809101112131415161718192021222324252627282930"
+	    "31323334353637383940414243444546474849505152535455565758596061"
+	    "62636465666768697071727374757677787980818283848586878889909192"
+	    "939495969798" "99";
+
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+
+		v /= 100;
+		end -= 2;
+		memcpy(end, pairs + 2 * r, 2);
+	}
+	if (v >= 10) {
+		end -= 2;
+		memcpy(end, pairs + 2 * v, 2);
+	} else {
+		*--end = (char)('0' + v);
+	}
+	return end;
+}

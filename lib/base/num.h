@@ -28,4 +28,15 @@ int num_f64(const char *s, size_t n, double *v);
  */
 int num_x64(const char *s, size_t n, uint64_t *v);
 
+/* The most digits num_u64_digits writes (UINT64_MAX has 20). */
+#define NUM_U64_DIGITS	20
+
+/*
+ * V in decimal, written backwards so that its last digit is at END[-1]
+ * (no sign, no NUL); returns its first digit, at most NUM_U64_DIGITS
+ * bytes before END.  Two digits at a step (a table of the 100 pairs):
+ * the writers of million-row frames spend a tenth of their time here.
+ */
+char *num_u64_digits(char *end, uint64_t v);
+
 #endif

@@ -11,6 +11,7 @@
 #include "profile/launchers.h"
 #include "formats/hlo.h"
 #include "base/mem.h"
+#include "base/num.h"
 #include "profile/nsysdb.h"
 #include "profile/nvtx.h"
 #include "profile/nvtxproj.h"
@@ -608,17 +609,14 @@ size_t
 extract_stack_node(struct strtab *t, char **buf, size_t *cap, size_t parent,
     const char *text, size_t len)
 {
-	size_t k = 0, v = parent == STRTAB_NONE ? 0 : parent + 1;
-	char digits[24];
-	int nd = 0;
+	size_t k, v = parent == STRTAB_NONE ? 0 : parent + 1;
+	char digits[NUM_U64_DIGITS], *d;
 
 	/* Called for every frame of every stack: no printf, no malloc. */
-	do
-		digits[nd++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
+	d = num_u64_digits(digits + sizeof(digits), v);
+	k = (size_t)(digits + sizeof(digits) - d);
 	mem_grow(buf, cap, len + 32, 1);
-	while (nd > 0)
-		(*buf)[k++] = digits[--nd];
+	memcpy(*buf, d, k);
 	(*buf)[k++] = '\t';
 	memcpy(*buf + k, text, len);
 	return strtab_intern(t, *buf, k + len, NULL);

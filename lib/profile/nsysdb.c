@@ -5,6 +5,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/num.h"
 #include "base/sort.h"
 #include "base/tsv.h"
 #include "base/u64map.h"
@@ -1439,9 +1440,7 @@ range_stack(const struct nvtxproj_range *r, const int32_t *parent, size_t i,
 		int64_t id = r[x].id;
 		uint64_t a = id < 0 ? (uint64_t)0 - (uint64_t)id : (uint64_t)id;
 
-		do
-			(*buf)[--pos] = (char)('0' + a % 10);
-		while ((a /= 10) != 0);
+		pos = (size_t)(num_u64_digits(*buf + pos, a) - *buf);
 		if (id < 0)
 			(*buf)[--pos] = '-';
 		(*buf)[--pos] = ':';

@@ -149,11 +149,34 @@ hex(void)
 	CHECK_INT(num_x64("1g", 2, &v), -1);
 }
 
+/* num_u64_digits against snprintf, at every length and pair boundary. */
+static void
+digits(void)
+{
+	static const uint64_t v[] = { 0, 1, 9, 10, 11, 99, 100, 101, 999,
+	    1000, 12345, 99999, 100000, 1000000, 1999999, 4294967295u,
+	    4294967296u, 999999999999999999u, 1000000000000000000u,
+	    9223372036854775807u, 9223372036854775808u, UINT64_MAX };
+	char buf[NUM_U64_DIGITS + 4], want[32], *d;
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		memset(buf, 'x', sizeof(buf));
+		d = num_u64_digits(buf + NUM_U64_DIGITS + 2, v[i]);
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)v[i]);
+		CHECK(d >= buf + 2);
+		CHECK(buf[NUM_U64_DIGITS + 2] == 'x' && d[-1] == 'x');
+		CHECK((size_t)(buf + NUM_U64_DIGITS + 2 - d) == strlen(want) &&
+		    memcmp(d, want, strlen(want)) == 0);
+	}
+}
+
 int
 main(void)
 {
 	hex();
 	same_as_strtod();
 	shortest();
+	digits();
 	return unit_done("num");
 }
