@@ -56,6 +56,32 @@ expect_error() {
 	else ok; fi
 }
 have_data() { [ -d "$DATA" ] && [ -d "$GOLD" ]; }
+# Huge pages (mem_huge_pages in lib/base/mem.h; pipelines/lib/common.sh).
+# thp_madvise: whether the kernel's THP mode here is madvise.
+# hugetlb_want PRE ON: the GLIBC_TUNABLES a program passes on when it
+# started with PRE ("-": unset) and adds glibc.malloc.hugetlb=1 (ON 1) or
+# not (0): a value naming hugetlb is kept as it is, others gain it.
+# with_tunables PRE ARG...: env(1) ARG... with GLIBC_TUNABLES unset (PRE
+# "-") or PRE.
+thp_madvise() {
+	case $(cat /sys/kernel/mm/transparent_hugepage/enabled 2> /dev/null) in
+	*"[madvise]"*) return 0 ;;
+	esac
+	return 1
+}
+hugetlb_want() {
+	case $1:$2 in
+	*glibc.malloc.hugetlb*) printf '%s' "$1" ;;
+	-:1) printf 'glibc.malloc.hugetlb=1' ;;
+	-:*) ;;
+	*:1) printf '%s:glibc.malloc.hugetlb=1' "$1" ;;
+	*) printf '%s' "$1" ;;
+	esac
+}
+with_tunables() {
+	_pre=$1; shift
+	if [ "$_pre" = - ]; then env -u GLIBC_TUNABLES "$@"; else env GLIBC_TUNABLES="$_pre" "$@"; fi
+}
 # cmpframe GOLDEN OURS KEYS [SKIP]: the golden comparison of tests/cmpframe.awk
 # col FILE NAME...: the columns NAME... of TSV FILE (header included),
 # in that order, found by name in its header.

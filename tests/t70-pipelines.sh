@@ -418,16 +418,10 @@ fi
 # tools), keeping a user's tunables and never overriding a choice of
 # hugetlb.
 on=0
-case $(cat /sys/kernel/mm/transparent_hugepage/enabled 2> /dev/null) in *"[madvise]"*) on=1 ;; esac
+! thp_madvise || on=1
 for pre in - glibc.malloc.perturb=0 glibc.malloc.hugetlb=0; do
-	case $pre:$on in
-	-:1) want=glibc.malloc.hugetlb=1 ;;
-	-:0) want='' ;;
-	glibc.malloc.perturb=0:1) want=$pre:glibc.malloc.hugetlb=1 ;;
-	*) want=$pre ;;
-	esac
-	if [ "$pre" = - ]; then set -- env -u GLIBC_TUNABLES; else set -- env GLIBC_TUNABLES="$pre"; fi
-	got=$(cd pipelines && "$@" sh -c 'USAGE=x TABLES=x; set -eu; . ./lib/common.sh; printf "%s" "${GLIBC_TUNABLES-}"' 2>&1)
+	want=$(hugetlb_want "$pre" "$on")
+	got=$(cd pipelines && with_tunables "$pre" sh -c 'USAGE=x TABLES=x; set -eu; . ./lib/common.sh; printf "%s" "${GLIBC_TUNABLES-}"' 2>&1)
 	[ "$got" = "$want" ] && ok ||
 		notok "common.sh: GLIBC_TUNABLES $pre (THP $on): got '$got', want '$want'"
 done

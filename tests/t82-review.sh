@@ -154,9 +154,7 @@ fi
 # (its malloc is not glibc's), before glibc 2.35, nor without /proc.
 if [ -f "$SQX" ]; then
 	on=0
-	case $(cat /sys/kernel/mm/transparent_hugepage/enabled 2> /dev/null) in
-	*"[madvise]"*) on=1 ;;
-	esac
+	! thp_madvise || on=1
 	case $(getconf GNU_LIBC_VERSION 2> /dev/null) in
 	"glibc 2."*) [ "$(getconf GNU_LIBC_VERSION | sed 's/.*\.//')" -ge 35 ] || on=0 ;;
 	*) on=0 ;;
@@ -166,20 +164,10 @@ if [ -f "$SQX" ]; then
 	# The frame without huge pages: the same bytes with them.
 	GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$X" -f thunk "$SQX" > "$T/real0" 2> /dev/null
 	for pre in - glibc.malloc.perturb=0 glibc.malloc.hugetlb=0; do
-		case $pre:$on in
-		-:1) want=glibc.malloc.hugetlb=1 ;;
-		-:0) want='' ;;
-		glibc.malloc.perturb=0:1) want=$pre:glibc.malloc.hugetlb=1 ;;
-		*) want=$pre ;;
-		esac
+		want=$(hugetlb_want "$pre" "$on")
 		rm -rf "$T/xh" "$T/nl"
-		if [ "$pre" = - ]; then
-			env -u GLIBC_TUNABLES PATH="$(pwd)/tests/fake:$PATH" XDG_CACHE_HOME="$T/xh" \
-			    FAKE_NSYS_LOG="$T/nl" "$X" -f thunk "$T/rp/r.nsys-rep" > "$T/o" 2> "$T/e"
-		else
-			env GLIBC_TUNABLES="$pre" PATH="$(pwd)/tests/fake:$PATH" XDG_CACHE_HOME="$T/xh" \
-			    FAKE_NSYS_LOG="$T/nl" "$X" -f thunk "$T/rp/r.nsys-rep" > "$T/o" 2> "$T/e"
-		fi
+		with_tunables "$pre" PATH="$(pwd)/tests/fake:$PATH" XDG_CACHE_HOME="$T/xh" \
+		    FAKE_NSYS_LOG="$T/nl" "$X" -f thunk "$T/rp/r.nsys-rep" > "$T/o" 2> "$T/e"
 		got=$(sed -n 's/^ENV GLIBC_TUNABLES=//p' "$T/nl" 2> /dev/null)
 		if [ -s "$T/o" ] && [ "$got" = "$want" ] && cmp -s "$T/o" "$T/real0"; then ok
 		else notok "huge pages, GLIBC_TUNABLES $pre (THP $on): nsys got '$got', want '$want'; $(head -2 "$T/e")"; fi
