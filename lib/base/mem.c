@@ -13,6 +13,23 @@ oom(void)
 	err_die("out of memory");
 }
 
+uint64_t
+mem_digest(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t h = 14695981039346656037ULL ^ n, w;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, b + i, 8);
+		h = (h ^ w) * 1099511628211ULL;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
 void *
 mem_alloc(size_t n)
 {

@@ -7,6 +7,15 @@
 #define NSYSJAX_MEM_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+/*
+ * A 64-bit digest of the N bytes at P, 8 at a time (FNV-1a's constants,
+ * a shift mixing each word): to tell megabyte dumps apart quickly, as a
+ * key before comparing them whole.  Not cryptographic: safe against
+ * accidents, not against a pair made to collide.
+ */
+uint64_t mem_digest(const void *p, size_t n);
 
 /* malloc(n); n == 0 returns a valid unique pointer. */
 void *mem_alloc(size_t n);

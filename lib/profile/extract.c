@@ -10,8 +10,10 @@
 #include "profile/heap.h"
 #include "profile/launchers.h"
 #include "formats/hlo.h"
+#include "formats/xz.h"
 #include "base/mem.h"
 #include "base/num.h"
+#include "base/u64map.h"
 #include "profile/nsysdb.h"
 #include "profile/nvtx.h"
 #include "profile/nvtxproj.h"
@@ -24,13 +26,36 @@ const char *const extract_frame_names[] = {
 	"heap", "nvtx", NULL
 };
 
-/* The HLO dumps loaded so far: member name -> module, per archive. */
+/*
+ * A decoded HLO dump, known by the bytes of its archive member as stored
+ * (the .xz file): the processes of an SPMD run dump the same modules,
+ * byte for byte, and each decompressed and decoded them again (on the
+ * shared 4-process run, a third of the extraction's CPU).
+ */
+struct extract_dump {
+	uint8_t *raw;		/* the member's bytes, to compare whole */
+	size_t rawlen;
+	uint64_t rawdigest;	/* mem_digest of RAW */
+	struct hlo_module *m;
+	uint64_t digest;	/* mem_digest of the decompressed dump */
+	struct heap *heap;	/* its traces (heap frame) or NULL */
+	int used;		/* by the profile being extracted */
+};
+
+/* The dumps kept from one profile for the next (extract.h). */
+struct extract_dumpcache {
+	struct extract_dump **d;
+	size_t n, cap;
+	struct u64map byraw;	/* rawdigest -> index in D */
+};
+
+/* The dumps of the profile being extracted: member -> dump, per archive
+ * (a profile's dumps may be in a directory of their own). */
 struct extract_hlo {
 	struct archive **ar;
 	char **member;
-	struct hlo_module **m;
-	uint64_t *digest;	/* digest_bytes of each dump */
-	struct heap **heap;	/* its traces (heap frame), until taken */
+	struct extract_dump **d;
+	unsigned char *heaped;	/* heap_rows is done with it */
 	size_t n, cap;
 	size_t last;		/* the index dump_digest found last */
 };
@@ -78,7 +103,9 @@ prefetch_profile(struct extract *x, size_t k, struct archive **ar)
 {
 	const struct input_profile *p = &x->in.p[k];
 	char **m = mem_calloc(p->ndump + 4, sizeof(*m));
-	size_t i, n = 0;
+	struct prefetch_known *known = NULL;
+	struct prefetch *pf;
+	size_t i, n = 0, nplain, nknown = 0;
 
 	*ar = p->kind == INPUT_NSYSJAX ? p->ar : p->dumps;
 	if (*ar == NULL || (p->kind == INPUT_NSYSJAX && p->dumps != p->ar)) {
@@ -93,9 +120,21 @@ prefetch_profile(struct extract *x, size_t k, struct archive **ar)
 		if ((x->o.frames & EXTRACT_COMPILE) && p->pushpop)
 			m[n++] = mem_strdup(p->pushpop);
 	}
+	nplain = n;
 	for (i = 0; i < p->ndump; i++)
 		m[n++] = mem_strdup(p->dump[i].member);
-	return prefetch_start(archive_path(*ar), m, n);
+	/* The dumps decoded so far (extract.h): in an SPMD run, the same
+	 * bytes again, which the thread need not decompress. */
+	if (x->dumps != NULL) {
+		known = mem_calloc(x->dumps->n + 1, sizeof(*known));
+		for (i = 0; i < x->dumps->n; i++) {
+			known[nknown].len = x->dumps->d[i]->rawlen;
+			known[nknown++].digest = x->dumps->d[i]->rawdigest;
+		}
+	}
+	pf = prefetch_start(archive_path(*ar), m, n, nplain, known, nknown);
+	free(known);
+	return pf;
 }
 
 struct extract_ahead {
@@ -114,6 +153,7 @@ extract_ahead_start(const char *path, const struct extract_opts *o)
 
 	memset(&x, 0, sizeof(x));
 	x.o = *o;
+	x.dumps = o->dumps;
 	/* The members' names, as extract_load will ask for them; the
 	 * thread opens the archive itself, so the set closes at once. */
 	if (input_open(&path, 1, o->dumpdir, &x.in) == 0 && k < x.in.n) {
@@ -139,28 +179,91 @@ extract_ahead_free(struct extract_ahead *a)
 	free(a);
 }
 
-/* A digest of N bytes at P, 8 at a time: dumps are megabytes, and all
- * it must do is tell different dumps apart.  64 bits, not cryptographic:
- * safe against accidents, not against a pair made to collide, which
- * would only skip the comparison of two variants of one program. */
-static uint64_t
-digest_bytes(const uint8_t *p, size_t n)
+static void
+dump_free(struct extract_dump *d)
 {
-	uint64_t h = 14695981039346656037ULL ^ n, w;
+	hlo_free(d->m);
+	heap_free(d->heap);
+	free(d->raw);
+	free(d);
+}
+
+struct extract_dumpcache *
+extract_dumpcache_new(void)
+{
+	return mem_calloc(1, sizeof(struct extract_dumpcache));
+}
+
+void
+extract_dumpcache_free(struct extract_dumpcache *c)
+{
 	size_t i;
 
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		h = (h ^ w) * 1099511628211ULL;
-		h ^= h >> 29;
-	}
-	for (; i < n; i++)
-		h = (h ^ p[i]) * 1099511628211ULL;
-	return h;
+	if (c == NULL)
+		return;
+	for (i = 0; i < c->n; i++)
+		dump_free(c->d[i]);
+	free(c->d);
+	u64map_free(&c->byraw);
+	free(c);
+}
+
+/* The dump of the cache whose member bytes are RAW[0..LEN), of
+ * mem_digest DIGEST, or NULL. */
+static struct extract_dump *
+dump_find(const struct extract_dumpcache *c, const uint8_t *raw, size_t len,
+    uint64_t digest)
+{
+	struct u64map_it it;
+	size_t i;
+
+	for (i = u64map_first(&c->byraw, digest, &it); i != U64MAP_NONE;
+	    i = u64map_next(&c->byraw, &it))
+		if (c->d[i]->rawlen == len && memcmp(c->d[i]->raw, raw, len) == 0)
+			return c->d[i];
+	return NULL;
 }
 
 /*
- * The HLO module of PROGRAM_ID in profile P, loading its dump once.
+ * Decode member MEMBER of P's dumps, whose bytes are RAW[0..RAWLEN), into
+ * a new dump; DATA[0..LEN) are its decompressed bytes when the prefetch
+ * thread decompressed them, else NULL.  Takes RAW (kept in the dump) and
+ * DATA.  NULL on a bad dump, with an err message naming the member.
+ */
+static struct extract_dump *
+dump_load(struct extract *x, const struct input_profile *p, const char *member,
+    uint8_t *raw, size_t rawlen, uint8_t *data, size_t len)
+{
+	struct extract_dump *d = mem_calloc(1, sizeof(*d));
+	const uint8_t *pb;
+
+	d->raw = raw;
+	d->rawlen = rawlen;
+	d->rawdigest = mem_digest(raw, rawlen);
+	if (data == NULL && !xz_is_xz_data(raw, rawlen))
+		len = rawlen;
+	else if (data == NULL && xz_decode(raw, rawlen, &data, &len) != 0)
+		goto bad;
+	pb = data ? data : raw;
+	if ((d->m = hlo_load(pb, len)) == NULL)
+		goto bad;
+	d->digest = mem_digest(pb, len);
+	/* The buffer assignment, only for the heap frame. */
+	if ((x->o.frames & EXTRACT_HEAP) && (d->heap = heap_load(pb, len)) == NULL)
+		goto bad;
+	free(data);
+	return d;
+bad:
+	free(data);
+	dump_free(d);
+	err_prefix_at("%s:%s", p->dumps == p->ar ? p->path :
+	    archive_path(p->dumps), member);
+	return NULL;
+}
+
+/*
+ * The HLO module of PROGRAM_ID in profile P, loading its dump once: from
+ * the dump cache when an earlier profile's member had the same bytes.
  * Returns 1 and sets *M, 0 when there is no dump, -1 on a bad dump.
  */
 static int
@@ -168,48 +271,46 @@ hlo_get(struct extract *x, const struct input_profile *p, int64_t program_id,
     struct hlo_module **m)
 {
 	struct extract_hlo *h = x->hlo;
-	const struct input_dump *d = input_dump(p, program_id);
-	struct heap *hp = NULL;
-	char *member;
-	uint8_t *data;
-	uint64_t digest;
-	size_t i, len;
+	struct extract_dumpcache *c = x->dumps;
+	const struct input_dump *in = input_dump(p, program_id);
+	struct extract_dump *d;
+	uint8_t *raw, *data = NULL;
+	size_t i, rawlen, len = 0;
 
-	if (d == NULL)
+	if (in == NULL)
 		return 0;
 	for (i = 0; i < h->n; i++)
-		if (h->ar[i] == p->dumps && strcmp(h->member[i], d->member) == 0) {
-			*m = h->m[i];
+		if (h->ar[i] == p->dumps && strcmp(h->member[i], in->member) == 0) {
+			*m = h->d[i]->m;
 			return 1;
 		}
-	if (fetch(x, p, p->dumps, d->member, &data, &len) != 0)
-		return -1;
-	member = mem_strdup(d->member);
-	*m = hlo_load(data, len);
-	digest = digest_bytes(data, len);
-	/* The buffer assignment, only for the heap frame. */
-	if (*m != NULL && (x->o.frames & EXTRACT_HEAP) &&
-	    (hp = heap_load(data, len)) == NULL) {
-		hlo_free(*m);
-		*m = NULL;
+	if (!(x->pf != NULL && p == &x->in.p[x->pf_profile] &&
+	    p->dumps == x->pf_ar && prefetch_take_dump(x->pf, in->member, &raw,
+	    &rawlen, &data, &len)) &&
+	    archive_read(p->dumps, in->member, &raw, &rawlen) != 0)
+		return err_prefix_in("%s", p->dumps == p->ar ? p->path :
+		    archive_path(p->dumps));
+	if ((d = dump_find(c, raw, rawlen, mem_digest(raw, rawlen))) != NULL) {
+		free(raw);
+		free(data);
+	} else {
+		if ((d = dump_load(x, p, in->member, raw, rawlen, data, len)) ==
+		    NULL)
+			return -1;
+		mem_grow(&c->d, &c->cap, c->n + 1, sizeof(*c->d));
+		u64map_add(&c->byraw, d->rawdigest, c->n);
+		c->d[c->n++] = d;
 	}
-	free(data);
-	if (*m == NULL) {
-		err_prefix_at("%s:%s", p->dumps == p->ar ? p->path :
-		    archive_path(p->dumps), member);
-		free(member);
-		return -1;
-	}
+	d->used = 1;
 	mem_grow(&h->ar, &h->cap, h->n + 1, sizeof(*h->ar));
 	h->member = mem_realloc(h->member, h->cap, sizeof(*h->member));
-	h->m = mem_realloc(h->m, h->cap, sizeof(*h->m));
-	h->digest = mem_realloc(h->digest, h->cap, sizeof(*h->digest));
-	h->heap = mem_realloc(h->heap, h->cap, sizeof(*h->heap));
-	h->heap[h->n] = hp;
-	h->digest[h->n] = digest;
+	h->d = mem_realloc(h->d, h->cap, sizeof(*h->d));
+	h->heaped = mem_realloc(h->heaped, h->cap, sizeof(*h->heaped));
+	h->heaped[h->n] = 0;
 	h->ar[h->n] = p->dumps;
-	h->member[h->n] = member;
-	h->m[h->n++] = *m;
+	h->member[h->n] = mem_strdup(in->member);
+	h->d[h->n++] = d;
+	*m = d->m;
 	return 1;
 }
 
@@ -523,27 +624,37 @@ classify(struct extract *x, size_t m0, size_t t0)
 }
 
 /*
- * Free the HLO modules loaded so far: the decoded protobuf of one large
+ * Done with the profile's HLO modules: the decoded protobuf of one large
  * program is tens of MB, and only the hlo frame needs it after
- * classification.
+ * classification.  The dumps the profile used stay in the dump cache
+ * for the next profile (in SPMD runs, the same bytes); the others go.
  */
 static void
 release_hlo(struct extract *x, size_t m0)
 {
 	struct extract_hlo *h = x->hlo;
-	size_t i;
+	struct extract_dumpcache *c = x->dumps;
+	size_t i, n = 0;
 
 	for (i = m0; i < x->fr.nmodules; i++)
 		x->fr.modules[i].hlo = NULL;
 	hlocost_free(x->cost_c);
 	x->cost_c = NULL;
 	x->cost_m = NULL;
-	for (i = 0; i < h->n; i++) {
-		hlo_free(h->m[i]);
-		heap_free(h->heap[i]);
+	for (i = 0; i < h->n; i++)
 		free(h->member[i]);
-	}
 	h->n = 0;
+	u64map_free(&c->byraw);
+	for (i = 0; i < c->n; i++) {
+		if (!c->d[i]->used) {
+			dump_free(c->d[i]);
+			continue;
+		}
+		c->d[i]->used = 0;
+		u64map_add(&c->byraw, c->d[i]->rawdigest, n);
+		c->d[n++] = c->d[i];
+	}
+	c->n = n;
 }
 
 /* ---- heap frame ---- */
@@ -569,11 +680,12 @@ heap_rows(struct extract *x, size_t m0)
 		if (m->hlo == NULL)
 			continue;
 		/* Executions of one module often follow each other. */
-		if (j >= h->n || h->m[j] != m->hlo)
-			for (j = 0; j < h->n && h->m[j] != m->hlo; j++)
+		if (j >= h->n || h->d[j]->m != m->hlo)
+			for (j = 0; j < h->n && h->d[j]->m != m->hlo; j++)
 				;
-		if (j == h->n || h->heap[j] == NULL)
+		if (j == h->n || h->heaped[j] || h->d[j]->heap == NULL)
 			continue;	/* done with this dump */
+		h->heaped[j] = 1;
 		k = strtab_intern(&x->heapkeys, m->program,
 		    strlen(m->program), &added);
 		if (added) {
@@ -581,25 +693,22 @@ heap_rows(struct extract *x, size_t m0)
 			    sizeof(*x->heaps));
 			e = &x->heaps[k];
 			e->program = m->program;
-			e->h = h->heap[j];
+			e->h = heap_ref(h->d[j]->heap);
 			e->differs = 0;
 			e->origin = mem_alloc(strlen(x->in.p[m->profile].path) +
 			    strlen(h->member[j]) + 2);
 			sprintf(e->origin, "%s:%s", x->in.p[m->profile].path,
 			    h->member[j]);
-			h->heap[j] = NULL;
 			continue;
 		}
 		e = &x->heaps[k];
-		if (!e->differs && !heap_equal(e->h, h->heap[j])) {
+		if (!e->differs && !heap_equal(e->h, h->d[j]->heap)) {
 			e->differs = 1;
 			err_note(&x->warnings, "%s:%s: heap simulator traces differ from those "
 			    "of an earlier dump of ProgramId %s; the heap frame "
 			    "has the first", x->in.p[m->profile].path,
 			    h->member[j], m->program);
 		}
-		heap_free(h->heap[j]);
-		h->heap[j] = NULL;
 	}
 }
 
@@ -780,12 +889,12 @@ dump_digest(struct extract_hlo *h, const struct hlo_module *m)
 {
 	size_t i;
 
-	if (h->last < h->n && h->m[h->last] == m)
-		return h->digest[h->last];
-	for (i = 0; i < h->n && h->m[i] != m; i++)
+	if (h->last < h->n && h->d[h->last]->m == m)
+		return h->d[h->last]->digest;
+	for (i = 0; i < h->n && h->d[i]->m != m; i++)
 		;
 	h->last = i;
-	return i < h->n ? h->digest[i] : 0;
+	return i < h->n ? h->d[i]->digest : 0;
 }
 
 /* Whether the instruction of row ID was already compared in a dump with
@@ -1202,6 +1311,7 @@ extract_load(struct extract *x, const char *const *paths, size_t n,
 	memset(x, 0, sizeof(*x));
 	x->o = *o;
 	x->hlo = mem_calloc(1, sizeof(*x->hlo));
+	x->dumps = o->dumps ? o->dumps : extract_dumpcache_new();
 	if (input_open(paths, n, o->dumpdir, &x->in) != 0)
 		return -1;
 	if (o->names && rename_profiles(&x->in, o->names) != 0)
@@ -1290,18 +1400,16 @@ extract_free(struct extract *x)
 	free(x->db);
 	free(x->proj);
 	if (x->hlo) {
-		for (i = 0; i < x->hlo->n; i++) {
-			hlo_free(x->hlo->m[i]);
-			heap_free(x->hlo->heap[i]);
+		for (i = 0; i < x->hlo->n; i++)
 			free(x->hlo->member[i]);
-		}
 		free(x->hlo->ar);
 		free(x->hlo->member);
-		free(x->hlo->m);
-		free(x->hlo->digest);
-		free(x->hlo->heap);
+		free(x->hlo->d);
+		free(x->hlo->heaped);
 		free(x->hlo);
 	}
+	if (x->dumps != x->o.dumps)
+		extract_dumpcache_free(x->dumps);
 	for (i = 0; i < x->heapkeys.n; i++) {
 		heap_free(x->heaps[i].h);
 		free(x->heaps[i].origin);

@@ -44,6 +44,7 @@ struct heap {
 	size_t ntrace;
 	struct heap_event *ev;	/* every trace's events, in order */
 	struct strtab names;	/* computation and instruction names */
+	unsigned refs;		/* heap_ref's holders; heap_free drops one */
 };
 
 /* State of heap_load that does not outlive it. */
@@ -416,6 +417,7 @@ heap_load(const uint8_t *data, size_t len)
 	struct ld L;
 	int rc;
 
+	h->refs = 1;
 	memset(&L, 0, sizeof(L));
 	L.h = h;
 	rc = load(&L, data, len);
@@ -430,12 +432,19 @@ heap_load(const uint8_t *data, size_t len)
 void
 heap_free(struct heap *h)
 {
-	if (h == NULL)
+	if (h == NULL || --h->refs > 0)
 		return;
 	free(h->trace);
 	free(h->ev);
 	strtab_free(&h->names);
 	free(h);
+}
+
+struct heap *
+heap_ref(struct heap *h)
+{
+	h->refs++;
+	return h;
 }
 
 size_t

@@ -114,8 +114,15 @@ struct heap_trace {
  */
 struct heap *heap_load(const uint8_t *data, size_t len);
 
-/* Release everything; a NULL argument is allowed. */
+/* Drop one holder of H: the last (heap_load's, then each heap_ref's)
+ * releases everything.  A NULL argument is allowed. */
 void heap_free(struct heap *h);
+
+/* One more holder of H (not thread-safe: one thread's), released with
+ * heap_free: an HLO dump decoded once serves the heap frame of every
+ * profile that dumped the same bytes (extract.c's dump cache).
+ * Returns H. */
+struct heap *heap_ref(struct heap *h);
 
 /* The number of traces, and the I-th (I < heap_ntraces). */
 size_t heap_ntraces(const struct heap *h);

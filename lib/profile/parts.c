@@ -91,7 +91,8 @@ struct shared {
 static int
 one_profile(const char *const *paths, const struct extract_opts *o,
     const struct extract_profile *pr, const char *dir,
-    struct extract_ahead *ahead, struct strtab *seen_rows)
+    struct extract_ahead *ahead, struct strtab *seen_rows,
+    struct extract_dumpcache *dumps)
 {
 	struct extract *x = extract_new();
 	struct extract_opts wo = *o;
@@ -104,6 +105,7 @@ one_profile(const char *const *paths, const struct extract_opts *o,
 	wo.only_name = pr->name;
 	wo.ahead = ahead;
 	wo.seen_rows = seen_rows;
+	wo.dumps = dumps;
 	rc = extract_load(x, paths + pr->input, 1, &wo);
 	nn = extract_notes(x);
 	for (i = 0; i < nn->n; i++)
@@ -123,11 +125,12 @@ one_profile(const char *const *paths, const struct extract_opts *o,
  * will extract it. */
 static struct extract_ahead *
 ahead_of(const char *const *paths, const struct extract_opts *o,
-    const struct extract_profile *pr)
+    const struct extract_profile *pr, struct extract_dumpcache *dumps)
 {
 	struct extract_opts wo = *o;
 
 	wo.names = NULL;
+	wo.dumps = dumps;	/* not decompressed again */
 	wo.only = pr->only;
 	wo.only_name = pr->name;
 	return extract_ahead_start(paths[pr->input], &wo);
@@ -151,6 +154,7 @@ worker(const char *const *paths, const struct extract_opts *o,
     const struct parts *p, struct shared *sh)
 {
 	struct extract_ahead *cur, *next = NULL;
+	struct extract_dumpcache *dumps = extract_dumpcache_new();
 	struct strtab seen_rows;
 	size_t k;
 	int rc = 0;
@@ -159,6 +163,8 @@ worker(const char *const *paths, const struct extract_opts *o,
 	 * ones (extract_opts.seen_rows): decoding each row's stacks again
 	 * in every process was a tenth of the workers' CPU. */
 	memset(&seen_rows, 0, sizeof(seen_rows));
+	/* And the HLO dumps the last part decoded, by their bytes: the
+	 * processes of an SPMD run dump the same modules. */
 
 	for (k = w; k < np && rc == 0; k += jobs) {
 		cur = next;
@@ -171,9 +177,9 @@ worker(const char *const *paths, const struct extract_opts *o,
 		 * worker per core it would win no time and hold a second
 		 * profile's members (memory is one profile's, as before). */
 		if (k + jobs < np && jobs < parts_cores())
-			next = ahead_of(paths, o, &pr[k + jobs]);
+			next = ahead_of(paths, o, &pr[k + jobs], dumps);
 		rc = one_profile(paths, o, &pr[k], p->dirs[k], cur,
-		    &seen_rows);
+		    &seen_rows, dumps);
 		extract_ahead_free(cur);
 		sh->state[k] = rc == 0 ? PROFILE_DONE : PROFILE_FAILED;
 		if (rc != 0) {
@@ -188,6 +194,7 @@ worker(const char *const *paths, const struct extract_opts *o,
 	}
 	extract_ahead_free(next);
 	strtab_free(&seen_rows);
+	extract_dumpcache_free(dumps);
 	_exit(rc == 0 ? 0 : 1);
 }
 

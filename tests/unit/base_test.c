@@ -183,9 +183,36 @@ tunables(void)
 	check_tunables(NULL, NULL, NULL);
 }
 
+/* mem_digest: the same for the same bytes wherever they are; another
+ * for any one bit flipped (in the 8-byte words and in the tail) and for
+ * another length. */
+static void
+digest(void)
+{
+	unsigned char a[37], b[64];
+	size_t i, same = 0, bit;
+	uint64_t d;
+
+	for (i = 0; i < sizeof(a); i++)
+		a[i] = (unsigned char)(i * 7 + 1);
+	d = mem_digest(a, sizeof(a));
+	memcpy(b + 3, a, sizeof(a));
+	CHECK(mem_digest(b + 3, sizeof(a)) == d);
+	for (i = 0; i < sizeof(a); i++)
+		for (bit = 0; bit < 8; bit++) {
+			a[i] ^= (unsigned char)(1u << bit);
+			same += mem_digest(a, sizeof(a)) == d;
+			a[i] ^= (unsigned char)(1u << bit);
+		}
+	CHECK_INT(same, 0);
+	CHECK(mem_digest(a, sizeof(a) - 1) != d);
+	CHECK(mem_digest(a, 0) != mem_digest(a, 1));
+}
+
 int
 main(void)
 {
+	digest();
 	prefix_first();
 	bits();
 	reads();

@@ -265,6 +265,15 @@ traces(void)
 	CHECK(h2 != NULL);
 	if (h2 != NULL)
 		CHECK(heap_equal(h, h2));
+	/* A second holder (heap_ref): the first heap_free leaves it
+	 * whole (under ASan, a use after free otherwise), the second
+	 * releases it (a leak otherwise). */
+	if (h2 != NULL) {
+		CHECK(heap_ref(h2) == h2);
+		heap_free(h2);
+		CHECK(heap_equal(h, h2));
+		CHECK_INT(heap_ntraces(h2), heap_ntraces(h));
+	}
 	heap_free(h2);
 
 	/* heap_equal tells them apart. */
