@@ -25,9 +25,9 @@ static const char usage_line[] =
 static const struct opt_tool tool = { usage_line,
     "  -t, --table=LIST       the tables to write, separated by commas:\n"
     "                         thunks, totals, modules, variability,\n"
-    "                         stragglers, costs\n"
+    "                         stragglers, costs, scatter, offsets\n"
     "  -M, --modules=FILE     the steady module frame (every table but\n"
-    "                         variability and costs)\n"
+    "                         variability, costs and scatter)\n"
     "  -H, --hlo=FILE         the hlo frame of nsysjax-extract (costs)\n"
     "  -o, --output=DIR       write each table to DIR/TABLE.tsv (needed\n"
     "                         for more than one table; else stdout)\n"

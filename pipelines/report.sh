@@ -81,6 +81,9 @@ progress() {
 # text: the plots directory and $W are its arguments (gnuplot has
 # system(), so a quote in -o must not end a gnuplot string).
 plots() {
+	# The sums over the steady thunk frame that the scatter and the
+	# straggler plots draw (plots.awk's steady_pass reads them).
+	nsysjax-stats -t scatter,offsets -M "$ST/module.tsv" -o "$W/plotdata" "$ST/thunk.tsv" || return 1
 	awk -v OUT="$OUT" -v W="$W" -v ST="$ST" -f "$LIB/sort.awk" -f "$LIB/plots.awk"
 	_from=1
 	while :; do

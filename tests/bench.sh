@@ -122,6 +122,8 @@ S=$BIN/nsysjax-stats M=$F/module.tsv
 frun "stats -t thunks,totals,modules" "$S" -t thunks,totals,modules -M "$M" -o "$F" "$F/big.tsv"
 frun "stats -t variability,stragglers" "$S" -t variability,stragglers -M "$M" -o "$F" "$F/big.tsv"
 frun "stats -t stragglers" "$S" -t stragglers -M "$M" "$F/big.tsv"
+# The plots' sums (issue 23: plots.awk's steady pass, in C).
+frun "stats -t scatter,offsets" "$S" -t scatter,offsets -M "$M" -o "$F" "$F/big.tsv"
 frun "stats -t costs" "$S" -t costs -H "$T/out/hlo.tsv" "$F/big.tsv"
 frun "collectives -s waits" "$BIN/nsysjax-collectives" -s waits "$F/big.tsv"
 frun "align -o -s (corrections and skews)" "$BIN/nsysjax-align" -o "$F/corr.tsv" -s "$F/skews.tsv" "$F/big.tsv"

@@ -159,43 +159,4 @@ if [ -x build/example/mkexample ] && command -v gnuplot > /dev/null; then
 else
 	skip "16 devices: no mkexample or no gnuplot"
 fi
-# -- plots-speed (issue 23): sort.awk's ksort2 and bsort2, which order
-# the plots' long tables, against sort(1): sets of keys with ties,
-# clusters, negative numbers and one value only, by a number then a
-# string (bytes), stable.
-awk 'BEGIN { srand(11)
-	for (t = 1; t <= 60; t++) {
-		n = int(rand() * 300); m = t % 6
-		for (i = 1; i <= n; i++) {
-			if (m == 0) v = int(rand() * 7)
-			else if (m == 1) v = rand() * 2000 - 1000
-			else if (m == 2) v = rand() < 0.7 ? 12.5 : rand() * 100
-			else if (m == 3) v = 4
-			else if (m == 4) v = rand() < 0.5 ? rand() / 1000 : 1e6 + rand()
-			else v = int(rand() * 1e6) / 1e3
-			printf "%d\t%d\t%.6f\tk%d\n", t, i, v, int(rand() * 5)
-		}
-	} }' > "$T/keys"
-# sorted.awk: the keys of each set (column 1) by S, the numbers of the
-# rows (column 2) in order.
-cat > "$T/sorted.awk" <<'EOF'
-function before(x, y) { return 0 }	# msort's, unused
-function sorted(    i) {
-	if (S == "ksort2") ksort2(ix, n, K1, K2); else bsort2(ix, n, K1, K2)
-	for (i = 1; i <= n; i++)
-		print t "\t" ix[i]
-	n = 0
-}
-$1 != t { sorted(); t = $1 }
-{ ix[++n] = $2; K1[$2] = $3 + 0; K2[$2] = $4 "" }
-END { sorted() }
-EOF
-for s in ksort2 bsort2; do
-	awk -F'\t' -v S=$s -f pipelines/lib/sort.awk -f "$T/sorted.awk" "$T/keys" > "$T/$s.out" 2>&1
-done
-LC_ALL=C sort -s -t "$(printf '\t')" -k1,1n -k3,3g -k4,4 "$T/keys" | cut -f1,2 > "$T/sort.out"
-for s in ksort2 bsort2; do
-	[ -s "$T/sort.out" ] && cmp -s "$T/$s.out" "$T/sort.out" && ok || notok "sort.awk $s differs from sort(1)"
-done
-# -- end plots-speed
 done_testing t78-report

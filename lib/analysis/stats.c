@@ -83,6 +83,19 @@ kh_index(struct khash *h, int64_t a, int64_t b, int64_t c, int *added)
 	return (uint32_t)(h->n - 1);
 }
 
+/* The index of key (A, B, C), or NONE when it is not there. */
+static uint32_t
+kh_find(const struct khash *h, int64_t a, int64_t b, int64_t c)
+{
+	int64_t key[3] = { a, b, c };
+	size_t i;
+
+	if (h->nslot == 0)
+		return NONE;
+	i = kh_probe(h, key);
+	return h->slot[i] ? h->slot[i] - 1 : NONE;
+}
+
 static void
 kh_free(struct khash *h)
 {
@@ -118,6 +131,8 @@ struct prog {
 	int comm;		/* has communication rows */
 	int64_t wn;		/* executions with a wait */
 	double wsum, wq;	/* waits (ms) */
+	uint32_t ndev;		/* devices of its module rows */
+	uint32_t ofirst, olast;	/* offsets: its instances, index + 1 */
 };
 
 /* Per module execution (ProgramId, ProgramExecution). */
@@ -138,14 +153,16 @@ struct pdev {
 	int64_t tn;
 	double score;
 	int module;		/* has module rows */
+	uint32_t pos;		/* 1.. in the module's devices, as first seen */
 };
 
 /* Per instruction (ProgramId, Name). */
 struct instr {
 	uint32_t prog;		/* index in progs, or NONE */
 	int64_t rows, sum;	/* rows, ProjDurMs ns (thunks table) */
-	int64_t vn;		/* compute rows (variability) */
+	int64_t vn;		/* compute rows (variability, scatter) */
 	double vs, vq, lo, hi;
+	double vt;		/* the sum of squares (scatter) */
 	char *sched;		/* SchedulingName, raw (NULL: no HLO facts) */
 	int hascost, costcomm;
 	int64_t cost;		/* ns */
@@ -161,6 +178,25 @@ struct inst {
 struct point {
 	uint32_t pd;		/* index in pdevs */
 	double mxs, mxe;	/* largest |bias| of start and end */
+};
+
+/* A thunk instance of a top module on two devices or more, from all its
+ * rows (offsets): its sums in row order and each device's start. */
+struct oinst {
+	uint32_t thunk;		/* index in othunks */
+	uint32_t next;		/* the module's next instance, index + 1 */
+	int64_t ex;		/* ProgramExecution */
+	int64_t n;		/* rows */
+	double ts;		/* sum of their ProjStartMs */
+	size_t start;		/* ostarts[start + pos - 1]: device pos's */
+};
+
+/* A thunk (ProgramId, Name, ThunkExecution) of those modules. */
+struct othunk {
+	uint32_t instr;
+	int comm;		/* Communication of its last row */
+	size_t coll;		/* Collective of its last row, in colls */
+	int64_t te;
 };
 
 /* A communication instance (modules table). */
@@ -213,6 +249,16 @@ struct stats {
 	struct winst *winsts;
 	size_t capwinsts;
 
+	struct khash oinstkeys;	/* (instr, ProgramExecution, ThunkExecution) */
+	struct oinst *oinsts;
+	size_t capoinsts;
+	struct khash othunkkeys;	/* (instr, ThunkExecution, 0) */
+	struct othunk *othunks;
+	size_t capothunks;
+	double *ostarts;	/* per instance, a start per device */
+	size_t nostarts, capostarts;
+	struct strtab colls;	/* Collective values (raw) */
+
 	int64_t thunks;		/* top modules' thunks' ProjDurMs, ns */
 	int64_t sumabs;		/* of |times| added: bounds every sum */
 
@@ -224,7 +270,8 @@ struct stats {
 };
 
 static const char *const table_names[STATS_NTABLES] = {
-	"thunks", "totals", "modules", "variability", "stragglers", "costs"
+	"thunks", "totals", "modules", "variability", "stragglers", "costs",
+	"scatter", "offsets"
 };
 
 const char *
@@ -248,7 +295,7 @@ int
 stats_needs_modules(unsigned tables)
 {
 	return (tables & ~(STATS_BIT(STATS_VARIABILITY) |
-	    STATS_BIT(STATS_COSTS))) != 0;
+	    STATS_BIT(STATS_COSTS) | STATS_BIT(STATS_SCATTER))) != 0;
 }
 
 int
@@ -298,6 +345,12 @@ stats_free(struct stats *s)
 	free(s->points);
 	kh_free(&s->winstkeys);
 	free(s->winsts);
+	kh_free(&s->oinstkeys);
+	free(s->oinsts);
+	kh_free(&s->othunkkeys);
+	free(s->othunks);
+	free(s->ostarts);
+	strtab_free(&s->colls);
 	if (s->spool)
 		fclose(s->spool);
 	free(s->buf);
@@ -427,6 +480,8 @@ module_row1(struct stats *s, struct tsv_reader *r, const long *c)
 		d->lo = st;
 	if (!d->module || st + dur > d->hi)
 		d->hi = st + dur;
+	if (!d->module)
+		d->pos = ++pr->ndev;
 	d->module = 1;
 	return 0;
 }
@@ -592,22 +647,24 @@ stats_load_hlo(struct stats *s, struct tsv_reader *r)
 /* ---- the thunk rows ---- */
 
 enum { T_ID, T_NAME, T_DUR, T_EXEC, T_TEXEC, T_DEV, T_START, T_HID, T_COMM,
-    T_MAX };
+    T_COLL, T_MAX };
 
 static int
 thunk_cols(struct stats *s, struct tsv_reader *r, long *c)
 {
 	static const char *const names[T_MAX] = { "ProgramId", "Name",
 	    "ProjDurMs", "ProgramExecution", "ThunkExecution", "Device",
-	    "ProjStartMs", "ProjDurHiddenMs", "Communication" };
-	int inst = want(s, STATS_STRAGGLERS) || want(s, STATS_MODULES);
+	    "ProjStartMs", "ProjDurHiddenMs", "Communication", "Collective" };
+	int offs = want(s, STATS_OFFSETS);
+	int inst = want(s, STATS_STRAGGLERS) || want(s, STATS_MODULES) || offs;
 	int k;
 
 	for (k = 0; k < T_MAX; k++) {
 		int need = k <= T_DUR || ((k == T_EXEC || k == T_TEXEC) && inst)
 		    || ((k == T_DEV || k == T_START) &&
-		    want(s, STATS_STRAGGLERS)) ||
-		    (k == T_HID && want(s, STATS_COSTS));
+		    (want(s, STATS_STRAGGLERS) || offs)) ||
+		    (k == T_HID && want(s, STATS_COSTS)) ||
+		    (k == T_COLL && offs);
 
 		if (k == T_COMM)
 			c[k] = tsv_col(r, names[k]);
@@ -648,7 +705,8 @@ read_trow(struct stats *s, struct tsv_reader *r, const long *c,
 	    bound(s, r, t->dur) != 0)
 		return -1;
 	/* The double as awk reads it, for the means (strtod: only then). */
-	if ((want(s, STATS_VARIABILITY) || want(s, STATS_STRAGGLERS)) &&
+	if ((want(s, STATS_VARIABILITY) || want(s, STATS_STRAGGLERS) ||
+	    want(s, STATS_SCATTER)) &&
 	    tsv_get_f64(r, (size_t)c[T_DUR], &t->ddur, 0) != 0)
 		return -1;
 	if (c[T_EXEC] >= 0 && (tsv_get_i64(r, (size_t)c[T_EXEC], &t->ex, 0)
@@ -732,6 +790,62 @@ add_instance(struct stats *s, const struct tsv_reader *r,
 	return 0;
 }
 
+/*
+ * Offsets: row T of a top module PROG on two devices or more, into its
+ * instance (the rows' count and sum of starts in row order, each device's
+ * start: the last row's), its thunk (the last row's Communication and
+ * Collective) and the module's list of instances in order of first
+ * sight: what plots.awk's steady pass kept, in arrays.
+ */
+static int
+add_offset(struct stats *s, const struct tsv_reader *r, const long *c,
+    const struct trow *t, uint32_t prog)
+{
+	struct prog *pr = &s->progs[prog];
+	struct oinst *oi;
+	struct othunk *th;
+	const char *coll;
+	size_t clen;
+	uint32_t i, k, pd;
+	int added;
+
+	if ((i = kh_index(&s->oinstkeys, t->instr, t->ex, t->te, &added)) ==
+	    NONE)
+		return full(r);
+	grow0(&s->oinsts, &s->capoinsts, i, sizeof(*s->oinsts));
+	oi = &s->oinsts[i];
+	if (added) {
+		if ((k = kh_index(&s->othunkkeys, t->instr, t->te, 0, &added))
+		    == NONE)
+			return full(r);
+		grow0(&s->othunks, &s->capothunks, k, sizeof(*s->othunks));
+		s->othunks[k].instr = t->instr;
+		s->othunks[k].te = t->te;
+		oi->thunk = k;
+		oi->ex = t->ex;
+		oi->start = s->nostarts;
+		s->nostarts += pr->ndev;
+		grow0(&s->ostarts, &s->capostarts, s->nostarts,
+		    sizeof(*s->ostarts));
+		if (pr->olast)
+			s->oinsts[pr->olast - 1].next = i + 1;
+		else
+			pr->ofirst = i + 1;
+		pr->olast = i + 1;
+	}
+	oi->n++;
+	oi->ts += t->dst;
+	/* A device the module rows do not list is never read. */
+	if ((pd = kh_find(&s->pdkeys, prog, t->dev, 0)) != NONE &&
+	    s->pdevs[pd].module)
+		s->ostarts[oi->start + s->pdevs[pd].pos - 1] = t->dst;
+	th = &s->othunks[oi->thunk];
+	th->comm = t->comm;
+	coll = tsv_rawfield(r, (size_t)c[T_COLL], &clen);
+	th->coll = strtab_intern(&s->colls, coll, clen, &added);
+	return 0;
+}
+
 static int
 add_cost(struct instr *in, const struct trow *t)
 {
@@ -781,19 +895,24 @@ thunk_row(struct stats *s, struct tsv_reader *r, const long *c)
 	}
 	if (want(s, STATS_COSTS) && in->sched != NULL)
 		add_cost(in, &t);
+	if (want(s, STATS_OFFSETS) && top && s->progs[prog].ndev >= 2 &&
+	    add_offset(s, r, c, &t, prog) != 0)
+		return -1;
 	if (t.comm) {
 		if (want(s, STATS_MODULES) && prog != NONE)
 			return add_wait(s, r, &t, prog);
 		return 0;
 	}
-	if (want(s, STATS_VARIABILITY)) {
+	if (want(s, STATS_VARIABILITY) || want(s, STATS_SCATTER)) {
 		if (in->vn == 0 || t.ddur < in->lo)
 			in->lo = t.ddur;
 		if (in->vn == 0 || t.ddur > in->hi)
 			in->hi = t.ddur;
 		in->vs += t.ddur;
+		in->vt += t.ddur * t.ddur;
 		in->vn++;
-		rec.instr = t.instr;
+		if (want(s, STATS_VARIABILITY))
+			rec.instr = t.instr;
 	}
 	if (want(s, STATS_STRAGGLERS) && top &&
 	    add_instance(s, r, &t, prog, &rec.inst, &rec.point) != 0)
@@ -1225,6 +1344,221 @@ write_stragglers(struct stats *s, struct tsv_writer *w)
 	return rc;
 }
 
+/* ---- the plots' tables: scatter and offsets ---- */
+
+/* Into BUF (at least 400 bytes) V as printf "%.6f" writes it, and with
+ * NEG0 "-0.000000" as "0.000000" (plots.awk's ms6); its length. */
+static size_t
+fixed6(char *buf, double v, int neg0)
+{
+	int n = snprintf(buf, 400, "%.6f", v);
+
+	if (neg0 && strcmp(buf, "-0.000000") == 0)
+		n = snprintf(buf, 400, "0.000000");
+	return n < 0 ? 0 : (size_t)n;
+}
+
+static int
+keep_scatter(const struct stats *s, const struct instr *in)
+{
+	(void)s;
+	return in->vn > 1 && in->vs > 0;
+}
+
+static int
+write_scatter(struct stats *s, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "ProgramId", "Name", "Executions",
+	    "MeanMs", "RelStd", NULL };
+	char buf[400];
+	size_t n, i;
+	uint32_t *v = instrs_sorted(s, keep_scatter, cmp_name, &n);
+	int rc = tsv_header(w, cols);
+
+	for (i = 0; i < n && rc == 0; i++) {
+		const struct instr *in = &s->instrs[v[i]];
+		double k = (double)in->vn, m = in->vs / k;
+		/* plots.awk's formula, its operations in its order. */
+		double var = (in->vt - k * m * m) / (k - 1);
+
+		if (var < 0)
+			var = 0;
+		put_key(w, strtab_get(&s->instrkeys, v[i]));
+		tsv_i64(w, in->vn);
+		tsv_raw(w, buf, fixed6(buf, m, 0));
+		tsv_raw(w, buf, fixed6(buf, sqrt(var) / m, 0));
+		rc = tsv_eor(w);
+	}
+	free(v);
+	return rc;
+}
+
+/* One thunk of a module's offsets table: the instances counted, the sum
+ * of their offsets, its mean as printed and that as a number (the key). */
+struct oq {
+	uint32_t thunk;
+	int64_t tn;
+	double off, ro;
+};
+
+struct octx {
+	const struct stats *s;
+	const struct oq *q;
+};
+
+/* The Name of thunk TH (the raw field). */
+static const char *
+othunk_name(const struct stats *s, uint32_t th)
+{
+	const char *k = strtab_get(&s->instrkeys, s->othunks[th].instr);
+
+	return k + strcspn(k, "\t") + 1;
+}
+
+/* By mean offset as printed, then Name (bytes), then ThunkExecution. */
+static int
+cmp_oq(const void *a, const void *b, const void *ctx)
+{
+	const struct octx *c = ctx;
+	const struct oq *x = &c->q[*(const uint32_t *)a];
+	const struct oq *y = &c->q[*(const uint32_t *)b];
+	int64_t tx = c->s->othunks[x->thunk].te, ty = c->s->othunks[y->thunk].te;
+	int k;
+
+	if (x->ro != y->ro)
+		return x->ro < y->ro ? -1 : 1;
+	if ((k = strcmp(othunk_name(c->s, x->thunk),
+	    othunk_name(c->s, y->thunk))) != 0)
+		return k;
+	return (tx > ty) - (tx < ty);
+}
+
+/* Devices (pdevs) by number. */
+static int
+cmp_odev(const void *a, const void *b, const void *ctx)
+{
+	const struct stats *s = ctx;
+	int64_t x = s->pdkeys.k[3 * *(const uint32_t *)a + 1];
+	int64_t y = s->pdkeys.k[3 * *(const uint32_t *)b + 1];
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The offsets of top module P (ndev >= 2) written, its devices DEV[0..nd)
+ * by their place in its rows; QOF (per thunk, zeroed) numbers its thunks.
+ */
+static int
+module_offsets(struct stats *s, struct tsv_writer *w, uint32_t p,
+    uint32_t *dev, uint32_t *qof)
+{
+	const struct prog *pr = &s->progs[p];
+	size_t nd = pr->ndev, nq = 0, capq = 0, capb = 0, i, d;
+	struct oq *q = NULL;
+	double *bias = NULL;
+	uint32_t *ix, *dv, k;
+	char b6[400], o6[400];
+	struct octx ctx;
+	int rc = 0;
+
+	for (k = pr->ofirst; k; k = s->oinsts[k - 1].next) {
+		const struct oinst *oi = &s->oinsts[k - 1];
+		uint32_t e = kh_find(&s->execkeys, p, oi->ex, 0);
+		double me, mm;
+		struct oq *t;
+
+		/* Instances every device ran, in an execution the module
+		 * rows have (plots.awk's straggler_table). */
+		if (oi->n != (int64_t)nd || e == NONE || s->execs[e].n == 0)
+			continue;
+		me = s->execs[e].sst / (double)s->execs[e].n;
+		mm = oi->ts / (double)nd;
+		if (qof[oi->thunk] == 0) {
+			mem_grow(&q, &capq, nq + 1, sizeof(*q));
+			grow0(&bias, &capb, (nq + 1) * nd, sizeof(*bias));
+			memset(&q[nq], 0, sizeof(*q));
+			q[nq].thunk = oi->thunk;
+			qof[oi->thunk] = (uint32_t)++nq;
+		}
+		t = &q[qof[oi->thunk] - 1];
+		t->tn++;
+		t->off += mm - me;
+		for (d = 0; d < nd; d++)
+			bias[(qof[oi->thunk] - 1) * nd + d] +=
+			    s->ostarts[oi->start + d] - mm;
+	}
+	ix = mem_calloc(nq + 1, sizeof(*ix));
+	for (i = 0; i < nq; i++) {
+		fixed6(o6, q[i].off / (double)q[i].tn, 1);
+		q[i].ro = strtod(o6, NULL);
+		ix[i] = (uint32_t)i;
+	}
+	ctx.s = s;
+	ctx.q = q;
+	sort_stable(ix, nq, sizeof(*ix), cmp_oq, &ctx);
+	dv = mem_calloc(nd + 1, sizeof(*dv));
+	memcpy(dv, dev, nd * sizeof(*dv));
+	sort_stable(dv, nd, sizeof(*dv), cmp_odev, s);
+	for (d = 0; d < nd && rc == 0; d++) {
+		size_t pos = s->pdevs[dv[d]].pos - 1;
+
+		for (i = 0; i < nq && rc == 0; i++) {
+			const struct oq *t = &q[ix[i]];
+			const struct othunk *th = &s->othunks[t->thunk];
+			const char *nm = othunk_name(s, t->thunk);
+
+			tsv_raw(w, strtab_get(&s->progids, p), s->progids.len[p]);
+			tsv_raw(w, nm, strlen(nm));
+			tsv_i64(w, th->te);
+			tsv_i64(w, s->pdkeys.k[3 * dv[d] + 1]);
+			tsv_i64(w, t->tn);
+			tsv_raw(w, o6, fixed6(o6, t->off / (double)t->tn, 1));
+			tsv_raw(w, b6, fixed6(b6, bias[ix[i] * nd + pos] /
+			    (double)t->tn, 1));
+			tsv_i64(w, th->comm);
+			tsv_raw(w, strtab_get(&s->colls, th->coll),
+			    s->colls.len[th->coll]);
+			rc = tsv_eor(w);
+		}
+	}
+	free(dv);
+	free(ix);
+	free(q);
+	free(bias);
+	return rc;
+}
+
+static int
+write_offsets(struct stats *s, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "ProgramId", "Name",
+	    "ThunkExecution", "Device", "Executions", "OffsetMs",
+	    "StartBiasMs", "Communication", "Collective", NULL };
+	size_t np = s->progids.n, *base = mem_calloc(np + 1, sizeof(*base));
+	uint32_t *dev = mem_calloc(s->pdkeys.n + 1, sizeof(*dev));
+	uint32_t *qof = mem_calloc(s->othunkkeys.n + 1, sizeof(*qof));
+	size_t i;
+	int rc = tsv_header(w, cols);
+
+	/* Each module's devices together, by their place in its rows. */
+	for (i = 0; i < np; i++)
+		base[i + 1] = base[i] + s->progs[i].ndev;
+	for (i = 0; i < s->pdkeys.n; i++)
+		if (s->pdevs[i].module)
+			dev[base[s->pdkeys.k[3 * i]] + s->pdevs[i].pos - 1] =
+			    (uint32_t)i;
+	for (i = 0; i < s->ntop && rc == 0; i++) {
+		uint32_t p = s->top[i];
+
+		if (s->progs[p].ndev >= 2)
+			rc = module_offsets(s, w, p, dev + base[p], qof);
+	}
+	free(base);
+	free(dev);
+	free(qof);
+	return rc;
+}
+
 size_t
 stats_cost_line(char **buf, size_t *cap, const char *name, size_t len,
     int64_t cost_ns)
@@ -1296,6 +1630,10 @@ stats_write(struct stats *s, enum stats_table t, struct tsv_writer *w)
 		return write_stragglers(s, w);
 	case STATS_COSTS:
 		return write_costs(s, w);
+	case STATS_SCATTER:
+		return write_scatter(s, w);
+	case STATS_OFFSETS:
+		return write_offsets(s, w);
 	default:
 		return err_fail("no table %d", (int)t);
 	}

@@ -48,6 +48,8 @@ enum stats_table {
 	STATS_VARIABILITY,	/* compute thunks whose duration varies */
 	STATS_STRAGGLERS,	/* per device and top module: biases */
 	STATS_COSTS,		/* PGLE cost lines */
+	STATS_SCATTER,		/* the variability plot's points */
+	STATS_OFFSETS,		/* the straggler plots' thunks and biases */
 	STATS_NTABLES
 };
 #define STATS_BIT(t) (1u << (t))
@@ -71,7 +73,7 @@ const char *stats_table_name(enum stats_table t);
 int stats_table_parse(const char *name);
 
 /* Whether the tables of TABLES need the module frame (all but
- * variability and costs), and the hlo frame (costs). */
+ * variability, costs and scatter), and the hlo frame (costs). */
 int stats_needs_modules(unsigned tables);
 int stats_needs_hlo(unsigned tables);
 
@@ -159,6 +161,25 @@ int stats_read(struct stats *s, struct filter *in);
  *		ns, ties to even; NAME the SchedulingName (or, with
  *		opts.fallback, the Name where it is empty), '"' escaped.
  *		By ProgramId, then Name (bytes).
+ *  scatter	ProgramId Name Executions MeanMs RelStd: per compute thunk
+ *		with two rows or more and a positive total, the mean of its
+ *		ProjDurMs and sqrt(max(0, (sum of squares - n mean^2) /
+ *		(n - 1))) / mean, sums in row order, printed "%.6f":
+ *		pipelines/lib/plots.awk's variability scatter, to the last
+ *		bit.  By ProgramId, then Name (bytes).
+ *  offsets	ProgramId Name ThunkExecution Device Executions OffsetMs
+ *		StartBiasMs Communication Collective: per top module on two
+ *		devices or more (module frame), device and thunk (Name,
+ *		ThunkExecution), over the instances with a row per device in
+ *		an execution the module frame has: OffsetMs the mean of the
+ *		instance's mean start less the execution's mean start
+ *		(module rows), StartBiasMs of the device's start (its last
+ *		row's; none: 0) less the instance's mean start, "%.6f" with
+ *		"-0.000000" as "0.000000"; Communication and Collective of
+ *		the thunk's last row.  Modules largest first, then Device
+ *		(a number), then OffsetMs as printed, Name (bytes),
+ *		ThunkExecution: plots.awk's straggler tables, to the last
+ *		bit.
  *
  * Returns 0, or -1 with an err message when writing failed.
  */

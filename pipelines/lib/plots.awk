@@ -1,8 +1,9 @@
 # plots.awk (with sort.awk), run by report.sh: the data of the
 # notebook's plots and one gnuplot program that draws them all, in one
 # process (each process start is dear).  Reads the report's tables in
-# OUT and the steady frames in ST (one pass over the thunk rows for
-# every plot that needs them); writes the plots' data beside them
+# OUT, the steady module frame in ST and, in W/plotdata, the sums over
+# the steady thunk frame (nsysjax-stats -t scatter,offsets, run by
+# report.sh before this program); writes the plots' data beside them
 # (OUT/plots/*.tsv), the split data of multi-series plots into W
 # (NAME.<k>.tsv: files named by number, never by a data value), and into
 # W: plot.<n>.gp, the program of plot n, a file of its own so that a
@@ -292,102 +293,32 @@ function modules(    ids, names, nt, j, k, a, n, ng) {
 	}
 }
 
-# steady_pass: one pass over the steady module frame, then the thunk
-# frame, for the straggler plots of the top modules on two devices or
-# more (each device's start against the mean over the devices of each
-# thunk instance, summed in the order of the rows) and the variability
-# scatter (mean and standard deviation of every compute thunk, by
-# ProgramId and Name).
-#
-# The thunk frame is the one large input (31,000 rows on the shared
-# run), and mawk's cost is its array look-ups and stores, dearest with
-# string keys.  So every scatter key (ProgramId, Name), thunk (module,
-# Name, ThunkExecution) and thunk instance (the thunk in one module
-# execution) gets a number when first seen, and is kept in arrays by
-# that number.  The frame comes sorted by module and execution, the
-# rows of an instance (one per device) together: the sums of the
-# current scatter key and instance are kept in variables, read from
-# their arrays when the key changes and written back when it changes
-# again (the same additions in the same order, in any row order).
-#
-# Per scatter key q: SKP, SKN its ProgramId and Name (strings, never
-# compared as numbers), sn, ss, sq its rows, the sum of their ProjDurMs
-# and of its square.  Per thunk: THN, THE its Name and ThunkExecution,
-# COMM (1: a collective) and COLL, from its last row.  Per instance ii:
-# ITH its thunk, IE its execution (a string), IN its rows, IS the sum
-# of their starts, IST[(ii - 1) * NGD + g] its start on device g (GDI:
-# the devices of the module frame by number), INEXT the module's next
-# instance (IFIRST: in order of appearance).  Per module m: ND[m]
-# devices, DL[m, 1..ND[m]] in order of appearance, MS, MN the sum of
-# the starts and number of rows of each execution.
-function steady_pass(    file, c, c1, m, d, g, ii, th, k, q, x, n, s, t, rn, rs, cm, co, lp, lk, li, last, cp, ce, cs, cd, cn, ct, cc, cl, cu) {
+# steady_pass: the devices of each top module (ND[m], from the steady
+# module frame), and the lines of the offsets table of nsysjax-stats
+# (W/plotdata/offsets.tsv, made by report.sh's plots job from the steady
+# frames: per top module on two devices or more, a line per device and
+# thunk, by device, then thunk) in OFFL[m, 1..OFFN[m]].  The sums over
+# the thunk frame (31,000 rows on the shared run) were this program's
+# and most of its time; nsysjax-stats computes them as this pass did,
+# to the last bit.
+function steady_pass(    file, c, cp, cd, m, line) {
 	file = ST "/module.tsv"
 	c_columns(file, c)
-	cp = c["ProgramId"]; ce = c["ProgramExecution"]; cs = c["ProjStartMs"]; cd = c["Device"]
+	cp = c["ProgramId"]; cd = c["Device"]
 	while ((getline < file) > 0) {
 		if (!($cp in ISTOP))
 			continue
 		m = ISTOP[$cp]
-		MS[m, $ce] += $cs; MN[m, $ce]++
-		d = $cd
-		if (!((m, d) in DEV)) { DEV[m, d] = 1; DL[m, ++ND[m]] = d }
-		if (!(d in GDI)) GDI[d] = ++NGD
+		if (!((m, $cd) in DEV)) { DEV[m, $cd] = 1; ND[m]++ }
 	}
 	close(file)
-	file = ST "/thunk.tsv"
-	c_columns(file, c)
-	cp = c["ProgramId"]; ce = c["ProgramExecution"]; cs = c["ProjStartMs"]; cd = c["Device"]
-	cn = c["Name"]; ct = c["ThunkExecution"]; cc = c["Communication"]; cl = c["Collective"]; cu = c["ProjDurMs"]
-	lp = lk = li = SUBSEP
-	while ((getline < file) > 0) {
-		# A collective is no compute thunk.
-		if (!(c1 = $cc == 1)) {
-			k = $cp "\t" $cn
-			if (k != lk) {
-				if (q) { sn[q] = n; ss[q] = s; sq[q] = t }
-				lk = k
-				if ((q = SID[k])) {
-					n = sn[q]; s = ss[q]; t = sq[q]
-				} else {
-					SID[k] = q = ++NSK; SKP[q] = $cp ""; SKN[q] = $cn ""
-					n = s = t = 0
-				}
-			}
-			x = $cu + 0
-			n++; s += x; t += x * x
+	file = W "/plotdata/offsets.tsv"
+	if ((getline line < file) > 0)
+		while ((getline line < file) > 0) {
+			m = substr(line, 1, index(line, "\t") - 1)
+			if (m in ISTOP) { m = ISTOP[m]; OFFL[m, ++OFFN[m]] = line }
 		}
-		# (ProgramIds compared as strings: two of digits only would
-		# compare as numbers)
-		if ((k = $cp "") != lp) { lp = k; m = (k in ISTOP) ? ISTOP[k] : 0; if (ND[m] < 2) m = 0 }
-		if (!m)
-			continue
-		k = m SUBSEP $ce SUBSEP $cn SUBSEP $ct
-		if (k != li) {
-			if (ii) { IN[ii] = rn; IS[ii] = rs; COMM[th] = cm; COLL[th] = co }
-			li = k
-			if ((ii = IID[k])) {
-				th = ITH[ii]
-				rn = IN[ii]; rs = IS[ii]
-			} else {
-				IID[k] = ii = ++NII
-				k = m SUBSEP $cn SUBSEP $ct
-				if (!(th = THID[k])) { THID[k] = th = ++NTH; THN[th] = $cn; THE[th] = $ct }
-				ITH[ii] = th; IE[ii] = $ce ""
-				if ((last = ILAST[m])) INEXT[last] = ii; else IFIRST[m] = ii
-				ILAST[m] = ii
-				rn = rs = 0
-			}
-		}
-		x = $cs + 0
-		rn++; rs += x
-		# A device the module frame does not list is never read.
-		if ((g = GDI[$cd]))
-			IST[(ii - 1) * NGD + g] = x
-		cm = c1; co = $cl
-	}
 	close(file)
-	if (q) { sn[q] = n; ss[q] = s; sq[q] = t }
-	if (ii) { IN[ii] = rn; IS[ii] = rs; COMM[th] = cm; COLL[th] = co }
 }
 
 # c_columns(FILE, C): FILE opened and its header read; C, column number
@@ -399,112 +330,58 @@ function c_columns(file, c,    i) {
 			c[$i] = i
 }
 
-function ms6(v) { v = sprintf("%.6f", v); return v == "-0.000000" ? "0.000000" : v }
-
 # straggler_table(J): the straggler table of top module J written; the
 # number of its device series (0: no instance that every device ran), -1
 # (nothing written) when it ran on fewer than two devices.  The table,
-# PL/stragglers-K.tsv: a header, then the lines by Device, OffsetMs,
-# Name, ThunkExecution.  Only the instances that every device of the
-# module ran count; per thunk its place in the module (its mean start
-# less the module execution's mean start) and each device's start bias,
-# averaged over the executions.  The lines of each device also go to
-# W/strd.J.<k>.tsv (G[k], GF[k] its first line, as by_column(table,
-# "Device") gives them), the collectives' (Communication 1) to
-# W/strc.J.tsv, each file with the header.  The module's thunks are
-# numbered in the order of their first counted instance (q = tq[thunk]),
-# device d's bias of thunk q summed in bias[(q - 1) * nd + d].
-function straggler_table(j,    nd, q, qq, ii, mm, th, tq, tn, nt, torder, off, bias, e, le, me, b, o, d, dg, ix, dv, dn, pre, mid, suf, comm, v, f, fc, fd, h) {
+# PL/stragglers-K.tsv: a header, then the module's lines of the offsets
+# table (steady_pass) as they are: by Device, then by OffsetMs, Name and
+# ThunkExecution.  Only the instances that every device of the module ran
+# count; per thunk its place in the module (its mean start less the
+# module execution's mean start) and each device's start bias, averaged
+# over the executions (nsysjax-stats(1), offsets).  The lines of each
+# device also go to W/strd.J.<k>.tsv (G[k], GF[k] its first line, as
+# by_column(table, "Device") gives them), the collectives'
+# (Communication 1) to W/strc.J.tsv, each file with the header.
+function straggler_table(j,    nd, i, x, line, d, ld, fd, f, fc, h) {
 	nd = ND[j]
 	if (nd < 2)
 		return -1
-	for (d = 1; d <= nd; d++)
-		dg[d] = GDI[DL[j, d]]
-	le = SUBSEP
-	for (ii = IFIRST[j]; ii; ii = INEXT[ii]) {
-		if (IN[ii] != nd)
-			continue
-		# The execution's mean start, again only when the execution
-		# changes; an execution the module frame lacks has none, and
-		# its instances are left out (they were a division by zero).
-		if ((e = IE[ii]) != le) {
-			le = e
-			me = ((j, e) in MN) ? MS[j, e] / MN[j, e] : ""
-		}
-		if (me == "")
-			continue
-		mm = IS[ii] / nd
-		th = ITH[ii]
-		if (!(q = tq[th])) { tq[th] = q = ++nt; torder[q] = th }
-		tn[q]++
-		off[q] += mm - me
-		b = (ii - 1) * NGD; o = (q - 1) * nd
-		for (d = 1; d <= nd; d++)
-			bias[o + d] += IST[b + dg[d]] - mm
-	}
-	# sort -k4,4n -k6,6g -k2,2 -k3,3n: by device (a number), then the
-	# thunks by offset (as written), name (bytes) and execution (a
-	# number), in the same order for every device.
-	for (q = 1; q <= nt; q++) {
-		th = torder[q]
-		OFF6[q] = v = ms6(off[q] / tn[q]); RO[q] = v + 0
-		# (sprintf("%020.0f", "0") spelt out: the usual execution)
-		v = THE[th]
-		RKS[q] = THN[th] "\001" (v == "0" ? "00000000000000000000" : sprintf("%020.0f", v))
-		ix[q] = q
-	}
-	bsort2(ix, nt, RO, RKS)
-	for (d = 1; d <= nd; d++) { dv[d] = d; DNUM[d] = DL[j, d] + 0 }
-	SORTBY = "devices"
-	msort(dv, nd)
-	# A line: its thunk's columns around the device's and the bias.
-	for (q = 1; q <= nt; q++) {
-		qq = ix[q]; th = torder[qq]
-		pre[q] = TOPID[j] "\t" THN[th] "\t" THE[th] "\t"
-		mid[q] = "\t" tn[qq] "\t" OFF6[qq] "\t"
-		comm[q] = COMM[th]
-		suf[q] = "\t" comm[q] "\t" COLL[th]
-	}
 	h = "ProgramId\tName\tThunkExecution\tDevice\tExecutions\tOffsetMs\tStartBiasMs\tCommunication\tCollective"
 	f = PL "/stragglers-" substr(TOPID[j], 1, 12) ".tsv"
 	fc = W "/strc." j ".tsv"
 	print h > f
 	print h > fc
 	split("", G); split("", GF)
-	for (d = 1; d <= nd && nt; d++) {
-		dn = DL[j, dv[d]]
-		G[d] = "strd." j "." d ".tsv"
-		fd = W "/" G[d]
-		print h > fd
-		for (q = 1; q <= nt; q++) {
-			qq = ix[q]
-			v = sprintf("%.6f", bias[(qq - 1) * nd + dv[d]] / tn[qq])
-			if (v == "-0.000000")
-				v = "0.000000"
-			v = pre[q] dn mid[q] v suf[q]
-			if (q == 1)
-				GF[d] = v
-			print v > f
-			print v > fd
-			if (comm[q] == 1)
-				print v > fc
+	d = 0; ld = SUBSEP
+	for (i = 1; i <= OFFN[j]; i++) {
+		line = OFFL[j, i]
+		split(line, x, "\t")
+		if (x[4] != ld) {
+			if (d)
+				close(fd)
+			ld = x[4]
+			G[++d] = "strd." j "." d ".tsv"
+			GF[d] = line
+			fd = W "/" G[d]
+			print h > fd
 		}
-		close(fd)
+		print line > f
+		print line > fd
+		if (x[8] == 1)
+			print line > fc
 	}
+	if (d)
+		close(fd)
 	close(f)
 	close(fc)
-	return nt ? nd : 0
+	return OFFN[j] ? nd : 0
 }
 
-# The orders of sort(1) that the plots' tables had, SORTBY: devices (a
-# module's table, straggler_table), skews (-n), strag (-k1,1 -k3,3n) and
-# skd (-k1,1n -s), from the keys K1, K2 (numbers or strings, as the key
-# is) and the line KL; the whole line last, as sort(1) breaks ties (but
-# -s).  The long tables, a module's thunks (straggler_table) and the
-# scatter, are sorted by ksort2.
+# The orders of sort(1) that the plots' tables had, SORTBY: skews (-n),
+# strag (-k1,1 -k3,3n) and skd (-k1,1n -s), from the keys K1, K2 (numbers
+# or strings, as the key is) and the line KL; the whole line last, as
+# sort(1) breaks ties (but -s).
 function before(x, y) {
-	if (SORTBY == "devices")
-		return DNUM[x] < DNUM[y]
 	if (K1[x] != K1[y]) return K1[x] < K1[y]
 	if (SORTBY == "skd") return 0
 	if (SORTBY != "skews" && K2[x] != K2[y]) return K2[x] < K2[y]
@@ -632,24 +509,13 @@ function skews_distribution(    i, x, rows, r, s, m, ng) {
 }
 
 # Every compute thunk of the steady state: mean duration against its
-# relative standard deviation (plots/variability-scatter.tsv, by
-# ProgramId, then Name: sort -k1,1 -k2,2, whose last resort, the whole
-# line, two rows never reach, their keys being distinct pairs).
-function scatter(    i, q, m, v, n, r, ix, f) {
-	r = 0
-	for (q = 1; q <= NSK; q++)
-		if (sn[q] > 1 && ss[q] > 0)
-			ix[++r] = q
-	ksort2(ix, r, SKP, SKN)
-	f = PL "/variability-scatter.tsv"
-	print "ProgramId\tName\tExecutions\tMeanMs\tRelStd" > f
-	for (i = 1; i <= r; i++) {
-		q = ix[i]; n = sn[q]
-		m = ss[q] / n; v = (sq[q] - n * m * m) / (n - 1); if (v < 0) v = 0
-		printf "%s\t%s\t%d\t%.6f\t%.6f\n", SKP[q], SKN[q], n, m, sqrt(v) / m > f
-	}
-	close(f)
-	if (r) {
+# relative standard deviation (plots/variability-scatter.tsv: the
+# scatter table of nsysjax-stats, W/plotdata/scatter.tsv, by ProgramId,
+# then Name).
+function scatter(    a, n) {
+	n = load(W "/plotdata/scatter.tsv", a)
+	put(PL "/variability-scatter.tsv", a, n)
+	if (n > 1) {
 		plot_begin("variability-scatter")
 		printf "D1 = ARG1.'/variability-scatter.tsv'\n" > PF
 		plot_end("set datafile separator \"\\t\"\n" \

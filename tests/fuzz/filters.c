@@ -257,19 +257,23 @@ load_hlo(struct tsv_reader *r, void *arg)
 }
 
 /* Every table of nsysjax-stats: the rows with the side table as module
- * frame and the hlo frame; and the tables without a module frame. */
+ * frame and the hlo frame; the tables without a module frame; and
+ * offsets alone (it needs a Collective column, which rows without it
+ * would make an error for every table). */
 static void
 stats(void)
 {
+	const unsigned offsets = STATS_BIT(STATS_OFFSETS);
 	struct stats_opts o = { 0, 0.1, STATS_TOP, 1 };
 	struct tsv_writer *w;
 	struct filter *in;
 	struct stats *s;
 	int t, pass;
 
-	for (pass = 0; pass < 2; pass++) {
-		o.tables = pass == 0 ? (1u << STATS_NTABLES) - 1 :
-		    STATS_BIT(STATS_VARIABILITY) | STATS_BIT(STATS_COSTS);
+	for (pass = 0; pass < 3; pass++) {
+		o.tables = pass == 0 ? ((1u << STATS_NTABLES) - 1) & ~offsets :
+		    pass == 1 ? STATS_BIT(STATS_VARIABILITY) |
+		    STATS_BIT(STATS_COSTS) | STATS_BIT(STATS_SCATTER) : offsets;
 		o.ratio = pass == 0 ? 0.1 : 0;
 		s = stats_new(&o);
 		if ((pass == 1 || stats_load_modules(s, files[1]) == 0) &&

@@ -192,6 +192,82 @@ stragglers(void)
 	    "p\tstep\t1\t2\t1\t-1\t1.25\t5\n");
 }
 
+/*
+ * The plots' tables.  Rows with a Collective: thunks e, f, h (compute)
+ * and ar (a collective) of p in executions 1 and 2 (module frame: mean
+ * starts 100.5 and 201.5); f again as ThunkExecution 1 on device 0 alone
+ * (an incomplete instance) and in execution 3 (not in the module frame).
+ * ar's last row names another collective.
+ */
+static const char prows[] =
+    "ProgramId\tProgramExecution\tName\tThunkExecution\tDevice\tProjStartMs\tProjDurMs\tCommunication\tCollective\n"
+    "p\t1\tf\t0\t0\t100\t4\t0\t\n"
+    "p\t1\tf\t0\t1\t101\t2\t0\t\n"
+    "p\t1\te\t0\t0\t100\t1\t0\t\n"
+    "p\t1\te\t0\t1\t101\t1\t0\t\n"
+    "p\t1\th\t0\t0\t100\t2\t0\t\n"
+    "p\t1\th\t0\t1\t100.0000002\t2\t0\t\n"
+    "p\t1\tar\t0\t0\t105\t5\t1\tall-reduce\n"
+    "p\t1\tar\t0\t1\t107\t3\t1\tall-reduce\n"
+    "p\t1\tf\t1\t0\t102\t1\t0\t\n"
+    "p\t2\tf\t0\t0\t200\t4\t0\t\n"
+    "p\t2\tf\t0\t1\t204\t6\t0\t\n"
+    "p\t2\te\t0\t0\t200\t1\t0\t\n"
+    "p\t2\te\t0\t1\t204\t1\t0\t\n"
+    "p\t2\th\t0\t0\t201.5\t2\t0\t\n"
+    "p\t2\th\t0\t1\t201.5000002\t2\t0\t\n"
+    "p\t2\tar\t0\t0\t205\t5\t1\tall-reduce\n"
+    "p\t2\tar\t0\t1\t206\t4\t1\tall-gather\n"
+    "p\t3\tf\t0\t0\t300\t1\t0\t\n"
+    "p\t3\tf\t0\t1\t301\t1\t0\t\n"
+    "q\t1\tg\t0\t0\t150\t0.1\t0\t\n";
+
+/*
+ * Offsets (executions 1 and 2 count): f's instance means 100.5 and 202,
+ * offsets 0 and 0.5 (mean 0.25), device 0's biases -0.5 and -2 (mean
+ * -1.25); e the same numbers (before f: by Name); ar's means 106 and
+ * 205.5, offsets 5.5 and 4, biases -1 and -0.5; h's offsets -0.4999999
+ * and 0.0000001, its biases -0.0000001: printed 0, not -0.  By device,
+ * then offset.  Scatter: every compute row, f's seven of 4 2 4 6 1 1 1
+ * ms: mean 19 / 7, variance (75 - 7 (19 / 7)^2) / 6; e and h constant.
+ */
+static void
+plot_tables(void)
+{
+	unsigned both = STATS_BIT(STATS_SCATTER) | STATS_BIT(STATS_OFFSETS);
+	struct stats_opts o = { STATS_BIT(STATS_SCATTER), 0.1, STATS_TOP, 0 };
+	char *got;
+
+	table(both, STATS_OFFSETS, prows,
+	    "ProgramId\tName\tThunkExecution\tDevice\tExecutions\tOffsetMs\t"
+	    "StartBiasMs\tCommunication\tCollective\n"
+	    "p\th\t0\t0\t2\t-0.250000\t0.000000\t0\t\n"
+	    "p\te\t0\t0\t2\t0.250000\t-1.250000\t0\t\n"
+	    "p\tf\t0\t0\t2\t0.250000\t-1.250000\t0\t\n"
+	    "p\tar\t0\t0\t2\t4.750000\t-0.750000\t1\tall-gather\n"
+	    "p\th\t0\t1\t2\t-0.250000\t0.000000\t0\t\n"
+	    "p\te\t0\t1\t2\t0.250000\t1.250000\t0\t\n"
+	    "p\tf\t0\t1\t2\t0.250000\t1.250000\t0\t\n"
+	    "p\tar\t0\t1\t2\t4.750000\t0.750000\t1\tall-gather\n");
+	table(both, STATS_SCATTER, prows,
+	    "ProgramId\tName\tExecutions\tMeanMs\tRelStd\n"
+	    "p\te\t4\t1.000000\t0.000000\n"
+	    "p\tf\t7\t2.714286\t0.728017\n"
+	    "p\th\t4\t2.000000\t0.000000\n");
+	/* The scatter needs no module frame, nor Collective. */
+	CHECK(!stats_needs_modules(o.tables));
+	CHECK(stats_needs_modules(STATS_BIT(STATS_OFFSETS)));
+	CHECK_INT(run(&o, thunks, STATS_SCATTER, &got), 0);
+	CHECK_STR(got, "ProgramId\tName\tExecutions\tMeanMs\tRelStd\n"
+	    "p\tf\t4\t4.000000\t0.408248\n");
+	free(got);
+	/* Offsets need it: the rows without it are an error. */
+	o.tables = STATS_BIT(STATS_OFFSETS);
+	CHECK_INT(run(&o, thunks, STATS_OFFSETS, &got), -1);
+	CHECK(strstr(err_msg(), "Collective") != NULL);
+	free(got);
+}
+
 /* f: compute, the smallest of 4 2 4 6.0005 ms; ar: communication, the
  * largest of 5+1 3 5 4 ms; g has no HLO facts; the first hlo row counts. */
 static void
@@ -316,6 +392,7 @@ main(void)
 	module_table();
 	variability();
 	stragglers();
+	plot_tables();
 	costs();
 	cost_lines();
 	errors();
