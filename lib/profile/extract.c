@@ -30,7 +30,7 @@ const char *const extract_frame_names[] = {
  * A decoded HLO dump, known by the bytes of its archive member as stored
  * (the .xz file): the processes of an SPMD run dump the same modules,
  * byte for byte, and each decompressed and decoded them again (on the
- * shared 4-process run, a third of the extraction's CPU).
+ * shared 4-process run, a fifth of the extraction's CPU).
  */
 struct extract_dump {
 	uint8_t *raw;		/* the member's bytes, to compare whole */

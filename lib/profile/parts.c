@@ -154,6 +154,8 @@ worker(const char *const *paths, const struct extract_opts *o,
     const struct parts *p, struct shared *sh)
 {
 	struct extract_ahead *cur, *next = NULL;
+	/* The HLO dumps the last part decoded, known by their bytes: the
+	 * processes of an SPMD run dump the same modules. */
 	struct extract_dumpcache *dumps = extract_dumpcache_new();
 	struct strtab seen_rows;
 	size_t k;
@@ -163,8 +165,6 @@ worker(const char *const *paths, const struct extract_opts *o,
 	 * ones (extract_opts.seen_rows): decoding each row's stacks again
 	 * in every process was a tenth of the workers' CPU. */
 	memset(&seen_rows, 0, sizeof(seen_rows));
-	/* And the HLO dumps the last part decoded, by their bytes: the
-	 * processes of an SPMD run dump the same modules. */
 
 	for (k = w; k < np && rc == 0; k += jobs) {
 		cur = next;
