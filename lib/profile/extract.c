@@ -83,12 +83,19 @@ extract_frame_bit(const char *name)
  * whole, decompressing .xz, from what the prefetch thread already read
  * when it can; errors name the archive and member.
  */
+/* Whether the prefetch thread reads archive AR of profile P. */
+static int
+prefetched(const struct extract *x, const struct input_profile *p,
+    const struct archive *ar)
+{
+	return x->pf != NULL && p == &x->in.p[x->pf_profile] && ar == x->pf_ar;
+}
+
 static int
 fetch(struct extract *x, const struct input_profile *p, struct archive *ar,
     const char *member, uint8_t **data, size_t *len)
 {
-	if (x->pf != NULL && p == &x->in.p[x->pf_profile] && ar == x->pf_ar &&
-	    prefetch_take(x->pf, member, data, len))
+	if (prefetched(x, p, ar) && prefetch_take(x->pf, member, data, len))
 		return 0;
 	if (archive_read_plain(ar, member, data, len) != 0)
 		return err_prefix_in("%s", ar == p->ar ? p->path :
@@ -225,21 +232,22 @@ dump_find(const struct extract_dumpcache *c, const uint8_t *raw, size_t len,
 }
 
 /*
- * Decode member MEMBER of P's dumps, whose bytes are RAW[0..RAWLEN), into
- * a new dump; DATA[0..LEN) are its decompressed bytes when the prefetch
- * thread decompressed them, else NULL.  Takes RAW (kept in the dump) and
+ * Decode member MEMBER of P's dumps, whose bytes are RAW[0..RAWLEN) (their
+ * mem_digest RAWDIGEST), into a new dump; DATA[0..LEN) are its
+ * decompressed bytes when the prefetch thread decompressed them, else
+ * NULL.  Takes RAW (kept in the dump) and
  * DATA.  NULL on a bad dump, with an err message naming the member.
  */
 static struct extract_dump *
 dump_load(struct extract *x, const struct input_profile *p, const char *member,
-    uint8_t *raw, size_t rawlen, uint8_t *data, size_t len)
+    uint8_t *raw, size_t rawlen, uint64_t rawdigest, uint8_t *data, size_t len)
 {
 	struct extract_dump *d = mem_calloc(1, sizeof(*d));
 	const uint8_t *pb;
 
 	d->raw = raw;
 	d->rawlen = rawlen;
-	d->rawdigest = mem_digest(raw, rawlen);
+	d->rawdigest = rawdigest;
 	if (data == NULL && !xz_is_xz_data(raw, rawlen))
 		len = rawlen;
 	else if (data == NULL && xz_decode(raw, rawlen, &data, &len) != 0)
@@ -275,6 +283,7 @@ hlo_get(struct extract *x, const struct input_profile *p, int64_t program_id,
 	const struct input_dump *in = input_dump(p, program_id);
 	struct extract_dump *d;
 	uint8_t *raw, *data = NULL;
+	uint64_t digest;
 	size_t i, rawlen, len = 0;
 
 	if (in == NULL)
@@ -284,18 +293,18 @@ hlo_get(struct extract *x, const struct input_profile *p, int64_t program_id,
 			*m = h->d[i]->m;
 			return 1;
 		}
-	if (!(x->pf != NULL && p == &x->in.p[x->pf_profile] &&
-	    p->dumps == x->pf_ar && prefetch_take_dump(x->pf, in->member, &raw,
-	    &rawlen, &data, &len)) &&
+	if (!(prefetched(x, p, p->dumps) && prefetch_take_dump(x->pf,
+	    in->member, &raw, &rawlen, &data, &len)) &&
 	    archive_read(p->dumps, in->member, &raw, &rawlen) != 0)
 		return err_prefix_in("%s", p->dumps == p->ar ? p->path :
 		    archive_path(p->dumps));
-	if ((d = dump_find(c, raw, rawlen, mem_digest(raw, rawlen))) != NULL) {
+	digest = mem_digest(raw, rawlen);
+	if ((d = dump_find(c, raw, rawlen, digest)) != NULL) {
 		free(raw);
 		free(data);
 	} else {
-		if ((d = dump_load(x, p, in->member, raw, rawlen, data, len)) ==
-		    NULL)
+		if ((d = dump_load(x, p, in->member, raw, rawlen, digest, data,
+		    len)) == NULL)
 			return -1;
 		mem_grow(&c->d, &c->cap, c->n + 1, sizeof(*c->d));
 		u64map_add(&c->byraw, d->rawdigest, c->n);
