@@ -405,3 +405,37 @@ archive_read_plain(struct archive *a, const char *name, uint8_t **data,
 		return err_prefix("%s", name);
 	return 0;
 }
+
+int
+archive_stat(struct archive *a, const char *name, uint64_t *size,
+    uint32_t *crc)
+{
+	long i = find(a, name);
+	zip_stat_t zs;
+	struct stat st;
+	char *full;
+	int rc;
+
+	if (i < 0)
+		return err_fail("%s: missing member", name);
+	*crc = 0;
+	if (a->zip) {
+		if (zip_stat_index(a->zip, (zip_uint64_t)a->index[i], 0,
+		    &zs) != 0 || !(zs.valid & ZIP_STAT_SIZE))
+			return err_fail("%s: cannot stat member", name);
+		*size = zs.size;
+		if (!(zs.valid & ZIP_STAT_CRC))
+			return 0;
+		*crc = zs.crc;
+		return 1;
+	}
+	full = mem_alloc(strlen(a->path) + strlen(a->names[i]) + 2);
+	sprintf(full, "%s/%s", a->path, a->names[i]);
+	rc = stat(full, &st);
+	free(full);
+	if (rc != 0)
+		return err_fail("%s: cannot stat member: %s", name,
+		    strerror(errno));
+	*size = (uint64_t)st.st_size;
+	return 0;
+}

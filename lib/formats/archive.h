@@ -54,4 +54,16 @@ int archive_read(struct archive *a, const char *name, uint8_t **data,
 int archive_read_plain(struct archive *a, const char *name, uint8_t **data,
     size_t *len);
 
+/*
+ * What the directory says of member NAME without reading it: its size
+ * as stored in bytes (*SIZE) and, for a zip, the CRC-32 of its bytes
+ * from the central directory (*CRC).  Two members whose sizes or CRCs
+ * differ differ; equal ones may still differ (compare the bytes).
+ * Returns 1 with *CRC set (a zip member), 0 with *CRC = 0 (a file of a
+ * directory: the size from stat(2), no CRC), or -1 with an err message
+ * "NAME: missing member" or "NAME: cannot stat member[: reason]".
+ */
+int archive_stat(struct archive *a, const char *name, uint64_t *size,
+    uint32_t *crc);
+
 #endif

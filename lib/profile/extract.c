@@ -5,6 +5,7 @@
 
 #include "formats/archive.h"
 #include "base/err.h"
+#include "profile/dumpcache.h"
 #include "profile/extract.h"
 #include "profile/extract_impl.h"
 #include "profile/heap.h"
@@ -26,35 +27,12 @@ const char *const extract_frame_names[] = {
 	"heap", "nvtx", NULL
 };
 
-/*
- * A decoded HLO dump, known by the bytes of its archive member as stored
- * (the .xz file): the processes of an SPMD run dump the same modules,
- * byte for byte, and each decompressed and decoded them again (on the
- * shared 4-process run, a fifth of the extraction's CPU).
- */
-struct extract_dump {
-	uint8_t *raw;		/* the member's bytes, to compare whole */
-	size_t rawlen;
-	uint64_t rawdigest;	/* mem_digest of RAW */
-	struct hlo_module *m;
-	uint64_t digest;	/* mem_digest of the decompressed dump */
-	struct heap *heap;	/* its traces (heap frame) or NULL */
-	int used;		/* by the profile being extracted */
-};
-
-/* The dumps kept from one profile for the next (extract.h). */
-struct extract_dumpcache {
-	struct extract_dump **d;
-	size_t n, cap;
-	struct u64map byraw;	/* rawdigest -> index in D */
-};
-
 /* The dumps of the profile being extracted: member -> dump, per archive
  * (a profile's dumps may be in a directory of their own). */
 struct extract_hlo {
 	struct archive **ar;
 	char **member;
-	struct extract_dump **d;
+	struct dumpcache_dump **d;
 	unsigned char *heaped;	/* heap_rows is done with it */
 	size_t n, cap;
 	size_t last;		/* the index dump_digest found last */
@@ -133,10 +111,11 @@ prefetch_profile(struct extract *x, size_t k, struct archive **ar)
 	/* The dumps decoded so far (extract.h): in an SPMD run, the same
 	 * bytes again, which the thread need not decompress. */
 	if (x->dumps != NULL) {
-		known = mem_calloc(x->dumps->n + 1, sizeof(*known));
-		for (i = 0; i < x->dumps->n; i++) {
-			known[nknown].len = x->dumps->d[i]->rawlen;
-			known[nknown++].digest = x->dumps->d[i]->rawdigest;
+		nknown = dumpcache_count(x->dumps);
+		known = mem_calloc(nknown + 1, sizeof(*known));
+		for (i = 0; i < nknown; i++) {
+			known[i].len = dumpcache_at(x->dumps, i)->rawlen;
+			known[i].digest = dumpcache_at(x->dumps, i)->rawdigest;
 		}
 	}
 	pf = prefetch_start(archive_path(*ar), m, n, nplain, known, nknown);
@@ -186,89 +165,6 @@ extract_ahead_free(struct extract_ahead *a)
 	free(a);
 }
 
-static void
-dump_free(struct extract_dump *d)
-{
-	hlo_free(d->m);
-	heap_free(d->heap);
-	free(d->raw);
-	free(d);
-}
-
-struct extract_dumpcache *
-extract_dumpcache_new(void)
-{
-	return mem_calloc(1, sizeof(struct extract_dumpcache));
-}
-
-void
-extract_dumpcache_free(struct extract_dumpcache *c)
-{
-	size_t i;
-
-	if (c == NULL)
-		return;
-	for (i = 0; i < c->n; i++)
-		dump_free(c->d[i]);
-	free(c->d);
-	u64map_free(&c->byraw);
-	free(c);
-}
-
-/* The dump of the cache whose member bytes are RAW[0..LEN), of
- * mem_digest DIGEST, or NULL. */
-static struct extract_dump *
-dump_find(const struct extract_dumpcache *c, const uint8_t *raw, size_t len,
-    uint64_t digest)
-{
-	struct u64map_it it;
-	size_t i;
-
-	for (i = u64map_first(&c->byraw, digest, &it); i != U64MAP_NONE;
-	    i = u64map_next(&c->byraw, &it))
-		if (c->d[i]->rawlen == len && memcmp(c->d[i]->raw, raw, len) == 0)
-			return c->d[i];
-	return NULL;
-}
-
-/*
- * Decode member MEMBER of P's dumps, whose bytes are RAW[0..RAWLEN) (their
- * mem_digest RAWDIGEST), into a new dump; DATA[0..LEN) are its
- * decompressed bytes when the prefetch thread decompressed them, else
- * NULL.  Takes RAW (kept in the dump) and
- * DATA.  NULL on a bad dump, with an err message naming the member.
- */
-static struct extract_dump *
-dump_load(struct extract *x, const struct input_profile *p, const char *member,
-    uint8_t *raw, size_t rawlen, uint64_t rawdigest, uint8_t *data, size_t len)
-{
-	struct extract_dump *d = mem_calloc(1, sizeof(*d));
-	const uint8_t *pb;
-
-	d->raw = raw;
-	d->rawlen = rawlen;
-	d->rawdigest = rawdigest;
-	if (data == NULL && !xz_is_xz_data(raw, rawlen))
-		len = rawlen;
-	else if (data == NULL && xz_decode(raw, rawlen, &data, &len) != 0)
-		goto bad;
-	pb = data ? data : raw;
-	if ((d->m = hlo_load(pb, len)) == NULL)
-		goto bad;
-	d->digest = mem_digest(pb, len);
-	/* The buffer assignment, only for the heap frame. */
-	if ((x->o.frames & EXTRACT_HEAP) && (d->heap = heap_load(pb, len)) == NULL)
-		goto bad;
-	free(data);
-	return d;
-bad:
-	free(data);
-	dump_free(d);
-	err_prefix_at("%s:%s", p->dumps == p->ar ? p->path :
-	    archive_path(p->dumps), member);
-	return NULL;
-}
-
 /*
  * The HLO module of PROGRAM_ID in profile P, loading its dump once: from
  * the dump cache when an earlier profile's member had the same bytes.
@@ -279,9 +175,8 @@ hlo_get(struct extract *x, const struct input_profile *p, int64_t program_id,
     struct hlo_module **m)
 {
 	struct extract_hlo *h = x->hlo;
-	struct extract_dumpcache *c = x->dumps;
 	const struct input_dump *in = input_dump(p, program_id);
-	struct extract_dump *d;
+	struct dumpcache_dump *d;
 	uint8_t *raw, *data = NULL;
 	uint64_t digest;
 	size_t i, rawlen, len = 0;
@@ -299,16 +194,13 @@ hlo_get(struct extract *x, const struct input_profile *p, int64_t program_id,
 		return err_prefix_in("%s", p->dumps == p->ar ? p->path :
 		    archive_path(p->dumps));
 	digest = mem_digest(raw, rawlen);
-	if ((d = dump_find(c, raw, rawlen, digest)) != NULL) {
+	if ((d = dumpcache_find(x->dumps, raw, rawlen, digest)) != NULL) {
 		free(raw);
 		free(data);
-	} else {
-		if ((d = dump_load(x, p, in->member, raw, rawlen, digest, data,
-		    len)) == NULL)
-			return -1;
-		mem_grow(&c->d, &c->cap, c->n + 1, sizeof(*c->d));
-		u64map_add(&c->byraw, d->rawdigest, c->n);
-		c->d[c->n++] = d;
+	} else if ((d = dumpcache_add(x->dumps, raw, rawlen, digest, data, len,
+	    (x->o.frames & EXTRACT_HEAP) != 0)) == NULL) {
+		return err_prefix_at("%s:%s", p->dumps == p->ar ? p->path :
+		    archive_path(p->dumps), in->member);
 	}
 	d->used = 1;
 	mem_grow(&h->ar, &h->cap, h->n + 1, sizeof(*h->ar));
@@ -642,8 +534,7 @@ static void
 release_hlo(struct extract *x, size_t m0)
 {
 	struct extract_hlo *h = x->hlo;
-	struct extract_dumpcache *c = x->dumps;
-	size_t i, n = 0;
+	size_t i;
 
 	for (i = m0; i < x->fr.nmodules; i++)
 		x->fr.modules[i].hlo = NULL;
@@ -653,17 +544,7 @@ release_hlo(struct extract *x, size_t m0)
 	for (i = 0; i < h->n; i++)
 		free(h->member[i]);
 	h->n = 0;
-	u64map_free(&c->byraw);
-	for (i = 0; i < c->n; i++) {
-		if (!c->d[i]->used) {
-			dump_free(c->d[i]);
-			continue;
-		}
-		c->d[i]->used = 0;
-		u64map_add(&c->byraw, c->d[i]->rawdigest, n);
-		c->d[n++] = c->d[i];
-	}
-	c->n = n;
+	dumpcache_release(x->dumps);
 }
 
 /* ---- heap frame ---- */
@@ -1320,7 +1201,7 @@ extract_load(struct extract *x, const char *const *paths, size_t n,
 	memset(x, 0, sizeof(*x));
 	x->o = *o;
 	x->hlo = mem_calloc(1, sizeof(*x->hlo));
-	x->dumps = o->dumps ? o->dumps : extract_dumpcache_new();
+	x->dumps = o->dumps ? o->dumps : dumpcache_new();
 	if (input_open(paths, n, o->dumpdir, &x->in) != 0)
 		return -1;
 	if (o->names && rename_profiles(&x->in, o->names) != 0)
@@ -1338,6 +1219,11 @@ extract_load(struct extract *x, const char *const *paths, size_t n,
 			x->in.p[lo].name = mem_strdup(o->only_name);
 		}
 	}
+	/* Keep the dumps shared by several profiles from the first to the
+	 * last (in A A B A, A is not decoded twice). */
+	if (o->dumps == NULL && hi - lo >= 2 &&
+	    (x->o.frames & ~EXTRACT_NVTX) != 0)
+		dumpcache_plan(x->dumps, paths, n, o->dumpdir);
 	x->db = mem_calloc(x->in.n + 1, sizeof(*x->db));
 	x->proj = mem_calloc(x->in.n + 1, sizeof(*x->proj));
 	if (nvtx_inputs(x) != 0)
@@ -1418,7 +1304,7 @@ extract_free(struct extract *x)
 		free(x->hlo);
 	}
 	if (x->dumps != x->o.dumps)
-		extract_dumpcache_free(x->dumps);
+		dumpcache_free(x->dumps);
 	for (i = 0; i < x->heapkeys.n; i++) {
 		heap_free(x->heaps[i].h);
 		free(x->heaps[i].origin);

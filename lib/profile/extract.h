@@ -31,6 +31,7 @@ enum extract_frame {
 #define EXTRACT_NFRAMES 8
 
 struct extract_ahead;
+struct dumpcache;
 
 struct extract_opts {
 	int keep_autotuning;	/* skip remove_autotuning_detail */
@@ -55,25 +56,11 @@ struct extract_opts {
 	 * and its stack frames came first there too.  Rows written here are
 	 * added. */
 	struct strtab *seen_rows;
-	/* The decoded HLO dumps kept from one profile to the next, for
-	 * parts.h's workers (NULL: the extraction's own, for its
-	 * profiles): extract_dumpcache_new. */
-	struct extract_dumpcache *dumps;
+	/* The decoded HLO dumps kept from one profile to the next
+	 * (dumpcache.h), for parts.h's workers (NULL: the extraction's
+	 * own, planned over its inputs). */
+	struct dumpcache *dumps;
 };
-
-/*
- * The HLO dumps decoded for one profile, kept for the next: a dump is
- * known by the bytes of its member as stored (the .xz file), compared
- * whole, and one whose bytes an earlier profile had is not decompressed
- * or decoded again (in an SPMD run every process dumps the same
- * modules).  After each profile the dumps it did not use are freed, so
- * the cache holds at most one profile's dumps besides the current
- * one's.  Not thread-safe: one per process (or per worker).
- */
-struct extract_dumpcache;
-struct extract_dumpcache *extract_dumpcache_new(void);
-/* Free the cache and its dumps; a NULL argument is allowed. */
-void extract_dumpcache_free(struct extract_dumpcache *c);
 
 /*
  * Profile ONLY (extract_opts.only, 1-based; 0: the first) of the input

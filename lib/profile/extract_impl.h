@@ -57,7 +57,7 @@ struct extract {
 	struct frames fr;
 	struct compile_frame cf;
 	struct extract_hlo *hlo;
-	struct extract_dumpcache *dumps; /* o.dumps, or its own */
+	struct dumpcache *dumps;	/* o.dumps, or its own */
 	struct err_notes warnings;	/* for stderr, in order */
 	size_t nwarnings;	/* of them, before the frame builder's notes */
 	struct strtab strings;	/* interned ProgramIds, opcodes, ... */

@@ -14,6 +14,7 @@
 #include "base/mem.h"
 #include "base/strtab.h"
 #include "base/tempfile.h"
+#include "profile/dumpcache.h"
 #include "profile/extract.h"
 #include "profile/parts.h"
 
@@ -92,7 +93,7 @@ static int
 one_profile(const char *const *paths, const struct extract_opts *o,
     const struct extract_profile *pr, const char *dir,
     struct extract_ahead *ahead, struct strtab *seen_rows,
-    struct extract_dumpcache *dumps)
+    struct dumpcache *dumps)
 {
 	struct extract *x = extract_new();
 	struct extract_opts wo = *o;
@@ -125,7 +126,7 @@ one_profile(const char *const *paths, const struct extract_opts *o,
  * will extract it. */
 static struct extract_ahead *
 ahead_of(const char *const *paths, const struct extract_opts *o,
-    const struct extract_profile *pr, struct extract_dumpcache *dumps)
+    const struct extract_profile *pr, struct dumpcache *dumps)
 {
 	struct extract_opts wo = *o;
 
@@ -144,19 +145,18 @@ ahead_of(const char *const *paths, const struct extract_opts *o,
  * them; a process per profile paid the page faults of a fresh heap each
  * time, and read nothing ahead.
  * Each profile is extracted alone and freed before the next starts, so
- * memory stays that of one profile (and the next one's members).  Stops
+ * memory stays that of one profile (and the next one's members) and the
+ * HLO dumps of DUMPS (dumpcache.h: those the parent decoded before
+ * forking, shared with it until written, and the last part's).  Stops
  * after a failure, or at a profile after one that failed elsewhere.
  * Never returns.
  */
 static _Noreturn void
 worker(const char *const *paths, const struct extract_opts *o,
     const struct extract_profile *pr, size_t np, size_t w, size_t jobs,
-    const struct parts *p, struct shared *sh)
+    const struct parts *p, struct shared *sh, struct dumpcache *dumps)
 {
 	struct extract_ahead *cur, *next = NULL;
-	/* The HLO dumps the last part decoded, known by their bytes: the
-	 * processes of an SPMD run dump the same modules. */
-	struct extract_dumpcache *dumps = extract_dumpcache_new();
 	struct strtab seen_rows;
 	size_t k;
 	int rc = 0;
@@ -194,7 +194,8 @@ worker(const char *const *paths, const struct extract_opts *o,
 	}
 	extract_ahead_free(next);
 	strtab_free(&seen_rows);
-	extract_dumpcache_free(dumps);
+	/* DUMPS is left to _exit: freeing what the parent decoded would
+	 * copy its pages into this process first. */
 	_exit(rc == 0 ? 0 : 1);
 }
 
@@ -313,7 +314,8 @@ reap(pid_t *pid, int *status, size_t n)
 static int
 run_workers(const char *const *paths, const struct extract_opts *o,
     const struct extract_profile *pr, size_t np, size_t nw,
-    const struct parts *p, struct shared *sh, pid_t *pid, int *status)
+    const struct parts *p, struct shared *sh, struct dumpcache *dumps,
+    pid_t *pid, int *status)
 {
 	int rc = 0;
 	size_t k;
@@ -330,7 +332,7 @@ run_workers(const char *const *paths, const struct extract_opts *o,
 		} else if (pid[k] == 0) {
 			default_signals();
 			tempfile_unblock(&old);
-			worker(paths, o, pr, np, k, nw, p, sh);
+			worker(paths, o, pr, np, k, nw, p, sh, dumps);
 		} else {
 			tempfile_child(pid[k]);
 		}
@@ -345,6 +347,32 @@ run_workers(const char *const *paths, const struct extract_opts *o,
 	return rc;
 }
 
+/*
+ * The HLO dumps the workers start with (dumpcache.h): planned over the
+ * inputs of PR[0..NP), and with NW >= 2 workers those that two profiles
+ * or more hold decoded here, NW at once, before the workers are forked:
+ * each worker would decode them again (on the shared 4-process run, the
+ * step module in both workers, the init module in both: a tenth of their
+ * CPU).  One worker keeps them as it meets them, as -j 0 does.
+ */
+static struct dumpcache *
+shared_dumps(const char *const *paths, const struct extract_opts *o,
+    const struct extract_profile *pr, size_t np, size_t nw)
+{
+	struct dumpcache *c = dumpcache_new();
+	size_t k, n = 0;
+
+	if (!(o->frames & ~EXTRACT_NVTX))
+		return c;	/* no frame of an archive: no dump read */
+	for (k = 0; k < np; k++)
+		if (pr[k].input + 1 > n)
+			n = pr[k].input + 1;
+	dumpcache_plan(c, paths, n, o->dumpdir);
+	if (nw >= 2)
+		dumpcache_preload(c, (unsigned)nw, (o->frames & EXTRACT_HEAP) != 0);
+	return c;
+}
+
 int
 parts_extract(const char *const *paths, const struct extract_opts *o,
     const struct extract_profile *pr, size_t np, unsigned jobs,
@@ -352,6 +380,7 @@ parts_extract(const char *const *paths, const struct extract_opts *o,
 {
 	struct extract_opts wo = *o;
 	struct shared *sh = MAP_FAILED;
+	struct dumpcache *dumps = NULL;
 	size_t k, nw = jobs < np ? jobs : np, shsize;
 	pid_t *pid;
 	int *status, rc;
@@ -377,7 +406,9 @@ parts_extract(const char *const *paths, const struct extract_opts *o,
 	}
 	if (rc == 0) {
 		sh->first_failed = np;
-		rc = run_workers(paths, &wo, pr, np, nw, p, sh, pid, status);
+		dumps = shared_dumps(paths, &wo, pr, np, nw);
+		rc = run_workers(paths, &wo, pr, np, nw, p, sh, dumps, pid,
+		    status);
 	}
 	/* The first failure in profile order, as one extraction reports. */
 	for (k = 0; k < np && rc == 0; k++)
@@ -392,6 +423,7 @@ parts_extract(const char *const *paths, const struct extract_opts *o,
 		get_file(p->dirs[k], "framenotes", notes, 0);
 	if (sh != MAP_FAILED)
 		munmap(sh, shsize);
+	dumpcache_free(dumps);
 	free(pid);
 	free(status);
 	if (rc != 0)
