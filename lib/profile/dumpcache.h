@@ -28,9 +28,12 @@
 struct hlo_module;
 struct heap;
 
-/* The most stored (compressed) bytes of the planned dumps: the shared
- * run's step module is 0.4 MB stored, about 10 MB decoded. */
-#define DUMPCACHE_PLAN_BYTES ((uint64_t)16 << 20)
+/* The most stored (.xz) bytes of the planned dumps.  Decoded, a dump
+ * takes about 34 times its stored size (the shared run's five planned
+ * dumps: 0.62 MB stored, 21 MB decoded), so 4 MiB bounds the planned
+ * dumps near 140 MB; every worker would otherwise hold its own copy of
+ * those its profile uses. */
+#define DUMPCACHE_PLAN_BYTES ((uint64_t)4 << 20)
 
 /* One decoded dump. */
 struct dumpcache_dump {

@@ -29,7 +29,7 @@ struct prefetch_known {
  * as stored (archive_read), and decompressed too when they are .xz data
  * whose length and digest are none of KNOWN[0..NKNOWN) (copied): a dump
  * that an earlier profile had, byte for byte, is not decompressed for
- * nothing (extract.h, extract_dumpcache).  Takes ownership of MEMBERS and
+ * nothing (dumpcache.h).  Takes ownership of MEMBERS and
  * its strings.  Returns NULL if no thread could be started (the caller
  * then reads everything itself).
  */

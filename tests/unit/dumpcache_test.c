@@ -13,6 +13,8 @@
  *             p1 and p3
  *   program 3 "jit_c": in p3 alone
  *   program 4: garbage (not an HLO module), the same bytes in p0 and p1
+ *   program 5: a module larger than DUMPCACHE_PLAN_BYTES, the same bytes
+ *             in p0 and p1 (beyond the plan's budget)
  */
 #include <sys/stat.h>
 
@@ -111,6 +113,16 @@ members(int k, struct mem *v)
 		n++;
 	}
 	if (k < 2) {
+		static char *big;
+
+		if (big == NULL) {
+			big = mem_alloc(DUMPCACHE_PLAN_BYTES + 2);
+			memset(big, 'x', DUMPCACHE_PLAN_BYTES + 1);
+			big[DUMPCACHE_PLAN_BYTES + 1] = '\0';
+		}
+		member(v[n].name, sizeof(v[n].name), 5, "big");
+		v[n].data = module(big, &v[n].len);
+		n++;
 		member(v[n].name, sizeof(v[n].name), 4, "bad");
 		v[n].len = sizeof(garbage) - 1;
 		v[n].data = mem_alloc(v[n].len);
@@ -206,7 +218,8 @@ test_zips(void)
 	p[4] = "/nonexistent/profile";	/* left out of the plan */
 	dumpcache_plan(c, (const char *const *)p, 5, NULL);
 	/* jit_main (4 profiles), jit_b and jit_B (2 each, told apart by their
-	 * CRCs); not jit_c (1 profile), and the garbage does not decode. */
+	 * CRCs); not jit_c (1 profile) nor big (beyond the budget), and the
+	 * garbage does not decode. */
 	CHECK_INT(dumpcache_preload(c, 2, 0), 3);
 	CHECK_INT(dumpcache_count(c), 3);
 	CHECK(named(c, "jit_main") && named(c, "jit_main")->planned);
