@@ -145,6 +145,11 @@ extract_parts(const char *const *paths, size_t n, struct extract_opts *o,
 	struct parts p;
 	int rc;
 
+	/* Known before the workers start when the thread tables say so. */
+	if (parts_devices_shared(paths, n, o->dumpdir)) {
+		extract_here(paths, n, o, dir);
+		return;
+	}
 	if (parts_extract(paths, o, pr, np, jobs, &p, &notes) != 0)
 		die(&notes);
 	rc = merge_devices((const char *const *)p.dirs, p.n);

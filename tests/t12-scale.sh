@@ -95,6 +95,12 @@ cp -r "$T/other/rank0" "$T/copy0"
 "$X" -j 0 -o "$T/dup0" "$1" "$T/copy0" 2> /dev/null || notok "a process and its copy -j 0"
 "$X" -j 2 -o "$T/dup2" "$1" "$T/copy0" 2> /dev/null || notok "a process and its copy -j 2"
 check "shared device: -j 2 gives the bytes of -j 0" same "$T/dup0" "$T/dup2"
+# Known from the thread tables before any worker starts, so no part is
+# made: $TMPDIR a file, where none could be, fails distinct devices only.
+: > "$T/notdir"
+TMPDIR="$T/notdir" "$X" -j 2 -o "$T/dup3" "$1" "$T/copy0" 2> /dev/null || notok "shared device, TMPDIR a file"
+check "shared device: one process from the start" same "$T/dup0" "$T/dup3"
+expect_error 1 "notdir/nsysjax-extract" env TMPDIR="$T/notdir" "$X" -j 2 -o "$T/no" "$1" "$2"
 expect_error 1 "device 0 is in both" "$X" --merge -o "$T/no" "$T/p0" "$T/p0"
 
 # Broken parts are named.

@@ -14,9 +14,14 @@
 #include "base/mem.h"
 #include "base/strtab.h"
 #include "base/tempfile.h"
+#include "base/u64map.h"
+#include "formats/archive.h"
 #include "profile/dumpcache.h"
 #include "profile/extract.h"
+#include "profile/input.h"
+#include "profile/nvtx.h"
 #include "profile/parts.h"
+#include "profile/trace.h"
 
 unsigned
 parts_cores(void)
@@ -443,4 +448,60 @@ parts_remove(struct parts *p)
 	free(p->dirs);
 	free(p->tmp);
 	memset(p, 0, sizeof(*p));
+}
+
+/* Add the devices of profile P's launcher threads to DEV (device ->
+ * the index K of the profile that has it): 1 when another profile had
+ * one of them, 0 when not, -1 when its thread table cannot be read. */
+static int
+profile_devices(const struct input_profile *p, size_t k, struct u64map *dev)
+{
+	struct threads t;
+	uint8_t *data;
+	size_t len, i, j;
+	int32_t id[4];
+	int shared = 0;
+
+	if (p->kind != INPUT_NSYSJAX || p->threads == NULL)
+		return 0;
+	if (archive_read_plain(p->ar, p->threads, &data, &len) != 0)
+		return -1;
+	memset(&t, 0, sizeof(t));
+	if (threads_read_parquet(data, len, &t) != 0)
+		shared = -1;
+	for (i = 0; shared == 0 && i < t.n; i++) {
+		if (t.t[i].name == NULL ||
+		    nvtx_parse_launcher(t.t[i].name, id) != 0)
+			continue;
+		j = u64map_get(dev, (uint64_t)(uint32_t)id[0]);
+		if (j == U64MAP_NONE)
+			u64map_add(dev, (uint64_t)(uint32_t)id[0], k);
+		else if (j != k)
+			shared = 1;
+	}
+	threads_free(&t);
+	free(data);
+	return shared;
+}
+
+int
+parts_devices_shared(const char *const *paths, size_t n, const char *dumpdir)
+{
+	struct u64map dev;
+	size_t i, j, k = 0;
+	int shared = 0;
+
+	memset(&dev, 0, sizeof(dev));
+	for (i = 0; i < n && shared == 0; i++) {
+		struct input_set in;
+
+		memset(&in, 0, sizeof(in));
+		if (input_open(&paths[i], 1, dumpdir, &in) != 0)
+			shared = -1;
+		for (j = 0; shared == 0 && j < in.n; j++)
+			shared = profile_devices(&in.p[j], k++, &dev);
+		input_close(&in);
+	}
+	u64map_free(&dev);
+	return shared == 1;
 }

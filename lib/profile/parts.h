@@ -16,8 +16,9 @@
  *
  * A worker's peak memory is what one profile needs (about 50 MB for one
  * of the shared archives), and with fewer workers than cores the next
- * one's members (about 30 MB more); the parent holds only the profile
- * list.
+ * one's members (about 30 MB more); the parent holds the profile list
+ * and the HLO dumps that several profiles share (dumpcache.h), which it
+ * decodes before forking the workers, who share them with it.
  * From parts_extract to parts_remove, SIGINT, SIGTERM and SIGHUP stop
  * the workers and remove the parts before the program ends by them.
  */
@@ -51,6 +52,22 @@ struct parts {
 int parts_extract(const char *const *paths, const struct extract_opts *o,
     const struct extract_profile *pr, size_t np, unsigned jobs,
     struct parts *p, struct err_notes *notes);
+
+/*
+ * Whether two of the profiles of PATHS[0..N) (nsys-jax archives; DUMPDIR
+ * as input.h takes it) have a launcher thread of the same device
+ * (XlaLauncher:#global=G,...# in thread-metadata.parquet): copies of one
+ * run, or two runs given together.  Separate extractions cannot number
+ * such a device's executions (merge.h), so the caller extracts them in
+ * one process from the start, rather than after the workers found it
+ * (merge_devices).  Reads each input's thread-metadata.parquet alone;
+ * profiles without one (archives before July 2024 number their devices
+ * by profile, launchers.h; SQLite exports) are not looked at.  Returns
+ * 1 when a device is shared, 0 when none is or when an input cannot be
+ * read (the extraction then reports it; its message is dropped here).
+ */
+int parts_devices_shared(const char *const *paths, size_t n,
+    const char *dumpdir);
 
 /* Remove P's directories and files, and release P. */
 void parts_remove(struct parts *p);
