@@ -145,8 +145,11 @@ extract_parts(const char *const *paths, size_t n, struct extract_opts *o,
 	struct parts p;
 	int rc;
 
-	/* Known before the workers start when the thread tables say so. */
-	if (parts_devices_shared(paths, n, o->dumpdir)) {
+	/* Known before the workers start when the thread tables say so;
+	 * only the frames merge_devices checks number per device. */
+	if ((o->frames & (EXTRACT_THUNK | EXTRACT_MODULE |
+	    EXTRACT_COMMUNICATION)) && parts_devices_shared(paths, n,
+	    o->dumpdir)) {
 		extract_here(paths, n, o, dir);
 		return;
 	}
