@@ -320,10 +320,12 @@ dumpcache_plan(struct dumpcache *c, const char *const *paths, size_t n,
 		free(e->member);
 	}
 	free(all);
-	/* Dumps already in the cache may be planned ones. */
-	for (i = 0; i < c->n; i++)
-		if (!c->d[i]->planned)
-			plan_mark(c, c->d[i]);
+	/* Dumps already in the cache may be planned ones (of this plan:
+	 * an earlier plan's marks go). */
+	for (i = 0; i < c->n; i++) {
+		c->d[i]->planned = 0;
+		plan_mark(c, c->d[i]);
+	}
 }
 
 /* ---- preloading ---- */

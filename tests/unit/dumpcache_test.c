@@ -266,6 +266,13 @@ test_zips(void)
 	/* The preload then decodes only jit_b. */
 	CHECK_INT(dumpcache_preload(c, 1, 0), 1);
 	CHECK(named(c, "jit_b") && named(c, "jit_b")->planned);
+	/* A plan of p3 alone (nothing shared) replaces it: unused, the
+	 * dumps go at the next release. */
+	dumpcache_plan(c, (const char *const *)p + 3, 1, NULL);
+	CHECK(!named(c, "jit_b")->planned && !named(c, "jit_main")->planned);
+	CHECK_INT(dumpcache_preload(c, 1, 0), 0);
+	dumpcache_release(c);
+	CHECK_INT(dumpcache_count(c), 0);
 	dumpcache_free(c);
 	for (k = 0; k < 4; k++)
 		free(p[k]);
