@@ -12,9 +12,9 @@
  *  - planned (dumpcache_plan): the dumps that several profiles of the
  *    run hold, by the sizes and CRC-32s of the inputs' directories, up
  *    to DUMPCACHE_PLAN_BYTES of stored bytes; once decoded they stay to
- *    the end.  dumpcache_preload decodes them at once, before parts.h
- *    forks its workers, which then inherit them (copy on write) instead
- *    of each decoding them again.
+ *    the end.  dumpcache_preload decodes them at once, in a thread per
+ *    core, before parts.h forks its workers, which then inherit them
+ *    (copy on write) instead of each decoding them again.
  * Memory is thus bounded by one profile's dumps twice plus the planned
  * ones, whatever the number of processes.  Not thread-safe: one cache
  * per process (dumpcache_preload's own threads apart).

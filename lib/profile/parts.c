@@ -354,15 +354,16 @@ run_workers(const char *const *paths, const struct extract_opts *o,
 
 /*
  * The HLO dumps the workers start with (dumpcache.h): planned over the
- * inputs of PR[0..NP), and with NW >= 2 workers those that two profiles
- * or more hold decoded here, NW at once, before the workers are forked:
- * each worker would decode them again (on the shared 4-process run, the
- * step module in both workers, the init module in both: a tenth of their
- * CPU).  One worker keeps them as it meets them, as -j 0 does.
+ * inputs of PR[0..NP), and those that two profiles or more hold decoded
+ * here, one thread per core, before the workers are forked: each worker
+ * would decode them again (on the shared 4-process run, the step module
+ * and the init module in both workers: a tenth of their CPU), and one
+ * worker would decode them one after the other.  On one core they are
+ * kept as the worker meets them, as -j 0 does.
  */
 static struct dumpcache *
 shared_dumps(const char *const *paths, const struct extract_opts *o,
-    const struct extract_profile *pr, size_t np, size_t nw)
+    const struct extract_profile *pr, size_t np)
 {
 	struct dumpcache *c = dumpcache_new();
 	size_t k, n = 0;
@@ -373,8 +374,9 @@ shared_dumps(const char *const *paths, const struct extract_opts *o,
 		if (pr[k].input + 1 > n)
 			n = pr[k].input + 1;
 	dumpcache_plan(c, paths, n, o->dumpdir);
-	if (nw >= 2)
-		dumpcache_preload(c, (unsigned)nw, (o->frames & EXTRACT_HEAP) != 0);
+	if (parts_cores() >= 2)
+		dumpcache_preload(c, parts_cores(),
+		    (o->frames & EXTRACT_HEAP) != 0);
 	return c;
 }
 
@@ -411,7 +413,7 @@ parts_extract(const char *const *paths, const struct extract_opts *o,
 	}
 	if (rc == 0) {
 		sh->first_failed = np;
-		dumps = shared_dumps(paths, &wo, pr, np, nw);
+		dumps = shared_dumps(paths, &wo, pr, np);
 		rc = run_workers(paths, &wo, pr, np, nw, p, sh, dumps, pid,
 		    status);
 	}
