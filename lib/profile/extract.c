@@ -1,3 +1,5 @@
+/* The extraction (extract.h): the profiles of a run read one after the
+ * other into the frames, their HLO dumps through dumpcache.h. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
