@@ -2,7 +2,7 @@
 # Extraction at scale (lib/profile/parts.h, merge.h): one worker process
 # per profile and the merge of their frames give the bytes of one
 # extraction in one process (-j 0), whatever -j; `--merge` of separate
-# extractions (per process, per group, more parts than MERGE_FANIN) gives
+# extractions (per process, per group, more parts than the merge's fan-in) gives
 # them too; so do the GNU parallel and Slurm recipes of pipelines/.  A
 # Device in two parts falls back to one process (-j) or is refused
 # (--merge); a broken part is named.  The run is mkexample's large mode:
@@ -50,13 +50,15 @@ check "--merge of three groups" same "$T/one" "$T/m2"
 "$X" --merge -f thunk $PARTS > "$T/m.thunk" &&
 	cmp -s "$T/m.thunk" "$T/one/thunk.tsv" && ok || notok "--merge -f thunk"
 
-# More parts than MERGE_FANIN (128): merged in groups through temporary
-# files first.
+# 256 parts: merged at once; and with 100 open files (a fan-in of 68,
+# merge.h) the first parts in groups through temporary files first.
 "$MKEXAMPLE" -n 256 -s 1 "$T/wide" || notok "mkexample -n 256"
 ls -d "$T"/wide/rank* | sort -t k -k 2n > "$T/wide.list"
 "$X" -j 0 -o "$T/wone" $(cat "$T/wide.list") 2> /dev/null || notok "extract 256 -j 0"
 "$X" -j 2 -o "$T/wpar" $(cat "$T/wide.list") 2> /dev/null || notok "extract 256 -j 2"
 check "256 processes: -j 2 gives the bytes of -j 0" same "$T/wone" "$T/wpar"
+(ulimit -n 100 && "$X" -j 2 -o "$T/wlim" $(cat "$T/wide.list")) 2> /dev/null || notok "extract 256 -j 2, 100 open files"
+check "256 processes, merged in groups: the bytes of -j 0" same "$T/wone" "$T/wlim"
 
 # The recipes: GNU parallel on this machine, the Slurm array with the
 # task variables set here.

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "base/err.h"
@@ -386,26 +387,68 @@ static int merge_sorted(const char *const *dirs, size_t n, size_t index0,
     struct mctx *c);
 
 /*
- * Open parts DIRS[0..N) of frame BIT as sources S[0..N), or, when there
- * are more than MERGE_FANIN, as the merges of groups of them into
- * temporary files.  Returns the number of sources, or 0 with an err
- * message.
+ * The most sources a merge opens at once (merge.h): MERGE_FANIN, less
+ * when the soft limit of open files, raised up to the hard limit, leaves
+ * fewer than MERGE_SPARE_FILES beside them; at least 8.  Computed once.
+ */
+static size_t
+fanin(void)
+{
+	static size_t f;
+	const rlim_t want = MERGE_FANIN + MERGE_SPARE_FILES;
+	struct rlimit rl;
+
+	if (f != 0)
+		return f;
+	f = MERGE_FANIN;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur >= want)
+		return f;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > rl.rlim_cur) {
+		struct rlimit up = rl;
+
+		up.rlim_cur = rl.rlim_max != RLIM_INFINITY &&
+		    rl.rlim_max < want ? rl.rlim_max : want;
+		if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+			rl = up;
+	}
+	if (rl.rlim_cur < want)
+		f = rl.rlim_cur > MERGE_SPARE_FILES + 8 ?
+		    (size_t)rl.rlim_cur - MERGE_SPARE_FILES : 8;
+	return f;
+}
+
+/*
+ * Open parts DIRS[0..N) of frame BIT as sources S[0..), at most fanin()
+ * of them: when there are more parts, the first ones are merged in
+ * groups into temporary files, each group a source (its index that of
+ * its first part, so that ties still go to the earlier part), until the
+ * groups and the parts left fit.  Returns the number of sources, or 0
+ * with an err message.
  */
 static size_t
 open_sources(const char *const *dirs, size_t n, unsigned bit,
     const struct keycol *key, struct src *s, struct mctx *c)
 {
-	size_t i, k = 0, group = (n + MERGE_FANIN - 1) / MERGE_FANIN;
+	size_t i = 0, k = 0, f = fanin();
 	int rc = 0;
 
-	if (n <= MERGE_FANIN) {
-		for (i = 0; i < n && rc == 0; i++)
-			rc = src_open(&s[k++], dirs[i], bit, i, key);
-	} else {
-		for (i = 0; i < n && rc == 0; i += group)
-			rc = merge_sorted(dirs + i, n - i < group ? n - i : group,
-			    i, bit, key, &s[k++], c);
+	while (rc == 0 && n - i + k > f) {
+		/* Parts folded into one source: as few as make the rest
+		 * fit, as many as one merge can open beside the K sources
+		 * already open; with no room left (over f * f / 2 parts),
+		 * all the rest, in a merge that groups them in turn. */
+		size_t g = n - i + k - f + 1;
+
+		if (k + 1 < f && g > f - k - 1)
+			g = f - k - 1;
+		if (g < 2 || k + 1 >= f)
+			g = n - i;
+		rc = merge_sorted(dirs + i, g, i, bit, key, &s[k++], c);
+		i += g;
 	}
+	for (; i < n && rc == 0; i++)
+		rc = src_open(&s[k++], dirs[i], bit, i, key);
 	for (i = 1; i < k && rc == 0; i++)
 		if (!same_header(&s[i], &s[0]))
 			rc = err_fail("%s: header differs from that of %s",
@@ -423,7 +466,7 @@ merge_sorted(const char *const *dirs, size_t n, size_t index0,
     unsigned bit, const struct keycol *key, struct src *out,
     struct mctx *c)
 {
-	struct src *s = mem_calloc(MERGE_FANIN + 1, sizeof(*s));
+	struct src *s = mem_calloc(fanin() + 1, sizeof(*s));
 	FILE *fp = outfile_anon("nsysjax-merge");
 	struct tsv_writer *w;
 	size_t k = 0, i;
@@ -453,7 +496,7 @@ static int
 write_sorted(const char *const *dirs, size_t n, unsigned bit,
     const struct keycol *key, struct tsv_writer *w, struct mctx *c)
 {
-	struct src *s = mem_calloc(MERGE_FANIN + 1, sizeof(*s));
+	struct src *s = mem_calloc(fanin() + 1, sizeof(*s));
 	size_t k = open_sources(dirs, n, bit, key, s, c), i;
 	int rc = k > 0 ? merge_open(s, k, w, c) : -1;
 

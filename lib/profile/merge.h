@@ -26,8 +26,12 @@
  * Memory: the sorted frames stream (one row per part held); hlo and
  * stackframes hold the distinct rows and frames (as many as the distinct
  * programs have, not growing with identical processes); the heap frame
- * streams.  At most MERGE_FANIN parts are open at once: beyond, groups
- * are merged into unlinked temporary files first ($TMPDIR).
+ * streams.  At most MERGE_FANIN parts are open at once, fewer when the
+ * limit of open files (RLIMIT_NOFILE, raised up to its hard limit as the
+ * merge needs) leaves less than MERGE_SPARE_FILES beside them: beyond,
+ * the first parts are merged into unlinked temporary files ($TMPDIR),
+ * just enough of them that the rest fit (on 256 parts and a fan-in of
+ * 128, 130 parts are written twice, not all 256).
  */
 #ifndef NSYSJAX_MERGE_H
 #define NSYSJAX_MERGE_H
@@ -38,8 +42,10 @@
 
 struct tsv_writer;
 
-/* The most part files a merge reads at once. */
-#define MERGE_FANIN 128
+/* The most part files a merge reads at once (about 10 kB of memory
+ * each), and the open files it leaves for everything else. */
+#define MERGE_FANIN 1024
+#define MERGE_SPARE_FILES 32
 
 /*
  * The EXTRACT_* bits of the frames found in every one of DIRS[0..N) (N >=
