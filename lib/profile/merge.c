@@ -52,15 +52,28 @@ struct src {
 	char *ps[MAXKEY];	/* the previous row's string keys */
 	size_t pcap[MAXKEY];
 	int64_t pv[MAXKEY];	/* and integer keys */
+	/* The string keys' ids in TAB[i], shared by the sources of a merge
+	 * (NULL: none): equal ids are equal strings, so that the heap's
+	 * comparisons, mostly of equal ProgramIds and thunk names, do not
+	 * compare the strings (they were 40% of a merge's time).
+	 * STRTAB_NONE: not interned (beyond MERGE_MAX_IDS). */
+	struct strtab *tab;
+	size_t id[MAXKEY], pid[MAXKEY];
 	uint64_t hash;		/* heap: of this part's current group */
 	int ingroup;		/* heap: hash has begun */
 };
 
-/* What a merge carries down to its groups: where warnings go, and
- * whether heap rows are compared (no heapsums in the parts). */
+/* The most distinct values of one string key given ids in a merge:
+ * beyond (not an SPMD run's thunk names), strings are compared. */
+#define MERGE_MAX_IDS ((size_t)1 << 18)
+
+/* What a merge carries down to its groups: where warnings go, whether
+ * heap rows are compared (no heapsums in the parts), and the ids of the
+ * string keys (struct src). */
 struct mctx {
 	struct err_notes *notes;
 	int text_check;
+	struct strtab tab[MAXKEY];
 };
 
 static char *
@@ -106,6 +119,7 @@ save_key(struct src *s)
 			s->pv[i] = s->v[i];
 			continue;
 		}
+		s->pid[i] = s->id[i];
 		n = strlen(s->s[i]) + 1;
 		mem_grow(&s->ps[i], &s->pcap[i], n, 1);
 		memcpy(s->ps[i], s->s[i], n);
@@ -120,12 +134,44 @@ before_prev(const struct src *s)
 	int c;
 
 	for (i = 0; i < s->nkey; i++) {
-		c = s->key[i].num ? (s->v[i] > s->pv[i]) - (s->v[i] < s->pv[i]) :
-		    strcmp(s->s[i], s->ps[i]);
+		if (s->key[i].num)
+			c = (s->v[i] > s->pv[i]) - (s->v[i] < s->pv[i]);
+		else if (s->id[i] != STRTAB_NONE && s->id[i] == s->pid[i])
+			c = 0;
+		else
+			c = strcmp(s->s[i], s->ps[i]);
 		if (c != 0)
 			return c < 0;
 	}
 	return 0;
+}
+
+/* The ids of S's string keys (struct src): the previous row's when the
+ * string is the same (the common case), else from the table. */
+static void
+key_ids(struct src *s, int first)
+{
+	size_t i, len;
+
+	for (i = 0; i < s->nkey; i++) {
+		struct strtab *t = s->tab ? &s->tab[i] : NULL;
+
+		if (s->key[i].num)
+			continue;
+		if (t == NULL) {
+			s->id[i] = STRTAB_NONE;
+			continue;
+		}
+		if (!first && s->pid[i] != STRTAB_NONE &&
+		    strcmp(s->s[i], s->ps[i]) == 0) {
+			s->id[i] = s->pid[i];
+			continue;
+		}
+		len = strlen(s->s[i]);
+		s->id[i] = t->n < MERGE_MAX_IDS ?
+		    strtab_intern(t, s->s[i], len, NULL) :
+		    strtab_find(t, s->s[i], len);
+	}
 }
 
 /*
@@ -150,6 +196,7 @@ src_next(struct src *s)
 		return 0;
 	if (src_key(s) != 0)
 		return -1;
+	key_ids(s, first);
 	if (!first && before_prev(s))
 		return err_fail("%s:%ld: not in the frame's order (the part must "
 		    "be an nsysjax-extract output)", s->name, tsv_lineno(s->r));
@@ -165,6 +212,8 @@ keycmp(const struct src *a, const struct src *b)
 	for (i = 0; i < a->nkey; i++) {
 		if (a->key[i].num)
 			c = (a->v[i] > b->v[i]) - (a->v[i] < b->v[i]);
+		else if (a->id[i] != STRTAB_NONE && a->id[i] == b->id[i])
+			c = 0;
 		else
 			c = strcmp(a->s[i], b->s[i]);
 		if (c != 0)
@@ -187,10 +236,11 @@ src_close(struct src *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Open FP (named NAME; S takes both) and read its header and first row. */
+/* Open FP (named NAME; S takes both) and read its header and first row;
+ * string keys get ids in TAB (or none: NULL). */
 static int
 src_open_fp(struct src *s, FILE *fp, char *name, size_t index,
-    const struct keycol *key)
+    const struct keycol *key, struct strtab *tab)
 {
 	size_t i;
 
@@ -199,6 +249,7 @@ src_open_fp(struct src *s, FILE *fp, char *name, size_t index,
 	s->name = name;
 	s->index = index;
 	s->key = key;
+	s->tab = tab;
 	if ((s->r = tsv_ropen(fp, name)) == NULL)
 		return -1;
 	for (i = 0; key && key[i].name; i++)
@@ -210,7 +261,7 @@ src_open_fp(struct src *s, FILE *fp, char *name, size_t index,
 
 static int
 src_open(struct src *s, const char *dir, unsigned bit, size_t index,
-    const struct keycol *key)
+    const struct keycol *key, struct strtab *tab)
 {
 	char *path = frame_path(dir, bit);
 	FILE *fp = fopen(path, "r");
@@ -221,7 +272,7 @@ src_open(struct src *s, const char *dir, unsigned bit, size_t index,
 		memset(s, 0, sizeof(*s));
 		return -1;
 	}
-	return src_open_fp(s, fp, path, index, key);
+	return src_open_fp(s, fp, path, index, key, tab);
 }
 
 /* Whether S has the header of the first part, FIRST. */
@@ -448,7 +499,7 @@ open_sources(const char *const *dirs, size_t n, unsigned bit,
 		i += g;
 	}
 	for (; i < n && rc == 0; i++)
-		rc = src_open(&s[k++], dirs[i], bit, i, key);
+		rc = src_open(&s[k++], dirs[i], bit, i, key, c->tab);
 	for (i = 1; i < k && rc == 0; i++)
 		if (!same_header(&s[i], &s[0]))
 			rc = err_fail("%s: header differs from that of %s",
@@ -489,7 +540,7 @@ merge_sorted(const char *const *dirs, size_t n, size_t index0,
 			fclose(fp);
 		return -1;
 	}
-	return src_open_fp(out, fp, mem_strdup(dirs[0]), index0, key);
+	return src_open_fp(out, fp, mem_strdup(dirs[0]), index0, key, c->tab);
 }
 
 static int
@@ -516,13 +567,13 @@ write_concat(const char *const *dirs, size_t n, unsigned bit,
 	size_t i;
 	int rc;
 
-	if (src_open(&first, dirs[0], bit, 0, NULL) != 0) {
+	if (src_open(&first, dirs[0], bit, 0, NULL, NULL) != 0) {
 		src_close(&first);
 		return -1;
 	}
 	rc = write_header(w, first.r);
 	for (i = 0; i < n && rc == 0; i++) {
-		if (i > 0 && (rc = src_open(&s, dirs[i], bit, i, NULL)) == 0 &&
+		if (i > 0 && (rc = src_open(&s, dirs[i], bit, i, NULL, NULL)) == 0 &&
 		    !same_header(&s, &first))
 			rc = err_fail("%s: header differs from that of %s",
 			    s.name, first.name);
@@ -734,7 +785,7 @@ part_frames(struct hlomerge *h, const char *dir)
 	int rc;
 
 	h->nmap = 0;
-	if ((rc = src_open(&s, dir, EXTRACT_STACKFRAMES, 0, NULL)) == 0)
+	if ((rc = src_open(&s, dir, EXTRACT_STACKFRAMES, 0, NULL, NULL)) == 0)
 		rc = tsv_columns(s.r, cols, 3, 0, c);
 	while (rc == 0 && !s.eof) {
 		int64_t id, parent = -1;
@@ -868,7 +919,7 @@ part_hlo(struct hlomerge *h, const char *dir)
 	size_t cap = 0;
 	int rc;
 
-	if ((rc = src_open(&s, dir, EXTRACT_HLO, 0, NULL)) == 0)
+	if ((rc = src_open(&s, dir, EXTRACT_HLO, 0, NULL, NULL)) == 0)
 		rc = same_as_first(h, &s);
 	if (rc == 0 && ((cp = tsv_require(s.r, "ProgramId")) < 0 ||
 	    (cn = tsv_require(s.r, "Name")) < 0 ||
@@ -941,7 +992,7 @@ hlo_out(const struct hlomerge *h, const char *dir0, struct tsv_writer *w)
 	int rc;
 
 	/* The header: the first part's. */
-	if ((rc = src_open(&s, dir0, EXTRACT_HLO, 0, NULL)) == 0)
+	if ((rc = src_open(&s, dir0, EXTRACT_HLO, 0, NULL, NULL)) == 0)
 		rc = write_header(w, s.r);
 	src_close(&s);
 	for (i = 0; i < n; i++)
@@ -1037,7 +1088,7 @@ part_devices(struct devseen *d, const char *const *dirs, size_t i)
 		;
 	if (k == 3)
 		return 0;	/* no row frame: nothing to clash */
-	if ((rc = src_open(&s, dirs[i], order[k], i, NULL)) == 0 &&
+	if ((rc = src_open(&s, dirs[i], order[k], i, NULL, NULL)) == 0 &&
 	    (col = tsv_require(s.r, "Device")) < 0)
 		rc = -1;
 	while (rc == 0 && !s.eof) {
@@ -1082,17 +1133,23 @@ write_frame(const char *const *dirs, size_t n, unsigned bit,
     struct tsv_writer *w, struct err_notes *notes, struct hlomerge *h,
     int with_hlo)
 {
-	struct mctx c = { notes, 1 };
+	struct mctx c = { notes, 1, { { 0 } } };
+	const struct keycol *key = bit == EXTRACT_MODULE ? module_key :
+	    bit == EXTRACT_HEAP ? heap_key : thunk_key;
+	size_t i;
+	int rc;
 
 	switch (bit) {
-	case EXTRACT_THUNK:
-	case EXTRACT_COMMUNICATION:
-		return write_sorted(dirs, n, bit, thunk_key, w, &c);
-	case EXTRACT_MODULE:
-		return write_sorted(dirs, n, bit, module_key, w, &c);
 	case EXTRACT_HEAP:
 		c.text_check = !heapsums_notes(dirs, n, notes);
-		return write_sorted(dirs, n, bit, heap_key, w, &c);
+		/* FALLTHROUGH */
+	case EXTRACT_THUNK:
+	case EXTRACT_COMMUNICATION:
+	case EXTRACT_MODULE:
+		rc = write_sorted(dirs, n, bit, key, w, &c);
+		for (i = 0; i < MAXKEY; i++)
+			strtab_free(&c.tab[i]);
+		return rc;
 	case EXTRACT_COMPILE:
 	case EXTRACT_NVTX:
 		return write_concat(dirs, n, bit, w);
