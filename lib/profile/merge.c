@@ -126,6 +126,19 @@ save_key(struct src *s)
 	}
 }
 
+/* One key column of two rows: integers V and W when NUM, else strings
+ * S and T with ids ID and JD (struct src: equal ids, equal strings). */
+static int
+col_cmp(int num, int64_t v, size_t id, const char *s, int64_t w, size_t jd,
+    const char *t)
+{
+	if (num)
+		return (v > w) - (v < w);
+	if (id != STRTAB_NONE && id == jd)
+		return 0;
+	return strcmp(s, t);
+}
+
 /* Whether the current key sorts before the previous row's. */
 static int
 before_prev(const struct src *s)
@@ -133,16 +146,10 @@ before_prev(const struct src *s)
 	size_t i;
 	int c;
 
-	for (i = 0; i < s->nkey; i++) {
-		if (s->key[i].num)
-			c = (s->v[i] > s->pv[i]) - (s->v[i] < s->pv[i]);
-		else if (s->id[i] != STRTAB_NONE && s->id[i] == s->pid[i])
-			c = 0;
-		else
-			c = strcmp(s->s[i], s->ps[i]);
-		if (c != 0)
+	for (i = 0; i < s->nkey; i++)
+		if ((c = col_cmp(s->key[i].num, s->v[i], s->id[i], s->s[i],
+		    s->pv[i], s->pid[i], s->ps[i])) != 0)
 			return c < 0;
-	}
 	return 0;
 }
 
@@ -209,16 +216,10 @@ keycmp(const struct src *a, const struct src *b)
 	size_t i;
 	int c;
 
-	for (i = 0; i < a->nkey; i++) {
-		if (a->key[i].num)
-			c = (a->v[i] > b->v[i]) - (a->v[i] < b->v[i]);
-		else if (a->id[i] != STRTAB_NONE && a->id[i] == b->id[i])
-			c = 0;
-		else
-			c = strcmp(a->s[i], b->s[i]);
-		if (c != 0)
+	for (i = 0; i < a->nkey; i++)
+		if ((c = col_cmp(a->key[i].num, a->v[i], a->id[i], a->s[i],
+		    b->v[i], b->id[i], b->s[i])) != 0)
 			return c;
-	}
 	return 0;
 }
 
