@@ -81,16 +81,36 @@ default_signals(void)
 }
 
 /*
- * What the workers tell the parent, in memory shared with it (mmap):
- * each profile's state, and the first profile that failed, after which
- * no profile starts (only the profiles before it still matter).
+ * What the workers share with the parent and with each other (mmap): the
+ * next profile no worker has taken, each profile's state and worker, and
+ * the first profile that failed, after which no profile starts (only the
+ * profiles before it still matter).
  */
 enum { PROFILE_NOT_RUN, PROFILE_DONE, PROFILE_FAILED };
 
+struct shared_profile {
+	unsigned char state;	/* PROFILE_* */
+	size_t worker;		/* the worker that took it */
+};
+
 struct shared {
 	size_t first_failed;	/* np while none failed */
-	unsigned char state[];	/* PROFILE_* of each profile */
+	size_t next;		/* the next profile to take */
+	struct shared_profile p[];
 };
+
+/* The next profile for worker W to extract (NP: none left); taken in
+ * profile order by whichever worker is free first. */
+static size_t
+take(struct shared *sh, size_t np, size_t w)
+{
+	size_t k = __atomic_fetch_add(&sh->next, 1, __ATOMIC_RELAXED);
+
+	if (k >= np)
+		return np;
+	sh->p[k].worker = w;
+	return k;
+}
 
 /* Profile PR alone into DIR, its members read ahead in AHEAD (or NULL):
  * 0, or -1 with DIR/error written. */
@@ -143,12 +163,16 @@ ahead_of(const char *const *paths, const struct extract_opts *o,
 }
 
 /*
- * Worker W of JOBS: profiles W, W + JOBS, ... of PR[0..NP), one after the
- * other in this one process, each into its own directory, and with
- * fewer workers than cores the next one's members are read and
- * decompressed in a thread meanwhile (extract_ahead), as -j 0 overlaps
- * them; a process per profile paid the page faults of a fresh heap each
- * time, and read nothing ahead.
+ * Worker W of JOBS: the profiles of PR[0..NP) it takes (take: the next
+ * one when it is free, so that a worker whose profiles are dearer does
+ * not hold the run up: on the shared run, one profile has a step module
+ * of its own to decode, and its worker ended 180 ms after the other
+ * when every worker had every JOBS-th profile), one after the other in
+ * this one process, each into its own directory, and with fewer
+ * workers than cores the next one's members are read and decompressed
+ * in a thread meanwhile (extract_ahead), as -j 0 overlaps them; a
+ * process per profile paid the page faults of a fresh heap each time,
+ * and read nothing ahead.
  * Each profile is extracted alone and freed before the next starts, so
  * memory stays that of one profile (and the next one's members) and the
  * HLO dumps of DUMPS (dumpcache.h: those the parent decoded before
@@ -163,15 +187,16 @@ worker(const char *const *paths, const struct extract_opts *o,
 {
 	struct extract_ahead *cur, *next = NULL;
 	struct strtab seen_rows;
-	size_t k;
-	int rc = 0;
+	size_t k, after = np;
+	int ahead = jobs < parts_cores(), rc = 0;
 
 	/* The hlo rows of the worker's earlier parts, left out of later
 	 * ones (extract_opts.seen_rows): decoding each row's stacks again
 	 * in every process was a tenth of the workers' CPU. */
 	memset(&seen_rows, 0, sizeof(seen_rows));
 
-	for (k = w; k < np && rc == 0; k += jobs) {
+	for (k = take(sh, np, w); k < np && rc == 0;
+	    k = ahead ? after : take(sh, np, w)) {
 		cur = next;
 		next = NULL;
 		if (k > __atomic_load_n(&sh->first_failed, __ATOMIC_RELAXED)) {
@@ -180,13 +205,17 @@ worker(const char *const *paths, const struct extract_opts *o,
 		}
 		/* Read ahead only onto a core no worker uses: with a
 		 * worker per core it would win no time and hold a second
-		 * profile's members (memory is one profile's, as before). */
-		if (k + jobs < np && jobs < parts_cores())
-			next = ahead_of(paths, o, &pr[k + jobs], dumps);
+		 * profile's members (memory is one profile's, as before).
+		 * The profile read ahead is taken now. */
+		if (ahead) {
+			after = take(sh, np, w);
+			if (after < np)
+				next = ahead_of(paths, o, &pr[after], dumps);
+		}
 		rc = one_profile(paths, o, &pr[k], p->dirs[k], cur,
 		    &seen_rows, dumps);
 		extract_ahead_free(cur);
-		sh->state[k] = rc == 0 ? PROFILE_DONE : PROFILE_FAILED;
+		sh->p[k].state = rc == 0 ? PROFILE_DONE : PROFILE_FAILED;
 		if (rc != 0) {
 			size_t f = __atomic_load_n(&sh->first_failed,
 			    __ATOMIC_RELAXED);
@@ -403,7 +432,7 @@ parts_extract(const char *const *paths, const struct extract_opts *o,
 	p->frames = wo.frames;
 	pid = mem_calloc(nw + 1, sizeof(*pid));
 	status = mem_calloc(nw + 1, sizeof(*status));
-	shsize = sizeof(*sh) + np + 1;
+	shsize = sizeof(*sh) + (np + 1) * sizeof(sh->p[0]);
 	if ((rc = mktmp(p)) == 0 && (rc = make_dirs(p, np)) == 0) {
 		sh = mmap(NULL, shsize, PROT_READ | PROT_WRITE,
 		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -419,9 +448,9 @@ parts_extract(const char *const *paths, const struct extract_opts *o,
 	}
 	/* The first failure in profile order, as one extraction reports. */
 	for (k = 0; k < np && rc == 0; k++)
-		if (sh->state[k] != PROFILE_DONE)
-			rc = failed(p, k, pr[k].name, sh->state[k],
-			    status[k % nw]);
+		if (sh->p[k].state != PROFILE_DONE)
+			rc = failed(p, k, pr[k].name, sh->p[k].state,
+			    status[sh->p[k].worker]);
 	/* Every profile's warnings, then the frame builder's notes, as
 	 * extract_load orders them. */
 	for (k = 0; k < np && rc == 0; k++)

@@ -3,8 +3,10 @@
  * memory bounded by the largest process, not by their number.  Each
  * profile is extracted alone (extract_opts.only) into a directory of
  * frames of its own under $TMPDIR (or /tmp), by one of JOBS worker
- * processes: worker W takes profiles W, W + JOBS, ... one after the
- * other, and with fewer workers than cores reads the next one's members
+ * processes: a worker takes the next profile not taken yet whenever it
+ * is free (so that one dear profile does not hold the run up), extracts
+ * them one after the other, and with fewer workers than cores reads the
+ * next one's members
  * in a thread while it extracts one (extract_ahead_start), as one
  * extraction in one process does;
  * merge.h joins the directories into the frames of one extraction.
