@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "base/err.h"
@@ -401,6 +402,13 @@ dumpcache_preload(struct dumpcache *c, unsigned threads, int heap)
 	pthread_t *th;
 	size_t i, nth, started = 0, added = 0;
 
+	if (threads == 0) {
+		long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+		if (online < 2)
+			return 0;
+		threads = online > 1024 ? 1024 : (unsigned)online;
+	}
 	memset(&js, 0, sizeof(js));
 	js.heap = heap;
 	read_jobs(c, &js);

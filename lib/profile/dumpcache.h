@@ -94,8 +94,10 @@ void dumpcache_plan(struct dumpcache *c, const char *const *paths, size_t n,
     const char *dumpdir);
 
 /*
- * Decode the dumps of C's plan not in C yet, in up to THREADS threads,
- * each read from the first input that holds it, and add them to C
+ * Decode the dumps of C's plan not in C yet, in up to THREADS threads
+ * (0: one per processor online, and on a single processor none: the
+ * dumps are then kept as the extraction meets them, which costs no
+ * time there), each read from the first input that holds it, and add them to C
  * (planned, with their traces when HEAP is set).  A dump that cannot be
  * read or decoded is left out without an error (as above); two members
  * whose size and CRC agree but whose bytes differ are one decoded, the

@@ -1222,10 +1222,16 @@ extract_load(struct extract *x, const char *const *paths, size_t n,
 		}
 	}
 	/* Keep the dumps shared by several profiles from the first to the
-	 * last (in A A B A, A is not decoded twice). */
+	 * last (in A A B A, A is not decoded twice), decoded first on
+	 * every core: met as they come, the prefetch thread decoded the
+	 * step and init modules for profile 2 while this thread decoded
+	 * them for profile 1 (on the shared run, -j 0 0.95 x the CPU). */
 	if (o->dumps == NULL && hi - lo >= 2 &&
-	    (x->o.frames & ~EXTRACT_NVTX) != 0)
+	    (x->o.frames & ~EXTRACT_NVTX) != 0) {
 		dumpcache_plan(x->dumps, paths, n, o->dumpdir);
+		dumpcache_preload(x->dumps, 0,
+		    (x->o.frames & EXTRACT_HEAP) != 0);
+	}
 	x->db = mem_calloc(x->in.n + 1, sizeof(*x->db));
 	x->proj = mem_calloc(x->in.n + 1, sizeof(*x->proj));
 	if (nvtx_inputs(x) != 0)

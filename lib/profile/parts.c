@@ -403,9 +403,7 @@ shared_dumps(const char *const *paths, const struct extract_opts *o,
 		if (pr[k].input + 1 > n)
 			n = pr[k].input + 1;
 	dumpcache_plan(c, paths, n, o->dumpdir);
-	if (parts_cores() >= 2)
-		dumpcache_preload(c, parts_cores(),
-		    (o->frames & EXTRACT_HEAP) != 0);
+	dumpcache_preload(c, 0, (o->frames & EXTRACT_HEAP) != 0);
 	return c;
 }
 
