@@ -14,7 +14,9 @@
  *    to DUMPCACHE_PLAN_BYTES of stored bytes; once decoded they stay to
  *    the end.  dumpcache_preload decodes them at once, in a thread per
  *    core, before parts.h forks its workers, which then inherit them
- *    (copy on write) instead of each decoding them again.
+ *    (copy on write) instead of each decoding them again, and before
+ *    extract.h's one process starts (whose read-ahead thread would
+ *    otherwise decode them for the next profile meanwhile).
  * Memory is thus bounded by one profile's dumps twice plus the planned
  * ones, whatever the number of processes.  Not thread-safe: one cache
  * per process (dumpcache_preload's own threads apart).
