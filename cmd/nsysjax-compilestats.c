@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/compilestats.h"
+#include "formats/archive.h"
 #include "base/err.h"
 #include "base/opt.h"
 #include "base/outfile.h"
@@ -188,6 +189,7 @@ main(int argc, char *argv[])
 	struct tsv_writer *w;
 	struct cstats *s;
 
+	archive_quiet_tz();	/* before any thread */
 	while ((c = opt_next(argc, argv, ":cf:ghkn:o:pt:V", longopts, &tool)) != -1) {
 		switch (c) {
 		case 'c':

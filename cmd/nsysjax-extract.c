@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/archive.h"
 #include "base/err.h"
 #include "base/opt.h"
 #include "profile/extract.h"
@@ -198,6 +199,7 @@ main(int argc, char *argv[])
 	int c, merge = 0, meta = 0;
 
 	mem_huge_pages(argv);	/* first: it may execute us again */
+	archive_quiet_tz();	/* before any thread */
 	while ((c = opt_next(argc, argv, ":d:f:hj:kmn:o:V", longopts, &tool)) != -1) {
 		switch (c) {
 		case 'd':

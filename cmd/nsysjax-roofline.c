@@ -12,6 +12,7 @@
 
 #include "analysis/filter.h"
 #include "analysis/roofline.h"
+#include "formats/archive.h"
 #include "base/err.h"
 #include "base/mem.h"
 #include "base/opt.h"
@@ -68,6 +69,7 @@ parse(int argc, char *argv[], struct opts *o)
 	};
 	int c;
 
+	archive_quiet_tz();	/* before any thread */
 	while ((c = opt_next(argc, argv, ":H:M:d:g:ho:t:V", longopts,
 	    &tool)) != -1) {
 		switch (c) {

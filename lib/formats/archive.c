@@ -184,6 +184,13 @@ sort_members(struct archive *a)
 	free(p);
 }
 
+void
+archive_quiet_tz(void)
+{
+	if (getenv("TZ") == NULL)
+		(void)setenv("TZ", ":/etc/localtime", 0);
+}
+
 struct archive *
 archive_open(const char *path)
 {
