@@ -35,6 +35,15 @@ struct dumpcache {
 	struct plan_dump *plan;
 	size_t nplan, capplan;
 	struct u64map bysize;	/* size -> index in PLAN */
+	uint64_t *own;		/* per input: stored bytes left out of PLAN */
+	size_t nown;
+};
+
+/* A dump member of an input, while planning: the input's index and its
+ * entry's order of first appearance (plan_dump.first). */
+struct plan_member {
+	size_t input;
+	size_t first;
 };
 
 static void
@@ -59,6 +68,9 @@ plan_free(struct dumpcache *c)
 	c->plan = NULL;
 	c->nplan = c->capplan = 0;
 	u64map_free(&c->bysize);
+	free(c->own);
+	c->own = NULL;
+	c->nown = 0;
 }
 
 struct dumpcache *
@@ -234,9 +246,11 @@ plan_entry(struct dumpcache *c, uint64_t size, uint32_t crc, int has_crc)
 	return e;
 }
 
-/* Count the dumps of the profiles of input PATH into C's plan. */
+/* Count the dumps of the profiles of input PATH (the run's INPUT-th)
+ * into C's plan, each listed in *M (*NM of them, capacity *CAPM). */
 static void
-plan_input(struct dumpcache *c, const char *path, const char *dumpdir)
+plan_input(struct dumpcache *c, const char *path, const char *dumpdir,
+    size_t input, struct plan_member **m, size_t *nm, size_t *capm)
 {
 	struct input_set in;
 	size_t k, j;
@@ -259,6 +273,9 @@ plan_input(struct dumpcache *c, const char *path, const char *dumpdir)
 			if (r < 0)
 				continue;
 			e = plan_entry(c, size, crc, r);
+			mem_grow(m, capm, *nm + 1, sizeof(**m));
+			(*m)[*nm].input = input;
+			(*m)[(*nm)++].first = e->first;
 			if (e->count++ == 0) {
 				e->path = mem_strdup(archive_path(p->dumps));
 				e->member = mem_strdup(p->dump[j].member);
@@ -293,15 +310,21 @@ dumpcache_plan(struct dumpcache *c, const char *const *paths, size_t n,
     const char *dumpdir)
 {
 	struct plan_dump *all;
-	uint64_t total = 0;
-	size_t i, nall;
+	struct plan_member *m = NULL;
+	uint64_t total = 0, *size;
+	unsigned char *kept;
+	size_t i, nall, nm = 0, capm = 0;
 
 	plan_free(c);
 	for (i = 0; i < n; i++)
-		plan_input(c, paths[i], dumpdir);
+		plan_input(c, paths[i], dumpdir, i, &m, &nm, &capm);
 	/* Keep the entries worth it, within the budget. */
 	all = c->plan;
 	nall = c->nplan;
+	size = mem_calloc(nall + 1, sizeof(*size));
+	kept = mem_calloc(nall + 1, 1);
+	for (i = 0; i < nall; i++)
+		size[all[i].first] = all[i].size;
 	sort_stable(all, nall, sizeof(*all), cmp_saving, NULL);
 	c->plan = NULL;
 	c->nplan = c->capplan = 0;
@@ -311,6 +334,7 @@ dumpcache_plan(struct dumpcache *c, const char *const *paths, size_t n,
 
 		if (e->count >= 2 && total + e->size <= DUMPCACHE_PLAN_BYTES) {
 			total += e->size;
+			kept[e->first] = 1;
 			mem_grow(&c->plan, &c->capplan, c->nplan + 1,
 			    sizeof(*c->plan));
 			c->plan[c->nplan] = *e;
@@ -321,12 +345,27 @@ dumpcache_plan(struct dumpcache *c, const char *const *paths, size_t n,
 		free(e->member);
 	}
 	free(all);
+	/* What each input decodes for itself: its dumps left out. */
+	c->own = mem_calloc(n + 1, sizeof(*c->own));
+	c->nown = n;
+	for (i = 0; i < nm; i++)
+		if (!kept[m[i].first])
+			c->own[m[i].input] += size[m[i].first];
+	free(m);
+	free(size);
+	free(kept);
 	/* Dumps already in the cache may be planned ones (of this plan:
 	 * an earlier plan's marks go). */
 	for (i = 0; i < c->n; i++) {
 		c->d[i]->planned = 0;
 		plan_mark(c, c->d[i]);
 	}
+}
+
+uint64_t
+dumpcache_own_bytes(const struct dumpcache *c, size_t input)
+{
+	return input < c->nown ? c->own[input] : 0;
 }
 
 /* ---- preloading ---- */

@@ -96,6 +96,15 @@ void dumpcache_plan(struct dumpcache *c, const char *const *paths, size_t n,
     const char *dumpdir);
 
 /*
+ * After dumpcache_plan over PATHS[0..N): the stored (.xz) bytes of the
+ * after-optimizations dumps of PATHS[INPUT]'s profiles that the plan
+ * leaves out, which its extraction decodes for itself: an estimate of
+ * what that input costs more than the others (parts.h starts the
+ * dearest first).  0 for an input that did not open, or out of range.
+ */
+uint64_t dumpcache_own_bytes(const struct dumpcache *c, size_t input);
+
+/*
  * Decode the dumps of C's plan not in C yet, in up to THREADS threads
  * (0: one per processor online, and on a single processor none: the
  * dumps are then kept as the extraction meets them, which costs no

@@ -830,21 +830,35 @@ beyond_note(struct extract *x, const struct frames_module *m,
 	    nframe, (long long)max);
 }
 
-/* Whether an earlier part holds the row KEY of the dump of DIGEST
- * (extract_opts.seen_rows); it is noted as held from now on. */
+void
+extract_seen_free(struct extract_seen *s)
+{
+	strtab_free(&s->rows);
+	free(s->part);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Whether a lower part holds the row KEY of the dump of DIGEST
+ * (extract_opts.seen_rows); if not, it is noted as held by this one. */
 static int
 seen_before(struct extract *x, uint64_t digest, const char *key)
 {
-	size_t n = strlen(key);
+	struct extract_seen *s = x->o.seen_rows;
+	size_t n = strlen(key), id;
 	int added;
 
-	if (x->o.seen_rows == NULL)
+	if (s == NULL)
 		return 0;
 	mem_grow(&x->keybuf, &x->capkeybuf, n + sizeof(digest) + 1, 1);
 	memcpy(x->keybuf, &digest, sizeof(digest));
 	memcpy(x->keybuf + sizeof(digest), key, n);
-	strtab_intern(x->o.seen_rows, x->keybuf, n + sizeof(digest), &added);
-	return !added;
+	id = strtab_intern(&s->rows, x->keybuf, n + sizeof(digest), &added);
+	if (!added && s->part[id] < s->cur)
+		return 1;
+	mem_grow(&s->part, &s->cap, id + 1, sizeof(*s->part));
+	if (added || s->cur < s->part[id])
+		s->part[id] = s->cur;
+	return 0;
 }
 
 /*

@@ -33,6 +33,27 @@ enum extract_frame {
 struct extract_ahead;
 struct dumpcache;
 
+/*
+ * The hlo rows the parts a worker extracted hold (parts.h), keyed by the
+ * digest of their dump and "ProgramId\tName", each with the lowest part
+ * (the index of a profile of the run) that holds it.  A row of the same
+ * dump is the same row, so part CUR leaves out a row that a lower part
+ * holds (as one extraction compares it once): the merge keeps the
+ * lowest part's row, and its stack frames came first there too.  A row
+ * held only by higher parts (a worker need not take its profiles in
+ * order) is written again, so that the lowest part that has the row
+ * always holds it and the merge's output does not depend on which
+ * worker took what.  Zeroed: empty; free with extract_seen_free.
+ */
+struct extract_seen {
+	struct strtab rows;
+	size_t *part;		/* per row id of ROWS */
+	size_t cap;
+	size_t cur;		/* set by the caller before each profile */
+};
+
+void extract_seen_free(struct extract_seen *s);
+
 struct extract_opts {
 	int keep_autotuning;	/* skip remove_autotuning_detail */
 	int allow_missing_hlo;	/* a module with no dump is a warning */
@@ -49,13 +70,9 @@ struct extract_opts {
 	 * extract_load takes its reading over. */
 	struct extract_ahead *ahead;
 	/* For parts.h's workers, shared by the profiles a worker extracts
-	 * in turn (NULL: none): the hlo rows earlier parts hold, keyed by
-	 * the digest of their dump and "ProgramId\tName".  A row of the same
-	 * dump is the same row, so this part leaves it out (as one
-	 * extraction compares it once): the merge keeps the earlier part's,
-	 * and its stack frames came first there too.  Rows written here are
-	 * added. */
-	struct strtab *seen_rows;
+	 * in turn (NULL: none): the hlo rows its parts hold (struct
+	 * extract_seen). */
+	struct extract_seen *seen_rows;
 	/* The decoded HLO dumps kept from one profile to the next
 	 * (dumpcache.h), for parts.h's workers (NULL: the extraction's
 	 * own, planned over its inputs). */

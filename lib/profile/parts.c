@@ -12,6 +12,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/sort.h"
 #include "base/strtab.h"
 #include "base/tempfile.h"
 #include "base/u64map.h"
@@ -82,9 +83,11 @@ default_signals(void)
 
 /*
  * What the workers share with the parent and with each other (mmap): the
- * next profile no worker has taken, each profile's state and worker, and
- * the first profile that failed, after which no profile starts (only the
- * profiles before it still matter).
+ * order they take the profiles in and the next one no worker has taken,
+ * each profile's state and worker, and the first profile that failed,
+ * after which no profile starts (only the profiles before it still
+ * matter: the error reported is the first in profile order, as one
+ * extraction's).
  */
 enum { PROFILE_NOT_RUN, PROFILE_DONE, PROFILE_FAILED };
 
@@ -95,21 +98,42 @@ struct shared_profile {
 
 struct shared {
 	size_t first_failed;	/* np while none failed */
-	size_t next;		/* the next profile to take */
+	const size_t *order;	/* the profiles in the order taken (the
+				 * parent's, inherited) */
+	size_t next;		/* the next of ORDER to take */
 	struct shared_profile p[];
 };
 
-/* The next profile for worker W to extract (NP: none left); taken in
- * profile order by whichever worker is free first. */
+/* The next profile for worker W to extract (NP: none left), taken by
+ * whichever worker is free first. */
 static size_t
 take(struct shared *sh, size_t np, size_t w)
 {
-	size_t k = __atomic_fetch_add(&sh->next, 1, __ATOMIC_RELAXED);
+	size_t i = __atomic_fetch_add(&sh->next, 1, __ATOMIC_RELAXED), k;
 
-	if (k >= np)
+	if (i >= np)
 		return np;
+	k = sh->order[i];
 	sh->p[k].worker = w;
 	return k;
+}
+
+/* Whether profile K comes after one that failed (and need not run). */
+static int
+past_failure(struct shared *sh, size_t k)
+{
+	return k > __atomic_load_n(&sh->first_failed, __ATOMIC_RELAXED);
+}
+
+/* Profile K failed: the first failure becomes K if K is before it. */
+static void
+set_failed(struct shared *sh, size_t k)
+{
+	size_t f = __atomic_load_n(&sh->first_failed, __ATOMIC_RELAXED);
+
+	while (k < f && !__atomic_compare_exchange_n(&sh->first_failed, &f, k,
+	    0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
 }
 
 /* Profile PR alone into DIR, its members read ahead in AHEAD (or NULL):
@@ -117,7 +141,7 @@ take(struct shared *sh, size_t np, size_t w)
 static int
 one_profile(const char *const *paths, const struct extract_opts *o,
     const struct extract_profile *pr, const char *dir,
-    struct extract_ahead *ahead, struct strtab *seen_rows,
+    struct extract_ahead *ahead, struct extract_seen *seen_rows,
     struct dumpcache *dumps)
 {
 	struct extract *x = extract_new();
@@ -164,11 +188,11 @@ ahead_of(const char *const *paths, const struct extract_opts *o,
 
 /*
  * Worker W of JOBS: the profiles of PR[0..NP) it takes (take: the next
- * one when it is free, so that a worker whose profiles are dearer does
- * not hold the run up: on the shared run, one profile has a step module
- * of its own to decode, and its worker ended 180 ms after the other
- * when every worker had every JOBS-th profile), one after the other in
- * this one process, each into its own directory, and with fewer
+ * one when it is free, the dearest first, so that no worker is left
+ * with a dear profile at the end: on the shared run, one profile has a
+ * step module of its own to decode, and its worker ended 180 ms after
+ * the other when every worker had every JOBS-th profile), one after the
+ * other in this one process, each into its own directory, and with fewer
  * workers than cores the next one's members are read and decompressed
  * in a thread meanwhile (extract_ahead), as -j 0 overlaps them; a
  * process per profile paid the page faults of a fresh heap each time,
@@ -176,9 +200,10 @@ ahead_of(const char *const *paths, const struct extract_opts *o,
  * Each profile is extracted alone and freed before the next starts, so
  * memory stays that of one profile (and the next one's members) and the
  * HLO dumps of DUMPS (dumpcache.h: those the parent decoded before
- * forking, shared with it until written, and the last part's).  Stops
- * after a failure, or at a profile after one that failed elsewhere.
- * Never returns.
+ * forking, shared with it until written, and the last part's).  A
+ * profile after one that failed (here or elsewhere) is not extracted;
+ * those before it still are, so that the error reported is the first in
+ * profile order.  Never returns.
  */
 static _Noreturn void
 worker(const char *const *paths, const struct extract_opts *o,
@@ -186,51 +211,48 @@ worker(const char *const *paths, const struct extract_opts *o,
     const struct parts *p, struct shared *sh, struct dumpcache *dumps)
 {
 	struct extract_ahead *cur, *next = NULL;
-	struct strtab seen_rows;
+	struct extract_seen seen_rows;
 	size_t k, after = np;
-	int ahead = jobs < parts_cores(), rc = 0;
+	int ahead = jobs < parts_cores(), failed = 0;
 
-	/* The hlo rows of the worker's earlier parts, left out of later
+	/* The hlo rows of the worker's lower parts, left out of higher
 	 * ones (extract_opts.seen_rows): decoding each row's stacks again
 	 * in every process was a tenth of the workers' CPU. */
 	memset(&seen_rows, 0, sizeof(seen_rows));
 
-	for (k = take(sh, np, w); k < np && rc == 0;
+	for (k = take(sh, np, w); k < np;
 	    k = ahead ? after : take(sh, np, w)) {
 		cur = next;
 		next = NULL;
-		if (k > __atomic_load_n(&sh->first_failed, __ATOMIC_RELAXED)) {
-			extract_ahead_free(cur);
-			break;
-		}
 		/* Read ahead only onto a core no worker uses: with a
 		 * worker per core it would win no time and hold a second
 		 * profile's members (memory is one profile's, as before).
 		 * The profile read ahead is taken now. */
 		if (ahead) {
 			after = take(sh, np, w);
-			if (after < np)
+			if (after < np && !past_failure(sh, after))
 				next = ahead_of(paths, o, &pr[after], dumps);
 		}
-		rc = one_profile(paths, o, &pr[k], p->dirs[k], cur,
-		    &seen_rows, dumps);
-		extract_ahead_free(cur);
-		sh->p[k].state = rc == 0 ? PROFILE_DONE : PROFILE_FAILED;
-		if (rc != 0) {
-			size_t f = __atomic_load_n(&sh->first_failed,
-			    __ATOMIC_RELAXED);
-
-			while (k < f && !__atomic_compare_exchange_n(
-			    &sh->first_failed, &f, k, 0, __ATOMIC_RELAXED,
-			    __ATOMIC_RELAXED))
-				;
+		if (past_failure(sh, k)) {
+			extract_ahead_free(cur);
+			continue;
 		}
+		seen_rows.cur = k;
+		if (one_profile(paths, o, &pr[k], p->dirs[k], cur, &seen_rows,
+		    dumps) == 0) {
+			sh->p[k].state = PROFILE_DONE;
+		} else {
+			sh->p[k].state = PROFILE_FAILED;
+			set_failed(sh, k);
+			failed = 1;
+		}
+		extract_ahead_free(cur);
 	}
 	extract_ahead_free(next);
-	strtab_free(&seen_rows);
+	extract_seen_free(&seen_rows);
 	/* DUMPS is left to _exit: freeing what the parent decoded would
 	 * copy its pages into this process first. */
-	_exit(rc == 0 ? 0 : 1);
+	_exit(failed);
 }
 
 /* Read DIR/NAME's lines into NOTES (or, ERROR set, the first line as
@@ -407,6 +429,41 @@ shared_dumps(const char *const *paths, const struct extract_opts *o,
 	return c;
 }
 
+/* Profiles by their own dumps' bytes, larger first (dumpcache.h). */
+static int
+cmp_cost(const void *a, const void *b, const void *ctx)
+{
+	const uint64_t *cost = ctx;
+	uint64_t x = cost[*(const size_t *)a], y = cost[*(const size_t *)b];
+
+	return x > y ? -1 : x < y;
+}
+
+/*
+ * The order the workers take the profiles PR[0..NP) in (a new array):
+ * the dearest first, by the bytes of the dumps its input decodes for
+ * itself (those DUMPS's plan leaves out: dumpcache_own_bytes), ties in
+ * profile order.  Longest first is the classic rule for jobs on parallel
+ * machines (Graham 1969, "Bounds on multiprocessing timing anomalies":
+ * within 4/3 of the best end); a dear profile met last would leave the
+ * other workers idle meanwhile.
+ */
+static size_t *
+dearest_first(const struct extract_profile *pr, size_t np,
+    const struct dumpcache *dumps)
+{
+	size_t *order = mem_calloc(np + 1, sizeof(*order)), k;
+	uint64_t *cost = mem_calloc(np + 1, sizeof(*cost));
+
+	for (k = 0; k < np; k++) {
+		order[k] = k;
+		cost[k] = dumpcache_own_bytes(dumps, pr[k].input);
+	}
+	sort_stable(order, np, sizeof(*order), cmp_cost, cost);
+	free(cost);
+	return order;
+}
+
 int
 parts_extract(const char *const *paths, const struct extract_opts *o,
     const struct extract_profile *pr, size_t np, unsigned jobs,
@@ -415,7 +472,7 @@ parts_extract(const char *const *paths, const struct extract_opts *o,
 	struct extract_opts wo = *o;
 	struct shared *sh = MAP_FAILED;
 	struct dumpcache *dumps = NULL;
-	size_t k, nw = jobs < np ? jobs : np, shsize;
+	size_t k, nw = jobs < np ? jobs : np, shsize, *order = NULL;
 	pid_t *pid;
 	int *status, rc;
 
@@ -441,6 +498,8 @@ parts_extract(const char *const *paths, const struct extract_opts *o,
 	if (rc == 0) {
 		sh->first_failed = np;
 		dumps = shared_dumps(paths, &wo, pr, np);
+		order = dearest_first(pr, np, dumps);
+		sh->order = order;
 		rc = run_workers(paths, &wo, pr, np, nw, p, sh, dumps, pid,
 		    status);
 	}
@@ -458,6 +517,7 @@ parts_extract(const char *const *paths, const struct extract_opts *o,
 	if (sh != MAP_FAILED)
 		munmap(sh, shsize);
 	dumpcache_free(dumps);
+	free(order);
 	free(pid);
 	free(status);
 	if (rc != 0)

@@ -212,6 +212,7 @@ test_zips(void)
 	char *p[5];
 	struct dumpcache *c = dumpcache_new();
 	struct dumpcache_dump *d;
+	size_t len;
 	int k;
 
 	paths(1, p);
@@ -222,6 +223,16 @@ test_zips(void)
 	 * garbage does not decode. */
 	CHECK_INT(dumpcache_preload(c, 2, 0), 3);
 	CHECK_INT(dumpcache_count(c), 3);
+	/* What each input decodes for itself: p0 and p1 big (beyond the
+	 * budget), p2 nothing, p3 jit_c; nothing for the input that does
+	 * not open, nor beyond the inputs. */
+	free(module("jit_c", &len));
+	CHECK(dumpcache_own_bytes(c, 0) > DUMPCACHE_PLAN_BYTES);
+	CHECK(dumpcache_own_bytes(c, 1) == dumpcache_own_bytes(c, 0));
+	CHECK_INT(dumpcache_own_bytes(c, 2), 0);
+	CHECK_INT(dumpcache_own_bytes(c, 3), len);
+	CHECK_INT(dumpcache_own_bytes(c, 4), 0);
+	CHECK_INT(dumpcache_own_bytes(c, 5), 0);
 	CHECK(named(c, "jit_main") && named(c, "jit_main")->planned);
 	CHECK(named(c, "jit_b") && named(c, "jit_b")->planned);
 	CHECK(named(c, "jit_B") && named(c, "jit_B")->planned);
@@ -291,6 +302,11 @@ test_dirs(void)
 	 * of them is planned, the first met, p0's. */
 	dumpcache_plan(c, (const char *const *)p, 4, NULL);
 	CHECK_INT(dumpcache_preload(c, 3, 0), 2);
+	/* jit_c has the size of jit_b: one entry, planned, so that p3
+	 * decodes nothing of its own; p0 big. */
+	CHECK_INT(dumpcache_own_bytes(c, 2), 0);
+	CHECK_INT(dumpcache_own_bytes(c, 3), 0);
+	CHECK(dumpcache_own_bytes(c, 0) > DUMPCACHE_PLAN_BYTES);
 	CHECK(named(c, "jit_main") && named(c, "jit_main")->planned);
 	CHECK(named(c, "jit_b") && named(c, "jit_b")->planned);
 	/* jit_B has the size of a planned dump, but one dump per entry:
