@@ -4,7 +4,8 @@
  * profile is extracted alone (extract_opts.only) into a directory of
  * frames of its own under $TMPDIR (or /tmp), by one of JOBS worker
  * processes: a worker takes the next profile not taken yet whenever it
- * is free (so that one dear profile does not hold the run up), extracts
+ * is free, the dearest first (those with HLO dumps of their own to
+ * decode: a dear profile met last would hold the run up), extracts
  * them one after the other, and with fewer workers than cores reads the
  * next one's members
  * in a thread while it extracts one (extract_ahead_start), as one
