@@ -1,11 +1,13 @@
 /* Joining separately extracted frames (merge.h). */
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/err.h"
 #include "base/ids.h"
@@ -1191,13 +1193,190 @@ write_dir_frame(unsigned bit, struct tsv_writer *w, void *arg)
 	return write_frame(d->dirs, d->n, bit, w, d->notes, &d->h, d->with_hlo);
 }
 
+/* ---- merge_write_dir's frames in threads ---- */
+
+/*
+ * One job of the threads: the frames of BITS (one frame, or hlo and
+ * stackframes, which share one reading of the parts), each into its
+ * outfile, opened and later committed by the calling thread (the
+ * temporary files' registry, base/tempfile.h, is not thread-safe).
+ */
+struct dirjob {
+	unsigned bits;
+	struct outfile *of;	/* merge_write_dir's, by frame index */
+	struct dirctx d;	/* with NOTES its own */
+	struct err_notes notes;
+	char *err;		/* the err message when RC != 0 */
+	int rc;
+};
+
+struct dirjobs {
+	struct dirjob *v;
+	size_t n;
+	size_t next;		/* the next job to take (atomic) */
+};
+
+static void
+run_dirjob(struct dirjob *j)
+{
+	size_t i;
+
+	j->d.notes = &j->notes;
+	for (i = 0; extract_frame_names[i] && j->rc == 0; i++) {
+		struct tsv_writer *w;
+
+		if (!(j->bits & (1u << i)))
+			continue;
+		w = tsv_wopen(j->of[i].fp, j->of[i].path);
+		j->rc = write_dir_frame(1u << i, w, &j->d);
+		if (tsv_wclose(w) != 0)
+			j->rc = -1;
+		if (outfile_close(&j->of[i]) != 0)
+			j->rc = -1;
+	}
+	if (j->rc != 0)
+		j->err = mem_strdup(err_msg());
+	hlomerge_free(&j->d.h);
+}
+
+static void *
+dirjob_thread(void *arg)
+{
+	struct dirjobs *js = arg;
+	size_t k;
+
+	while ((k = __atomic_fetch_add(&js->next, 1, __ATOMIC_RELAXED)) < js->n)
+		run_dirjob(&js->v[k]);
+	return NULL;
+}
+
+/* The jobs of BITS, in frame order: a job a frame, hlo and stackframes
+ * one job. */
+static size_t
+dir_jobs(const char *const *dirs, size_t n, unsigned bits, struct outfile *of,
+    struct dirjob *v)
+{
+	size_t i, nj = 0;
+
+	for (i = 0; extract_frame_names[i]; i++) {
+		unsigned bit = 1u << i;
+
+		if (!(bits & bit))
+			continue;
+		if (bit == EXTRACT_STACKFRAMES && (bits & EXTRACT_HLO)) {
+			v[nj - 1].bits |= bit;	/* hlo's job, just before */
+			continue;
+		}
+		memset(&v[nj], 0, sizeof(v[nj]));
+		v[nj].bits = bit;
+		v[nj].of = of;
+		v[nj].d.dirs = dirs;
+		v[nj].d.n = n;
+		v[nj].d.with_hlo = (bits & EXTRACT_HLO) != 0;
+		nj++;
+	}
+	return nj;
+}
+
+/*
+ * The threads merge_write_dir runs its jobs in: one per processor online,
+ * at most one per job, and 1 (no thread) when the threads' sources at
+ * once, N each, would not fit in fanin()'s open files (the parts are
+ * then grouped through temporary files, which only the calling thread
+ * may create).
+ */
+static size_t
+dir_threads(size_t n, size_t njobs)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t t = online > 1 ? (size_t)online : 1;
+
+	if (t > njobs)
+		t = njobs;
+	while (t > 1 && t * (n + 2) > fanin())
+		t--;
+	return t;
+}
+
+/* The jobs V[0..NJ) in NTH threads (this one among them). */
+static void
+run_dirjobs(struct dirjob *v, size_t nj, size_t nth)
+{
+	struct dirjobs js = { v, nj, 0 };
+	pthread_t *th = mem_calloc(nth + 1, sizeof(*th));
+	size_t i, started = 0;
+
+	/* A thread that cannot start is no error: the others take its
+	 * jobs. */
+	for (i = 1; i < nth; i++)
+		if (pthread_create(&th[started], NULL, dirjob_thread, &js) == 0)
+			started++;
+	dirjob_thread(&js);
+	for (i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	free(th);
+}
+
+/*
+ * merge_write_dir with its frames merged at once in threads (a frame's
+ * merge is one serial stream, but the frames are independent): the
+ * workers' serial tail.  Notes are kept in frame order, and the error
+ * reported is the first frame's that failed, as in one thread.
+ */
+static int
+write_dir_threads(const char *const *dirs, size_t n, unsigned bits,
+    const char *outdir, struct err_notes *notes, size_t nth)
+{
+	struct outfile of[EXTRACT_NFRAMES];
+	struct dirjob v[EXTRACT_NFRAMES];
+	size_t i, nj = dir_jobs(dirs, n, bits, of, v);
+	int rc = 0;
+
+	memset(of, 0, sizeof(of));
+	for (i = 0; extract_frame_names[i] && rc == 0; i++) {
+		char *path;
+
+		if (!(bits & (1u << i)))
+			continue;
+		path = mem_alloc(strlen(outdir) +
+		    strlen(extract_frame_names[i]) + 6);
+		sprintf(path, "%s/%s.tsv", outdir, extract_frame_names[i]);
+		rc = outfile_open(&of[i], path);
+		free(path);
+	}
+	if (rc == 0)
+		run_dirjobs(v, nj, nth);
+	for (i = 0; i < nj; i++) {
+		size_t k;
+
+		if (rc == 0 && v[i].rc != 0)
+			rc = err_fail("%s", v[i].err);
+		for (k = 0; rc == 0 && k < v[i].notes.n; k++)
+			err_note(notes, "%s", v[i].notes.v[k]);
+		err_notes_free(&v[i].notes);
+		free(v[i].err);
+	}
+	for (i = 0; i < EXTRACT_NFRAMES; i++) {
+		if (rc != 0)
+			outfile_discard(&of[i]);
+		else if ((bits & (1u << i)) && outfile_commit(&of[i]) != 0)
+			rc = -1;
+	}
+	return rc;
+}
+
 int
 merge_write_dir(const char *const *dirs, size_t n, unsigned bits,
     const char *outdir, struct err_notes *notes)
 {
+	struct dirjob v[EXTRACT_NFRAMES];
+	struct outfile of[EXTRACT_NFRAMES];
 	struct dirctx d;
+	size_t nth = dir_threads(n, dir_jobs(dirs, n, bits, of, v));
 	int rc;
 
+	if (nth > 1)
+		return write_dir_threads(dirs, n, bits, outdir, notes, nth);
 	memset(&d, 0, sizeof(d));
 	d.dirs = dirs;
 	d.n = n;
