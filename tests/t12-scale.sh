@@ -38,14 +38,17 @@ for f in thunk hlo heap stackframes; do
 		cmp -s "$T/a.$f" "$T/b.$f" && ok || notok "-f $f: -j 2 differs from -j 0"
 done
 
-# Workers take the dearest profiles first (parts.c, dearest_first): rank 5
-# with a step module of its own (another piece of its hlo_module field
-# appended, holding an unknown field: another dump, the same module) is
-# taken before rank 0, the one worker of -j 1 extracts its ranks out of
-# order, and the hlo rows and stack frames still come out as -j 0's
-# (extract.h, struct extract_seen), which are the unchanged run's.
+# Workers take the dearest profiles first (parts.c, dearest_first): ranks
+# 5 and 6, each with a step module of its own (another piece of its
+# hlo_module field appended, holding an unknown field: another dump, the
+# same module; of other sizes, as a directory's dumps are told apart by
+# size), are taken before rank 0 by the two workers of -j 2, so
+# that rank 0 comes after a higher rank in its worker, and the hlo rows
+# and stack frames still come out as -j 0's (extract.h, struct
+# extract_seen), which are the unchanged run's.
 cp -R "$T/run" "$T/dear"
 printf '\012\003\300\076\001' >> "$T/dear/rank5/dump/module_0007.jit_train_step.sm_9.0_gpu_after_optimizations.hlo.pb"
+printf '\012\004\300\076\201\001' >> "$T/dear/rank6/dump/module_0007.jit_train_step.sm_9.0_gpu_after_optimizations.hlo.pb"
 set -- "$T"/dear/rank0 "$T"/dear/rank1 "$T"/dear/rank2 "$T"/dear/rank3 "$T"/dear/rank4 "$T"/dear/rank5 \
     "$T"/dear/rank6 "$T"/dear/rank7
 "$X" -j 0 -o "$T/dear0" "$@" 2> "$T/dear0.err" || notok "dear rank: extract -j 0"
@@ -55,9 +58,11 @@ for j in 1 2 3; do
 	check "dear rank: -j $j gives the bytes of -j 0" same "$T/one" "$T/dear$j"
 	cmp -s "$T/dear0.err" "$T/dear$j.err" && ok || notok "dear rank: -j $j: other notes"
 done
-# Ranks 5 (taken first) and 2 broken: the error is rank 2's, the first in
-# rank order, as -j 0 says, whatever order the workers took them in.
+# Ranks 6 and 5 (taken first, one by each worker) and 2 broken: the error
+# is rank 2's, the first in rank order, as -j 0 says, whatever order the
+# workers took them in (after their failures both go on with ranks 0-2).
 echo x > "$T/dear/rank5/nvtx_gpu_proj_trace/trace.parquet"
+echo z > "$T/dear/rank6/nvtx_gpu_proj_trace/trace.parquet"
 echo y > "$T/dear/rank2/nvtx_gpu_proj_trace/trace.parquet"
 for j in 0 1 2; do
 	expect_error 1 "dear/rank2:nvtx_gpu_proj_trace/trace.parquet: not a parquet file" "$X" -j $j -o "$T/no" "$@"

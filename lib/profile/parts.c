@@ -446,10 +446,12 @@ cmp_cost(const void *a, const void *b, const void *ctx)
  * profile order.  Longest first is the classic rule for jobs on parallel
  * machines (Graham 1969, "Bounds on multiprocessing timing anomalies":
  * within 4/3 of the best end); a dear profile met last would leave the
- * other workers idle meanwhile.
+ * other workers idle meanwhile.  With one worker (NW) there is nothing
+ * to balance: profile order, in which a part leaves out every hlo row an
+ * earlier one holds (struct extract_seen; out of order, some twice).
  */
 static size_t *
-dearest_first(const struct extract_profile *pr, size_t np,
+dearest_first(const struct extract_profile *pr, size_t np, size_t nw,
     const struct dumpcache *dumps)
 {
 	size_t *order = mem_calloc(np + 1, sizeof(*order)), k;
@@ -459,7 +461,8 @@ dearest_first(const struct extract_profile *pr, size_t np,
 		order[k] = k;
 		cost[k] = dumpcache_own_bytes(dumps, pr[k].input);
 	}
-	sort_stable(order, np, sizeof(*order), cmp_cost, cost);
+	if (nw > 1)
+		sort_stable(order, np, sizeof(*order), cmp_cost, cost);
 	free(cost);
 	return order;
 }
@@ -498,7 +501,7 @@ parts_extract(const char *const *paths, const struct extract_opts *o,
 	if (rc == 0) {
 		sh->first_failed = np;
 		dumps = shared_dumps(paths, &wo, pr, np);
-		order = dearest_first(pr, np, dumps);
+		order = dearest_first(pr, np, nw, dumps);
 		sh->order = order;
 		rc = run_workers(paths, &wo, pr, np, nw, p, sh, dumps, pid,
 		    status);
