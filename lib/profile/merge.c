@@ -1365,14 +1365,25 @@ write_dir_threads(const char *const *dirs, size_t n, unsigned bits,
 	return rc;
 }
 
+/* The number of dir_jobs of BITS. */
+static size_t
+count_dir_jobs(unsigned bits)
+{
+	size_t i, nj = 0;
+
+	for (i = 0; extract_frame_names[i]; i++)
+		nj += (bits & (1u << i)) != 0;
+	if ((bits & EXTRACT_HLO) && (bits & EXTRACT_STACKFRAMES))
+		nj--;
+	return nj;
+}
+
 int
 merge_write_dir(const char *const *dirs, size_t n, unsigned bits,
     const char *outdir, struct err_notes *notes)
 {
-	struct dirjob v[EXTRACT_NFRAMES];
-	struct outfile of[EXTRACT_NFRAMES];
 	struct dirctx d;
-	size_t nth = dir_threads(n, dir_jobs(dirs, n, bits, of, v));
+	size_t nth = dir_threads(n, count_dir_jobs(bits));
 	int rc;
 
 	if (nth > 1)
