@@ -166,6 +166,24 @@ if command -v gnuplot > /dev/null; then
 fi
 grep -q '^100\.00% of execution time accounted for by the 1 top module(s) of 1: ' "$T/r/report.txt" && ok || notok "no top-module share line"
 
+# plots.awk's skew distribution (issue 23): skews by Device, as
+# nsysjax-align -s writes them, go out in one pass; out of order, through
+# the stable sort. Either way the table is what sort -s -k1,1n gives of
+# (Device, EndTimeSkewMs), and each series file holds one device's rows.
+skd_check() { # NAME ROWS...
+	_n=$1; shift
+	rm -rf "$T/pk"; mkdir -p "$T/pk/out/plots" "$T/pk/w/plotdata" "$T/pk/st"
+	{ printf 'Device\tInstance\tEndTimeSkewMs\n'; printf '%s\n' "$@"; } > "$T/pk/out/alignment_skews.tsv"
+	awk -v OUT="$T/pk/out" -v W="$T/pk/w" -v ST="$T/pk/st" -f pipelines/lib/sort.awk -f pipelines/lib/plots.awk || notok "$_n: plots.awk failed"
+	{ printf 'Device\tEndTimeSkewMs\n'; printf '%s\n' "$@" | cut -f 1,3 | sort -s -t "$(printf '\t')" -k1,1n; } > "$T/pk/want"
+	cmp -s "$T/pk/want" "$T/pk/out/plots/skews-by-device.tsv" && ok || notok "$_n: skews-by-device.tsv not sorted by Device, stably"
+	for f in "$T"/pk/w/skd.*.tsv; do tail -n +2 "$f" | cut -f 1 | sort -u; done > "$T/pk/devs"
+	[ "$(cat "$T/pk/devs")" = "$(tail -n +2 "$T/pk/want" | cut -f 1 | uniq)" ] && ok || notok "$_n: not one series file per device, in order"
+}
+TB=$(printf '\t')
+skd_check "in order" "0${TB}1${TB}0.5" "0${TB}2${TB}-0.25" "1${TB}1${TB}-0.5" "10${TB}1${TB}0.125" "10${TB}2${TB}0.25"
+skd_check "out of order" "2${TB}1${TB}0.5" "10${TB}1${TB}-0.25" "2${TB}2${TB}-0.5" "1${TB}1${TB}0.125" "10${TB}2${TB}0.25"
+
 # Per top module (issue 25), with the steady thunk frame of facts_checks
 # ($T/st-thunk.tsv, the same run): a heap plot for each top module with
 # heap simulator traces, its data the module's heap series (its peak the
