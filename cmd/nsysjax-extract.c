@@ -16,6 +16,7 @@
 #include "profile/extract.h"
 #include "base/mem.h"
 #include "base/outfile.h"
+#include "base/pool.h"
 #include "base/tsv.h"
 #include "profile/merge.h"
 #include "profile/meta.h"
@@ -193,7 +194,7 @@ main(int argc, char *argv[])
 	struct extract_opts o = { .frames = EXTRACT_THUNK };
 	const char *dir = NULL;
 	const char *const *paths;
-	int64_t jobs = parts_cores();
+	int64_t jobs = pool_cores();
 	struct extract_profile *pr;
 	size_t n, np;
 	int c, merge = 0, meta = 0;

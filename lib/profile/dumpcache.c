@@ -1,12 +1,11 @@
 /* Decoded HLO dumps kept across the profiles of a run (dumpcache.h). */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/pool.h"
 #include "base/sort.h"
 #include "base/u64map.h"
 #include "formats/archive.h"
@@ -438,30 +437,14 @@ size_t
 dumpcache_preload(struct dumpcache *c, unsigned threads, int heap)
 {
 	struct jobs js;
-	pthread_t *th;
-	size_t i, nth, started = 0, added = 0;
+	size_t i, added = 0;
 
-	if (threads == 0) {
-		long online = sysconf(_SC_NPROCESSORS_ONLN);
-
-		if (online < 2)
-			return 0;
-		threads = online > 1024 ? 1024 : (unsigned)online;
-	}
+	if (threads == 0 && (threads = pool_cores()) < 2)
+		return 0;
 	memset(&js, 0, sizeof(js));
 	js.heap = heap;
 	read_jobs(c, &js);
-	nth = threads < js.n ? threads : js.n;
-	th = mem_calloc(nth + 1, sizeof(*th));
-	/* This thread decodes too; a thread that cannot start is no
-	 * error, the others take its jobs. */
-	for (i = 1; i < nth; i++)
-		if (pthread_create(&th[started], NULL, decode_jobs, &js) == 0)
-			started++;
-	decode_jobs(&js);
-	for (i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
-	free(th);
+	pool_run(threads < js.n ? threads : js.n, decode_jobs, &js);
 	for (i = 0; i < js.n; i++) {
 		struct job *j = &js.v[i];
 

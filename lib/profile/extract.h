@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "base/err.h"
+#include "base/outfile.h"
 #include "base/strtab.h"
 
 struct tsv_writer;
@@ -145,6 +146,24 @@ int extract_write_dir(struct extract *x, const char *dir);
  */
 int extract_write_frames(const char *dir, unsigned bits,
     int (*write)(unsigned bit, struct tsv_writer *w, void *arg), void *arg);
+
+/*
+ * extract_write_frames in its three steps, for a writer that fills the
+ * frames elsewhere (merge.h: in threads).  OF[EXTRACT_NFRAMES] holds
+ * one outfile per frame, zeroed first by the caller.
+ * extract_frame_open: open DIR/NAME.tsv of frame BIT into OF[its index];
+ * 0, or -1 with outfile_open's message.
+ * extract_frame_fill: WRITE(BIT, W, ARG) on a TSV writer over that file,
+ * then close it; 0, or -1 with the err message of the write or close
+ * (the file stays for extract_frames_end).
+ * extract_frames_end: with RC 0, commit the frames of BITS (-1 with
+ * outfile_commit's message on failure); else discard every one.
+ * Returns the final status.
+ */
+int extract_frame_open(struct outfile *of, const char *dir, unsigned bit);
+int extract_frame_fill(struct outfile *of, unsigned bit,
+    int (*write)(unsigned bit, struct tsv_writer *w, void *arg), void *arg);
+int extract_frames_end(struct outfile *of, unsigned bits, int rc);
 
 /*
  * For merge.h, beside extract_write_dir's frames: DIR/heapsums, a line

@@ -376,6 +376,61 @@ extract_write(struct extract *x, unsigned bit, struct tsv_writer *w)
 	return err_fail("unknown frame");
 }
 
+/* The index of frame BIT in extract_frame_names. */
+static size_t
+frame_index(unsigned bit)
+{
+	size_t i = 0;
+
+	while (bit > 1) {
+		bit >>= 1;
+		i++;
+	}
+	return i;
+}
+
+int
+extract_frame_open(struct outfile *of, const char *dir, unsigned bit)
+{
+	const char *name = extract_frame_names[frame_index(bit)];
+	char *path = mem_alloc(strlen(dir) + strlen(name) + 6);
+	int rc;
+
+	sprintf(path, "%s/%s.tsv", dir, name);
+	rc = outfile_open(&of[frame_index(bit)], path);
+	free(path);
+	return rc;
+}
+
+int
+extract_frame_fill(struct outfile *of, unsigned bit,
+    int (*write)(unsigned bit, struct tsv_writer *w, void *arg), void *arg)
+{
+	struct outfile *o = &of[frame_index(bit)];
+	struct tsv_writer *w = tsv_wopen(o->fp, o->path);
+	int rc = write(bit, w, arg);
+
+	if (tsv_wclose(w) != 0)
+		rc = -1;
+	if (outfile_close(o) != 0)
+		rc = -1;
+	return rc;
+}
+
+int
+extract_frames_end(struct outfile *of, unsigned bits, int rc)
+{
+	size_t i;
+
+	for (i = 0; i < EXTRACT_NFRAMES; i++) {
+		if (rc != 0)
+			outfile_discard(&of[i]);
+		else if ((bits & (1u << i)) && outfile_commit(&of[i]) != 0)
+			rc = -1;
+	}
+	return rc;
+}
+
 int
 extract_write_frames(const char *dir, unsigned bits,
     int (*write)(unsigned bit, struct tsv_writer *w, void *arg), void *arg)
@@ -385,32 +440,11 @@ extract_write_frames(const char *dir, unsigned bits,
 	int rc = 0;
 
 	memset(of, 0, sizeof(of));
-	for (i = 0; extract_frame_names[i] && rc == 0; i++) {
-		struct tsv_writer *w;
-		char *path;
-
-		if (!(bits & (1u << i)))
-			continue;
-		path = mem_alloc(strlen(dir) + strlen(extract_frame_names[i]) + 6);
-		sprintf(path, "%s/%s.tsv", dir, extract_frame_names[i]);
-		rc = outfile_open(&of[i], path);
-		free(path);
-		if (rc != 0)
-			break;
-		w = tsv_wopen(of[i].fp, of[i].path);
-		rc = write(1u << i, w, arg);
-		if (tsv_wclose(w) != 0)
-			rc = -1;
-		if (outfile_close(&of[i]) != 0)
-			rc = -1;
-	}
-	for (i = 0; i < EXTRACT_NFRAMES; i++) {
-		if (rc != 0)
-			outfile_discard(&of[i]);
-		else if ((bits & (1u << i)) && outfile_commit(&of[i]) != 0)
-			rc = -1;
-	}
-	return rc;
+	for (i = 0; extract_frame_names[i] && rc == 0; i++)
+		if ((bits & (1u << i)) &&
+		    (rc = extract_frame_open(of, dir, 1u << i)) == 0)
+			rc = extract_frame_fill(of, 1u << i, write, arg);
+	return extract_frames_end(of, bits, rc);
 }
 
 static int

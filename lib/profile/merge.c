@@ -1,13 +1,11 @@
 /* Joining separately extracted frames (merge.h). */
 #include <errno.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/err.h"
 #include "base/ids.h"
@@ -15,6 +13,7 @@
 #include "base/sort.h"
 #include "base/num.h"
 #include "base/outfile.h"
+#include "base/pool.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
 #include "profile/extract.h"
@@ -1222,18 +1221,10 @@ run_dirjob(struct dirjob *j)
 	size_t i;
 
 	j->d.notes = &j->notes;
-	for (i = 0; extract_frame_names[i] && j->rc == 0; i++) {
-		struct tsv_writer *w;
-
-		if (!(j->bits & (1u << i)))
-			continue;
-		w = tsv_wopen(j->of[i].fp, j->of[i].path);
-		j->rc = write_dir_frame(1u << i, w, &j->d);
-		if (tsv_wclose(w) != 0)
-			j->rc = -1;
-		if (outfile_close(&j->of[i]) != 0)
-			j->rc = -1;
-	}
+	for (i = 0; extract_frame_names[i] && j->rc == 0; i++)
+		if (j->bits & (1u << i))
+			j->rc = extract_frame_fill(j->of, 1u << i,
+			    write_dir_frame, &j->d);
 	if (j->rc != 0)
 		j->err = mem_strdup(err_msg());
 	hlomerge_free(&j->d.h);
@@ -1288,33 +1279,13 @@ dir_jobs(const char *const *dirs, size_t n, unsigned bits, struct outfile *of,
 static size_t
 dir_threads(size_t n, size_t njobs)
 {
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t t = online > 1 ? (size_t)online : 1;
+	size_t t = pool_cores();
 
 	if (t > njobs)
 		t = njobs;
 	while (t > 1 && t * (n + 2) > fanin())
 		t--;
 	return t;
-}
-
-/* The jobs V[0..NJ) in NTH threads (this one among them). */
-static void
-run_dirjobs(struct dirjob *v, size_t nj, size_t nth)
-{
-	struct dirjobs js = { v, nj, 0 };
-	pthread_t *th = mem_calloc(nth + 1, sizeof(*th));
-	size_t i, started = 0;
-
-	/* A thread that cannot start is no error: the others take its
-	 * jobs. */
-	for (i = 1; i < nth; i++)
-		if (pthread_create(&th[started], NULL, dirjob_thread, &js) == 0)
-			started++;
-	dirjob_thread(&js);
-	for (i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
-	free(th);
 }
 
 /*
@@ -1330,22 +1301,15 @@ write_dir_threads(const char *const *dirs, size_t n, unsigned bits,
 	struct outfile of[EXTRACT_NFRAMES];
 	struct dirjob v[EXTRACT_NFRAMES];
 	size_t i, nj = dir_jobs(dirs, n, bits, of, v);
+	struct dirjobs js = { v, nj, 0 };
 	int rc = 0;
 
 	memset(of, 0, sizeof(of));
-	for (i = 0; extract_frame_names[i] && rc == 0; i++) {
-		char *path;
-
-		if (!(bits & (1u << i)))
-			continue;
-		path = mem_alloc(strlen(outdir) +
-		    strlen(extract_frame_names[i]) + 6);
-		sprintf(path, "%s/%s.tsv", outdir, extract_frame_names[i]);
-		rc = outfile_open(&of[i], path);
-		free(path);
-	}
+	for (i = 0; extract_frame_names[i] && rc == 0; i++)
+		if (bits & (1u << i))
+			rc = extract_frame_open(of, outdir, 1u << i);
 	if (rc == 0)
-		run_dirjobs(v, nj, nth);
+		pool_run(nth, dirjob_thread, &js);
 	for (i = 0; i < nj; i++) {
 		size_t k;
 
@@ -1356,13 +1320,7 @@ write_dir_threads(const char *const *dirs, size_t n, unsigned bits,
 		err_notes_free(&v[i].notes);
 		free(v[i].err);
 	}
-	for (i = 0; i < EXTRACT_NFRAMES; i++) {
-		if (rc != 0)
-			outfile_discard(&of[i]);
-		else if ((bits & (1u << i)) && outfile_commit(&of[i]) != 0)
-			rc = -1;
-	}
-	return rc;
+	return extract_frames_end(of, bits, rc);
 }
 
 /* The number of dir_jobs of BITS. */

@@ -12,6 +12,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/pool.h"
 #include "base/sort.h"
 #include "base/strtab.h"
 #include "base/tempfile.h"
@@ -23,14 +24,6 @@
 #include "profile/nvtx.h"
 #include "profile/parts.h"
 #include "profile/trace.h"
-
-unsigned
-parts_cores(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n < 1 ? 1 : n > 1024 ? 1024 : (unsigned)n;
-}
 
 static char *
 join(const char *dir, const char *name)
@@ -213,7 +206,7 @@ worker(const char *const *paths, const struct extract_opts *o,
 	struct extract_ahead *cur, *next = NULL;
 	struct extract_seen seen_rows;
 	size_t k, after = np;
-	int ahead = jobs < parts_cores(), failed = 0;
+	int ahead = jobs < pool_cores(), failed = 0;
 
 	/* The hlo rows of the worker's lower parts, left out of higher
 	 * ones (extract_opts.seen_rows): decoding each row's stacks again

@@ -75,7 +75,4 @@ int parts_devices_shared(const char *const *paths, size_t n,
 /* Remove P's directories and files, and release P. */
 void parts_remove(struct parts *p);
 
-/* The number of processors online, at least 1: the default JOBS. */
-unsigned parts_cores(void);
-
 #endif
