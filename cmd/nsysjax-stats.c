@@ -3,8 +3,9 @@
  * output) with its module frame and writes the statistics the pipelines
  * report: the thunk table and runtime totals of the top modules, the
  * module table with its waits, the thunks whose duration varies, the
- * per-device biases of the top modules (stragglers) and the PGLE costs
- * (lib/analysis/stats.h has the rules).
+ * per-device biases of the top modules (stragglers), the PGLE costs, the
+ * command buffers and the report's facts per module (with the compile
+ * frame); lib/analysis/stats.h has the rules.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,15 +21,19 @@
 
 static const char usage_line[] =
     "usage: nsysjax-stats [-hi] -t table[,table...] [-M modules] [-H hlo]\n"
-    "           [-o dir] [-r ratio] [-T fraction] [file ...]";
+    "           [-C compile] [-o dir] [-r ratio] [-T fraction] [file ...]";
 
 static const struct opt_tool tool = { usage_line,
     "  -t, --table=LIST       the tables to write, separated by commas:\n"
     "                         thunks, totals, modules, variability,\n"
-    "                         stragglers, costs, scatter, offsets\n"
-    "  -M, --modules=FILE     the steady module frame (every table but\n"
-    "                         variability, costs and scatter)\n"
+    "                         stragglers, costs, scatter, offsets,\n"
+    "                         cmdbufs, facts, xla-program-ids,\n"
+    "                         compile-profiles\n"
+    "  -M, --modules=FILE     the steady module frame (thunks, totals,\n"
+    "                         modules, stragglers, offsets, facts)\n"
     "  -H, --hlo=FILE         the hlo frame of nsysjax-extract (costs)\n"
+    "  -C, --compile=FILE     the compile frame of nsysjax-extract\n"
+    "                         (facts, xla-program-ids, compile-profiles)\n"
     "  -o, --output=DIR       write each table to DIR/TABLE.tsv (needed\n"
     "                         for more than one table; else stdout)\n"
     "  -r, --ratio=R          variability: StdMs / MeanMs above R\n"
@@ -42,13 +47,14 @@ static const struct opt_tool tool = { usage_line,
 
 struct opts {
 	struct stats_opts so;
-	const char *modules, *hlo, *dir;
+	const char *modules, *hlo, *compile, *dir;
 };
 
 static void
 parse(int argc, char *argv[], struct opts *o)
 {
 	static const struct option longopts[] = {
+		{ "compile", required_argument, NULL, 'C' },
 		{ "hlo", required_argument, NULL, 'H' },
 		{ "instruction-names", no_argument, NULL, 'i' },
 		{ "modules", required_argument, NULL, 'M' },
@@ -61,9 +67,12 @@ parse(int argc, char *argv[], struct opts *o)
 	};
 	int c;
 
-	while ((c = opt_next(argc, argv, ":H:M:T:hio:r:t:V", longopts,
+	while ((c = opt_next(argc, argv, ":C:H:M:T:hio:r:t:V", longopts,
 	    &tool)) != -1) {
 		switch (c) {
+		case 'C':
+			o->compile = optarg;
+			break;
 		case 'H':
 			o->hlo = optarg;
 			break;
@@ -98,6 +107,9 @@ parse(int argc, char *argv[], struct opts *o)
 		    "frame: -M file");
 	if (stats_needs_hlo(o->so.tables) && o->hlo == NULL)
 		opt_usage(&tool, "the costs need the hlo frame: -H file");
+	if (stats_needs_compile(o->so.tables) && o->compile == NULL)
+		opt_usage(&tool, "the tables asked for need the compile "
+		    "frame: -C file");
 	if ((o->so.tables & (o->so.tables - 1)) != 0 && o->dir == NULL)
 		opt_usage(&tool, "more than one table: -o dir");
 }
@@ -106,6 +118,12 @@ static int
 load_hlo(struct tsv_reader *r, void *arg)
 {
 	return stats_load_hlo(arg, r);
+}
+
+static int
+load_compile(struct tsv_reader *r, void *arg)
+{
+	return stats_load_compile(arg, r);
 }
 
 struct table_job {
@@ -138,7 +156,7 @@ write_file(struct stats *s, const char *dir, enum stats_table t)
 int
 main(int argc, char *argv[])
 {
-	struct opts o = { { 0, 0.1, STATS_TOP, 0 }, NULL, NULL, NULL };
+	struct opts o = { { 0, 0.1, STATS_TOP, 0 }, NULL, NULL, NULL, NULL };
 	struct tsv_writer *w;
 	struct filter *in;
 	struct stats *s;
@@ -151,11 +169,16 @@ main(int argc, char *argv[])
 	if (o.hlo && stats_needs_hlo(o.so.tables) &&
 	    filter_load(o.hlo, load_hlo, s) != 0)
 		err_die_last();
-	if ((in = filter_open(argv + optind, (size_t)(argc - optind))) == NULL)
+	if (o.compile && stats_needs_compile(o.so.tables) &&
+	    filter_load(o.compile, load_compile, s) != 0)
 		err_die_last();
-	if (stats_read(s, in) != 0)
-		err_die_last();
-	filter_close(in);
+	/* The compile frame's tables alone read no thunk rows. */
+	if (stats_needs_rows(o.so.tables)) {
+		in = filter_open(argv + optind, (size_t)(argc - optind));
+		if (in == NULL || stats_read(s, in) != 0)
+			err_die_last();
+		filter_close(in);
+	}
 	/* -o DIR is made when missing, as the man page's example expects. */
 	if (o.dir && outfile_mkdirs(o.dir) != 0)
 		err_die_last();

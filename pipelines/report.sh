@@ -382,16 +382,16 @@ run() {
 }
 waits_job() { nsysjax-collectives -s waits "$ST/communication.tsv" > "$OUT/waits.tsv"; }
 # What the report says of each module beyond the reference's table
-# (lib/modfacts.awk): devices, compute and communication, hidden share,
-# collective wait and the barrier flag, the module doing the work, who
-# compiled it; its hidden share checked by nsysjax-collectives.  The
-# same pass over the compile frame maps XLA's numeric program_id (in
-# compile range names; per process, so one may name several modules) to
-# the modules it names, for the compile table (XlaProgramId, Modules),
-# and lists the processes whose compilation it holds ($W/profiles).
+# (nsysjax-stats -t facts): devices, compute and communication, hidden
+# share, collective wait and the barrier flag, the module doing the work,
+# who compiled it.  The same reading of the compile frame maps XLA's
+# numeric program_id (in compile range names; per process, so one may
+# name several modules) to the modules it names, for the compile table
+# (xla-program-ids), and lists the processes whose compilation it holds
+# (compile-profiles).
 modules_job() {
-	awk -v PIDS="$OUT/modules/xla-program-ids.tsv" -v PROFILES="$W/profiles" -f "$LIB/tsv.awk" -f "$LIB/sort.awk" \
-	    -f "$LIB/modfacts.awk" "$ST/module.tsv" "$ST/thunk.tsv" "$FR/compile.tsv" > "$OUT/modules/facts.tsv"
+	nsysjax-stats -t facts,xla-program-ids,compile-profiles -M "$ST/module.tsv" -C "$FR/compile.tsv" \
+	    -o "$OUT/modules" "$ST/thunk.tsv"
 }
 # The plots (when gnuplot is there) are a job too, once the tables they
 # draw are written, while the longest sections run.

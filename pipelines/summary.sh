@@ -19,13 +19,9 @@ table_dir
 nsysjax-compilestats -t ranges,no-pass-detail,passes,summary -o "$W/compile" "$F/compile.tsv" & BG=$!
 steady thunk module
 # The module table's waits from the communication rows of the thunk frame
-# (those of the communication frame); one pass for the three tables.
-nsysjax-stats -t modules,thunks,totals -M "$SD/module.tsv" -o "$TD" "$SD/thunk.tsv"
-put modules "$TD/modules.tsv"
-put thunks "$TD/thunks.tsv"
-put totals "$TD/totals.tsv"
-# XLA command buffers (CUDA graphs) and their share of the GPU time.
-awk -f "$LIB/tsv.awk" -f "$LIB/cmdbuf.awk" "$SD/thunk.tsv" > "$TD/cmdbufs.tsv"
-put cmdbufs "$TD/cmdbufs.tsv"
+# (those of the communication frame); one pass for the four tables, with
+# the XLA command buffers (CUDA graphs) and their share of the GPU time.
+nsysjax-stats -t modules,thunks,totals,cmdbufs -M "$SD/module.tsv" -o "$TD" "$SD/thunk.tsv"
+for t in modules thunks totals cmdbufs; do put "$t" "$TD/$t.tsv"; done
 wait $BG; BG=
 for t in ranges no-pass-detail passes summary; do put "compile-$t" "$W/compile/$t.tsv"; done

@@ -218,11 +218,11 @@ is "summary: command buffers, executions, time, share" \
 printf 'ProgramId\tName\tProjDurMs\tCommandBuffer\n' > "$T/cbcol"
 printf 'p\tcommand_buffer_2\t0.1\tcommand_buffer_2\np\tfusion.1\t0.25\tcommand_buffer_2\n' >> "$T/cbcol"
 printf 'p\tfusion.2\t0.05\tcommand_buffer_2\np\tcommand_buffer_3\t0.2\t\np\tgemm\t0.4\t\n' >> "$T/cbcol"
-is "cmdbuf.awk with the CommandBuffer column" \
-	"$(awk -f pipelines/lib/tsv.awk -f pipelines/lib/cmdbuf.awk "$T/cbcol" | sed 1d | tr '\t' ' ')" \
+is "nsysjax-stats -t cmdbufs with the CommandBuffer column" \
+	"$("$BIN/nsysjax-stats" -t cmdbufs "$T/cbcol" | sed 1d | tr '\t' ' ')" \
 	"p command_buffer_2 1 0.4 0.3 0.4"
-is "cmdbuf.awk without it: by name" \
-	"$(cut -f 1-3 "$T/cbcol" | awk -f pipelines/lib/tsv.awk -f pipelines/lib/cmdbuf.awk | sed 1d | tr '\t' ' ')" \
+is "nsysjax-stats -t cmdbufs without it: by name" \
+	"$(cut -f 1-3 "$T/cbcol" | "$BIN/nsysjax-stats" -t cmdbufs | sed 1d | tr '\t' ' ')" \
 	"$(printf 'p command_buffer_3 1 0.2 0 0.2\np command_buffer_2 1 0.1 0 0.1')"
 check "pipelines/report.sh" sh -c 'PATH="$1:$PATH" sh pipelines/report.sh -q -o "$2" "$3/rank0" "$3/rank1" > "$2.txt" 2> /dev/null' sh \
 	"$BIN" "$T/rep" "$P"

@@ -263,5 +263,18 @@ check "stats: two tables without -o is a usage error" test "$rc" -eq 2
 head1 "stats" "$ST" -t variability -r 0 "$T/many.tsv"
 full nsysjax-stats "$ST" -t thunks -M "$F/module.tsv" "$F/thunk.tsv"
 good "stats: 10 MB field" "$ST" -t costs -H "$F/hlo.tsv" "$T/big.tsv"
+# The compile frame's tables: -C is needed; a compile frame without a
+# column they read is one message naming it; the facts read it after the
+# module frame, whose missing Process column is named too.
+run "$ST" -t xla-program-ids "$F/thunk.tsv"
+check "stats -t xla-program-ids without -C is a usage error" test "$rc" -eq 2
+cut -f 1,2 "$F/compile.tsv" > "$T/cut-compile.tsv"
+expect "stats: compile frame without Name" 1 "^nsysjax-stats: $T/cut-compile.tsv: missing column 'Name'" \
+    "$ST" -t xla-program-ids -C "$T/cut-compile.tsv"
+awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i != "Process") k[i] = 1 } { o = ""
+	for (i = 1; i <= NF; i++) if (i in k) o = o (o == "" ? "" : "\t") $i; print o }' "$F/module.tsv" > "$T/noproc.tsv"
+expect "stats: facts without the module frame's Process" 1 "^nsysjax-stats: $T/noproc.tsv: missing column 'Process'" \
+    "$ST" -t facts -M "$T/noproc.tsv" -C "$F/compile.tsv" "$F/thunk.tsv"
+good "stats: facts" "$ST" -t facts -M "$F/module.tsv" -C "$F/compile.tsv" "$F/thunk.tsv"
 
 done_testing t80-errors

@@ -119,6 +119,19 @@ grow0(void *p, size_t *cap, size_t i, size_t size)
 
 /* ---- the state ---- */
 
+/* A list of ids (strtab or table indices), in order of addition. */
+struct ids {
+	uint32_t *v;
+	size_t n, cap;
+};
+
+static void
+ids_add(struct ids *l, uint32_t id)
+{
+	mem_grow(&l->v, &l->cap, l->n + 1, sizeof(*l->v));
+	l->v[l->n++] = id;
+}
+
 /* Per ProgramId of the module frame. */
 struct prog {
 	char *name;		/* first Name, raw */
@@ -133,6 +146,11 @@ struct prog {
 	double wsum, wq;	/* waits (ms) */
 	uint32_t ndev;		/* devices of its module rows */
 	uint32_t ofirst, olast;	/* offsets: its instances, index + 1 */
+	/* facts */
+	char *fname;		/* last Name, raw */
+	struct ids procs;	/* its Process values (s->procnames) */
+	struct ids compilers;	/* ProfileNames compiling it (s->profiles) */
+	int64_t compute, commdur, hidden, wait, compile;	/* ns */
 };
 
 /* Per module execution (ProgramId, ProgramExecution). */
@@ -199,10 +217,18 @@ struct othunk {
 	int64_t te;
 };
 
-/* A communication instance (modules table). */
+/* A communication instance (modules and facts tables). */
 struct winst {
 	uint32_t exec;		/* index in execs */
 	int64_t lo, hi;		/* ProjDurMs, ns */
+	int64_t flo, fsum, fn;	/* facts: ProjDurMs + ProjDurHiddenMs, ns:
+				   the shortest, the sum, the rows */
+};
+
+/* An XLA command buffer (cmdbufs). */
+struct cmdbuf {
+	int64_t execs;		/* its own rows */
+	int64_t total, inner;	/* ProjDurMs: all its rows', inner rows', ns */
 };
 
 /* What the second pass over the thunk rows needs: one compute row. */
@@ -259,6 +285,20 @@ struct stats {
 	size_t nostarts, capostarts;
 	struct strtab colls;	/* Collective values (raw) */
 
+	struct strtab cbkeys;	/* "ProgramId\tCommandBuffer" (raw) */
+	struct cmdbuf *cbs;
+	size_t capcbs;
+	int64_t cball;		/* every row's ProjDurMs, ns */
+
+	struct strtab procnames;	/* Process values of the module frame */
+	struct khash prockeys;		/* (prog, process): seen */
+	struct strtab profiles;		/* compile ProfileNames, first seen */
+	struct khash compkeys;		/* (prog, profile): seen */
+	struct strtab xids;		/* XLA program_ids (digits), first seen */
+	struct ids *xmods;		/* per xid: its ProgramNames (xpairs) */
+	size_t capxmods;
+	struct strtab xpairs;		/* "program_id\tProgramName" */
+
 	int64_t thunks;		/* top modules' thunks' ProjDurMs, ns */
 	int64_t sumabs;		/* of |times| added: bounds every sum */
 
@@ -271,7 +311,8 @@ struct stats {
 
 static const char *const table_names[STATS_NTABLES] = {
 	"thunks", "totals", "modules", "variability", "stragglers", "costs",
-	"scatter", "offsets"
+	"scatter", "offsets", "cmdbufs", "facts", "xla-program-ids",
+	"compile-profiles"
 };
 
 const char *
@@ -294,8 +335,24 @@ stats_table_parse(const char *name)
 int
 stats_needs_modules(unsigned tables)
 {
-	return (tables & ~(STATS_BIT(STATS_VARIABILITY) |
-	    STATS_BIT(STATS_COSTS) | STATS_BIT(STATS_SCATTER))) != 0;
+	return (tables & (STATS_BIT(STATS_THUNKS) | STATS_BIT(STATS_TOTALS) |
+	    STATS_BIT(STATS_MODULES) | STATS_BIT(STATS_STRAGGLERS) |
+	    STATS_BIT(STATS_OFFSETS) | STATS_BIT(STATS_FACTS))) != 0;
+}
+
+int
+stats_needs_compile(unsigned tables)
+{
+	return (tables & (STATS_BIT(STATS_FACTS) |
+	    STATS_BIT(STATS_PROGRAM_IDS) |
+	    STATS_BIT(STATS_COMPILE_PROFILES))) != 0;
+}
+
+int
+stats_needs_rows(unsigned tables)
+{
+	return (tables & ~(STATS_BIT(STATS_PROGRAM_IDS) |
+	    STATS_BIT(STATS_COMPILE_PROFILES))) != 0;
 }
 
 int
@@ -326,8 +383,23 @@ stats_free(struct stats *s)
 
 	if (s == NULL)
 		return;
-	for (i = 0; i < s->progids.n; i++)
+	for (i = 0; i < s->progids.n; i++) {
 		free(s->progs[i].name);
+		free(s->progs[i].fname);
+		free(s->progs[i].procs.v);
+		free(s->progs[i].compilers.v);
+	}
+	for (i = 0; i < s->xids.n; i++)
+		free(s->xmods[i].v);
+	free(s->xmods);
+	strtab_free(&s->xids);
+	strtab_free(&s->xpairs);
+	strtab_free(&s->profiles);
+	kh_free(&s->compkeys);
+	strtab_free(&s->procnames);
+	kh_free(&s->prockeys);
+	strtab_free(&s->cbkeys);
+	free(s->cbs);
 	for (i = 0; i < s->instrkeys.n; i++)
 		free(s->instrs[i].sched);
 	strtab_free(&s->progids);
@@ -378,7 +450,8 @@ bound(struct stats *s, const struct tsv_reader *r, int64_t v)
 }
 
 /* Columns of the module frame. */
-enum { M_ID, M_EXEC, M_DEV, M_NAME, M_START, M_DUR, M_THUNKS, M_MAX };
+enum { M_ID, M_EXEC, M_DEV, M_NAME, M_START, M_DUR, M_THUNKS, M_PROC,
+    M_MAX };
 
 struct mload {
 	struct stats *s;
@@ -390,11 +463,12 @@ module_cols(struct stats *s, struct tsv_reader *r, long *c)
 {
 	static const char *const names[M_MAX] = { "ProgramId",
 	    "ProgramExecution", "Device", "Name", "ProjStartMs", "ProjDurMs",
-	    "NumThunks" };
+	    "NumThunks", "Process" };
 	int k;
 
 	for (k = 0; k < M_MAX; k++) {
-		if (k == M_THUNKS && !want(s, STATS_MODULES))
+		if ((k == M_THUNKS && !want(s, STATS_MODULES)) ||
+		    (k == M_PROC && !want(s, STATS_FACTS)))
 			c[k] = -1;
 		else if ((c[k] = tsv_require(r, names[k])) < 0)
 			return -1;
@@ -420,6 +494,31 @@ module_fields(struct tsv_reader *r, const long *c, struct mrow *m)
 	    (c[M_THUNKS] >= 0 &&
 	    tsv_get_f64(r, (size_t)c[M_THUNKS], &m->th, 0) != 0))
 		return -1;
+	return 0;
+}
+
+/* Facts: module row R of program P: its last Name, its Process. */
+static int
+module_facts(struct stats *s, struct tsv_reader *r, const long *c,
+    uint32_t p)
+{
+	struct prog *pr = &s->progs[p];
+	size_t len, q;
+	const char *v = tsv_rawfield(r, (size_t)c[M_NAME], &len);
+	int added;
+
+	if (pr->fname == NULL || strlen(pr->fname) != len ||
+	    memcmp(pr->fname, v, len) != 0) {
+		free(pr->fname);
+		pr->fname = mem_strndup(v, len);
+	}
+	v = tsv_rawfield(r, (size_t)c[M_PROC], &len);
+	q = strtab_intern(&s->procnames, v, len, &added);
+	if (q >= NONE || kh_index(&s->prockeys, p, (int64_t)q, 0, &added) ==
+	    NONE)
+		return full(r);
+	if (added)
+		ids_add(&pr->procs, (uint32_t)q);
 	return 0;
 }
 
@@ -483,6 +582,8 @@ module_row1(struct stats *s, struct tsv_reader *r, const long *c)
 	if (!d->module)
 		d->pos = ++pr->ndev;
 	d->module = 1;
+	if (c[M_PROC] >= 0)
+		return module_facts(s, r, c, p);
 	return 0;
 }
 
@@ -644,29 +745,142 @@ stats_load_hlo(struct stats *s, struct tsv_reader *r)
 	return rc;
 }
 
+/* ---- the compile frame ---- */
+
+/* Columns of the compile frame. */
+enum { C_PROF, C_NAME, C_PNAME, C_ID, C_PARENT, C_DUR, C_MAX };
+
+/* The digits of the first "program_id=DIGITS" in S[0..LEN) (*N of
+ * them), or NULL: awk's match(s, /program_id=[0-9]+/). */
+static const char *
+xla_program_id(const char *s, size_t len, size_t *n)
+{
+	static const char key[] = "program_id=";
+	const size_t klen = sizeof(key) - 1;
+	const char *p, *end = s + len, *d;
+
+	for (p = s; (size_t)(end - p) > klen; p++) {
+		if (*p != 'p' || memcmp(p, key, klen) != 0)
+			continue;
+		d = p + klen;
+		for (*n = 0; d + *n < end && d[*n] >= '0' && d[*n] <= '9';
+		    (*n)++)
+			;
+		if (*n > 0)
+			return d;
+	}
+	return NULL;
+}
+
+/* XLA's program_id of a compile row, and the module it names. */
+static int
+compile_pid(struct stats *s, struct tsv_reader *r, const long *c)
+{
+	const char *nm, *pn, *x;
+	size_t len, plen, xlen, k, pair;
+	int added;
+
+	nm = tsv_rawfield(r, (size_t)c[C_NAME], &len);
+	pn = tsv_rawfield(r, (size_t)c[C_PNAME], &plen);
+	if (plen == 0 || (x = xla_program_id(nm, len, &xlen)) == NULL)
+		return 0;
+	mem_grow(&s->buf, &s->capbuf, xlen + plen + 2, 1);
+	memcpy(s->buf, x, xlen);
+	s->buf[xlen] = '\t';
+	memcpy(s->buf + xlen + 1, pn, plen);
+	pair = strtab_intern(&s->xpairs, s->buf, xlen + plen + 1, &added);
+	if (!added)
+		return 0;
+	k = strtab_intern(&s->xids, x, xlen, &added);
+	if (k >= NONE || pair >= NONE)
+		return full(r);
+	grow0(&s->xmods, &s->capxmods, k, sizeof(*s->xmods));
+	ids_add(&s->xmods[k], (uint32_t)pair);
+	return 0;
+}
+
+/* Facts: a compile row of a module of the module frame (profile PROF):
+ * who compiled it, and the time of its outermost ranges. */
+static int
+compile_fact(struct stats *s, struct tsv_reader *r, const long *c,
+    uint32_t prof)
+{
+	const char *id;
+	size_t len, p;
+	int64_t dur = 0;
+	int added;
+
+	id = tsv_rawfield(r, (size_t)c[C_ID], &len);
+	if (len == 0 || (p = strtab_find(&s->progids, id, len)) ==
+	    STRTAB_NONE)
+		return 0;
+	if (tsv_field(r, (size_t)c[C_PARENT])[0] == '\0') {
+		if (tsv_get_ms(r, (size_t)c[C_DUR], &dur, 1) < 0 ||
+		    bound(s, r, dur) != 0)
+			return -1;
+		s->progs[p].compile += dur;
+	}
+	if (kh_index(&s->compkeys, (int64_t)p, prof, 0, &added) == NONE)
+		return full(r);
+	if (added)
+		ids_add(&s->progs[p].compilers, prof);
+	return 0;
+}
+
+int
+stats_load_compile(struct stats *s, struct tsv_reader *r)
+{
+	static const char *const names[C_MAX] = { "ProfileName", "Name",
+	    "ProgramName", "ProgramId", "ParentId", "DurMs" };
+	int facts = want(s, STATS_FACTS) && s->havemodules;
+	const char *v;
+	size_t len, prof;
+	long c[C_MAX];
+	int k, rc, added;
+
+	for (k = 0; k < C_MAX; k++) {
+		if (k >= C_ID && !facts)
+			c[k] = -1;
+		else if ((c[k] = tsv_require(r, names[k])) < 0)
+			return -1;
+	}
+	while ((rc = tsv_next(r)) == 1) {
+		v = tsv_rawfield(r, (size_t)c[C_PROF], &len);
+		if ((prof = strtab_intern(&s->profiles, v, len, &added)) >=
+		    NONE)
+			return full(r);
+		if (compile_pid(s, r, c) != 0 ||
+		    (facts && compile_fact(s, r, c, (uint32_t)prof) != 0))
+			return -1;
+	}
+	return rc;
+}
+
 /* ---- the thunk rows ---- */
 
 enum { T_ID, T_NAME, T_DUR, T_EXEC, T_TEXEC, T_DEV, T_START, T_HID, T_COMM,
-    T_COLL, T_MAX };
+    T_COLL, T_CB, T_MAX };
 
 static int
 thunk_cols(struct stats *s, struct tsv_reader *r, long *c)
 {
 	static const char *const names[T_MAX] = { "ProgramId", "Name",
 	    "ProjDurMs", "ProgramExecution", "ThunkExecution", "Device",
-	    "ProjStartMs", "ProjDurHiddenMs", "Communication", "Collective" };
-	int offs = want(s, STATS_OFFSETS);
-	int inst = want(s, STATS_STRAGGLERS) || want(s, STATS_MODULES) || offs;
+	    "ProjStartMs", "ProjDurHiddenMs", "Communication", "Collective",
+	    "CommandBuffer" };
+	int offs = want(s, STATS_OFFSETS), facts = want(s, STATS_FACTS);
+	int inst = want(s, STATS_STRAGGLERS) || want(s, STATS_MODULES) ||
+	    offs || facts;
 	int k;
 
 	for (k = 0; k < T_MAX; k++) {
 		int need = k <= T_DUR || ((k == T_EXEC || k == T_TEXEC) && inst)
 		    || ((k == T_DEV || k == T_START) &&
 		    (want(s, STATS_STRAGGLERS) || offs)) ||
-		    (k == T_HID && want(s, STATS_COSTS)) ||
+		    (k == T_HID && (want(s, STATS_COSTS) || facts)) ||
 		    (k == T_COLL && offs);
 
-		if (k == T_COMM)
+		if (k == T_COMM || (k == T_CB && want(s, STATS_CMDBUFS)))
 			c[k] = tsv_col(r, names[k]);
 		else if (!need)
 			c[k] = -1;
@@ -736,6 +950,8 @@ add_wait(struct stats *s, const struct tsv_reader *r, const struct trow *t,
 	uint32_t k, e;
 	int added;
 
+	int64_t whole = t->dur + t->hid;
+
 	s->progs[prog].comm = 1;
 	if ((k = kh_index(&s->winstkeys, t->instr, t->ex, t->te, &added)) ==
 	    NONE)
@@ -749,11 +965,16 @@ add_wait(struct stats *s, const struct tsv_reader *r, const struct trow *t,
 		grow0(&s->execs, &s->capexecs, e, sizeof(*s->execs));
 		w->exec = e;
 		w->lo = w->hi = t->dur;
+		w->flo = whole;
 	}
 	if (t->dur < w->lo)
 		w->lo = t->dur;
 	if (t->dur > w->hi)
 		w->hi = t->dur;
+	if (whole < w->flo)
+		w->flo = whole;
+	w->fsum += whole;
+	w->fn++;
 	return 0;
 }
 
@@ -861,6 +1082,61 @@ add_cost(struct instr *in, const struct trow *t)
 	return 0;
 }
 
+/* Cmdbufs: row T of the thunk rows (cmdbuf.awk's rule). */
+static int
+add_cmdbuf(struct stats *s, struct tsv_reader *r, const long *c,
+    const struct trow *t)
+{
+	static const char prefix[] = "command_buffer_";
+	const size_t plen = sizeof(prefix) - 1;
+	const char *id, *nm, *cb;
+	size_t ilen, nlen, cblen, i, k;
+	int added;
+
+	s->cball += t->dur;
+	nm = tsv_rawfield(r, (size_t)c[T_NAME], &nlen);
+	if (c[T_CB] >= 0) {
+		cb = tsv_rawfield(r, (size_t)c[T_CB], &cblen);
+	} else {
+		cb = nm, cblen = nlen;
+		for (i = plen; i < nlen && nm[i] >= '0' && nm[i] <= '9'; i++)
+			;
+		if (nlen <= plen || i < nlen || memcmp(nm, prefix, plen) != 0)
+			cblen = 0;
+	}
+	if (cblen == 0)
+		return 0;
+	id = tsv_rawfield(r, (size_t)c[T_ID], &ilen);
+	mem_grow(&s->buf, &s->capbuf, ilen + cblen + 2, 1);
+	memcpy(s->buf, id, ilen);
+	s->buf[ilen] = '\t';
+	memcpy(s->buf + ilen + 1, cb, cblen);
+	if ((k = strtab_intern(&s->cbkeys, s->buf, ilen + cblen + 1, &added))
+	    >= NONE)
+		return full(r);
+	grow0(&s->cbs, &s->capcbs, k, sizeof(*s->cbs));
+	s->cbs[k].total += t->dur;
+	if (cblen == nlen && memcmp(cb, nm, nlen) == 0)
+		s->cbs[k].execs++;
+	else
+		s->cbs[k].inner += t->dur;
+	return 0;
+}
+
+/* Facts: a row of program PROG, compute or communication. */
+static void
+add_fact(struct stats *s, const struct trow *t, uint32_t prog)
+{
+	struct prog *p = &s->progs[prog];
+
+	if (!t->comm) {
+		p->compute += t->dur;
+		return;
+	}
+	p->commdur += t->dur + t->hid;
+	p->hidden += t->hid;
+}
+
 static int
 spool_put(struct stats *s, const struct rec *c)
 {
@@ -895,11 +1171,16 @@ thunk_row(struct stats *s, struct tsv_reader *r, const long *c)
 	}
 	if (want(s, STATS_COSTS) && in->sched != NULL)
 		add_cost(in, &t);
+	if (want(s, STATS_CMDBUFS) && add_cmdbuf(s, r, c, &t) != 0)
+		return -1;
+	if (want(s, STATS_FACTS) && prog != NONE)
+		add_fact(s, &t, prog);
 	if (want(s, STATS_OFFSETS) && top && s->progs[prog].ndev >= 2 &&
 	    add_offset(s, r, c, &t, prog) != 0)
 		return -1;
 	if (t.comm) {
-		if (want(s, STATS_MODULES) && prog != NONE)
+		if ((want(s, STATS_MODULES) || want(s, STATS_FACTS)) &&
+		    prog != NONE)
 			return add_wait(s, r, &t, prog);
 		return 0;
 	}
@@ -985,10 +1266,13 @@ finish(struct stats *s)
 	size_t i;
 
 	for (i = 0; i < s->winstkeys.n; i++) {
-		struct exec *x = &s->execs[s->winsts[i].exec];
+		const struct winst *w = &s->winsts[i];
+		struct exec *x = &s->execs[w->exec];
 
-		x->wait += s->winsts[i].hi - s->winsts[i].lo;
+		x->wait += w->hi - w->lo;
 		x->haswait = 1;
+		s->progs[s->execkeys.k[3 * w->exec]].wait += w->fsum -
+		    w->fn * w->flo;
 	}
 	for (i = 0; i < s->execkeys.n; i++)
 		if (s->execs[i].haswait) {
@@ -1614,6 +1898,194 @@ write_costs(struct stats *s, struct tsv_writer *w)
 	return rc;
 }
 
+/* Cmdbufs: by decreasing total, then ProgramId, Name (bytes). */
+static int
+cmp_cmdbuf(const void *a, const void *b, const void *ctx)
+{
+	const struct stats *st = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int64_t tx = st->cbs[x].total, ty = st->cbs[y].total;
+
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
+	return cmp_key(strtab_get(&st->cbkeys, x), strtab_get(&st->cbkeys, y));
+}
+
+static int
+write_cmdbufs(struct stats *s, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "ProgramId", "Name", "Executions",
+	    "ProjDurMs", "InnerMs", "Fraction", NULL };
+	size_t n = s->cbkeys.n, i;
+	uint32_t *v = mem_calloc(n + 1, sizeof(*v));
+	int rc = tsv_header(w, cols);
+
+	for (i = 0; i < n; i++)
+		v[i] = (uint32_t)i;
+	sort_stable(v, n, sizeof(*v), cmp_cmdbuf, s);
+	for (i = 0; i < n && rc == 0; i++) {
+		const struct cmdbuf *cb = &s->cbs[v[i]];
+
+		put_key(w, strtab_get(&s->cbkeys, v[i]));
+		tsv_i64(w, cb->execs);
+		tsv_ms(w, cb->total);
+		tsv_ms(w, cb->inner);
+		tsv_f64(w, s->cball > 0 ? (double)cb->total /
+		    (double)s->cball : 0);
+		rc = tsv_eor(w);
+	}
+	free(v);
+	return rc;
+}
+
+/* Facts: the strings of table T named by L, comma-separated, as a
+ * field. */
+static void
+put_list(struct stats *s, struct tsv_writer *w, const struct strtab *t,
+    const struct ids *l)
+{
+	size_t len = 0, i, k;
+
+	for (i = 0; i < l->n; i++) {
+		k = t->len[l->v[i]];
+		mem_grow(&s->buf, &s->capbuf, len + k + 2, 1);
+		if (i > 0)
+			s->buf[len++] = ',';
+		memcpy(s->buf + len, strtab_get(t, l->v[i]), k);
+		len += k;
+	}
+	tsv_raw(w, s->buf, len);
+}
+
+/* Facts: the module doing the work, most ComputeMs (ties: the smaller
+ * ProgramId, bytes), or NONE. */
+static uint32_t
+work_module(const struct stats *s)
+{
+	uint32_t best = NONE, i;
+
+	for (i = 0; i < s->progids.n; i++)
+		if (best == NONE ||
+		    s->progs[i].compute > s->progs[best].compute ||
+		    (s->progs[i].compute == s->progs[best].compute &&
+		    strcmp(strtab_get(&s->progids, i),
+		    strtab_get(&s->progids, best)) < 0))
+			best = i;
+	return best;
+}
+
+static int
+fact_row(struct stats *s, struct tsv_writer *w, uint32_t i, uint32_t work)
+{
+	const struct prog *p = &s->progs[i];
+	int peers = p->ndev > 1;
+	double share = p->total > 0 ? (double)p->wait / (double)p->total : 0;
+
+	tsv_raw(w, strtab_get(&s->progids, i), s->progids.len[i]);
+	tsv_raw(w, p->fname, strlen(p->fname));
+	tsv_i64(w, p->ndev);
+	put_list(s, w, &s->procnames, &p->procs);
+	tsv_i64(w, p->rows);
+	tsv_ms(w, p->total);
+	tsv_ms(w, p->compute);
+	tsv_ms(w, p->commdur);
+	tsv_ms(w, p->hidden);
+	if (p->commdur > 0)
+		tsv_f64(w, (double)p->hidden / (double)p->commdur);
+	else
+		tsv_empty(w);
+	if (peers)
+		tsv_ms(w, p->wait);
+	else
+		tsv_empty(w);
+	if (peers && p->total > 0)
+		tsv_f64(w, share);
+	else
+		tsv_empty(w);
+	tsv_bool(w, peers && p->total > 0 && share > 0.5);
+	tsv_bool(w, i == work);
+	put_list(s, w, &s->profiles, &p->compilers);
+	tsv_ms(w, p->compile);
+	return tsv_eor(w);
+}
+
+static int
+write_facts(struct stats *s, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "ProgramId", "Name", "Devices",
+	    "Processes", "Executions", "ProjDurMs", "ComputeMs",
+	    "CommunicationMs", "HiddenMs", "HiddenShare", "CollectiveWaitMs",
+	    "WaitShare", "Barrier", "WorkModule", "CompiledBy", "CompileMs",
+	    NULL };
+	uint32_t work = work_module(s);
+	size_t i;
+	int rc = tsv_header(w, cols);
+
+	/* s->top holds every module, by decreasing total (choose_top). */
+	for (i = 0; i < s->progids.n && rc == 0; i++)
+		rc = fact_row(s, w, s->top[i], work);
+	return rc;
+}
+
+/* XLA program ids by number (awk's x + 0), stable. */
+static int
+cmp_xid(const void *a, const void *b, const void *ctx)
+{
+	const struct stats *st = ctx;
+	double x = strtod(strtab_get(&st->xids, *(const uint32_t *)a), NULL);
+	double y = strtod(strtab_get(&st->xids, *(const uint32_t *)b), NULL);
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+write_program_ids(struct stats *s, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "XlaProgramId", "Modules", NULL };
+	size_t n = s->xids.n, i, j, len;
+	uint32_t *v = mem_calloc(n + 1, sizeof(*v));
+	int rc = tsv_header(w, cols);
+
+	for (i = 0; i < n; i++)
+		v[i] = (uint32_t)i;
+	sort_stable(v, n, sizeof(*v), cmp_xid, s);
+	for (i = 0; i < n && rc == 0; i++) {
+		const struct ids *l = &s->xmods[v[i]];
+
+		tsv_raw(w, strtab_get(&s->xids, v[i]), s->xids.len[v[i]]);
+		/* The pairs "program_id\tProgramName": their names. */
+		for (len = 0, j = 0; j < l->n; j++) {
+			const char *p = strtab_get(&s->xpairs, l->v[j]);
+			size_t k = s->xpairs.len[l->v[j]] - s->xids.len[v[i]] -
+			    1;
+
+			mem_grow(&s->buf, &s->capbuf, len + k + 2, 1);
+			if (j > 0)
+				s->buf[len++] = ',';
+			memcpy(s->buf + len, p + s->xids.len[v[i]] + 1, k);
+			len += k;
+		}
+		tsv_raw(w, s->buf, len);
+		rc = tsv_eor(w);
+	}
+	free(v);
+	return rc;
+}
+
+static int
+write_compile_profiles(struct stats *s, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "ProfileName", NULL };
+	size_t i;
+	int rc = tsv_header(w, cols);
+
+	for (i = 0; i < s->profiles.n && rc == 0; i++) {
+		tsv_raw(w, strtab_get(&s->profiles, i), s->profiles.len[i]);
+		rc = tsv_eor(w);
+	}
+	return rc;
+}
+
 int
 stats_write(struct stats *s, enum stats_table t, struct tsv_writer *w)
 {
@@ -1634,6 +2106,14 @@ stats_write(struct stats *s, enum stats_table t, struct tsv_writer *w)
 		return write_scatter(s, w);
 	case STATS_OFFSETS:
 		return write_offsets(s, w);
+	case STATS_CMDBUFS:
+		return write_cmdbufs(s, w);
+	case STATS_FACTS:
+		return write_facts(s, w);
+	case STATS_PROGRAM_IDS:
+		return write_program_ids(s, w);
+	case STATS_COMPILE_PROFILES:
+		return write_compile_profiles(s, w);
 	default:
 		return err_fail("no table %d", (int)t);
 	}

@@ -50,6 +50,10 @@ enum stats_table {
 	STATS_COSTS,		/* PGLE cost lines */
 	STATS_SCATTER,		/* the variability plot's points */
 	STATS_OFFSETS,		/* the straggler plots' thunks and biases */
+	STATS_CMDBUFS,		/* XLA command buffers and their share */
+	STATS_FACTS,		/* the report's facts per module */
+	STATS_PROGRAM_IDS,	/* XLA's numeric program_id -> modules */
+	STATS_COMPILE_PROFILES,	/* the processes the compile frame holds */
 	STATS_NTABLES
 };
 #define STATS_BIT(t) (1u << (t))
@@ -72,10 +76,14 @@ const char *stats_table_name(enum stats_table t);
 /* The table called NAME, or -1. */
 int stats_table_parse(const char *name);
 
-/* Whether the tables of TABLES need the module frame (all but
- * variability, costs and scatter), and the hlo frame (costs). */
+/* Whether the tables of TABLES need the module frame (thunks, totals,
+ * modules, stragglers, offsets, facts), the hlo frame (costs), the
+ * compile frame (facts, xla-program-ids, compile-profiles) and the thunk
+ * rows (all but xla-program-ids and compile-profiles). */
 int stats_needs_modules(unsigned tables);
 int stats_needs_hlo(unsigned tables);
+int stats_needs_compile(unsigned tables);
+int stats_needs_rows(unsigned tables);
 
 struct stats;
 
@@ -103,11 +111,21 @@ int stats_load_modules(struct stats *s, const char *path);
 int stats_load_hlo(struct stats *s, struct tsv_reader *r);
 
 /*
+ * Read the compile frame from R (nsysjax-extract's, all initialisation),
+ * after stats_load_modules when the facts are asked for.  Columns
+ * ProfileName, Name, ProgramName and, for the facts, ProgramId, ParentId
+ * and DurMs (ms; empty is 0).  Returns 0, or -1 with an err message
+ * naming the input, line and column.
+ */
+int stats_load_compile(struct stats *s, struct tsv_reader *r);
+
+/*
  * Read the rows of IN, a steady thunk frame (or a communication frame,
  * which has no Communication column: every row is communication) and
  * compute the tables.  Columns: ProgramId, Name, ProjDurMs; as the
  * tables need ProgramExecution, ThunkExecution, Device, ProjStartMs,
- * ProjDurHiddenMs (costs), Communication (optional; empty is 0).  Call
+ * ProjDurHiddenMs (costs, facts), Communication (optional; empty is 0),
+ * CommandBuffer (cmdbufs, optional).  Call
  * once, after the side tables.  Returns 0, or -1 with an err message
  * naming the input, line and column, or the temporary file.
  */
@@ -180,6 +198,54 @@ int stats_read(struct stats *s, struct filter *in);
  *		(a number), then OffsetMs as printed, Name (bytes),
  *		ThunkExecution: plots.awk's straggler tables, to the last
  *		bit.
+ *  cmdbufs	ProgramId Name Executions ProjDurMs InnerMs Fraction: per
+ *		XLA command buffer (CUDA graph) of the frame, every row
+ *		counted, not only the top modules'.  A command buffer row is
+ *		one whose CommandBuffer equals its Name; without that column
+ *		(frames of an older nsysjax), one named command_buffer_N.  A
+ *		row whose CommandBuffer names another thunk is an operation
+ *		inside one (node-level SQLite exports): its time counts for
+ *		it, as InnerMs.  Executions are the command buffer's own rows,
+ *		ProjDurMs its rows' and its inner rows', Fraction that over
+ *		every row's ProjDurMs.  Largest ProjDurMs first, then
+ *		ProgramId, Name (bytes).
+ *  facts	ProgramId Name Devices Processes Executions ProjDurMs
+ *		ComputeMs CommunicationMs HiddenMs HiddenShare
+ *		CollectiveWaitMs WaitShare Barrier WorkModule CompiledBy
+ *		CompileMs: per module of the module frame (its last Name),
+ *		what report.sh says of it beyond the module table.  Devices
+ *		and Processes (comma-separated, in order of first sight):
+ *		the distinct Device and Process values of its module rows;
+ *		Executions and ProjDurMs their count and sum; ComputeMs the
+ *		ProjDurMs of its compute thunks, CommunicationMs that plus
+ *		ProjDurHiddenMs of its communication thunks (their whole
+ *		duration), HiddenMs the latter alone, HiddenShare HiddenMs /
+ *		CommunicationMs (empty without communication);
+ *		CollectiveWaitMs, per communication instance (ProgramId,
+ *		ProgramExecution, Name, ThunkExecution), each row's whole
+ *		duration less the instance's shortest, added up: the time
+ *		devices waited for their peers; WaitShare CollectiveWaitMs /
+ *		ProjDurMs (both empty on one device: no peer to wait for);
+ *		Barrier 1 when WaitShare is above 0.5; WorkModule 1 for the
+ *		module with the most ComputeMs (ties: the smaller ProgramId,
+ *		bytes); CompiledBy the ProfileNames whose compile rows name
+ *		its ProgramId (in order of first sight); CompileMs the DurMs
+ *		of those rows with no ParentId (the outermost compile
+ *		ranges: own times would count parallel compilation threads
+ *		twice), summed over processes.  Module order as the modules
+ *		table.
+ *  xla-program-ids  XlaProgramId Modules: XLA's numeric program_id (the
+ *		first "program_id=DIGITS" of a compile row's Name with a
+ *		ProgramName; per process, so one may name several modules)
+ *		and the ProgramNames it names, comma-separated, in order of
+ *		first sight; by program_id as a number, ties in order of
+ *		first sight.
+ *  compile-profiles  ProfileName: the processes of the compile frame,
+ *		in order of first sight (those whose compilation it holds).
+ *
+ * Sums are exact, in integer ns; shares the double quotient of two of
+ * them.  The last four tables were pipelines/lib/cmdbuf.awk and
+ * modfacts.awk, whose bytes they keep.
  *
  * Returns 0, or -1 with an err message when writing failed.
  */

@@ -3,9 +3,9 @@
 # is dear; the earlier shell functions ran an awk, a wc and a sed per
 # table, twice).  The arguments are the report's inputs (their names
 # head both files); nothing is read as a main input.  -v: OUT (the new
-# report's directory), FR (the frames), W (the work directory: profiles,
-# the compile frame's ProfileNames, and plotidx, the module plots, from
-# modfacts.awk and plots.awk), PLOTS (1 when gnuplot drew the plots).
+# report's directory), FR (the frames), W (the work directory: plotidx,
+# the module plots, from plots.awk), PLOTS (1 when gnuplot drew the
+# plots).
 #
 # report.txt: the headline tables of the TSV files in OUT for people
 # (aligned columns, units in the headers, means with their uncertainty
@@ -215,9 +215,10 @@ function tables() {
 	part("compilation", "Compilation")
 	PIDS = OUT "/modules/xla-program-ids.tsv"
 	# The processes whose compilation the compile frame holds.
-	PROFILES = ""
-	getline PROFILES < (W "/profiles")
-	close(W "/profiles")
+	NPROFILES = 0
+	while ((getline _pl < (OUT "/modules/compile-profiles.tsv")) > 0) NPROFILES++
+	close(OUT "/modules/compile-profiles.tsv")
+	NPROFILES = NPROFILES > 0 ? NPROFILES - 1 : 0
 	p_compile()
 	s_compile()
 	s_compile_modules()
@@ -250,7 +251,9 @@ function p_utilisation(    n, r, v, act, wall) {
 	if ((n = load(OUT "/summary/totals.tsv")) < 2) return
 	for (r = 2; r <= n; r++) { row(r); v[f("Quantity")] = f("Value") }
 	# In variables: an element never assigned, once passed to a
-	# function, reads back as garbage in gawk 5.2.1 (see modfacts.awk).
+	# function, reads back as garbage in gawk 5.2.1 (Debian 12's): a later
+	# read gave another denormal on each run, or a double free (BEGIN {
+	# f(a["k"]); print a["k"] / 5 } with f(t) { return t % 10 } shows it).
 	act = v["all_modules_active_ms"] + 0; wall = v["all_modules_wall_ms"] + 0
 	if (wall > 0)
 		pr(sprintf("Utilisation: XLA modules active %s ms of %s ms wall (%s).\n", grouped(fixed(act, 2)), \
@@ -497,16 +500,15 @@ function s_stragglers(    n, r, rr, k, one) {
 
 # The total (every phase's own time, summed over the processes: each
 # compiles its programs), then the notebook's line and its phases.
-function p_compile(    n, r, total, top, np, x) {
+function p_compile(    n, r, total, top) {
 	if ((n = load(OUT "/summary/compile-summary.tsv")) < 2) return
 	for (r = 2; r <= n; r++) {
 		row(r)
 		if (R == 2) total = f("FracNonChild") > 0 ? f("DurNonChildMs") / f("FracNonChild") : 0
 		if (R <= 11) top += f("FracNonChild")
 	}
-	np = split(PROFILES, x, " ")
 	if (total > 0) pr(sprintf("Compilation: %s s in total, summed over %d process(es) (each compiles its own programs); the phases below are the top %.1f%% of %s s compilation time.\n", \
-	    grouped(fixed(total / 1000, 1)), np, 100 * top, grouped(fixed(total / 1000, 1))))
+	    grouped(fixed(total / 1000, 1)), NPROFILES, 100 * top, grouped(fixed(total / 1000, 1))))
 	para_out()
 }
 

@@ -256,13 +256,25 @@ load_hlo(struct tsv_reader *r, void *arg)
 	return stats_load_hlo(arg, r);
 }
 
+static int
+load_compile(struct tsv_reader *r, void *arg)
+{
+	return stats_load_compile(arg, r);
+}
+
 /* Every table of nsysjax-stats: the rows with the side table as module
- * frame and the hlo frame; the tables without a module frame; and
- * offsets alone (it needs a Collective column, which rows without it
- * would make an error for every table). */
+ * frame and the hlo frame; the tables without a module frame; offsets
+ * alone (it needs a Collective column, which rows without it would make
+ * an error for every table); and the facts, command buffers and compile
+ * tables, with the fourth text as the compile frame. */
 static void
 stats(void)
 {
+	/* The report's facts and the compile frame's tables (the fourth
+	 * text as the compile frame): a pass of their own, as the facts
+	 * need the module frame's Process column. */
+	const unsigned facts = STATS_BIT(STATS_FACTS) | STATS_BIT(STATS_CMDBUFS)
+	    | STATS_BIT(STATS_PROGRAM_IDS) | STATS_BIT(STATS_COMPILE_PROFILES);
 	const unsigned offsets = STATS_BIT(STATS_OFFSETS);
 	struct stats_opts o = { 0, 0.1, STATS_TOP, 1 };
 	struct tsv_writer *w;
@@ -270,14 +282,16 @@ stats(void)
 	struct stats *s;
 	int t, pass;
 
-	for (pass = 0; pass < 3; pass++) {
-		o.tables = pass == 0 ? ((1u << STATS_NTABLES) - 1) & ~offsets :
-		    pass == 1 ? STATS_BIT(STATS_VARIABILITY) |
-		    STATS_BIT(STATS_COSTS) | STATS_BIT(STATS_SCATTER) : offsets;
+	for (pass = 0; pass < 4; pass++) {
+		o.tables = pass == 0 ? ((1u << STATS_NTABLES) - 1) & ~offsets &
+		    ~facts : pass == 1 ? STATS_BIT(STATS_VARIABILITY) |
+		    STATS_BIT(STATS_COSTS) | STATS_BIT(STATS_SCATTER) :
+		    pass == 2 ? offsets : facts;
 		o.ratio = pass == 0 ? 0.1 : 0;
 		s = stats_new(&o);
 		if ((pass == 1 || stats_load_modules(s, files[1]) == 0) &&
 		    filter_load(files[2], load_hlo, s) == 0 &&
+		    (pass != 3 || filter_load(files[3], load_compile, s) == 0) &&
 		    (in = rows()) != NULL) {
 			if (stats_read(s, in) == 0)
 				for (t = 0; t < STATS_NTABLES; t++) {

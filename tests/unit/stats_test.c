@@ -327,6 +327,143 @@ errors(void)
 	    STATS_BIT(STATS_COSTS)));
 }
 
+/*
+ * The report's facts.  The module frame of the other tables with the
+ * Process of each row (h0 on device 0, h1 on device 1), the thunk rows
+ * above, and a compile frame: p compiled by h1 (an outermost range of
+ * 30 ms, a pass inside it) and by h0 (25.5 ms); q by h0 (1 ms); r, no
+ * module of the frame, and a range of no program.
+ *
+ * p: compute f 4 + 2 + 4 + 6 = 16 ms (f's hidden time is no
+ * communication); ar's whole durations (ProjDurMs + ProjDurHiddenMs) 6,
+ * 3 in execution 1 and 5, 4 in execution 2: 18 ms, 1 ms hidden (share
+ * 1 / 18); waits 6 - 3 + 3 - 3 = 3 and 1: 4 ms, 4 / 36 of its time, no
+ * barrier.  q: one device, so no wait; g's empty Communication is
+ * compute.  The work module is p; compile times 30 + 25.5 and 1.
+ *
+ * XLA's program ids: 7 names step (twice: once) and small, 12 step,
+ * and 3 other (the first "program_id=" followed by digits); by number.
+ */
+static const char fact_modules[] =
+    "ProgramId\tProgramExecution\tDevice\tName\tProjStartMs\tProjDurMs\tProcess\n"
+    "p\t1\t0\tstep\t100\t10\th0\n"
+    "p\t1\t1\tstep\t101\t9\th1\n"
+    "p\t2\t0\tstep\t200\t10\th0\n"
+    "p\t2\t1\tstep\t203\t7\th1\n"
+    "q\t1\t0\tsmall\t150\t0.1\th0\n";
+
+static const char fact_compile[] =
+    "ProfileName\tRangeId\tName\tParentId\tDurMs\tProgramId\tProgramName\n"
+    "h1\t1\tXlaCompile:#module=step,program_id=7#\t\t30\tp\tstep\n"
+    "h1\t2\tXlaPass:#name=x,program_id=7#\t1\t20\tp\tstep\n"
+    "h0\t3\tXlaCompile:#module=step,program_id=12#\t\t25.5\tp\tstep\n"
+    "h0\t4\tXlaCompile:#module=small,program_id=7#\t\t1\tq\tsmall\n"
+    "h0\t5\tXlaCompile:#program_id=x,program_id=3#\t\t2\tr\tother\n"
+    "h2\t6\tXlaAutotune\t\t5\t\t\n";
+
+/* Table T of the facts' frames (the compile frame alone for TABLES
+ * without rows), as text. */
+static char *
+fact_table(unsigned tables, enum stats_table t)
+{
+	struct stats_opts o = { tables, 0.1, STATS_TOP, 0 };
+	struct stats *s = stats_new(&o);
+	char *files[1] = { file("rows.tsv", thunks) }, *got = NULL;
+	FILE *fp = fopen(file("compile.tsv", fact_compile), "r");
+	struct tsv_reader *r = tsv_ropen(fp, "compile.tsv");
+	struct filter *in;
+	struct tsv_writer *w;
+	size_t len;
+
+	if (stats_needs_modules(tables))
+		CHECK_INT(stats_load_modules(s, file("module.tsv",
+		    fact_modules)), 0);
+	CHECK_INT(stats_load_compile(s, r), 0);
+	tsv_rclose(r);
+	fclose(fp);
+	if (stats_needs_rows(tables)) {
+		if ((in = filter_open(files, 1)) == NULL)
+			abort();
+		CHECK_INT(stats_read(s, in), 0);
+		filter_close(in);
+	}
+	fp = open_memstream(&got, &len);
+	w = tsv_wopen(fp, "mem");
+	CHECK_INT(stats_write(s, t, w), 0);
+	CHECK_INT(tsv_wclose(w), 0);
+	fclose(fp);
+	stats_free(s);
+	return got;
+}
+
+static void
+facts(void)
+{
+	unsigned all = STATS_BIT(STATS_FACTS) | STATS_BIT(STATS_PROGRAM_IDS) |
+	    STATS_BIT(STATS_COMPILE_PROFILES);
+	unsigned ids = STATS_BIT(STATS_PROGRAM_IDS) |
+	    STATS_BIT(STATS_COMPILE_PROFILES);
+	const char *want_ids = "XlaProgramId\tModules\n3\tother\n"
+	    "7\tstep,small\n12\tstep\n";
+	const char *want_profiles = "ProfileName\nh1\nh0\nh2\n";
+	char *got;
+
+	got = fact_table(all, STATS_FACTS);
+	CHECK_STR(got, "ProgramId\tName\tDevices\tProcesses\tExecutions\t"
+	    "ProjDurMs\tComputeMs\tCommunicationMs\tHiddenMs\tHiddenShare\t"
+	    "CollectiveWaitMs\tWaitShare\tBarrier\tWorkModule\tCompiledBy\t"
+	    "CompileMs\n"
+	    "p\tstep\t2\th0,h1\t4\t36\t16\t18\t1\t0.05555555555555555\t"
+	    "4\t0.1111111111111111\t0\t1\th1,h0\t55.5\n"
+	    "q\tsmall\t1\th0\t1\t0.1\t0.1\t0\t0\t\t\t\t0\t0\th0\t1\n");
+	free(got);
+	got = fact_table(all, STATS_PROGRAM_IDS);
+	CHECK_STR(got, want_ids);
+	free(got);
+	/* Without the facts: no module frame, no thunk rows. */
+	CHECK(!stats_needs_rows(ids) && !stats_needs_modules(ids));
+	CHECK(stats_needs_compile(ids) && stats_needs_rows(all));
+	got = fact_table(ids, STATS_PROGRAM_IDS);
+	CHECK_STR(got, want_ids);
+	free(got);
+	got = fact_table(ids, STATS_COMPILE_PROFILES);
+	CHECK_STR(got, want_profiles);
+	free(got);
+}
+
+/*
+ * Command buffers: command_buffer_2 runs once (0.1 ms) and holds fusion.1
+ * and fusion.2 (0.3 ms inside it); command_buffer_3 is none, as the
+ * column does not mark it; of 1 ms in all.  Without the column, the rows
+ * named command_buffer_N are the command buffers (not command_buffer_
+ * nor command_buffer_1x), largest first.
+ */
+static void
+cmdbufs(void)
+{
+	unsigned t = STATS_BIT(STATS_CMDBUFS);
+
+	table(t, STATS_CMDBUFS, "ProgramId\tName\tProjDurMs\tCommandBuffer\n"
+	    "p\tcommand_buffer_2\t0.1\tcommand_buffer_2\n"
+	    "p\tfusion.1\t0.25\tcommand_buffer_2\n"
+	    "p\tfusion.2\t0.05\tcommand_buffer_2\n"
+	    "p\tcommand_buffer_3\t0.2\t\n"
+	    "p\tgemm\t0.4\t\n",
+	    "ProgramId\tName\tExecutions\tProjDurMs\tInnerMs\tFraction\n"
+	    "p\tcommand_buffer_2\t1\t0.4\t0.3\t0.4\n");
+	table(t, STATS_CMDBUFS, "ProgramId\tName\tProjDurMs\n"
+	    "p\tcommand_buffer_2\t0.1\n"
+	    "q\tcommand_buffer_3\t0.2\n"
+	    "p\tcommand_buffer_3\t0.2\n"
+	    "p\tcommand_buffer_3\t0.3\n"
+	    "p\tcommand_buffer_\t0.1\n"
+	    "p\tcommand_buffer_1x\t0.1\n",
+	    "ProgramId\tName\tExecutions\tProjDurMs\tInnerMs\tFraction\n"
+	    "p\tcommand_buffer_3\t2\t0.5\t0\t0.5\n"
+	    "q\tcommand_buffer_3\t1\t0.2\t0\t0.2\n"
+	    "p\tcommand_buffer_2\t1\t0.1\t0\t0.1\n");
+}
+
 /* Devices 5 and 2: instance "b" ends at 10 and 14 ms (mean 12), "a" at
  * 3 and 2 ms (mean 2.5); "c" is incomplete.  Instances are numbered in
  * key order (a = 1), rows by device. */
@@ -396,6 +533,8 @@ main(void)
 	costs();
 	cost_lines();
 	errors();
+	facts();
+	cmdbufs();
 	skews();
 	waits();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
