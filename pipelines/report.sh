@@ -81,9 +81,6 @@ progress() {
 # text: the plots directory and $W are its arguments (gnuplot has
 # system(), so a quote in -o must not end a gnuplot string).
 plots() {
-	# The sums over the steady thunk frame that the scatter and the
-	# straggler plots draw (plots.awk's steady_pass reads them).
-	nsysjax-stats -t scatter,offsets -M "$ST/module.tsv" -o "$W/plotdata" "$ST/thunk.tsv" || return 1
 	awk -v OUT="$OUT" -v W="$W" -v ST="$ST" -f "$LIB/sort.awk" -f "$LIB/plots.awk"
 	_from=1
 	while :; do
@@ -394,7 +391,15 @@ modules_job() {
 	    -o "$OUT/modules" "$ST/thunk.tsv"
 }
 # The plots (when gnuplot is there) are a job too, once the tables they
-# draw are written, while the longest sections run.
+# draw are written, while the longest sections run.  The critical path
+# first: two passes over the steady thunk rows, the longest section at
+# scale (256 processes: 5.5 s of 14).
+run critpath	# issue 21: critical path and what-if (critpath/)
+# The sums over the steady thunk frame that the scatter and the straggler
+# plots draw (plots.awk's steady_pass reads them), early: the plots are
+# the other long chain.
+plotdata_job() { nsysjax-stats -t scatter,offsets -M "$ST/module.tsv" -o "$W/plotdata" "$ST/thunk.tsv"; }
+[ -z "$GNUPLOT" ] || job plotdata plotdata_job
 run flamegraphs
 run variability
 run summary
@@ -402,7 +407,7 @@ job waits waits_job
 run communication
 run memory
 if [ -n "$GNUPLOT" ]; then
-	jobs_wait_for variability summary waits communication memory skews
+	jobs_wait_for variability summary waits communication memory skews plotdata
 	progress "plots"
 	job plots plots
 fi
@@ -412,13 +417,12 @@ fi
 if [ "$FR" = "$1" ]; then run roofline; else
 	run roofline -d "$1" -D "$FR/device.gpu_target_config.pbtxt"; fi
 # -- end roofline
-run critpath	# issue 21: critical path and what-if (critpath/)
 # The shortest last: the two cores end together.
 job modules modules_job
 run pgle
 jobs_wait
 job_messages align steady-thunk steady-module steady-communication flamegraphs variability summary \
-	pgle waits modules communication memory critpath roofline plots >&2
+	pgle waits modules communication memory critpath roofline plotdata plots >&2
 
 # The same run made again from its own frames: its comparison with
 # another run (pipelines/diff.sh -o DIR/diff) stays.

@@ -64,6 +64,11 @@ struct critpath_run {
 	/* the current execution */
 	struct critpath_graph *g;
 	struct strtab names, keys;
+	size_t *namehlo;		/* per name: its hlo row, in hlokey */
+	size_t capnamehlo;
+	char *key;			/* scratch for keys */
+	size_t capkey;
+	int incur;			/* an execution has begun */
 	struct oprow *op;
 	size_t nop, capop;
 	double *opf;
@@ -115,6 +120,8 @@ critpath_run_free(struct critpath_run *r)
 	strtab_free(&r->names);
 	strtab_free(&r->keys);
 	strtab_free(&r->done);
+	free(r->namehlo);
+	free(r->key);
 	free(r->op);
 	free(r->opf);
 	free(r->missing);
@@ -530,6 +537,16 @@ give_devices(struct critpath_run *r)
 	return name;
 }
 
+/* Whether --svg leaves the current execution alone: one is drawn, or
+ * it is not the one asked for.  Its rows are then not even read. */
+static int
+not_drawn(const struct critpath_run *r)
+{
+	return r->mode == CRITPATH_MODE_SVG && (r->drawn || (r->want_prog &&
+	    (strcmp(r->want_prog, strtab_get(&r->pids, r->pid)) != 0 ||
+	    r->want_exec != r->exec)));
+}
+
 /* Analyse the execution read and write its rows. */
 static int
 finish_exec(struct critpath_run *r)
@@ -543,9 +560,7 @@ finish_exec(struct critpath_run *r)
 
 	if (r->nop == 0)
 		return 0;
-	if (r->mode == CRITPATH_MODE_SVG && (r->drawn || (r->want_prog &&
-	    (strcmp(r->want_prog, strtab_get(&r->pids, r->pid)) != 0 ||
-	    r->want_exec != r->exec))))
+	if (not_drawn(r))
 		goto out;
 	mname = give_devices(r);
 	critpath_build(r->g, &info);
@@ -611,6 +626,21 @@ is_async(const struct critpath_run *r, size_t h, const char *n)
 	return strstr(n, "-start") != NULL;
 }
 
+/* The hlo row of operation N[0..NLEN) of the current program, or
+ * STRTAB_NONE. */
+static size_t
+hlo_row(struct critpath_run *r, const char *n, size_t nlen)
+{
+	const char *p = strtab_get(&r->pids, r->pid);
+	size_t plen = r->pids.len[r->pid];
+
+	mem_grow(&r->key, &r->capkey, plen + nlen + 2, 1);
+	memcpy(r->key, p, plen);
+	r->key[plen] = '\t';
+	memcpy(r->key + plen + 1, n, nlen);
+	return strtab_find(&r->hlokey, r->key, plen + nlen + 1);
+}
+
 /* Read the current row into the execution. */
 static int
 add_row(struct critpath_run *r, struct tsv_reader *t, const long *c)
@@ -619,8 +649,8 @@ add_row(struct critpath_run *r, struct tsv_reader *t, const long *c)
 	struct oprow o;
 	int64_t hid = 0, comm = 0, cs = 0;
 	const char *n = tsv_field(t, (size_t)c[C_NAME]);
-	char *key;
-	size_t len;
+	size_t nlen = strlen(n), len;
+	int added;
 
 	if (tsv_get_i64(t, (size_t)c[C_TEXEC], &o.texec, 0) != 0 ||
 	    tsv_get_i64(t, (size_t)c[C_DEV], &o.dev, 0) != 0 ||
@@ -639,21 +669,20 @@ add_row(struct critpath_run *r, struct tsv_reader *t, const long *c)
 	op.dur_ns += hid;
 	op.comm = comm != 0;
 	op.csize = cs;
-	o.name = strtab_intern(&r->names, n, strlen(n), NULL);
-	len = strlen(n) + 24;
-	key = mem_alloc(len);
-	len = (size_t)snprintf(key, len, "%s\t%" PRId64, n, o.texec);
-	op.key = strtab_intern(&r->keys, key, len, NULL);
-	free(key);
-	{
-		const char *p = strtab_get(&r->pids, r->pid);
-		size_t kl = strlen(p) + strlen(n) + 2;
-
-		key = mem_alloc(kl);
-		snprintf(key, kl, "%s\t%s", p, n);
-		o.hlo = strtab_find(&r->hlokey, key, kl - 1);
-		free(key);
+	/* A name's hlo row once per execution: its rows repeat the names
+	 * on every device. */
+	o.name = strtab_intern(&r->names, n, nlen, &added);
+	if (added) {
+		mem_grow(&r->namehlo, &r->capnamehlo, o.name + 1,
+		    sizeof(*r->namehlo));
+		r->namehlo[o.name] = hlo_row(r, n, nlen);
 	}
+	o.hlo = r->namehlo[o.name];
+	/* The key "Name\tThunkExecution". */
+	mem_grow(&r->key, &r->capkey, nlen + 24, 1);
+	len = (size_t)snprintf(r->key, r->capkey, "%s\t%" PRId64, n,
+	    o.texec);
+	op.key = strtab_intern(&r->keys, r->key, len, NULL);
 	op.async = op.comm && is_async(r, o.hlo, n);
 	(void)critpath_add(r->g, &op);
 	mem_grow(&r->op, &r->capop, r->nop + 1, sizeof(*r->op));
@@ -669,20 +698,17 @@ next_exec(struct critpath_run *r, struct tsv_reader *t, const long *c)
 	const char *p = tsv_field(t, (size_t)c[C_PID]);
 	size_t pid = strtab_intern(&r->pids, p, strlen(p), NULL), len;
 	int64_t exec;
-	char *key;
 	int added;
 
 	if (tsv_get_i64(t, (size_t)c[C_EXEC], &exec, 0) != 0)
 		return -1;
-	if (r->nop > 0 && pid == r->pid && exec == r->exec)
+	if (r->incur && pid == r->pid && exec == r->exec)
 		return 0;
 	if (finish_exec(r) != 0)
 		return -1;
-	len = strlen(p) + 24;
-	key = mem_alloc(len);
-	len = (size_t)snprintf(key, len, "%s\t%" PRId64, p, exec);
-	(void)strtab_intern(&r->done, key, len, &added);
-	free(key);
+	mem_grow(&r->key, &r->capkey, strlen(p) + 24, 1);
+	len = (size_t)snprintf(r->key, r->capkey, "%s\t%" PRId64, p, exec);
+	(void)strtab_intern(&r->done, r->key, len, &added);
 	if (!added)
 		return err_fail("%s:%ld: ProgramId %s execution %" PRId64
 		    ": its rows are not together (sort the frame by "
@@ -690,6 +716,7 @@ next_exec(struct critpath_run *r, struct tsv_reader *t, const long *c)
 		    tsv_lineno(t), p, exec);
 	r->pid = pid;
 	r->exec = exec;
+	r->incur = 1;
 	return 0;
 }
 
@@ -759,7 +786,8 @@ run(struct critpath_run *r, struct filter *f, struct err_notes *notes)
 				continue;
 			}
 		}
-		if (next_exec(r, t, c) != 0 || add_row(r, t, c) != 0)
+		if (next_exec(r, t, c) != 0 ||
+		    (!not_drawn(r) && add_row(r, t, c) != 0))
 			return -1;
 	}
 	if (rc < 0 || finish_exec(r) != 0)
