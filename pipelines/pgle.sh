@@ -16,9 +16,14 @@ done
 shift $((OPTIND - 1))
 steady_out "$@"
 if [ "$fallback" = 1 ]; then i=-i; else i=; fi
-nsysjax-stats -t costs $i -H "$F/hlo.tsv" "$SD/thunk.tsv" > "$W/sorted"
+if [ -n "$STATS" ] && [ "$fallback" = 0 ]; then
+	C=$STATS/costs.tsv
+else
+	nsysjax-stats -t costs $i -H "$F/hlo.tsv" "$SD/thunk.tsv" > "$W/sorted"
+	C=$W/sorted
+fi
 # The files, the index rows (unsorted) and the note on empty names.
 awk -v DIR="$OUT" -v PROG="$PROG" -f "$LIB/tsv.awk" -f "$LIB/pgle-files.awk" \
-	"$SD/module.tsv" "$W/sorted" > "$W/index"
+	"$SD/module.tsv" "$C" > "$W/index"
 printf 'ProgramId\tName\tProjDurMs\tCosts\tEmptyNames\tFile\n'
 LC_ALL=C sort -t "$TAB" -k3,3nr -k1,1 "$W/index"

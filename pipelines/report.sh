@@ -378,51 +378,55 @@ run() {
 	unset _NSYSJAX_SECTION_DIR
 }
 waits_job() { nsysjax-collectives -s waits "$ST/communication.tsv" > "$OUT/waits.tsv"; }
-# What the report says of each module beyond the reference's table
-# (nsysjax-stats -t facts): devices, compute and communication, hidden
-# share, collective wait and the barrier flag, the module doing the work,
-# who compiled it.  The same reading of the compile frame maps XLA's
-# numeric program_id (in compile range names; per process, so one may
-# name several modules) to the modules it names, for the compile table
-# (xla-program-ids), and lists the processes whose compilation it holds
-# (compile-profiles).
-modules_job() {
-	nsysjax-stats -t facts,xla-program-ids,compile-profiles -M "$ST/module.tsv" -C "$FR/compile.tsv" \
-	    -o "$OUT/modules" "$ST/thunk.tsv"
+# Every table of nsysjax-stats the sections read, in one pass over the
+# steady thunk rows ($W/stats; summary.sh, variability.sh and pgle.sh
+# take theirs from it, lib/common.sh's STATS): the summary's module,
+# thunk, totals and command buffer tables, the variability and straggler
+# tables, the PGLE costs, the sums the scatter and straggler plots draw
+# (plots.awk's steady_pass reads them), and what the report says of each
+# module beyond the reference's table (modules/facts.tsv: devices,
+# compute and communication, hidden share, collective wait and the
+# barrier flag, the module doing the work, who compiled it) with, from
+# the compile frame, XLA's numeric program_id (in compile range names;
+# per process, so one may name several modules) to the modules it names
+# (xla-program-ids, for the compile table) and the processes whose
+# compilation it holds (compile-profiles).
+stats_job() {
+	nsysjax-stats -t modules,thunks,totals,cmdbufs,variability,stragglers,costs,scatter,offsets,facts,xla-program-ids,compile-profiles \
+	    -M "$ST/module.tsv" -H "$FR/hlo.tsv" -C "$FR/compile.tsv" -o "$W/stats" "$ST/thunk.tsv" &&
+		cp "$W/stats/facts.tsv" "$W/stats/xla-program-ids.tsv" "$W/stats/compile-profiles.tsv" "$OUT/modules/"
 }
-# The plots (when gnuplot is there) are a job too, once the tables they
-# draw are written, while the longest sections run.  The critical path
-# first: two passes over the steady thunk rows, the longest section at
-# scale (256 processes: 5.5 s of 14).
+# The critical path first: two passes over the steady thunk rows, the
+# longest section at scale (256 processes: 5 s of 14); with it the
+# statistics, then the sections that do without them.
 run critpath	# issue 21: critical path and what-if (critpath/)
-# The sums over the steady thunk frame that the scatter and the straggler
-# plots draw (plots.awk's steady_pass reads them), early: the plots are
-# the other long chain.
-plotdata_job() { nsysjax-stats -t scatter,offsets -M "$ST/module.tsv" -o "$W/plotdata" "$ST/thunk.tsv"; }
-[ -z "$GNUPLOT" ] || job plotdata plotdata_job
+job stats stats_job
 run flamegraphs
-run variability
-run summary
-job waits waits_job
-run communication
-run memory
-if [ -n "$GNUPLOT" ]; then
-	jobs_wait_for variability summary waits communication memory skews plotdata
-	progress "plots"
-	job plots plots
-fi
 # -- roofline (issue 20): its section writes $OUT/roofline (tables,
 # summary.txt, section.html, roofline.svg); the GPU from the first input,
 # kept in the frames for a report made again from them.
 if [ "$FR" = "$1" ]; then run roofline; else
 	run roofline -d "$1" -D "$FR/device.gpu_target_config.pbtxt"; fi
 # -- end roofline
-# The shortest last: the two cores end together.
-job modules modules_job
+jobs_wait_for stats
+_NSYSJAX_STATS_DIR=$W/stats
+export _NSYSJAX_STATS_DIR
+run variability
+run summary
+job waits waits_job
+run communication
+run memory
+# The plots (when gnuplot is there) are a job too, once the tables they
+# draw are written.
+if [ -n "$GNUPLOT" ]; then
+	jobs_wait_for variability summary waits communication memory skews
+	progress "plots"
+	job plots plots
+fi
 run pgle
 jobs_wait
-job_messages align steady-thunk steady-module steady-communication flamegraphs variability summary \
-	pgle waits modules communication memory critpath roofline plotdata plots >&2
+job_messages align steady-thunk steady-module steady-communication stats flamegraphs variability summary \
+	pgle waits communication memory critpath roofline plots >&2
 
 # The same run made again from its own frames: its comparison with
 # another run (pipelines/diff.sh -o DIR/diff) stays.

@@ -21,7 +21,11 @@ steady thunk module
 # The module table's waits from the communication rows of the thunk frame
 # (those of the communication frame); one pass for the four tables, with
 # the XLA command buffers (CUDA graphs) and their share of the GPU time.
-nsysjax-stats -t modules,thunks,totals,cmdbufs -M "$SD/module.tsv" -o "$TD" "$SD/thunk.tsv"
+if [ -n "$STATS" ]; then
+	cp "$STATS/modules.tsv" "$STATS/thunks.tsv" "$STATS/totals.tsv" "$STATS/cmdbufs.tsv" "$TD/"
+else
+	nsysjax-stats -t modules,thunks,totals,cmdbufs -M "$SD/module.tsv" -o "$TD" "$SD/thunk.tsv"
+fi
 for t in modules thunks totals cmdbufs; do put "$t" "$TD/$t.tsv"; done
 wait $BG; BG=
 for t in ranges no-pass-detail passes summary; do put "compile-$t" "$W/compile/$t.tsv"; done

@@ -24,11 +24,16 @@ frames "$@"
 table_dir
 steady thunk module
 # The two tables in one pass (and a replay) over the thunk rows.
-nsysjax-stats -t variability,stragglers -r "$ratio" -M "$SD/module.tsv" -o "$W" "$SD/thunk.tsv"
-if [ "$count" -gt 0 ]; then
-	head_lines $((count + 1)) < "$W/variability.tsv" > "$TD/thunks.tsv"
+if [ -n "$STATS" ] && [ "$ratio" = 0.1 ]; then
+	V=$STATS
 else
-	mv "$W/variability.tsv" "$TD/thunks.tsv"
+	nsysjax-stats -t variability,stragglers -r "$ratio" -M "$SD/module.tsv" -o "$W" "$SD/thunk.tsv"
+	V=$W
+fi
+if [ "$count" -gt 0 ]; then
+	head_lines $((count + 1)) < "$V/variability.tsv" > "$TD/thunks.tsv"
+else
+	cp "$V/variability.tsv" "$TD/thunks.tsv"
 fi
 put thunks "$TD/thunks.tsv"
-put stragglers "$W/stragglers.tsv"
+put stragglers "$V/stragglers.tsv"

@@ -116,6 +116,10 @@ if have_data; then
 	diff -r "$T/var" "$T/c4/variability" > /dev/null && ok || notok "variability.sh -s differs from the report's"
 	sh pipelines/summary.sh -o "$T/sum" "$T/c4/frames" 2> /dev/null
 	diff -r "$T/sum" "$T/c4/summary" > /dev/null && ok || notok "summary.sh alone differs from the report's"
+	# The report's sections take their statistics from its one pass
+	# (nsysjax-stats with every table); alone, each computes its own.
+	sh pipelines/pgle.sh -s "$steady" -o "$T/pg" "$T/c4/frames" > /dev/null 2>&1
+	diff -r "$T/pg" "$T/c4/pgle" > /dev/null && ok || notok "pgle.sh -s differs from the report's"
 	# The waits: one row per instance on two devices or more.
 	"$BIN/nsysjax-collectives" -s waits "$steady/communication.tsv" | cmp -s - "$T/c4/waits.tsv" && ok ||
 		notok "waits.tsv is not nsysjax-collectives -s waits of the steady state"

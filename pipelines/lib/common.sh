@@ -138,6 +138,14 @@ if [ -n "${_NSYSJAX_SECTION_DIR:-}" ] && [ -d "$_NSYSJAX_SECTION_DIR" ]; then
 else
 	W=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-pipeline.XXXXXX") || die "cannot create a work directory in ${TMPDIR:-/tmp}"
 fi
+# It may also find the tables of nsysjax-stats made already
+# (_NSYSJAX_STATS_DIR: TABLE.tsv, from one pass over the steady frames it
+# is given, with the default options, for every section that reads them):
+# STATS is that directory, else empty.  A section given other options
+# than the defaults computes its own.
+STATS=''
+if [ -n "${_NSYSJAX_STATS_DIR:-}" ] && [ -d "$_NSYSJAX_STATS_DIR" ]; then STATS=$_NSYSJAX_STATS_DIR; fi
+unset _NSYSJAX_STATS_DIR
 
 # frames INPUT...: sets F to the directory of the run's frames: INPUT
 # itself when it is one directory written by `nsysjax-extract -o` (it

@@ -1,9 +1,9 @@
 # plots.awk (with sort.awk), run by report.sh: the data of the
 # notebook's plots and one gnuplot program that draws them all, in one
 # process (each process start is dear).  Reads the report's tables in
-# OUT, the steady module frame in ST and, in W/plotdata, the sums over
-# the steady thunk frame (nsysjax-stats -t scatter,offsets, run by
-# report.sh before this program); writes the plots' data beside them
+# OUT, the steady module frame in ST and, in W/stats, the sums over the
+# steady thunk frame (nsysjax-stats -t scatter,offsets, run by report.sh
+# before this program); writes the plots' data beside them
 # (OUT/plots/*.tsv), the split data of multi-series plots into W
 # (NAME.<k>.tsv: files named by number, never by a data value), and into
 # W: plot.<n>.gp, the program of plot n, a file of its own so that a
@@ -295,7 +295,7 @@ function modules(    ids, names, nt, j, k, a, n, ng) {
 
 # steady_pass: the devices of each top module (ND[m], from the steady
 # module frame), and the lines of the offsets table of nsysjax-stats
-# (W/plotdata/offsets.tsv, made by report.sh's plots job from the steady
+# (W/stats/offsets.tsv, made by report.sh's stats job from the steady
 # frames: per top module on two devices or more, a line per device and
 # thunk, by device, then thunk) in OFFL[m, 1..OFFN[m]].  The sums over
 # the thunk frame (31,000 rows on the shared run) were this program's
@@ -312,7 +312,7 @@ function steady_pass(    file, c, cp, cd, m, line) {
 		if (!((m, $cd) in DEV)) { DEV[m, $cd] = 1; ND[m]++ }
 	}
 	close(file)
-	file = W "/plotdata/offsets.tsv"
+	file = W "/stats/offsets.tsv"
 	if ((getline line < file) > 0)
 		while ((getline line < file) > 0) {
 			m = substr(line, 1, index(line, "\t") - 1)
@@ -566,10 +566,10 @@ function skews_by_device(    f, hdr, i, d, row, seen, ng, k) {
 
 # Every compute thunk of the steady state: mean duration against its
 # relative standard deviation (plots/variability-scatter.tsv: the
-# scatter table of nsysjax-stats, W/plotdata/scatter.tsv, by ProgramId,
+# scatter table of nsysjax-stats, W/stats/scatter.tsv, by ProgramId,
 # then Name).
 function scatter(    a, n) {
-	n = load(W "/plotdata/scatter.tsv", a)
+	n = load(W "/stats/scatter.tsv", a)
 	put(PL "/variability-scatter.tsv", a, n)
 	if (n > 1) {
 		plot_begin("variability-scatter")
