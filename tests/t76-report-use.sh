@@ -183,6 +183,45 @@ skd_check() { # NAME ROWS...
 TB=$(printf '\t')
 skd_check "in order" "0${TB}1${TB}0.5" "0${TB}2${TB}-0.25" "1${TB}1${TB}-0.5" "10${TB}1${TB}0.125" "10${TB}2${TB}0.25"
 skd_check "out of order" "2${TB}1${TB}0.5" "10${TB}1${TB}-0.25" "2${TB}2${TB}-0.5" "1${TB}1${TB}0.125" "10${TB}2${TB}0.25"
+# Past 2,000 skews on a device every curve is binned: per device 201 points
+# (two for a device whose skews are all equal), from its least skew at
+# share 0 to its greatest at share 1, the share at each edge between the
+# shares of its skews below and at or below the edge (counted here from
+# the rows, to the 6 decimals written).  Device 3: 2,001 skews i^2 / 10^6,
+# device 1 three of 0.5, device 7 the values -1 .. 1 by 0.001 (its last
+# written before device 3's: out of order).
+skd_binned() { # NAME ORDER
+	awk -v order="$2" 'BEGIN { OFS = "\t"; print "Device", "Instance", "EndTimeSkewMs"
+		for (k = 1; k <= 3; k++) print 1, k, 0.5
+		if (order == "out") print 7, 0, -1.000
+		for (i = 0; i <= 2000; i++) printf "3\t%d\t%.6f\n", i, i * i / 1e6
+		for (i = (order == "out"); i <= 2000; i++) printf "7\t%d\t%.3f\n", i, -1 + i / 1000 }' > "$T/pkb.tsv"
+	rm -rf "$T/pk"; mkdir -p "$T/pk/out/plots" "$T/pk/w" "$T/pk/st"
+	cp "$T/pkb.tsv" "$T/pk/out/alignment_skews.tsv"
+	awk -v OUT="$T/pk/out" -v W="$T/pk/w" -v ST="$T/pk/st" -f pipelines/lib/sort.awk -f pipelines/lib/plots.awk || notok "$1: plots.awk failed"
+	{ printf 'Device\tEndTimeSkewMs\n'; tail -n +2 "$T/pkb.tsv" | cut -f 1,3 | sort -s -t "$TB" -k1,1n; } |
+		cmp -s - "$T/pk/out/plots/skews-by-device.tsv" && ok || notok "$1: skews-by-device.tsv not every skew by Device"
+	for f in "$T"/pk/w/skd.*.tsv; do
+		awk -F'\t' -v rows="$T/pkb.tsv" 'BEGIN { while ((getline l < rows) > 0) { split(l, x, "\t"); if (x[1] ~ /^[0-9]+$/) { v[x[1], ++n[x[1]]] = x[3] + 0 } } }
+		NR == 1 { if ($0 != "Device\tEndTimeSkewMs\tShare") bad = bad " header"; next }
+		{ d = $1; m++; e = $2 + 0; s = $3 + 0
+		  if (m == 1) { dev = d; lo = e; if (s != 0) bad = bad " first share " s }
+		  if (d != dev) bad = bad " devices " dev "," d
+		  if (s < last) bad = bad " share falls at " e
+		  last = s; hi = e
+		  below = 0; upto = 0
+		  for (i = 1; i <= n[d]; i++) { below += v[d, i] < e - 0.000001; upto += v[d, i] <= e + 0.000001 }
+		  if (s < below / n[d] - 0.000001 || s > upto / n[d] + 0.000001) bad = bad " share " s " at " e " not in [" below / n[d] ", " upto / n[d] "]" }
+		END { mn = v[dev, 1]; mx = v[dev, 1]; for (i = 1; i <= n[dev]; i++) { if (v[dev, i] < mn) mn = v[dev, i]; if (v[dev, i] > mx) mx = v[dev, i] }
+		  if (m != (mn == mx ? 2 : 201)) bad = bad " " m " points"
+		  if (last != 1 || sprintf("%.6f", lo) != sprintf("%.6f", mn) || sprintf("%.6f", hi) != sprintf("%.6f", mx)) bad = bad " ends " lo " " hi " " last
+		  if (bad != "") { print FILENAME ":" substr(bad, 1, 300); exit 1 } }' "$f" || { notok "$1: binned series $f"; return; }
+	done
+	ok
+	[ "$(ls "$T"/pk/w/skd.*.tsv | wc -l)" -eq 3 ] && ok || notok "$1: not one binned series per device"
+}
+skd_binned "binned, in order" in
+skd_binned "binned, out of order" out
 
 # Per top module (issue 25), with the steady thunk frame of facts_checks
 # ($T/st-thunk.tsv, the same run): a heap plot for each top module with

@@ -23,6 +23,8 @@ BEGIN {
 	FS = "\t"
 	PL = OUT "/plots"
 	KEYMAX = 16	# series named in a plot's key (plot_series)
+	SKD_MAX = 2000	# skews of a device drawn one point each (skews_distribution)
+	SKD_BINS = 200	# beyond: its curve at SKD_BINS + 1 points
 	printf "" > (W "/plots.list")
 	multi()
 	heap()
@@ -391,18 +393,26 @@ function before(x, y) {
 # Per device the mean, min and max collective end-time skew
 # (plots/skews.tsv): a point per instance would grow with devices x
 # steps (megabytes of SVG at 16 devices).  The header first, then the
-# devices in order.
-function skews(    i, x, d, v, cnt, s, lo, hi, r, rows) {
+# devices in order.  The same pass leaves skews_distribution, per device
+# (as a number), its skews' count, least and greatest in SKDN, SKDLO and
+# SKDHI; in SKD_ORDER whether the rows are by Device already (as
+# nsysjax-align -s writes them, "by increasing Device, then Instance",
+# nsysjax-align(1)); in SKD_THIN whether a device has more than SKD_MAX.
+function skews(    i, x, d, v, s, r, rows, prev) {
 	NSKEWS = load(OUT "/alignment_skews.tsv", SKEWS)
+	SKD_ORDER = 1; SKD_THIN = 0
 	for (i = 2; i <= NSKEWS; i++) {
 		split(SKEWS[i], x, "\t")
 		d = x[1] + 0; v = x[3] + 0
-		if (!(d in cnt)) { cnt[d] = 0; lo[d] = v; hi[d] = v }
-		cnt[d]++; s[d] += v; if (v < lo[d]) lo[d] = v; if (v > hi[d]) hi[d] = v
+		if (i > 2 && d < prev) SKD_ORDER = 0
+		prev = d
+		if (!(d in SKDN)) { SKDN[d] = 0; SKDLO[d] = v; SKDHI[d] = v }
+		if (++SKDN[d] > SKD_MAX) SKD_THIN = 1
+		s[d] += v; if (v < SKDLO[d]) SKDLO[d] = v; if (v > SKDHI[d]) SKDHI[d] = v
 	}
 	r = 0
-	for (d in cnt) {
-		rows[++r] = sprintf("%d\t%.6f\t%.6f\t%.6f", d, s[d] / cnt[d], lo[d], hi[d])
+	for (d in SKDN) {
+		rows[++r] = sprintf("%d\t%.6f\t%.6f\t%.6f", d, s[d] / SKDN[d], SKDLO[d], SKDHI[d])
 		K1[r] = sprintf("%d", d) + 0; KL[r] = rows[r]
 	}
 	SORTBY = "skews"
@@ -495,9 +505,13 @@ function stragglers(    a, n, i, x, c, rows, r, s, m, ng) {
 
 # The distribution of each device's alignment skews (cumulative, one
 # curve per device; plots/skews-by-device.tsv, by Device, stable).
-function skews_distribution(    i, x, rows, r, s, m, ng) {
-	if (devices_in_order())
-		ng = skews_by_device()
+# The curves are drawn binned (skews_binned) when a device has more than
+# SKD_MAX skews, as a point per skew made the plot of 256 devices and
+# 1,000 steps an 11.7 MB SVG and 2.3 s of gnuplot.
+function skews_distribution(    i, x, rows, r, s, m, ng, thin) {
+	thin = SKD_THIN
+	if (SKD_ORDER)
+		ng = skews_by_device(thin)
 	else {
 		r = 0
 		for (i = 2; i <= NSKEWS; i++) {
@@ -511,36 +525,64 @@ function skews_distribution(    i, x, rows, r, s, m, ng) {
 		ng = by_column(s, m, "Device", "skd")
 	}
 	if (ng) {
+		if (thin)
+			skews_binned(ng, SKD_ORDER)
 		plot_begin("skews-distribution")
 		plot_series(1, ng, 1, "device ")
 		plot_end("set datafile separator \"\\t\"\n" \
 		    "set title \"Distribution of the collective end-time skew, per device\"\n" \
 		    "set xlabel \"End time - instance mean [ms]\"; set ylabel \"Instances (cumulative share)\"; set grid; set key bottom right\n" \
-		    "plot for [i = 1:N] value(\"D\".i) using 2:(1) skip 1 smooth cnormal \\\n" \
+		    (thin ? "plot for [i = 1:N] value(\"D\".i) using 2:3 skip 1 with lines \\\n" : \
+		    "plot for [i = 1:N] value(\"D\".i) using 2:(1) skip 1 smooth cnormal \\\n") \
 		    "    title value(\"T\".i)\n")
 	}
 }
 
-# Whether the skews' rows are by Device already (nsysjax-align -s writes
-# them "by increasing Device, then Instance", nsysjax-align(1)): then the table by device is theirs as they come, and
-# skews_by_device writes it and the series in one pass, where sorting,
-# writing, reading back and splitting 766,000 rows (256 devices) took
-# mawk 9.5 s and 318 MB.
-function devices_in_order(    i, d, prev) {
-	for (i = 2; i <= NSKEWS; i++) {
-		d = tabfield(SKEWS[i], 1) + 0
-		if (i > 2 && d < prev)
-			return 0
-		prev = d
+# The series of skews_distribution binned: per device (G[k], whose first
+# row GF[k] names it), its SKD_BINS equal bins from its least to its
+# greatest skew, and at each of their SKD_BINS + 1 edges the share of its
+# skews below the edge (the last edge: all of them), "%.6f": W/G[k] as
+# "Device TAB EndTimeSkewMs TAB Share", drawn with lines (the cumulative
+# distribution, exact at the edges; at 900 pixels, as the curve of every
+# point).  A device whose skews are all equal: two points, 0 and 1.  The
+# bins' counts are SKDBIN's, made by skews_by_device when COUNTED, else
+# here.
+function skews_binned(ng, counted,    i, k, x, d, j, w, below, f) {
+	for (i = 2; i <= NSKEWS && !counted; i++) {
+		split(SKEWS[i], x, "\t")
+		skd_bin(x[1] + 0, x[3] + 0)
 	}
-	return 1
+	for (k = 1; k <= ng; k++) {
+		d = cutf(GF[k], 1) + 0; f = W "/" G[k]
+		w = SKDHI[d] - SKDLO[d]
+		printf "Device\tEndTimeSkewMs\tShare\n" > f
+		if (w <= 0) {
+			printf "%s\t%.6f\t%.6f\n%s\t%.6f\t%.6f\n", d, SKDLO[d], 0, d, SKDLO[d], 1 > f
+		} else {
+			below = 0
+			for (j = 0; j <= SKD_BINS; j++) {
+				printf "%s\t%.6f\t%.6f\n", d, SKDLO[d] + j * w / SKD_BINS, below / SKDN[d] > f
+				below += SKDBIN[d, j]
+			}
+		}
+		close(f)
+	}
+}
+
+# skd_bin(D, V): skew V of device D counted in its bin (SKDBIN[D, j]).
+function skd_bin(d, v,    w, j) {
+	w = SKDHI[d] - SKDLO[d]
+	j = w > 0 ? int((v - SKDLO[d]) * SKD_BINS / w) : 0
+	if (j >= SKD_BINS) j = SKD_BINS - 1
+	SKDBIN[d, j]++
 }
 
 # skews_distribution's files from SKEWS in order: PL/skews-by-device.tsv
 # ("Device TAB EndTimeSkewMs") and, as by_column(.., "Device", "skd")
-# would split it, W/skd.<k>.tsv per device with G[] and GF[]; the number
-# of devices.
-function skews_by_device(    f, hdr, i, d, row, seen, ng, k) {
+# would split it, W/skd.<k>.tsv per device with G[] and GF[] (unless
+# THIN: then each skew is counted in its bin for skews_binned, which
+# writes those); the number of devices.
+function skews_by_device(thin,    f, hdr, i, d, v, row, seen, ng, k) {
 	f = PL "/skews-by-device.tsv"
 	hdr = NSKEWS ? "Device\tEndTimeSkewMs" : ""
 	printf "" > f
@@ -549,17 +591,22 @@ function skews_by_device(    f, hdr, i, d, row, seen, ng, k) {
 	ng = 0
 	for (i = 2; i <= NSKEWS; i++) {
 		d = tabfield(SKEWS[i], 1)
-		row = d "\t" tabfield(SKEWS[i], 3)
+		v = tabfield(SKEWS[i], 3)
+		row = d "\t" v
 		print row > f
+		if (thin)
+			skd_bin(d + 0, v + 0)
 		if (!(d in seen)) {
 			seen[d] = ++ng
 			G[ng] = "skd." ng ".tsv"; GF[ng] = row
-			print hdr > (W "/" G[ng])
+			if (!thin)
+				print hdr > (W "/" G[ng])
 		}
-		print row > (W "/" G[seen[d]])
+		if (!thin)
+			print row > (W "/" G[seen[d]])
 	}
 	close(f)
-	for (k = 1; k <= ng; k++)
+	for (k = 1; k <= ng && !thin; k++)
 		close(W "/" G[k])
 	return ng
 }
