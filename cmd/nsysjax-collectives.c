@@ -2,40 +2,88 @@
  * nsysjax-collectives reads a thunk or communication frame and adds the
  * nccl-tests algorithm and bus bandwidth of every communication thunk,
  * or prints the bandwidth and hidden-time summaries of the reference's
- * analyses/communication.py.
+ * analyses/communication.py and the wait per collective instance (several
+ * from one pass with -o).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/collectives.h"
-#include "base/err.h"
-#include "base/opt.h"
 #include "analysis/filter.h"
+#include "base/err.h"
+#include "base/mem.h"
+#include "base/opt.h"
+#include "base/outfile.h"
 #include "base/tsv.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-collectives [-dh] [-s bandwidth | hidden | waits] [file ...]";
+    "usage: nsysjax-collectives [-dh] [-s table[,table...] [-o dir]] "
+    "[file ...]";
 
 static const struct opt_tool tool = { usage_line,
     "  -d, --drop-compute     write communication rows only\n"
-    "  -s, --summary=TABLE    write a summary instead of rows:\n"
-    "                         bandwidth (bus bandwidth per collective and\n"
-    "                         message size), hidden (hidden time) or\n"
-    "                         waits (wait per collective instance)\n"
+    "  -s, --summary=LIST     write summaries instead of rows, separated\n"
+    "                         by commas: bandwidth (bus bandwidth per\n"
+    "                         collective and message size), hidden\n"
+    "                         (hidden time), waits (wait per collective\n"
+    "                         instance)\n"
+    "  -o, --output=DIR       write each summary to DIR/TABLE.tsv (needed\n"
+    "                         for more than one; else stdout)\n"
     "  -h, --help             this text\n"
     "  -V, --version          the version\n" };
 
-static enum coll_mode
-summary_mode(const char *arg)
+/* The summaries, in the order of enum coll_mode from COLL_BANDWIDTH. */
+static const char *const summaries[] = { "bandwidth", "hidden", "waits" };
+#define NSUMMARIES 3
+
+static int
+summary_parse(const char *name)
 {
-	if (strcmp(arg, "bandwidth") == 0)
-		return COLL_BANDWIDTH;
-	if (strcmp(arg, "hidden") == 0)
-		return COLL_HIDDEN;
-	if (strcmp(arg, "waits") == 0)
-		return COLL_WAITS;
-	opt_usage(&tool, "unknown summary '%s'", arg);
+	int i;
+
+	for (i = 0; i < NSUMMARIES; i++)
+		if (strcmp(name, summaries[i]) == 0)
+			return i;
+	return -1;
+}
+
+struct table_job {
+	const struct coll_summary *s;
+	int t;
+};
+
+static int
+write_table(struct tsv_writer *w, void *arg)
+{
+	const struct table_job *j = arg;
+
+	return j->t == 0 ? coll_summary_bandwidth(j->s, w) :
+	    j->t == 1 ? coll_summary_hidden(j->s, w) :
+	    coll_summary_waits(j->s, w);
+}
+
+/* The summaries of TABLES (bits) from one pass over IN, each to
+ * DIR/TABLE.tsv, whole or not at all (outfile.h). */
+static void
+write_dir(struct filter *in, unsigned tables, const char *dir)
+{
+	struct coll_summary *s;
+	struct table_job j;
+	char *path;
+
+	if (coll_summarize(in, &s) != 0 || outfile_mkdirs(dir) != 0)
+		err_die_last();
+	for (j.s = s, j.t = 0; j.t < NSUMMARIES; j.t++) {
+		if (!(tables & (1u << j.t)))
+			continue;
+		path = mem_alloc(strlen(dir) + strlen(summaries[j.t]) + 6);
+		sprintf(path, "%s/%s.tsv", dir, summaries[j.t]);
+		if (outfile_tsv(path, write_table, &j) != 0)
+			err_die_last();
+		free(path);
+	}
+	coll_summary_free(s);
 }
 
 int
@@ -43,28 +91,47 @@ main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "drop-compute", no_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "summary", required_argument, NULL, 's' },
 		OPT_STD_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
 	enum coll_mode mode = COLL_ROWS;
+	unsigned tables = 0;
+	const char *dir = NULL;
 	struct filter *in;
 	struct tsv_writer *w;
-	int c, rc;
+	int c, rc, t;
 
-	while ((c = opt_next(argc, argv, ":dhs:V", longopts, &tool)) != -1) {
+	while ((c = opt_next(argc, argv, ":dhs:o:V", longopts, &tool)) != -1) {
 		switch (c) {
 		case 'd':
 			if (mode == COLL_ROWS)
 				mode = COLL_COMM_ROWS;
 			break;
+		case 'o':
+			dir = optarg;
+			break;
 		case 's':
-			mode = summary_mode(optarg);
+			tables |= opt_bits(&tool, "summary", optarg,
+			    summary_parse);
 			break;
 		}
 	}
+	if (dir != NULL && tables == 0)
+		opt_usage(&tool, "-o: no summary (-s)");
+	if ((tables & (tables - 1)) != 0 && dir == NULL)
+		opt_usage(&tool, "more than one summary: -o dir");
 	if ((in = filter_open(argv + optind, (size_t)(argc - optind))) == NULL)
 		err_die_last();
+	if (dir != NULL) {
+		write_dir(in, tables, dir);
+		filter_close(in);
+		return 0;
+	}
+	for (t = 0; t < NSUMMARIES; t++)
+		if (tables & (1u << t))
+			mode = (enum coll_mode)(COLL_BANDWIDTH + t);
 	w = tsv_wopen(stdout, "<stdout>");
 	rc = coll_run(in, w, mode);
 	if (tsv_wclose(w) != 0 || rc != 0)

@@ -14,7 +14,10 @@ shift $((OPTIND - 1))
 frames "$@"
 table_dir
 steady communication
-for s in bandwidth hidden; do
-	nsysjax-collectives -s "$s" "$SD/communication.tsv" > "$TD/$s.tsv"
-	put "$s" "$TD/$s.tsv"
-done
+# Both summaries from one pass (or report.sh's, lib/common.sh's STATS).
+if [ -n "$STATS" ]; then
+	cp "$STATS/bandwidth.tsv" "$STATS/hidden.tsv" "$TD/"
+else
+	nsysjax-collectives -s bandwidth,hidden -o "$TD" "$SD/communication.tsv"
+fi
+for s in bandwidth hidden; do put "$s" "$TD/$s.tsv"; done

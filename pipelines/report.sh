@@ -377,7 +377,6 @@ run() {
 	job "$name" sh "$HERE/$name.sh" -s "$ST" -o "$OUT/$name" "$@" "$FR" > /dev/null
 	unset _NSYSJAX_SECTION_DIR
 }
-waits_job() { nsysjax-collectives -s waits "$ST/communication.tsv" > "$OUT/waits.tsv"; }
 # Every table of nsysjax-stats the sections read, in one pass over the
 # steady thunk rows ($W/stats; summary.sh, variability.sh and pgle.sh
 # take theirs from it, lib/common.sh's STATS): the summary's module,
@@ -396,11 +395,19 @@ stats_job() {
 	    -M "$ST/module.tsv" -H "$FR/hlo.tsv" -C "$FR/compile.tsv" -o "$W/stats" "$ST/thunk.tsv" &&
 		cp "$W/stats/facts.tsv" "$W/stats/xla-program-ids.tsv" "$W/stats/compile-profiles.tsv" "$OUT/modules/"
 }
+# The summaries of the steady communication rows, in one pass: the
+# communication section's bandwidth and hidden time (into $W/stats too),
+# and the wait per collective instance, for the plots.
+coll_job() {
+	nsysjax-collectives -s bandwidth,hidden,waits -o "$W/stats" "$ST/communication.tsv" &&
+		cp "$W/stats/waits.tsv" "$OUT/waits.tsv"
+}
 # The critical path first: two passes over the steady thunk rows, the
 # longest section at scale (256 processes: 5 s of 14); with it the
 # statistics, then the sections that do without them.
 run critpath	# issue 21: critical path and what-if (critpath/)
 job stats stats_job
+job coll coll_job
 run flamegraphs
 # -- roofline (issue 20): its section writes $OUT/roofline (tables,
 # summary.txt, section.html, roofline.svg); the GPU from the first input,
@@ -408,25 +415,24 @@ run flamegraphs
 if [ "$FR" = "$1" ]; then run roofline; else
 	run roofline -d "$1" -D "$FR/device.gpu_target_config.pbtxt"; fi
 # -- end roofline
-jobs_wait_for stats
+jobs_wait_for stats coll
 _NSYSJAX_STATS_DIR=$W/stats
 export _NSYSJAX_STATS_DIR
 run variability
 run summary
-job waits waits_job
 run communication
 run memory
 # The plots (when gnuplot is there) are a job too, once the tables they
 # draw are written.
 if [ -n "$GNUPLOT" ]; then
-	jobs_wait_for variability summary waits communication memory skews
+	jobs_wait_for variability summary communication memory skews
 	progress "plots"
 	job plots plots
 fi
 run pgle
 jobs_wait
-job_messages align steady-thunk steady-module steady-communication stats flamegraphs variability summary \
-	pgle waits communication memory critpath roofline plots >&2
+job_messages align steady-thunk steady-module steady-communication stats coll flamegraphs variability summary \
+	pgle communication memory critpath roofline plots >&2
 
 # The same run made again from its own frames: its comparison with
 # another run (pipelines/diff.sh -o DIR/diff) stays.

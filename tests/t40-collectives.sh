@@ -92,6 +92,12 @@ if have_data; then
 	check "bandwidth table = communication.txt" golden_summary "$GOLD/combined4/communication.txt" "$T/bw"
 	$C -s hidden "$GOLD/combined4/steady_communication.tsv" > "$T/hid" || notok "hidden"
 	check "hidden table = communication.txt" golden_hidden "$GOLD/combined4/communication.txt" "$T/hid"
+	# The three from one pass (-o): the golden tables too, and the waits.
+	$C -s waits,hidden,bandwidth -o "$T/all" "$GOLD/combined4/steady_communication.tsv" || notok "-s list -o"
+	check "-o: bandwidth table = communication.txt" golden_summary "$GOLD/combined4/communication.txt" "$T/all/bandwidth.tsv"
+	check "-o: hidden table = communication.txt" golden_hidden "$GOLD/combined4/communication.txt" "$T/all/hidden.tsv"
+	$C -s waits "$GOLD/combined4/steady_communication.tsv" | cmp -s - "$T/all/waits.tsv" && ok ||
+		notok "-o: waits not those of -s waits"
 	# Our own pipeline: the steady state of nsysjax-warmup (timestamps do
 	# not matter to either table, so alignment is not needed).
 	W=$BIN/nsysjax-warmup

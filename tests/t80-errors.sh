@@ -276,5 +276,15 @@ awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i != "Process") k[i] = 1 } 
 expect "stats: facts without the module frame's Process" 1 "^nsysjax-stats: $T/noproc.tsv: missing column 'Process'" \
     "$ST" -t facts -M "$T/noproc.tsv" -C "$F/compile.tsv" "$F/thunk.tsv"
 good "stats: facts" "$ST" -t facts -M "$F/module.tsv" -C "$F/compile.tsv" "$F/thunk.tsv"
+# nsysjax-collectives: several summaries need -o, -o needs -s; a
+# missing column is one message, and nothing is left in -o's directory.
+run "$BIN/nsysjax-collectives" -s bandwidth,hidden "$F/communication.tsv"
+check "collectives: two summaries without -o is a usage error" test "$rc" -eq 2
+run "$BIN/nsysjax-collectives" -o "$T/cs" "$F/communication.tsv"
+check "collectives: -o without -s is a usage error" test "$rc" -eq 2
+cut -f 1-3 "$F/communication.tsv" > "$T/cut-comm.tsv"
+expect "collectives -o: a missing column" 1 "^nsysjax-collectives: $T/cut-comm.tsv: missing column" \
+    "$BIN/nsysjax-collectives" -s bandwidth,waits -o "$T/cs" "$T/cut-comm.tsv"
+check "collectives -o: nothing written after an error" test ! -e "$T/cs/bandwidth.tsv"
 
 done_testing t80-errors

@@ -518,11 +518,13 @@ summarize(struct coll_summary *s, struct tsv_reader *r, const long *col,
 	free(key);
 }
 
-int
-coll_run(struct filter *in, struct tsv_writer *w, enum coll_mode mode)
+/* The rows of IN into S (a summary), or passed through to W with their
+ * bandwidth (S NULL), per MODE. */
+static int
+run(struct filter *in, struct tsv_writer *w, enum coll_mode mode,
+    struct coll_summary *s)
 {
 	struct tsv_reader *r = filter_reader(in);
-	struct coll_summary *s = NULL;
 	long col[K_MAX];
 	struct crow c;
 	int64_t sum = 0;	/* of |times| summarised: bounds every sum */
@@ -530,9 +532,7 @@ coll_run(struct filter *in, struct tsv_writer *w, enum coll_mode mode)
 
 	if (find_columns(r, mode, col) != 0)
 		return -1;
-	if (mode >= COLL_BANDWIDTH)
-		s = coll_summary_new();
-	else {
+	if (s == NULL) {
 		write_header(r, col, w);
 		if (tsv_eor(w) != 0)
 			return -1;
@@ -556,10 +556,28 @@ coll_run(struct filter *in, struct tsv_writer *w, enum coll_mode mode)
 			break;
 		}
 	}
-	if (rc == 0 && s != NULL)
+	return rc < 0 ? -1 : 0;
+}
+
+int
+coll_run(struct filter *in, struct tsv_writer *w, enum coll_mode mode)
+{
+	struct coll_summary *s;
+	int rc;
+
+	if (mode < COLL_BANDWIDTH)
+		return run(in, w, mode, NULL);
+	if ((rc = coll_summarize(in, &s)) == 0)
 		rc = mode == COLL_BANDWIDTH ? coll_summary_bandwidth(s, w) :
 		    mode == COLL_HIDDEN ? coll_summary_hidden(s, w) :
 		    coll_summary_waits(s, w);
 	coll_summary_free(s);
-	return rc < 0 ? -1 : 0;
+	return rc;
+}
+
+int
+coll_summarize(struct filter *in, struct coll_summary **s)
+{
+	*s = coll_summary_new();
+	return run(in, NULL, COLL_BANDWIDTH, *s);
 }

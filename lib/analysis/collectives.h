@@ -110,4 +110,12 @@ enum coll_mode {
  */
 int coll_run(struct filter *in, struct tsv_writer *w, enum coll_mode mode);
 
+/*
+ * Read the communication rows of IN (columns as coll_run's summaries)
+ * into *S, a new summary for coll_summary_bandwidth, _hidden and _waits
+ * (every table from one pass; coll_summary_free it, also after an error).
+ * Returns 0, or -1 as coll_run.
+ */
+int coll_summarize(struct filter *in, struct coll_summary **s);
+
 #endif
