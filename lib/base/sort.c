@@ -1,4 +1,5 @@
 /* sort: a stable merge sort with a context argument (see sort.h). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,20 @@ struct run {
 	unsigned char *tmp;
 };
 
+/* Copy one element of SZ bytes: a constant size for the usual index
+ * arrays, which the compiler copies inline rather than calling memcpy
+ * (a tenth of nsysjax-critpath's time at 256 processes). */
+static inline void
+copy(unsigned char *dst, const unsigned char *src, size_t sz)
+{
+	if (sz == sizeof(size_t))
+		memcpy(dst, src, sizeof(size_t));
+	else if (sz == sizeof(uint32_t))
+		memcpy(dst, src, sizeof(uint32_t));
+	else
+		memcpy(dst, src, sz);
+}
+
 /* Sort B[0..N) (elements of r->size bytes) using r->tmp[0..N). */
 static void
 msort(const struct run *r, unsigned char *b, size_t n)
@@ -24,12 +39,13 @@ msort(const struct run *r, unsigned char *b, size_t n)
 	msort(r, b1, n1);
 	msort(r, b2, n2);
 	while (n1 > 0 && n2 > 0) {
-		if (r->cmp(b1, b2, r->ctx) <= 0) {
-			memcpy(t, b1, sz);
+		int left = r->cmp(b1, b2, r->ctx) <= 0;
+
+		copy(t, left ? b1 : b2, sz);
+		if (left) {
 			b1 += sz;
 			n1--;
 		} else {
-			memcpy(t, b2, sz);
 			b2 += sz;
 			n2--;
 		}
