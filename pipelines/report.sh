@@ -72,26 +72,46 @@ progress() {
 	[ "$QUIET" = 0 ] && [ -t 2 ] && printf '%s: %s\n' "$PROG" "$*" >&2 || :
 }
 
-# plots: the notebook's plots as SVG in $OUT/plots, drawn by one gnuplot
-# process: lib/plots.awk writes their data and each plot's program
-# ($W/plot.N.gp, listed in $W/plots.list), and a program calls them in
-# turn (call, not load: load empties ARG1..), each announced on stderr.  A plot that fails is a
-# warning, not a failed report: gnuplot stops there, and is run again
-# for the plots after it.  gnuplot sees no path of ours in its program
-# text: the plots directory and $W are its arguments (gnuplot has
-# system(), so a quote in -o must not end a gnuplot string).
+# plots: the notebook's plots as SVG in $OUT/plots: lib/plots.awk writes
+# their data and each plot's program ($W/plot.N.gp, listed in
+# $W/plots.list), then draw_plots draws them, in two gnuplot processes at
+# once when there are two cores (the plots are independent: each program
+# begins with `reset session`), else in one.  A plot that fails is a
+# warning, not a failed report; the warnings come in plot order.
 plots() {
 	awk -v OUT="$OUT" -v W="$W" -v ST="$ST" -f "$LIB/sort.awk" -f "$LIB/plots.awk"
-	_from=1
+	: > "$W/gpw.1"
+	if [ "$JOBS" -gt 1 ]; then
+		draw_plots 1 2 & _bg=$!
+		draw_plots 0 2
+		wait "$_bg" || :
+	else
+		draw_plots 0 1
+	fi
+	if [ -s "$W/gpw.0" ] || [ -s "$W/gpw.1" ]; then
+		sort -t "$TAB" -k1,1n "$W/gpw.0" "$W/gpw.1" | cut -f 2- >&2
+	fi
+}
+# draw_plots G N: the plots whose number is G + 1 modulo N (counting from
+# 1), in one gnuplot process: a program calls them in turn (call, not
+# load: load empties ARG1..), each announced on stderr.  A failed plot
+# stops gnuplot there, and it is run again for the plots after it; the
+# warnings, "N TAB message", into $W/gpw.G.  gnuplot sees no path of ours
+# in its program text: the plots directory and $W are its arguments
+# (gnuplot has system(), so a quote in -o must not end a gnuplot string).
+draw_plots() {
+	_g=$1 _n=$2 _from=1
+	: > "$W/gpw.$_g"
 	while :; do
 		_np=0
 		while IFS="$TAB" read -r _i _name; do
+			[ $(((_i - 1) % _n)) -eq "$_g" ] || continue
 			_np=$_i
 			[ "$_i" -ge "$_from" ] || continue
 			printf "print 'nsysjax-plot %s'\ncall ARG2.'/plot.%s.gp' ARG1 ARG2\n" "$_i" "$_i"
-		done < "$W/plots.list" > "$W/plots.gp"
+		done < "$W/plots.list" > "$W/plots.$_g.gp"
 		[ "$_from" -le "$_np" ] || break
-		gnuplot -c "$W/plots.gp" "$OUT/plots" "$W" 2> "$W/gp.err" && break
+		gnuplot -c "$W/plots.$_g.gp" "$OUT/plots" "$W" 2> "$W/gp.$_g.err" && break
 		# The plot that failed: the last announced; its message, the
 		# first line after the announcement.
 		_last=$_from _msg='' _got=0
@@ -100,9 +120,9 @@ plots() {
 			"nsysjax-plot "*) _last=${_l#nsysjax-plot } _msg='' _got=0 ;;
 			*) [ "$_got" = 1 ] || _msg=$_l _got=1 ;;
 			esac
-		done < "$W/gp.err"
+		done < "$W/gp.$_g.err"
 		while IFS="$TAB" read -r _i _name; do
-			[ "$_i" != "$_last" ] || printf '%s: plot %s: %s\n' "$PROG" "$_name" "$_msg" >&2
+			[ "$_i" != "$_last" ] || printf '%s\t%s: plot %s: %s\n' "$_i" "$PROG" "$_name" "$_msg" >> "$W/gpw.$_g"
 		done < "$W/plots.list"
 		_from=$((_last + 1))
 	done

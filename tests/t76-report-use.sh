@@ -284,6 +284,32 @@ if command -v gnuplot > /dev/null; then
 	awk -F'\t' 'NR > 1 && $4 + 0 > m { m = $4 + 0; e = $5 } END { printf "%d %s", m, e }' "$T/r/plots/heap-$fp.tsv" > "$T/hp"
 	[ "$(cat "$T/hp")" = "$(truth heap_peak_bytes.jit_train_step) $(truth heap_peak_event.jit_train_step)" ] && ok ||
 		notok "example heap plot data: peak $(cat "$T/hp")"
+	# Plots 4 and 5 fail (one in each of the two gnuplot processes; a
+	# gnuplot that appends a plot of a missing file to their programs):
+	# a warning each, in plot order, the same as one process writes, the
+	# report made, and every other plot drawn.
+	mkdir -p "$T/fakegp"
+	realgp=$(command -v gnuplot)
+	cat > "$T/fakegp/gnuplot" <<-EOF
+	#!/bin/sh
+	case \$2 in */plots.*.gp)
+		for n in 4 5; do
+			grep -q nsysjax-broken "\$4/plot.\$n.gp" ||
+				printf 'plot "/nonexistent/nsysjax-broken.tsv" using 1:2\n' >> "\$4/plot.\$n.gp"
+		done ;;
+	esac
+	exec "$realgp" "\$@"
+	EOF
+	chmod +x "$T/fakegp/gnuplot"
+	for j in 1 2; do
+		PATH="$T/fakegp:$BIN:$PATH" sh pipelines/report.sh -q -j $j -o "$T/rbroken$j" "$T/r/frames" > /dev/null 2> "$T/broken$j.err" ||
+			notok "report with two failing plots (-j $j): $(head -n 3 "$T/broken$j.err")"
+		grep '^pipelines/report.sh: plot ' "$T/broken$j.err" > "$T/broken$j.w"
+	done
+	[ "$(wc -l < "$T/broken2.w")" -eq 2 ] && cmp -s "$T/broken1.w" "$T/broken2.w" && ok ||
+		notok "failing plots: warnings $(cat "$T/broken2.w"), one process: $(cat "$T/broken1.w")"
+	for f in "$T"/r/plots/*.svg; do [ -s "$T/rbroken2/plots/${f##*/}" ] || echo "${f##*/}"; done > "$T/brokenmiss"
+	[ ! -s "$T/brokenmiss" ] && ok || notok "failing plots: not drawn: $(cat "$T/brokenmiss")"
 fi
 
 # One flame graph per top module: its own steady thunk time (us, each

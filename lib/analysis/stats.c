@@ -949,8 +949,7 @@ add_wait(struct stats *s, const struct tsv_reader *r, const struct trow *t,
 	struct winst *w;
 	uint32_t k, e;
 	int added;
-
-	int64_t whole = t->dur + t->hid;
+	int64_t whole = t->dur + t->hid;	/* facts: exposed + hidden */
 
 	s->progs[prog].comm = 1;
 	if ((k = kh_index(&s->winstkeys, t->instr, t->ex, t->te, &added)) ==
@@ -1082,7 +1081,7 @@ add_cost(struct instr *in, const struct trow *t)
 	return 0;
 }
 
-/* Cmdbufs: row T of the thunk rows (cmdbuf.awk's rule). */
+/* Cmdbufs: row T of the thunk rows (stats.h gives the rule). */
 static int
 add_cmdbuf(struct stats *s, struct tsv_reader *r, const long *c,
     const struct trow *t)

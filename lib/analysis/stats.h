@@ -1,8 +1,8 @@
 /*
  * stats: the statistics of the steady state that the pipelines report
- * (pipelines/summary.sh, variability.sh, pgle.sh), from a thunk or
- * communication frame (the rows, streamed) and the module and hlo frames
- * (side tables).  Sources, all in NVIDIA/JAX-Toolbox
+ * (pipelines/summary.sh, variability.sh, pgle.sh, report.sh), from a
+ * thunk or communication frame (the rows, streamed) and the module, hlo
+ * and compile frames (side tables).  Sources, all in NVIDIA/JAX-Toolbox
  * .github/container/nsys_jax/nsys_jax/: analyses/Analysis.ipynb (the top
  * modules, the thunk table and runtime totals, the detailed variability
  * view, the straggler ranking), analyses/summary.py (the module table and
@@ -11,14 +11,18 @@
  *	stats_new(opts)
  *	  -> stats_load_modules(path)	the module frame, two passes
  *	  -> stats_load_hlo(reader)	the hlo frame (costs only)
+ *	  -> stats_load_compile(reader)	the compile frame (facts,
+ *					xla-program-ids, compile-profiles)
  *	  -> stats_read(rows)		the thunk rows, one pass, then a
  *					replay of what the second pass needs
  *	  -> stats_write(table)		any table asked for in opts
  *
  * Memory: no row is held.  The aggregates are per instruction (ProgramId,
- * Name), per module execution, per device and module, and for the
- * straggler and wait views per instance (ProgramId, ProgramExecution,
- * Name, ThunkExecution: rows / devices); the second pass over the thunk
+ * Name), per module execution, per device and module, per module and
+ * process, per command buffer, and for the straggler, wait and facts
+ * views per instance (ProgramId, ProgramExecution, Name, ThunkExecution:
+ * rows / devices); of the compile frame, per process and module, per XLA
+ * program_id and module name; the second pass over the thunk
  * rows replays 32-byte records from an unlinked temporary file in
  * $TMPDIR.  Everything is O(n) in the rows plus O(k log k) in the output.
  *
