@@ -179,8 +179,8 @@ plain(char *buf, int neg, const char *d, int e)
 size_t
 tsv_fmt_f64(char *buf, double v)
 {
-	char e[40], d[24];
-	int p, lo, hi, exp10, nd = 0;
+	char e[40], f[40], d[24];
+	int p, lo, hi, ep, exp10, nd = 0;
 	char *s;
 
 	if (!isfinite(v)) {
@@ -195,31 +195,36 @@ tsv_fmt_f64(char *buf, double v)
 	 * The shortest %.*e that round-trips (17 significant digits always
 	 * do).  Round-tripping is monotonic in the precision.  Means and
 	 * ratios of measurements mostly need 16 or 17 digits: those are
-	 * tried first (1 or 2 conversions), then a binary search below.
+	 * tried first (1 or 2 conversions), then a binary search below.  E
+	 * keeps the shortest that round-trips so far (EP digits after the
+	 * point), so that the answer is not converted a second time.
 	 */
-	lo = 0, hi = 16;
+	lo = 0, hi = 16, ep = 15;
 	snprintf(e, sizeof(e), "%.*e", 15, v);
-	if (strtod(e, NULL) != v)
+	if (strtod(e, NULL) != v) {
 		lo = 16;
-	else
+	} else {
 		hi = 15;
-	if (hi == 15) {
-		snprintf(e, sizeof(e), "%.*e", 14, v);
-		if (strtod(e, NULL) != v)
+		snprintf(f, sizeof(f), "%.*e", 14, v);
+		if (strtod(f, NULL) != v) {
 			lo = 15;
-		else
-			hi = 14;
+		} else {
+			hi = ep = 14;
+			memcpy(e, f, sizeof(e));
+		}
 	}
 	while (lo < hi) {
 		p = (lo + hi) / 2;
-		snprintf(e, sizeof(e), "%.*e", p, v);
-		if (strtod(e, NULL) == v)
-			hi = p;
-		else
+		snprintf(f, sizeof(f), "%.*e", p, v);
+		if (strtod(f, NULL) == v) {
+			hi = ep = p;
+			memcpy(e, f, sizeof(e));
+		} else {
 			lo = p + 1;
+		}
 	}
-	p = lo;
-	snprintf(e, sizeof(e), "%.*e", p, v);
+	if (ep != lo)
+		snprintf(e, sizeof(e), "%.*e", lo, v);
 	for (s = e + (v < 0); *s != 'e'; s++)
 		if (*s != '.')
 			d[nd++] = *s;
