@@ -446,7 +446,7 @@ build_barriers(struct critpath_graph *g, struct critpath_info *info)
 		if (g->op[i].in.comm && g->op[i].in.csize > 1)
 			ix[n++] = i;
 	}
-	sort_stable(ix, n, sizeof(*ix), cmp_inst, g);
+	sort_total(ix, n, sizeof(*ix), cmp_inst, g);
 	for (i = 0; i < n; i = k) {
 		size_t cs = (size_t)g->op[ix[i]].in.csize, c;
 
@@ -499,7 +499,7 @@ build_medians(struct critpath_graph *g)
 
 	for (i = 0; i < g->nop; i++)
 		ix[i] = i;
-	sort_stable(ix, g->nop, sizeof(*ix), cmp_inst, g);
+	sort_total(ix, g->nop, sizeof(*ix), cmp_inst, g);
 	v = mem_calloc(g->nop + g->ndv + 1, sizeof(*v));
 	for (i = 0; i < g->nop; i = k) {
 		for (k = i; k < g->nop &&
@@ -611,7 +611,7 @@ critpath_build(struct critpath_graph *g, struct critpath_info *info)
 	ix = g->tmp;
 	for (i = 0; i < g->nop; i++)
 		ix[i] = i;
-	sort_stable(ix, g->nop, sizeof(*ix), cmp_stream, g);
+	sort_total(ix, g->nop, sizeof(*ix), cmp_stream, g);
 	for (i = 0, k = 0; k < g->ndv; k++) {
 		size_t j = i;
 

@@ -73,6 +73,19 @@ sort_stable(void *base, size_t n, size_t size, sort_cmp cmp,
 	free(r.tmp);
 }
 
+void
+sort_total(void *base, size_t n, size_t size, sort_cmp cmp, const void *ctx)
+{
+	const unsigned char *b = base;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (cmp(b + (i - 1) * size, b + i * size, ctx) > 0)
+			break;
+	if (i < n)
+		sort_stable(base, n, size, cmp, ctx);
+}
+
 /* The end of the run of V[0..N) in order from A (A < N). */
 static size_t
 run_end(const uint32_t *v, size_t a, size_t n, sort_idx_cmp cmp,

@@ -28,6 +28,16 @@ typedef int (*sort_cmp)(const void *a, const void *b, const void *ctx);
 void sort_stable(void *base, size_t n, size_t size, sort_cmp cmp,
     const void *ctx);
 
+/*
+ * As sort_stable, for a comparator that is a total order (no two
+ * elements compare equal: a final tiebreak by index, say), which every
+ * correct sort then puts in the same order: BASE already in order is
+ * left as it is after N - 1 comparisons (nsysjax-critpath's operations,
+ * read by device in time order, sort by stream that way).
+ */
+void sort_total(void *base, size_t n, size_t size, sort_cmp cmp,
+    const void *ctx);
+
 /* A comparator of two indices into the caller's records (CTX). */
 typedef int (*sort_idx_cmp)(uint32_t a, uint32_t b, const void *ctx);
 

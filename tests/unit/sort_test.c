@@ -119,10 +119,59 @@ idx_shapes(void)
 	free(v);
 }
 
+/* A total order on indices into the keys of CTX: key, then index; and
+ * the number of calls. */
+static int ncmp;
+
+static int
+cmp_total(const void *a, const void *b, const void *ctx)
+{
+	const int *k = ctx;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	ncmp++;
+	if (k[x] != k[y])
+		return k[x] < k[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* sort_total: indices in order are left after n - 1 comparisons; out of
+ * order, sorted as sort_stable sorts them (a total order: one result). */
+static void
+total_orders(void)
+{
+	enum { N = 500 };
+	int k[N];
+	size_t v[N], w[N], i, bad = 0;
+	unsigned seed = 4242;
+
+	for (i = 0; i < N; i++) {
+		k[i] = (int)i / 3;
+		v[i] = i;
+	}
+	ncmp = 0;
+	sort_total(v, N, sizeof(*v), cmp_total, k);
+	CHECK_INT(ncmp, N - 1);
+	for (i = 0; i < N; i++)
+		bad += v[i] != i;
+	for (i = 0; i < N; i++) {
+		seed = seed * 1103515245u + 12345u;
+		k[i] = (int)(seed >> 16) % 40;
+		v[i] = w[i] = i;
+	}
+	sort_total(v, N, sizeof(*v), cmp_total, k);
+	sort_stable(w, N, sizeof(*w), cmp_total, k);
+	for (i = 0; i < N; i++)
+		bad += v[i] != w[i] || (i > 0 && (k[v[i - 1]] > k[v[i]] ||
+		    (k[v[i - 1]] == k[v[i]] && v[i - 1] > v[i])));
+	CHECK_INT((int)bad, 0);
+}
+
 int
 main(void)
 {
 	random_ties();
 	idx_shapes();
+	total_orders();
 	return unit_done("sort");
 }
