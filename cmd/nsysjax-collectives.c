@@ -12,7 +12,6 @@
 #include "analysis/collectives.h"
 #include "analysis/filter.h"
 #include "base/err.h"
-#include "base/mem.h"
 #include "base/opt.h"
 #include "base/outfile.h"
 #include "base/tsv.h"
@@ -70,19 +69,13 @@ write_dir(struct filter *in, unsigned tables, const char *dir)
 {
 	struct coll_summary *s;
 	struct table_job j;
-	char *path;
 
 	if (coll_summarize(in, &s) != 0 || outfile_mkdirs(dir) != 0)
 		err_die_last();
-	for (j.s = s, j.t = 0; j.t < NSUMMARIES; j.t++) {
-		if (!(tables & (1u << j.t)))
-			continue;
-		path = mem_alloc(strlen(dir) + strlen(summaries[j.t]) + 6);
-		sprintf(path, "%s/%s.tsv", dir, summaries[j.t]);
-		if (outfile_tsv(path, write_table, &j) != 0)
+	for (j.s = s, j.t = 0; j.t < NSUMMARIES; j.t++)
+		if ((tables & (1u << j.t)) &&
+		    outfile_table(dir, summaries[j.t], write_table, &j) != 0)
 			err_die_last();
-		free(path);
-	}
 	coll_summary_free(s);
 }
 

@@ -253,12 +253,9 @@ main(int argc, char *argv[])
 		if (dir) {
 			struct table_job j = { s, &to[i] };
 			const char *name = tab[table_parse_enum(to[i].table)].name;
-			char *path = mem_alloc(strlen(dir) + strlen(name) + 6);
 
-			sprintf(path, "%s/%s.tsv", dir, name);
-			if (outfile_tsv(path, table_cb, &j) != 0)
+			if (outfile_table(dir, name, table_cb, &j) != 0)
 				err_die_last();
-			free(path);
 			continue;
 		}
 		w = tsv_wopen(stdout, "<stdout>");

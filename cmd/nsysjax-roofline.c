@@ -14,7 +14,6 @@
 #include "analysis/roofline.h"
 #include "formats/archive.h"
 #include "base/err.h"
-#include "base/mem.h"
 #include "base/opt.h"
 #include "base/outfile.h"
 #include "base/tsv.h"
@@ -183,7 +182,7 @@ main(int argc, char *argv[])
 	struct tsv_writer *w;
 	struct filter *in;
 	struct job j;
-	char *path;
+	char name[64];
 	int t;
 
 	memset(&o, 0, sizeof(o));
@@ -205,12 +204,10 @@ main(int argc, char *argv[])
 		j.r = r;
 		j.t = (enum roofline_table)t;
 		if (o.dir) {
-			path = mem_alloc(strlen(o.dir) + 32);
-			sprintf(path, "%s/roofline-%s.tsv", o.dir,
+			snprintf(name, sizeof(name), "roofline-%s",
 			    roofline_table_name(j.t));
-			if (outfile_tsv(path, table_cb, &j) != 0)
+			if (outfile_table(o.dir, name, table_cb, &j) != 0)
 				err_die_last();
-			free(path);
 			continue;
 		}
 		w = tsv_wopen(stdout, "<stdout>");

@@ -14,7 +14,6 @@
 #include "analysis/filter.h"
 #include "analysis/stats.h"
 #include "base/err.h"
-#include "base/mem.h"
 #include "base/opt.h"
 #include "base/outfile.h"
 #include "base/tsv.h"
@@ -143,14 +142,10 @@ table_cb(struct tsv_writer *w, void *arg)
 static void
 write_file(struct stats *s, const char *dir, enum stats_table t)
 {
-	const char *name = stats_table_name(t);
-	char *path = mem_alloc(strlen(dir) + strlen(name) + 6);
 	struct table_job j = { s, t };
 
-	sprintf(path, "%s/%s.tsv", dir, name);
-	if (outfile_tsv(path, table_cb, &j) != 0)
+	if (outfile_table(dir, stats_table_name(t), table_cb, &j) != 0)
 		err_die_last();
-	free(path);
 }
 
 int

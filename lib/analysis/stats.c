@@ -295,9 +295,10 @@ struct stats {
 	struct strtab profiles;		/* compile ProfileNames, first seen */
 	struct khash compkeys;		/* (prog, profile): seen */
 	struct strtab xids;		/* XLA program_ids (digits), first seen */
-	struct ids *xmods;		/* per xid: its ProgramNames (xpairs) */
+	struct ids *xmods;		/* per xid: its ProgramNames (xnames) */
 	size_t capxmods;
-	struct strtab xpairs;		/* "program_id\tProgramName" */
+	struct strtab xnames;		/* ProgramNames of the compile frame */
+	struct khash xpairs;		/* (xid, ProgramName): seen */
 
 	int64_t thunks;		/* top modules' thunks' ProjDurMs, ns */
 	int64_t sumabs;		/* of |times| added: bounds every sum */
@@ -393,7 +394,8 @@ stats_free(struct stats *s)
 		free(s->xmods[i].v);
 	free(s->xmods);
 	strtab_free(&s->xids);
-	strtab_free(&s->xpairs);
+	strtab_free(&s->xnames);
+	kh_free(&s->xpairs);
 	strtab_free(&s->profiles);
 	kh_free(&s->compkeys);
 	strtab_free(&s->procnames);
@@ -777,25 +779,22 @@ static int
 compile_pid(struct stats *s, struct tsv_reader *r, const long *c)
 {
 	const char *nm, *pn, *x;
-	size_t len, plen, xlen, k, pair;
+	size_t len, plen, xlen, k, name;
 	int added;
 
 	nm = tsv_rawfield(r, (size_t)c[C_NAME], &len);
 	pn = tsv_rawfield(r, (size_t)c[C_PNAME], &plen);
 	if (plen == 0 || (x = xla_program_id(nm, len, &xlen)) == NULL)
 		return 0;
-	mem_grow(&s->buf, &s->capbuf, xlen + plen + 2, 1);
-	memcpy(s->buf, x, xlen);
-	s->buf[xlen] = '\t';
-	memcpy(s->buf + xlen + 1, pn, plen);
-	pair = strtab_intern(&s->xpairs, s->buf, xlen + plen + 1, &added);
+	k = strtab_intern(&s->xids, x, xlen, &added);
+	name = strtab_intern(&s->xnames, pn, plen, &added);
+	if (k >= NONE || name >= NONE ||
+	    kh_index(&s->xpairs, (int64_t)k, (int64_t)name, 0, &added) == NONE)
+		return full(r);
 	if (!added)
 		return 0;
-	k = strtab_intern(&s->xids, x, xlen, &added);
-	if (k >= NONE || pair >= NONE)
-		return full(r);
 	grow0(&s->xmods, &s->capxmods, k, sizeof(*s->xmods));
-	ids_add(&s->xmods[k], (uint32_t)pair);
+	ids_add(&s->xmods[k], (uint32_t)name);
 	return 0;
 }
 
@@ -2041,7 +2040,7 @@ static int
 write_program_ids(struct stats *s, struct tsv_writer *w)
 {
 	static const char *const cols[] = { "XlaProgramId", "Modules", NULL };
-	size_t n = s->xids.n, i, j, len;
+	size_t n = s->xids.n, i;
 	uint32_t *v = mem_calloc(n + 1, sizeof(*v));
 	int rc = tsv_header(w, cols);
 
@@ -2049,22 +2048,8 @@ write_program_ids(struct stats *s, struct tsv_writer *w)
 		v[i] = (uint32_t)i;
 	sort_stable(v, n, sizeof(*v), cmp_xid, s);
 	for (i = 0; i < n && rc == 0; i++) {
-		const struct ids *l = &s->xmods[v[i]];
-
 		tsv_raw(w, strtab_get(&s->xids, v[i]), s->xids.len[v[i]]);
-		/* The pairs "program_id\tProgramName": their names. */
-		for (len = 0, j = 0; j < l->n; j++) {
-			const char *p = strtab_get(&s->xpairs, l->v[j]);
-			size_t k = s->xpairs.len[l->v[j]] - s->xids.len[v[i]] -
-			    1;
-
-			mem_grow(&s->buf, &s->capbuf, len + k + 2, 1);
-			if (j > 0)
-				s->buf[len++] = ',';
-			memcpy(s->buf + len, p + s->xids.len[v[i]] + 1, k);
-			len += k;
-		}
-		tsv_raw(w, s->buf, len);
+		put_list(s, w, &s->xnames, &s->xmods[v[i]]);
 		rc = tsv_eor(w);
 	}
 	free(v);

@@ -157,3 +157,16 @@ outfile_tsv(const char *path, int (*write)(struct tsv_writer *, void *),
 	}
 	return outfile_commit(&of);
 }
+
+int
+outfile_table(const char *dir, const char *name,
+    int (*write)(struct tsv_writer *, void *), void *arg)
+{
+	char *path = mem_alloc(strlen(dir) + strlen(name) + 6);
+	int rc;
+
+	sprintf(path, "%s/%s.tsv", dir, name);
+	rc = outfile_tsv(path, write, arg);
+	free(path);
+	return rc;
+}

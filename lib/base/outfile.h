@@ -58,6 +58,14 @@ int outfile_tsv(const char *path, int (*write)(struct tsv_writer *w,
     void *arg), void *arg);
 
 /*
+ * outfile_tsv of DIR/NAME.tsv: a tool's table NAME written into the
+ * directory of its -o (which must exist: outfile_mkdirs).  Returns as
+ * outfile_tsv.
+ */
+int outfile_table(const char *dir, const char *name,
+    int (*write)(struct tsv_writer *w, void *arg), void *arg);
+
+/*
  * Create directory DIR and any missing parents, as `mkdir -p` (mode 0777
  * less the umask).  The directories it creates are registered with
  * tempfile_made_dir: a run that fails (or is killed by a signal) and

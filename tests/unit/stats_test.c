@@ -67,6 +67,22 @@ static const char hlo[] =
     "p\tar\t\n"
     "p\tf\tsecond\n";
 
+/* Table T of S as text (free it). */
+static char *
+written(struct stats *s, enum stats_table t)
+{
+	struct tsv_writer *w;
+	char *got = NULL;
+	size_t len;
+	FILE *fp = open_memstream(&got, &len);
+
+	w = tsv_wopen(fp, "mem");
+	CHECK_INT(stats_write(s, t, w), 0);
+	CHECK_INT(tsv_wclose(w), 0);
+	fclose(fp);
+	return got;
+}
+
 /* Run the tables of O over the frames; table T as text in *OUT (free
  * it).  Returns stats_read's result. */
 static int
@@ -75,9 +91,6 @@ run(struct stats_opts *o, const char *rows, enum stats_table t, char **out)
 	char *files[1];
 	struct filter *in;
 	struct stats *s = stats_new(o);
-	struct tsv_writer *w;
-	size_t len;
-	FILE *fp;
 	int rc;
 
 	*out = NULL;
@@ -99,13 +112,8 @@ run(struct stats_opts *o, const char *rows, enum stats_table t, char **out)
 		abort();
 	rc = stats_read(s, in);
 	filter_close(in);
-	if (rc == 0) {
-		fp = open_memstream(out, &len);
-		w = tsv_wopen(fp, "mem");
-		CHECK_INT(stats_write(s, t, w), 0);
-		CHECK_INT(tsv_wclose(w), 0);
-		fclose(fp);
-	}
+	if (rc == 0)
+		*out = written(s, t);
 	stats_free(s);
 	return rc;
 }
@@ -372,8 +380,6 @@ fact_table(unsigned tables, enum stats_table t)
 	FILE *fp = fopen(file("compile.tsv", fact_compile), "r");
 	struct tsv_reader *r = tsv_ropen(fp, "compile.tsv");
 	struct filter *in;
-	struct tsv_writer *w;
-	size_t len;
 
 	if (stats_needs_modules(tables))
 		CHECK_INT(stats_load_modules(s, file("module.tsv",
@@ -387,11 +393,7 @@ fact_table(unsigned tables, enum stats_table t)
 		CHECK_INT(stats_read(s, in), 0);
 		filter_close(in);
 	}
-	fp = open_memstream(&got, &len);
-	w = tsv_wopen(fp, "mem");
-	CHECK_INT(stats_write(s, t, w), 0);
-	CHECK_INT(tsv_wclose(w), 0);
-	fclose(fp);
+	got = written(s, t);
 	stats_free(s);
 	return got;
 }
