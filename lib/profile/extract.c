@@ -838,6 +838,54 @@ extract_seen_free(struct extract_seen *s)
 	memset(s, 0, sizeof(*s));
 }
 
+int
+extract_seen_save(const struct extract_seen *s, size_t part, FILE *fp)
+{
+	size_t id;
+
+	for (id = 0; id < s->rows.n; id++) {
+		uint32_t len = (uint32_t)s->rows.len[id];
+
+		if (s->part[id] != part)
+			continue;
+		if (fwrite(&len, sizeof(len), 1, fp) != 1 ||
+		    fwrite(strtab_get(&s->rows, id), 1, len, fp) != len)
+			return -1;
+	}
+	return 0;
+}
+
+/* Note row id ID of S (just interned, ADDED when new) as held by PART,
+ * unless a lower part holds it. */
+static void
+seen_note(struct extract_seen *s, size_t id, int added, size_t part)
+{
+	mem_grow(&s->part, &s->cap, id + 1, sizeof(*s->part));
+	if (added || part < s->part[id])
+		s->part[id] = part;
+}
+
+size_t
+extract_seen_load(struct extract_seen *s, size_t part, FILE *fp)
+{
+	char *buf = NULL;
+	size_t cap = 0, n = 0, id;
+	uint32_t len;
+	int added;
+
+	while (fread(&len, sizeof(len), 1, fp) == 1 && len > 0 &&
+	    len <= ((uint32_t)1 << 20)) {
+		mem_grow(&buf, &cap, len, 1);
+		if (fread(buf, 1, len, fp) != len)
+			break;
+		id = strtab_intern(&s->rows, buf, len, &added);
+		seen_note(s, id, added, part);
+		n++;
+	}
+	free(buf);
+	return n;
+}
+
 /* Whether a lower part holds the row KEY of the dump of DIGEST
  * (extract_opts.seen_rows); if not, it is noted as held by this one. */
 static int
@@ -855,9 +903,7 @@ seen_before(struct extract *x, uint64_t digest, const char *key)
 	id = strtab_intern(&s->rows, x->keybuf, n + sizeof(digest), &added);
 	if (!added && s->part[id] < s->cur)
 		return 1;
-	mem_grow(&s->part, &s->cap, id + 1, sizeof(*s->part));
-	if (added || s->cur < s->part[id])
-		s->part[id] = s->cur;
+	seen_note(s, id, added, s->cur);
 	return 0;
 }
 

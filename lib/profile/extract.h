@@ -12,6 +12,7 @@
 #define NSYSJAX_EXTRACT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "base/err.h"
 #include "base/outfile.h"
@@ -54,6 +55,24 @@ struct extract_seen {
 };
 
 void extract_seen_free(struct extract_seen *s);
+
+/*
+ * The rows S notes as held by PART, written to FP as records of a
+ * 4-byte length (host order) and the key's bytes, for another worker
+ * to read with extract_seen_load: a part one worker extracted is then
+ * left out of the higher parts of the others too.  0, or -1 when a
+ * write fails (the caller reports errno).
+ */
+int extract_seen_save(const struct extract_seen *s, size_t part, FILE *fp);
+
+/*
+ * Add to S, as held by PART (unless a lower part already holds them),
+ * the rows of the records of FP (extract_seen_save's).  Records up to
+ * the first malformed one count (each is a row PART holds; those after
+ * it are built again, which costs time, not correctness).  Returns the
+ * number of rows read.
+ */
+size_t extract_seen_load(struct extract_seen *s, size_t part, FILE *fp);
 
 struct extract_opts {
 	int keep_autotuning;	/* skip remove_autotuning_detail */

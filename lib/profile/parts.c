@@ -164,6 +164,57 @@ one_profile(const char *const *paths, const struct extract_opts *o,
 	return rc;
 }
 
+/* The rows part K holds (extract_seen_save), in DIR/rowkeys for the
+ * other workers; none when it cannot be written (they build them). */
+static void
+save_rows(const char *dir, const struct extract_seen *seen, size_t k)
+{
+	char *path = join(dir, "rowkeys");
+	FILE *fp = fopen(path, "w");
+	int rc;
+
+	if (fp != NULL) {
+		rc = extract_seen_save(seen, k, fp);
+		if (fclose(fp) != 0 || rc != 0)
+			(void)unlink(path);
+	}
+	free(path);
+}
+
+/*
+ * Before part K: the rows of the parts below K that other workers have
+ * finished (their rowkeys), which part K then leaves out as if this
+ * worker had extracted them (on the shared run, the worker that took
+ * the dear profile built the shared step module's rows again for its
+ * second one: 60 ms, the end of the extraction).  LOADED[j]: part j's
+ * rows are in SEEN (this worker's own parts are); parts below *LO all
+ * are, so each call looks only at parts still being extracted.
+ */
+static void
+load_rows(const struct parts *p, struct shared *sh, size_t k,
+    struct extract_seen *seen, unsigned char *loaded, size_t *lo)
+{
+	size_t j;
+
+	for (j = *lo; j < k; j++) {
+		char *path;
+		FILE *fp;
+
+		if (loaded[j] || __atomic_load_n(&sh->p[j].state,
+		    __ATOMIC_ACQUIRE) != PROFILE_DONE)
+			continue;
+		loaded[j] = 1;
+		path = join(p->dirs[j], "rowkeys");
+		if ((fp = fopen(path, "r")) != NULL) {
+			(void)extract_seen_load(seen, j, fp);
+			fclose(fp);
+		}
+		free(path);
+	}
+	while (*lo < k && loaded[*lo])
+		(*lo)++;
+}
+
 /* The read-ahead of profile PR (extract_ahead_start), as one_profile
  * will extract it. */
 static struct extract_ahead *
@@ -205,12 +256,14 @@ worker(const char *const *paths, const struct extract_opts *o,
 {
 	struct extract_ahead *cur, *next = NULL;
 	struct extract_seen seen_rows;
-	size_t k, after = np;
+	unsigned char *loaded = mem_calloc(np + 1, 1);
+	size_t k, after = np, lo = 0;
 	int ahead = jobs < pool_cores(), failed = 0;
 
-	/* The hlo rows of the worker's lower parts, left out of higher
-	 * ones (extract_opts.seen_rows): decoding each row's stacks again
-	 * in every process was a tenth of the workers' CPU. */
+	/* The hlo rows of the lower parts this worker or (load_rows) a
+	 * finished other one extracted, left out of higher ones
+	 * (extract_opts.seen_rows): decoding each row's stacks again in
+	 * every process was a tenth of the workers' CPU. */
 	memset(&seen_rows, 0, sizeof(seen_rows));
 
 	for (k = take(sh, np, w); k < np;
@@ -231,9 +284,15 @@ worker(const char *const *paths, const struct extract_opts *o,
 			continue;
 		}
 		seen_rows.cur = k;
+		if (jobs > 1)
+			load_rows(p, sh, k, &seen_rows, loaded, &lo);
+		loaded[k] = 1;
 		if (one_profile(paths, o, &pr[k], p->dirs[k], cur, &seen_rows,
 		    dumps) == 0) {
-			sh->p[k].state = PROFILE_DONE;
+			if (jobs > 1)
+				save_rows(p->dirs[k], &seen_rows, k);
+			__atomic_store_n(&sh->p[k].state, PROFILE_DONE,
+			    __ATOMIC_RELEASE);
 		} else {
 			sh->p[k].state = PROFILE_FAILED;
 			set_failed(sh, k);
@@ -243,6 +302,7 @@ worker(const char *const *paths, const struct extract_opts *o,
 	}
 	extract_ahead_free(next);
 	extract_seen_free(&seen_rows);
+	free(loaded);
 	/* DUMPS is left to _exit: freeing what the parent decoded would
 	 * copy its pages into this process first. */
 	_exit(failed);

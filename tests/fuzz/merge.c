@@ -3,7 +3,9 @@
  * input is one byte choosing the frame, then up to four files separated
  * by a line "\036" (RS): part 0's and part 1's frame, then part 0's and
  * part 1's stackframes.tsv (for the hlo frame).  Both parts are merged
- * to nowhere, and checked for shared devices.
+ * to nowhere, and checked for shared devices.  The whole input is also
+ * read as a part's rowkeys (extract_seen_load, as parts.c's workers
+ * hand them over): what is read saves back to the same rows.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -75,6 +77,40 @@ put(const char *dir, const char *frame, const uint8_t *p, size_t n)
 		abort();
 }
 
+/* DATA[0..N) as the rowkeys of part 1: the rows read save back (part
+ * 1's) to records that read again to as many rows. */
+static void
+rowkeys(const uint8_t *data, size_t n)
+{
+	struct extract_seen s, t;
+	FILE *fp = fmemopen((void *)(uintptr_t)data, n, "r");
+	char *buf = NULL;
+	size_t len = 0, got;
+
+	if (fp == NULL)
+		return;
+	memset(&s, 0, sizeof(s));
+	memset(&t, 0, sizeof(t));
+	got = extract_seen_load(&s, 1, fp);
+	fclose(fp);
+	if ((fp = open_memstream(&buf, &len)) == NULL)
+		abort();
+	if (extract_seen_save(&s, 1, fp) != 0 || fclose(fp) != 0)
+		abort();
+	if (got > 0) {
+		if ((fp = fmemopen(buf, len, "r")) == NULL)
+			abort();
+		if (extract_seen_load(&t, 1, fp) != s.rows.n)
+			abort();
+		fclose(fp);
+	}
+	if (s.rows.n > got)
+		abort();
+	free(buf);
+	extract_seen_free(&s);
+	extract_seen_free(&t);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
@@ -86,6 +122,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	struct tsv_writer *w;
 	size_t k, i;
 
+	rowkeys(data, n);
 	if (n < 1)
 		return 0;
 	mkdirs();
