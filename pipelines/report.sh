@@ -77,9 +77,10 @@ progress() {
 # $W/plots.list), then draw_plots draws them, in two gnuplot processes at
 # once when there are two cores (the plots are independent: each program
 # begins with `reset session`), else in one.  A plot that fails is a
-# warning, not a failed report; the warnings come in plot order.
+# warning, not a failed report; the warnings come in plot order.  The
+# skews' two plots were drawn up before (skew_plots, plots.awk's PART).
 plots() {
-	awk -v OUT="$OUT" -v W="$W" -v ST="$ST" -f "$LIB/sort.awk" -f "$LIB/plots.awk"
+	awk -v PART=rest -v OUT="$OUT" -v W="$W" -v ST="$ST" -f "$LIB/sort.awk" -f "$LIB/plots.awk"
 	: > "$W/gpw.1"
 	if [ "$JOBS" -gt 1 ]; then
 		draw_plots 1 2 & _bg=$!
@@ -91,6 +92,12 @@ plots() {
 	if [ -s "$W/gpw.0" ] || [ -s "$W/gpw.1" ]; then
 		sort -t "$TAB" -k1,1n "$W/gpw.0" "$W/gpw.1" | cut -f 2- >&2
 	fi
+}
+# skew_plots: the data and programs of the skews' plots, a job of its
+# own once nsysjax-align -s has written them, beside the sections: at
+# 256 devices 2.2 s of mawk, which at the end held up the report alone.
+skew_plots() {
+	awk -v PART=skews -v OUT="$OUT" -v W="$W" -v ST="$ST" -f "$LIB/sort.awk" -f "$LIB/plots.awk"
 }
 # draw_plots G N: the plots whose number is G + 1 modulo N (counting from
 # 1), in one gnuplot process: a program calls them in turn (call, not
@@ -428,6 +435,7 @@ coll_job() {
 run critpath	# issue 21: critical path and what-if (critpath/)
 job stats stats_job
 job coll coll_job
+[ -z "$GNUPLOT" ] || job skewplots skew_plots
 run flamegraphs
 # -- roofline (issue 20): its section writes $OUT/roofline (tables,
 # summary.txt, section.html, roofline.svg); the GPU from the first input,
@@ -445,14 +453,14 @@ run memory
 # The plots (when gnuplot is there) are a job too, once the tables they
 # draw are written.
 if [ -n "$GNUPLOT" ]; then
-	jobs_wait_for variability summary communication memory skews
+	jobs_wait_for variability summary communication memory skewplots
 	progress "plots"
 	job plots plots
 fi
 run pgle
 jobs_wait
 job_messages align steady-thunk steady-module steady-communication stats coll flamegraphs variability summary \
-	pgle communication memory critpath roofline plots >&2
+	pgle communication memory critpath roofline skewplots plots >&2
 
 # The same run made again from its own frames: its comparison with
 # another run (pipelines/diff.sh -o DIR/diff) stays.

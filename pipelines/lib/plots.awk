@@ -19,20 +19,32 @@
 # then what it was drawn alone.  Series are N, D1.. (data files) and
 # T1.. (titles): as the earlier one-process-per-plot programs read
 # ARGC and ARG1.. of `gnuplot -c`, at most 9 series.
+#
+# PART: empty, every plot; "skews", the two plots of the alignment skews
+# alone (most of the time at scale: 2.2 s of 2.3 at 256 devices), which
+# report.sh draws up as soon as nsysjax-align -s has written them,
+# beside the sections, their programs in W/plot.NAME.gp; "rest", the
+# others, the skews' programs taken in their place (adopt): the same
+# plots, numbered as one run numbers them.
 BEGIN {
 	FS = "\t"
 	PL = OUT "/plots"
 	KEYMAX = 16	# series named in a plot's key (plot_series)
 	SKD_MAX = 2000	# skews of a device drawn one point each (skews_distribution)
 	SKD_BINS = 200	# beyond: its curve at SKD_BINS + 1 points
+	if (PART == "skews") {
+		skews()
+		skews_distribution()
+		exit
+	}
 	printf "" > (W "/plots.list")
 	multi()
 	heap()
 	modules()
-	skews()
+	if (PART == "rest") adopt("skews"); else skews()
 	variability()
 	stragglers()
-	skews_distribution()
+	if (PART == "rest") adopt("skews-distribution"); else skews_distribution()
 	scatter()
 	wait_size()
 	close(W "/plots.list")
@@ -119,8 +131,12 @@ function tabfield(line, n,    k) {
 # as `gnuplot -c` arguments), the key naming the first KEYMAX, beyond
 # which it would cover the plot (an empty title is no key entry).
 function plot_begin(name) {
-	PF = W "/plot." ++NP ".gp"
-	print NP "\t" name > (W "/plots.list")
+	if (PART == "skews")
+		PF = W "/plot." name ".gp"
+	else {
+		PF = W "/plot." ++NP ".gp"
+		print NP "\t" name > (W "/plots.list")
+	}
 	printf "reset session\n" > PF
 	# noenhanced: names are shown as written (no _ subscripts); SI
 	# prefixes on log axes rather than exponent notation.
@@ -135,6 +151,18 @@ function plot_series(first, n, field, prefix,    i, k) {
 }
 function plot_end(text) {
 	printf "%s", text > PF
+	close(PF)
+}
+# adopt(NAME): plot NAME as PART "skews" wrote it (W/plot.NAME.gp), if
+# it did, as the next plot.
+function adopt(name,    f, line) {
+	f = W "/plot." name ".gp"
+	if ((getline line < f) <= 0)
+		return
+	PF = W "/plot." ++NP ".gp"
+	print NP "\t" name > (W "/plots.list")
+	do print line > PF; while ((getline line < f) > 0)
+	close(f)
 	close(PF)
 }
 
@@ -398,18 +426,22 @@ function before(x, y) {
 # SKDHI; in SKD_ORDER whether the rows are by Device already (as
 # nsysjax-align -s writes them, "by increasing Device, then Instance",
 # nsysjax-align(1)); in SKD_THIN whether a device has more than SKD_MAX.
-function skews(    i, x, d, v, s, r, rows, prev) {
-	NSKEWS = load(OUT "/alignment_skews.tsv", SKEWS)
+function skews(    file, d, v, s, r, rows, prev) {
+	file = SKEWS_FILE = OUT "/alignment_skews.tsv"
 	SKD_ORDER = 1; SKD_THIN = 0
-	for (i = 2; i <= NSKEWS; i++) {
-		split(SKEWS[i], x, "\t")
-		d = x[1] + 0; v = x[3] + 0
-		if (i > 2 && d < prev) SKD_ORDER = 0
+	# Streamed, each line split as $0 (FS): 768,000 lines at 256
+	# devices, which an array of lines split again held and slowed.
+	for (NSKEWS = 0; (getline < file) > 0;) {
+		if (++NSKEWS == 1)
+			continue
+		d = $1 + 0; v = $3 + 0
+		if (NSKEWS > 2 && d < prev) SKD_ORDER = 0
 		prev = d
 		if (!(d in SKDN)) { SKDN[d] = 0; SKDLO[d] = v; SKDHI[d] = v }
 		if (++SKDN[d] > SKD_MAX) SKD_THIN = 1
 		s[d] += v; if (v < SKDLO[d]) SKDLO[d] = v; if (v > SKDHI[d]) SKDHI[d] = v
 	}
+	close(file)
 	r = 0
 	for (d in SKDN) {
 		rows[++r] = sprintf("%d\t%.6f\t%.6f\t%.6f", d, s[d] / SKDN[d], SKDLO[d], SKDHI[d])
@@ -513,6 +545,7 @@ function skews_distribution(    i, x, rows, r, s, m, ng, thin) {
 	if (SKD_ORDER)
 		ng = skews_by_device(thin)
 	else {
+		load(SKEWS_FILE, SKEWS)
 		r = 0
 		for (i = 2; i <= NSKEWS; i++) {
 			split(SKEWS[i], x, "\t")
@@ -562,19 +595,21 @@ function skews_binned(ng, counted,    i, k, x, d, j, w, below, f) {
 			below = 0
 			for (j = 0; j <= SKD_BINS; j++) {
 				printf "%s\t%.6f\t%.6f\n", d, SKDLO[d] + j * w / SKD_BINS, below / SKDN[d] > f
-				below += SKDBIN[d, j]
+				below += SKDBIN[d * SKD_BINS + j]
 			}
 		}
 		close(f)
 	}
 }
 
-# skd_bin(D, V): skew V of device D counted in its bin (SKDBIN[D, j]).
+# skd_bin(D, V): skew V of device D counted in its bin j, SKDBIN[D x
+# SKD_BINS + j] (a number: a key D SUBSEP j, a string, cost mawk 0.3 s
+# of 0.7 at 256 devices).
 function skd_bin(d, v,    w, j) {
 	w = SKDHI[d] - SKDLO[d]
 	j = w > 0 ? int((v - SKDLO[d]) * SKD_BINS / w) : 0
 	if (j >= SKD_BINS) j = SKD_BINS - 1
-	SKDBIN[d, j]++
+	SKDBIN[d * SKD_BINS + j]++
 }
 
 # skews_distribution's files from SKEWS in order: PL/skews-by-device.tsv
@@ -582,20 +617,27 @@ function skd_bin(d, v,    w, j) {
 # would split it, W/skd.<k>.tsv per device with G[] and GF[] (unless
 # THIN: then each skew is counted in its bin for skews_binned, which
 # writes those); the number of devices.
-function skews_by_device(thin,    f, hdr, i, d, v, row, seen, ng, k) {
+function skews_by_device(thin,    f, hdr, i, d, dn, v, w, j, row, seen, ng, k) {
 	f = PL "/skews-by-device.tsv"
 	hdr = NSKEWS ? "Device\tEndTimeSkewMs" : ""
 	printf "" > f
 	print hdr > f
 	split("", G); split("", GF)
 	ng = 0
-	for (i = 2; i <= NSKEWS; i++) {
-		d = tabfield(SKEWS[i], 1)
-		v = tabfield(SKEWS[i], 3)
+	for (i = 1; (getline < SKEWS_FILE) > 0;) {
+		if (++i == 2)
+			continue
+		d = $1
+		v = $3
 		row = d "\t" v
 		print row > f
-		if (thin)
-			skd_bin(d + 0, v + 0)
+		if (thin) {	# skd_bin(d + 0, v + 0), inline: a call per
+				# skew was half this loop's time
+			w = SKDHI[dn = d + 0] - SKDLO[dn]
+			j = w > 0 ? int((v - SKDLO[dn]) * SKD_BINS / w) : 0
+			if (j >= SKD_BINS) j = SKD_BINS - 1
+			SKDBIN[dn * SKD_BINS + j]++
+		}
 		if (!(d in seen)) {
 			seen[d] = ++ng
 			G[ng] = "skd." ng ".tsv"; GF[ng] = row
@@ -605,6 +647,7 @@ function skews_by_device(thin,    f, hdr, i, d, v, row, seen, ng, k) {
 		if (!thin)
 			print row > (W "/" G[seen[d]])
 	}
+	close(SKEWS_FILE)
 	close(f)
 	for (k = 1; k <= ng && !thin; k++)
 		close(W "/" G[k])
