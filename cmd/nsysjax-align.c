@@ -46,33 +46,6 @@ skews_cb(struct tsv_writer *w, void *r)
 	return align_write_skews(r, w);
 }
 
-static void
-warn_missing(const struct align_run *r, const char *table)
-{
-	const int64_t *d;
-	size_t i, n = align_missing(r, &d);
-	char list[256] = "";
-
-	for (i = 0; i < n && strlen(list) < sizeof(list) - 48; i++)
-		snprintf(list + strlen(list), sizeof(list) - strlen(list),
-		    "%s%" PRId64, i ? " " : "", d[i]);
-	if (n > 0)
-		err_warn("no correction for device%s %s%s%s%s: %s rows are "
-		    "unchanged", n == 1 ? "" : "s", list, i < n ? " ..." : "",
-		    table ? " in " : "", table ? table : "",
-		    n == 1 ? "its" : "their");
-}
-
-static void
-report(const struct align_run *r, const char *table)
-{
-	if (align_declined(r))
-		err_warn("not aligned: %s; rows pass through unchanged",
-		    align_declined(r));
-	else
-		warn_missing(r, table);
-}
-
 /* Flush the output, then die with the message of the failure before. */
 static _Noreturn void
 die_after(struct tsv_writer *w)
@@ -125,7 +98,7 @@ main(int argc, char *argv[])
 	if (apply) {
 		if (align_apply(r, in, w, &t) != 0)
 			die_after(w);
-		report(r, apply);
+		align_report(r, apply);
 	} else {
 		if (skews)
 			align_keep_skews(r);
@@ -137,7 +110,7 @@ main(int argc, char *argv[])
 			err_die_last();
 		if (skews && outfile_tsv(skews, skews_cb, r) != 0)
 			err_die_last();
-		report(r, NULL);
+		align_report(r, NULL);
 		if (align_write(r, w) != 0)
 			die_after(w);
 	}

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/align.h"
 #include "base/err.h"
 #include "base/opt.h"
 #include "analysis/filter.h"
@@ -17,7 +18,7 @@
 #include "analysis/warmup.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-warmup [-imv] -c compiled | -s n\n"
+    "usage: nsysjax-warmup [-imv] -c compiled | -s n [-a table]\n"
     "           [--communication yes|no | --communication-from file] [file ...]";
 
 enum { OPT_COMM = 256, OPT_COMM_FROM };
@@ -33,6 +34,9 @@ static const struct opt_tool tool = { usage_line,
     "                          row); default: the input's Communication column\n"
     "  -s, --skip=N            the first N executions of every program are\n"
     "                          init; -c and --communication* are not read\n"
+    "  -a, --apply=TABLE       first subtract the clock corrections of TABLE\n"
+    "                          (nsysjax-align -o) from ProjStartMs, as\n"
+    "                          nsysjax-align -a TABLE piped in would\n"
     "  -i, --init              write the init rows, not the steady ones\n"
     "  -m, --mark              write every row, with a column Steady (0/1)\n"
     "  -v, --verbose           report counts and facts on stderr\n"
@@ -96,6 +100,7 @@ verbose(const struct warmup_stats *st, const struct warmup_facts *f)
 
 struct opts {
 	enum warmup_mode mode;
+	const char *apply;	/* -a table */
 	const char **compiled;	/* -c files */
 	size_t ncompiled;
 	const char *comm, *commfrom;
@@ -108,6 +113,7 @@ parse(int argc, char *argv[], struct opts *o)
 {
 	static const struct option longopts[] = {
 		{ "communication", required_argument, NULL, OPT_COMM },
+		{ "apply", required_argument, NULL, 'a' },
 		{ "communication-from", required_argument, NULL, OPT_COMM_FROM },
 		{ "compiled", required_argument, NULL, 'c' },
 		{ "init", no_argument, NULL, 'i' },
@@ -120,8 +126,11 @@ parse(int argc, char *argv[], struct opts *o)
 	int c;
 
 	o->compiled = mem_calloc((size_t)argc, sizeof(*o->compiled));
-	while ((c = opt_next(argc, argv, ":c:hims:vV", longopts, &tool)) != -1) {
+	while ((c = opt_next(argc, argv, ":a:c:hims:vV", longopts, &tool)) != -1) {
 		switch (c) {
+		case 'a':
+			o->apply = optarg;
+			break;
 		case 'c':
 			o->compiled[o->ncompiled++] = optarg;
 			break;
@@ -183,10 +192,41 @@ gather(const struct opts *o, char *const *files, size_t n,
 	}
 }
 
+/* -a: nsysjax-align's corrections applied row by row (align.h). */
+struct apply {
+	struct align_run *run;
+	struct align_table table;
+};
+
+static int
+apply_start(void *arg, struct tsv_reader *r)
+{
+	struct apply *a = arg;
+
+	return align_apply_begin(a->run, r) < 0 ? -1 : 0;
+}
+
+static int
+apply_line(void *arg, struct tsv_reader *r, const char **line, size_t *len)
+{
+	struct apply *a = arg;
+
+	return align_apply_line(a->run, r, &a->table, line, len);
+}
+
+/* align_table_read for opt_read. */
+static int
+read_table(FILE *fp, const char *path, void *t)
+{
+	return align_table_read(fp, path, t);
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct opts o = { .mode = WARMUP_OUT_STEADY, .skip = -1 };
+	struct apply a = { NULL, { 0 } };
+	struct warmup_rewrite rw = { apply_start, apply_line, &a };
 	struct warmup_facts f;
 	struct warmup_stats st;
 	struct tsv_writer *w;
@@ -197,13 +237,23 @@ main(int argc, char *argv[])
 	parse(argc, argv, &o);
 	n = (size_t)(argc - optind);
 	gather(&o, argv + optind, n, &f);
+	if (o.apply) {
+		opt_read(o.apply, read_table, &a.table);
+		a.run = align_run_new();
+	}
 	if ((in = filter_open(argv + optind, n)) == NULL)
 		err_die_last();
 	w = tsv_wopen(stdout, "<stdout>");
-	rc = warmup_run(in, w, &f, o.mode, &st);
+	rc = warmup_run(in, w, &f, o.mode, o.apply ? &rw : NULL, &st);
 	/* Rows already decided are written even when a later row is bad. */
 	if (tsv_wclose(w) != 0 || rc != 0)
 		err_die_last();
+	if (o.apply) {
+		align_apply_end(a.run, &a.table);
+		align_report(a.run, o.apply);
+		align_run_free(a.run);
+		align_table_free(&a.table);
+	}
 	if (o.verbose)
 		verbose(&st, &f);
 	report(&st, &f);

@@ -83,6 +83,28 @@ marked() {
 	awk -F'\t' 'NR > 1 && $NF == 0' "$T/m" | sed 's/	[^	]*$//' | cmp -s - "$T/i"
 }
 
+# applied FRAMES: -a TABLE (the corrections nsysjax-align -o estimates
+# from the communication frame) gives the bytes of nsysjax-align -a TABLE
+# piped in, for every frame and mode, and the rows did move.
+applied() {
+	o=$1
+	F="-c $o/compile.tsv --communication-from $o/communication.tsv"
+	$BIN/nsysjax-align -o "$T/corr" "$o/communication.tsv" > /dev/null 2>&1 &&
+		[ "$(wc -l < "$T/corr")" -gt 1 ] || return 1
+	for f in thunk module communication; do
+		for m in steady i m; do
+			case $m in steady) m='' ;; *) m=-$m ;; esac
+			# shellcheck disable=SC2086
+			$BIN/nsysjax-align -a "$T/corr" "$o/$f.tsv" | $W $m $F > "$T/ap1" 2> /dev/null || return 1
+			# shellcheck disable=SC2086
+			$W $m -a "$T/corr" $F "$o/$f.tsv" > "$T/ap2" 2> "$T/ap.err" || return 1
+			cmp -s "$T/ap1" "$T/ap2" && [ ! -s "$T/ap.err" ] || { echo "$f $m differs"; return 1; }
+		done
+		$W $F "$o/$f.tsv" | cmp -s - "$T/ap2" && { echo "$f: no row moved"; return 1; }
+	done
+	return 0
+}
+
 if have_data; then
 	mkdir -p "$T/p0" "$T/c4"
 	check "extract proc0" $X -n proc0 -o "$T/p0" "$DATA/pax_fsdp4_4proc_proc0.zip"
@@ -92,6 +114,7 @@ if have_data; then
 	check "facts arrive alike" facts "$T/c4"
 	check "several inputs" parts "$T/c4"
 	check "mark" marked "$T/c4"
+	check "-a: the bytes of nsysjax-align -a piped in" applied "$T/c4"
 	# --skip: every program loses the same number of executions.
 	$W -s 3 "$T/c4/module.tsv" > "$T/s3" &&
 	awk -F'\t' 'NR > 1 && $2 < 3 { bad++ } NR > 1 { n++ } END { exit bad || !n }' "$T/s3" &&
@@ -196,4 +219,25 @@ printf "$H" > "$T/h1"; printf 'ProgramId\tProgramExecution\n' > "$T/h2"
 expect_error -r 1 "h2: header differs" $W -s 1 "$T/h1" "$T/h2"
 : > "$T/empty"
 expect_error 1 "empty: no header line" $W -s 1 "$T/empty"
+
+# -a by hand: device 0's ProjStartMs less its correction, exact in ns
+# (10.5 - 0.25, 0.000001 - -2); device 1, not in the table, unchanged
+# and named in a warning; an empty ProjStartMs stays empty.
+printf 'Device\tCorrectionMs\tInstances\tSpreadMs\n0\t0.25\t3\t0\n' > "$T/t1"
+printf 'Device\tCorrectionMs\tInstances\tSpreadMs\n0\t-2\t3\t0\n' > "$T/t2"
+printf 'ProgramId\tProgramExecution\tDevice\tProjStartMs\nA\t5\t0\t10.5\nA\t5\t1\t10.5\nA\t6\t0\t\nA\t7\t0\t0.000001\n' > "$T/ap"
+$W -s 1 -a "$T/t1" "$T/ap" > "$T/o" 2> "$T/e" &&
+	[ "$(cut -f 4 "$T/o" | tr '\n' ' ')" = "ProjStartMs 10.25 10.5  -0.249999 " ] &&
+	grep -qF "no correction for device 1 in $T/t1: its rows are unchanged" "$T/e" &&
+	[ "$(wc -l < "$T/e")" -eq 1 ] && ok || notok "-a by hand: $(cat "$T/o" "$T/e")"
+$W -s 1 -a "$T/t2" "$T/ap" 2> /dev/null | cut -f 4 | tr '\n' ' ' | grep -qx "ProjStartMs 12.5 10.5  2.000001 " &&
+	ok || notok "-a: a negative correction"
+printf 'ProgramId\tProgramExecution\tDevice\nA\t5\t0\n' > "$T/nostart"
+$W -s 1 -a "$T/t1" "$T/nostart" > "$T/o" 2> "$T/e" && cmp -s "$T/o" "$T/nostart" &&
+	grep -qF "not aligned: no ProjStartMs column" "$T/e" && ok || notok "-a: no ProjStartMs passes"
+expect_error 1 "nosuch: No such file" $W -s 1 -a "$T/nosuch" "$T/ap"
+printf 'ProgramId\tProgramExecution\tProjStartMs\nA\t5\t1\n' > "$T/nodev"
+expect_error 1 "nodev: missing column 'Device'" $W -s 1 -a "$T/t1" "$T/nodev"
+printf 'ProgramId\tProgramExecution\tDevice\tProjStartMs\nA\t5\t0\t1.5\nA\t6\t0\t1x\n' > "$T/badstart"
+expect_error -r 1 "badstart:3: column ProjStartMs" $W -s 1 -a "$T/t1" "$T/badstart"
 done_testing t30-warmup

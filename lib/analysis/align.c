@@ -551,6 +551,8 @@ struct align_run {
 	size_t nmissing;
 	char *key;		/* scratch: instance key */
 	size_t keycap;
+	char *line;		/* align_apply_line's corrected row */
+	size_t linecap;
 };
 
 struct align_run *
@@ -582,6 +584,7 @@ align_run_free(struct align_run *r)
 	free(r->hascorr);
 	free(r->missing);
 	free(r->key);
+	free(r->line);
 	free(r);
 }
 
@@ -1022,30 +1025,54 @@ align_write(struct align_run *r, struct tsv_writer *w)
 	return r->mode == RUN_STREAM ? stream(r, w) : replay(r, w);
 }
 
-static int
-apply_row(struct align_run *r, struct tsv_reader *rd, struct tsv_writer *w,
-    const struct align_table *t)
+int
+align_apply_begin(struct align_run *r, const struct tsv_reader *rd)
+{
+	return find_cols(r, rd, 0);
+}
+
+int
+align_apply_line(struct align_run *r, struct tsv_reader *rd,
+    const struct align_table *t, const char **line, size_t *len)
 {
 	const int64_t *c;
-	const char *line, *field;
+	const char *field;
+	char ms[32];
 	int64_t dev, start;
-	size_t len, flen;
+	size_t flen, off, mlen;
 	int rc;
 
+	*line = tsv_rawline(rd, len);
+	if (r->declined)
+		return 0;
 	if (tsv_get_i64(rd, (size_t)r->cdev, &dev, 0) != 0)
 		return -1;
-	line = tsv_rawline(rd, &len);
 	if ((c = corr_of(r, dm_index(&r->devs, dev), t)) == NULL)
-		return put_raw(w, line, len);
+		return 0;
 	if ((rc = tsv_get_ms(rd, (size_t)r->cstart, &start, 1)) < 0)
 		return -1;
 	if (rc == 1)
-		return put_raw(w, line, len);
+		return 0;
 	if (beyond(start, ALIGN_MAX_NS))
 		return bad(rd, r->cstart, "out of range (more than 2^59 ns)");
+	/* The row with the field replaced: what comes before it, the
+	 * corrected time (tsv_ms's text), what comes after. */
 	field = tsv_rawfield(rd, (size_t)r->cstart, &flen);
-	return put_corrected(w, line, len, (size_t)(field - line), flen,
-	    start - *c);
+	off = (size_t)(field - *line);
+	mlen = tsv_fmt_ms(ms, start - *c);
+	mem_grow(&r->line, &r->linecap, *len - flen + mlen + 1, 1);
+	memcpy(r->line, *line, off);
+	memcpy(r->line + off, ms, mlen);
+	memcpy(r->line + off + mlen, field + flen, *len - off - flen);
+	*len = *len - flen + mlen;
+	*line = r->line;
+	return 0;
+}
+
+void
+align_apply_end(struct align_run *r, const struct align_table *t)
+{
+	note_missing(r, t);
 }
 
 int
@@ -1054,16 +1081,43 @@ align_apply(struct align_run *r, struct filter *f, struct tsv_writer *w,
 {
 	int rc;
 
+	const char *line;
+	size_t len;
+
 	r->f = f;
-	if ((rc = find_cols(r, filter_reader(f), 0)) < 0)
+	if ((rc = align_apply_begin(r, filter_reader(f))) < 0)
 		return -1;
 	if (tsv_header(w, (const char *const *)r->names) != 0)
 		return -1;
 	if (rc == 1)
 		return stream(r, w);
 	while ((rc = filter_next(f)) == 1)
-		if (apply_row(r, filter_reader(f), w, t) != 0)
+		if (align_apply_line(r, filter_reader(f), t, &line, &len) != 0 ||
+		    put_raw(w, line, len) != 0)
 			return -1;
-	note_missing(r, t);
+	align_apply_end(r, t);
 	return rc;
+}
+
+void
+align_report(const struct align_run *r, const char *table)
+{
+	const int64_t *d;
+	size_t i, n;
+	char list[256] = "";
+
+	if (align_declined(r)) {
+		err_warn("not aligned: %s; rows pass through unchanged",
+		    align_declined(r));
+		return;
+	}
+	n = align_missing(r, &d);
+	for (i = 0; i < n && strlen(list) < sizeof(list) - 48; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+		    "%s%" PRId64, i ? " " : "", d[i]);
+	if (n > 0)
+		err_warn("no correction for device%s %s%s%s%s: %s rows are "
+		    "unchanged", n == 1 ? "" : "s", list, i < n ? " ..." : "",
+		    table ? " in " : "", table ? table : "",
+		    n == 1 ? "its" : "their");
 }

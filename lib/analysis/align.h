@@ -43,6 +43,7 @@
 #include <stdio.h>
 
 struct filter;
+struct tsv_reader;
 struct tsv_writer;
 
 /*
@@ -197,6 +198,32 @@ int align_write(struct align_run *r, struct tsv_writer *w);
  */
 int align_apply(struct align_run *r, struct filter *f, struct tsv_writer *w,
     const struct align_table *t);
+
+/*
+ * align_apply a row at a time, for a filter that corrects its rows as it
+ * reads them (nsysjax-warmup --apply; one pass where align_apply piped
+ * into it parsed and wrote every row twice, 0.5 s of CPU at 256
+ * processes).  align_apply_begin after RD's header: 0, 1 when RD has no
+ * ProjStartMs column (R declines, align_declined says why, and rows pass
+ * unchanged), -1 with an err message when it has no Device column.
+ * align_apply_line for each row of RD: *LINE and *LEN the row with
+ * ProjStartMs minus its device's correction in T (ms, exact, as
+ * tsv_ms writes it), or the row as read for a device not in T or an
+ * empty ProjStartMs; valid until the next call.  -1 with an err message
+ * naming input, line and column for a bad Device or ProjStartMs.
+ * align_apply_end after the last row, for align_missing.
+ */
+int align_apply_begin(struct align_run *r, const struct tsv_reader *rd);
+int align_apply_line(struct align_run *r, struct tsv_reader *rd,
+    const struct align_table *t, const char **line, size_t *len);
+void align_apply_end(struct align_run *r, const struct align_table *t);
+
+/*
+ * The warning after applying a table (TABLE: its name, or NULL after an
+ * estimate), on stderr (err_warn): that R declined and why, or the
+ * devices the table had no correction for (the first few).
+ */
+void align_report(const struct align_run *r, const char *table);
 
 /*
  * The devices of the input whose rows were left unchanged for want of a

@@ -198,6 +198,7 @@ warmup_is_compile_frame(const struct tsv_reader *r)
 
 struct run {
 	const struct warmup_facts *f;
+	const struct warmup_rewrite *rw;	/* or NULL */
 	struct tsv_writer *out;
 	enum warmup_mode mode;
 	struct warmup_stats *st;
@@ -231,6 +232,19 @@ static int
 decided(const struct run *x)
 {
 	return x->comm != WARMUP_COMM_INPUT && x->seen_steady;
+}
+
+/* The current row of R as it is written: as read, or as x->rw makes
+ * it. */
+static int
+row_text(struct run *x, struct tsv_reader *r, const char **line,
+    size_t *len)
+{
+	if (x->rw == NULL) {
+		*line = tsv_rawline(r, len);
+		return 0;
+	}
+	return x->rw->line(x->rw->arg, r, line, len);
 }
 
 /* Write one row as the mode asks. */
@@ -368,7 +382,8 @@ row(struct run *x, struct tsv_reader *r)
 	p = tsv_rawfield(r, (size_t)x->pidcol, &plen);
 	c = classify(x->f->skip >= 0 ? 0 : compiled_cached(x, p, plen),
 	    x->f->skip, exec);
-	line = tsv_rawline(r, &llen);
+	if (row_text(x, r, &line, &llen) != 0)
+		return -1;
 	x->st->rows++;
 	if (decided(x))
 		return emit(x, line, llen, warmup_steady(c, x->comm));
@@ -443,7 +458,8 @@ compile_rows(struct run *x, struct filter *in)
 	int rc;
 
 	while ((rc = filter_next(in)) == 1) {
-		line = tsv_rawline(filter_reader(in), &len);
+		if (row_text(x, filter_reader(in), &line, &len) != 0)
+			return -1;
 		x->st->rows++;
 		if (emit(x, line, len, 0) != 0)
 			return -1;
@@ -454,14 +470,16 @@ compile_rows(struct run *x, struct filter *in)
 int
 warmup_run(struct filter *in, struct tsv_writer *out,
     const struct warmup_facts *f, enum warmup_mode mode,
-    struct warmup_stats *st)
+    const struct warmup_rewrite *rw, struct warmup_stats *st)
 {
-	struct run x = { .f = f, .out = out, .mode = mode, .st = st };
+	struct run x = { .f = f, .rw = rw, .out = out, .mode = mode,
+	    .st = st };
 	int rc;
 
 	memset(st, 0, sizeof(*st));
 	st->communication = -1;
 	if (setup(&x, filter_reader(in)) != 0 ||
+	    (rw && rw->start(rw->arg, filter_reader(in)) != 0) ||
 	    header(&x, filter_reader(in)) != 0)
 		return -1;
 	if (st->compile_frame)

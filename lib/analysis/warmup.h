@@ -158,9 +158,26 @@ int warmup_fallback(size_t rows, size_t steady);
 int warmup_is_compile_frame(const struct tsv_reader *r);
 
 /*
+ * A change to every row before it is classified and written
+ * (nsysjax-warmup --apply: nsysjax-align's clock corrections, align.h
+ * align_apply_line, in the same pass).  START, once IN's header is read:
+ * 0, or -1 with an err message.  LINE, per row: the text to write for
+ * the reader's current row, *LEN bytes, valid until the next call; 0, or
+ * -1 with an err message.  A rewrite keeps the fields warmup_run reads
+ * as they were.
+ */
+struct warmup_rewrite {
+	int (*start)(void *arg, struct tsv_reader *r);
+	int (*line)(void *arg, struct tsv_reader *r, const char **line,
+	    size_t *len);
+	void *arg;
+};
+
+/*
  * The filter: read every row of IN, write the header and the rows that
  * MODE asks for to OUT, in input order, every column passed through
- * unchanged (MODE WARMUP_OUT_MARK appends WARMUP_MARK_COLUMN).  Columns
+ * unchanged (MODE WARMUP_OUT_MARK appends WARMUP_MARK_COLUMN), or as RW
+ * rewrites the rows (NULL: none).  Columns
  * read: ProgramId and ProgramExecution (integer), and Communication (0 or
  * 1) when F->communication is WARMUP_COMM_INPUT and no skip count is set.
  * ST receives the counts and the facts used; the caller reports a
@@ -175,6 +192,6 @@ int warmup_is_compile_frame(const struct tsv_reader *r);
  */
 int warmup_run(struct filter *in, struct tsv_writer *out,
     const struct warmup_facts *f, enum warmup_mode mode,
-    struct warmup_stats *st);
+    const struct warmup_rewrite *rw, struct warmup_stats *st);
 
 #endif

@@ -189,15 +189,15 @@ steady() {
 
 # steady_frame FRAMES CORRECTIONS FRAME: the steady state of FRAMES/FRAME.tsv
 # on standard output: aligned with the table CORRECTIONS (unless it is
-# empty: alignment declined), then split by nsysjax-warmup; streamed.
-# With WARMUP_SKIP set (report.sh --skip N), the first N executions of
-# every program are initialisation instead (nsysjax-warmup -s N).
+# empty: alignment declined), then split, by nsysjax-warmup -a in one
+# pass (nsysjax-align -a piped into it read and wrote every row twice);
+# streamed.  With WARMUP_SKIP set (report.sh --skip N), the first N
+# executions of every program are initialisation instead
+# (nsysjax-warmup -s N).
 WARMUP_SKIP=''
 steady_frame() {
 	if lines2 "$2"; then
-		{ nsysjax-align -a "$2" "$1/$3.tsv" || echo "$?" > "$W/align-$3.failed"; } |
-			warmup "$1"
-		[ ! -f "$W/align-$3.failed" ] || die "nsysjax-align -a failed on $1/$3.tsv"
+		warmup "$1" -a "$2" "$1/$3.tsv"
 	else
 		warmup "$1" "$1/$3.tsv"
 	fi

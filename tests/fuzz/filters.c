@@ -1,7 +1,8 @@
 /*
  * Fuzz target: the TSV filters' analyses on what they read: collective
  * bandwidths and summaries, clock alignment (estimated, with its skews,
- * and applied from a corrections table), the warm-up split, compile
+ * and applied from a corrections table), the warm-up split (also with
+ * the side table applied as corrections, nsysjax-warmup -a), compile
  * statistics, the flame-graph folding with its side tables, the
  * statistics of nsysjax-stats (every table), the comparison of two runs
  * (nsysjax-diff: the rows against the side table as frames, with the
@@ -104,6 +105,54 @@ align(void)
 	fclose(fp);
 }
 
+/* warmup_run's rewrite by a corrections table (nsysjax-warmup -a). */
+struct apply {
+	struct align_run *run;
+	struct align_table table;
+};
+
+static int
+apply_start(void *arg, struct tsv_reader *r)
+{
+	return align_apply_begin(((struct apply *)arg)->run, r) < 0 ? -1 : 0;
+}
+
+static int
+apply_line(void *arg, struct tsv_reader *r, const char **line, size_t *len)
+{
+	struct apply *a = arg;
+
+	return align_apply_line(a->run, r, &a->table, line, len);
+}
+
+/* The rows split with the side table applied as corrections, when it
+ * reads as one. */
+static void
+warmup_apply(struct warmup_facts *f)
+{
+	struct apply a = { NULL, { 0 } };
+	struct warmup_rewrite rw = { apply_start, apply_line, &a };
+	struct warmup_stats st;
+	struct tsv_writer *w;
+	struct filter *in;
+	FILE *fp;
+
+	if ((fp = fopen(files[1], "r")) == NULL)
+		abort();
+	if (align_table_read(fp, "side", &a.table) == 0 &&
+	    (in = rows()) != NULL) {
+		a.run = align_run_new();
+		w = tsv_wopen(fuzz_null(), "null");
+		if (warmup_run(in, w, f, WARMUP_OUT_MARK, &rw, &st) == 0)
+			align_apply_end(a.run, &a.table);
+		(void)tsv_wclose(w);
+		align_run_free(a.run);
+		filter_close(in);
+	}
+	align_table_free(&a.table);
+	fclose(fp);
+}
+
 static void
 warmup(void)
 {
@@ -131,10 +180,11 @@ warmup(void)
 		if ((in = rows()) == NULL)
 			break;
 		w = tsv_wopen(fuzz_null(), "null");
-		(void)warmup_run(in, w, &f, mode[i], &st);
+		(void)warmup_run(in, w, &f, mode[i], NULL, &st);
 		(void)tsv_wclose(w);
 		filter_close(in);
 	}
+	warmup_apply(&f);
 	warmup_facts_free(&f);
 }
 

@@ -150,7 +150,7 @@ run(const char *text, const struct warmup_facts *f, enum warmup_mode mode)
 	if ((in = filter_open(files, 1)) == NULL)
 		res.rc = -1;
 	else
-		res.rc = warmup_run(in, w, f, mode, &res.st);
+		res.rc = warmup_run(in, w, f, mode, NULL, &res.st);
 	tsv_wclose(w);
 	fclose(out);
 	filter_close(in);
