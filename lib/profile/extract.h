@@ -36,9 +36,10 @@ struct extract_ahead;
 struct dumpcache;
 
 /*
- * The hlo rows the parts a worker extracted hold (parts.h), keyed by the
- * digest of their dump and "ProgramId\tName", each with the lowest part
- * (the index of a profile of the run) that holds it.  A row of the same
+ * The hlo rows the parts a worker extracted hold (parts.h), and those of
+ * the finished parts of other workers it read (extract_seen_load), keyed
+ * by the digest of their dump and "ProgramId\tName", each with the
+ * lowest part (the index of a profile of the run) that holds it.  A row of the same
  * dump is the same row, so part CUR leaves out a row that a lower part
  * holds (as one extraction compares it once): the merge keeps the
  * lowest part's row, and its stack frames came first there too.  A row

@@ -11,6 +11,9 @@
  * in a thread while it extracts one (extract_ahead_start), as one
  * extraction in one process does;
  * merge.h joins the directories into the frames of one extraction.
+ * A part leaves out the hlo rows that a lower part holds (extract.h,
+ * struct extract_seen), whether its own worker extracted that part or
+ * another worker finished it before (its DIR/rowkeys).
  * Workers are forked processes, not threads: a profile's extraction keeps
  * its state in one struct extract, and a worker that fails or crashes
  * cannot take the others' memory with it.  (A process per profile cost
