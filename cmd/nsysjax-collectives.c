@@ -39,12 +39,7 @@ static const char *const summaries[] = { "bandwidth", "hidden", "waits" };
 static int
 summary_parse(const char *name)
 {
-	int i;
-
-	for (i = 0; i < NSUMMARIES; i++)
-		if (strcmp(name, summaries[i]) == 0)
-			return i;
-	return -1;
+	return opt_index(name, summaries, NSUMMARIES);
 }
 
 struct table_job {

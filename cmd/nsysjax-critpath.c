@@ -105,12 +105,7 @@ static const char *const table_names[CRITPATH_MODE_SVG] = { "path",
 static int
 table_parse(const char *name)
 {
-	int i;
-
-	for (i = 0; i < CRITPATH_MODE_SVG; i++)
-		if (strcmp(name, table_names[i]) == 0)
-			return i;
-	return -1;
+	return opt_index(name, table_names, CRITPATH_MODE_SVG);
 }
 
 /*

@@ -65,12 +65,7 @@ static const char *const kind_files[] = { "source.folded", "op_name.folded",
 static int
 kind_parse(const char *name)
 {
-	int i;
-
-	for (i = 0; i < 3; i++)
-		if (strcmp(name, kind_names[i]) == 0)
-			return i;
-	return -1;
+	return opt_index(name, kind_names, 3);
 }
 
 /* -b: one kind, or with -o a list (the kinds' bits in o->kinds); BY is

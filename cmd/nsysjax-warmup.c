@@ -192,28 +192,6 @@ gather(const struct opts *o, char *const *files, size_t n,
 	}
 }
 
-/* -a: nsysjax-align's corrections applied row by row (align.h). */
-struct apply {
-	struct align_run *run;
-	struct align_table table;
-};
-
-static int
-apply_start(void *arg, struct tsv_reader *r)
-{
-	struct apply *a = arg;
-
-	return align_apply_begin(a->run, r) < 0 ? -1 : 0;
-}
-
-static int
-apply_line(void *arg, struct tsv_reader *r, const char **line, size_t *len)
-{
-	struct apply *a = arg;
-
-	return align_apply_line(a->run, r, &a->table, line, len);
-}
-
 /* align_table_read for opt_read. */
 static int
 read_table(FILE *fp, const char *path, void *t)
@@ -225,8 +203,10 @@ int
 main(int argc, char *argv[])
 {
 	struct opts o = { .mode = WARMUP_OUT_STEADY, .skip = -1 };
-	struct apply a = { NULL, { 0 } };
-	struct warmup_rewrite rw = { apply_start, apply_line, &a };
+	struct align_table table = { 0 };
+	struct align_applier a = { NULL, &table };
+	struct warmup_rewrite rw = { align_applier_start, align_applier_line,
+	    &a };
 	struct warmup_facts f;
 	struct warmup_stats st;
 	struct tsv_writer *w;
@@ -238,7 +218,7 @@ main(int argc, char *argv[])
 	n = (size_t)(argc - optind);
 	gather(&o, argv + optind, n, &f);
 	if (o.apply) {
-		opt_read(o.apply, read_table, &a.table);
+		opt_read(o.apply, read_table, &table);
 		a.run = align_run_new();
 	}
 	if ((in = filter_open(argv + optind, n)) == NULL)
@@ -249,10 +229,10 @@ main(int argc, char *argv[])
 	if (tsv_wclose(w) != 0 || rc != 0)
 		err_die_last();
 	if (o.apply) {
-		align_apply_end(a.run, &a.table);
+		align_apply_end(a.run, &table);
 		align_report(a.run, o.apply);
 		align_run_free(a.run);
-		align_table_free(&a.table);
+		align_table_free(&table);
 	}
 	if (o.verbose)
 		verbose(&st, &f);

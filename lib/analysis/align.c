@@ -912,19 +912,22 @@ align_read(struct align_run *r, struct filter *f)
 	return 0;
 }
 
-/* Write LINE[0..LEN) with the field at OFF (FLEN bytes) replaced by the
- * time NS: the fields around it go to the writer as they are, in two
- * pieces (the writer puts the TABs between). */
-static int
-put_corrected(struct tsv_writer *w, const char *line, size_t len,
-    size_t off, size_t flen, int64_t ns)
+/* LINE[0..LEN) with its field at [OFF, OFF + FLEN) replaced by the time
+ * NS (tsv_ms's text), in R's buffer: *OUTLEN bytes, valid until the next
+ * call. */
+static const char *
+corrected(struct align_run *r, const char *line, size_t len, size_t off,
+    size_t flen, int64_t ns, size_t *outlen)
 {
-	if (off > 0)
-		tsv_raw(w, line, off - 1);
-	tsv_ms(w, ns);
-	if (off + flen < len)
-		tsv_raw(w, line + off + flen + 1, len - off - flen - 1);
-	return tsv_eor(w);
+	char ms[32];
+	size_t mlen = tsv_fmt_ms(ms, ns);
+
+	mem_grow(&r->line, &r->linecap, len - flen + mlen + 1, 1);
+	memcpy(r->line, line, off);
+	memcpy(r->line + off, ms, mlen);
+	memcpy(r->line + off + mlen, line + off + flen, len - off - flen);
+	*outlen = len - flen + mlen;
+	return r->line;
 }
 
 static int
@@ -955,7 +958,7 @@ replay(struct align_run *r, struct tsv_writer *w)
 	struct rechdr h;
 	const int64_t *c;
 	const char *line;
-	size_t off, flen;
+	size_t off, flen, len;
 	int rc;
 
 	while ((rc = spool_need(sp, sizeof(h))) == 1) {
@@ -970,8 +973,9 @@ replay(struct align_run *r, struct tsv_writer *w)
 			rc = put_raw(w, line, h.len);
 		else {
 			off = field_at(line, h.len, r->cstart, &flen);
-			rc = put_corrected(w, line, h.len, off, flen,
-			    h.start - *c);
+			line = corrected(r, line, h.len, off, flen,
+			    h.start - *c, &len);
+			rc = put_raw(w, line, len);
 		}
 		if (rc != 0)
 			return -1;
@@ -1037,9 +1041,8 @@ align_apply_line(struct align_run *r, struct tsv_reader *rd,
 {
 	const int64_t *c;
 	const char *field;
-	char ms[32];
 	int64_t dev, start;
-	size_t flen, off, mlen;
+	size_t flen;
 	int rc;
 
 	*line = tsv_rawline(rd, len);
@@ -1055,17 +1058,9 @@ align_apply_line(struct align_run *r, struct tsv_reader *rd,
 		return 0;
 	if (beyond(start, ALIGN_MAX_NS))
 		return bad(rd, r->cstart, "out of range (more than 2^59 ns)");
-	/* The row with the field replaced: what comes before it, the
-	 * corrected time (tsv_ms's text), what comes after. */
 	field = tsv_rawfield(rd, (size_t)r->cstart, &flen);
-	off = (size_t)(field - *line);
-	mlen = tsv_fmt_ms(ms, start - *c);
-	mem_grow(&r->line, &r->linecap, *len - flen + mlen + 1, 1);
-	memcpy(r->line, *line, off);
-	memcpy(r->line + off, ms, mlen);
-	memcpy(r->line + off + mlen, field + flen, *len - off - flen);
-	*len = *len - flen + mlen;
-	*line = r->line;
+	*line = corrected(r, *line, *len, (size_t)(field - *line), flen,
+	    start - *c, len);
 	return 0;
 }
 
@@ -1073,6 +1068,22 @@ void
 align_apply_end(struct align_run *r, const struct align_table *t)
 {
 	note_missing(r, t);
+}
+
+int
+align_applier_start(void *arg, struct tsv_reader *rd)
+{
+	return align_apply_begin(((struct align_applier *)arg)->run, rd) < 0 ?
+	    -1 : 0;
+}
+
+int
+align_applier_line(void *arg, struct tsv_reader *rd, const char **line,
+    size_t *len)
+{
+	const struct align_applier *a = arg;
+
+	return align_apply_line(a->run, rd, a->table, line, len);
 }
 
 int

@@ -219,6 +219,20 @@ int align_apply_line(struct align_run *r, struct tsv_reader *rd,
 void align_apply_end(struct align_run *r, const struct align_table *t);
 
 /*
+ * The same as callbacks of a filter's row rewrite (warmup.h struct
+ * warmup_rewrite), ARG an align_applier: its run's align_apply_begin
+ * (1, a frame without ProjStartMs, is success) and align_apply_line with
+ * its table.
+ */
+struct align_applier {
+	struct align_run *run;
+	const struct align_table *table;
+};
+int align_applier_start(void *arg, struct tsv_reader *rd);
+int align_applier_line(void *arg, struct tsv_reader *rd, const char **line,
+    size_t *len);
+
+/*
  * The warning after applying a table (TABLE: its name, or NULL after an
  * estimate), on stderr (err_warn): that R declined and why, or the
  * devices the table had no correction for (the first few).

@@ -8,6 +8,7 @@
 #include "analysis/roofline.h"
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/opt.h"
 #include "base/sort.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
@@ -138,12 +139,7 @@ roofline_table_name(enum roofline_table t)
 int
 roofline_table_parse(const char *name)
 {
-	int t;
-
-	for (t = 0; t < ROOFLINE_NTABLES; t++)
-		if (strcmp(name, table_names[t]) == 0)
-			return t;
-	return -1;
+	return opt_index(name, table_names, ROOFLINE_NTABLES);
 }
 
 /* The cost of one execution of an instruction (hlo frame). */

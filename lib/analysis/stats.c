@@ -9,6 +9,7 @@
 #include "analysis/stats.h"
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/opt.h"
 #include "base/outfile.h"
 #include "base/sort.h"
 #include "base/strtab.h"
@@ -325,12 +326,7 @@ stats_table_name(enum stats_table t)
 int
 stats_table_parse(const char *name)
 {
-	int i;
-
-	for (i = 0; i < STATS_NTABLES; i++)
-		if (strcmp(name, table_names[i]) == 0)
-			return i;
-	return -1;
+	return opt_index(name, table_names, STATS_NTABLES);
 }
 
 int

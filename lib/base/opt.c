@@ -145,6 +145,17 @@ opt_bits(const struct opt_tool *t, const char *noun, const char *arg,
 	return bits;
 }
 
+int
+opt_index(const char *name, const char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(name, names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
 void
 opt_read(const char *path, int (*read)(FILE *fp, const char *path,
     void *arg), void *arg)

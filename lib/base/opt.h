@@ -69,6 +69,10 @@ int64_t opt_i64(const struct opt_tool *t, const char *name, const char *arg,
 unsigned opt_bits(const struct opt_tool *t, const char *noun, const char *arg,
     int (*parse)(const char *name));
 
+/* The index of NAME in NAMES[0..N) (the names of a tool's tables or
+ * kinds, by index), or -1: what opt_bits's PARSE returns. */
+int opt_index(const char *name, const char *const *names, size_t n);
+
 /*
  * Read the file PATH that an option names with READ(FP, PATH, ARG),
  * which returns 0, or nonzero with the message in err_msg().  Ends the

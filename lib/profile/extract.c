@@ -873,6 +873,8 @@ extract_seen_load(struct extract_seen *s, size_t part, FILE *fp)
 	uint32_t len;
 	int added;
 
+	/* A key is a digest and "ProgramId\tName": a length of 0 or past a
+	 * mebibyte is no record of extract_seen_save's. */
 	while (fread(&len, sizeof(len), 1, fp) == 1 && len > 0 &&
 	    len <= ((uint32_t)1 << 20)) {
 		mem_grow(&buf, &cap, len, 1);

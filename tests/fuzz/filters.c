@@ -105,33 +105,15 @@ align(void)
 	fclose(fp);
 }
 
-/* warmup_run's rewrite by a corrections table (nsysjax-warmup -a). */
-struct apply {
-	struct align_run *run;
-	struct align_table table;
-};
-
-static int
-apply_start(void *arg, struct tsv_reader *r)
-{
-	return align_apply_begin(((struct apply *)arg)->run, r) < 0 ? -1 : 0;
-}
-
-static int
-apply_line(void *arg, struct tsv_reader *r, const char **line, size_t *len)
-{
-	struct apply *a = arg;
-
-	return align_apply_line(a->run, r, &a->table, line, len);
-}
-
 /* The rows split with the side table applied as corrections, when it
  * reads as one. */
 static void
 warmup_apply(struct warmup_facts *f)
 {
-	struct apply a = { NULL, { 0 } };
-	struct warmup_rewrite rw = { apply_start, apply_line, &a };
+	struct align_table t = { 0 };
+	struct align_applier a = { NULL, &t };
+	struct warmup_rewrite rw = { align_applier_start, align_applier_line,
+	    &a };
 	struct warmup_stats st;
 	struct tsv_writer *w;
 	struct filter *in;
@@ -139,17 +121,17 @@ warmup_apply(struct warmup_facts *f)
 
 	if ((fp = fopen(files[1], "r")) == NULL)
 		abort();
-	if (align_table_read(fp, "side", &a.table) == 0 &&
+	if (align_table_read(fp, "side", &t) == 0 &&
 	    (in = rows()) != NULL) {
 		a.run = align_run_new();
 		w = tsv_wopen(fuzz_null(), "null");
 		if (warmup_run(in, w, f, WARMUP_OUT_MARK, &rw, &st) == 0)
-			align_apply_end(a.run, &a.table);
+			align_apply_end(a.run, &t);
 		(void)tsv_wclose(w);
 		align_run_free(a.run);
 		filter_close(in);
 	}
-	align_table_free(&a.table);
+	align_table_free(&t);
 	fclose(fp);
 }
 

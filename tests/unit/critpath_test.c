@@ -158,10 +158,7 @@ static uint64_t rng = 88172645463325252ULL;
 static int64_t
 rnd(int64_t n)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (int64_t)(rng % (uint64_t)n);
+	return (int64_t)(unit_rand(&rng) % (uint64_t)n);
 }
 
 /* A random model: each device a sequence of compute operations and the

@@ -205,10 +205,7 @@ static uint64_t rng = 88172645463325252ULL;
 static uint64_t
 rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return unit_rand(&rng);
 }
 
 /* Round trip N values of width BW through rle_encode and the decoder. */

@@ -57,8 +57,7 @@ shortest(void)
 		if (i < 25000) {
 			uint64_t bits;
 
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			bits = x;
+			bits = unit_rand(&x);
 			memcpy(&v, &bits, sizeof(v));
 			if (!isfinite(v) || v == 0)
 				continue;

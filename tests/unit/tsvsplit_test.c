@@ -27,10 +27,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15u;
 static uint32_t
 next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)(rng >> 16);
+	return (uint32_t)(unit_rand(&rng) >> 16);
 }
 
 /* A byte of a field: mostly plain, sometimes one the scan must see. */

@@ -7,10 +7,23 @@
 #define NSYSJAX_UNIT_H
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 static int unit_pass, unit_fail;
+
+/* The next of a test's pseudo-random numbers from *STATE (nonzero):
+ * Marsaglia's xorshift64 (13, 7, 17), the same sequence on every
+ * machine. */
+static inline uint64_t
+unit_rand(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
 
 #define CHECK(cond) do { \
 	if (cond) unit_pass++; \
