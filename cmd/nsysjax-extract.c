@@ -100,15 +100,15 @@ meta_out(const char *const *paths, size_t n, const struct extract_opts *o)
 /* Join DIRS[0..N) (parts) into DIR, or frame BIT to stdout. */
 static int
 merge_out(const char *const *dirs, size_t n, unsigned bits, unsigned bit,
-    const char *dir, struct err_notes *notes)
+    const char *dir, struct err_notes *notes, const struct merge_shared *sh)
 {
 	struct tsv_writer *w;
 	int rc;
 
 	if (dir)
-		return merge_write_dir(dirs, n, bits, dir, notes);
+		return merge_write_dir(dirs, n, bits, dir, notes, sh);
 	w = tsv_wopen(stdout, "<stdout>");
-	rc = merge_write(dirs, n, bit, w, notes);
+	rc = merge_write(dirs, n, bit, w, notes, sh);
 	if (tsv_wclose(w) != 0)
 		rc = -1;
 	return rc;
@@ -127,7 +127,7 @@ merge_parts(const char *const *dirs, size_t n, unsigned bit, const char *dir)
 		err_die("%s: no %s.tsv to merge", dirs[0],
 		    extract_frame_names[__builtin_ctz(bit)]);
 	if (merge_devices(dirs, n) != 0 ||
-	    merge_out(dirs, n, bits, bit, dir, &notes) != 0)
+	    merge_out(dirs, n, bits, bit, dir, &notes, NULL) != 0)
 		die(&notes);
 	err_notes_print(&notes);
 	err_notes_free(&notes);
@@ -135,8 +135,9 @@ merge_parts(const char *const *dirs, size_t n, unsigned bit, const char *dir)
 
 /*
  * One worker process per profile, JOBS at once, their frames merged
- * (parts.h, merge.h); in this process alone when the profiles share a
- * device, which only one extraction of them all can number.
+ * (parts.h, merge.h).  Profiles that share a device (copies of one run)
+ * merge with what their thunk frames tell (merge_shared_begin), in this
+ * process alone when they cannot.
  */
 static void
 extract_parts(const char *const *paths, size_t n, struct extract_opts *o,
@@ -144,20 +145,21 @@ extract_parts(const char *const *paths, size_t n, struct extract_opts *o,
     const char *dir)
 {
 	struct err_notes notes = { NULL, 0, 0 };
+	struct extract_opts po = *o;
+	struct merge_shared *sh = NULL;
 	struct parts p;
-	int rc;
+	int rc = 0;
 
-	/* Known before the workers start when the thread tables say so;
-	 * only the frames merge_devices checks number per device. */
-	if ((o->frames & (EXTRACT_THUNK | EXTRACT_MODULE |
-	    EXTRACT_COMMUNICATION)) && parts_devices_shared(paths, n,
-	    o->dumpdir)) {
-		extract_here(paths, n, o, dir);
-		return;
-	}
-	if (parts_extract(paths, o, pr, np, jobs, &p, &notes) != 0)
+	/* The communication frame's hidden time needs the compute thunks:
+	 * the parts hold the thunk frame too when the thread tables say
+	 * that a device is shared. */
+	if ((o->frames & EXTRACT_COMMUNICATION) && !(o->frames & EXTRACT_THUNK) &&
+	    parts_devices_shared(paths, n, o->dumpdir))
+		po.frames |= EXTRACT_THUNK;
+	if (parts_extract(paths, &po, pr, np, jobs, &p, &notes) != 0)
 		die(&notes);
-	rc = merge_devices((const char *const *)p.dirs, p.n);
+	if (o->frames & (EXTRACT_THUNK | EXTRACT_COMMUNICATION))
+		rc = merge_shared_begin((const char *const *)p.dirs, p.n, &sh);
 	if (rc == 1) {
 		parts_remove(&p);
 		err_notes_free(&notes);
@@ -167,10 +169,12 @@ extract_parts(const char *const *paths, size_t n, struct extract_opts *o,
 	err_notes_print(&notes);
 	err_notes_free(&notes);
 	if (rc != 0 || merge_out((const char *const *)p.dirs, p.n,
-	    dir ? p.frames & o->frames : 0, o->frames, dir, &notes) != 0) {
+	    dir ? p.frames & o->frames : 0, o->frames, dir, &notes, sh) != 0) {
+		merge_shared_free(sh);
 		parts_remove(&p);
 		die(&notes);
 	}
+	merge_shared_free(sh);
 	parts_remove(&p);
 	err_notes_print(&notes);
 	err_notes_free(&notes);

@@ -120,20 +120,30 @@ check "Slurm array, more tasks than inputs" same "$T/one" "$T/s8/frames"
 rm "$T"/s8/parts/000004.done
 expect_error 1 "task 4 of 11 did not finish" env NSYSJAX_BIN=$BIN sh pipelines/extract-slurm.sh -m "$T/s8" "$T/list"
 
-# Devices in two profiles: one extraction numbers them together, so -j
-# extracts in one process; --merge refuses.  The second profile is
-# another run's process 0 (a copy of the first would be refused as the
-# same profile given twice), named copy0.
+# Devices in two profiles: one extraction numbers their thunks and sums
+# their hidden time together; the workers' parts merge into the same
+# bytes (merge_shared_begin), every frame alone too; --merge of parts
+# made by -o refuses.  The second profile is another run's process 0 (a
+# copy of the first would be refused as the same profile given twice),
+# named copy0.
 "$MKEXAMPLE" -n 2 -s 13 "$T/other" > /dev/null || notok "mkexample -n 2 -s 13"
 cp -r "$T/other/rank0" "$T/copy0"
 "$X" -j 0 -o "$T/dup0" "$1" "$T/copy0" 2> /dev/null || notok "a process and its copy -j 0"
 "$X" -j 2 -o "$T/dup2" "$1" "$T/copy0" 2> /dev/null || notok "a process and its copy -j 2"
 check "shared device: -j 2 gives the bytes of -j 0" same "$T/dup0" "$T/dup2"
-# Known from the thread tables before any worker starts, so no part is
-# made: $TMPDIR a file, where none could be, fails distinct devices only.
+"$X" -j 1 -o "$T/dup1" "$1" "$T/copy0" 2> /dev/null || notok "a process and its copy -j 1"
+check "shared device: -j 1 gives the bytes of -j 0" same "$T/dup0" "$T/dup1"
+for f in thunk communication module; do
+	"$X" -j 2 -f $f "$1" "$T/copy0" > "$T/dup.$f" 2> /dev/null || notok "shared device -f $f"
+	check "shared device: -f $f -j 2 gives -j 0's $f.tsv" cmp "$T/dup0/$f.tsv" "$T/dup.$f"
+done
+# The two profiles' rows of one thunk are numbered together: device 0
+# runs each thunk of an execution twice (ThunkExecution 0 and 1).
+check "shared device: ThunkExecution counts both profiles" awk -F '\t' '
+    NR > 1 && $5 == 0 && $4 == 1 { n++ } END { exit !(n > 0) }' "$T/dup0/thunk.tsv"
+# The workers run for shared devices too: TMPDIR a file fails them.
 : > "$T/notdir"
-TMPDIR="$T/notdir" "$X" -j 2 -o "$T/dup3" "$1" "$T/copy0" 2> /dev/null || notok "shared device, TMPDIR a file"
-check "shared device: one process from the start" same "$T/dup0" "$T/dup3"
+expect_error 1 "notdir/nsysjax-extract" env TMPDIR="$T/notdir" "$X" -j 2 -o "$T/no" "$1" "$T/copy0"
 expect_error 1 "notdir/nsysjax-extract" env TMPDIR="$T/notdir" "$X" -j 2 -o "$T/no" "$1" "$2"
 expect_error 1 "device 0 is in both" "$X" --merge -o "$T/no" "$T/p0" "$T/p0"
 

@@ -479,3 +479,23 @@ extract_write_heapsums(const struct extract *x, const char *dir)
 	free(path);
 	return rc;
 }
+
+int
+extract_write_opened(const struct extract *x, const char *dir)
+{
+	char *path = mem_alloc(strlen(dir) + 8);
+	FILE *fp;
+	size_t i;
+	int rc = 0;
+
+	sprintf(path, "%s/opened", dir);
+	if ((fp = fopen(path, "w")) == NULL)
+		rc = err_fail("%s: cannot create: %s", path, strerror(errno));
+	for (i = 0; fp && i < x->fr.nthunks; i++)
+		if (x->fr.thunks[i].cmdbuf_opened)
+			fprintf(fp, "%zu\n", i);
+	if (fp && (ferror(fp) | fclose(fp)) != 0)
+		rc = err_fail("%s: write error: %s", path, strerror(errno));
+	free(path);
+	return rc;
+}

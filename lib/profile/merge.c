@@ -1,5 +1,6 @@
 /* Joining separately extracted frames (merge.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "base/tsv.h"
 #include "profile/extract.h"
 #include "profile/merge.h"
+#include "profile/merge_impl.h"
 
 /* ---- one part's frame file ---- */
 
@@ -44,6 +46,8 @@ struct src {
 	struct tsv_reader *r;
 	char *name;		/* for messages */
 	size_t index;		/* part order: ties go to the lower */
+	size_t row;		/* the current data row, from 0 */
+	size_t fix;		/* the next of its merge_fixes (merge_shared) */
 	int eof;
 	const struct keycol *key;
 	size_t nkey;
@@ -75,6 +79,10 @@ struct mctx {
 	struct err_notes *notes;
 	int text_check;
 	struct strtab tab[MAXKEY];
+	/* Parts that share a device (merge_shared_begin), or NULL; with it
+	 * the thunk or communication frame (COMM) is renumbered. */
+	const struct merge_shared *sh;
+	int comm;
 };
 
 static char *
@@ -200,6 +208,7 @@ src_next(struct src *s)
 		s->eof = 1;
 		return 0;
 	}
+	s->row = first ? 0 : s->row + 1;
 	if (s->key == NULL)
 		return 0;
 	if (src_key(s) != 0)
@@ -389,14 +398,17 @@ emit(struct tsv_writer *w, struct src *s, const long *blank)
 	return tsv_eor(w);
 }
 
-static int
-kway(struct src *s, size_t n, struct tsv_writer *w)
+/* The heap of S[0..N)'s sources with a row, and the Orig columns to
+ * leave empty in BLANK (struct emit). */
+static void
+kway_start(struct src *s, size_t n, struct pq *q, long *blank)
 {
-	struct pq q = { mem_calloc(n + 1, sizeof(*q.v)), 0 };
-	long blank[2] = { -1, -1 };
-	int some_empty = 0, some_full = 0, rc = 0;
+	int some_empty = 0, some_full = 0;
 	size_t i;
 
+	q->v = mem_calloc(n + 1, sizeof(*q->v));
+	q->n = 0;
+	blank[0] = blank[1] = -1;
 	for (i = 0; i < n; i++) {
 		long c = tsv_col(s[i].r, "OrigDurMs");
 		int e = orig_empty(&s[i], c);
@@ -404,13 +416,23 @@ kway(struct src *s, size_t n, struct tsv_writer *w)
 		some_empty |= e == 1;
 		some_full |= e == 0;
 		if (!s[i].eof)
-			q.v[q.n++] = &s[i];
+			q->v[q->n++] = &s[i];
 	}
 	if (some_empty && some_full) {
 		blank[0] = tsv_col(s[0].r, "OrigDurMs");
 		blank[1] = tsv_col(s[0].r, "OrigStartMs");
 	}
-	pq_build(&q);
+	pq_build(q);
+}
+
+static int
+kway(struct src *s, size_t n, struct tsv_writer *w)
+{
+	struct pq q;
+	long blank[2];
+	int rc = 0;
+
+	kway_start(s, n, &q, blank);
 	while (q.n > 0 && rc == 0) {
 		struct src *t = q.v[0];
 
@@ -419,6 +441,248 @@ kway(struct src *s, size_t n, struct tsv_writer *w)
 			q.v[0] = q.v[--q.n];
 		pq_down(&q, 0);
 	}
+	free(q.v);
+	return rc;
+}
+
+/* ---- parts that share a device (merge_shared_begin) ---- */
+
+/*
+ * One extraction numbers ThunkExecution per (ProgramId, ProgramExecution,
+ * Device, Name) in trace order, profile after profile (frames.c
+ * number_thunks); a part numbered its own rows from 0.  So the rows of
+ * one (ProgramId, ProgramExecution, Name), which the k-way merge gives
+ * together, are held as a group: a row of a device that earlier parts
+ * also hold is numbered after theirs, and the group is written in the
+ * frame's order (ThunkExecution, Device, part).  A group holds that
+ * thunk's rows over the devices and parts, not a frame.
+ */
+struct grow {
+	size_t off, len;	/* the row's text in the group's buffer */
+	size_t te_at;		/* where its ThunkExecution goes in it */
+	int64_t te, dev;
+	size_t part, seq;
+};
+
+struct group {
+	struct grow *v;
+	size_t n, cap;
+	char *buf;		/* the rows' text, ThunkExecution left out */
+	size_t len, capbuf;
+	char *prog, *name;	/* the key: ProgramId, ProgramExecution, Name */
+	size_t capprog, capname;
+	int64_t exec;
+	size_t *p;		/* the rows in output order */
+	size_t capp;
+	char *line;		/* one row being written */
+	size_t capline;
+};
+
+static void
+group_free(struct group *g)
+{
+	free(g->v);
+	free(g->buf);
+	free(g->prog);
+	free(g->name);
+	free(g->p);
+	free(g->line);
+}
+
+static void
+put_text(struct group *g, const char *s, size_t n)
+{
+	mem_grow(&g->buf, &g->capbuf, g->len + n, 1);
+	memcpy(g->buf + g->len, s, n);
+	g->len += n;
+}
+
+static void
+copy_str(char **dst, size_t *cap, const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	mem_grow(dst, cap, n, 1);
+	memcpy(*dst, s, n);
+}
+
+/* Whether T's row is of G's (ProgramId, ProgramExecution, Name). */
+static int
+in_group(const struct group *g, const struct src *t)
+{
+	return g->n > 0 && t->v[1] == g->exec && strcmp(t->s[0], g->prog) == 0 &&
+	    strcmp(t->s[2], g->name) == 0;
+}
+
+/* Group rows in the order that numbers them: device, part, row. */
+static int
+cmp_number(const void *a, const void *b, const void *ctx)
+{
+	const struct grow *v = ctx;
+	const struct grow *x = &v[*(const size_t *)a], *y = &v[*(const size_t *)b];
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->part != y->part)
+		return x->part < y->part ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* And the frame's order: ThunkExecution, Device, part. */
+static int
+cmp_out(const void *a, const void *b, const void *ctx)
+{
+	const struct grow *v = ctx;
+	const struct grow *x = &v[*(const size_t *)a], *y = &v[*(const size_t *)b];
+
+	if (x->te != y->te)
+		return x->te < y->te ? -1 : 1;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->part != y->part)
+		return x->part < y->part ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Number G's rows as one extraction does, and write them in order. */
+static int
+group_flush(struct group *g, struct tsv_writer *w)
+{
+	size_t i, j, k;
+	int64_t before = 0;
+	int rc = 0;
+
+	mem_grow(&g->p, &g->capp, g->n + 1, sizeof(*g->p));
+	for (i = 0; i < g->n; i++)
+		g->p[i] = i;
+	sort_stable(g->p, g->n, sizeof(*g->p), cmp_number, g->v);
+	/* A part's rows of a device are numbered from 0: after the rows
+	 * of that device in the parts before it. */
+	for (i = 0; i < g->n; i = j) {
+		struct grow *r = &g->v[g->p[i]];
+
+		if (i == 0 || g->v[g->p[i - 1]].dev != r->dev)
+			before = 0;
+		for (j = i; j < g->n && g->v[g->p[j]].dev == r->dev &&
+		    g->v[g->p[j]].part == r->part; j++)
+			;
+		for (k = i; k < j; k++)
+			g->v[g->p[k]].te += before;
+		before += (int64_t)(j - i);
+	}
+	sort_stable(g->p, g->n, sizeof(*g->p), cmp_out, g->v);
+	for (i = 0; i < g->n && rc == 0; i++) {
+		const struct grow *r = &g->v[g->p[i]];
+		char num[24];
+		int nd = snprintf(num, sizeof(num), "%" PRId64, r->te);
+		size_t n = r->len + (size_t)nd;
+
+		mem_grow(&g->line, &g->capline, n, 1);
+		memcpy(g->line, g->buf + r->off, r->te_at);
+		memcpy(g->line + r->te_at, num, (size_t)nd);
+		memcpy(g->line + r->te_at + nd, g->buf + r->off + r->te_at,
+		    r->len - r->te_at);
+		tsv_raw(w, g->line, n);
+		rc = tsv_eor(w);
+	}
+	g->n = 0;
+	g->len = 0;
+	return rc;
+}
+
+/* The merge_fix of T's current row, or NULL (COMM: a communication
+ * frame, whose rows count apart). */
+static const struct merge_fix *
+row_fix(struct src *t, const struct merge_shared *sh, int comm)
+{
+	size_t end = sh->first[t->index + 1];
+
+	if (t->fix < sh->first[t->index])
+		t->fix = sh->first[t->index];
+	for (; t->fix < end; t->fix++) {
+		size_t r = comm ? sh->fix[t->fix].comm_row : sh->fix[t->fix].row;
+
+		if (r == t->row)
+			return &sh->fix[t->fix];
+		if (r > t->row)
+			break;
+	}
+	return NULL;
+}
+
+/* T's row into G: BLANK's fields empty, the fixed hidden time in the
+ * columns DUR and HID, ThunkExecution (column TE) left out. */
+static void
+group_add(struct group *g, struct src *t, const long *blank,
+    const struct merge_fix *f, long te, long dur, long hid)
+{
+	struct grow *r;
+	size_t i, len;
+	const char *s;
+	char b[32];
+
+	if (g->n == 0) {
+		copy_str(&g->prog, &g->capprog, t->s[0]);
+		copy_str(&g->name, &g->capname, t->s[2]);
+		g->exec = t->v[1];
+	}
+	mem_grow(&g->v, &g->cap, g->n + 1, sizeof(*g->v));
+	r = &g->v[g->n];
+	r->off = g->len;
+	r->te = t->v[3];
+	r->dev = t->v[4];
+	r->part = t->index;
+	r->seq = g->n++;
+	for (i = 0; i < tsv_ncols(t->r); i++) {
+		if (i > 0)
+			put_text(g, "\t", 1);
+		if ((long)i == te) {
+			r->te_at = g->len - r->off;
+		} else if ((long)i == blank[0] || (long)i == blank[1]) {
+			;
+		} else if (f != NULL && (long)i == dur) {
+			put_text(g, b, tsv_fmt_ms(b, f->dur - f->hidden));
+		} else if (f != NULL && (long)i == hid) {
+			put_text(g, b, tsv_fmt_ms(b, f->hidden));
+		} else {
+			s = tsv_rawfield(t->r, i, &len);
+			put_text(g, s, len);
+		}
+	}
+	r->len = g->len - r->off;
+}
+
+/* kway for the thunk or communication (COMM) frame of parts that share a
+ * device: groups renumbered, hidden time fixed (SH). */
+static int
+kway_shared(struct src *s, size_t n, struct tsv_writer *w,
+    const struct merge_shared *sh, int comm)
+{
+	struct pq q;
+	struct group g;
+	long blank[2], dur, hid;
+	int rc = 0;
+
+	memset(&g, 0, sizeof(g));
+	kway_start(s, n, &q, blank);
+	dur = tsv_col(s[0].r, "ProjDurMs");
+	hid = tsv_col(s[0].r, "ProjDurHiddenMs");
+	while (q.n > 0 && rc == 0) {
+		struct src *t = q.v[0];
+
+		if (g.n > 0 && !in_group(&g, t))
+			rc = group_flush(&g, w);
+		if (rc != 0)
+			break;
+		group_add(&g, t, blank, row_fix(t, sh, comm), t->col[3], dur,
+		    hid);
+		if ((rc = src_next(t)) == 0 && t->eof)
+			q.v[0] = q.v[--q.n];
+		pq_down(&q, 0);
+	}
+	if (rc == 0 && g.n > 0)
+		rc = group_flush(&g, w);
+	group_free(&g);
 	free(q.v);
 	return rc;
 }
@@ -432,7 +696,11 @@ merge_open(struct src *s, size_t n, struct tsv_writer *w, struct mctx *c)
 {
 	if (write_header(w, s[0].r) != 0)
 		return -1;
-	return s[0].key == heap_key ? heap_rows(s, n, w, c) : kway(s, n, w);
+	if (s[0].key == heap_key)
+		return heap_rows(s, n, w, c);
+	if (c->sh != NULL && s[0].key == thunk_key)
+		return kway_shared(s, n, w, c->sh, c->comm);
+	return kway(s, n, w);
 }
 
 static int merge_sorted(const char *const *dirs, size_t n, size_t index0,
@@ -469,6 +737,12 @@ fanin(void)
 		f = rl.rlim_cur > MERGE_SPARE_FILES + 8 ?
 		    (size_t)rl.rlim_cur - MERGE_SPARE_FILES : 8;
 	return f;
+}
+
+size_t
+merge_fanin(void)
+{
+	return fanin();
 }
 
 /*
@@ -1129,13 +1403,15 @@ merge_devices(const char *const *dirs, size_t n)
 	return rc;
 }
 
-/* Frame BIT of DIRS[0..N) to W; H caches the hlo frames' reading. */
+/* Frame BIT of DIRS[0..N) to W; H caches the hlo frames' reading; SH
+ * as merge_write takes it. */
 static int
 write_frame(const char *const *dirs, size_t n, unsigned bit,
     struct tsv_writer *w, struct err_notes *notes, struct hlomerge *h,
-    int with_hlo)
+    int with_hlo, const struct merge_shared *sh)
 {
-	struct mctx c = { notes, 1, { { 0 } } };
+	struct mctx c = { notes, 1, { { 0 } }, sh,
+	    bit == EXTRACT_COMMUNICATION };
 	const struct keycol *key = bit == EXTRACT_MODULE ? module_key :
 	    bit == EXTRACT_HEAP ? heap_key : thunk_key;
 	size_t i;
@@ -1164,13 +1440,14 @@ write_frame(const char *const *dirs, size_t n, unsigned bit,
 
 int
 merge_write(const char *const *dirs, size_t n, unsigned bit,
-    struct tsv_writer *w, struct err_notes *notes)
+    struct tsv_writer *w, struct err_notes *notes,
+    const struct merge_shared *sh)
 {
 	struct hlomerge h;
 	int rc;
 
 	memset(&h, 0, sizeof(h));
-	rc = write_frame(dirs, n, bit, w, notes, &h, bit == EXTRACT_HLO);
+	rc = write_frame(dirs, n, bit, w, notes, &h, bit == EXTRACT_HLO, sh);
 	hlomerge_free(&h);
 	return rc;
 }
@@ -1182,6 +1459,7 @@ struct dirctx {
 	struct err_notes *notes;
 	struct hlomerge h;
 	int with_hlo;
+	const struct merge_shared *sh;
 };
 
 static int
@@ -1189,7 +1467,8 @@ write_dir_frame(unsigned bit, struct tsv_writer *w, void *arg)
 {
 	struct dirctx *d = arg;
 
-	return write_frame(d->dirs, d->n, bit, w, d->notes, &d->h, d->with_hlo);
+	return write_frame(d->dirs, d->n, bit, w, d->notes, &d->h, d->with_hlo,
+	    d->sh);
 }
 
 /* ---- merge_write_dir's frames in threads ---- */
@@ -1245,7 +1524,7 @@ dirjob_thread(void *arg)
  * one job. */
 static size_t
 dir_jobs(const char *const *dirs, size_t n, unsigned bits, struct outfile *of,
-    struct dirjob *v)
+    struct dirjob *v, const struct merge_shared *sh)
 {
 	size_t i, nj = 0;
 
@@ -1264,6 +1543,7 @@ dir_jobs(const char *const *dirs, size_t n, unsigned bits, struct outfile *of,
 		v[nj].d.dirs = dirs;
 		v[nj].d.n = n;
 		v[nj].d.with_hlo = (bits & EXTRACT_HLO) != 0;
+		v[nj].d.sh = sh;
 		nj++;
 	}
 	return nj;
@@ -1296,11 +1576,12 @@ dir_threads(size_t n, size_t njobs)
  */
 static int
 write_dir_threads(const char *const *dirs, size_t n, unsigned bits,
-    const char *outdir, struct err_notes *notes, size_t nth)
+    const char *outdir, struct err_notes *notes, size_t nth,
+    const struct merge_shared *sh)
 {
 	struct outfile of[EXTRACT_NFRAMES];
 	struct dirjob v[EXTRACT_NFRAMES];
-	size_t i, nj = dir_jobs(dirs, n, bits, of, v);
+	size_t i, nj = dir_jobs(dirs, n, bits, of, v, sh);
 	struct dirjobs js = { v, nj, 0 };
 	int rc = 0;
 
@@ -1338,15 +1619,17 @@ count_dir_jobs(unsigned bits)
 
 int
 merge_write_dir(const char *const *dirs, size_t n, unsigned bits,
-    const char *outdir, struct err_notes *notes)
+    const char *outdir, struct err_notes *notes,
+    const struct merge_shared *sh)
 {
 	struct dirctx d;
 	size_t nth = dir_threads(n, count_dir_jobs(bits));
 	int rc;
 
 	if (nth > 1)
-		return write_dir_threads(dirs, n, bits, outdir, notes, nth);
+		return write_dir_threads(dirs, n, bits, outdir, notes, nth, sh);
 	memset(&d, 0, sizeof(d));
+	d.sh = sh;
 	d.dirs = dirs;
 	d.n = n;
 	d.notes = notes;

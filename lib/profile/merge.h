@@ -20,8 +20,12 @@
  *  - heap: per ProgramId the first part's traces; a later part whose
  *    traces differ is a warning, as in one extraction.
  * What makes one extraction differ from merged parts is a Device found in
- * two parts: ThunkExecution and hidden time are computed per (ProgramId,
- * Device) over all profiles.  merge_devices detects it.
+ * two parts (copies of one run, two runs given together): ThunkExecution
+ * and hidden time are computed per (ProgramId, Device) over all profiles.
+ * merge_devices detects it; the parts of parts.h's workers carry what
+ * merging them still needs (their `opened`), and merge_shared_begin
+ * computes it, so that they merge into one extraction's bytes all the
+ * same (merge_shared.c).
  *
  * Memory: the sorted frames stream (one row per part held); hlo and
  * stackframes hold the distinct rows and frames (as many as the distinct
@@ -66,15 +70,42 @@ unsigned merge_frames(const char *const *dirs, size_t n);
 int merge_devices(const char *const *dirs, size_t n);
 
 /*
+ * What merging the parts DIRS[0..N) needs when they share a Device (read
+ * from their module.tsv): each communication thunk of a shared device
+ * gets its hidden time over the compute thunks of every part (two passes
+ * over their thunk.tsv; the rule is frames.c compute_overlap's, a sum of
+ * overlaps capped at 2^62 ns), and merge_write renumbers ThunkExecution
+ * as one extraction does (frames.c number_thunks: trace order, profile
+ * after profile).  Memory: the communication thunks of the shared
+ * devices (56 bytes each) and the distinct (ProgramId, Name) of their
+ * thunks, not their rows.
+ * *SH: NULL when no Device is shared (merge as ever), else what
+ * merge_write and merge_write_dir take; free with merge_shared_free.
+ * Returns 0; 1 when the parts share a device but cannot be merged so (a
+ * part with no `opened`, which only parts.h's workers write: the split
+ * command buffers' rows of its thunk.tsv, one decimal per line; more
+ * parts than the merge's fan-in; a (ProgramId, Name) both communication
+ * and not on a shared device, which the communication frame alone could
+ * not number): extract them in one process; -1 with an err message
+ * naming the file (unreadable, malformed, a column missing).
+ */
+struct merge_shared;
+int merge_shared_begin(const char *const *dirs, size_t n,
+    struct merge_shared **sh);
+void merge_shared_free(struct merge_shared *sh);
+
+/*
  * Write frame BIT (one EXTRACT_* value) merged from DIRS[0..N) to W,
- * header first.  Warnings (heap traces that differ) are appended to
- * NOTES.  Returns 0, or -1 with an err message naming the file: missing
- * or unreadable, a header other than the first part's, a malformed row
- * (tsv.h's messages), a part not sorted as the frame is, a StackFrameIds
- * id not in the part's stackframes.tsv, or a write error.
+ * header first; SH from merge_shared_begin over the same DIRS, or NULL.
+ * Warnings (heap traces that differ) are appended to NOTES.  Returns 0,
+ * or -1 with an err message naming the file: missing or unreadable, a
+ * header other than the first part's, a malformed row (tsv.h's
+ * messages), a part not sorted as the frame is, a StackFrameIds id not
+ * in the part's stackframes.tsv, or a write error.
  */
 int merge_write(const char *const *dirs, size_t n, unsigned bit,
-    struct tsv_writer *w, struct err_notes *notes);
+    struct tsv_writer *w, struct err_notes *notes,
+    const struct merge_shared *sh);
 
 /*
  * merge_write for each frame in BITS into OUTDIR/NAME.tsv (OUTDIR
@@ -86,6 +117,7 @@ int merge_write(const char *const *dirs, size_t n, unsigned bit,
  * frame's that failed.  Returns as merge_write.
  */
 int merge_write_dir(const char *const *dirs, size_t n, unsigned bits,
-    const char *outdir, struct err_notes *notes);
+    const char *outdir, struct err_notes *notes,
+    const struct merge_shared *sh);
 
 #endif

@@ -63,10 +63,10 @@ int parts_extract(const char *const *paths, const struct extract_opts *o,
  * Whether two of the profiles of PATHS[0..N) (nsys-jax archives; DUMPDIR
  * as input.h takes it) have a launcher thread of the same device
  * (XlaLauncher:#global=G,...# in thread-metadata.parquet): copies of one
- * run, or two runs given together.  Separate extractions cannot number
- * such a device's executions (merge.h), so the caller extracts them in
- * one process from the start, rather than after the workers found it
- * (merge_devices).  Reads each input's thread-metadata.parquet alone;
+ * run, or two runs given together.  Their merge needs each part's thunk
+ * frame (merge.h merge_shared_begin), so the caller adds it to the parts
+ * of the communication frame alone.  Reads each input's
+ * thread-metadata.parquet alone;
  * profiles without one (archives before July 2024 number their devices
  * by profile, launchers.h; SQLite exports) are not looked at.  Returns
  * 1 when a device is shared, 0 when none is or when an input cannot be

@@ -10,7 +10,7 @@
 #   -f nvtx, a large export       vs sqlite3 scanning the same columns
 #
 # The workers rows run on the shared 4-process run, on two copies of it
-# (eight processes whose devices are shared: one process from the start),
+# (eight processes whose devices are shared, merged by merge_shared_begin),
 # and on a synthetic run of BENCH_WORKERS_N processes (mkexample's large
 # mode, default 32, packed as nsys-jax packs, every device its own).  The export has BENCH_NVTX_RANGES
 # ranges (default 2,790,000, the issue's; 0 skips it), made by mkexport
@@ -71,8 +71,9 @@ workers "shared run (4 proc)" $ALL
 
 # Copies of the shared run, as the issue's 128 processes are: each copy a
 # zip comment apart (the same bytes are refused as one profile given
-# twice); their devices are shared, so the default extracts them in one
-# process from the start (parts_devices_shared), as -j 0 does.
+# twice); their devices are shared, so the workers' parts are merged
+# with the hidden time and ThunkExecution summed over the copies
+# (merge.h merge_shared_begin).
 mkdir "$T/copies"
 for _c in 0 1; do
 	for _k in 0 1 2 3; do

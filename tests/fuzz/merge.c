@@ -3,7 +3,10 @@
  * input is one byte choosing the frame, then up to four files separated
  * by a line "\036" (RS): part 0's and part 1's frame, then part 0's and
  * part 1's stackframes.tsv (for the hlo frame).  Both parts are merged
- * to nowhere, and checked for shared devices.  The whole input is also
+ * to nowhere, and checked for shared devices.  For the thunk frame, the
+ * parts are merged again as parts that share devices (merge_shared_begin):
+ * each part's frame is its module.tsv too, and the third and fourth
+ * files are their `opened`.  The whole input is also
  * read as a part's rowkeys (extract_seen_load, as parts.c's workers
  * hand them over): what is read saves back to the same rows.
  */
@@ -32,12 +35,15 @@ clear(void)
 	char path[256];
 	size_t i, k;
 
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		for (k = 0; extract_frame_names[k]; k++) {
 			snprintf(path, sizeof(path), "%s/%s.tsv", dirs[i],
 			    extract_frame_names[k]);
 			unlink(path);
 		}
+		snprintf(path, sizeof(path), "%s/opened", dirs[i]);
+		unlink(path);
+	}
 }
 
 static void
@@ -71,7 +77,8 @@ put(const char *dir, const char *frame, const uint8_t *p, size_t n)
 	char path[256];
 	FILE *fp;
 
-	snprintf(path, sizeof(path), "%s/%s.tsv", dir, frame);
+	snprintf(path, sizeof(path), "%s/%s%s", dir, frame,
+	    strcmp(frame, "opened") ? ".tsv" : "");
 	if ((fp = fopen(path, "wb")) == NULL ||
 	    (n > 0 && fwrite(p, 1, n, fp) != n) || fclose(fp) != 0)
 		abort();
@@ -115,7 +122,9 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
 	static const char sep[] = "\n\036\n";
-	const uint8_t *p, *end = data + n, *q;
+	const uint8_t *p, *end = data + n, *q, *at[4];
+	size_t len[4];
+	struct merge_shared *sh;
 	const char *d[2];
 	unsigned bit;
 	struct err_notes notes = { NULL, 0, 0 };
@@ -139,15 +148,28 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 			q = end;
 		put(dirs[k % 2], k < 2 ? extract_frame_names[i] : "stackframes",
 		    p, (size_t)(q - p));
+		at[k] = p;
+		len[k] = (size_t)(q - p);
 		p = q < end ? q + 3 : end;
 	}
 	d[0] = dirs[0];
 	d[1] = dirs[1];
 	w = tsv_wopen(fuzz_null(), "null");
-	(void)merge_write(d, 2, bit, w, &notes);
+	(void)merge_write(d, 2, bit, w, &notes, NULL);
 	(void)tsv_wclose(w);
 	(void)merge_devices(d, 2);
 	(void)merge_frames(d, 2);
+	if (bit == EXTRACT_THUNK) {
+		for (k = 0; k < 4; k++)
+			put(dirs[k % 2], k < 2 ? "module" : "opened", at[k],
+			    len[k]);
+		if (merge_shared_begin(d, 2, &sh) == 0 && sh != NULL) {
+			w = tsv_wopen(fuzz_null(), "null");
+			(void)merge_write(d, 2, bit, w, &notes, sh);
+			(void)tsv_wclose(w);
+		}
+		merge_shared_free(sh);
+	}
 	err_notes_free(&notes);
 	clear();
 	return 0;

@@ -1,0 +1,453 @@
+/*
+ * Parts that share a device (merge.h merge_shared_begin): the hidden
+ * time of their communication thunks over every part's compute thunks.
+ * One extraction sums, for a communication thunk, its overlap with each
+ * compute thunk of its (ProgramId, Device) (frames.c compute_overlap);
+ * a part saw only its own.  Here the communication thunks of the shared
+ * devices are held (few: 120 of the 13,500 thunks of a shared-run
+ * process), sorted by start with the running latest end, and each
+ * compute thunk of a shared device, read in a second pass over the
+ * parts, adds its overlap to those it meets, found by binary search as
+ * compute_overlap finds them.  Memory: the communication thunks of the
+ * shared devices and the ProgramId x Name kinds, not the compute rows.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "base/sort.h"
+#include "base/tsv.h"
+#include "profile/merge.h"
+#include "profile/merge_impl.h"
+
+/* frames.c's cap on a sum of overlaps. */
+#define HIDDEN_MAX ((int64_t)1 << 62)
+
+int
+merge_shared_device(const struct merge_shared *sh, int64_t device)
+{
+	return u64map_get(&sh->shared, (uint64_t)device) != U64MAP_NONE;
+}
+
+static char *
+join(const char *dir, const char *name)
+{
+	char *p = mem_alloc(strlen(dir) + strlen(name) + 2);
+
+	sprintf(p, "%s/%s", dir, name);
+	return p;
+}
+
+static FILE *
+open_in(const char *dir, const char *name, char **path, int must)
+{
+	FILE *fp;
+
+	*path = join(dir, name);
+	if ((fp = fopen(*path, "r")) == NULL && (must || errno != ENOENT))
+		err_fail("%s: cannot open: %s", *path, strerror(errno));
+	return fp;
+}
+
+/* The shared devices: a Device of two parts' module.tsv (the module of
+ * every thunk is in it).  Returns 0, or -1 with an err message. */
+static int
+find_shared(struct merge_shared *sh, const char *const *dirs, size_t n)
+{
+	struct u64map seen = { 0 };
+	size_t *part = NULL, npart = 0, cappart = 0, k, at;
+	int rc = 0;
+
+	for (k = 0; k < n && rc == 0; k++) {
+		char *path;
+		FILE *fp = open_in(dirs[k], "module.tsv", &path, 1);
+		struct tsv_reader *r = fp ? tsv_ropen(fp, path) : NULL;
+		long col = r ? tsv_require(r, "Device") : -1;
+		int64_t d;
+
+		rc = col < 0 ? -1 : 0;
+		while (rc == 0 && (rc = tsv_next(r)) == 1 &&
+		    (rc = tsv_get_i64(r, (size_t)col, &d, 0)) == 0) {
+			at = u64map_get(&seen, (uint64_t)d);
+			if (at == U64MAP_NONE) {
+				u64map_add(&seen, (uint64_t)d, npart);
+				mem_grow(&part, &cappart, npart + 1, sizeof(*part));
+				part[npart++] = k;
+			} else if (part[at] != k && u64map_get(&sh->shared,
+			    (uint64_t)d) == U64MAP_NONE) {
+				u64map_add(&sh->shared, (uint64_t)d, 0);
+			}
+		}
+		tsv_rclose(r);
+		if (fp)
+			fclose(fp);
+		free(path);
+	}
+	u64map_free(&seen);
+	free(part);
+	return rc;
+}
+
+/* Part DIR's split command buffers (its `opened`: their data rows in its
+ * thunk.tsv, ascending), into *V[0..*N).  Returns 0, 1 when the part has
+ * no such file (not a worker's part), -1 with an err message. */
+static int
+read_opened(const char *dir, size_t **v, size_t *n)
+{
+	char *path;
+	FILE *fp = open_in(dir, "opened", &path, 0);
+	size_t cap = 0;
+	unsigned long long x;
+	int rc = 0, c;
+
+	*v = NULL;
+	*n = 0;
+	if (fp == NULL) {
+		c = errno;
+		free(path);
+		return c == ENOENT ? 1 : -1;
+	}
+	while ((c = fscanf(fp, "%llu\n", &x)) == 1) {
+		if (*n > 0 && (*v)[*n - 1] >= x) {
+			rc = err_fail("%s: rows not ascending", path);
+			break;
+		}
+		mem_grow(v, &cap, *n + 1, sizeof(**v));
+		(*v)[(*n)++] = (size_t)x;
+	}
+	if (rc == 0 && (c != EOF || ferror(fp)))
+		rc = err_fail("%s: not a list of rows", path);
+	fclose(fp);
+	free(path);
+	return rc;
+}
+
+/* One part's thunk.tsv, read row by row with the columns the fixes
+ * need. */
+struct thunks {
+	FILE *fp;
+	char *path;
+	struct tsv_reader *r;
+	long prog, name, dev, comm, start, dur, hid;
+	size_t *opened, nopened, o;	/* its split command buffers */
+	size_t row;		/* the current data row, from 0 */
+	size_t comm_row;	/* communication rows before it */
+	/* the current row */
+	int64_t device, ts, td, th;
+	int is_comm, is_opened;
+};
+
+static void
+thunks_close(struct thunks *t)
+{
+	tsv_rclose(t->r);
+	if (t->fp)
+		fclose(t->fp);
+	free(t->path);
+	free(t->opened);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Open part DIR's thunk.tsv and opened: 0, 1 (no `opened`), -1. */
+static int
+thunks_open(struct thunks *t, const char *dir)
+{
+	static const char *const cols[] = { "ProgramId", "Name", "Device",
+	    "Communication", "ProjStartMs", "ProjDurMs", "ProjDurHiddenMs" };
+	long c[7];
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	if ((rc = read_opened(dir, &t->opened, &t->nopened)) != 0)
+		return rc;
+	if ((t->fp = open_in(dir, "thunk.tsv", &t->path, 1)) == NULL ||
+	    (t->r = tsv_ropen(t->fp, t->path)) == NULL ||
+	    tsv_columns(t->r, cols, 7, 0, c) != 0)
+		return -1;
+	t->prog = c[0];
+	t->name = c[1];
+	t->dev = c[2];
+	t->comm = c[3];
+	t->start = c[4];
+	t->dur = c[5];
+	t->hid = c[6];
+	t->row = (size_t)-1;
+	return 0;
+}
+
+/* The next row: 1, 0 at the end, -1 with an err message. */
+static int
+thunks_next(struct thunks *t)
+{
+	size_t len;
+	const char *f;
+	int rc;
+
+	if (t->row != (size_t)-1 && t->is_comm)
+		t->comm_row++;
+	if ((rc = tsv_next(t->r)) != 1)
+		return rc;
+	t->row++;
+	f = tsv_rawfield(t->r, (size_t)t->comm, &len);
+	t->is_comm = len == 1 && f[0] == '1';
+	t->is_opened = t->o < t->nopened && t->opened[t->o] == t->row;
+	t->o += t->is_opened;
+	if (tsv_get_i64(t->r, (size_t)t->dev, &t->device, 0) != 0 ||
+	    tsv_get_ms(t->r, (size_t)t->start, &t->ts, 0) != 0 ||
+	    tsv_get_ms(t->r, (size_t)t->dur, &t->td, 0) != 0 ||
+	    tsv_get_ms(t->r, (size_t)t->hid, &t->th, 0) != 0)
+		return -1;
+	return 1;
+}
+
+/*
+ * Whether each (ProgramId, Name) on a shared device is of one kind,
+ * communication or not: the parts number ThunkExecution within the
+ * communication frame as the thunk frame does only then (merge.c).
+ * KIND[id of "ProgramId\tName" in T]: 1 + Communication.
+ */
+static int
+one_kind(struct strtab *t, unsigned char **kind, size_t *cap,
+    struct thunks *th)
+{
+	size_t lp, ln, id;
+	const char *p = tsv_rawfield(th->r, (size_t)th->prog, &lp);
+	const char *nm = tsv_rawfield(th->r, (size_t)th->name, &ln);
+	char *key = mem_alloc(lp + ln + 2);
+	int added;
+
+	memcpy(key, p, lp);
+	key[lp] = '\t';
+	memcpy(key + lp + 1, nm, ln);
+	id = strtab_intern(t, key, lp + ln + 1, &added);
+	free(key);
+	mem_grow(kind, cap, id + 1, 1);
+	if (added)
+		(*kind)[id] = (unsigned char)(1 + th->is_comm);
+	return (*kind)[id] == 1 + th->is_comm;
+}
+
+/* Pass 1: part K's communication thunks of the shared devices into the
+ * fixes.  Returns 0, 1 (a kind mixed, or no `opened`), -1. */
+static int
+collect(struct merge_shared *sh, const char *dir, size_t k,
+    struct strtab *kinds, unsigned char **kind, size_t *capkind)
+{
+	struct thunks t;
+	int rc = thunks_open(&t, dir);
+
+	while (rc == 0 && (rc = thunks_next(&t)) == 1) {
+		rc = 0;
+		struct merge_fix *f;
+		size_t len;
+		const char *p;
+
+		if (!merge_shared_device(sh, t.device))
+			continue;
+		if (!one_kind(kinds, kind, capkind, &t)) {
+			rc = 1;
+			break;
+		}
+		if (!t.is_comm || t.is_opened)
+			continue;
+		p = tsv_rawfield(t.r, (size_t)t.prog, &len);
+		mem_grow(&sh->fix, &sh->capfix, sh->nfix + 1, sizeof(*sh->fix));
+		f = &sh->fix[sh->nfix++];
+		f->row = t.row;
+		f->comm_row = t.comm_row;
+		f->program = strtab_intern(&sh->prog, p, len, NULL);
+		f->device = t.device;
+		f->start = t.ts;
+		f->dur = t.td + t.th;
+		f->hidden = 0;
+	}
+	thunks_close(&t);
+	sh->first[k + 1] = sh->nfix;
+	return rc;
+}
+
+/* Fixes by (ProgramId, Device, start): compute_overlap's groups. */
+static int
+cmp_group(const void *a, const void *b, const void *ctx)
+{
+	const struct merge_fix *x = ctx;
+	const struct merge_fix *f = &x[*(const size_t *)a];
+	const struct merge_fix *g = &x[*(const size_t *)b];
+
+	if (f->program != g->program)
+		return f->program < g->program ? -1 : 1;
+	if (f->device != g->device)
+		return f->device < g->device ? -1 : 1;
+	return (f->start > g->start) - (f->start < g->start);
+}
+
+/* The fixes in group order, and the latest end of each prefix of its
+ * (ProgramId, Device) group. */
+struct groups {
+	size_t *p;		/* fix indices by cmp_group */
+	int64_t *maxend;	/* over p[group start..i] */
+	size_t n;
+};
+
+static void
+groups_build(struct groups *g, const struct merge_shared *sh)
+{
+	size_t i;
+
+	g->n = sh->nfix;
+	g->p = mem_calloc(g->n + 1, sizeof(*g->p));
+	g->maxend = mem_calloc(g->n + 1, sizeof(*g->maxend));
+	for (i = 0; i < g->n; i++)
+		g->p[i] = i;
+	sort_stable(g->p, g->n, sizeof(*g->p), cmp_group, sh->fix);
+	for (i = 0; i < g->n; i++) {
+		const struct merge_fix *f = &sh->fix[g->p[i]];
+		const struct merge_fix *e = i ? &sh->fix[g->p[i - 1]] : NULL;
+		int64_t end = f->start + f->dur;
+
+		g->maxend[i] = e && e->program == f->program &&
+		    e->device == f->device && g->maxend[i - 1] > end ?
+		    g->maxend[i - 1] : end;
+	}
+}
+
+/* Whether fix F sorts before (PROGRAM, DEVICE), or (UPTO) not after. */
+static int
+group_before(const struct merge_fix *f, size_t program, int64_t device,
+    int upto)
+{
+	if (f->program != program)
+		return f->program < program;
+	return upto ? f->device <= device : f->device < device;
+}
+
+/* The fixes of (PROGRAM, DEVICE), G->p[*LO..*HI), found by binary
+ * search (a group holds every part's communication thunks of a device:
+ * 3,840 on 32 copies of the shared run). */
+static void
+group_range(const struct groups *g, const struct merge_fix *fix,
+    size_t program, int64_t device, size_t *lo, size_t *hi)
+{
+	int upto;
+
+	for (upto = 0; upto < 2; upto++) {
+		size_t a = 0, b = g->n, m;
+
+		while (a < b) {
+			m = a + (b - a) / 2;
+			if (group_before(&fix[g->p[m]], program, device, upto))
+				a = m + 1;
+			else
+				b = m;
+		}
+		*(upto ? hi : lo) = a;
+	}
+}
+
+/* A compute thunk [S, E) of (PROGRAM, DEVICE): its overlap added to
+ * each communication thunk of the group it meets. */
+static void
+add_overlap(const struct groups *g, struct merge_fix *fix, size_t program,
+    int64_t device, int64_t s, int64_t e)
+{
+	size_t lo = 0, hi = 0, a, b;
+
+	group_range(g, fix, program, device, &lo, &hi);
+	/* The communication thunks ending after S: from the first whose
+	 * prefix reaches past S; those starting at or after E meet none. */
+	for (a = lo, b = hi; a < b;) {
+		size_t m = a + (b - a) / 2;
+
+		if (g->maxend[m] > s)
+			b = m;
+		else
+			a = m + 1;
+	}
+	for (; a < hi && fix[g->p[a]].start < e; a++) {
+		struct merge_fix *f = &fix[g->p[a]];
+		int64_t fe = f->start + f->dur;
+
+		if (fe <= s || e <= f->start)
+			continue;
+		f->hidden += (fe < e ? fe : e) - (f->start > s ? f->start : s);
+		if (f->hidden > HIDDEN_MAX)
+			f->hidden = HIDDEN_MAX;
+	}
+}
+
+/* Pass 2: part DIR's compute thunks of the shared devices. */
+static int
+overlaps(struct merge_shared *sh, const struct groups *g, const char *dir)
+{
+	struct thunks t;
+	int rc = thunks_open(&t, dir);
+
+	while (rc == 0 && (rc = thunks_next(&t)) == 1) {
+		rc = 0;
+		size_t len, prog;
+		const char *p;
+
+		if (t.is_comm || t.is_opened ||
+		    !merge_shared_device(sh, t.device))
+			continue;
+		p = tsv_rawfield(t.r, (size_t)t.prog, &len);
+		if ((prog = strtab_find(&sh->prog, p, len)) != STRTAB_NONE)
+			add_overlap(g, sh->fix, prog, t.device, t.ts,
+			    t.ts + t.td);
+	}
+	thunks_close(&t);
+	return rc;
+}
+
+void
+merge_shared_free(struct merge_shared *sh)
+{
+	if (sh == NULL)
+		return;
+	u64map_free(&sh->shared);
+	strtab_free(&sh->prog);
+	free(sh->fix);
+	free(sh->first);
+	free(sh);
+}
+
+int
+merge_shared_begin(const char *const *dirs, size_t n,
+    struct merge_shared **out)
+{
+	struct merge_shared *sh = mem_calloc(1, sizeof(*sh));
+	struct strtab kinds = { 0 };
+	unsigned char *kind = NULL;
+	size_t capkind = 0, k;
+	struct groups g = { NULL, NULL, 0 };
+	int rc;
+
+	*out = NULL;
+	sh->n = n;
+	sh->first = mem_calloc(n + 2, sizeof(*sh->first));
+	if ((rc = find_shared(sh, dirs, n)) != 0 || sh->shared.n == 0) {
+		merge_shared_free(sh);
+		return rc;
+	}
+	if (n > merge_fanin())
+		rc = 1;
+	for (k = 0; k < n && rc == 0; k++)
+		rc = collect(sh, dirs[k], k, &kinds, &kind, &capkind);
+	strtab_free(&kinds);
+	free(kind);
+	if (rc == 0)
+		groups_build(&g, sh);
+	for (k = 0; k < n && rc == 0 && sh->nfix > 0; k++)
+		rc = overlaps(sh, &g, dirs[k]);
+	free(g.p);
+	free(g.maxend);
+	if (rc != 0) {
+		merge_shared_free(sh);
+		return rc;
+	}
+	*out = sh;
+	return 0;
+}
