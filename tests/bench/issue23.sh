@@ -9,8 +9,9 @@
 #   report.sh, the shared run     vs the decompression floor (floor.c)
 #   -f nvtx, a large export       vs sqlite3 scanning the same columns
 #
-# The workers rows run on the shared 4-process run, on two copies of it
-# (eight processes whose devices are shared, merged by merge_shared_begin),
+# The workers rows run on the shared 4-process run, on BENCH_COPIES copies
+# of it (default 32: the issue's 128 processes; their devices are shared,
+# merged by merge_shared_begin),
 # and on a synthetic run of BENCH_WORKERS_N processes (mkexample's large
 # mode, default 32, packed as nsys-jax packs, every device its own).  The export has BENCH_NVTX_RANGES
 # ranges (default 2,790,000, the issue's; 0 skips it), made by mkexport
@@ -21,7 +22,7 @@
 set -eu
 : "${BIN:=build/bin}" "${SHARED:=../shared}" "${FLOOR:=build/bench/floor}"
 : "${MKEXAMPLE:=${BIN%/bin}/example/mkexample}" "${MKEXPORT:=${BIN%/bin}/sqlite/mkexport}"
-: "${BENCH_WORKERS_N:=32}" "${BENCH_NVTX_RANGES:=2790000}"
+: "${BENCH_WORKERS_N:=32}" "${BENCH_NVTX_RANGES:=2790000}" "${BENCH_COPIES:=32}"
 case $SHARED in /*) ;; *) [ ! -d "$SHARED" ] || SHARED=$(cd -- "$SHARED" && pwd) ;; esac
 DATA=$SHARED/data/pax_fsdp4_4proc
 [ -d "$DATA" ] || { echo "bench: $DATA not found" >&2; exit 1; }
@@ -75,15 +76,17 @@ workers "shared run (4 proc)" $ALL
 # with the hidden time and ThunkExecution summed over the copies
 # (merge.h merge_shared_begin).
 mkdir "$T/copies"
-for _c in 0 1; do
+_c=0
+while [ "$_c" -lt "$BENCH_COPIES" ]; do
 	for _k in 0 1 2 3; do
 		cp "$DATA/pax_fsdp4_4proc_proc$_k.zip" "$T/copies/c${_c}p$_k.zip"
 		chmod u+w "$T/copies/c${_c}p$_k.zip"
 		echo "copy $_c" | zip -q -z "$T/copies/c${_c}p$_k.zip"
 	done
+	_c=$((_c + 1))
 done
 # shellcheck disable=SC2046 # the archives
-workers "2 copies (8 proc)" $(ls "$T"/copies/*.zip)
+workers "$BENCH_COPIES copies ($((4 * BENCH_COPIES)) proc)" $(ls "$T"/copies/*.zip | sort -V)
 rm -rf "$T/copies"
 
 # A synthetic run of N processes, packed as scale.sh packs it.
