@@ -230,7 +230,7 @@ nvtx 4 59 0x1000064000064 1300 1500 - 1 Thunk:#hlo_op=command_buffer_1#
 call 0x1000064000064 1400 1410 2 0
 kernel 10000000 10300000 2 0x1000064000000 0 7 32 ncclDevKernel_AllReduce_Sum_f32_RING_LL
 kernel 10300000 10400000 2 0x1000064000000 0 7 31 fusion_1
-kernel 10600000 10700000 2 0x1000064000000 0 7 33 fusion_3"; } | mk comm
+kernel 10600000 10700000 2 0x1000064000000 0 7 33 fusion_3"; } | tee "$T/comm.spec" | mk comm
 same comm <<'W'
 all-reduce.2|10|0.3|command_buffer_1
 command_buffer_1|10|0.2|command_buffer_1
@@ -239,6 +239,23 @@ fusion.3|10.6|0.1|command_buffer_1
 W
 awk -F'\t' '$3 == "all-reduce.2" { print $13, $14 }' "$T/comm.thunk" | grep -qx "1 0" && ok || notok "comm: hidden time of the all-reduce: $(cat "$T/comm.thunk")"
 check "comm: thunk time as planted" totals comm 0.7
+# The same profile twice (the twin has one thread more, so its bytes
+# differ): device 0 is in both.  The workers' parts merge into -j 0's
+# bytes (merge.h merge_shared_begin): the split buffer hides nothing of
+# either all-reduce, though both profiles' buffers overlap both, and
+# each thunk runs twice in execution 0 (ThunkExecution 0 and 1).
+{ cat "$T/comm.spec"; echo "thread 0x1000064000065 python"; } | mk twin
+# (The communication frame needs the collective's size, which this HLO
+# does not give.)
+for f in thunk module; do
+	for j in 0 2; do
+		$X -j $j -f $f "$T/comm/comm.sqlite" "$T/twin/twin.sqlite" > "$T/twin$j.$f" 2> /dev/null ||
+			notok "twins -j $j -f $f"
+	done
+	check "twins: -j 2 gives -j 0's $f frame" cmp "$T/twin0.$f" "$T/twin2.$f"
+done
+awk -F'\t' '$3 == "all-reduce.2" { print $4, $13, $14 }' "$T/twin2.thunk" | sort > "$T/twin.ar"
+printf '0 1 0\n1 1 0\n' | cmp -s - "$T/twin.ar" && ok || notok "twins: the all-reduces: $(cat "$T/twin.ar")"
 
 # The name rule alone: command_buffer.3 (no metadata) is a buffer,
 # command_buffer_x is not; a metadata kind other than kCommandBuffer
