@@ -243,16 +243,16 @@ load_trace_old(struct extract *x, size_t k, struct trace *t, uint8_t *tdata)
 {
 	const struct input_profile *p = &x->in.p[k];
 	struct proj_thread *th = NULL;
-	size_t nth = 0;
+	size_t nth = 0, index = x->o.only ? x->o.only_index : k;
 	int rc;
 
-	rc = launchers_derive(t->r, t->n, k, &th, &nth);
+	rc = launchers_derive(t->r, t->n, index, &th, &nth);
 	if (rc == 0) {
 		err_note(&x->warnings, "%s: no thread-metadata.parquet (nsys-jax "
 		    "before July 2024): devices numbered as that nsys-jax did, "
 		    "thread id order being local device order in each program, "
 		    "Device = %zu (the profile's index) x local devices + local "
-		    "device", p->path, k);
+		    "device", p->path, index);
 		rc = frames_add_profile(&x->fr, k, t->r, t->n, t->has_gpu_ops,
 		    t->has_orig, th, nth);
 	}

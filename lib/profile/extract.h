@@ -86,6 +86,10 @@ struct extract_opts {
 	 * (NULL: its own), which NAMES cannot carry when it has a comma. */
 	size_t only;
 	const char *only_name;
+	/* With ONLY: that profile's index among every profile of the run's
+	 * inputs, which archives before July 2024 number their devices by
+	 * (launchers.h), as one extraction of them all would. */
+	size_t only_index;
 	/* The members of that one profile, already being read
 	 * (extract_ahead_start for the same path and ONLY), or NULL:
 	 * extract_load takes its reading over. */

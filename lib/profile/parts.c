@@ -129,11 +129,12 @@ set_failed(struct shared *sh, size_t k)
 		;
 }
 
-/* Profile PR alone into DIR, its members read ahead in AHEAD (or NULL):
+/* Profile PR (INDEX among the run's) alone into DIR, its members read
+ * ahead in AHEAD (or NULL):
  * 0, or -1 with DIR/error written. */
 static int
 one_profile(const char *const *paths, const struct extract_opts *o,
-    const struct extract_profile *pr, const char *dir,
+    const struct extract_profile *pr, size_t index, const char *dir,
     struct extract_ahead *ahead, struct extract_seen *seen_rows,
     struct dumpcache *dumps)
 {
@@ -146,6 +147,7 @@ one_profile(const char *const *paths, const struct extract_opts *o,
 	wo.names = NULL;
 	wo.only = pr->only;
 	wo.only_name = pr->name;
+	wo.only_index = index;
 	wo.ahead = ahead;
 	wo.seen_rows = seen_rows;
 	wo.dumps = dumps;
@@ -289,8 +291,8 @@ worker(const char *const *paths, const struct extract_opts *o,
 		if (jobs > 1)
 			load_rows(p, sh, k, &seen_rows, loaded, &lo);
 		loaded[k] = 1;
-		if (one_profile(paths, o, &pr[k], p->dirs[k], cur, &seen_rows,
-		    dumps) == 0) {
+		if (one_profile(paths, o, &pr[k], k, p->dirs[k], cur,
+		    &seen_rows, dumps) == 0) {
 			if (jobs > 1)
 				save_rows(p->dirs[k], &seen_rows, k);
 			__atomic_store_n(&sh->p[k].state, PROFILE_DONE,
