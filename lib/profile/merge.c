@@ -1,6 +1,5 @@
 /* Joining separately extracted frames (merge.h). */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -447,149 +446,6 @@ kway(struct src *s, size_t n, struct tsv_writer *w)
 
 /* ---- parts that share a device (merge_shared_begin) ---- */
 
-/*
- * One extraction numbers ThunkExecution per (ProgramId, ProgramExecution,
- * Device, Name) in trace order, profile after profile (frames.c
- * number_thunks); a part numbered its own rows from 0.  So the rows of
- * one (ProgramId, ProgramExecution, Name), which the k-way merge gives
- * together, are held as a group: a row of a device that earlier parts
- * also hold is numbered after theirs, and the group is written in the
- * frame's order (ThunkExecution, Device, part).  A group holds that
- * thunk's rows over the devices and parts, not a frame.
- */
-struct grow {
-	size_t off, len;	/* the row's text in the group's buffer */
-	size_t te_at;		/* where its ThunkExecution goes in it */
-	int64_t te, dev;
-	size_t part, seq;
-};
-
-struct group {
-	struct grow *v;
-	size_t n, cap;
-	char *buf;		/* the rows' text, ThunkExecution left out */
-	size_t len, capbuf;
-	char *prog, *name;	/* the key: ProgramId, ProgramExecution, Name */
-	size_t capprog, capname;
-	int64_t exec;
-	size_t *p;		/* the rows in output order */
-	size_t capp;
-	char *line;		/* one row being written */
-	size_t capline;
-};
-
-static void
-group_free(struct group *g)
-{
-	free(g->v);
-	free(g->buf);
-	free(g->prog);
-	free(g->name);
-	free(g->p);
-	free(g->line);
-}
-
-static void
-put_text(struct group *g, const char *s, size_t n)
-{
-	mem_grow(&g->buf, &g->capbuf, g->len + n, 1);
-	memcpy(g->buf + g->len, s, n);
-	g->len += n;
-}
-
-static void
-copy_str(char **dst, size_t *cap, const char *s)
-{
-	size_t n = strlen(s) + 1;
-
-	mem_grow(dst, cap, n, 1);
-	memcpy(*dst, s, n);
-}
-
-/* Whether T's row is of G's (ProgramId, ProgramExecution, Name). */
-static int
-in_group(const struct group *g, const struct src *t)
-{
-	return g->n > 0 && t->v[1] == g->exec && strcmp(t->s[0], g->prog) == 0 &&
-	    strcmp(t->s[2], g->name) == 0;
-}
-
-/* Group rows in the order that numbers them: device, part, row. */
-static int
-cmp_number(const void *a, const void *b, const void *ctx)
-{
-	const struct grow *v = ctx;
-	const struct grow *x = &v[*(const size_t *)a], *y = &v[*(const size_t *)b];
-
-	if (x->dev != y->dev)
-		return x->dev < y->dev ? -1 : 1;
-	if (x->part != y->part)
-		return x->part < y->part ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* And the frame's order: ThunkExecution, Device, part. */
-static int
-cmp_out(const void *a, const void *b, const void *ctx)
-{
-	const struct grow *v = ctx;
-	const struct grow *x = &v[*(const size_t *)a], *y = &v[*(const size_t *)b];
-
-	if (x->te != y->te)
-		return x->te < y->te ? -1 : 1;
-	if (x->dev != y->dev)
-		return x->dev < y->dev ? -1 : 1;
-	if (x->part != y->part)
-		return x->part < y->part ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* Number G's rows as one extraction does, and write them in order. */
-static int
-group_flush(struct group *g, struct tsv_writer *w)
-{
-	size_t i, j, k;
-	int64_t before = 0;
-	int rc = 0;
-
-	mem_grow(&g->p, &g->capp, g->n + 1, sizeof(*g->p));
-	for (i = 0; i < g->n; i++)
-		g->p[i] = i;
-	sort_stable(g->p, g->n, sizeof(*g->p), cmp_number, g->v);
-	/* A part's rows of a device are numbered from 0: after the rows
-	 * of that device in the parts before it. */
-	for (i = 0; i < g->n; i = j) {
-		struct grow *r = &g->v[g->p[i]];
-
-		if (i == 0 || g->v[g->p[i - 1]].dev != r->dev)
-			before = 0;
-		for (j = i; j < g->n && g->v[g->p[j]].dev == r->dev &&
-		    g->v[g->p[j]].part == r->part; j++)
-			;
-		for (k = i; k < j; k++)
-			g->v[g->p[k]].te += before;
-		before += (int64_t)(j - i);
-	}
-	sort_stable(g->p, g->n, sizeof(*g->p), cmp_out, g->v);
-	for (i = 0; i < g->n && rc == 0; i++) {
-		const struct grow *r = &g->v[g->p[i]];
-		char num[24];
-		int nd = snprintf(num, sizeof(num), "%" PRId64, r->te);
-		size_t n = r->len + (size_t)nd;
-
-		mem_grow(&g->line, &g->capline, n, 1);
-		memcpy(g->line, g->buf + r->off, r->te_at);
-		memcpy(g->line + r->te_at, num, (size_t)nd);
-		memcpy(g->line + r->te_at + nd, g->buf + r->off + r->te_at,
-		    r->len - r->te_at);
-		tsv_raw(w, g->line, n);
-		rc = tsv_eor(w);
-	}
-	g->n = 0;
-	g->len = 0;
-	return rc;
-}
-
 /* The merge_fix of T's current row, or NULL (COMM: a communication
  * frame, whose rows count apart). */
 static const struct merge_fix *
@@ -610,79 +466,65 @@ row_fix(struct src *t, const struct merge_shared *sh, int comm)
 	return NULL;
 }
 
-/* T's row into G: BLANK's fields empty, the fixed hidden time in the
- * columns DUR and HID, ThunkExecution (column TE) left out. */
+/* T's row into G: BLANK's fields empty, fix F's hidden time in the
+ * columns DUR and HID, ThunkExecution (column TE) left to the group. */
 static void
-group_add(struct group *g, struct src *t, const long *blank,
+group_add(struct merge_group *g, struct src *t, const long *blank,
     const struct merge_fix *f, long te, long dur, long hid)
 {
-	struct grow *r;
 	size_t i, len;
 	const char *s;
 	char b[32];
 
-	if (g->n == 0) {
-		copy_str(&g->prog, &g->capprog, t->s[0]);
-		copy_str(&g->name, &g->capname, t->s[2]);
-		g->exec = t->v[1];
-	}
-	mem_grow(&g->v, &g->cap, g->n + 1, sizeof(*g->v));
-	r = &g->v[g->n];
-	r->off = g->len;
-	r->te = t->v[3];
-	r->dev = t->v[4];
-	r->part = t->index;
-	r->seq = g->n++;
+	merge_group_row(g, t->s[0], t->v[1], t->s[2], t->v[3], t->v[4],
+	    t->index);
 	for (i = 0; i < tsv_ncols(t->r); i++) {
 		if (i > 0)
-			put_text(g, "\t", 1);
+			merge_group_text(g, "\t", 1);
 		if ((long)i == te) {
-			r->te_at = g->len - r->off;
+			merge_group_te(g);
 		} else if ((long)i == blank[0] || (long)i == blank[1]) {
 			;
 		} else if (f != NULL && (long)i == dur) {
-			put_text(g, b, tsv_fmt_ms(b, f->dur - f->hidden));
+			merge_group_text(g, b, tsv_fmt_ms(b, f->dur - f->hidden));
 		} else if (f != NULL && (long)i == hid) {
-			put_text(g, b, tsv_fmt_ms(b, f->hidden));
+			merge_group_text(g, b, tsv_fmt_ms(b, f->hidden));
 		} else {
 			s = tsv_rawfield(t->r, i, &len);
-			put_text(g, s, len);
+			merge_group_text(g, s, len);
 		}
 	}
-	r->len = g->len - r->off;
 }
 
 /* kway for the thunk or communication (COMM) frame of parts that share a
- * device: groups renumbered, hidden time fixed (SH). */
+ * device: rows renumbered by groups (merge_group), hidden time fixed. */
 static int
 kway_shared(struct src *s, size_t n, struct tsv_writer *w,
     const struct merge_shared *sh, int comm)
 {
 	struct pq q;
-	struct group g;
+	struct merge_group *g = merge_group_new();
 	long blank[2], dur, hid;
 	int rc = 0;
 
-	memset(&g, 0, sizeof(g));
 	kway_start(s, n, &q, blank);
 	dur = tsv_col(s[0].r, "ProjDurMs");
 	hid = tsv_col(s[0].r, "ProjDurHiddenMs");
 	while (q.n > 0 && rc == 0) {
 		struct src *t = q.v[0];
 
-		if (g.n > 0 && !in_group(&g, t))
-			rc = group_flush(&g, w);
-		if (rc != 0)
+		if (!merge_group_in(g, t->s[0], t->v[1], t->s[2]) &&
+		    (rc = merge_group_flush(g, w)) != 0)
 			break;
-		group_add(&g, t, blank, row_fix(t, sh, comm), t->col[3], dur,
+		group_add(g, t, blank, row_fix(t, sh, comm), t->col[3], dur,
 		    hid);
 		if ((rc = src_next(t)) == 0 && t->eof)
 			q.v[0] = q.v[--q.n];
 		pq_down(&q, 0);
 	}
-	if (rc == 0 && g.n > 0)
-		rc = group_flush(&g, w);
-	group_free(&g);
+	if (rc == 0)
+		rc = merge_group_flush(g, w);
+	merge_group_free(g);
 	free(q.v);
 	return rc;
 }

@@ -43,4 +43,35 @@ struct merge_shared {
 /* Whether DEVICE is in two parts or more. */
 int merge_shared_device(const struct merge_shared *sh, int64_t device);
 
+/*
+ * The rows of one (ProgramId, ProgramExecution, Name) of the thunk or
+ * communication frame merged from parts that share a device, as the
+ * k-way merge gives them (by ThunkExecution, Device, part).  One
+ * extraction numbers ThunkExecution per (ProgramId, ProgramExecution,
+ * Device, Name) in trace order, profile after profile (frames.c
+ * number_thunks); a part numbered its own rows from 0.  So the group is
+ * held, a part's rows of a device are numbered after the rows of that
+ * device in the parts before it, and the group is written in the
+ * frame's order again.  It holds one thunk's rows over devices and
+ * parts (128 on 32 copies of the shared run), not a frame.
+ *
+ * merge_group_row starts a row (its key, ThunkExecution TE, DEVICE and
+ * PART), merge_group_text appends N bytes of its text (TABs included),
+ * merge_group_te marks where its ThunkExecution goes.  merge_group_in:
+ * whether a row of (PROG, EXEC, NAME) belongs to the group held (none
+ * held: yes).  merge_group_flush writes the rows held to W, each a row,
+ * and empties the group; returns tsv_eor's status.
+ */
+struct merge_group;
+struct tsv_writer;
+struct merge_group *merge_group_new(void);
+void merge_group_free(struct merge_group *g);
+int merge_group_in(const struct merge_group *g, const char *prog,
+    int64_t exec, const char *name);
+void merge_group_row(struct merge_group *g, const char *prog, int64_t exec,
+    const char *name, int64_t te, int64_t device, size_t part);
+void merge_group_text(struct merge_group *g, const char *s, size_t n);
+void merge_group_te(struct merge_group *g);
+int merge_group_flush(struct merge_group *g, struct tsv_writer *w);
+
 #endif

@@ -10,8 +10,11 @@
  * parts, adds its overlap to those it meets, found by binary search as
  * compute_overlap finds them.  Memory: the communication thunks of the
  * shared devices and the ProgramId x Name kinds, not the compute rows.
+ * Then merge_group (merge_impl.h) numbers ThunkExecution over the parts
+ * as merge.c's k-way merge gives it the rows of one thunk at a time.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -450,4 +453,190 @@ merge_shared_begin(const char *const *dirs, size_t n,
 	}
 	*out = sh;
 	return 0;
+}
+
+/* ---- merge_group: ThunkExecution over the parts ---- */
+
+struct grow {
+	size_t off, len;	/* the row's text in the group's buffer */
+	size_t te_at;		/* where its ThunkExecution goes in it */
+	int64_t te, dev;
+	size_t part, seq;
+};
+
+struct merge_group {
+	struct grow *v;
+	size_t n, cap;
+	char *buf;		/* the rows' text, ThunkExecution left out */
+	size_t len, capbuf;
+	char *prog, *name;	/* the key: ProgramId, ProgramExecution, Name */
+	size_t capprog, capname;
+	int64_t exec;
+	size_t *p;		/* the rows in output order */
+	size_t capp;
+	char *line;		/* one row being written */
+	size_t capline;
+};
+
+struct merge_group *
+merge_group_new(void)
+{
+	return mem_calloc(1, sizeof(struct merge_group));
+}
+
+void
+merge_group_free(struct merge_group *g)
+{
+	if (g == NULL)
+		return;
+	free(g->v);
+	free(g->buf);
+	free(g->prog);
+	free(g->name);
+	free(g->p);
+	free(g->line);
+	free(g);
+}
+
+static void
+copy_str(char **dst, size_t *cap, const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	mem_grow(dst, cap, n, 1);
+	memcpy(*dst, s, n);
+}
+
+int
+merge_group_in(const struct merge_group *g, const char *prog, int64_t exec,
+    const char *name)
+{
+	return g->n == 0 || (exec == g->exec && strcmp(prog, g->prog) == 0 &&
+	    strcmp(name, g->name) == 0);
+}
+
+void
+merge_group_row(struct merge_group *g, const char *prog, int64_t exec,
+    const char *name, int64_t te, int64_t device, size_t part)
+{
+	struct grow *r;
+
+	if (g->n == 0) {
+		copy_str(&g->prog, &g->capprog, prog);
+		copy_str(&g->name, &g->capname, name);
+		g->exec = exec;
+	} else if (g->v[g->n - 1].len == (size_t)-1) {
+		g->v[g->n - 1].len = g->len - g->v[g->n - 1].off;
+	}
+	mem_grow(&g->v, &g->cap, g->n + 1, sizeof(*g->v));
+	r = &g->v[g->n];
+	r->off = g->len;
+	r->len = (size_t)-1;	/* open: set by the next row or the flush */
+	r->te_at = 0;
+	r->te = te;
+	r->dev = device;
+	r->part = part;
+	r->seq = g->n++;
+}
+
+void
+merge_group_text(struct merge_group *g, const char *s, size_t n)
+{
+	mem_grow(&g->buf, &g->capbuf, g->len + n, 1);
+	memcpy(g->buf + g->len, s, n);
+	g->len += n;
+}
+
+void
+merge_group_te(struct merge_group *g)
+{
+	struct grow *r = &g->v[g->n - 1];
+
+	r->te_at = g->len - r->off;
+}
+
+/* Group rows in the order that numbers them: device, part, row. */
+static int
+cmp_number(const void *a, const void *b, const void *ctx)
+{
+	const struct grow *v = ctx;
+	const struct grow *x = &v[*(const size_t *)a], *y = &v[*(const size_t *)b];
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->part != y->part)
+		return x->part < y->part ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* And the frame's order: ThunkExecution, Device, part. */
+static int
+cmp_out(const void *a, const void *b, const void *ctx)
+{
+	const struct grow *v = ctx;
+	const struct grow *x = &v[*(const size_t *)a], *y = &v[*(const size_t *)b];
+
+	if (x->te != y->te)
+		return x->te < y->te ? -1 : 1;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->part != y->part)
+		return x->part < y->part ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Number G's rows: a part's rows of a device, from 0 in the part, after
+ * the rows of that device in the parts before it. */
+static void
+group_number(struct merge_group *g)
+{
+	size_t i, j, k;
+	int64_t before = 0;
+
+	for (i = 0; i < g->n; i++)
+		g->p[i] = i;
+	sort_stable(g->p, g->n, sizeof(*g->p), cmp_number, g->v);
+	for (i = 0; i < g->n; i = j) {
+		const struct grow *r = &g->v[g->p[i]];
+
+		if (i == 0 || g->v[g->p[i - 1]].dev != r->dev)
+			before = 0;
+		for (j = i; j < g->n && g->v[g->p[j]].dev == r->dev &&
+		    g->v[g->p[j]].part == r->part; j++)
+			;
+		for (k = i; k < j; k++)
+			g->v[g->p[k]].te += before;
+		before += (int64_t)(j - i);
+	}
+}
+
+int
+merge_group_flush(struct merge_group *g, struct tsv_writer *w)
+{
+	size_t i;
+	int rc = 0;
+
+	if (g->n == 0)
+		return 0;
+	g->v[g->n - 1].len = g->len - g->v[g->n - 1].off;
+	mem_grow(&g->p, &g->capp, g->n + 1, sizeof(*g->p));
+	group_number(g);
+	sort_stable(g->p, g->n, sizeof(*g->p), cmp_out, g->v);
+	for (i = 0; i < g->n && rc == 0; i++) {
+		const struct grow *r = &g->v[g->p[i]];
+		char num[24];
+		size_t nd = (size_t)snprintf(num, sizeof(num), "%" PRId64, r->te);
+		size_t n = r->len + nd;
+
+		mem_grow(&g->line, &g->capline, n, 1);
+		memcpy(g->line, g->buf + r->off, r->te_at);
+		memcpy(g->line + r->te_at, num, nd);
+		memcpy(g->line + r->te_at + nd, g->buf + r->off + r->te_at,
+		    r->len - r->te_at);
+		tsv_raw(w, g->line, n);
+		rc = tsv_eor(w);
+	}
+	g->n = 0;
+	g->len = 0;
+	return rc;
 }
