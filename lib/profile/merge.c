@@ -467,33 +467,38 @@ row_fix(struct src *t, const struct merge_shared *sh, int comm)
 }
 
 /* T's row into G: BLANK's fields empty, fix F's hidden time in the
- * columns DUR and HID, ThunkExecution (column TE) left to the group. */
+ * columns DUR and HID, ThunkExecution (column TE) left to the group; the
+ * text between those fields copied as it was read, a span at a time. */
 static void
 group_add(struct merge_group *g, struct src *t, const long *blank,
     const struct merge_fix *f, long te, long dur, long hid)
 {
-	size_t i, len;
-	const char *s;
+	size_t i, len, flen, from = 0;
+	const char *line = tsv_rawline(t->r, &len), *fs;
 	char b[32];
 
 	merge_group_row(g, t->s[0], t->v[1], t->s[2], t->v[3], t->v[4],
 	    t->index);
 	for (i = 0; i < tsv_ncols(t->r); i++) {
-		if (i > 0)
-			merge_group_text(g, "\t", 1);
-		if ((long)i == te) {
+		long c = (long)i;
+
+		if (c != te && c != blank[0] && c != blank[1] &&
+		    (f == NULL || (c != dur && c != hid)))
+			continue;
+		/* The text before field I, with the TAB before it. */
+		fs = tsv_rawfield(t->r, i, &flen);
+		merge_group_text(g, line + from, (size_t)(fs - line) - from);
+		from = (size_t)(fs - line) + flen;
+		if (c == te)
 			merge_group_te(g);
-		} else if ((long)i == blank[0] || (long)i == blank[1]) {
+		else if (c == blank[0] || c == blank[1])
 			;
-		} else if (f != NULL && (long)i == dur) {
+		else if (c == dur)
 			merge_group_text(g, b, tsv_fmt_ms(b, f->dur - f->hidden));
-		} else if (f != NULL && (long)i == hid) {
+		else
 			merge_group_text(g, b, tsv_fmt_ms(b, f->hidden));
-		} else {
-			s = tsv_rawfield(t->r, i, &len);
-			merge_group_text(g, s, len);
-		}
 	}
+	merge_group_text(g, line + from, len - from);
 }
 
 /* kway for the thunk or communication (COMM) frame of parts that share a

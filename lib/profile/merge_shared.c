@@ -128,6 +128,15 @@ read_opened(const char *dir, size_t **v, size_t *n)
 	return rc;
 }
 
+/* The kind of each (ProgramId, Name) met (one_kind). */
+struct kinds {
+	struct strtab tab;
+	unsigned char *kind;
+	size_t cap;
+	char *key;
+	size_t capkey;
+};
+
 /* One part's thunk.tsv, read row by row with the columns the fixes
  * need. */
 struct thunks {
@@ -210,34 +219,32 @@ thunks_next(struct thunks *t)
  * Whether each (ProgramId, Name) on a shared device is of one kind,
  * communication or not: the parts number ThunkExecution within the
  * communication frame as the thunk frame does only then (merge.c).
- * KIND[id of "ProgramId\tName" in T]: 1 + Communication.
+ * K->kind[id of "ProgramId\tName" in K->tab]: 1 + Communication.
  */
 static int
-one_kind(struct strtab *t, unsigned char **kind, size_t *cap,
-    struct thunks *th)
+one_kind(struct kinds *k, struct thunks *th)
 {
 	size_t lp, ln, id;
 	const char *p = tsv_rawfield(th->r, (size_t)th->prog, &lp);
 	const char *nm = tsv_rawfield(th->r, (size_t)th->name, &ln);
-	char *key = mem_alloc(lp + ln + 2);
 	int added;
 
-	memcpy(key, p, lp);
-	key[lp] = '\t';
-	memcpy(key + lp + 1, nm, ln);
-	id = strtab_intern(t, key, lp + ln + 1, &added);
-	free(key);
-	mem_grow(kind, cap, id + 1, 1);
+	mem_grow(&k->key, &k->capkey, lp + ln + 1, 1);
+	memcpy(k->key, p, lp);
+	k->key[lp] = '\t';
+	memcpy(k->key + lp + 1, nm, ln);
+	id = strtab_intern(&k->tab, k->key, lp + ln + 1, &added);
+	mem_grow(&k->kind, &k->cap, id + 1, 1);
 	if (added)
-		(*kind)[id] = (unsigned char)(1 + th->is_comm);
-	return (*kind)[id] == 1 + th->is_comm;
+		k->kind[id] = (unsigned char)(1 + th->is_comm);
+	return k->kind[id] == 1 + th->is_comm;
 }
 
 /* Pass 1: part K's communication thunks of the shared devices into the
  * fixes.  Returns 0, 1 (a kind mixed, or no `opened`), -1. */
 static int
 collect(struct merge_shared *sh, const char *dir, size_t k,
-    struct strtab *kinds, unsigned char **kind, size_t *capkind)
+    struct kinds *kinds)
 {
 	struct thunks t;
 	int rc = thunks_open(&t, dir);
@@ -250,7 +257,7 @@ collect(struct merge_shared *sh, const char *dir, size_t k,
 
 		if (!merge_shared_device(sh, t.device))
 			continue;
-		if (!one_kind(kinds, kind, capkind, &t)) {
+		if (!one_kind(kinds, &t)) {
 			rc = 1;
 			break;
 		}
@@ -422,13 +429,13 @@ merge_shared_begin(const char *const *dirs, size_t n,
     struct merge_shared **out)
 {
 	struct merge_shared *sh = mem_calloc(1, sizeof(*sh));
-	struct strtab kinds = { 0 };
-	unsigned char *kind = NULL;
-	size_t capkind = 0, k;
+	struct kinds kinds;
+	size_t k;
 	struct groups g = { NULL, NULL, 0 };
 	int rc;
 
 	*out = NULL;
+	memset(&kinds, 0, sizeof(kinds));
 	sh->n = n;
 	sh->first = mem_calloc(n + 2, sizeof(*sh->first));
 	if ((rc = find_shared(sh, dirs, n)) != 0 || sh->shared.n == 0) {
@@ -438,9 +445,10 @@ merge_shared_begin(const char *const *dirs, size_t n,
 	if (n > merge_fanin())
 		rc = 1;
 	for (k = 0; k < n && rc == 0; k++)
-		rc = collect(sh, dirs[k], k, &kinds, &kind, &capkind);
-	strtab_free(&kinds);
-	free(kind);
+		rc = collect(sh, dirs[k], k, &kinds);
+	strtab_free(&kinds.tab);
+	free(kinds.kind);
+	free(kinds.key);
 	if (rc == 0)
 		groups_build(&g, sh);
 	for (k = 0; k < n && rc == 0 && sh->nfix > 0; k++)
