@@ -73,7 +73,8 @@ int merge_devices(const char *const *dirs, size_t n);
  * What merging the parts DIRS[0..N) needs when they share a Device (read
  * from their module.tsv): each communication thunk of a shared device
  * gets its hidden time over the compute thunks of every part (two passes
- * over their thunk.tsv; the rule is frames.c compute_overlap's, a sum of
+ * over their thunk.tsv, a thread per core taking a part at a time; the
+ * rule is frames.c compute_overlap's, a sum of
  * overlaps capped at 2^62 ns), and merge_write renumbers ThunkExecution
  * as one extraction does (frames.c number_thunks: trace order, profile
  * after profile).  Memory: the communication thunks of the shared

@@ -8,7 +8,8 @@
  * process), sorted by start with the running latest end, and each
  * compute thunk of a shared device, read in a second pass over the
  * parts, adds its overlap to those it meets, found by binary search as
- * compute_overlap finds them.  Memory: the communication thunks of the
+ * compute_overlap finds them.  Each pass reads the parts a thread per
+ * core (struct prep).  Memory: the communication thunks of the
  * shared devices and the ProgramId x Name kinds, not the compute rows.
  * Then merge_group (merge_impl.h) numbers ThunkExecution over the parts
  * as merge.c's k-way merge gives it the rows of one thunk at a time.
@@ -21,6 +22,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/pool.h"
 #include "base/sort.h"
 #include "base/tsv.h"
 #include "profile/merge.h"
@@ -240,42 +242,50 @@ one_kind(struct kinds *k, struct thunks *th)
 	return k->kind[id] == 1 + th->is_comm;
 }
 
-/* Pass 1: part K's communication thunks of the shared devices into the
- * fixes.  Returns 0, 1 (a kind mixed, or no `opened`), -1. */
+/* Pass 1's finds in one part: its fixes, their ProgramIds ids of PROG
+ * until merge_shared_begin makes them ids of merge_shared.prog. */
+struct partfix {
+	struct merge_fix *v;
+	size_t n, cap;
+	struct strtab prog;
+};
+
+/* Pass 1: the communication thunks of the shared devices in part DIR
+ * into PF, the kinds of its thunks checked in K.  Returns 0, 1 (a kind
+ * mixed, or no `opened`), -1. */
 static int
-collect(struct merge_shared *sh, const char *dir, size_t k,
-    struct kinds *kinds)
+collect(const struct merge_shared *sh, const char *dir, struct partfix *pf,
+    struct kinds *k)
 {
 	struct thunks t;
 	int rc = thunks_open(&t, dir);
 
 	while (rc == 0 && (rc = thunks_next(&t)) == 1) {
-		rc = 0;
 		struct merge_fix *f;
 		size_t len;
 		const char *p;
 
+		rc = 0;
 		if (!merge_shared_device(sh, t.device))
 			continue;
-		if (!one_kind(kinds, &t)) {
+		if (!one_kind(k, &t)) {
 			rc = 1;
 			break;
 		}
 		if (!t.is_comm || t.is_opened)
 			continue;
 		p = tsv_rawfield(t.r, (size_t)t.prog, &len);
-		mem_grow(&sh->fix, &sh->capfix, sh->nfix + 1, sizeof(*sh->fix));
-		f = &sh->fix[sh->nfix++];
+		mem_grow(&pf->v, &pf->cap, pf->n + 1, sizeof(*pf->v));
+		f = &pf->v[pf->n++];
 		f->row = t.row;
 		f->comm_row = t.comm_row;
-		f->program = strtab_intern(&sh->prog, p, len, NULL);
+		f->program = strtab_intern(&pf->prog, p, len, NULL);
 		f->device = t.device;
 		f->start = t.ts;
 		f->dur = t.td + t.th;
 		f->hidden = 0;
 	}
 	thunks_close(&t);
-	sh->first[k + 1] = sh->nfix;
 	return rc;
 }
 
@@ -358,10 +368,10 @@ group_range(const struct groups *g, const struct merge_fix *fix,
 }
 
 /* A compute thunk [S, E) of (PROGRAM, DEVICE): its overlap added to
- * each communication thunk of the group it meets. */
+ * HID[i] for each communication thunk fix[i] of the group it meets. */
 static void
-add_overlap(const struct groups *g, struct merge_fix *fix, size_t program,
-    int64_t device, int64_t s, int64_t e)
+add_overlap(const struct groups *g, const struct merge_fix *fix,
+    int64_t *hid, size_t program, int64_t device, int64_t s, int64_t e)
 {
 	size_t lo = 0, hi = 0, a, b;
 
@@ -377,39 +387,164 @@ add_overlap(const struct groups *g, struct merge_fix *fix, size_t program,
 			a = m + 1;
 	}
 	for (; a < hi && fix[g->p[a]].start < e; a++) {
-		struct merge_fix *f = &fix[g->p[a]];
-		int64_t fe = f->start + f->dur;
+		const struct merge_fix *f = &fix[g->p[a]];
+		int64_t fe = f->start + f->dur, *h = &hid[g->p[a]];
 
 		if (fe <= s || e <= f->start)
 			continue;
-		f->hidden += (fe < e ? fe : e) - (f->start > s ? f->start : s);
-		if (f->hidden > HIDDEN_MAX)
-			f->hidden = HIDDEN_MAX;
+		*h += (fe < e ? fe : e) - (f->start > s ? f->start : s);
+		if (*h > HIDDEN_MAX)
+			*h = HIDDEN_MAX;
 	}
 }
 
-/* Pass 2: part DIR's compute thunks of the shared devices. */
+/* Pass 2: part DIR's compute thunks of the shared devices, their
+ * overlaps added to HID (by fix). */
 static int
-overlaps(struct merge_shared *sh, const struct groups *g, const char *dir)
+overlaps(const struct merge_shared *sh, const struct groups *g,
+    const char *dir, int64_t *hid)
 {
 	struct thunks t;
 	int rc = thunks_open(&t, dir);
 
 	while (rc == 0 && (rc = thunks_next(&t)) == 1) {
-		rc = 0;
 		size_t len, prog;
 		const char *p;
 
+		rc = 0;
 		if (t.is_comm || t.is_opened ||
 		    !merge_shared_device(sh, t.device))
 			continue;
 		p = tsv_rawfield(t.r, (size_t)t.prog, &len);
 		if ((prog = strtab_find(&sh->prog, p, len)) != STRTAB_NONE)
-			add_overlap(g, sh->fix, prog, t.device, t.ts,
+			add_overlap(g, sh->fix, hid, prog, t.device, t.ts,
 			    t.ts + t.td);
 	}
 	thunks_close(&t);
 	return rc;
+}
+
+/*
+ * The two passes run a thread per core (pool.h), each thread taking the
+ * next part: the parent's serial work between the workers and the merge
+ * (0.6 s of CPU on 128 copies of the shared run).  A thread keeps its own
+ * kinds (pass 1) and sums (pass 2), joined after: the first part in
+ * order that failed gives the error, as one thread would.
+ */
+struct prep {
+	const struct merge_shared *sh;
+	const char *const *dirs;
+	int pass;		/* 1: collect, 2: overlaps */
+	size_t next;		/* the next part to take (atomic) */
+	size_t slot;		/* the next thread's index (atomic) */
+	struct partfix *pf;	/* pass 1: by part */
+	struct kinds *kinds;	/* pass 1: by thread */
+	const struct groups *g;	/* pass 2 */
+	int64_t **hid;		/* pass 2: by thread, by fix */
+	int *rc;		/* by part */
+	char **err;		/* by part, when rc < 0 */
+};
+
+static void *
+prep_thread(void *arg)
+{
+	struct prep *p = arg;
+	size_t me = __atomic_fetch_add(&p->slot, 1, __ATOMIC_RELAXED), k;
+
+	while ((k = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED)) <
+	    p->sh->n) {
+		int rc = p->pass == 1 ?
+		    collect(p->sh, p->dirs[k], &p->pf[k], &p->kinds[me]) :
+		    overlaps(p->sh, p->g, p->dirs[k], p->hid[me]);
+
+		p->rc[k] = rc;
+		if (rc < 0)
+			p->err[k] = mem_strdup(err_msg());
+	}
+	return NULL;
+}
+
+/* Run pass PASS over every part in NTH threads: 0, or the first part's
+ * 1 or -1 (with its err message). */
+static int
+prep_run(struct prep *p, int pass, size_t nth)
+{
+	size_t k;
+	int rc = 0;
+
+	p->pass = pass;
+	p->next = 0;
+	p->slot = 0;
+	pool_run(nth, prep_thread, p);
+	for (k = 0; k < p->sh->n; k++) {
+		if (rc == 0 && p->rc[k] != 0) {
+			rc = p->rc[k];
+			if (rc < 0)
+				err_fail("%s", p->err[k]);
+		}
+		free(p->err[k]);
+		p->err[k] = NULL;
+	}
+	return rc;
+}
+
+/* Whether the threads' kinds K[0..NTH) agree: one kind per (ProgramId,
+ * Name) over every part. */
+static int
+kinds_agree(struct kinds *k, size_t nth)
+{
+	size_t t, id, at;
+	int added;
+
+	for (t = 1; t < nth; t++)
+		for (id = 0; id < k[t].tab.n; id++) {
+			at = strtab_intern(&k[0].tab, k[t].tab.s[id],
+			    k[t].tab.len[id], &added);
+			mem_grow(&k[0].kind, &k[0].cap, at + 1, 1);
+			if (added)
+				k[0].kind[at] = k[t].kind[id];
+			else if (k[0].kind[at] != k[t].kind[id])
+				return 0;
+		}
+	return 1;
+}
+
+/* The parts' fixes into SH, in part order, their ProgramIds made ids of
+ * SH->prog. */
+static void
+join_fixes(struct merge_shared *sh, struct partfix *pf)
+{
+	size_t k, i;
+
+	for (k = 0; k < sh->n; k++) {
+		mem_grow(&sh->fix, &sh->capfix, sh->nfix + pf[k].n + 1,
+		    sizeof(*sh->fix));
+		for (i = 0; i < pf[k].n; i++) {
+			struct merge_fix *f = &sh->fix[sh->nfix++];
+			const char *p = strtab_get(&pf[k].prog, pf[k].v[i].program);
+
+			*f = pf[k].v[i];
+			f->program = strtab_intern(&sh->prog, p,
+			    pf[k].prog.len[pf[k].v[i].program], NULL);
+		}
+		sh->first[k + 1] = sh->nfix;
+	}
+}
+
+/* Each fix's hidden time: the threads' sums HID[0..NTH), each at most
+ * HIDDEN_MAX, added without passing it (frames.c's cap). */
+static void
+join_hidden(struct merge_shared *sh, int64_t **hid, size_t nth)
+{
+	size_t i, t;
+
+	for (i = 0; i < sh->nfix; i++) {
+		int64_t h = 0;
+
+		for (t = 0; t < nth; t++)
+			h = hid[t][i] > HIDDEN_MAX - h ? HIDDEN_MAX : h + hid[t][i];
+		sh->fix[i].hidden = h;
+	}
 }
 
 void
@@ -429,30 +564,56 @@ merge_shared_begin(const char *const *dirs, size_t n,
     struct merge_shared **out)
 {
 	struct merge_shared *sh = mem_calloc(1, sizeof(*sh));
-	struct kinds kinds;
-	size_t k;
+	size_t nth = pool_cores() < n ? pool_cores() : n, k, t;
+	struct prep p;
 	struct groups g = { NULL, NULL, 0 };
 	int rc;
 
 	*out = NULL;
-	memset(&kinds, 0, sizeof(kinds));
 	sh->n = n;
 	sh->first = mem_calloc(n + 2, sizeof(*sh->first));
 	if ((rc = find_shared(sh, dirs, n)) != 0 || sh->shared.n == 0) {
 		merge_shared_free(sh);
 		return rc;
 	}
-	if (n > merge_fanin())
+	if (n > merge_fanin()) {
+		merge_shared_free(sh);
+		return 1;
+	}
+	memset(&p, 0, sizeof(p));
+	p.sh = sh;
+	p.dirs = dirs;
+	p.pf = mem_calloc(n + 1, sizeof(*p.pf));
+	p.kinds = mem_calloc(nth + 1, sizeof(*p.kinds));
+	p.hid = mem_calloc(nth + 1, sizeof(*p.hid));
+	p.rc = mem_calloc(n + 1, sizeof(*p.rc));
+	p.err = mem_calloc(n + 1, sizeof(*p.err));
+	if ((rc = prep_run(&p, 1, nth)) == 0 && !kinds_agree(p.kinds, nth))
 		rc = 1;
-	for (k = 0; k < n && rc == 0; k++)
-		rc = collect(sh, dirs[k], k, &kinds);
-	strtab_free(&kinds.tab);
-	free(kinds.kind);
-	free(kinds.key);
-	if (rc == 0)
+	if (rc == 0) {
+		join_fixes(sh, p.pf);
 		groups_build(&g, sh);
-	for (k = 0; k < n && rc == 0 && sh->nfix > 0; k++)
-		rc = overlaps(sh, &g, dirs[k]);
+		p.g = &g;
+		for (t = 0; t < nth; t++)
+			p.hid[t] = mem_calloc(sh->nfix + 1, sizeof(**p.hid));
+		if (sh->nfix > 0 && (rc = prep_run(&p, 2, nth)) == 0)
+			join_hidden(sh, p.hid, nth);
+	}
+	for (k = 0; k < n; k++) {
+		free(p.pf[k].v);
+		strtab_free(&p.pf[k].prog);
+	}
+	for (t = 0; t < nth; t++) {
+		strtab_free(&p.kinds[t].tab);
+		free(p.kinds[t].kind);
+		free(p.kinds[t].key);
+		free(p.hid[t]);
+	}
+	free(p.pf);
+	free(p.kinds);
+	free(p.hid);
+	free(p.rc);
+	free(p.err);
 	free(g.p);
 	free(g.maxend);
 	if (rc != 0) {
