@@ -194,6 +194,14 @@ done
 grep -q '<svg' "$T/sec/critpath-section.html" && grep -q 'estimates' "$T/sec/critpath-section.html" && ok ||
 	notok "critpath section lacks the picture or the caveat"
 cmp -s "$T/sec.out" "$T/sec/critpath.txt" && ok || notok "critpath.sh: stdout is not critpath.txt"
+# The tool's error reaches the section's stderr, not only its work file
+# (set -e ended the script with the message unread): a negative duration
+# in the last row (a steady execution's).
+cp -r "$E" "$T/neg"
+awk 'BEGIN { FS = OFS = "\t" } NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ProjDurMs") c = i }
+    { r[NR] = $0 } END { for (i = 1; i < NR; i++) print r[i]; $0 = r[NR]; $c = -1; print }' \
+    "$E/thunk.tsv" > "$T/neg/thunk.tsv"
+expect_error 1 "column ProjDurMs: negative" env NSYSJAX_BIN="$BIN" sh pipelines/critpath.sh -o "$T/negsec" "$T/neg"
 
 # Determinism, and what-ifs said to be estimates.
 $CP -c "$E/corr.tsv" -m "$E/module.tsv" -H "$E/hlo.tsv" -s "$E/thunk.tsv" 2> "$T/est" | cmp -s - "$E/scen.tsv" && ok || notok "not deterministic"
