@@ -14,6 +14,9 @@
  * A part leaves out the hlo rows that a lower part holds (extract.h,
  * struct extract_seen), whether its own worker extracted that part or
  * another worker finished it before (its DIR/rowkeys).
+ * A part with the thunk frame lists its split command buffers
+ * (DIR/opened, extract_write_opened), which merge.h needs when parts
+ * share a device (copies of one run).
  * Workers are forked processes, not threads: a profile's extraction keeps
  * its state in one struct extract, and a worker that fails or crashes
  * cannot take the others' memory with it.  (A process per profile cost
