@@ -459,43 +459,56 @@ extract_write_dir(struct extract *x, const char *dir)
 	return extract_write_frames(dir, x->o.frames, write_bit, x);
 }
 
-int
-extract_write_heapsums(const struct extract *x, const char *dir)
+/* DIR/NAME written by WRITE(FP, X), for merge.h beside the frames: 0, or
+ * -1 with an err message "DIR/NAME: ..." (cannot create, write error). */
+static int
+side_file(const struct extract *x, const char *dir, const char *name,
+    void (*write)(const struct extract *x, FILE *fp))
 {
-	char *path = mem_alloc(strlen(dir) + 10);
+	char *path = mem_alloc(strlen(dir) + strlen(name) + 2);
 	FILE *fp;
-	size_t i;
 	int rc = 0;
 
-	sprintf(path, "%s/heapsums", dir);
+	sprintf(path, "%s/%s", dir, name);
 	if ((fp = fopen(path, "w")) == NULL)
 		rc = err_fail("%s: cannot create: %s", path, strerror(errno));
-	for (i = 0; fp && i < x->heapkeys.n; i++)
-		fprintf(fp, "%s\t%016llx\t%s\n", x->heaps[i].program,
-		    (unsigned long long)heap_digest(x->heaps[i].h),
-		    x->heaps[i].origin);
+	else
+		write(x, fp);
 	if (fp && (ferror(fp) | fclose(fp)) != 0)
 		rc = err_fail("%s: write error: %s", path, strerror(errno));
 	free(path);
 	return rc;
 }
 
+static void
+heapsums(const struct extract *x, FILE *fp)
+{
+	size_t i;
+
+	for (i = 0; i < x->heapkeys.n; i++)
+		fprintf(fp, "%s\t%016llx\t%s\n", x->heaps[i].program,
+		    (unsigned long long)heap_digest(x->heaps[i].h),
+		    x->heaps[i].origin);
+}
+
+int
+extract_write_heapsums(const struct extract *x, const char *dir)
+{
+	return side_file(x, dir, "heapsums", heapsums);
+}
+
+static void
+opened(const struct extract *x, FILE *fp)
+{
+	size_t i;
+
+	for (i = 0; i < x->fr.nthunks; i++)
+		if (x->fr.thunks[i].cmdbuf_opened)
+			fprintf(fp, "%zu\n", i);
+}
+
 int
 extract_write_opened(const struct extract *x, const char *dir)
 {
-	char *path = mem_alloc(strlen(dir) + 8);
-	FILE *fp;
-	size_t i;
-	int rc = 0;
-
-	sprintf(path, "%s/opened", dir);
-	if ((fp = fopen(path, "w")) == NULL)
-		rc = err_fail("%s: cannot create: %s", path, strerror(errno));
-	for (i = 0; fp && i < x->fr.nthunks; i++)
-		if (x->fr.thunks[i].cmdbuf_opened)
-			fprintf(fp, "%zu\n", i);
-	if (fp && (ferror(fp) | fclose(fp)) != 0)
-		rc = err_fail("%s: write error: %s", path, strerror(errno));
-	free(path);
-	return rc;
+	return side_file(x, dir, "opened", opened);
 }

@@ -738,7 +738,7 @@ cmp_number(const void *a, const void *b, const void *ctx)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* And the frame's order: ThunkExecution, Device, part. */
+/* And the frame's order: ThunkExecution, then as cmp_number. */
 static int
 cmp_out(const void *a, const void *b, const void *ctx)
 {
@@ -747,11 +747,7 @@ cmp_out(const void *a, const void *b, const void *ctx)
 
 	if (x->te != y->te)
 		return x->te < y->te ? -1 : 1;
-	if (x->dev != y->dev)
-		return x->dev < y->dev ? -1 : 1;
-	if (x->part != y->part)
-		return x->part < y->part ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
+	return cmp_number(a, b, ctx);
 }
 
 /* Number G's rows: a part's rows of a device, from 0 in the part, after
