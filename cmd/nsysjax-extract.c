@@ -114,21 +114,31 @@ merge_out(const char *const *dirs, size_t n, unsigned bits, unsigned bit,
 	return rc;
 }
 
-/* --merge: the parts are directories written by nsysjax-extract -o. */
+/* --merge: the parts are directories written by nsysjax-extract -o.
+ * Parts that share a device merge as workers' parts do; where they
+ * cannot (merge_shared_begin's 1), merge_devices names the device. */
 static void
 merge_parts(const char *const *dirs, size_t n, unsigned bit, const char *dir)
 {
 	struct err_notes notes = { NULL, 0, 0 };
+	struct merge_shared *sh = NULL;
 	unsigned bits = merge_frames(dirs, n);
+	int rc = 0;
 
-	if (bits == 0)
+	if (bits == 0 || merge_distinct(dirs, n) != 0)
 		err_die_last();
 	if (!dir && !(bits & bit))
 		err_die("%s: no %s.tsv to merge", dirs[0],
 		    extract_frame_names[__builtin_ctz(bit)]);
-	if (merge_devices(dirs, n) != 0 ||
-	    merge_out(dirs, n, bits, bit, dir, &notes, NULL) != 0)
+	if (bits & (EXTRACT_THUNK | EXTRACT_COMMUNICATION))
+		rc = merge_shared_begin(dirs, n, &sh);
+	if (rc == 1 && merge_devices(dirs, n) == 0)
+		err_fail("the parts share a device and cannot be merged");
+	if (rc != 0 || merge_out(dirs, n, bits, bit, dir, &notes, sh) != 0) {
+		merge_shared_free(sh);
 		die(&notes);
+	}
+	merge_shared_free(sh);
 	err_notes_print(&notes);
 	err_notes_free(&notes);
 }
@@ -150,9 +160,9 @@ extract_parts(const char *const *paths, size_t n, struct extract_opts *o,
 	struct parts p;
 	int rc = 0;
 
-	/* The communication frame's hidden time needs the compute thunks:
-	 * the parts hold the thunk frame too when the thread tables say
-	 * that a device is shared. */
+	/* The merge of a shared device's communication rows checks the
+	 * kinds of its thunks (merge_shared_begin): the parts hold the
+	 * thunk frame too when the thread tables say that one is shared. */
 	if ((o->frames & EXTRACT_COMMUNICATION) && !(o->frames & EXTRACT_THUNK) &&
 	    parts_devices_shared(paths, n, o->dumpdir))
 		po.frames |= EXTRACT_THUNK;

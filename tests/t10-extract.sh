@@ -106,6 +106,37 @@ if have_data; then
 	check "stack frame tree combined4" stack_tree "$T/c4"
 	check "invariants proc0" invariants "$T/p0"
 	check "invariants combined4" invariants "$T/c4"
+	# Two copies of the run (their zip comments apart: the same bytes
+	# are one profile given twice) share every device.  A copy's
+	# communication is hidden by its own compute only (frames.h), so
+	# each row keeps its hidden time, and ProjDurMs stays >= 0: summed
+	# over both copies' compute it was twice the run's, 696 rows
+	# negative.  Rows compared without ThunkExecution, which now counts
+	# both copies; the workers give -j 0's bytes.
+	mkdir "$T/cp"
+	for c in 0 1; do
+		for i in 0 1 2 3; do
+			cp "$DATA/pax_fsdp4_4proc_proc$i.zip" "$T/cp/c${c}p$i.zip"
+			chmod u+w "$T/cp/c${c}p$i.zip"
+			echo "copy $c" | zip -q -z "$T/cp/c${c}p$i.zip" || notok "zip -z"
+		done
+	done
+	$X -j 0 -o "$T/cp0" "$T"/cp/c0p?.zip "$T"/cp/c1p?.zip 2> /dev/null || notok "extract two copies -j 0"
+	$X -j 2 -o "$T/cp2" "$T"/cp/c0p?.zip "$T"/cp/c1p?.zip 2> /dev/null || notok "extract two copies -j 2"
+	check "two copies: invariants" invariants "$T/cp0"
+	hidden_rows() {
+		awk -F'\t' -v times="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		    { for (k = 0; k < times; k++) print $c["ProgramId"], $c["ProgramExecution"], $c["Name"],
+		      $c["Device"], $c["ProjDurMs"], $c["ProjDurHiddenMs"] }' "$1/thunk.tsv" | sort
+	}
+	hidden_rows "$T/c4" 2 > "$T/cp.want"
+	hidden_rows "$T/cp0" 1 > "$T/cp.got"
+	check "two copies: each row keeps the run's hidden time" cmp "$T/cp.want" "$T/cp.got"
+	bad=''
+	for f in thunk module communication hlo stackframes heap; do
+		cmp -s "$T/cp0/$f.tsv" "$T/cp2/$f.tsv" || bad="$bad $f"
+	done
+	[ -z "$bad" ] && ok || notok "two copies, -j 2: differs from -j 0's:$bad"
 
 	# A .zip and its extracted directory give the same bytes.
 	mkdir -p "$T/dir/pax_fsdp4_4proc_proc1"

@@ -120,12 +120,12 @@ check "Slurm array, more tasks than inputs" same "$T/one" "$T/s8/frames"
 rm "$T"/s8/parts/000004.done
 expect_error 1 "task 4 of 11 did not finish" env NSYSJAX_BIN=$BIN sh pipelines/extract-slurm.sh -m "$T/s8" "$T/list"
 
-# Devices in two profiles: one extraction numbers their thunks and sums
-# their hidden time together; the workers' parts merge into the same
-# bytes (merge_shared_begin), every frame alone too; --merge of parts
-# made by -o refuses.  The second profile is another run's process 0 (a
-# copy of the first would be refused as the same profile given twice),
-# named copy0.
+# Devices in two profiles: one extraction numbers their thunks together
+# (each profile's hidden time is its own); the workers' parts merge into
+# the same bytes (merge_shared_begin), every frame alone too, and so do
+# --merge's parts made by -o.  The second profile is another run's
+# process 0 (a copy of the first would be refused as the same profile
+# given twice), named copy0.
 "$MKEXAMPLE" -n 2 -s 13 "$T/other" > /dev/null || notok "mkexample -n 2 -s 13"
 cp -r "$T/other/rank0" "$T/copy0"
 "$X" -j 0 -o "$T/dup0" "$1" "$T/copy0" 2> /dev/null || notok "a process and its copy -j 0"
@@ -145,7 +145,18 @@ check "shared device: ThunkExecution counts both profiles" awk -F '\t' '
 : > "$T/notdir"
 expect_error 1 "notdir/nsysjax-extract" env TMPDIR="$T/notdir" "$X" -j 2 -o "$T/no" "$1" "$T/copy0"
 expect_error 1 "notdir/nsysjax-extract" env TMPDIR="$T/notdir" "$X" -j 2 -o "$T/no" "$1" "$2"
-expect_error 1 "device 0 is in both" "$X" --merge -o "$T/no" "$T/p0" "$T/p0"
+"$X" -o "$T/sp0" "$1" 2> /dev/null && "$X" -o "$T/sp1" "$T/copy0" 2> /dev/null ||
+	notok "a process and its copy, -o apart"
+"$X" --merge -o "$T/spm" "$T/sp0" "$T/sp1" 2> /dev/null || notok "--merge of a process and its copy"
+check "shared device: --merge gives the bytes of -j 0" same "$T/dup0" "$T/spm"
+# Where the merge cannot number them (no thunk frame to check the
+# communication rows' kinds), it names the device; one part given twice
+# is refused as such.
+mkdir "$T/sc0" "$T/sc1"
+cp "$T/sp0/communication.tsv" "$T/sp0/module.tsv" "$T/sc0/"
+cp "$T/sp1/communication.tsv" "$T/sp1/module.tsv" "$T/sc1/"
+expect_error 1 "device 0 is in both" "$X" --merge -o "$T/no" "$T/sc0" "$T/sc1"
+expect_error 1 "p0 and $T/p0/ are the same directory" "$X" --merge -o "$T/no" "$T/p0" "$T/p1" "$T/p0/"
 
 # Broken parts are named.
 expect_error 1 "no frame (NAME.tsv)" "$X" --merge -o "$T/no" "$T/run"

@@ -239,6 +239,27 @@ fusion.3|10.6|0.1|command_buffer_1
 W
 awk -F'\t' '$3 == "all-reduce.2" { print $13, $14 }' "$T/comm.thunk" | grep -qx "1 0" && ok || notok "comm: hidden time of the all-reduce: $(cat "$T/comm.thunk")"
 check "comm: thunk time as planted" totals comm 0.7
+# Compute that overlaps itself (two streams): all-reduce.2 [10.0, 10.4]
+# ms, fusion.1 [10.05, 10.3] and fusion.3 [10.1, 10.45], each a thunk of
+# its own.  The all-reduce is hidden by their union, [10.05, 10.4]: 0.35
+# ms hidden, 0.05 exposed.  The reference's sum of overlaps (0.25 + 0.3)
+# would hide 0.55 ms of a 0.4 ms collective: ProjDurMs -0.15.
+{ echo "thread 0x1000064000064 XlaLauncher:#global=0,local=0,process=0,slice=0#
+domain 1 0x1000064000064 1 0 TSL
+hlo 6 jit_g fusion.1:fusion all-reduce.2:all-reduce fusion.3:fusion
+nvtx 2 59 0x1000064000064 1000 9000 - 1 XlaModule:#hlo_module=jit_g,program_id=6#
+nvtx 3 59 0x1000064000064 1100 1200 - 1 Thunk:#hlo_op=all-reduce.2#
+call 0x1000064000064 1110 1120 2 0
+nvtx 4 59 0x1000064000064 1300 1400 - 1 Thunk:#hlo_op=fusion.1#
+call 0x1000064000064 1310 1320 3 0
+nvtx 5 59 0x1000064000064 1500 1600 - 1 Thunk:#hlo_op=fusion.3#
+call 0x1000064000064 1510 1520 4 0
+kernel 10000000 10400000 2 0x1000064000000 0 7 - ncclDevKernel_AllReduce_Sum_f32_RING_LL
+kernel 10050000 10300000 3 0x1000064000000 0 8 - fusion_1
+kernel 10100000 10450000 4 0x1000064000000 0 9 - fusion_3"; } | mk streams
+rows streams > /dev/null
+awk -F'\t' '$3 == "all-reduce.2" { print $8, $13, $14 }' "$T/streams.thunk" | grep -qx "0.05 1 0.35" && ok ||
+    notok "streams: the all-reduce's exposed and hidden time: $(cat "$T/streams.thunk")"
 # The same profile twice (the twin has one thread more, so its bytes
 # differ): device 0 is in both.  The workers' parts merge into -j 0's
 # bytes (merge.h merge_shared_begin): the split buffer hides nothing of

@@ -200,16 +200,6 @@ int extract_frames_end(struct outfile *of, unsigned bits, int rc);
 int extract_write_heapsums(const struct extract *x, const char *dir);
 
 /*
- * For merge.h, beside the thunk frame of extract_write_dir: DIR/opened,
- * the data rows (from 0, ascending, a decimal a line) of the command
- * buffers split into rows of their own (frames.h cmdbuf_opened), whose
- * time is no interval of hidden time: what merge_shared_begin cannot
- * read off the frame.  Returns 0, or -1 with an err message
- * "DIR/opened: ..." (cannot create, write error).
- */
-int extract_write_opened(const struct extract *x, const char *dir);
-
-/*
  * The tree behind the stackframes frame, in T (for extract.c and
  * merge.h): node id -> "<parent id + 1>\t<frame>" (0 before the tab for
  * an outermost frame), so that equal stack prefixes are stored once and

@@ -496,19 +496,3 @@ extract_write_heapsums(const struct extract *x, const char *dir)
 {
 	return side_file(x, dir, "heapsums", heapsums);
 }
-
-static void
-opened(const struct extract *x, FILE *fp)
-{
-	size_t i;
-
-	for (i = 0; i < x->fr.nthunks; i++)
-		if (x->fr.thunks[i].cmdbuf_opened)
-			fprintf(fp, "%zu\n", i);
-}
-
-int
-extract_write_opened(const struct extract *x, const char *dir)
-{
-	return side_file(x, dir, "opened", opened);
-}

@@ -686,8 +686,15 @@ overlap_role(const struct frames_thunk *t)
 	return t->cmdbuf_opened ? 2 : t->comm == 1;
 }
 
-/* Overlap groups: (ProgramId, Device), compute before communication
- * before split buffers, each by start. */
+/* The profile of thunk T (input order). */
+static size_t
+thunk_profile(const struct frames *f, const struct frames_thunk *t)
+{
+	return f->modules[t->module].profile;
+}
+
+/* Overlap groups: (ProgramId, Device, profile), compute before
+ * communication before split buffers, each by start. */
 static int
 cmp_overlap(const void *a, const void *b, const void *ctx)
 {
@@ -701,6 +708,9 @@ cmp_overlap(const void *a, const void *b, const void *ctx)
 		return c;
 	if ((c = cmp_i64(s->dev.device, t->dev.device)) != 0)
 		return c;
+	if ((c = cmp_i64((int64_t)thunk_profile(sort_f, s),
+	    (int64_t)thunk_profile(sort_f, t))) != 0)
+		return c;
 	if ((c = cmp_i64(overlap_role(s), overlap_role(t))) != 0)
 		return c;
 	if ((c = cmp_i64(s->start, t->start)) != 0)
@@ -708,51 +718,61 @@ cmp_overlap(const void *a, const void *b, const void *ctx)
 	return cmp_i64((int64_t)*(const size_t *)a, (int64_t)*(const size_t *)b);
 }
 
+/* Whether thunks U and T are in one overlap group. */
+static int
+same_group(const struct frames *f, const struct frames_thunk *u,
+    const struct frames_thunk *t)
+{
+	return u->dev.device == t->dev.device &&
+	    thunk_profile(f, u) == thunk_profile(f, t) &&
+	    cmp_str(f->modules[u->module].program,
+	    f->modules[t->module].program) == 0;
+}
+
 /*
- * Hidden time of each communication thunk in P[0..N), one (ProgramId,
- * Device) group whose compute thunks P[0..NC) come first, sorted by
- * start.  MAXEND[k] is the latest end among compute thunks 0..k, so the
- * first compute thunk that can reach a communication thunk is found by
- * binary search, and the scan stops at the first one starting after it.
+ * Hidden time of each communication thunk in P[0..N), one overlap group
+ * whose compute thunks P[0..NC) come first, sorted by start.  The
+ * compute thunks are first merged into disjoint intervals
+ * [US[k], UE[k]), sorted (their union: two compute thunks that overlap
+ * each other hide a moment once), so the first interval that can reach a
+ * communication thunk is found by binary search on the ends, and the
+ * scan stops at the first one starting after it.  A hidden time is then
+ * at most the thunk's duration.
  */
 static void
 overlap_group(struct frames *f, const size_t *p, size_t nc, size_t n,
-    int64_t *maxend)
+    int64_t *us, int64_t *ue)
 {
-	size_t i, k;
+	size_t i, k, nu = 0;
 
 	for (k = 0; k < nc; k++) {
 		const struct frames_thunk *c = &f->thunks[p[k]];
 		int64_t e = c->start + c->dur;
 
-		maxend[k] = k > 0 && maxend[k - 1] > e ? maxend[k - 1] : e;
+		if (nu > 0 && c->start <= ue[nu - 1]) {
+			if (e > ue[nu - 1])
+				ue[nu - 1] = e;
+			continue;
+		}
+		us[nu] = c->start;
+		ue[nu++] = e;
 	}
 	for (i = nc; i < n; i++) {
 		struct frames_thunk *t = &f->thunks[p[i]];
 		int64_t s = t->start, e = t->start + t->dur, hidden = 0;
-		size_t lo = 0, hi = nc;
+		size_t lo = 0, hi = nu;
 
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
 
-			if (maxend[mid] > s)
+			if (ue[mid] > s)
 				hi = mid;
 			else
 				lo = mid + 1;
 		}
-		for (k = lo; k < nc && f->thunks[p[k]].start < e; k++) {
-			const struct frames_thunk *c = &f->thunks[p[k]];
-			int64_t ce = c->start + c->dur;
-
-			/* Each overlap is below 2^62 (times within
-			 * TRACE_MAX_NS); overlapping compute thunks could
-			 * add up past int64, so the sum stops at 2^62. */
-			if (ce > s)
-				hidden += (ce < e ? ce : e) -
-				    (c->start > s ? c->start : s);
-			if (hidden > (int64_t)1 << 62)
-				hidden = (int64_t)1 << 62;
-		}
+		for (k = lo; k < nu && us[k] < e; k++)
+			hidden += (ue[k] < e ? ue[k] : e) -
+			    (us[k] > s ? us[k] : s);
 		t->hidden = hidden;
 	}
 	for (i = nc; i < n; i++)
@@ -763,7 +783,8 @@ static void
 compute_overlap(struct frames *f)
 {
 	size_t *p = identity(f->nthunks), i, j, nc;
-	int64_t *maxend = mem_calloc(f->nthunks + 1, sizeof(*maxend));
+	int64_t *us = mem_calloc(f->nthunks + 1, sizeof(*us));
+	int64_t *ue = mem_calloc(f->nthunks + 1, sizeof(*ue));
 
 	sort_stable(p, f->nthunks, sizeof(*p), cmp_overlap, f);
 	for (i = 0; i < f->nthunks; i = j) {
@@ -774,16 +795,15 @@ compute_overlap(struct frames *f)
 		for (j = i; j < f->nthunks; j++) {
 			const struct frames_thunk *u = &f->thunks[p[j]];
 
-			if (u->dev.device != t->dev.device ||
-			    cmp_str(f->modules[u->module].program,
-			    f->modules[t->module].program) != 0)
+			if (!same_group(f, u, t))
 				break;
 			nc += overlap_role(u) == 0;
 			nused += overlap_role(u) < 2;
 		}
-		overlap_group(f, p + i, nc, nused, maxend);
+		overlap_group(f, p + i, nc, nused, us, ue);
 	}
-	free(maxend);
+	free(ue);
+	free(us);
 	free(p);
 }
 

@@ -114,12 +114,20 @@ int frames_add_profile(struct frames *f, size_t profile,
  * time and sort the rows.
  *
  * Hidden time (data_loaders.py _calculate_overlap): for each
- * communication thunk, the sum over compute thunks of the same ProgramId
- * and device of the length of their overlap with it; that time moves from
- * `dur` to `hidden`.  A split command buffer (`cmdbuf_opened`: the time
- * it keeps is no interval) is neither: its inner rows are.  Computed by a sweep over compute thunks sorted by
- * start with a running maximum of ends, O(n log n + overlaps), where the
- * reference compares every pair.
+ * communication thunk, the length of its overlap with the compute thunks
+ * of the same ProgramId, device and profile; that time moves from `dur`
+ * to `hidden`, so 0 <= hidden <= the thunk's whole time.  The reference
+ * sums the overlaps with each compute thunk over (ProgramId, Device): the
+ * same where a profile's compute on a device does not overlap itself and
+ * no two profiles share a device (every sample of the reference), but
+ * where compute runs on two streams, or two profiles claim one device
+ * (copies of one run, two runs given together), a moment counted twice
+ * can hide more than the thunk lasted (ProjDurMs < 0).  Here the compute
+ * thunks' union counts, each profile's own.  A split command buffer
+ * (`cmdbuf_opened`: the time it keeps is no interval) is neither: its
+ * inner rows are.  Computed by merging the compute intervals sorted by
+ * start and a binary search per communication thunk, O(n log n +
+ * overlaps), where the reference compares every pair.
  *
  * Order: modules by (ProgramId, ProgramExecution, Device), thunks by
  * (ProgramId, ProgramExecution, Name, ThunkExecution, Device): the index

@@ -45,8 +45,6 @@ struct src {
 	struct tsv_reader *r;
 	char *name;		/* for messages */
 	size_t index;		/* part order: ties go to the lower */
-	size_t row;		/* the current data row, from 0 */
-	size_t fix;		/* the next of its merge_fixes (merge_shared) */
 	int eof;
 	const struct keycol *key;
 	size_t nkey;
@@ -79,9 +77,8 @@ struct mctx {
 	int text_check;
 	struct strtab tab[MAXKEY];
 	/* Parts that share a device (merge_shared_begin), or NULL; with it
-	 * the thunk or communication frame (COMM) is renumbered. */
+	 * the thunk or communication frame is renumbered. */
 	const struct merge_shared *sh;
-	int comm;
 };
 
 static char *
@@ -207,7 +204,6 @@ src_next(struct src *s)
 		s->eof = 1;
 		return 0;
 	}
-	s->row = first ? 0 : s->row + 1;
 	if (s->key == NULL)
 		return 0;
 	if (src_key(s) != 0)
@@ -446,44 +442,21 @@ kway(struct src *s, size_t n, struct tsv_writer *w)
 
 /* ---- parts that share a device (merge_shared_begin) ---- */
 
-/* The merge_fix of T's current row, or NULL (COMM: a communication
- * frame, whose rows count apart). */
-static const struct merge_fix *
-row_fix(struct src *t, const struct merge_shared *sh, int comm)
-{
-	size_t end = sh->first[t->index + 1];
-
-	if (t->fix < sh->first[t->index])
-		t->fix = sh->first[t->index];
-	for (; t->fix < end; t->fix++) {
-		size_t r = comm ? sh->fix[t->fix].comm_row : sh->fix[t->fix].row;
-
-		if (r == t->row)
-			return &sh->fix[t->fix];
-		if (r > t->row)
-			break;
-	}
-	return NULL;
-}
-
-/* T's row into G: BLANK's fields empty, fix F's hidden time in the
- * columns DUR and HID, ThunkExecution (column TE) left to the group; the
- * text between those fields copied as it was read, a span at a time. */
+/* T's row into G: BLANK's fields empty, ThunkExecution (column TE) left
+ * to the group; the text between those fields copied as it was read, a
+ * span at a time. */
 static void
-group_add(struct merge_group *g, struct src *t, const long *blank,
-    const struct merge_fix *f, long te, long dur, long hid)
+group_add(struct merge_group *g, struct src *t, const long *blank, long te)
 {
 	size_t i, len, flen, from = 0;
 	const char *line = tsv_rawline(t->r, &len), *fs;
-	char b[32];
 
 	merge_group_row(g, t->s[0], t->v[1], t->s[2], t->v[3], t->v[4],
 	    t->index);
 	for (i = 0; i < tsv_ncols(t->r); i++) {
 		long c = (long)i;
 
-		if (c != te && c != blank[0] && c != blank[1] &&
-		    (f == NULL || (c != dur && c != hid)))
+		if (c != te && c != blank[0] && c != blank[1])
 			continue;
 		/* The text before field I, with the TAB before it. */
 		fs = tsv_rawfield(t->r, i, &flen);
@@ -491,38 +464,28 @@ group_add(struct merge_group *g, struct src *t, const long *blank,
 		from = (size_t)(fs - line) + flen;
 		if (c == te)
 			merge_group_te(g);
-		else if (c == blank[0] || c == blank[1])
-			;
-		else if (c == dur)
-			merge_group_text(g, b, tsv_fmt_ms(b, f->dur - f->hidden));
-		else
-			merge_group_text(g, b, tsv_fmt_ms(b, f->hidden));
 	}
 	merge_group_text(g, line + from, len - from);
 }
 
-/* kway for the thunk or communication (COMM) frame of parts that share a
- * device: rows renumbered by groups (merge_group), hidden time fixed. */
+/* kway for the thunk or communication frame of parts that share a
+ * device: rows renumbered by groups (merge_group). */
 static int
-kway_shared(struct src *s, size_t n, struct tsv_writer *w,
-    const struct merge_shared *sh, int comm)
+kway_shared(struct src *s, size_t n, struct tsv_writer *w)
 {
 	struct pq q;
 	struct merge_group *g = merge_group_new();
-	long blank[2], dur, hid;
+	long blank[2];
 	int rc = 0;
 
 	kway_start(s, n, &q, blank);
-	dur = tsv_col(s[0].r, "ProjDurMs");
-	hid = tsv_col(s[0].r, "ProjDurHiddenMs");
 	while (q.n > 0 && rc == 0) {
 		struct src *t = q.v[0];
 
 		if (!merge_group_in(g, t->s[0], t->v[1], t->s[2]) &&
 		    (rc = merge_group_flush(g, w)) != 0)
 			break;
-		group_add(g, t, blank, row_fix(t, sh, comm), t->col[3], dur,
-		    hid);
+		group_add(g, t, blank, t->col[3]);
 		if ((rc = src_next(t)) == 0 && t->eof)
 			q.v[0] = q.v[--q.n];
 		pq_down(&q, 0);
@@ -546,7 +509,7 @@ merge_open(struct src *s, size_t n, struct tsv_writer *w, struct mctx *c)
 	if (s[0].key == heap_key)
 		return heap_rows(s, n, w, c);
 	if (c->sh != NULL && s[0].key == thunk_key)
-		return kway_shared(s, n, w, c->sh, c->comm);
+		return kway_shared(s, n, w);
 	return kway(s, n, w);
 }
 
@@ -1165,6 +1128,49 @@ exists(const char *dir, unsigned bit)
 	return rc;
 }
 
+/* A part's directory by (device, inode), then its index. */
+struct partid {
+	uint64_t dev, ino;
+	size_t i;
+};
+
+static int
+cmp_partid(const void *a, const void *b)
+{
+	const struct partid *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+int
+merge_distinct(const char *const *dirs, size_t n)
+{
+	struct partid *id = mem_calloc(n + 1, sizeof(*id));
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < n && rc == 0; i++) {
+		struct stat st;
+
+		if (stat(dirs[i], &st) != 0)
+			rc = err_fail("%s: %s", dirs[i], strerror(errno));
+		id[i] = (struct partid){ (uint64_t)st.st_dev,
+		    (uint64_t)st.st_ino, i };
+	}
+	if (rc == 0)
+		qsort(id, n, sizeof(*id), cmp_partid);
+	for (i = 0; i + 1 < n && rc == 0; i++)
+		if (id[i].dev == id[i + 1].dev && id[i].ino == id[i + 1].ino)
+			rc = err_fail("%s and %s are the same directory: give "
+			    "each part once", dirs[id[i].i], dirs[id[i + 1].i]);
+	free(id);
+	return rc;
+}
+
 unsigned
 merge_frames(const char *const *dirs, size_t n)
 {
@@ -1222,9 +1228,10 @@ part_devices(struct devseen *d, const char *const *dirs, size_t i)
 		if (added)
 			d->part[id] = i + 1;
 		else if (d->part[id] != i + 1) {
-			rc = err_fail("device %.*s is in both %s and %s: the "
-			    "processes that share a device must be extracted "
-			    "together", (int)len, v, dirs[d->part[id] - 1],
+			rc = err_fail("device %.*s is in both %s and %s: parts "
+			    "that share a device merge only with their "
+			    "thunk.tsv (else extract their processes "
+			    "together)", (int)len, v, dirs[d->part[id] - 1],
 			    dirs[i]);
 			src_close(&s);
 			return 1;
@@ -1257,8 +1264,7 @@ write_frame(const char *const *dirs, size_t n, unsigned bit,
     struct tsv_writer *w, struct err_notes *notes, struct hlomerge *h,
     int with_hlo, const struct merge_shared *sh)
 {
-	struct mctx c = { notes, 1, { { 0 } }, sh,
-	    bit == EXTRACT_COMMUNICATION };
+	struct mctx c = { notes, 1, { { 0 } }, sh };
 	const struct keycol *key = bit == EXTRACT_MODULE ? module_key :
 	    bit == EXTRACT_HEAP ? heap_key : thunk_key;
 	size_t i;

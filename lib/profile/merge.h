@@ -21,11 +21,11 @@
  *    traces differ is a warning, as in one extraction.
  * What makes one extraction differ from merged parts is a Device found in
  * two parts (copies of one run, two runs given together): ThunkExecution
- * and hidden time are computed per (ProgramId, Device) over all profiles.
- * merge_devices detects it; the parts of parts.h's workers carry what
- * merging them still needs (their `opened`), and merge_shared_begin
- * computes it, so that they merge into one extraction's bytes all the
- * same (merge_shared.c).
+ * is numbered per (ProgramId, Device) over all profiles (hidden time is
+ * each profile's own, frames.h).  merge_shared_begin finds such devices
+ * and merge_write renumbers their rows, so that the parts merge into one
+ * extraction's bytes all the same (merge_shared.c); merge_devices names
+ * a shared device where they cannot.
  *
  * Memory: the sorted frames stream (one row per part held); hlo and
  * stackframes hold the distinct rows and frames (as many as the distinct
@@ -61,6 +61,15 @@ struct tsv_writer;
 unsigned merge_frames(const char *const *dirs, size_t n);
 
 /*
+ * Whether the parts DIRS[0..N) are distinct directories (by device and
+ * inode: one part named twice, whose rows would count twice).  Returns
+ * 0, or -1 with an err message "DIR1 and DIR2 are the same directory:
+ * give each part once" (DIR1 before DIR2 in DIRS), or "DIR: reason"
+ * when one cannot be looked up.  O(n log n).
+ */
+int merge_distinct(const char *const *dirs, size_t n);
+
+/*
  * Whether the parts DIRS[0..N) have a Device in common, read from their
  * module.tsv (or thunk.tsv, communication.tsv: the first present).
  * Returns 0 when every Device is in one part only, 1 when not, with an
@@ -71,24 +80,21 @@ int merge_devices(const char *const *dirs, size_t n);
 
 /*
  * What merging the parts DIRS[0..N) needs when they share a Device (read
- * from their module.tsv): each communication thunk of a shared device
- * gets its hidden time over the compute thunks of every part (two passes
- * over their thunk.tsv, a thread per core taking a part at a time; the
- * rule is frames.c compute_overlap's, a sum of
- * overlaps capped at 2^62 ns), and merge_write renumbers ThunkExecution
- * as one extraction does (frames.c number_thunks: trace order, profile
- * after profile).  Memory: the communication thunks of the shared
- * devices (56 bytes each) and the distinct (ProgramId, Name) of their
- * thunks, not their rows.
+ * from their module.tsv): merge_write renumbers ThunkExecution of the
+ * thunk and communication frames as one extraction does (frames.c
+ * number_thunks: trace order, profile after profile).  First one pass
+ * over the parts' thunk.tsv (a thread per core taking a part at a time)
+ * checks that each (ProgramId, Name) on a shared device is communication
+ * in every part or in none: the communication frame alone numbers its
+ * rows as the thunk frame does only then.  Memory: the distinct
+ * (ProgramId, Name) of those thunks, not their rows.
  * *SH: NULL when no Device is shared (merge as ever), else what
  * merge_write and merge_write_dir take; free with merge_shared_free.
  * Returns 0; 1 when the parts share a device but cannot be merged so (a
- * part with no `opened`, which only parts.h's workers write: the split
- * command buffers' rows of its thunk.tsv, one decimal per line; more
- * parts than the merge's fan-in; a (ProgramId, Name) both communication
- * and not on a shared device, which the communication frame alone could
- * not number): extract them in one process; -1 with an err message
- * naming the file (unreadable, malformed, a column missing).
+ * part without thunk.tsv, more parts than the merge's fan-in, a
+ * (ProgramId, Name) of both kinds): extract them in one process, or
+ * refuse them; -1 with an err message naming the file (unreadable,
+ * malformed, a column missing).
  */
 struct merge_shared;
 int merge_shared_begin(const char *const *dirs, size_t n,

@@ -160,8 +160,6 @@ one_profile(const char *const *paths, const struct extract_opts *o,
 		rc = extract_write_dir(x, dir);
 	if (rc == 0 && (wo.frames & EXTRACT_HEAP))
 		rc = extract_write_heapsums(x, dir);
-	if (rc == 0 && (wo.frames & EXTRACT_THUNK))
-		rc = extract_write_opened(x, dir);
 	if (rc != 0)
 		put_file(dir, "error", err_msg());
 	extract_free(x);

@@ -14,9 +14,6 @@
  * A part leaves out the hlo rows that a lower part holds (extract.h,
  * struct extract_seen), whether its own worker extracted that part or
  * another worker finished it before (its DIR/rowkeys).
- * A part with the thunk frame lists its split command buffers
- * (DIR/opened, extract_write_opened), which merge.h needs when parts
- * share a device (copies of one run).
  * Workers are forked processes, not threads: a profile's extraction keeps
  * its state in one struct extract, and a worker that fails or crashes
  * cannot take the others' memory with it.  (A process per profile cost
@@ -66,7 +63,7 @@ int parts_extract(const char *const *paths, const struct extract_opts *o,
  * Whether two of the profiles of PATHS[0..N) (nsys-jax archives; DUMPDIR
  * as input.h takes it) have a launcher thread of the same device
  * (XlaLauncher:#global=G,...# in thread-metadata.parquet): copies of one
- * run, or two runs given together.  Their merge needs each part's thunk
+ * run, or two runs given together.  Their merge checks each part's thunk
  * frame (merge.h merge_shared_begin), so the caller adds it to the parts
  * of the communication frame alone.  Reads each input's
  * thread-metadata.parquet alone;

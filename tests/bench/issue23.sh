@@ -73,8 +73,8 @@ workers "shared run (4 proc)" $ALL
 # Copies of the shared run, as the issue's 128 processes are: each copy a
 # zip comment apart (the same bytes are refused as one profile given
 # twice); their devices are shared, so the workers' parts are merged
-# with the hidden time and ThunkExecution summed over the copies
-# (merge.h merge_shared_begin).
+# with ThunkExecution numbered over the copies (merge.h
+# merge_shared_begin).
 mkdir "$T/copies"
 _c=0
 while [ "$_c" -lt "$BENCH_COPIES" ]; do

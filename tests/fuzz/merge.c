@@ -5,8 +5,7 @@
  * part 1's stackframes.tsv (for the hlo frame).  Both parts are merged
  * to nowhere, and checked for shared devices.  For the thunk frame, the
  * parts are merged again as parts that share devices (merge_shared_begin):
- * each part's frame is its module.tsv too, and the third and fourth
- * files are their `opened`.  The whole input is also
+ * each part's frame is its module.tsv too.  The whole input is also
  * read as a part's rowkeys (extract_seen_load, as parts.c's workers
  * hand them over): what is read saves back to the same rows.
  */
@@ -41,8 +40,6 @@ clear(void)
 			    extract_frame_names[k]);
 			unlink(path);
 		}
-		snprintf(path, sizeof(path), "%s/opened", dirs[i]);
-		unlink(path);
 	}
 }
 
@@ -77,8 +74,7 @@ put(const char *dir, const char *frame, const uint8_t *p, size_t n)
 	char path[256];
 	FILE *fp;
 
-	snprintf(path, sizeof(path), "%s/%s%s", dir, frame,
-	    strcmp(frame, "opened") ? ".tsv" : "");
+	snprintf(path, sizeof(path), "%s/%s.tsv", dir, frame);
 	if ((fp = fopen(path, "wb")) == NULL ||
 	    (n > 0 && fwrite(p, 1, n, fp) != n) || fclose(fp) != 0)
 		abort();
@@ -160,9 +156,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	(void)merge_devices(d, 2);
 	(void)merge_frames(d, 2);
 	if (bit == EXTRACT_THUNK) {
-		for (k = 0; k < 4; k++)
-			put(dirs[k % 2], k < 2 ? "module" : "opened", at[k],
-			    len[k]);
+		for (k = 0; k < 2; k++)
+			put(dirs[k], "module", at[k], len[k]);
 		if (merge_shared_begin(d, 2, &sh) == 0 && sh != NULL) {
 			w = tsv_wopen(fuzz_null(), "null");
 			(void)merge_write(d, 2, bit, w, &notes, sh);
