@@ -149,6 +149,12 @@ expect_error 1 "notdir/nsysjax-extract" env TMPDIR="$T/notdir" "$X" -j 2 -o "$T/
 	notok "a process and its copy, -o apart"
 "$X" --merge -o "$T/spm" "$T/sp0" "$T/sp1" 2> /dev/null || notok "--merge of a process and its copy"
 check "shared device: --merge gives the bytes of -j 0" same "$T/dup0" "$T/spm"
+# Parts without a module frame: the devices are read off the thunk frame.
+mkdir "$T/sn0" "$T/sn1"
+cp "$T/sp0/thunk.tsv" "$T/sn0/"
+cp "$T/sp1/thunk.tsv" "$T/sn1/"
+"$X" --merge -f thunk "$T/sn0" "$T/sn1" > "$T/sn.thunk" 2> /dev/null || notok "--merge of thunk frames alone"
+check "shared device: --merge of thunk frames alone gives -j 0's" cmp "$T/dup0/thunk.tsv" "$T/sn.thunk"
 # Where the merge cannot number them (no thunk frame to check the
 # communication rows' kinds), it names the device; one part given twice
 # is refused as such.

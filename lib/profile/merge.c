@@ -1196,67 +1196,6 @@ merge_frames(const char *const *dirs, size_t n)
 	return bits;
 }
 
-/* Part index + 1 of each Device seen, by its text. */
-struct devseen {
-	struct strtab dev;
-	size_t *part;
-	size_t cap;
-};
-
-static int
-part_devices(struct devseen *d, const char *const *dirs, size_t i)
-{
-	static const unsigned order[] = { EXTRACT_MODULE, EXTRACT_COMMUNICATION,
-	    EXTRACT_THUNK };
-	struct src s;
-	size_t k, len;
-	long col;
-	int rc, added;
-
-	for (k = 0; k < 3 && !exists(dirs[i], order[k]); k++)
-		;
-	if (k == 3)
-		return 0;	/* no row frame: nothing to clash */
-	if ((rc = src_open(&s, dirs[i], order[k], i, NULL, NULL)) == 0 &&
-	    (col = tsv_require(s.r, "Device")) < 0)
-		rc = -1;
-	while (rc == 0 && !s.eof) {
-		const char *v = tsv_rawfield(s.r, (size_t)col, &len);
-		size_t id = strtab_intern(&d->dev, v, len, &added);
-
-		mem_grow(&d->part, &d->cap, id + 1, sizeof(*d->part));
-		if (added)
-			d->part[id] = i + 1;
-		else if (d->part[id] != i + 1) {
-			rc = err_fail("device %.*s is in both %s and %s: parts "
-			    "that share a device merge only with their "
-			    "thunk.tsv (else extract their processes "
-			    "together)", (int)len, v, dirs[d->part[id] - 1],
-			    dirs[i]);
-			src_close(&s);
-			return 1;
-		}
-		rc = src_next(&s);
-	}
-	src_close(&s);
-	return rc;
-}
-
-int
-merge_devices(const char *const *dirs, size_t n)
-{
-	struct devseen d;
-	size_t i;
-	int rc = 0;
-
-	memset(&d, 0, sizeof(d));
-	for (i = 0; i < n && rc == 0; i++)
-		rc = part_devices(&d, dirs, i);
-	strtab_free(&d.dev);
-	free(d.part);
-	return rc;
-}
-
 /* Frame BIT of DIRS[0..N) to W; H caches the hlo frames' reading; SH
  * as merge_write takes it. */
 static int

@@ -71,16 +71,18 @@ int merge_distinct(const char *const *dirs, size_t n);
 
 /*
  * Whether the parts DIRS[0..N) have a Device in common, read from their
- * module.tsv (or thunk.tsv, communication.tsv: the first present).
- * Returns 0 when every Device is in one part only, 1 when not, with an
- * err message "device D is in both DIR1 and DIR2 ...", -1 on a read error
- * (message naming the file and line).
+ * module.tsv (or communication.tsv, thunk.tsv: the first present; a part
+ * with none has no device).  Returns 0 when every Device is in one part
+ * only, 1 when not, with an err message "device D is in both DIR1 and
+ * DIR2: ..." (the first met in part order), -1 on a read error (message
+ * naming the file and line).  The scan merge_shared_begin makes too
+ * (merge_shared.c).
  */
 int merge_devices(const char *const *dirs, size_t n);
 
 /*
  * What merging the parts DIRS[0..N) needs when they share a Device (read
- * from their module.tsv): merge_write renumbers ThunkExecution of the
+ * as merge_devices reads them): merge_write renumbers ThunkExecution of the
  * thunk and communication frames as one extraction does (frames.c
  * number_thunks: trace order, profile after profile).  First one pass
  * over the parts' thunk.tsv (a thread per core taking a part at a time)

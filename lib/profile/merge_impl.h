@@ -18,6 +18,10 @@ size_t merge_fanin(void);
 struct merge_shared {
 	size_t n;		/* parts */
 	struct u64map shared;	/* the Devices found in two parts or more */
+	struct clash {		/* the first of them met, in part order */
+		int64_t device;
+		size_t a, b;	/* the part that had it, the next */
+	} clash;
 };
 
 /* Whether DEVICE is in two parts or more. */

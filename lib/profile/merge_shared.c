@@ -54,8 +54,35 @@ open_in(const char *dir, const char *name, char **path, int must)
 	return fp;
 }
 
-/* The shared devices: a Device of two parts' module.tsv (the module of
- * every thunk is in it).  Returns 0, or -1 with an err message. */
+/* A part's frames that give its Devices, the first present read: the
+ * module frame is the smallest, and every thunk's module is in it. */
+static const char *const device_frames[] = { "module.tsv",
+    "communication.tsv", "thunk.tsv" };
+
+/* The first of DIR's device_frames present, opened, its path in *PATH
+ * (the caller frees it).  NULL with *PATH NULL when it has none (no
+ * error), NULL with an err message when one cannot be opened. */
+static FILE *
+open_devices(const char *dir, char **path)
+{
+	size_t f;
+	FILE *fp;
+
+	for (f = 0; f < sizeof(device_frames) / sizeof(*device_frames); f++) {
+		if ((fp = open_in(dir, device_frames[f], path, 0)) != NULL ||
+		    errno != ENOENT)
+			return fp;
+		free(*path);
+	}
+	*path = NULL;
+	return NULL;
+}
+
+/*
+ * The shared devices: a Device in two parts' frames, into SH->shared;
+ * the first met (in part order) and the two parts, into SH->clash.
+ * Returns 0, or -1 with an err message naming the file.
+ */
 static int
 find_shared(struct merge_shared *sh, const char *const *dirs, size_t n)
 {
@@ -65,13 +92,13 @@ find_shared(struct merge_shared *sh, const char *const *dirs, size_t n)
 
 	for (k = 0; k < n && rc == 0; k++) {
 		char *path;
-		FILE *fp = open_in(dirs[k], "module.tsv", &path, 1);
+		FILE *fp = open_devices(dirs[k], &path);
 		struct tsv_reader *r = fp ? tsv_ropen(fp, path) : NULL;
 		long col = r ? tsv_require(r, "Device") : -1;
 		int64_t d;
 
-		rc = col < 0 ? -1 : 0;
-		while (rc == 0 && (rc = tsv_next(r)) == 1 &&
+		rc = col >= 0 || (fp == NULL && path == NULL) ? 0 : -1;
+		while (col >= 0 && rc == 0 && (rc = tsv_next(r)) == 1 &&
 		    (rc = tsv_get_i64(r, (size_t)col, &d, 0)) == 0) {
 			at = u64map_get(&seen, (uint64_t)d);
 			if (at == U64MAP_NONE) {
@@ -80,6 +107,8 @@ find_shared(struct merge_shared *sh, const char *const *dirs, size_t n)
 				part[npart++] = k;
 			} else if (part[at] != k && u64map_get(&sh->shared,
 			    (uint64_t)d) == U64MAP_NONE) {
+				if (sh->shared.n == 0)
+					sh->clash = (struct clash){ d, part[at], k };
 				u64map_add(&sh->shared, (uint64_t)d, 0);
 			}
 		}
@@ -90,6 +119,24 @@ find_shared(struct merge_shared *sh, const char *const *dirs, size_t n)
 	}
 	u64map_free(&seen);
 	free(part);
+	return rc;
+}
+
+int
+merge_devices(const char *const *dirs, size_t n)
+{
+	struct merge_shared sh;
+	int rc;
+
+	memset(&sh, 0, sizeof(sh));
+	if ((rc = find_shared(&sh, dirs, n)) == 0 && sh.shared.n > 0) {
+		err_fail("device %" PRId64 " is in both %s and %s: parts that "
+		    "share a device merge only with their thunk.tsv (else "
+		    "extract their processes together)", sh.clash.device,
+		    dirs[sh.clash.a], dirs[sh.clash.b]);
+		rc = 1;
+	}
+	u64map_free(&sh.shared);
 	return rc;
 }
 
