@@ -77,6 +77,18 @@ mem_strndup(const char *s, size_t n)
 	return d;
 }
 
+char *
+mem_path(const char *dir, const char *name)
+{
+	size_t a = strlen(dir), b = strlen(name);
+	char *p = mem_alloc(a + b + 2);
+
+	memcpy(p, dir, a);
+	p[a] = '/';
+	memcpy(p + a + 1, name, b + 1);
+	return p;
+}
+
 size_t
 mem_push_(void *p, size_t *n, size_t *cap, size_t size)
 {

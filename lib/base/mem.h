@@ -63,6 +63,10 @@ char *mem_strdup(const char *s);
 /* A copy of the n bytes at s, NUL-terminated. */
 char *mem_strndup(const char *s, size_t n);
 
+/* The path "DIR/NAME", allocated (free it): an archive member under its
+ * directory, a file in a work directory. */
+char *mem_path(const char *dir, const char *name);
+
 /*
  * Grow the array *p of *cap elements of `size` bytes so that it holds at
  * least `need` elements, doubling to keep appends amortised O(1).

@@ -115,8 +115,7 @@ walk_dir(struct archive *a, const char *rel, struct walk *w)
 			continue;
 		sub = mem_alloc(strlen(rel) + strlen(e->d_name) + 2);
 		sprintf(sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
-		path = mem_alloc(strlen(full) + strlen(e->d_name) + 2);
-		sprintf(path, "%s/%s", full, e->d_name);
+		path = mem_path(full, e->d_name);
 		rc = walk_entry(a, sub, path, w);
 		free(path);
 	}
@@ -352,12 +351,11 @@ read_zip(struct archive *a, long i, uint8_t **data, size_t *len)
 static int
 read_file(struct archive *a, long i, uint8_t **data, size_t *len)
 {
-	char *full = mem_alloc(strlen(a->path) + strlen(a->names[i]) + 2);
+	char *full = mem_path(a->path, a->names[i]);
 	FILE *fp;
 	uint8_t *buf = NULL;
 	size_t cap = 0, n = 0, got;
 
-	sprintf(full, "%s/%s", a->path, a->names[i]);
 	fp = fopen(full, "rb");
 	free(full);
 	if (fp == NULL)
@@ -436,8 +434,7 @@ archive_stat(struct archive *a, const char *name, uint64_t *size,
 		*crc = zs.crc;
 		return 1;
 	}
-	full = mem_alloc(strlen(a->path) + strlen(a->names[i]) + 2);
-	sprintf(full, "%s/%s", a->path, a->names[i]);
+	full = mem_path(a->path, a->names[i]);
 	rc = stat(full, &st);
 	free(full);
 	if (rc != 0)

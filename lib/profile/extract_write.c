@@ -465,11 +465,10 @@ static int
 side_file(const struct extract *x, const char *dir, const char *name,
     void (*write)(const struct extract *x, FILE *fp))
 {
-	char *path = mem_alloc(strlen(dir) + strlen(name) + 2);
+	char *path = mem_path(dir, name);
 	FILE *fp;
 	int rc = 0;
 
-	sprintf(path, "%s/%s", dir, name);
 	if ((fp = fopen(path, "w")) == NULL)
 		rc = err_fail("%s: cannot create: %s", path, strerror(errno));
 	else

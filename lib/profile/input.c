@@ -98,8 +98,7 @@ input_member(const struct input_profile *p, const char *base)
 
 	if (archive_has(p->ar, base))
 		return mem_strdup(base);
-	m = mem_alloc(strlen(base) + strlen(p->key) + 2);
-	sprintf(m, "%s/%s", base, p->key);
+	m = mem_path(base, p->key);
 	if (archive_has(p->ar, m))
 		return m;
 	free(m);
@@ -424,8 +423,7 @@ find_sqlite(struct input_set *s, struct archive *a, const char *path,
 		return -1;
 	p = add_profile(s, a, path, input_name(path), INPUT_SQLITE);
 	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		p->sqlite_file = mem_alloc(strlen(path) + strlen(found) + 2);
-		sprintf(p->sqlite_file, "%s/%s", path, found);
+		p->sqlite_file = mem_path(path, found);
 	} else {
 		p->sqlite_member = mem_strdup(found);
 	}
@@ -554,9 +552,8 @@ ident_of(const struct input_set *s, const char *path, size_t *cur,
 	if (s->p[k].sqlite_file) {
 		ident_content(s->p[k].sqlite_file, id);
 	} else if (s->p[k].trace) {
-		char *f = mem_alloc(strlen(path) + strlen(s->p[k].trace) + 2);
+		char *f = mem_path(path, s->p[k].trace);
 
-		sprintf(f, "%s/%s", path, s->p[k].trace);
 		ident_content(f, id);
 		free(f);
 	}

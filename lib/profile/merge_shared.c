@@ -32,15 +32,6 @@ merge_shared_device(const struct merge_shared *sh, int64_t device)
 	return u64map_get(&sh->shared, (uint64_t)device) != U64MAP_NONE;
 }
 
-static char *
-join(const char *dir, const char *name)
-{
-	char *p = mem_alloc(strlen(dir) + strlen(name) + 2);
-
-	sprintf(p, "%s/%s", dir, name);
-	return p;
-}
-
 /* DIR/NAME opened for reading, its path in *PATH (the caller frees it).
  * A missing file is no error unless MUST.  Returns NULL on failure. */
 static FILE *
@@ -48,7 +39,7 @@ open_in(const char *dir, const char *name, char **path, int must)
 {
 	FILE *fp;
 
-	*path = join(dir, name);
+	*path = mem_path(dir, name);
 	if ((fp = fopen(*path, "r")) == NULL && (must || errno != ENOENT))
 		err_fail("%s: cannot open: %s", *path, strerror(errno));
 	return fp;

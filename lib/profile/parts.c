@@ -25,21 +25,12 @@
 #include "profile/parts.h"
 #include "profile/trace.h"
 
-static char *
-join(const char *dir, const char *name)
-{
-	char *p = mem_alloc(strlen(dir) + strlen(name) + 2);
-
-	sprintf(p, "%s/%s", dir, name);
-	return p;
-}
-
 /* Write the text of S and a LF to DIR/NAME; errors are ignored, as the
  * exit status tells the parent anyway. */
 static void
 put_file(const char *dir, const char *name, const char *s)
 {
-	char *path = join(dir, name);
+	char *path = mem_path(dir, name);
 	FILE *fp = fopen(path, "a");
 
 	if (fp) {
@@ -171,7 +162,7 @@ one_profile(const char *const *paths, const struct extract_opts *o,
 static void
 save_rows(const char *dir, const struct extract_seen *seen, size_t k)
 {
-	char *path = join(dir, "rowkeys");
+	char *path = mem_path(dir, "rowkeys");
 	FILE *fp = fopen(path, "w");
 	int rc;
 
@@ -206,7 +197,7 @@ load_rows(const struct parts *p, struct shared *sh, size_t k,
 		    __ATOMIC_ACQUIRE) != PROFILE_DONE)
 			continue;
 		loaded[j] = 1;
-		path = join(p->dirs[j], "rowkeys");
+		path = mem_path(p->dirs[j], "rowkeys");
 		if ((fp = fopen(path, "r")) != NULL) {
 			(void)extract_seen_load(seen, j, fp);
 			fclose(fp);
@@ -316,7 +307,7 @@ static int
 get_file(const char *dir, const char *name, struct err_notes *notes,
     int error)
 {
-	char *path = join(dir, name), *line = NULL;
+	char *path = mem_path(dir, name), *line = NULL;
 	FILE *fp = fopen(path, "r");
 	size_t cap = 0;
 	ssize_t len;
@@ -348,7 +339,7 @@ mktmp(struct parts *p)
 
 	if (t == NULL || *t == '\0')
 		t = "/tmp";
-	templ = join(t, "nsysjax-extract.XXXXXX");
+	templ = mem_path(t, "nsysjax-extract.XXXXXX");
 	d = tempfile_mkdtemp(templ);
 	free(templ);
 	if (d == NULL)
@@ -382,7 +373,7 @@ make_dirs(struct parts *p, size_t np)
 	p->dirs = mem_calloc(np + 1, sizeof(*p->dirs));
 	for (k = 0; k < np; k++) {
 		snprintf(name, sizeof(name), "part-%zu", k);
-		p->dirs[k] = join(p->tmp, name);
+		p->dirs[k] = mem_path(p->tmp, name);
 		p->n = k + 1;
 		if (mkdir(p->dirs[k], 0700) != 0)
 			return err_fail("%s: cannot create: %s", p->dirs[k],

@@ -209,10 +209,24 @@ digest(void)
 	CHECK(mem_digest(a, 0) != mem_digest(a, 1));
 }
 
+/* mem_path: DIR, a slash, NAME. */
+static void
+path(void)
+{
+	char *p = mem_path("a/b", "c.tsv");
+
+	CHECK_STR(p, "a/b/c.tsv");
+	free(p);
+	p = mem_path("", "x");
+	CHECK_STR(p, "/x");
+	free(p);
+}
+
 int
 main(void)
 {
 	digest();
+	path();
 	prefix_first();
 	bits();
 	reads();

@@ -120,6 +120,52 @@ rules(void)
 	frames_free(&f);
 }
 
+/* Hidden time: the union of the compute that overlaps a communication
+ * thunk (compute on two streams hides a moment once), and a profile's
+ * own compute only (two profiles on one device: copies of one run). */
+static void
+hidden_union(void)
+{
+	struct proj_range a[] = {
+		MOD(1, 100, 100, 3),
+		THK(2, 1, "all-reduce-start", 120, 40),	/* comm 120-160 */
+		THK(3, 1, "fusion", 110, 30),		/* compute 110-140 */
+		THK(4, 1, "fusion.2", 130, 20),		/* compute 130-150 */
+	};
+	struct proj_range b[] = {
+		MOD(1, 100, 100, 3),
+		THK(2, 1, "all-reduce-start", 120, 40),
+		THK(3, 1, "fusion", 170, 10),		/* after it */
+		THK(4, 1, "fusion.2", 185, 10),
+	};
+	struct frames f = { 0 };
+	size_t i, n = 0;
+
+	CHECK_INT(frames_add_profile(&f, 0, a, 4, 1, 1, threads, 2), 0);
+	CHECK_INT(frames_add_profile(&f, 1, b, 4, 1, 1, threads, 2), 0);
+	classify(&f);
+	frames_finish(&f);
+	for (i = 0; i < f.nthunks; i++) {
+		const struct frames_thunk *t = &f.thunks[i];
+
+		if (!t->comm) {
+			CHECK_INT(t->hidden, 0);
+			continue;
+		}
+		n++;
+		CHECK_INT(t->dev.device, 2);
+		if (f.modules[t->module].profile == 0) {
+			CHECK_INT(t->hidden, 30);	/* [120, 150), not 20 + 20 */
+			CHECK_INT(t->dur, 10);
+		} else {
+			CHECK_INT(t->hidden, 0);	/* a's compute is not b's */
+			CHECK_INT(t->dur, 40);
+		}
+	}
+	CHECK_INT(n, 2);
+	frames_free(&f);
+}
+
 /* One program on one thread that is no launcher: the main thread, which
  * takes the first launcher's device. */
 static void
@@ -198,6 +244,7 @@ main(void)
 {
 	names();
 	rules();
+	hidden_union();
 	main_thread();
 	odd_thunks();
 	bad();
