@@ -33,15 +33,21 @@ merge_shared_device(const struct merge_shared *sh, int64_t device)
 }
 
 /* DIR/NAME opened for reading, its path in *PATH (the caller frees it).
- * A missing file is no error unless MUST.  Returns NULL on failure. */
+ * NULL when it cannot be: *MISSING set when it does not exist (no
+ * error), else with an err message. */
 static FILE *
-open_in(const char *dir, const char *name, char **path, int must)
+open_in(const char *dir, const char *name, char **path, int *missing)
 {
 	FILE *fp;
 
 	*path = mem_path(dir, name);
-	if ((fp = fopen(*path, "r")) == NULL && (must || errno != ENOENT))
-		err_fail("%s: cannot open: %s", *path, strerror(errno));
+	*missing = 0;
+	if ((fp = fopen(*path, "r")) == NULL) {
+		if (errno == ENOENT)
+			*missing = 1;
+		else
+			err_fail("%s: cannot open: %s", *path, strerror(errno));
+	}
 	return fp;
 }
 
@@ -58,10 +64,11 @@ open_devices(const char *dir, char **path)
 {
 	size_t f;
 	FILE *fp;
+	int missing;
 
 	for (f = 0; f < sizeof(device_frames) / sizeof(*device_frames); f++) {
-		if ((fp = open_in(dir, device_frames[f], path, 0)) != NULL ||
-		    errno != ENOENT)
+		if ((fp = open_in(dir, device_frames[f], path, &missing)) !=
+		    NULL || !missing)
 			return fp;
 		free(*path);
 	}
@@ -169,10 +176,11 @@ thunks_open(struct thunks *t, const char *dir)
 	static const char *const cols[] = { "ProgramId", "Name", "Device",
 	    "Communication" };
 	long c[4];
+	int missing;
 
 	memset(t, 0, sizeof(*t));
-	if ((t->fp = open_in(dir, "thunk.tsv", &t->path, 0)) == NULL)
-		return errno == ENOENT ? 1 : -1;
+	if ((t->fp = open_in(dir, "thunk.tsv", &t->path, &missing)) == NULL)
+		return missing ? 1 : -1;
 	if ((t->r = tsv_ropen(t->fp, t->path)) == NULL ||
 	    tsv_columns(t->r, cols, 4, 0, c) != 0)
 		return -1;
