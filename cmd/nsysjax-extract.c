@@ -115,8 +115,8 @@ merge_out(const char *const *dirs, size_t n, unsigned bits, unsigned bit,
 }
 
 /* --merge: the parts are directories written by nsysjax-extract -o.
- * Parts that share a device merge as workers' parts do; where they
- * cannot (merge_shared_begin's 1), merge_devices names the device. */
+ * Parts that share a device merge as workers' parts do, where they can
+ * (merge_shared_begin says why not). */
 static void
 merge_parts(const char *const *dirs, size_t n, unsigned bit, const char *dir)
 {
@@ -132,8 +132,6 @@ merge_parts(const char *const *dirs, size_t n, unsigned bit, const char *dir)
 		    extract_frame_names[__builtin_ctz(bit)]);
 	if (bits & (EXTRACT_THUNK | EXTRACT_COMMUNICATION))
 		rc = merge_shared_begin(dirs, n, &sh);
-	if (rc == 1 && merge_devices(dirs, n) == 0)
-		err_fail("the parts share a device and cannot be merged");
 	if (rc != 0 || merge_out(dirs, n, bits, bit, dir, &notes, sh) != 0) {
 		merge_shared_free(sh);
 		die(&notes);

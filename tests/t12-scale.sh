@@ -161,7 +161,15 @@ check "shared device: --merge of thunk frames alone gives -j 0's" cmp "$T/dup0/t
 mkdir "$T/sc0" "$T/sc1"
 cp "$T/sp0/communication.tsv" "$T/sp0/module.tsv" "$T/sc0/"
 cp "$T/sp1/communication.tsv" "$T/sp1/module.tsv" "$T/sc1/"
-expect_error 1 "device 0 is in both" "$X" --merge -o "$T/no" "$T/sc0" "$T/sc1"
+expect_error 1 "device 0 is in both $T/sc0 and $T/sc1: $T/sc0 has no thunk.tsv" "$X" --merge -o "$T/no" "$T/sc0" "$T/sc1"
+# A thunk communication in one part and not in the other (its flag
+# flipped in sk1's thunk frame): the communication frame alone could
+# not be numbered as the thunk frame is.
+cp -r "$T/sp1" "$T/sk1"
+awk 'BEGIN { FS = OFS = "\t" } NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+    NR > 1 && !done && $c["Communication"] == 1 { $c["Communication"] = 0; done = 1 } { print }' \
+    "$T/sp1/thunk.tsv" > "$T/sk1/thunk.tsv"
+expect_error 1 "is communication in one part and not in another" "$X" --merge -o "$T/no" "$T/sp0" "$T/sk1"
 expect_error 1 "p0 and $T/p0/ are the same directory" "$X" --merge -o "$T/no" "$T/p0" "$T/p1" "$T/p0/"
 
 # Broken parts are named.

@@ -24,8 +24,8 @@
  * is numbered per (ProgramId, Device) over all profiles (hidden time is
  * each profile's own, frames.h).  merge_shared_begin finds such devices
  * and merge_write renumbers their rows, so that the parts merge into one
- * extraction's bytes all the same (merge_shared.c); merge_devices names
- * a shared device where they cannot.
+ * extraction's bytes all the same (merge_shared.c), or says why they
+ * cannot.
  *
  * Memory: the sorted frames stream (one row per part held); hlo and
  * stackframes hold the distinct rows and frames (as many as the distinct
@@ -70,19 +70,10 @@ unsigned merge_frames(const char *const *dirs, size_t n);
 int merge_distinct(const char *const *dirs, size_t n);
 
 /*
- * Whether the parts DIRS[0..N) have a Device in common, read from their
- * module.tsv (or communication.tsv, thunk.tsv: the first present; a part
- * with none has no device).  Returns 0 when every Device is in one part
- * only, 1 when not, with an err message "device D is in both DIR1 and
- * DIR2: ..." (the first met in part order), -1 on a read error (message
- * naming the file and line).  The scan merge_shared_begin makes too
- * (merge_shared.c).
- */
-int merge_devices(const char *const *dirs, size_t n);
-
-/*
  * What merging the parts DIRS[0..N) needs when they share a Device (read
- * as merge_devices reads them): merge_write renumbers ThunkExecution of the
+ * from their module.tsv, or communication.tsv, thunk.tsv: the first
+ * present; a part with none has no device): merge_write renumbers
+ * ThunkExecution of the
  * thunk and communication frames as one extraction does (frames.c
  * number_thunks: trace order, profile after profile).  First one pass
  * over the parts' thunk.tsv (a thread per core taking a part at a time)
@@ -92,11 +83,13 @@ int merge_devices(const char *const *dirs, size_t n);
  * (ProgramId, Name) of those thunks, not their rows.
  * *SH: NULL when no Device is shared (merge as ever), else what
  * merge_write and merge_write_dir take; free with merge_shared_free.
- * Returns 0; 1 when the parts share a device but cannot be merged so (a
- * part without thunk.tsv, more parts than the merge's fan-in, a
- * (ProgramId, Name) of both kinds): extract them in one process, or
- * refuse them; -1 with an err message naming the file (unreadable,
- * malformed, a column missing).
+ * Returns 0; 1 when the parts share a device but cannot be merged so,
+ * with an err message "device D is in both DIR1 and DIR2: WHY" (the
+ * first shared device met in part order; WHY: "DIR has no thunk.tsv,
+ * which the merge reads", "N parts, more than one merge opens at once
+ * (F)", "thunk NAME of ProgramId P is communication in one part and not
+ * in another"): extract them in one process, or refuse them; -1 with an
+ * err message naming the file (unreadable, malformed, a column missing).
  */
 struct merge_shared;
 int merge_shared_begin(const char *const *dirs, size_t n,

@@ -120,31 +120,13 @@ find_shared(struct merge_shared *sh, const char *const *dirs, size_t n)
 	return rc;
 }
 
-int
-merge_devices(const char *const *dirs, size_t n)
-{
-	struct merge_shared sh;
-	int rc;
-
-	memset(&sh, 0, sizeof(sh));
-	if ((rc = find_shared(&sh, dirs, n)) == 0 && sh.shared.n > 0) {
-		err_fail("device %" PRId64 " is in both %s and %s: parts that "
-		    "share a device merge only with their thunk.tsv (else "
-		    "extract their processes together)", sh.clash.device,
-		    dirs[sh.clash.a], dirs[sh.clash.b]);
-		rc = 1;
-	}
-	u64map_free(&sh.shared);
-	return rc;
-}
-
 /* The kind of each (ProgramId, Name) met (one_kind). */
 struct kinds {
 	struct strtab tab;
 	unsigned char *kind;
 	size_t cap;
-	char *key;
-	size_t capkey;
+	char *key;		/* the last row's "ProgramId TAB Name" */
+	size_t keylen, capkey;
 };
 
 /* One part's thunk.tsv, read row by row with the columns the check
@@ -226,25 +208,43 @@ one_kind(struct kinds *k, struct thunks *th)
 	memcpy(k->key, p, lp);
 	k->key[lp] = '\t';
 	memcpy(k->key + lp + 1, nm, ln);
-	id = strtab_intern(&k->tab, k->key, lp + ln + 1, &added);
+	k->keylen = lp + ln + 1;
+	id = strtab_intern(&k->tab, k->key, k->keylen, &added);
 	mem_grow(&k->kind, &k->cap, id + 1, 1);
 	if (added)
 		k->kind[id] = (unsigned char)(1 + th->is_comm);
 	return k->kind[id] == 1 + th->is_comm;
 }
 
+/* The err message of a (ProgramId, Name) of both kinds: KEY[0..LEN) is
+ * "ProgramId TAB Name".  Returns 1. */
+static int
+mixed(const char *key, size_t len)
+{
+	const char *tab = memchr(key, '\t', len);
+	int lp = tab ? (int)(tab - key) : (int)len;
+
+	err_fail("thunk %.*s of ProgramId %.*s is communication in one part "
+	    "and not in another", tab ? (int)(len - (size_t)lp - 1) : 0,
+	    tab ? tab + 1 : "", lp, key);
+	return 1;
+}
+
 /* The kinds of part DIR's thunks on the shared devices checked in K.
- * Returns 0, 1 (a kind mixed, or no thunk frame), -1. */
+ * Returns 0; 1 (a kind mixed, or no thunk frame) or -1, with an err
+ * message. */
 static int
 check_kinds(const struct merge_shared *sh, const char *dir, struct kinds *k)
 {
 	struct thunks t;
 	int rc = thunks_open(&t, dir);
 
+	if (rc == 1)
+		err_fail("%s has no thunk.tsv, which the merge reads", dir);
 	while (rc == 0 && (rc = thunks_next(&t)) == 1) {
 		rc = 0;
 		if (merge_shared_device(sh, t.device) && !one_kind(k, &t))
-			rc = 1;
+			rc = mixed(k->key, k->keylen);
 	}
 	thunks_close(&t);
 	return rc;
@@ -262,7 +262,7 @@ struct prep {
 	size_t slot;		/* the next thread's index (atomic) */
 	struct kinds *kinds;	/* by thread */
 	int *rc;		/* by part */
-	char **err;		/* by part, when rc < 0 */
+	char **err;		/* by part, when rc != 0 */
 };
 
 static void *
@@ -276,14 +276,14 @@ prep_thread(void *arg)
 		int rc = check_kinds(p->sh, p->dirs[k], &p->kinds[me]);
 
 		p->rc[k] = rc;
-		if (rc < 0)
+		if (rc != 0)
 			p->err[k] = mem_strdup(err_msg());
 	}
 	return NULL;
 }
 
-/* Check every part in NTH threads: 0, or the first part's 1 or -1 (with
- * its err message). */
+/* Check every part in NTH threads: 0, or the first failing part's 1 or
+ * -1, with its err message. */
 static int
 prep_run(struct prep *p, size_t nth)
 {
@@ -294,8 +294,7 @@ prep_run(struct prep *p, size_t nth)
 	for (k = 0; k < p->sh->n; k++) {
 		if (rc == 0 && p->rc[k] != 0) {
 			rc = p->rc[k];
-			if (rc < 0)
-				err_fail("%s", p->err[k]);
+			err_fail("%s", p->err[k]);
 		}
 		free(p->err[k]);
 	}
@@ -303,7 +302,7 @@ prep_run(struct prep *p, size_t nth)
 }
 
 /* Whether the threads' kinds K[0..NTH) agree: one kind per (ProgramId,
- * Name) over every part. */
+ * Name) over every part; when not, with mixed's err message. */
 static int
 kinds_agree(struct kinds *k, size_t nth)
 {
@@ -318,7 +317,7 @@ kinds_agree(struct kinds *k, size_t nth)
 			if (added)
 				k[0].kind[at] = k[t].kind[id];
 			else if (k[0].kind[at] != k[t].kind[id])
-				return 0;
+				return !mixed(k[t].tab.s[id], k[t].tab.len[id]);
 		}
 	return 1;
 }
@@ -330,6 +329,17 @@ merge_shared_free(struct merge_shared *sh)
 		return;
 	u64map_free(&sh->shared);
 	free(sh);
+}
+
+/* SH freed; the err message (why not) prefixed with the first shared
+ * device and its two parts.  Returns 1. */
+static int
+refuse(struct merge_shared *sh, const char *const *dirs)
+{
+	err_prefix("device %" PRId64 " is in both %s and %s",
+	    sh->clash.device, dirs[sh->clash.a], dirs[sh->clash.b]);
+	merge_shared_free(sh);
+	return 1;
 }
 
 int
@@ -348,8 +358,9 @@ merge_shared_begin(const char *const *dirs, size_t n,
 		return rc;
 	}
 	if (n > merge_fanin()) {
-		merge_shared_free(sh);
-		return 1;
+		err_fail("%zu parts, more than one merge opens at once (%zu)",
+		    n, merge_fanin());
+		return refuse(sh, dirs);
 	}
 	memset(&p, 0, sizeof(p));
 	p.sh = sh;
@@ -367,6 +378,8 @@ merge_shared_begin(const char *const *dirs, size_t n,
 	free(p.kinds);
 	free(p.rc);
 	free(p.err);
+	if (rc == 1)
+		return refuse(sh, dirs);
 	if (rc != 0) {
 		merge_shared_free(sh);
 		return rc;

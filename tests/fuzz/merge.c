@@ -3,8 +3,9 @@
  * input is one byte choosing the frame, then up to four files separated
  * by a line "\036" (RS): part 0's and part 1's frame, then part 0's and
  * part 1's stackframes.tsv (for the hlo frame).  Both parts are merged
- * to nowhere, and checked for shared devices.  For the thunk frame, the
- * parts are merged again as parts that share devices (merge_shared_begin):
+ * to nowhere, and checked for shared devices (merge_shared_begin reads
+ * the first of the module, communication and thunk frames).  For the
+ * thunk frame, the parts are merged again as parts that share devices:
  * each part's frame is its module.tsv too.  The whole input is also
  * read as a part's rowkeys (extract_seen_load, as parts.c's workers
  * hand them over): what is read saves back to the same rows.
@@ -27,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 static char dirs[2][64];
 
 /* Remove the files of the last input (a module.tsv from one input must
- * not feed merge_devices in the next). */
+ * not feed merge_shared_begin in the next). */
 static void
 clear(void)
 {
@@ -153,8 +154,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	w = tsv_wopen(fuzz_null(), "null");
 	(void)merge_write(d, 2, bit, w, &notes, NULL);
 	(void)tsv_wclose(w);
-	(void)merge_devices(d, 2);
 	(void)merge_frames(d, 2);
+	if (merge_shared_begin(d, 2, &sh) == 0)
+		merge_shared_free(sh);
 	if (bit == EXTRACT_THUNK) {
 		for (k = 0; k < 2; k++)
 			put(dirs[k], "module", at[k], len[k]);
