@@ -28,14 +28,8 @@ CP() { nsysjax-critpath -m "$SD/module.tsv" -H "$F/hlo.tsv" "$@"; }
 # The three tables in one pass: each execution's graph built once.  Its
 # notes are printed after the section; its error, at once (set -e would
 # end the script with the message still in the work file).
-cp_tables() {
-	if [ -n "$SCALE" ]; then
-		CP -t breakdown,scenarios,path -o "$OUT" --comm-scale "$COMM" --scale "$SCALE" "$SD/thunk.tsv"
-	else
-		CP -t breakdown,scenarios,path -o "$OUT" --comm-scale "$COMM" "$SD/thunk.tsv"
-	fi
-}
-cp_tables 2> "$W/s.err" || { cat "$W/s.err" >&2; exit 1; }
+CP -t breakdown,scenarios,path -o "$OUT" --comm-scale "$COMM" ${SCALE:+--scale "$SCALE"} \
+    "$SD/thunk.tsv" 2> "$W/s.err" || { cat "$W/s.err" >&2; exit 1; }
 
 # Per module: executions, means of the step and of each label, shares;
 # per module and scenario: the mean predicted step and gain; the step to

@@ -459,39 +459,22 @@ extract_write_dir(struct extract *x, const char *dir)
 	return extract_write_frames(dir, x->o.frames, write_bit, x);
 }
 
-/* DIR/NAME written by WRITE(FP, X), for merge.h beside the frames: 0, or
- * -1 with an err message "DIR/NAME: ..." (cannot create, write error). */
-static int
-side_file(const struct extract *x, const char *dir, const char *name,
-    void (*write)(const struct extract *x, FILE *fp))
+int
+extract_write_heapsums(const struct extract *x, const char *dir)
 {
-	char *path = mem_path(dir, name);
+	char *path = mem_path(dir, "heapsums");
 	FILE *fp;
+	size_t i;
 	int rc = 0;
 
 	if ((fp = fopen(path, "w")) == NULL)
 		rc = err_fail("%s: cannot create: %s", path, strerror(errno));
-	else
-		write(x, fp);
+	for (i = 0; fp && i < x->heapkeys.n; i++)
+		fprintf(fp, "%s\t%016llx\t%s\n", x->heaps[i].program,
+		    (unsigned long long)heap_digest(x->heaps[i].h),
+		    x->heaps[i].origin);
 	if (fp && (ferror(fp) | fclose(fp)) != 0)
 		rc = err_fail("%s: write error: %s", path, strerror(errno));
 	free(path);
 	return rc;
-}
-
-static void
-heapsums(const struct extract *x, FILE *fp)
-{
-	size_t i;
-
-	for (i = 0; i < x->heapkeys.n; i++)
-		fprintf(fp, "%s\t%016llx\t%s\n", x->heaps[i].program,
-		    (unsigned long long)heap_digest(x->heaps[i].h),
-		    x->heaps[i].origin);
-}
-
-int
-extract_write_heapsums(const struct extract *x, const char *dir)
-{
-	return side_file(x, dir, "heapsums", heapsums);
 }

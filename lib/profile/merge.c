@@ -1158,8 +1158,9 @@ merge_distinct(const char *const *dirs, size_t n)
 
 		if (stat(dirs[i], &st) != 0)
 			rc = err_fail("%s: %s", dirs[i], strerror(errno));
-		id[i] = (struct partid){ (uint64_t)st.st_dev,
-		    (uint64_t)st.st_ino, i };
+		else
+			id[i] = (struct partid){ (uint64_t)st.st_dev,
+			    (uint64_t)st.st_ino, i };
 	}
 	if (rc == 0)
 		qsort(id, n, sizeof(*id), cmp_partid);

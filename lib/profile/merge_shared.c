@@ -84,8 +84,8 @@ open_devices(const char *dir, char **path)
 static int
 find_shared(struct merge_shared *sh, const char *const *dirs, size_t n)
 {
-	struct u64map seen = { 0 };
-	size_t *part = NULL, npart = 0, cappart = 0, k, at;
+	struct u64map seen = { 0 };	/* Device -> the first part with it */
+	size_t k, at;
 	int rc = 0;
 
 	for (k = 0; k < n && rc == 0; k++) {
@@ -100,13 +100,10 @@ find_shared(struct merge_shared *sh, const char *const *dirs, size_t n)
 		    (rc = tsv_get_i64(r, (size_t)col, &d, 0)) == 0) {
 			at = u64map_get(&seen, (uint64_t)d);
 			if (at == U64MAP_NONE) {
-				u64map_add(&seen, (uint64_t)d, npart);
-				mem_grow(&part, &cappart, npart + 1, sizeof(*part));
-				part[npart++] = k;
-			} else if (part[at] != k && u64map_get(&sh->shared,
-			    (uint64_t)d) == U64MAP_NONE) {
+				u64map_add(&seen, (uint64_t)d, k);
+			} else if (at != k && !merge_shared_device(sh, d)) {
 				if (sh->shared.n == 0)
-					sh->clash = (struct clash){ d, part[at], k };
+					sh->clash = (struct clash){ d, at, k };
 				u64map_add(&sh->shared, (uint64_t)d, 0);
 			}
 		}
@@ -116,7 +113,6 @@ find_shared(struct merge_shared *sh, const char *const *dirs, size_t n)
 		free(path);
 	}
 	u64map_free(&seen);
-	free(part);
 	return rc;
 }
 
