@@ -454,11 +454,12 @@ find_profiles(struct input_set *s, struct archive *a, const char *path,
 			add_profile(s, a, path, mem_strdup(m + plen),
 			    INPUT_NSYSJAX);
 	}
-	for (i = before; i < s->n; i++)
-		resolve_nsysjax(&s->p[i]);
-	resolve_dumps(&s->p[before], s->n - before, a, "dump/");
-	if (s->n > before)
+	if (s->n > before) {	/* else s->p may be NULL: no offset on it */
+		for (i = before; i < s->n; i++)
+			resolve_nsysjax(&s->p[i]);
+		resolve_dumps(&s->p[before], s->n - before, a, "dump/");
 		return 0;
+	}
 	if ((rc = find_sqlite(s, a, path, dumpdir)) != 0)
 		return rc < 0 ? -1 : 0;
 	return err_fail("%s: no %s: not an nsys-jax archive (nor an nsys "
