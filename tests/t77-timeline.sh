@@ -238,6 +238,36 @@ if need protoc node; then
 	same "hand-made run: Perfetto and JSON agree" "$T/a" "$T/b"
 fi
 
+# ---- names that are not UTF-8: each ill-formed sequence one U+FFFD ----
+# The name below, byte by byte, and what the Unicode Standard's practice
+# (3.9, maximal subparts) makes of it, derived by hand: x; ff, fe: one
+# each (never a lead byte); e-acute kept; e2 82: the start of a 3-byte
+# sequence cut short, one; the euro sign kept; c0 af (an overlong '/'):
+# c0 is never a lead byte, af never a first byte, two; ed a0 80 (a
+# surrogate): ed allows 80-9f after it, three; U+1F600 kept; f4 90 80 80
+# (above U+10FFFF): f4 allows 80-8f after it, four; y.
+U=$T/utf8
+mkdir -p "$U"
+printf 'ProgramId\tProgramExecution\tDevice\tName\tProjStartMs\tProjDurMs\np\t0\t0\tmod\t0\t10\n' > "$U/module.tsv"
+printf 'ProgramId\tProgramExecution\tName\tThunkExecution\tDevice\tProjStartMs\tProjDurMs\n' > "$U/thunk.tsv"
+printf 'p\t0\tx\377\376\303\251\342\202\342\202\254\300\257\355\240\200\360\237\230\200\364\220\200\200y\t0\t0\t1\t2\n' >> "$U/thunk.tsv"
+uwant='x,fffd,fffd,e9,fffd,20ac,fffd,fffd,fffd,fffd,fffd,1f600,fffd,fffd,fffd,fffd,y'
+if need node; then
+	"$TL" -f json "$U" > "$U/t.json"
+	# TextDecoder with fatal: any byte that is not UTF-8 is an error.
+	is "invalid UTF-8 in a name: JSON is UTF-8, each bad sequence U+FFFD" "$(node -e '
+	    const b = require("fs").readFileSync(process.argv[1]);
+	    const t = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(b));
+	    const e = t.traceEvents.find(e => e.ph === "X" && e.cat === "thunk");
+	    console.log([...e.name].map(c => /[a-z]/.test(c) ? c : c.codePointAt(0).toString(16)).join(","));' "$U/t.json" 2>&1)" "$uwant"
+	"$TL" "$U" > "$U/t.pb"
+	# The protobuf's strings: the cleaned name is there, the bad bytes not.
+	is "invalid UTF-8 in a name: Perfetto strings are UTF-8" "$(node -e '
+	    const b = require("fs").readFileSync(process.argv[1]);
+	    const good = Buffer.from("x\ufffd\ufffd\u00e9\ufffd\u20ac\ufffd\ufffd\ufffd\ufffd\ufffd\u{1f600}\ufffd\ufffd\ufffd\ufffdy");
+	    console.log(b.includes(good), b.includes(Buffer.from([0xff, 0xfe])));' "$U/t.pb" 2>&1)" "true false"
+fi
+
 # ---- errors ----
 expect_error 2 "--format 'xml'" "$TL" -f xml "$S"
 expect_error 2 "--steps" "$TL" -s 3-1 "$S"

@@ -126,12 +126,82 @@ pb_i64(struct buf *b, int field, uint64_t v)
 	buf_put(b, le, 8);
 }
 
+/*
+ * UTF-8 (RFC 3629, Table 3-7 of the Unicode Standard): the length of the
+ * sequence at P (before END) into *LEN; returns 1 when it is well formed,
+ * else 0 with *LEN the bytes of its maximal subpart (at least 1), which
+ * one U+FFFD replaces (the Unicode Standard's recommended practice, 3.9).
+ * Names come from frames whose reader does not check their encoding,
+ * and both formats require UTF-8 (RFC 8259; protobuf's string fields).
+ */
+static int
+utf8_next(const unsigned char *p, const unsigned char *end, size_t *len)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t need, i;
+
+	*len = 1;
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		need = 1;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		need = 2;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		need = 3;
+	else
+		return 0;
+	if (p[0] == 0xe0)
+		lo = 0xa0;		/* no overlong 3-byte form */
+	else if (p[0] == 0xed)
+		hi = 0x9f;		/* no surrogates */
+	else if (p[0] == 0xf0)
+		lo = 0x90;		/* no overlong 4-byte form */
+	else if (p[0] == 0xf4)
+		hi = 0x8f;		/* nothing above U+10FFFF */
+	for (i = 1; i <= need; i++, lo = 0x80, hi = 0xbf) {
+		if (p + i >= end || p[i] < lo || p[i] > hi)
+			return 0;
+		*len = i + 1;
+	}
+	return 1;
+}
+
+static const char replacement[3] = "\xef\xbf\xbd";	/* U+FFFD */
+
+/* The length of S[0..N) once each ill-formed sequence is U+FFFD. */
+static size_t
+utf8_len(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	size_t len, out = 0;
+
+	for (; p < end; p += len)
+		out += utf8_next(p, end, &len) ? len : sizeof(replacement);
+	return out;
+}
+
+/* Append S[0..N) to B, each ill-formed sequence as U+FFFD. */
+static void
+utf8_put(struct buf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	size_t len;
+
+	for (; p < end; p += len)
+		if (utf8_next(p, end, &len))
+			buf_put(b, p, len);
+		else
+			buf_put(b, replacement, sizeof(replacement));
+}
+
+/* A string field: S[0..N) as UTF-8. */
 static void
 pb_str(struct buf *b, int field, const char *s, size_t n)
 {
 	pb_tag(b, field, WT_LEN);
-	pb_varint(b, n);
-	buf_put(b, s, n);
+	pb_varint(b, utf8_len(s, n));
+	utf8_put(b, s, n);
 }
 
 /* Start a nested message: its key now, its length at pb_close. */
@@ -343,16 +413,19 @@ pf_end(struct tev_writer *w, const struct tev_slice *s)
 
 /* ---- JSON ---- */
 
-/* S as a JSON string, quotes included. */
+/* S as a JSON string, quotes included: UTF-8, each ill-formed sequence
+ * as U+FFFD (utf8_next). */
 static void
 js_str(struct buf *b, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p;
+	const unsigned char *p, *end = (const unsigned char *)s + strlen(s);
 	char e[6] = { '\\', 'u', '0', '0', 0, 0 };
+	size_t len;
 
 	buf_put(b, "\"", 1);
-	for (p = (const unsigned char *)s; *p; p++) {
+	for (p = (const unsigned char *)s; p < end; p += len) {
+		len = 1;
 		if (*p == '"' || *p == '\\') {
 			buf_put(b, "\\", 1);
 			buf_put(b, p, 1);
@@ -360,8 +433,10 @@ js_str(struct buf *b, const char *s)
 			e[4] = hex[*p >> 4];
 			e[5] = hex[*p & 15];
 			buf_put(b, e, 6);
+		} else if (utf8_next(p, end, &len)) {
+			buf_put(b, p, len);
 		} else {
-			buf_put(b, p, 1);
+			buf_put(b, replacement, sizeof(replacement));
 		}
 	}
 	buf_put(b, "\"", 1);

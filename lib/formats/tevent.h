@@ -37,7 +37,8 @@ enum tev_argtype { TEV_STR, TEV_UINT, TEV_DOUBLE };
 struct tev_arg {
 	const char *name;	/* key, e.g. "op_name" */
 	enum tev_argtype type;
-	const char *s;		/* TEV_STR: NUL-terminated UTF-8 */
+	const char *s;		/* TEV_STR: NUL-terminated (ill-formed UTF-8 is
+				 * written as U+FFFD, in both formats) */
 	uint64_t u;		/* TEV_UINT */
 	double d;		/* TEV_DOUBLE: finite (NaN/inf are skipped) */
 };
