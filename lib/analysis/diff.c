@@ -16,18 +16,7 @@
 #define NONE	((size_t)-1)
 #define U32MAX	((int64_t)0xffffffff)
 
-/* ---- a map from 64-bit keys to indices (open addressing) ---- */
-
-static uint64_t
-mix(uint64_t x)
-{
-	/* splitmix64's finaliser: every input bit reaches every output bit */
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
+/* ---- keys of the map (base/u64map.h) ---- */
 
 /* Two ids (of strtab, below 2^32: 4 billion distinct names would not
  * fit in memory first) as one key; checked, as a collision would merge
@@ -393,7 +382,8 @@ cached(char **c, size_t *cn, size_t *cap, const char *f, size_t n)
 static uint64_t
 exec_hash(size_t prog, int64_t exec, int64_t dev)
 {
-	return mix(mix(pair(prog, 0) ^ (uint64_t)exec) ^ (uint64_t)dev);
+	return u64map_mix(u64map_mix(pair(prog, 0) ^ (uint64_t)exec) ^
+	    (uint64_t)dev);
 }
 
 /* Add DUR to the execution (PROG, EXEC, DEV), new or not. */

@@ -4,15 +4,19 @@
 #include "base/mem.h"
 #include "base/u64map.h"
 
-/* The home slot of KEY: splitmix64's finaliser, so that ids counting
- * up and hashes alike spread over the slots (Steele, Lea and Flood,
- * "Fast splittable pseudorandom number generators", OOPSLA 2014). */
+uint64_t
+u64map_mix(uint64_t x)
+{
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* The home slot of KEY (u64map_mix). */
 static size_t
 home(const struct u64map *m, uint64_t key)
 {
-	key = (key ^ (key >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	key = (key ^ (key >> 27)) * 0x94d049bb133111ebULL;
-	return (size_t)(key ^ (key >> 31)) & (m->nslot - 1);
+	return (size_t)u64map_mix(key) & (m->nslot - 1);
 }
 
 /* Put (KEY, VAL = index + 1) in the first free slot of KEY's probe

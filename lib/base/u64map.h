@@ -1,10 +1,13 @@
 /*
- * u64map: 64-bit keys to indices into the caller's own array, the one
- * hash table under every keyed lookup that is not a string's (strtab):
- * instruction ids (hlo), device numbers (align), and composite keys,
- * (pid, correlation id) in nsysdb and (program, execution, device) in
- * diff, whose caller hashes them to one u64 and compares the candidates
- * in its array: a key may then map to several indices, visited in turn.
+ * u64map: 64-bit keys to indices into the caller's own array, the hash
+ * table of keyed lookups that are not a string's (strtab): instruction
+ * ids (hlo), device numbers (align), and composite keys, (pid,
+ * correlation id) in nsysdb and (program, execution, device) in diff,
+ * whose caller hashes them to one u64 (u64map_mix) and compares the
+ * candidates in its array: a key may then map to several indices,
+ * visited in turn.  One table keeps its own slots: stats.c's, a key per
+ * thunk execution with 4-byte slots where these are 16 bytes (its
+ * comment says why).
  * Open addressing with linear probing, kept at most half full: O(1)
  * expected per operation.  Keys are any 64-bit value (0 included);
  * indices are below SIZE_MAX.
@@ -53,6 +56,16 @@ size_t u64map_get(const struct u64map *m, uint64_t key);
 size_t u64map_first(const struct u64map *m, uint64_t key,
     struct u64map_it *it);
 size_t u64map_next(const struct u64map *m, struct u64map_it *it);
+
+/*
+ * splitmix64's finaliser (Steele, Lea and Flood, "Fast splittable
+ * pseudorandom number generators", OOPSLA 2014): a bijection of the 64
+ * bits in which every input bit reaches every output bit, so that ids
+ * counting up and hashes alike spread over the slots.  The map applies
+ * it to every key; a caller combining several values into one key
+ * applies it between them.
+ */
+uint64_t u64map_mix(uint64_t x);
 
 /* Release everything and zero M. */
 void u64map_free(struct u64map *m);
