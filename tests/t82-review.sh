@@ -174,4 +174,56 @@ if [ -f "$SQX" ]; then
 	done
 fi
 
+# ---- The second review (../shared/REVIEW2.md) ----
+
+# R9: the same profile given twice, a copy under another name (c.zip,
+# the bytes of a.zip): one extraction refuses it, and so must every path
+# that extracts in parts and merges them (--merge, extract-parallel.sh,
+# extract-slurm.sh): each part records its profiles' identities
+# (profiles.tsv), and the merge refuses parts whose identities meet.
+if [ -f "$DATA/pax_fsdp4_4proc_proc2.zip" ]; then
+	D=$T/r9
+	mkdir -p "$D"
+	ln -s "$DATA/pax_fsdp4_4proc_proc0.zip" "$D/a.zip"
+	ln -s "$DATA/pax_fsdp4_4proc_proc1.zip" "$D/b.zip"
+	cp "$DATA/pax_fsdp4_4proc_proc0.zip" "$D/c.zip"
+	ln -s "$DATA/pax_fsdp4_4proc_proc2.zip" "$D/d.zip"
+	XA=$(cd "$BIN" && pwd)/nsysjax-extract
+	cd "$D"
+	expect_error 1 "a.zip and c.zip hold the same profile (the same bytes)" "$XA" -o whole a.zip b.zip c.zip
+	"$XA" -j 1 -o pa a.zip b.zip 2> /dev/null && "$XA" -o pc c.zip 2> /dev/null &&
+	    "$XA" -o pd d.zip 2> /dev/null || notok "R9: extract the parts"
+	expect_error 1 "a.zip (in pa) and c.zip (in pc) hold the same profile (the same bytes): give each process's profile once" \
+	    "$XA" --merge -o m pa pc
+	[ ! -e m ] && ok || notok "R9: a refused merge left $(ls m)"
+	expect_error 1 "a.zip (in pa) and c.zip (in pc) hold the same profile" "$XA" --merge -f thunk pa pc
+	# Distinct profiles still merge into one extraction's bytes, their
+	# identities with them: each input's size as wc counts it, in order.
+	"$XA" --merge -o m1 pa pd 2> /dev/null || notok "R9: --merge of distinct parts"
+	"$XA" -o ref a.zip b.zip d.zip 2> /dev/null || notok "R9: extract three"
+	check "R9: --merge of distinct parts gives one extraction's bytes" diff -r ref m1
+	want=""
+	for i in 0 1 2; do want="$want$(wc -c < "$DATA/pax_fsdp4_4proc_proc$i.zip") $(echo a b d | cut -d' ' -f$((i + 1))).zip,"; done
+	got=$(awk -F'\t' 'NR > 1 { printf "%s %s,", $1, $4 }' m1/profiles.tsv)
+	[ "$got" = "$want" ] && ok || notok "R9: profiles.tsv: got '$got', want '$want'"
+	# A merged directory is a part too: its profiles go with it.
+	expect_error 1 "a.zip (in m1) and c.zip (in pc) hold the same profile" "$XA" --merge -o m2 m1 pc
+	if need parallel; then
+		NSYSJAX_BIN=$(dirname "$XA") sh "$OLDPWD/pipelines/extract-parallel.sh" -o par a.zip b.zip c.zip > /dev/null 2> err
+		if [ $? -ne 0 ] && grep -qF "a.zip (in $D/par/parts/1) and c.zip (in $D/par/parts/3) hold the same profile" err &&
+		    [ ! -e par/thunk.tsv ]; then ok
+		else notok "R9: extract-parallel.sh merged a profile given twice: $(cat err)"; fi
+	fi
+	printf '%s\n' "$D/a.zip" "$D/b.zip" "$D/c.zip" > list
+	for t in 0 1 2; do
+		SLURM_ARRAY_TASK_ID=$t SLURM_ARRAY_TASK_COUNT=3 NSYSJAX_BIN=$(dirname "$XA") \
+		    sh "$OLDPWD/pipelines/extract-slurm.sh" sl list 2> /dev/null || notok "R9: slurm task $t"
+	done
+	NSYSJAX_BIN=$(dirname "$XA") sh "$OLDPWD/pipelines/extract-slurm.sh" -m sl list > /dev/null 2> err
+	if [ $? -ne 0 ] && grep -qF "$D/a.zip (in sl/parts/000000) and $D/c.zip (in sl/parts/000002) hold the same profile" err &&
+	    [ ! -e sl/frames/thunk.tsv ]; then ok
+	else notok "R9: extract-slurm.sh -m merged a profile given twice: $(cat err)"; fi
+	cd "$OLDPWD"
+fi
+
 done_testing t82-review

@@ -155,7 +155,9 @@ int extract_write(struct extract *x, unsigned bit, struct tsv_writer *w);
 
 /*
  * Write every frame extract_load built to DIR/NAME.tsv,
- * DIR existing.  Each goes to a temporary file, renamed once all are
+ * DIR existing, after DIR/profiles.tsv: the identities of the profiles
+ * it read (input.h input_write_idents), by which a merge of such
+ * directories (merge.h) refuses a profile given to two of them.  Each goes to a temporary file, renamed once all are
  * written, so that a failure leaves no frame that looks complete
  * (outfile.h).  Returns 0, or -1 with the err message of the first
  * failure (file, write error, or extract_write's).

@@ -453,9 +453,24 @@ write_bit(unsigned bit, struct tsv_writer *w, void *x)
 	return extract_write(x, bit, w);
 }
 
+/* The identities of the profiles loaded (input.h), for merge.h. */
+static int
+write_idents(struct tsv_writer *w, void *arg)
+{
+	const struct extract *x = arg;
+	size_t lo = x->o.only ? x->o.only - 1 : 0;
+	size_t hi = x->o.only ? x->o.only : x->in.n;
+
+	return input_write_idents(&x->in, lo, hi, w);
+}
+
+/* The identities first: frames committed never sit beside a stale
+ * table of another run's profiles. */
 int
 extract_write_dir(struct extract *x, const char *dir)
 {
+	if (outfile_table(dir, INPUT_IDENT_TABLE, write_idents, x) != 0)
+		return -1;
 	return extract_write_frames(dir, x->o.frames, write_bit, x);
 }
 

@@ -8,6 +8,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "base/strtab.h"
+#include "base/tsv.h"
 #include "base/u64map.h"
 #include "formats/archive.h"
 #include "profile/input.h"
@@ -668,6 +669,68 @@ check_names(const struct input_set *s)
 			    s->p[i].path, s->p[next[i]].path, s->p[i].name);
 	free(next);
 	free(k);
+	return rc;
+}
+
+/*
+ * The identity of profile K: the content of the file that holds it, as
+ * ident_of takes an input's (the input itself, or in a directory the
+ * profile's own trace or *.sqlite), and within a combined archive the
+ * profile's key, which tells its profiles apart.  0 when the file cannot
+ * be read (stdin, a pipe).
+ */
+int
+input_ident(const struct input_set *s, size_t k, struct input_ident *out)
+{
+	const struct input_profile *p = &s->p[k];
+	struct ident id;
+	struct stat sb;
+	char *f = NULL;
+
+	memset(&id, 0, sizeof(id));
+	memset(out, 0, sizeof(*out));
+	if (stat(p->path, &sb) != 0)
+		return 0;
+	if (!S_ISDIR(sb.st_mode))
+		ident_content(p->path, &id);
+	else if (p->sqlite_file)
+		ident_content(p->sqlite_file, &id);
+	else if (p->trace)
+		ident_content((f = mem_path(p->path, p->trace)), &id);
+	free(f);
+	if (!id.have_content)
+		return 0;
+	out->bytes = (int64_t)id.size;
+	out->hash = id.hash;
+	/* A single profile's trace is TRACE itself; a combined archive's
+	 * is TRACE/<key>. */
+	out->within = p->trace && strcmp(p->trace, TRACE) != 0 ? p->key : "";
+	return 1;
+}
+
+const char *const input_ident_columns[] = { "Bytes", "Hash", "Profile",
+    "Input", NULL };
+
+int
+input_write_idents(const struct input_set *s, size_t lo, size_t hi,
+    struct tsv_writer *w)
+{
+	struct input_ident id;
+	char hex[17];
+	size_t k;
+	int rc = tsv_header(w, input_ident_columns);
+
+	for (k = lo; k < hi && rc == 0; k++) {
+		if (!input_ident(s, k, &id))
+			continue;
+		snprintf(hex, sizeof(hex), "%016llx",
+		    (unsigned long long)id.hash);
+		tsv_i64(w, id.bytes);
+		tsv_str(w, hex);
+		tsv_str(w, id.within);
+		tsv_str(w, s->p[k].path);
+		rc = tsv_eor(w);
+	}
 	return rc;
 }
 

@@ -119,4 +119,35 @@ const struct input_dump *input_dump(const struct input_profile *p,
 char *input_thunk_metadata(const struct input_profile *p,
     int64_t program_id, const char *module);
 
+/*
+ * The identity of a profile, as the parts of separate extractions record
+ * it so that their merge (merge.h) refuses a profile given twice as
+ * input_open does within one extraction: BYTES and HASH of the file
+ * holding it (the size, and FNV-1a over its first and last 64 KiB, as
+ * input_open compares inputs) and WITHIN, its key in a combined archive
+ * ("" for an input of one profile).  Two profiles are the same when all
+ * three are equal: a copy of an input under another name is found, two
+ * processes of one combined archive are not taken for one.
+ * input_ident fills *ID for profile K of S (WITHIN points into S); 0
+ * when the file cannot be read (stdin), else 1.
+ */
+struct input_ident {
+	int64_t bytes;
+	uint64_t hash;
+	const char *within;
+};
+int input_ident(const struct input_set *s, size_t k, struct input_ident *id);
+
+/*
+ * The identities of profiles [LO, HI) of S as a TSV table to W: header
+ * input_ident_columns (Bytes, Hash: 16 hex digits, Profile: WITHIN,
+ * Input: the input path, for messages), a row per profile whose file can
+ * be read, in profile order.  Returns tsv_eor's status.
+ */
+#define INPUT_IDENT_TABLE "profiles"	/* DIR/profiles.tsv of a part */
+extern const char *const input_ident_columns[];
+struct tsv_writer;
+int input_write_idents(const struct input_set *s, size_t lo, size_t hi,
+    struct tsv_writer *w);
+
 #endif

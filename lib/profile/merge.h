@@ -62,10 +62,18 @@ unsigned merge_frames(const char *const *dirs, size_t n);
 
 /*
  * Whether the parts DIRS[0..N) are distinct directories (by device and
- * inode: one part named twice, whose rows would count twice).  Returns
- * 0, or -1 with an err message "DIR1 and DIR2 are the same directory:
- * give each part once" (DIR1 before DIR2 in DIRS), or "DIR: reason"
- * when one cannot be looked up.  O(n log n).
+ * inode: one part named twice, whose rows would count twice) holding
+ * distinct profiles: the identities in each part's profiles.tsv
+ * (input.h input_ident: the bytes of the file that holds a profile, as
+ * one extraction compares its inputs) meet in no two parts.  A part
+ * without profiles.tsv (frames made otherwise) is taken as it is.
+ * Returns 0, or -1 with an err message "DIR1 and DIR2 are the same
+ * directory: give each part once" (DIR1 before DIR2 in DIRS), "IN1 (in
+ * DIR1) and IN2 (in DIR2) hold the same profile (the same bytes): give
+ * each process's profile once", "DIR: reason" when one cannot be looked
+ * up, or a profiles.tsv that cannot be read (tsv.h's messages, "column
+ * Hash: not 16 hex digits").  O(n log n) in the parts, O(1) expected
+ * per profile.
  */
 int merge_distinct(const char *const *dirs, size_t n);
 
@@ -111,7 +119,9 @@ int merge_write(const char *const *dirs, size_t n, unsigned bit,
 
 /*
  * merge_write for each frame in BITS into OUTDIR/NAME.tsv (OUTDIR
- * existing), all written or none (outfile.h).  The frames are merged at
+ * existing), all written or none (outfile.h), after OUTDIR/profiles.tsv:
+ * the parts' rows in part order, the table one extraction of their
+ * inputs writes (refused as merge_distinct refuses them).  The frames are merged at
  * once, a thread per processor online (hlo and stackframes in one), when
  * their parts all fit in the open files at once (else one after the
  * other): on the shared 4-process run 0.75 x the wall, on 64 synthetic
