@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/err.h"
 #include "base/mem.h"
 #include "base/tempfile.h"
+#include "base/u64map.h"
 
 enum kind { T_FILE, T_DIR, T_EMPTYDIR, T_CHILD };
 
@@ -238,6 +240,42 @@ take(const char *path, pid_t pid)
 	return p;
 }
 
+/*
+ * Create P, whose six characters before its last SLEN are X's, with
+ * those X's made random letters and digits, as mkstemps does, but with
+ * open(O_CREAT | O_EXCL, 0666): the kernel applies the umask itself.
+ * (mkstemps creates mode 0600, and reading the umask to widen that
+ * means setting it, umask(2): in a process with threads, a file another
+ * thread created in between got mode 0666.)  O_EXCL: no planted file or
+ * symlink is followed; a name taken is tried again, up to TRIES times.
+ * The fd, or -1 with errno.
+ */
+static int
+create_excl(char *p, size_t slen)
+{
+	enum { TRIES = 1000 };
+	static const char set[] = "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static uint64_t seq;
+	char *x = p + strlen(p) - slen - 6;
+	struct timespec ts;
+	uint64_t r;
+	int i, t, fd;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	for (t = 0; t < TRIES; t++) {
+		r = u64map_mix((uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 30 ^
+		    (uint64_t)getpid() << 40 ^ u64map_mix(
+		    __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED)));
+		for (i = 0; i < 6; i++, r /= sizeof(set) - 1)
+			x[i] = set[r % (sizeof(set) - 1)];
+		if ((fd = open(p, O_RDWR | O_CREAT | O_EXCL, 0666)) >= 0 ||
+		    errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
 int
 tempfile_create(const char *target, const char *suffix, const char **path)
 {
@@ -245,7 +283,6 @@ tempfile_create(const char *target, const char *suffix, const char **path)
 	size_t dirlen = base ? (size_t)(base - target) + 1 : 0;
 	size_t slen = suffix ? strlen(suffix) : 0;
 	char *p = mem_alloc(strlen(target) + slen + 9);
-	mode_t mask;
 	int fd;
 
 	sprintf(p, "%.*s.%s.XXXXXX%s", (int)dirlen, target, target + dirlen,
@@ -253,7 +290,7 @@ tempfile_create(const char *target, const char *suffix, const char **path)
 	install();
 	/* Registered before it exists, so that no signal can leave it. */
 	add(T_FILE, p, 0);
-	if ((fd = mkstemps(p, (int)slen)) < 0) {
+	if ((fd = create_excl(p, slen)) < 0) {
 		int e = errno;
 
 		free(take(p, 0));
@@ -261,9 +298,6 @@ tempfile_create(const char *target, const char *suffix, const char **path)
 		errno = e;
 		return -1;
 	}
-	mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
 	*path = p;
 	return fd;
 }

@@ -1,10 +1,10 @@
 /*
  * tempfile: every temporary path a tool makes, in one registry (the
  * model is git's tempfile.c and lockfile.c).  A temporary file is
- * created with O_CREAT|O_EXCL (mkstemp) in the directory of its target,
- * so that no planted file or symlink is followed and two runs never
- * share one, and is registered; it is committed by rename(2) over its
- * target, or removed.  Whatever is still registered when the process
+ * created with O_CREAT|O_EXCL (as mkstemp, mode 0666 less the umask) in
+ * the directory of its target, so that no planted file or symlink is
+ * followed and two runs never share one, and is registered; it is
+ * committed by rename(2) over its target, or removed.  Whatever is still registered when the process
  * exits (atexit) or is ended by SIGINT, SIGTERM, SIGHUP or SIGQUIT is
  * removed by one handler: files are unlinked, directories made by
  * tempfile_mkdtemp removed with their contents, output directories a
