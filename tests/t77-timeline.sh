@@ -268,6 +268,33 @@ if need node; then
 	    console.log(b.includes(good), b.includes(Buffer.from([0xff, 0xfe])));' "$U/t.pb" 2>&1)" "true false"
 fi
 
+# ---- more overlapping slices than a device has tracks (4095) ----
+# Thunk i starts at 1 ms + i ns and lasts 1 ms: each overlaps every
+# earlier one without nesting in it, a staircase, so thunk i needs track
+# i: t0..t4094 fill the device's 4095 tracks, and t4095..t4099 go on the
+# last one, each cut to end with the slice open there, which ends 1 ns
+# before it (t4094), then with that one cut (t4095 ends 2 ns before
+# t4096's end), ...: cut 1, 2, 3, 4, 5 ns.  The trace is kept, nested.
+V=$T/overflow
+mkdir -p "$V"
+printf 'ProgramId\tProgramExecution\tDevice\tName\tProjStartMs\tProjDurMs\np\t0\t0\tmod\t0\t10\n' > "$V/module.tsv"
+awk 'BEGIN { print "ProgramId\tProgramExecution\tName\tThunkExecution\tDevice\tProjStartMs\tProjDurMs"
+	for (i = 0; i < 4100; i++) printf "p\t0\tt%d\t0\t0\t1.%06d\t1\n", i, i }' > "$V/thunk.tsv"
+if need node jq; then
+	"$TL" -f json "$V" > "$V/t.json" 2> "$V/err"
+	is "4100 staircase slices on one device: exit 0" "$?" 0
+	check "4100 staircase slices: tracks nest" sh -c 'node "$1" json "$2" > "$3"' sh "$CHECK" "$V/t.json" "$V/c"
+	is "4100 staircase slices: 4095 tracks" "$(jq '[.traceEvents[] | select(.ph == "X" and .pid == 1) | .tid] | unique | length' "$V/t.json")" 4095
+	is "4100 staircase slices: every thunk kept" "$(jq '[.traceEvents[] | select(.ph == "X" and .cat == "thunk")] | length' "$V/t.json")" 4100
+	is "the excess on the last track, marked with the ns cut" \
+	    "$(jq -r '[.traceEvents[] | select(.args.overflow_cut_ns != null) | "\(.name):\(.args.overflow_cut_ns):\(.dur)"] | join(",")' "$V/t.json")" \
+	    "t4095:1:999.999,t4096:2:999.998,t4097:3:999.997,t4098:4:999.996,t4099:5:999.995"
+	if need protoc; then
+		"$TL" "$V" > "$V/t.pb" && decode "$V/t.pb" "$V/t.txt"
+		check "4100 staircase slices: Perfetto tracks nest" sh -c 'node "$1" proto "$2" > "$3"' sh "$CHECK" "$V/t.txt" "$V/cp"
+	fi
+fi
+
 # ---- errors ----
 expect_error 2 "--format 'xml'" "$TL" -f xml "$S"
 expect_error 2 "--steps" "$TL" -s 3-1 "$S"

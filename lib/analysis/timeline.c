@@ -991,7 +991,7 @@ lane_new(struct wctx *w, int64_t cls)
 
 	if (w->ntracks == MAX_TRACKS)
 		return err_fail("device %" PRId64 ": more than %d tracks "
-		    "(overlapping slices)", w->proc.pid - 1, MAX_TRACKS);
+		    "(streams)", w->proc.pid - 1, MAX_TRACKS);
 	mem_grow(&w->lanes, &w->lanecap, w->nlanes + 1, sizeof(*w->lanes));
 	l = &w->lanes[w->nlanes];
 	memset(l, 0, sizeof(*l));
@@ -1010,7 +1010,14 @@ lane_new(struct wctx *w, int64_t cls)
 	return w->s->track(w->s->arg, &l->tr);
 }
 
-/* Slice X on the first lane where it nests or follows. */
+/*
+ * Slice X on the first lane where it nests or follows.  When the device
+ * has no track left (MAX_TRACKS: tids are pid * 4096 + track), X goes on
+ * the class's last lane instead, cut to end with the slice open there
+ * (which it overlaps: it starts before that one ends), so that the
+ * track still nests; the slice is marked with overflow_cut_ns, the ns
+ * cut (0 when it nested whole), and the rest of the trace is kept.
+ */
 static int
 place(struct wctx *w, int64_t cls, struct rec *x)
 {
@@ -1018,8 +1025,18 @@ place(struct wctx *w, int64_t cls, struct rec *x)
 	struct lane *l;
 	struct rec *top;
 	size_t k;
+	int64_t cut = -1;
 
 	for (k = 0;; k++) {
+		if (k == w->nlanes && w->ntracks == MAX_TRACKS && k > 0) {
+			l = &w->lanes[k - 1];	/* popped to X's start */
+			top = l->nopen ? l->open[l->nopen - 1] : NULL;
+			cut = top == NULL ? 0 : x->start + x->dur -
+			    (top->start + top->dur);
+			cut = cut > 0 ? cut : 0;
+			x->dur -= cut;
+			break;
+		}
 		if (k == w->nlanes && lane_new(w, cls) != 0)
 			return -1;
 		l = &w->lanes[k];
@@ -1034,6 +1051,8 @@ place(struct wctx *w, int64_t cls, struct rec *x)
 	slice_of(w, l, x, &s);
 	s.args = w->args;
 	s.nargs = rec_args(w, x);
+	if (cut >= 0)
+		arg_uint(w, &s.nargs, "overflow_cut_ns", cut);
 	return w->s->begin(w->s->arg, &s);
 }
 

@@ -24,7 +24,10 @@
  * nesting in it (overlapping operations of one stream, which profiles
  * have) goes to the first sibling track where it nests or follows,
  * "compute (overlap 1)", ..., opened as needed: no slice is dropped or
- * cut.  Times are integer ns throughout.
+ * cut, up to the 4095 tracks a device has (Perfetto tids are pid * 4096
+ * + track); past them, a slice goes on its class's last track, cut to
+ * end with the slice open there and marked (argument overflow_cut_ns),
+ * and the rest of the trace is kept.  Times are integer ns throughout.
  *
  * Flows: the rows of one collective instance (ProgramId, ProgramExecution,
  * Name, ThunkExecution; Communication 1) on two or more devices share a
