@@ -116,8 +116,11 @@ bench-issue23: all $(O)/bench/floor $(O)/sqlite/mkexport $(O)/example/mkexample
 # -- end issue 23
 
 # libFuzzer with ASan and UBSan (clang): FUZZTIME seconds per target on a
-# copy of its corpus; findings are left in a temporary directory.
+# copy of its corpus, in fork mode (a finding does not stop the target),
+# an input over FUZZTIMEOUT seconds a timeout; every distinct finding is
+# reported and left in a temporary directory (tests/fuzz.sh).
 FUZZTIME ?= 60
+FUZZTIMEOUT ?= 10
 FUZZCC   ?= clang
 FUZZFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	    -fno-sanitize-recover=all
@@ -125,7 +128,8 @@ fuzz:
 	$(MAKE) fuzzers O=build-fuzz CC=$(FUZZCC) FUZZMAIN= \
 	    CFLAGS="$(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link" \
 	    LDFLAGS="$(LDFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer"
-	FUZZDIR=build-fuzz/fuzz FUZZTIME=$(FUZZTIME) sh tests/fuzz.sh $(FUZZTARGETS)
+	FUZZDIR=build-fuzz/fuzz FUZZTIME=$(FUZZTIME) FUZZTIMEOUT=$(FUZZTIMEOUT) \
+	    sh tests/fuzz.sh $(FUZZTARGETS)
 
 # The tools, their man pages, and the pipelines under share/nsysjax
 # (nsysjax-report and nsysjax-profile -a find them there).

@@ -6,8 +6,10 @@
  * statistics, the flame-graph folding with its side tables, the
  * statistics of nsysjax-stats (every table), the comparison of two runs
  * (nsysjax-diff: the rows against the side table as frames, with the
- * side tables of both runs, by every key) and differential folded stacks
- * (the four texts as folded files).  The input is up to four TSV texts
+ * side tables of both runs, by every key), differential folded stacks
+ * (the four texts as folded files) and the roofline (nsysjax-roofline:
+ * the rows against the side table as module frame and the hlo frame,
+ * every table, with an A100's peaks and with none).  The input is up to four TSV texts
  * separated by form feeds: the rows (a thunk, module, communication or
  * compile frame), a side table (compile frame, module frame or
  * corrections), the hlo frame and the stackframes frame.
@@ -23,6 +25,7 @@
 #include "analysis/diff.h"
 #include "analysis/filter.h"
 #include "analysis/fold.h"
+#include "analysis/roofline.h"
 #include "analysis/stats.h"
 #include "fuzz.h"
 #include "base/tsv.h"
@@ -339,6 +342,50 @@ stats(void)
 	}
 }
 
+static int
+load_roof_hlo(struct tsv_reader *r, void *arg)
+{
+	return roofline_load_hlo(arg, r);
+}
+
+static int
+load_roof_modules(struct tsv_reader *r, void *arg)
+{
+	return roofline_load_modules(arg, r);
+}
+
+/* nsysjax-roofline's tables, with a datasheet's peaks and with none. */
+static void
+roofline(void)
+{
+	struct roofline_peaks p;
+	struct tsv_writer *w;
+	struct filter *in;
+	struct roofline *r;
+	int pass, t;
+
+	for (pass = 0; pass < 2; pass++) {
+		memset(&p, 0, sizeof(p));
+		if (pass == 0)
+			(void)roofline_peaks_of("NVIDIA A100-SXM4-40GB", 108,
+			    1.41e9, 8, 0, 0, &p);
+		r = roofline_new(&p);
+		if (filter_load(files[2], load_roof_hlo, r) == 0 &&
+		    filter_load(files[1], load_roof_modules, r) == 0 &&
+		    (in = rows()) != NULL) {
+			if (roofline_read(r, in) == 0)
+				for (t = 0; t < ROOFLINE_NTABLES; t++) {
+					w = tsv_wopen(fuzz_null(), "null");
+					(void)roofline_write(r,
+					    (enum roofline_table)t, w);
+					(void)tsv_wclose(w);
+				}
+			filter_close(in);
+		}
+		roofline_free(r);
+	}
+}
+
 /* Read file I with FN into D for run RUN; -1 if it failed. */
 static int
 diff_file(struct diff *d, int run, size_t i,
@@ -421,5 +468,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	stats();
 	diff();
 	folddiff();
+	roofline();
 	return 0;
 }

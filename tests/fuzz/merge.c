@@ -8,7 +8,10 @@
  * thunk frame, the parts are merged again as parts that share devices:
  * each part's frame is its module.tsv too.  The whole input is also
  * read as a part's rowkeys (extract_seen_load, as parts.c's workers
- * hand them over): what is read saves back to the same rows.
+ * hand them over): what is read saves back to the same rows.  Part 0's
+ * and part 1's frames are then their profiles.tsv too (merge_distinct:
+ * the identities of the profiles), which must be refused when both
+ * are the same text with a row.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +39,8 @@ clear(void)
 	size_t i, k;
 
 	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/profiles.tsv", dirs[i]);
+		unlink(path);
 		for (k = 0; extract_frame_names[k]; k++) {
 			snprintf(path, sizeof(path), "%s/%s.tsv", dirs[i],
 			    extract_frame_names[k]);
@@ -115,6 +120,21 @@ rowkeys(const uint8_t *data, size_t n)
 	extract_seen_free(&t);
 }
 
+/* The lines of P[0..N) after the first that are not empty (a TSV's
+ * rows, the last without LF included). */
+static size_t
+rows_of(const uint8_t *p, size_t n)
+{
+	const uint8_t *q = memchr(p, '\n', n), *end = p + n;
+	size_t k = 0;
+
+	while (q != NULL && ++q < end) {
+		k += *q != '\n';
+		q = memchr(q, '\n', (size_t)(end - q));
+	}
+	return k;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
@@ -167,6 +187,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 		}
 		merge_shared_free(sh);
 	}
+	for (k = 0; k < 2; k++)
+		put(dirs[k], "profiles", at[k], len[k]);
+	/* The same profile in both parts: refused, if read at all. */
+	if (merge_distinct(d, 2) == 0 && len[0] == len[1] &&
+	    memcmp(at[0], at[1], len[0]) == 0 && rows_of(at[0], len[0]) > 0)
+		abort();
 	err_notes_free(&notes);
 	clear();
 	return 0;

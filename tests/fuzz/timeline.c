@@ -6,7 +6,8 @@
  * critical path and as a corrections table (each read fails cleanly when
  * the columns are not there).  Each is written in both formats to
  * /dev/null, with small batches so that several passes over the spool
- * run, and with the filters on.
+ * run, and with the filters on.  The JSON must be UTF-8 whatever the
+ * bytes of the names.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -90,6 +91,37 @@ s_end(void *w, const struct tl_slice *s)
 	return s_slice(w, s, 0);
 }
 
+/* Whether S[0..N) is UTF-8: each sequence decoded to its code point,
+ * which must need that many bytes (no overlong form), and be no
+ * surrogate and at most U+10FFFF (RFC 3629). */
+static int
+utf8(const char *s, size_t n)
+{
+	static const uint32_t least[] = { 0, 0x80, 0x800, 0x10000 };
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, k, more;
+	uint32_t c;
+
+	while (i < n) {
+		c = p[i];
+		more = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 :
+		    (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : 4;
+		if (more == 4 || more >= n - i)	/* no lead byte, or cut */
+			return 0;
+		c &= more ? 0x3fu >> more : 0x7f;
+		for (k = 1; k <= more; k++) {
+			if ((p[i + k] & 0xc0) != 0x80)
+				return 0;
+			c = c << 6 | (p[i + k] & 0x3f);
+		}
+		if (c < least[more] || (c >= 0xd800 && c <= 0xdfff) ||
+		    c > 0x10ffff)
+			return 0;
+		i += more + 1;
+	}
+	return 1;
+}
+
 static void
 run(enum tev_format fmt, int filters)
 {
@@ -99,7 +131,9 @@ run(enum tev_format fmt, int filters)
 	struct timeline *t;
 	struct tev_writer *w;
 	struct tl_sink sink;
-	FILE *fp;
+	FILE *fp, *out = NULL;
+	char *buf = NULL;
+	size_t len = 0;
 
 	memset(&o, 0, sizeof(o));
 	o.batch = 3;
@@ -123,7 +157,10 @@ run(enum tev_format fmt, int filters)
 	if (read_file(t, files[2], tl_read_modules) == 0 &&
 	    read_file(t, files[3], tl_read_thunks) == 0) {
 		(void)read_file(t, files[3], tl_read_critpath);
-		w = tev_open(fuzz_null(), "null", fmt,
+		/* The JSON in memory, to be checked: UTF-8 (RFC 8259). */
+		if (fmt == TEV_JSON && (out = open_memstream(&buf, &len)) == NULL)
+			abort();
+		w = tev_open(fmt == TEV_JSON ? out : fuzz_null(), "null", fmt,
 		    tl_min_start(t) < 0 ? -tl_min_start(t) : 0);
 		sink.arg = w;
 		sink.track = s_track;
@@ -133,6 +170,9 @@ run(enum tev_format fmt, int filters)
 			(void)tev_close(w);
 		else
 			tev_free(w);
+		if (out != NULL && (fclose(out) != 0 || !utf8(buf, len)))
+			abort();
+		free(buf);
 	}
 	tl_free(t);
 	tl_ranges_free(&steps);
