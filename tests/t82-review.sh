@@ -174,7 +174,7 @@ if [ -f "$SQX" ]; then
 	done
 fi
 
-# ---- The second review (../shared/REVIEW2.md) ----
+# ---- The findings of ../shared/REVIEW2.md, by its ids ----
 
 # R9: the same profile given twice, a copy under another name (c.zip,
 # the bytes of a.zip): one extraction refuses it, and so must every path
