@@ -155,8 +155,8 @@ int extract_write(struct extract *x, unsigned bit, struct tsv_writer *w);
 
 /*
  * Write every frame extract_load built to DIR/NAME.tsv,
- * DIR existing, after DIR/profiles.tsv: the identities of the profiles
- * it read (input.h input_write_idents), by which a merge of such
+ * DIR existing, and DIR/profiles.tsv: the identities of the profiles it
+ * read (input.h input_write_idents), by which a merge of such
  * directories (merge.h) refuses a profile given to two of them.  Each goes to a temporary file, renamed once all are
  * written, so that a failure leaves no frame that looks complete
  * (outfile.h).  Returns 0, or -1 with the err message of the first
@@ -190,6 +190,19 @@ int extract_frame_open(struct outfile *of, const char *dir, unsigned bit);
 int extract_frame_fill(struct outfile *of, unsigned bit,
     int (*write)(unsigned bit, struct tsv_writer *w, void *arg), void *arg);
 int extract_frames_end(struct outfile *of, unsigned bits, int rc);
+
+/*
+ * DIR/profiles.tsv (input.h input_write_idents), committed with the
+ * frames: extract_idents_open writes it by WRITE(W, ARG) into OF, a
+ * temporary file (0, or -1 with an err message, OF then released);
+ * extract_idents_end(OF, RC), once the frames are written with status
+ * RC, commits it when RC is 0 (removing DIR/profiles.tsv if the rename
+ * fails: no old run's table beside new frames) and else discards it, so
+ * that a failed run leaves none.  Returns the final status.
+ */
+int extract_idents_open(struct outfile *of, const char *dir,
+    int (*write)(struct tsv_writer *w, void *arg), void *arg);
+int extract_idents_end(struct outfile *of, int rc);
 
 /*
  * For merge.h, beside extract_write_dir's frames: DIR/heapsums, a line

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/err.h"
 #include "base/ids.h"
@@ -464,14 +465,55 @@ write_idents(struct tsv_writer *w, void *arg)
 	return input_write_idents(&x->in, lo, hi, w);
 }
 
-/* The identities first: frames committed never sit beside a stale
- * table of another run's profiles. */
+int
+extract_idents_open(struct outfile *of, const char *dir,
+    int (*write)(struct tsv_writer *w, void *arg), void *arg)
+{
+	char *path = mem_path(dir, INPUT_IDENT_TABLE ".tsv");
+	struct tsv_writer *w;
+	int rc = outfile_open(of, path);
+
+	free(path);
+	if (rc != 0)
+		return -1;
+	w = tsv_wopen(of->fp, of->path);
+	rc = write(w, arg);
+	if (tsv_wclose(w) != 0)
+		rc = -1;
+	if (outfile_close(of) != 0)
+		rc = -1;
+	if (rc != 0)
+		outfile_discard(of);
+	return rc;
+}
+
+/* A table that cannot be renamed over is removed: the frames beside it
+ * are new, and an old run's identities must not stand for them. */
+int
+extract_idents_end(struct outfile *of, int rc)
+{
+	char *target;
+
+	if (rc != 0) {
+		outfile_discard(of);
+		return rc;
+	}
+	target = mem_strdup(of->path);
+	if ((rc = outfile_commit(of)) != 0)
+		unlink(target);
+	free(target);
+	return rc;
+}
+
 int
 extract_write_dir(struct extract *x, const char *dir)
 {
-	if (outfile_table(dir, INPUT_IDENT_TABLE, write_idents, x) != 0)
+	struct outfile of;
+
+	if (extract_idents_open(&of, dir, write_idents, x) != 0)
 		return -1;
-	return extract_write_frames(dir, x->o.frames, write_bit, x);
+	return extract_idents_end(&of,
+	    extract_write_frames(dir, x->o.frames, write_bit, x));
 }
 
 int

@@ -1577,18 +1577,20 @@ merge_write_dir(const char *const *dirs, size_t n, unsigned bits,
 {
 	struct dirctx d;
 	struct pidents pi;
+	struct outfile of;
 	size_t nth = dir_threads(n, count_dir_jobs(bits));
 	int rc;
 
-	/* The profiles first, as extract_write_dir writes them. */
+	/* The profiles, committed with the frames (extract_write_dir). */
 	if (pidents_load(&pi, dirs, n) != 0)
 		return -1;
-	rc = outfile_table(outdir, INPUT_IDENT_TABLE, write_pidents, &pi);
+	rc = extract_idents_open(&of, outdir, write_pidents, &pi);
 	pidents_free(&pi);
 	if (rc != 0)
 		return -1;
 	if (nth > 1)
-		return write_dir_threads(dirs, n, bits, outdir, notes, nth, sh);
+		return extract_idents_end(&of, write_dir_threads(dirs, n, bits,
+		    outdir, notes, nth, sh));
 	memset(&d, 0, sizeof(d));
 	d.sh = sh;
 	d.dirs = dirs;
@@ -1597,5 +1599,5 @@ merge_write_dir(const char *const *dirs, size_t n, unsigned bits,
 	d.with_hlo = (bits & EXTRACT_HLO) != 0;
 	rc = extract_write_frames(outdir, bits, write_dir_frame, &d);
 	hlomerge_free(&d.h);
-	return rc;
+	return extract_idents_end(&of, rc);
 }
