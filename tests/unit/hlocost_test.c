@@ -375,6 +375,124 @@ test_conv(void)
 	COST("extreme2", 2 * large, 0, -1, 2 * large);
 }
 
+/* GetConvolutionFlops' loop as XLA writes it, O(kernel x out): the
+ * oracle of the closed form on small windows. */
+static uint64_t
+brute_positions(int64_t in, int64_t kernel, int64_t out, int64_t stride,
+    int64_t lo, int64_t wdil, int64_t base)
+{
+	int64_t k, o, u;
+	uint64_t n = 0;
+
+	for (k = 0; k < kernel; k++)
+		for (o = 0; o < out; o++) {
+			u = o * stride - lo + k * wdil;
+			if (u % base == 0 && u >= 0 && u / base < in)
+				n++;
+		}
+	return n;
+}
+
+/*
+ * Convolutions from a file: the valid-position count agrees with XLA's
+ * loop on 400 small windows (strides, paddings positive and negative,
+ * both dilations), and a window that would take ~10^13 steps, or whose
+ * stride overflows int64 arithmetic, is unknown at once.
+ */
+static void
+test_conv_hostile(void)
+{
+	Xla__HloInstructionProto *p;
+	unsigned seed = 12345;
+	int64_t v[7];
+	char in[32], k[32], out[32];
+	int t, j;
+
+	for (t = 0; t < 400; t++) {
+		for (j = 0; j < 7; j++) {
+			seed = seed * 1103515245u + 12345u;
+			v[j] = (int64_t)((seed >> 16) % 9);
+		}
+		/* in, kernel, out 1..9; stride, dilations 1..5; pad -4..4 */
+		v[0]++; v[1]++; v[2]++;
+		v[3] = v[3] % 5 + 1; v[5] = v[5] % 5 + 1; v[6] = v[6] % 5 + 1;
+		v[4] -= 4;
+		reset();
+		begin(1);
+		snprintf(in, sizeof(in), "1,1,%lld", (long long)v[0]);
+		snprintf(k, sizeof(k), "1,1,%lld", (long long)v[1]);
+		snprintf(out, sizeof(out), "1,1,%lld", (long long)v[2]);
+		I("i", "parameter", S(F32, in), "");
+		I("k", "parameter", S(F32, k), "");
+		p = I("c", "convolution", S(F32, out), "i k");
+		conv_nchw(p, 1);
+		window(p, v[1], v[3], v[4], 0, v[5], v[6]);
+		load();
+		CHECK_INT(cost("c").known, 1);
+		CHECK_INT(cost("c").flops, 2 * brute_positions(v[0], v[1],
+		    v[2], v[3], v[4], v[5], v[6]));
+	}
+	/* f32[1,1,3000000] by itself, padding 1500000/1499999: 9e12 steps
+	 * of XLA's loop, beyond the budget. */
+	reset();
+	begin(1);
+	I("i", "parameter", S(F32, "1,1,3000000"), "");
+	I("k", "parameter", S(F32, "1,1,3000000"), "");
+	p = I("hang", "convolution", S(F32, "1,1,3000000"), "i k");
+	conv_nchw(p, 1);
+	window(p, 3000000, 1, 1500000, 1499999, 1, 1);
+	/* stride 2^62 over four outputs: o * stride overflows int64. */
+	I("i4", "parameter", S(F32, "1,1,4"), "");
+	I("k4", "parameter", S(F32, "1,1,4"), "");
+	p = I("ovf", "convolution", S(F32, "1,1,4"), "i4 k4");
+	conv_nchw(p, 1);
+	window(p, 4, (int64_t)1 << 62, 0, 0, 1, 1);
+	/* reduce-window with padding 2^62 (size == 2 pad + 1 overflows). */
+	begin(2);
+	I("x", "parameter", S(F32, ""), "");
+	I("y", "parameter", S(F32, ""), "");
+	I("sum", "add", S(F32, ""), "x y");
+	cur = comps[0];
+	I("zero", "constant", S(F32, ""), "");
+	p = I("rw", "reduce-window", S(F32, "1,1,4"), "i4 zero");
+	calls(p, 2, 0);
+	window(p, 1, 1, 0, 0, 1, 1);
+	window(p, 1, 1, 0, 0, 1, 1);
+	window(p, 3, 1, (int64_t)1 << 62, (int64_t)1 << 62, 1, 1);
+	load();
+	CHECK_INT(cost("hang").known, 0);
+	CHECK_INT(cost("ovf").known, 0);
+	CHECK_INT(cost("rw").known, 0);
+}
+
+/*
+ * A fusion whose operand feeds a nested fusion that calls a computation
+ * with no parameter of that number: the read stops there (it read
+ * users[-1] before), the rest of the fusion is costed.
+ */
+static void
+test_missing_param(void)
+{
+	Xla__HloInstructionProto *p;
+
+	reset();
+	begin(3);		/* no parameter 0 */
+	I("n1", "parameter", S(F32, "4"), "")->parameter_number = 1;
+	I("nneg", "negate", S(F32, "4"), "n1");
+	begin(2);
+	I("f0", "parameter", S(F32, "4"), "")->parameter_number = 0;
+	p = I("inner", "fusion", S(F32, "4"), "f0 f0");
+	calls(p, 3, 0);
+	begin(1);
+	I("a", "parameter", S(F32, "4"), "");
+	calls(I("outer", "fusion", S(F32, "4"), "a"), 2, 0);
+	load();
+	/* 4 negations; bytes: the output (16) and f0 read once through
+	 * parameter 1 of the nested computation (16); operand 0 of inner
+	 * names no parameter and reads nothing. */
+	COST("outer", 4, 0, 16 + 16, 0);
+}
+
 /* Reduce (add over dimension 1), Map (x => exp(x + 0.5)): an elementwise
  * flop and a transcendental per element. */
 static void
@@ -662,6 +780,8 @@ main(void)
 {
 	test_dot();
 	test_conv();
+	test_conv_hostile();
+	test_missing_param();
 	test_reduce_map();
 	test_fusion();
 	test_while();
