@@ -17,7 +17,7 @@
 #define FMA_FLOPS	2
 
 /* ShapeUtil::ByteSizeOf's pointer size for a tuple's index table (XLA's
- * GPU backend uses 8). */
+ * GPU backend uses 8): what a tuple instruction writes (HandleTuple). */
 #define POINTER_SIZE	8
 
 /* HloCostAnalysis::immediate_constant_max_elements(): larger constants
@@ -45,6 +45,7 @@ struct hlocost_ctx {
 	size_t n;
 	size_t *ustart, *users;	/* users of i: users[ustart[i]..ustart[i+1]) */
 	struct compcost *comp;
+	unsigned char *fused;	/* per computation: called by a fusion */
 };
 
 /* ---- saturating arithmetic ---- */
@@ -109,15 +110,21 @@ elems_rec(const struct hlo_shape *s)
 	return e;
 }
 
-/* ByteSizeOf(shape, 8): an array's elements times their width (rounded
- * up to whole bytes), a tuple's index table. */
+/* GetShapeSize as XLA's HloCostAnalysis has it today: an array's
+ * elements times their width (rounded up to whole bytes), a tuple the
+ * sum of its array leaves (XLA 2024 counted a tuple's index table,
+ * 8 bytes per element: ByteSizeOf(shape, 8)). */
 static uint64_t
 size(const struct hlo_shape *s)
 {
-	uint64_t b;
+	uint64_t b = 0;
+	size_t k;
 
-	if (is_tuple(s))
-		return mul(POINTER_SIZE, s->ntuple);
+	if (is_tuple(s)) {
+		for (k = 0; k < s->ntuple; k++)
+			b = add(b, size(&s->tuple[k]));
+		return b;
+	}
 	if (s->bits <= 0)
 		return 0;
 	b = mul(elems(s), (uint64_t)s->bits);
@@ -707,6 +714,78 @@ fmha(const struct hlocost_ctx *c, size_t i, struct hlocost *out)
 	return 1;
 }
 
+/*
+ * Integer attribute KEY of a typed-FFI custom call's backend_config,
+ * MLIR dictionary text such as "{attn_heads = 16 : i64, ...}", into *V:
+ * 1, or 0 when absent or not a non-negative integer.
+ */
+static int
+ffi_attr(const char *cfg, size_t len, const char *key, int64_t *v)
+{
+	size_t k = strlen(key), at, e;
+
+	for (at = 0; at + k + 3 <= len; at++) {
+		if (memcmp(cfg + at, key, k) != 0 || (at > 0 &&
+		    cfg[at - 1] != '{' && cfg[at - 1] != ' ' &&
+		    cfg[at - 1] != ','))
+			continue;
+		at += k;
+		while (at < len && cfg[at] == ' ')
+			at++;
+		if (at >= len || cfg[at] != '=')
+			continue;
+		at++;
+		while (at < len && cfg[at] == ' ')
+			at++;
+		for (e = at; e < len && cfg[e] >= '0' && cfg[e] <= '9'; e++)
+			;
+		return e > at && num_i64(cfg + at, e - at, v) == 0;
+	}
+	return 0;
+}
+
+/*
+ * TransformerEngine's fused attention (te_fused_attn_forward_ffi,
+ * te_fused_attn_backward_ffi: transformer_engine/jax/csrc/extensions/
+ * attention.cpp, FusedAttn{Forward,Backward}FFI), costed as cuDNN fused
+ * attention above: from the attributes input_batch B, attn_heads H,
+ * q_max_seqlen Sq, kv_max_seqlen Skv, qk_head_dim Dqk and v_head_dim Dv,
+ * QK^T = 2 B H Sq Skv Dqk and PV = 2 B H Sq Skv Dv; forward QK^T + PV,
+ * backward 3 QK^T + 2 PV.  Masks, causality and ragged sequences are not
+ * subtracted.  Bytes: operands and outputs, the last output (the
+ * workspace) left out.  Dtype: operand 0's (q).
+ */
+static int
+te_attention(const struct hlocost_ctx *c, size_t i, int backward,
+    struct hlocost *out)
+{
+	static const char *const keys[6] = { "input_batch", "attn_heads",
+	    "q_max_seqlen", "kv_max_seqlen", "qk_head_dim", "v_head_dim" };
+	const struct hlo_cost_facts *f = facts(c, i);
+	const struct hlo_shape *s = &f->shape;
+	int64_t v[6];
+	uint64_t scores, qk, pv, ws;
+	size_t k;
+
+	if (f->x->backend_config == NULL || operand_shape(c, i, 0) == NULL)
+		return 0;
+	for (k = 0; k < 6; k++)
+		if (!ffi_attr(f->x->backend_config, f->x->backend_config_len,
+		    keys[k], &v[k]))
+			return 0;
+	scores = mul(mul(mul((uint64_t)v[0], (uint64_t)v[1]), (uint64_t)v[2]),
+	    (uint64_t)v[3]);
+	qk = mul(mul(FMA_FLOPS, scores), (uint64_t)v[4]);
+	pv = mul(mul(FMA_FLOPS, scores), (uint64_t)v[5]);
+	if (backward)
+		matmul(out, add(mul(3, qk), mul(2, pv)), operand_shape(c, i, 0));
+	else
+		matmul(out, add(qk, pv), operand_shape(c, i, 0));
+	ws = is_tuple(s) && s->ntuple > 1 ? size(&s->tuple[s->ntuple - 1]) : 0;
+	out->bytes = sub0(default_bytes(c, i), ws);
+	return 1;
+}
+
 static int
 custom_call(const struct hlocost_ctx *c, size_t i, struct hlocost *out)
 {
@@ -729,6 +808,10 @@ custom_call(const struct hlocost_ctx *c, size_t i, struct hlocost *out)
 	if (strncmp(t, "__cudnn$fmha", 12) == 0 ||
 	    strncmp(t, "__cudnn$fhma", 12) == 0)
 		return fmha(c, i, out);
+	if (strcmp(t, "te_fused_attn_forward_ffi") == 0)
+		return te_attention(c, i, 0, out);
+	if (strcmp(t, "te_fused_attn_backward_ffi") == 0)
+		return te_attention(c, i, 1, out);
 	return 0;
 }
 
@@ -984,17 +1067,8 @@ select_and_scatter(struct hlocost_ctx *c, size_t i, int depth,
 static void
 all_reduce(const struct hlocost_ctx *c, size_t i, struct hlocost *out)
 {
-	const struct hlo_shape *s = &facts(c, i)->shape;
-	uint64_t ob = 0;
-	size_t k;
-
-	if (is_tuple(s))
-		for (k = 0; k < s->ntuple; k++)
-			ob = add(ob, size(&s->tuple[k]));
-	else
-		ob = size(s);
-	out->flops = elems_rec(s);
-	out->bytes = add(sub0(default_bytes(c, i), size(s)), ob);
+	out->flops = elems_rec(&facts(c, i)->shape);
+	out->bytes = default_bytes(c, i);
 }
 
 /* Log2Ceiling of N > 0. */
@@ -1108,7 +1182,7 @@ cost(struct hlocost_ctx *c, size_t i, int depth, struct hlocost *out)
 	    strcmp(op, "all-reduce-start") == 0)
 		all_reduce(c, i, out);
 	else if (strcmp(op, "tuple") == 0)
-		out->bytes = size(&f->shape);
+		out->bytes = mul(POINTER_SIZE, f->shape.ntuple);
 	else if (strcmp(op, "slice") == 0)
 		out->bytes = mul(2, size(&f->shape));
 	else if (strcmp(op, "dynamic-slice") == 0 ||
@@ -1161,6 +1235,7 @@ hlocost_new(const struct hlo_module *m)
 	c->m = m;
 	c->n = hlo_count(m);
 	c->comp = mem_calloc(hlo_ncomps(m) + 1, sizeof(*c->comp));
+	c->fused = mem_calloc(hlo_ncomps(m) + 1, 1);
 	/* Users within an instruction's own computation, in module order
 	 * (XLA's users(): an operand reaching across computations is not
 	 * a use there). */
@@ -1171,8 +1246,13 @@ hlocost_new(const struct hlo_module *m)
 			if (is_use(m, f, k))
 				c->ustart[f->operand[k] + 2]++;
 	}
-	for (i = 0; i < c->n; i++)
+	for (i = 0; i < c->n; i++) {
 		c->ustart[i + 2] += c->ustart[i + 1];
+		f = hlo_cost_facts(m, i);
+		if (f->ncalled > 0 && f->called[0] != HLO_NONE &&
+		    strcmp(hlo_inst(m, i)->opcode, "fusion") == 0)
+			c->fused[f->called[0]] = 1;
+	}
 	c->users = mem_calloc(c->ustart[c->n + 1] + 1, sizeof(*c->users));
 	fill = c->ustart + 1;
 	for (i = 0; i < c->n; i++) {
@@ -1190,6 +1270,7 @@ hlocost_free(struct hlocost_ctx *c)
 	if (c == NULL)
 		return;
 	free(c->comp);
+	free(c->fused);
 	free(c->ustart);
 	free(c->users);
 	free(c);
@@ -1198,6 +1279,17 @@ hlocost_free(struct hlocost_ctx *c)
 void
 hlocost_inst(struct hlocost_ctx *c, size_t i, struct hlocost *out)
 {
+	const struct hlo_cost_facts *f = facts(c, i);
+
+	if (f->comp != HLO_NONE && c->fused[f->comp]) {
+		/* A thunk of its own for an instruction of a fused
+		 * computation: the initialiser of a reduction, which
+		 * writes the output (the fusion does the work). */
+		memset(out, 0, sizeof(*out));
+		out->known = 1;
+		out->bytes = size(&f->shape);
+		return;
+	}
 	cost(c, i, 0, out);
 }
 

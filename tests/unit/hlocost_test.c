@@ -493,6 +493,95 @@ test_missing_param(void)
 	COST("outer", 4, 0, 16 + 16, 0);
 }
 
+/*
+ * What a thunk of its own costs when it names an instruction of a fused
+ * computation (XLA names a reduction's initialiser kernel after the
+ * reduce inside the fusion): no FLOPs, its output written.  The fusion
+ * itself keeps the whole reduction.  A collective whose output is a
+ * tuple counts its array leaves (today's XLA), a tuple instruction its
+ * index table.
+ */
+static void
+test_initialiser_tuples(void)
+{
+	reset();
+	begin(2);
+	I("x", "parameter", S(F32, ""), "");
+	I("y", "parameter", S(F32, ""), "");
+	I("sum", "add", S(F32, ""), "x y");
+	begin(3);
+	I("fp", "parameter", S(BF16, "1024,512"), "")->parameter_number = 0;
+	I("cv", "convert", S(F32, "1024,512"), "fp");
+	I("z", "constant", S(F32, ""), "");
+	calls(I("reduce.1.1", "reduce", S(F32, "1024"), "cv z"), 2, 0);
+	begin(1);
+	I("in", "parameter", S(BF16, "1024,512"), "");
+	calls(I("input_reduce_fusion", "fusion", S(F32, "1024"), "in"), 3, 0);
+	I("shard", "parameter", S(BF16, "256,64"), "");
+	I("ag", "all-gather-start", tuple(S(BF16, "256,64"), S(BF16,
+	    "1024,64")), "shard");
+	I("t", "tuple", tuple(S(BF16, "256,64"), S(BF16, "1024,64")),
+	    "shard shard");
+	load();
+	/* The reduction: 1024 x 512 converts, 1024 x 511 adds; bytes: the
+	 * bf16 input read once (1 MiB) and the f32[1024] output. */
+	COST("input_reduce_fusion", 1024 * 512 + 1024 * 511, 0,
+	    2 * 1024 * 512 + 4 * 1024, 0);
+	/* Its initialiser: the 4 KiB output, nothing else. */
+	COST("reduce.1.1", 0, 0, 4 * 1024, 0);
+	/* all-gather-start: operand 2*256*64 + outputs 2*256*64 + 2*1024*64
+	 * (XLA 2024: 32768 + 16). */
+	COST("ag", 0, 0, 2 * 256 * 64 + 2 * 256 * 64 + 2 * 1024 * 64, 0);
+	COST("t", 0, 0, 2 * 8, 0);
+}
+
+/*
+ * TransformerEngine fused attention FFI calls: B = 2, H = 16, Sq = Skv =
+ * 2048, Dqk = Dv = 128: QK^T = PV = 2 * 2 * 16 * 2048^2 * 128 flops;
+ * forward QK^T + PV, backward 3 QK^T + 2 PV.  Without the attributes (an
+ * older TE, opaque descriptors): unknown.
+ */
+static void
+test_te_attention(void)
+{
+	static const char attrs[] = "{attn_heads = 16 : i64, bias_batch = 0 "
+	    ": i64, bias_heads = 0 : i64, deterministic = false, "
+	    "dropout_probability = 0.000000e+00 : f64, input_batch = 2 : i64,"
+	    " is_training = true, kv_max_seqlen = 2048 : i64, "
+	    "max_segments_per_seq = 1 : i64, num_gqa_groups = 16 : i64, "
+	    "q_max_seqlen = 2048 : i64, qk_head_dim = 128 : i64, "
+	    "v_head_dim = 128 : i64, window_size_left = -1 : i64}";
+	const int64_t gemm = 2LL * 2 * 16 * 2048 * 2048 * 128;
+	const int64_t qkv = 2LL * 2 * 2048 * 16 * 128;	/* bytes of one */
+	Xla__HloInstructionProto *p;
+
+	reset();
+	begin(1);
+	I("q", "parameter", S(BF16, "2,2048,16,128"), "");
+	I("k", "parameter", S(BF16, "2,2048,16,128"), "");
+	I("v", "parameter", S(BF16, "2,2048,16,128"), "");
+	p = I("fwd", "custom-call", tuple(S(BF16, "2,2048,16,128"),
+	    S(U8, "1048576")), "q k v");
+	p->custom_call_target = "te_fused_attn_forward_ffi";
+	p->backend_config.data = (uint8_t *)attrs;
+	p->backend_config.len = strlen(attrs);
+	p = I("bwd", "custom-call", tuple(S(BF16, "2,2048,16,128"),
+	    S(U8, "1048576")), "q k v");
+	p->custom_call_target = "te_fused_attn_backward_ffi";
+	p->backend_config.data = (uint8_t *)attrs;
+	p->backend_config.len = strlen(attrs);
+	p = I("old", "custom-call", S(BF16, "2,2048,16,128"), "q k v");
+	p->custom_call_target = "te_fused_attn_forward_ffi";
+	p->backend_config.data = (uint8_t *)"\001\002";
+	p->backend_config.len = 2;
+	load();
+	/* Bytes: q, k, v and the output; the workspace left out. */
+	COST("fwd", 2 * gemm, 0, 4 * qkv, 2 * gemm);
+	COST("bwd", 5 * gemm, 0, 4 * qkv, 5 * gemm);
+	CHECK_STR(hlocost_dtype(cost("fwd").dtype), "bf16");
+	CHECK_INT(cost("old").known, 0);
+}
+
 /* Reduce (add over dimension 1), Map (x => exp(x + 0.5)): an elementwise
  * flop and a transcendental per element. */
 static void
@@ -782,6 +871,8 @@ main(void)
 	test_conv();
 	test_conv_hostile();
 	test_missing_param();
+	test_initialiser_tuples();
+	test_te_attention();
 	test_reduce_map();
 	test_fusion();
 	test_while();
