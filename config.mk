@@ -19,7 +19,7 @@ CFLAGS   ?= -O2 -g
 WERROR   ?=
 STDCFLAGS = -std=c11 -Wall -Wextra $(WERROR)
 NSJ_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-SANFLAGS  = -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+SANFLAGS  = -O1 -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 
 PKGS      = libzip liblzma libprotobuf-c zlib libzstd sqlite3 jansson
 NSJ_CPPFLAGS += $(shell $(PKG_CONFIG) --cflags $(PKGS))

@@ -21,7 +21,7 @@
 
 static const char usage_line[] =
     "usage: nsysjax-roofline [-h] -H hlo [-M modules] [-t tables] [-o dir]\n"
-    "           [-d input | -g gpu] [--peak-tflops T] [--peak-gbps G] [file ...]";
+    "           [-d input | -g gpu] [--peak-{tflops,gbps,link-gbps} N] [file ...]";
 
 static const struct opt_tool tool = { usage_line,
     "  -H, --hlo=FILE         the hlo frame of nsysjax-extract (costs)\n"
@@ -37,16 +37,18 @@ static const struct opt_tool tool = { usage_line,
     "  -g, --gpu=NAME         the GPU by name (\"H100 SXM\", \"A100-SXM4-80GB\")\n"
     "      --peak-tflops=T    the compute peak, TFLOP/s (every dtype)\n"
     "      --peak-gbps=G      the memory bandwidth, GB/s\n"
+    "      --peak-link-gbps=L a link's bandwidth, GB/s per direction (the\n"
+    "                         collectives' LinkUtil)\n"
     "      --save-device=FILE write the GPU of -d to FILE, a\n"
     "                         *.gpu_target_config.pbtxt that -d reads\n"
     "  -h, --help             this text\n"
     "  -V, --version          the version\n" };
 
-enum { O_TFLOPS = 256, O_GBPS, O_SAVE };
+enum { O_TFLOPS = 256, O_GBPS, O_SAVE, O_LINK };
 
 struct opts {
 	const char *hlo, *modules, *dir, *device, *gpu, *save;
-	double tflops, gbps;
+	double tflops, gbps, link;
 	unsigned tables;
 };
 
@@ -60,6 +62,7 @@ parse(int argc, char *argv[], struct opts *o)
 		{ "modules", required_argument, NULL, 'M' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "peak-gbps", required_argument, NULL, O_GBPS },
+		{ "peak-link-gbps", required_argument, NULL, O_LINK },
 		{ "peak-tflops", required_argument, NULL, O_TFLOPS },
 		{ "save-device", required_argument, NULL, O_SAVE },
 		{ "table", required_argument, NULL, 't' },
@@ -101,6 +104,10 @@ parse(int argc, char *argv[], struct opts *o)
 		case O_GBPS:
 			o->gbps = opt_f64(&tool, "--peak-gbps", optarg, 1e-9,
 			    1e12);
+			break;
+		case O_LINK:
+			o->link = opt_f64(&tool, "--peak-link-gbps", optarg,
+			    1e-9, 1e12);
 			break;
 		}
 	}
@@ -146,6 +153,8 @@ peaks(const struct opts *o, struct roofline_peaks *p)
 			p->flops[c] = o->tflops * 1e12;
 	if (o->gbps > 0)
 		p->bw = o->gbps * 1e9;
+	if (o->link > 0)
+		p->link = o->link * 1e9;
 }
 
 static int
@@ -182,7 +191,8 @@ main(int argc, char *argv[])
 	struct tsv_writer *w;
 	struct filter *in;
 	struct job j;
-	char name[64];
+	char name[64], note[256];
+	size_t n;
 	int t;
 
 	memset(&o, 0, sizeof(o));
@@ -198,6 +208,11 @@ main(int argc, char *argv[])
 	if (roofline_read(r, in) != 0)
 		err_die_last();
 	filter_close(in);
+	if (o.modules && (n = roofline_unaligned(r, note, sizeof(note))) > 0)
+		err_warn("%s: %zu step%s of several processes span more than "
+		    "their devices ran (first: %s): clocks not aligned, step "
+		    "MFU too low; align the frames first (nsysjax-align)",
+		    o.modules, n, n == 1 ? "" : "s", note);
 	for (t = 0; t < ROOFLINE_NTABLES; t++) {
 		if (!(o.tables & (1u << t)))
 			continue;

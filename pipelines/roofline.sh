@@ -65,13 +65,21 @@ FNR == 1 { if (file == 4) print "Intensity\tTFLOPs\tMatmul" > POINTS; next }
 file == 1 { mod[$c["ProgramId"]] = $c["Name"]; next }
 file == 2 && (top == "" || $c["MatmulFlops"] + 0 > best) { top = $c["ProgramId"]; best = $c["MatmulFlops"] + 0; modmfu = $c["MFU"]; next }
 file == 2 { next }
+file == 3 && $c["ProgramId"] == top { busy += $c["TimeMs"]; unc += $c["UncostedMs"] }
 file == 3 && $c["ProgramId"] == top && $c["MFU"] != "" {
 	v = $c["MFU"] + 0; ns++; s += v
 	if (ns == 1 || v < lo) lo = v; if (ns == 1 || v > hi) hi = v; next }
+# Collectives are no roofline points (Bound communication): their time
+# is summed apart; the uncosted thunks of the top module, longest first.
+file == 4 && $c["Bound"] == "communication" { if ($c["ProgramId"] == top) { ncomm++; tcomm += $c["TimeMs"] }; next }
+file == 4 && $c["ProgramId"] == top && $c["Flops"] == "" && nunc < 3 {
+	nunc++; uncl = uncl (nunc > 1 ? ", " : "") sprintf("%s (%s, %.3f ms)", $c["Name"], $c["Opcode"], $c["TimeMs"]) }
 file == 4 && nops < N {
 	nops++; name[nops] = $c["Name"]; op[nops] = $c["Opcode"]; t[nops] = $c["TimeMs"]
 	tf[nops] = $c["TFLOPs"]; pk[nops] = $c["PeakTFLOPs"]; cu[nops] = $c["ComputeUtil"]
-	gb[nops] = $c["GBps"]; mu[nops] = $c["MemoryUtil"]; b[nops] = $c["Bound"]; mfu[nops] = $c["MFU"] }
+	gb[nops] = $c["GBps"]; mu[nops] = $c["MemoryUtil"]; b[nops] = $c["Bound"]; mfu[nops] = $c["MFU"]
+	# A row above a peak says why (the Note column), as a footnote.
+	if ($c["Note"] != "" && $c["Flops"] != "") { if (!($c["Note"] in fn)) { nfn++; fn[$c["Note"]] = nfn; fnt[nfn] = $c["Note"] }; b[nops] = b[nops] " [" fn[$c["Note"]] "]" } }
 file == 4 && $c["Intensity"] > 0 && $c["TFLOPs"] > 0 && npts < 50 { npts++; print $c["Intensity"] "\t" $c["TFLOPs"] "\t" ($c["MatmulFlops"] > 0) > POINTS }
 file == 4 && $c["PeakTFLOPs"] != "" { pr = $c["PeakTFLOPs"] + 0; if ($c["MatmulFlops"] > 0 && pr > mm) mm = pr; if ($c["MatmulFlops"] == 0) vroof = pr }
 file == 4 && $c["MemoryUtil"] > 0 && bw == "" { bw = $c["GBps"] / $c["MemoryUtil"] }
@@ -81,17 +89,23 @@ END {
 	if (ns) line = sprintf("Step MFU of the module with the most matmul FLOPs, %s (%s): %.3f, mean of %d steps (min %.3f, max %.3f); GPU-busy MFU %s", \
 	    mod[top], substr(top, 1, 12), s / ns, ns, lo, hi, num(modmfu, 3))
 	else line = "Step MFU: no peak known for this GPU (give the archive, or --gpu / --peak-tflops to nsysjax-roofline)"
+	# What the MFU leaves out: the time of thunks without a cost rule.
+	if (busy > 0 && unc > 0) line = line sprintf(". Costed thunks hold %.1f%% of its GPU-busy time; %.1f%% is in thunks without a cost rule: %s", \
+	    100 * (busy - unc) / busy, 100 * unc / busy, uncl)
+	if (ncomm) line = line sprintf(". Collectives (%d operations, %.3f ms) are not roofline points: their bus bandwidth is in ops.tsv (BusGBps)", ncomm, tcomm)
 	printf "<section id=\"roofline\">\n<h2>Roofline</h2>\n<p>%s.</p>\n", esc(line) > HTML
 	printf "<table>\n<tr><th>Operation</th><th>Opcode</th><th class=\"n\">Time [ms]</th><th class=\"n\">TFLOP/s</th><th class=\"n\">Peak [TFLOP/s]</th><th class=\"n\">Fraction of peak</th><th class=\"n\">MFU</th><th class=\"n\">GB/s</th><th class=\"n\">Fraction of bandwidth</th><th>Bound</th></tr>\n" > HTML
 	for (i = 1; i <= nops; i++)
 		printf "<tr><td>%s</td><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td>%s</td></tr>\n", \
 		    esc(name[i]), esc(op[i]), num(t[i], 3), num(tf[i], 2), num(pk[i], 1), num(cu[i], 3), num(mfu[i], 3), num(gb[i], 1), num(mu[i], 3), b[i] > HTML
 	printf "</table>\n" > HTML
+	for (i = 1; i <= nfn; i++) printf "<p>[%d] %s.</p>\n", i, esc(fnt[i]) > HTML
 	printf "\nRoofline\n\n%s.\nTop operations by time (TFLOP/s = 1e12 FLOP/s, GB/s = 1e9 B/s; fractions of the peaks):\n\n", line > TXT
 	printf "%-34s %-16s %10s %9s %6s %6s %6s %9s %6s  %s\n", "Operation", "Opcode", "Time [ms]", "TFLOP/s", "Peak", "Frac", "MFU", "GB/s", "Frac", "Bound" > TXT
 	for (i = 1; i <= nops; i++)
 		printf "%-34s %-16s %10s %9s %6s %6s %6s %9s %6s  %s\n", substr(name[i], 1, 34), substr(op[i], 1, 16), \
 		    num(t[i], 3), num(tf[i], 2), num(pk[i], 0), num(cu[i], 3), num(mfu[i], 3), num(gb[i], 1), num(mu[i], 3), b[i] > TXT
+	for (i = 1; i <= nfn; i++) printf "[%d] %s.\n", i, fnt[i] > TXT
 }' "$SD/module.tsv" "$W/roofline-modules.tsv" "$W/roofline-steps.tsv" "$W/roofline-ops.tsv"
 
 if command -v gnuplot > /dev/null && lines2 "$W/points.tsv"; then

@@ -149,6 +149,63 @@ is "buffer row: no cost" "$(col "$T/cbo.tsv" Flops P command_buffer_3)" ""
 is "module: costed time excludes the buffer's own" "$(col "$T/cbm.tsv" CostedMs P)" 4
 is "module time includes it" "$(col "$T/cbm.tsv" TimeMs P)" 4.5
 
+# A collective is no roofline point: an all-gather over 4 devices of
+# 1 MB per device, 2 executions of 1 ms exposed + 1 ms hidden each:
+# nccl-tests algbw = 4 x 1e6 x 2 B / 4 ms = 2 GB/s, busbw x 3/4 = 1.5
+# GB/s, 0.15 of a 10 GB/s link.
+{
+	printf 'ProgramId\tName\tOpcode\tCommunication\tCollective\tMessageSize\tCollectiveSize\tFlops\tTranscendentals\tBytesAccessed\tMatmulFlops\tDtype\n'
+	printf 'P\tag\tall-gather-start\t1\tall-gather\t1000000\t4\t0\t0\t6000000\t0\t\n'
+	printf 'P\tgemm\tcustom-call\t0\t\t\t\t312000000000\t0\t500000000\t312000000000\tbf16\n'
+} > "$T/hc.tsv"
+{
+	printf 'ProgramId\tProgramExecution\tName\tProjDurMs\tProjDurHiddenMs\n'
+	printf 'P\t1\tag\t1\t1\n'
+	printf 'P\t2\tag\t1\t1\n'
+	printf 'P\t1\tgemm\t2\t0\n'
+} > "$T/hct.tsv"
+$R -H "$T/hc.tsv" -g A100 --peak-link-gbps 10 "$T/hct.tsv" > "$T/hco.tsv"
+[ "$(col "$T/hco.tsv" Bound P ag)" = communication ] && ok || notok "collective bound: $(col "$T/hco.tsv" Bound P ag)"
+is "collective bus bandwidth (nccl-tests)" "$(col "$T/hco.tsv" BusGBps P ag)" 1.5
+is "collective link utilisation" "$(col "$T/hco.tsv" LinkUtil P ag)" 0.15
+is "collective: no memory rate" "$(col "$T/hco.tsv" MemoryUtil P ag)" ""
+is "collective: no roofline time" "$(col "$T/hco.tsv" RooflineMs P ag)" ""
+[ "$(col "$T/hco.tsv" Bound P gemm)" = compute ] && ok || notok "gemm beside a collective"
+# Above the HBM bandwidth (3e9 B in 4 ms against 500 GB/s: 1.5): the
+# Note says why; below it, none.
+case $(col "$T/ov.tsv" Note P add) in *"cache-less"*L2*) ok ;; *) notok "add above HBM: no note: $(col "$T/ov.tsv" Note P add)" ;; esac
+is "gemm below the peaks: no note" "$(col "$T/ov.tsv" Note P gemm)" ""
+case $(col "$T/ov.tsv" Note P topk) in "no cost rule") ok ;; *) notok "topk note: $(col "$T/ov.tsv" Note P topk)" ;; esac
+is "step UncostedMs: topk's 1 ms" "$(col "$S" UncostedMs P 1)" 1
+
+# Two processes' devices whose step spans 300 ms with executions of at
+# most 127 ms, in a module with a collective: clocks not aligned, a
+# warning; aligned (starts 1 ms apart), none.
+{
+	printf 'ProgramId\tProgramExecution\tDevice\tProcess\tProjStartMs\tProjDurMs\n'
+	printf 'P\t1\t0\t0\t0\t127\n'
+	printf 'P\t1\t1\t1\t173\t127\n'
+} > "$T/unal.tsv"
+sed 's/\t173\t/\t1\t/' "$T/unal.tsv" > "$T/al.tsv"
+$R -H "$T/hc.tsv" -g A100 -M "$T/unal.tsv" -t steps "$T/hct.tsv" > /dev/null 2> "$T/unal.err"
+grep -q 'step P/1 spans 300.000 ms over 2 devices whose longest execution is 127.000 ms.*nsysjax-align' "$T/unal.err" &&
+    ok || notok "unaligned steps: no warning: $(cat "$T/unal.err")"
+$R -H "$T/hc.tsv" -g A100 -M "$T/al.tsv" -t steps "$T/hct.tsv" > /dev/null 2> "$T/al.err"
+[ ! -s "$T/al.err" ] && ok || notok "aligned steps warned: $(cat "$T/al.err")"
+
+# The summary's headline says how much of the GPU-busy time has no cost
+# rule: topk's 1 ms of the 9 ms of P's steps (11.1%).
+mkdir "$T/hd"
+cp "$T/hlo.tsv" "$T/thunk.tsv" "$T/hd/"
+awk -F'\t' -v OFS='\t' '{ print $0, NR == 1 ? "Name" : "step" }' "$T/module.tsv" > "$T/hd/module.tsv"
+printf 'gpu_device_info {\n  core_count: 108\n  clock_rate_ghz: 1.41\n  memory_bandwidth: 1555200000000\n  cuda_compute_capability {\n    major: 8\n    minor: 0\n  }\n}\ndevice_description_str: "NVIDIA A100-SXM4-40GB"\n' > "$T/a100.gpu_target_config.pbtxt"
+if NSYSJAX_BIN=$BIN sh pipelines/roofline.sh -s "$T/hd" -d "$T/a100.gpu_target_config.pbtxt" -o "$T/hdo" "$T/hd" 2> "$T/hd.err"; then
+	grep -q 'Costed thunks hold 88.9% of its GPU-busy time; 11.1% is in thunks without a cost rule: topk (custom-call, 1.000 ms)' "$T/hdo/summary.txt" &&
+	    ok || notok "headline: no uncosted share: $(sed -n 4p "$T/hdo/summary.txt")"
+else
+	notok "roofline.sh on hand-made frames: $(cat "$T/hd.err")"
+fi
+
 # ---- errors ----
 expect_error 2 "hlo frame" $R "$T/thunk.tsv"
 expect_error 2 "unknown table" $R -H "$T/hlo.tsv" -t nope "$T/thunk.tsv"
@@ -159,6 +216,15 @@ expect_error 1 "Flops" $R -H "$T/nocost.tsv" "$T/thunk.tsv"
 sed 's/^P\tadd\tfusion\t1000/P\tadd\tfusion\t-1000/' "$T/hlo.tsv" > "$T/neg.tsv"
 expect_error 1 "negative count" $R -H "$T/neg.tsv" "$T/thunk.tsv"
 expect_error 1 "no-such" $R -H "$T/hlo.tsv" -d "$T/no-such" "$T/thunk.tsv"
+# Sums of durations past 2^60 ns (twelve rows of 1e12 ms, each one
+# within the reader's bound) are refused, never wrapped negative.
+{
+	printf 'ProgramId\tProgramExecution\tName\tProjDurMs\n'
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do printf 'P\t1\tadd\t1000000000000\n'; done
+} > "$T/ovf.tsv"
+expect_error 1 "passes" $R -H "$T/hlo.tsv" -g A100 "$T/ovf.tsv"
+printf 'ProgramId\tProgramExecution\tName\tProjDurMs\nP\t1\tadd\t-1\n' > "$T/negd.tsv"
+expect_error 1 "negative duration" $R -H "$T/hlo.tsv" "$T/negd.tsv"
 printf 'ProgramId\tName\n' > "$T/bad.tsv"
 expect_error 1 "missing column" $R -H "$T/hlo.tsv" "$T/bad.tsv"
 
@@ -238,4 +304,61 @@ fi
 # 9.2 TFLOP of bf16 matmuls per 127 ms step on one A100).
 awk -F'\t' -v p="$P" '$1 == p && $8 > 0.1 && $8 < 0.5 { n++ } END { exit n < 3 }' "$T/roofline-steps.tsv" &&
     ok || notok "step MFU of the step function"
+
+# ---- all four processes of the shared run ----
+mkdir "$T/f4"
+check "extract -o, 4 processes" $X -o "$T/f4" "$DATA"/pax_fsdp4_4proc_proc0.zip \
+    "$DATA"/pax_fsdp4_4proc_proc1.zip "$DATA"/pax_fsdp4_4proc_proc2.zip "$DATA"/pax_fsdp4_4proc_proc3.zip
+H4=$T/f4/hlo.tsv
+# Bytes by today's XLA rules: an all-gather-start reads its shard (the
+# MessageSize) and writes the tuple (shard, gathered) by its leaves,
+# 1 + 1 + CollectiveSize shards; an all-reduce-start reads and writes
+# its buffer (XLA 2024: 8 bytes per tuple element instead).
+awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+$c["Opcode"] == "all-gather-start" { n++; if ($c["BytesAccessed"] != (2 + $c["CollectiveSize"]) * $c["MessageSize"]) { print "bytes", $c["Name"], $c["BytesAccessed"]; bad++ } }
+$c["Opcode"] == "all-reduce-start" { n++; if ($c["BytesAccessed"] != 2 * $c["MessageSize"]) { print "bytes", $c["Name"], $c["BytesAccessed"]; bad++ } }
+END { exit bad || n < 20 }' "$H4" && ok || notok "collective bytes are not XLA's (tuples by their leaves)"
+# Reduction initialisers: thunks named after the reduce inside a fusion
+# (reduce.N.1, about 2 us before their fusion) do no arithmetic.
+awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+$c["Opcode"] == "reduce" { n++; if ($c["Flops"] != 0 || $c["MatmulFlops"] != 0) bad++ }
+END { exit bad || n < 62 }' "$H4" && ok || notok "reduction initialisers carry FLOPs"
+if NSYSJAX_BIN=$BIN sh pipelines/roofline.sh -d "$DATA"/pax_fsdp4_4proc_proc0.zip -o "$T/p4" "$T/f4" 2> "$T/p4.err"; then
+	O4=$T/p4/ops.tsv
+	# No compute row above its dense peak; above the HBM bandwidth only
+	# with the Note that says why (XLA's bytes, L2).
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["Bound"] != "communication" && $c["ComputeUtil"] > 1 { print "above compute peak:", $c["Name"]; bad++ }
+	$c["Bound"] != "communication" && $c["MemoryUtil"] > 1 && $c["Note"] !~ /cache-less/ { print "above HBM, no note:", $c["Name"]; bad++ }
+	END { exit bad }' "$O4" && ok || notok "4 processes: a row above a peak without a reason"
+	# Every collective of the hlo frame is a communication row.
+	awk -F'\t' 'FNR == 1 { for (i = 1; i <= NF; i++) c[FILENAME, $i] = i; next }
+	FILENAME == ARGV[1] { if ($c[FILENAME, "Communication"] == 1) comm[$1, $2] = 1; next }
+	($1, $2) in comm { n++; if ($c[FILENAME, "Bound"] != "communication" || $c[FILENAME, "BusGBps"] == "") bad++ }
+	END { exit bad || n < 20 }' "$H4" "$O4" && ok || notok "4 processes: a collective on the roofline"
+	# The top operation of the summary is no collective.
+	sed -n '/^Operation /{n;p;q;}' "$T/p4/summary.txt" | grep -qv '^\(all-\|reduce-scatter\|collective-\)' &&
+	    ok || notok "summary leads with a collective: $(sed -n '/^Operation /{n;p;q;}' "$T/p4/summary.txt")"
+	! grep -q 'not aligned' "$T/p4.err" && ok || notok "pipeline (aligned) warned: $(cat "$T/p4.err")"
+	grep -q 'Step MFU of the module with the most matmul FLOPs, pjit__wrapped_step_fn ([0-9a-f]*): 0\.2[0-9]*,' "$T/p4/summary.txt" &&
+	    ok || notok "4 processes: step MFU: $(sed -n 4p "$T/p4/summary.txt")"
+else
+	notok "pipelines/roofline.sh, 4 processes: $(cat "$T/p4.err")"
+fi
+# Bus bandwidth of one all-gather by the nccl-tests rule, from the raw
+# thunk rows: executions x MessageSize x N x (N-1)/N over the exposed and
+# hidden time.
+$R -H "$H4" -g A100 "$T/f4/thunk.tsv" > "$T/raw4.tsv"
+want=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+$c["Collective"] == "all-gather" && k == "" { k = $c["ProgramId"] "\t" $c["Name"] }
+$c["ProgramId"] "\t" $c["Name"] == k { n++; b = $c["MessageSize"]; d = $c["CollectiveSize"]; t += $c["ProjDurMs"] + $c["ProjDurHiddenMs"] }
+END { printf "%s\t%.17g\n", k, n * b * d * (d - 1) / d / (t * 1e6) }' "$T/f4/thunk.tsv")
+got=$(col "$T/raw4.tsv" BusGBps $(printf '%s' "$want" | cut -f1,2 | tr '\t' ' '))
+awk -v g="$got" -v w="$(printf '%s' "$want" | cut -f3)" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= 1e-6 * w) }' &&
+    ok || notok "all-gather bus bandwidth: got '$got', want '$want'"
+# Steps of the 4 processes on their own clocks: the roofline warns.
+$W -c "$T/f4/compile.tsv" "$T/f4/thunk.tsv" > "$T/st4.tsv" 2> /dev/null
+$W -c "$T/f4/compile.tsv" --communication-from "$T/f4/thunk.tsv" "$T/f4/module.tsv" > "$T/sm4.tsv" 2> /dev/null
+$R -H "$H4" -g A100 -M "$T/sm4.tsv" -t steps "$T/st4.tsv" > /dev/null 2> "$T/un4.err"
+grep -q 'clocks not aligned.*nsysjax-align' "$T/un4.err" && ok || notok "unaligned 4 processes: no warning: $(cat "$T/un4.err")"
 done_testing t64-roofline

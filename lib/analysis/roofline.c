@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/collectives.h"
 #include "analysis/filter.h"
 #include "analysis/roofline.h"
 #include "base/err.h"
@@ -148,19 +149,25 @@ struct cost {
 	uint64_t flops, trans, bytes, mm;
 	int cls;		/* roofline_class of Dtype, or -1 */
 	const char *opcode, *dtype;
+	int comm;		/* Communication 1: a collective */
+	const char *coll;	/* its Collective ("all-gather"), or "" */
+	int64_t msg, ndev;	/* MessageSize (B), CollectiveSize */
 };
 
 /* Sums over thunk rows. */
 struct sums {
 	uint64_t rows;
-	int64_t ns, costed_ns;
+	int64_t ns, costed_ns, hidden_ns;
 	double flops, bytes;		/* executions x per-execution */
 	double mm[ROOFLINE_NCLASS];	/* matmul FLOPs by class */
 };
 
 struct step {
 	int64_t start, end;
+	int64_t longest;	/* the longest device's own duration */
 	uint64_t devices;
+	int64_t process;	/* of its first row; -1 unknown */
+	int processes;		/* 1, or 2 for rows of several */
 	struct sums s;
 };
 
@@ -175,6 +182,7 @@ struct roofline {
 	size_t capop;
 	struct strtab progs;		/* ProgramId */
 	struct sums *prog;
+	unsigned char *prog_comm;	/* whether it ran a collective */
 	struct strtab *prog_execs;	/* distinct executions of each */
 	size_t capprog;
 	struct strtab steps;		/* "ProgramId\tProgramExecution" */
@@ -211,6 +219,7 @@ roofline_free(struct roofline *r)
 	free(r->op);
 	free(r->op_hlo);
 	free(r->prog);
+	free(r->prog_comm);
 	free(r->step);
 	free(r);
 }
@@ -252,18 +261,47 @@ count(struct tsv_reader *in, long i, uint64_t *v)
 	return rc;
 }
 
+/* The collective of the hlo row (columns C[8..12), any absent): K->comm
+ * when Communication is 1 and Collective names a kind collectives.h
+ * knows.  Returns 0, or -1 with tsv's message. */
+static int
+load_comm(struct roofline *r, struct tsv_reader *in, const long *c,
+    struct cost *k)
+{
+	int64_t comm = 0, msg = 0, n = 0;
+	double alg, bus;
+
+	k->coll = "";
+	if (c[8] < 0 || c[9] < 0 || c[10] < 0 || c[11] < 0)
+		return 0;
+	if (tsv_get_i64(in, (size_t)c[8], &comm, 1) < 0 ||
+	    tsv_get_i64(in, (size_t)c[10], &msg, 1) < 0 ||
+	    tsv_get_i64(in, (size_t)c[11], &n, 1) < 0)
+		return -1;
+	if (comm != 1)
+		return 0;
+	k->comm = 1;
+	k->coll = intern(r, tsv_field(in, (size_t)c[9]));
+	k->msg = msg > 0 ? msg : 0;
+	k->ndev = n;
+	if (coll_factors(k->coll, n, &alg, &bus) != 0)
+		k->ndev = 0;	/* a kind or size without factors */
+	return 0;
+}
+
 int
 roofline_load_hlo(struct roofline *r, struct tsv_reader *in)
 {
 	static const char *const names[] = { "ProgramId", "Name", "Opcode",
 	    "Flops", "Transcendentals", "BytesAccessed", "MatmulFlops",
-	    "Dtype" };
-	long c[8];
+	    "Dtype", "Communication", "Collective", "MessageSize",
+	    "CollectiveSize" };
+	long c[12];
 	struct cost *k;
 	size_t id;
 	int added, rc, e;
 
-	if (tsv_columns(in, names, 8, 0, c) != 0)
+	if (tsv_columns(in, names, 12, 0xf00, c) != 0)
 		return -1;
 	while ((rc = tsv_next(in)) > 0) {
 		id = key2(&r->hlo, tsv_field(in, (size_t)c[0]),
@@ -279,7 +317,7 @@ roofline_load_hlo(struct roofline *r, struct tsv_reader *in)
 		if ((e = count(in, c[3], &k->flops)) < 0 ||
 		    count(in, c[4], &k->trans) < 0 ||
 		    count(in, c[5], &k->bytes) < 0 ||
-		    count(in, c[6], &k->mm) < 0)
+		    count(in, c[6], &k->mm) < 0 || load_comm(r, in, c, k) < 0)
 			return -1;
 		k->known = e == 0;
 	}
@@ -290,19 +328,23 @@ int
 roofline_load_modules(struct roofline *r, struct tsv_reader *in)
 {
 	static const char *const names[] = { "ProgramId", "ProgramExecution",
-	    "ProjStartMs", "ProjDurMs" };
-	long c[4];
-	int64_t start, dur;
+	    "ProjStartMs", "ProjDurMs", "Process" };
+	long c[5];
+	int64_t start, dur, proc = -1;
 	struct step *s;
 	size_t id;
 	int added, rc;
 
-	if (tsv_columns(in, names, 4, 0, c) != 0)
+	if (tsv_columns(in, names, 5, 0x10, c) != 0)
 		return -1;
 	while ((rc = tsv_next(in)) > 0) {
 		if (tsv_get_ms(in, (size_t)c[2], &start, 0) != 0 ||
-		    tsv_get_ms(in, (size_t)c[3], &dur, 0) != 0)
+		    tsv_get_ms(in, (size_t)c[3], &dur, 0) != 0 ||
+		    (c[4] >= 0 && tsv_get_i64(in, (size_t)c[4], &proc, 1) < 0))
 			return -1;
+		if (dur < 0)
+			return err_fail("%s:%ld: column ProjDurMs: negative "
+			    "duration", tsv_name(in), tsv_lineno(in));
 		id = key2(&r->steps, tsv_field(in, (size_t)c[0]),
 		    tsv_field(in, (size_t)c[1]), &added);
 		mem_grow(&r->step, &r->capstep, id + 1, sizeof(*r->step));
@@ -311,49 +353,110 @@ roofline_load_modules(struct roofline *r, struct tsv_reader *in)
 			memset(s, 0, sizeof(*s));
 			s->start = start;
 			s->end = start + dur;
+			s->process = proc;
+			s->processes = 1;
 		}
 		if (start < s->start)
 			s->start = start;
 		if (start + dur > s->end)
 			s->end = start + dur;
+		if (dur > s->longest)
+			s->longest = dur;
+		if (proc != s->process)
+			s->processes = 2;
 		s->devices++;
 	}
 	return rc;
 }
 
-static void
-add_row(struct sums *s, const struct cost *k, int64_t ns)
+/* A step of a module with collectives (which hold its devices together)
+ * whose span over its devices passes the longest device's own duration
+ * by this factor (and by UNALIGNED_NS) spans clocks that were not
+ * aligned: such an execution cannot last much longer than its slowest
+ * device. */
+#define UNALIGNED_FACTOR	1.5
+#define UNALIGNED_NS		1000000
+
+size_t
+roofline_unaligned(const struct roofline *r, char *buf, size_t n)
 {
+	size_t i, bad = 0, p;
+	const char *key, *tab;
+
+	for (i = 0; i < r->steps.n && i < r->capstep; i++) {
+		const struct step *s = &r->step[i];
+		int64_t span = s->end - s->start;
+
+		key = strtab_get(&r->steps, i);
+		tab = strchr(key, '\t');
+		p = strtab_find(&r->progs, key, (size_t)(tab - key));
+		if (p == STRTAB_NONE || !r->prog_comm[p] ||
+		    s->devices < 2 || s->processes < 2 ||
+		    span - s->longest <= UNALIGNED_NS ||
+		    (double)span <= UNALIGNED_FACTOR * (double)s->longest)
+			continue;
+		if (bad++ == 0 && n > 0)
+			snprintf(buf, n, "step %.*s/%s spans %.3f ms over %"
+			    PRIu64 " devices whose longest execution is %.3f "
+			    "ms", (int)(tab - key), key, tab + 1,
+			    (double)span / 1e6,
+			    s->devices, (double)s->longest / 1e6);
+	}
+	return bad;
+}
+
+/* Add a thunk of NS exposed and HIDDEN hidden time (each within
+ * TSV_MAX_NS) and cost K to S: 0, or -1 when a sum would pass
+ * TSV_MAX_NS (so none overflows: a sum below 2^60 plus 2^60). */
+static int
+add_row(struct sums *s, const struct cost *k, int64_t ns, int64_t hidden)
+{
+	if ((s->ns += ns) > TSV_MAX_NS || (s->hidden_ns += hidden) > TSV_MAX_NS)
+		return -1;
 	s->rows++;
-	s->ns += ns;
 	if (k == NULL || !k->known)
-		return;
+		return 0;
 	s->costed_ns += ns;
 	s->flops += (double)k->flops;
 	s->bytes += (double)k->bytes;
 	if (k->cls >= 0)
 		s->mm[k->cls] += (double)k->mm;
+	return 0;
+}
+
+static int
+too_long(struct tsv_reader *in)
+{
+	return err_fail("%s:%ld: the thunks' time of one operation, module "
+	    "or step passes %" PRId64 " ms", tsv_name(in), tsv_lineno(in),
+	    TSV_MAX_NS / 1000000);
 }
 
 int
 roofline_read(struct roofline *r, struct filter *f)
 {
 	static const char *const names[] = { "ProgramId", "ProgramExecution",
-	    "Name", "ProjDurMs" };
+	    "Name", "ProjDurMs", "ProjDurHiddenMs" };
 	struct tsv_reader *in = filter_reader(f);
 	const char *prog, *name, *exec;
 	const struct cost *k;
 	size_t id, p, st;
-	int64_t dur;
-	long c[4];
+	int64_t dur, hidden;
+	long c[5];
 	int added, rc;
 
-	if (tsv_columns(in, names, 4, 0, c) != 0)
+	if (tsv_columns(in, names, 5, 0x10, c) != 0)
 		return -1;
 	while ((rc = filter_next(f)) > 0) {
 		in = filter_reader(f);
-		if (tsv_get_ms(in, (size_t)c[3], &dur, 0) != 0)
+		hidden = 0;
+		if (tsv_get_ms(in, (size_t)c[3], &dur, 0) != 0 ||
+		    (c[4] >= 0 && tsv_get_ms(in, (size_t)c[4], &hidden, 1) < 0))
 			return -1;
+		if (dur < 0 || hidden < 0)
+			return err_fail("%s:%ld: column %s: negative duration",
+			    tsv_name(in), tsv_lineno(in), dur < 0 ?
+			    "ProjDurMs" : "ProjDurHiddenMs");
 		prog = tsv_field(in, (size_t)c[0]);
 		exec = tsv_field(in, (size_t)c[1]);
 		name = tsv_field(in, (size_t)c[2]);
@@ -370,16 +473,22 @@ roofline_read(struct roofline *r, struct filter *f)
 		}
 		k = r->op_hlo[id] == STRTAB_NONE ? NULL :
 		    &r->cost[r->op_hlo[id]];
-		add_row(&r->op[id], k, dur);
+		if (add_row(&r->op[id], k, dur, hidden) != 0)
+			return too_long(in);
 		p = strtab_intern(&r->progs, prog, strlen(prog), &added);
 		if (added) {
 			mem_grow(&r->prog, &r->capprog, p + 1, sizeof(*r->prog));
 			r->prog_execs = mem_realloc(r->prog_execs, r->capprog,
 			    sizeof(*r->prog_execs));
+			r->prog_comm = mem_realloc(r->prog_comm, r->capprog, 1);
+			r->prog_comm[p] = 0;
 			memset(&r->prog[p], 0, sizeof(r->prog[p]));
 			memset(&r->prog_execs[p], 0, sizeof(r->prog_execs[p]));
 		}
-		add_row(&r->prog[p], k, dur);
+		if (add_row(&r->prog[p], k, dur, hidden) != 0)
+			return too_long(in);
+		if (k && k->comm)
+			r->prog_comm[p] = 1;
 		strtab_intern(&r->prog_execs[p], exec, strlen(exec), NULL);
 		st = key2(&r->steps, prog, exec, &added);
 		if (added) {
@@ -388,7 +497,8 @@ roofline_read(struct roofline *r, struct filter *f)
 			    sizeof(*r->step));
 			memset(&r->step[st], 0, sizeof(r->step[st]));
 		}
-		add_row(&r->step[st].s, k, dur);
+		if (add_row(&r->step[st].s, k, dur, hidden) != 0)
+			return too_long(in);
 	}
 	return rc;
 }
@@ -472,6 +582,80 @@ key_fields(struct tsv_writer *w, const char *key)
 	tsv_str(w, tab + 1);
 }
 
+/* V as an unsigned count, saturating (a sum of doubles may pass 2^64,
+ * and converting it would be undefined). */
+static uint64_t
+sat_u64(double v)
+{
+	if (!(v > 0))
+		return 0;
+	return v >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)v;
+}
+
+/* SEC seconds as a time field, empty beyond TSV_MAX_NS. */
+static void
+sec_ms(struct tsv_writer *w, double sec)
+{
+	double ns = sec * 1e9 + 0.5;
+
+	if (ns >= 0 && ns <= (double)TSV_MAX_NS)
+		tsv_ms(w, (int64_t)ns);
+	else
+		tsv_empty(w);
+}
+
+/* Why a compute row's rate passes a peak, or "" (Note). */
+static const char *
+compute_note(double cu, double mu)
+{
+	if (cu > 1)
+		return "above the dense compute peak: FLOPs counted for work "
+		    "the kernel does not do, or a time too short";
+	if (mu > 1)
+		return "above the HBM bandwidth: bytes are XLA's cache-less "
+		    "model; operands just written by an earlier kernel come "
+		    "from L2";
+	return "";
+}
+
+/*
+ * The columns from Flops to the end for a collective: its cost, no
+ * roofline rates (its time is the link's), Bound "communication", the
+ * nccl-tests bus bandwidth over exposed plus hidden time
+ * (collectives.h coll_bandwidth) and its fraction of the link's peak.
+ */
+static void
+comm_cols(const struct roofline *r, const struct sums *s,
+    const struct cost *k, struct tsv_writer *w)
+{
+	double alg = 0, bus = 0;
+	int64_t bytes;
+	int have, i;
+
+	/* Rows of one operation within int64 (the TSV_MAX_NS bound). */
+	have = k->ndev > 0 && !__builtin_mul_overflow((int64_t)s->rows,
+	    k->msg, &bytes) && coll_bandwidth(k->coll, k->ndev, bytes, s->ns,
+	    s->hidden_ns, &alg, &bus) == 0;
+	if (k->known) {
+		u64(w, k->flops);
+		u64(w, k->trans);
+		u64(w, k->bytes);
+		u64(w, k->mm);
+	} else
+		for (i = 0; i < 4; i++)
+			tsv_empty(w);
+	for (i = 0; i < 8; i++)		/* Dtype .. MemoryUtil */
+		tsv_empty(w);
+	tsv_str(w, "communication");
+	tsv_empty(w);			/* RooflineMs */
+	f64_if(w, have, bus);
+	f64_if(w, have && r->p.link > 0, bus * 1e9 / (r->p.link > 0 ?
+	    r->p.link : 1));
+	tsv_str(w, have ? "collective: bus bandwidth (nccl-tests) over "
+	    "exposed and hidden time" : "collective: no bus bandwidth "
+	    "(kind or size unknown)");
+}
+
 static int
 write_ops(struct roofline *r, struct tsv_writer *w)
 {
@@ -479,7 +663,7 @@ write_ops(struct roofline *r, struct tsv_writer *w)
 	    "Executions", "TimeMs", "Flops", "Transcendentals",
 	    "BytesAccessed", "MatmulFlops", "Dtype", "TFLOPs", "GBps",
 	    "Intensity", "PeakTFLOPs", "MFU", "ComputeUtil", "MemoryUtil",
-	    "Bound", "RooflineMs", NULL };
+	    "Bound", "RooflineMs", "BusGBps", "LinkUtil", "Note", NULL };
 	size_t *v = order(r->op, &r->ops), i;
 	int rc = tsv_header(w, cols);
 
@@ -495,6 +679,11 @@ write_ops(struct roofline *r, struct tsv_writer *w)
 		tsv_str(w, k ? k->opcode : "");
 		u64(w, s->rows);
 		tsv_ms(w, s->ns);
+		if (k && k->comm) {
+			comm_cols(r, s, k, w);
+			rc = tsv_eor(w);
+			continue;
+		}
 		if (known) {
 			u64(w, k->flops);
 			u64(w, k->trans);
@@ -534,11 +723,13 @@ write_ops(struct roofline *r, struct tsv_writer *w)
 			roof = s->flops / peak;
 			if (s->bytes / bw > roof)
 				roof = s->bytes / bw;
-		}
-		if (known && peak > 0 && bw > 0)
-			tsv_ms(w, (int64_t)(roof * 1e9 + 0.5));
-		else
+			sec_ms(w, roof);
+		} else
 			tsv_empty(w);
+		tsv_empty(w);			/* BusGBps */
+		tsv_empty(w);			/* LinkUtil */
+		tsv_str(w, !k ? "no cost: no hlo row" : !known ?
+		    "no cost rule" : compute_note(cu, mu));
 		rc = tsv_eor(w);
 	}
 	free(v);
@@ -566,7 +757,7 @@ mm_total(const struct sums *s)
 
 	for (c = 0; c < ROOFLINE_NCLASS; c++)
 		t += s->mm[c];
-	return (uint64_t)t;
+	return sat_u64(t);
 }
 
 static int
@@ -587,9 +778,9 @@ write_modules(struct roofline *r, struct tsv_writer *w)
 		u64(w, s->rows);
 		tsv_ms(w, s->ns);
 		tsv_ms(w, s->costed_ns);
-		u64(w, (uint64_t)s->flops);
+		u64(w, sat_u64(s->flops));
 		u64(w, mm_total(s));
-		u64(w, (uint64_t)s->bytes);
+		u64(w, sat_u64(s->bytes));
 		rates(r, s, sec, (double)s->ns * 1e-9, w);
 		rc = tsv_eor(w);
 	}
@@ -602,7 +793,7 @@ write_steps(struct roofline *r, struct tsv_writer *w)
 {
 	static const char *const cols[] = { "ProgramId", "ProgramExecution",
 	    "Devices", "WallMs", "TimeMs", "MatmulFlops", "TFLOPs", "MFU",
-	    NULL };
+	    "UncostedMs", NULL };
 	int rc = tsv_header(w, cols), any;
 	size_t i;
 
@@ -625,6 +816,7 @@ write_steps(struct roofline *r, struct tsv_writer *w)
 		    (double)s->devices) / 1e12);
 		f64_if(w, any && s->devices && wall > 0, mms / (wall *
 		    (double)s->devices));
+		tsv_ms(w, s->s.ns - s->s.costed_ns);
 		rc = tsv_eor(w);
 	}
 	return rc;

@@ -24,6 +24,7 @@
  *                (XProf's bound_by, the higher utilisation; the same as
  *                comparing Intensity with the ridge point)
  *   RooflineMs = executions * max(Flops / peak, Bytes / bandwidth)
+ *   BusGBps, LinkUtil, Note: below
  * A module's or step's MFU sums each dtype's matmul FLOPs at its own
  * peak: sum_d(M_d / peak_d) / time, time being the GPU time of its
  * thunks (modules) or wall time x devices (steps: BEYOND.md §1.6); matmul
@@ -31,8 +32,23 @@
  * of f32 matmuls is TF32's: XLA's default precision on Ampere and later.
  * Rows whose instruction has no cost (no hlo row, a custom call XLA
  * cannot cost, a command-buffer thunk) count in TimeMs but not in
- * CostedMs nor in any rate.  Without a peak, rates are written and MFU,
- * utilisations, Bound and RooflineMs are empty.
+ * CostedMs nor in any rate; a step's UncostedMs is their time.  Without
+ * a peak, rates are written and MFU, utilisations, Bound and RooflineMs
+ * are empty.
+ *
+ * Collectives (hlo frame: Communication 1) are no roofline points: their
+ * time is the link's, not the SMs' nor HBM's.  Their Bound is
+ * "communication", their rates and utilisations are empty, and BusGBps
+ * is the nccl-tests bus bandwidth of all executions (collectives.h
+ * coll_bandwidth: MessageSize x executions over exposed plus hidden
+ * time, ProjDurHiddenMs), LinkUtil its fraction of the link's peak when
+ * one is given.
+ *
+ * Bytes are XLA's cache-less model (every operand read from and every
+ * output written to HBM once): a kernel whose input the previous kernel
+ * just wrote reads it from L2, and its GBps can pass the HBM bandwidth
+ * (MemoryUtil > 1).  The Note column says so on such rows, and why a row
+ * has no cost.
  */
 #ifndef NSYSJAX_ROOFLINE_H
 #define NSYSJAX_ROOFLINE_H
@@ -57,6 +73,7 @@ enum roofline_class {
 struct roofline_peaks {
 	double flops[ROOFLINE_NCLASS];
 	double bw;
+	double link;		/* a link's peak, B/s per direction; 0 unknown */
 	char gpu[128];		/* the device's name, "" unknown */
 	const char *source;	/* where the FLOP/s come from, for notes */
 };
@@ -110,6 +127,16 @@ int roofline_load_modules(struct roofline *r, struct tsv_reader *in);
  * pass.  Returns 0, or -1 with an err message naming the input and line.
  */
 int roofline_read(struct roofline *r, struct filter *in);
+
+/*
+ * The steps of the module frame that span clocks not aligned: steps of a
+ * module that ran a collective (after roofline_read), on several
+ * processes' devices, whose span passes 1.5 x (and 1 ms more than) the
+ * longest device's own duration, which one execution cannot.  Returns
+ * their number and describes the first in BUF[0..N) ("step P/E spans
+ * X ms over D devices whose longest execution is Y ms").
+ */
+size_t roofline_unaligned(const struct roofline *r, char *buf, size_t n);
 
 /* Write table T, header first.  Returns 0, or -1 with tsv's message. */
 int roofline_write(struct roofline *r, enum roofline_table t,

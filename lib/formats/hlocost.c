@@ -17,7 +17,7 @@
 #define FMA_FLOPS	2
 
 /* ShapeUtil::ByteSizeOf's pointer size for a tuple's index table (XLA's
- * GPU backend uses 8). */
+ * GPU backend uses 8): what a tuple instruction writes (HandleTuple). */
 #define POINTER_SIZE	8
 
 /* HloCostAnalysis::immediate_constant_max_elements(): larger constants
@@ -45,6 +45,7 @@ struct hlocost_ctx {
 	size_t n;
 	size_t *ustart, *users;	/* users of i: users[ustart[i]..ustart[i+1]) */
 	struct compcost *comp;
+	unsigned char *fused;	/* per computation: called by a fusion */
 };
 
 /* ---- saturating arithmetic ---- */
@@ -109,15 +110,21 @@ elems_rec(const struct hlo_shape *s)
 	return e;
 }
 
-/* ByteSizeOf(shape, 8): an array's elements times their width (rounded
- * up to whole bytes), a tuple's index table. */
+/* GetShapeSize as XLA's HloCostAnalysis has it today: an array's
+ * elements times their width (rounded up to whole bytes), a tuple the
+ * sum of its array leaves (XLA 2024 counted a tuple's index table,
+ * 8 bytes per element: ByteSizeOf(shape, 8)). */
 static uint64_t
 size(const struct hlo_shape *s)
 {
-	uint64_t b;
+	uint64_t b = 0;
+	size_t k;
 
-	if (is_tuple(s))
-		return mul(POINTER_SIZE, s->ntuple);
+	if (is_tuple(s)) {
+		for (k = 0; k < s->ntuple; k++)
+			b = add(b, size(&s->tuple[k]));
+		return b;
+	}
 	if (s->bits <= 0)
 		return 0;
 	b = mul(elems(s), (uint64_t)s->bits);
@@ -317,64 +324,191 @@ dot_flops(const struct hlo_shape *lhs, const struct hlo_shape *result,
 	return mul(mul(FMA_FLOPS, elems(result)), w);
 }
 
-/* The number of (kernel, output) position pairs of one spatial dimension
- * that read the input (GetConvolutionFlops' inner loops, with its two
- * shortcuts for the N^2 patterns that have N valid positions). */
+/*
+ * Window values (stride, padding, dilations) beyond +-2^31 are refused:
+ * the instruction is unknown.  Within them, and with dimensions below
+ * 2^63, every position below fits a 128-bit integer with room.
+ */
+#define WINDOW_MAX	((int64_t)1 << 31)
+
+/* The most positions one convolution may walk (over all its spatial
+ * dimensions): a shape from a file is bounded only by int64, and beyond
+ * this the instruction is unknown rather than slow. */
+#define CONV_BUDGET	((uint64_t)1 << 20)
+
+__extension__ typedef __int128 i128;
+
+static int
+window_ok(const struct hlo_window_dim *w)
+{
+	const int64_t v[6] = { w->size, w->stride, w->pad_low, w->pad_high,
+	    w->window_dilation, w->base_dilation };
+	size_t k;
+
+	for (k = 0; k < 6; k++)
+		if (v[k] < -WINDOW_MAX || v[k] > WINDOW_MAX)
+			return 0;
+	return 1;
+}
+
+/* Whether every window dimension of F is within WINDOW_MAX. */
+static int
+windows_ok(const struct hlo_cost_facts *f)
+{
+	size_t d;
+
+	for (d = 0; d < f->x->nwindow; d++)
+		if (!window_ok(&f->x->window[d]))
+			return 0;
+	return 1;
+}
+
+/* Floor of A / B and A mod B in [0, B), for B > 0. */
+static i128
+floordiv(i128 a, i128 b)
+{
+	i128 q = a / b;
+
+	return a % b != 0 && a < 0 ? q - 1 : q;
+}
+
+static i128
+modp(i128 a, i128 b)
+{
+	return a - floordiv(a, b) * b;
+}
+
+static int64_t
+gcd(int64_t a, int64_t b)
+{
+	while (b != 0) {
+		int64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* The inverse of A modulo M (gcd(A, M) = 1, 0 < M <= WINDOW_MAX). */
+static int64_t
+inverse(int64_t a, int64_t m)
+{
+	int64_t r0 = m, r1 = modp(a, m), t0 = 0, t1 = 1, q, x;
+
+	while (r1 != 0) {
+		q = r0 / r1;
+		x = r0 - q * r1;
+		r0 = r1;
+		r1 = x;
+		x = t0 - q * t1;
+		t0 = t1;
+		t1 = x;
+	}
+	return (int64_t)modp(t0, m);
+}
+
+/*
+ * One arithmetic progression of positions u = A + x * STEP (x in [0, N),
+ * STEP >= 1) on the input of IN elements dilated by BASE: the number of
+ * x whose u is an input element (u = BASE * i, 0 <= i < IN).  Closed
+ * form: the range of x that stays within [0, (IN - 1) BASE], intersected
+ * with the solutions of x STEP = -A (mod BASE).
+ */
 static uint64_t
+progression(i128 a, int64_t step, int64_t n, int64_t in, int64_t base)
+{
+	i128 lo = -floordiv(a, step), hi = floordiv((i128)(in - 1) * base - a,
+	    step), first;
+	int64_t s, g, period;
+	i128 r, x0;
+
+	if (lo < 0)
+		lo = 0;
+	if (hi > n - 1)
+		hi = n - 1;
+	if (lo > hi)
+		return 0;
+	if (base == 1)
+		return (uint64_t)(hi - lo + 1);
+	s = step % base;
+	r = modp(-a, base);
+	g = gcd(s, base);		/* gcd(0, base) = base */
+	if (r % g != 0)
+		return 0;
+	period = base / g;
+	x0 = period == 1 ? 0 : modp((r / g) * inverse(s / g, period), period);
+	first = lo + modp(x0 - lo, period);
+	return first > hi ? 0 : (uint64_t)((hi - first) / period + 1);
+}
+
+/*
+ * The number of (kernel, output) position pairs of one spatial dimension
+ * that read the input: GetConvolutionFlops' inner loops, counted along
+ * the shorter of the two (a closed form over the other), so in O(min
+ * (kernel, out)) rather than O(kernel x out).  The walk is charged to
+ * *BUDGET; 0, or -1 when the window is out of range or the budget spent.
+ */
+static int
 valid_positions(int64_t in, int64_t kernel, int64_t out,
-    const struct hlo_window_dim *w)
+    const struct hlo_window_dim *w, uint64_t *budget, uint64_t *count)
 {
 	int64_t base = w->base_dilation > 0 ? w->base_dilation : 1;
 	int64_t wdil = w->window_dilation > 0 ? w->window_dilation : 1;
 	int64_t stride = w->stride > 0 ? w->stride : 1;
-	int64_t k, o, u, x;
-	uint64_t n = 0;
+	int64_t x, n = kernel < out ? kernel : out;
+	uint64_t c = 0;
 
-	if (in == out && kernel == out && in == base && wdil == 1 &&
-	    (in - 1 > 1 ? in - 1 : 1) == stride && w->pad_low == 0 &&
-	    w->pad_high == 0)
-		return (uint64_t)in;
-	if (in == 1 && kernel == out && wdil == 1 && base == 1 &&
-	    stride == 1 && w->pad_high == out - 1 && w->pad_low == out - 1)
-		return (uint64_t)out;
-	for (k = 0; k < kernel; k++)
-		for (o = 0; o < out; o++) {
-			u = o * stride - w->pad_low + k * wdil;
-			x = base > 1 ? u / base : u;
-			if (u != x * base || x < 0 || x >= in)
-				continue;
-			n++;
-		}
-	return n;
+	*count = 0;
+	if (!window_ok(w))
+		return -1;
+	if (in <= 0 || kernel <= 0 || out <= 0)
+		return 0;
+	if ((uint64_t)n > *budget)
+		return -1;
+	*budget -= (uint64_t)n;
+	for (x = 0; x < n; x++)
+		if (kernel <= out)	/* kernel tap x, over the outputs */
+			c += progression((i128)x * wdil - w->pad_low, stride,
+			    out, in, base);
+		else			/* output x, over the kernel taps */
+			c += progression((i128)x * stride - w->pad_low, wdil,
+			    kernel, in, base);
+	*count = c;
+	return 0;
 }
 
-/* GetConvolutionFlops for instruction I with result shape RESULT. */
-static uint64_t
+/* GetConvolutionFlops for instruction I with result shape RESULT into
+ * *FLOPS: 0, or -1 when it cannot be counted (valid_positions). */
+static int
 conv_flops(const struct hlocost_ctx *c, size_t i,
-    const struct hlo_shape *result)
+    const struct hlo_shape *result, uint64_t *flops)
 {
 	const struct hlo_cost_facts *f = facts(c, i);
 	const struct hlo_shape *lhs = operand_shape(c, i, 0);
 	const struct hlo_shape *rhs = operand_shape(c, i, 1);
 	const struct hlo_conv_dnums *d = f->x->conv;
-	static const struct hlo_window_dim unit = { 1, 1, 0, 0, 1, 1 };
 	int64_t fg = f->x->feature_group_count > 0 ? f->x->feature_group_count : 1;
 	int64_t bg = f->x->batch_group_count > 0 ? f->x->batch_group_count : 1;
-	uint64_t fma, pos = 1;
+	uint64_t fma, pos = 1, one, budget = CONV_BUDGET;
 	size_t s;
 
+	*flops = 0;
 	if (lhs == NULL || rhs == NULL || d == NULL)
 		return 0;
 	fma = mul(mul((uint64_t)(dim(lhs, d->input_feature) / fg),
 	    (uint64_t)dim(result, d->output_feature)),
 	    (uint64_t)(dim(lhs, d->input_batch) / bg));
-	if (f->x->nwindow == 0)
-		pos = valid_positions(1, 1, 1, &unit);
-	for (s = 0; s < f->x->nwindow && s < d->nspatial; s++)
-		pos = mul(pos, valid_positions(dim(lhs, d->input_spatial[s]),
+	for (s = 0; s < f->x->nwindow && s < d->nspatial; s++) {
+		if (valid_positions(dim(lhs, d->input_spatial[s]),
 		    dim(rhs, d->kernel_spatial[s]),
-		    dim(result, d->output_spatial[s]), &f->x->window[s]));
-	return mul(mul(fma, pos), FMA_FLOPS);
+		    dim(result, d->output_spatial[s]), &f->x->window[s],
+		    &budget, &one) != 0)
+			return -1;
+		pos = mul(pos, one);
+	}
+	*flops = mul(mul(fma, pos), FMA_FLOPS);
+	return 0;
 }
 
 static void
@@ -580,6 +714,78 @@ fmha(const struct hlocost_ctx *c, size_t i, struct hlocost *out)
 	return 1;
 }
 
+/*
+ * Integer attribute KEY of a typed-FFI custom call's backend_config,
+ * MLIR dictionary text such as "{attn_heads = 16 : i64, ...}", into *V:
+ * 1, or 0 when absent or not a non-negative integer.
+ */
+static int
+ffi_attr(const char *cfg, size_t len, const char *key, int64_t *v)
+{
+	size_t k = strlen(key), at, e;
+
+	for (at = 0; at + k + 3 <= len; at++) {
+		if (memcmp(cfg + at, key, k) != 0 || (at > 0 &&
+		    cfg[at - 1] != '{' && cfg[at - 1] != ' ' &&
+		    cfg[at - 1] != ','))
+			continue;
+		at += k;
+		while (at < len && cfg[at] == ' ')
+			at++;
+		if (at >= len || cfg[at] != '=')
+			continue;
+		at++;
+		while (at < len && cfg[at] == ' ')
+			at++;
+		for (e = at; e < len && cfg[e] >= '0' && cfg[e] <= '9'; e++)
+			;
+		return e > at && num_i64(cfg + at, e - at, v) == 0;
+	}
+	return 0;
+}
+
+/*
+ * TransformerEngine's fused attention (te_fused_attn_forward_ffi,
+ * te_fused_attn_backward_ffi: transformer_engine/jax/csrc/extensions/
+ * attention.cpp, FusedAttn{Forward,Backward}FFI), costed as cuDNN fused
+ * attention above: from the attributes input_batch B, attn_heads H,
+ * q_max_seqlen Sq, kv_max_seqlen Skv, qk_head_dim Dqk and v_head_dim Dv,
+ * QK^T = 2 B H Sq Skv Dqk and PV = 2 B H Sq Skv Dv; forward QK^T + PV,
+ * backward 3 QK^T + 2 PV.  Masks, causality and ragged sequences are not
+ * subtracted.  Bytes: operands and outputs, the last output (the
+ * workspace) left out.  Dtype: operand 0's (q).
+ */
+static int
+te_attention(const struct hlocost_ctx *c, size_t i, int backward,
+    struct hlocost *out)
+{
+	static const char *const keys[6] = { "input_batch", "attn_heads",
+	    "q_max_seqlen", "kv_max_seqlen", "qk_head_dim", "v_head_dim" };
+	const struct hlo_cost_facts *f = facts(c, i);
+	const struct hlo_shape *s = &f->shape;
+	int64_t v[6];
+	uint64_t scores, qk, pv, ws;
+	size_t k;
+
+	if (f->x->backend_config == NULL || operand_shape(c, i, 0) == NULL)
+		return 0;
+	for (k = 0; k < 6; k++)
+		if (!ffi_attr(f->x->backend_config, f->x->backend_config_len,
+		    keys[k], &v[k]))
+			return 0;
+	scores = mul(mul(mul((uint64_t)v[0], (uint64_t)v[1]), (uint64_t)v[2]),
+	    (uint64_t)v[3]);
+	qk = mul(mul(FMA_FLOPS, scores), (uint64_t)v[4]);
+	pv = mul(mul(FMA_FLOPS, scores), (uint64_t)v[5]);
+	if (backward)
+		matmul(out, add(mul(3, qk), mul(2, pv)), operand_shape(c, i, 0));
+	else
+		matmul(out, add(qk, pv), operand_shape(c, i, 0));
+	ws = is_tuple(s) && s->ntuple > 1 ? size(&s->tuple[s->ntuple - 1]) : 0;
+	out->bytes = sub0(default_bytes(c, i), ws);
+	return 1;
+}
+
 static int
 custom_call(const struct hlocost_ctx *c, size_t i, struct hlocost *out)
 {
@@ -589,9 +795,12 @@ custom_call(const struct hlocost_ctx *c, size_t i, struct hlocost *out)
 	if (is_gemm(t))
 		return gemm(c, i, out);
 	if (is_dnn_conv(t)) {
+		uint64_t fl;
+
+		if (conv_flops(c, i, first(&f->shape), &fl) != 0)
+			return 0;
 		/* The scratch buffer is not output. */
-		matmul(out, conv_flops(c, i, first(&f->shape)),
-		    operand_shape(c, i, 0));
+		matmul(out, fl, operand_shape(c, i, 0));
 		out->bytes = add(sub0(default_bytes(c, i), size(&f->shape)),
 		    size(first(&f->shape)));
 		return 1;
@@ -599,6 +808,10 @@ custom_call(const struct hlocost_ctx *c, size_t i, struct hlocost *out)
 	if (strncmp(t, "__cudnn$fmha", 12) == 0 ||
 	    strncmp(t, "__cudnn$fhma", 12) == 0)
 		return fmha(c, i, out);
+	if (strcmp(t, "te_fused_attn_forward_ffi") == 0)
+		return te_attention(c, i, 0, out);
+	if (strcmp(t, "te_fused_attn_backward_ffi") == 0)
+		return te_attention(c, i, 1, out);
 	return 0;
 }
 
@@ -625,13 +838,14 @@ fused_param(const struct hlocost_ctx *c, size_t comp, size_t k)
 static uint64_t
 param_read(const struct hlocost_ctx *c, size_t h, int depth)
 {
-	const struct hlo_shape *hs = &facts(c, h)->shape;
+	const struct hlo_shape *hs;
 	uint64_t b = 0;
 	size_t u, user, k;
 	int trivial = 0;
 
-	if (depth > MAXDEPTH)
-		return 0;
+	if (h == HLO_NONE || depth > MAXDEPTH)
+		return 0;	/* a fusion whose computation lacks the parameter */
+	hs = &facts(c, h)->shape;
 	for (u = c->ustart[h]; u < c->ustart[h + 1]; u++) {
 		const char *op;
 
@@ -788,6 +1002,10 @@ reduce_window(struct hlocost_ctx *c, size_t i, int depth,
 	size_t d, nred = 0, npad = 0, rd = HLO_NONE;
 	struct hlocost sub;
 
+	if (!windows_ok(f)) {
+		out->known = 0;
+		return;
+	}
 	called_cost(c, i, 0, depth, &sub);
 	for (d = 0; d < f->x->nwindow; d++) {
 		const struct hlo_window_dim *w = &f->x->window[d];
@@ -849,17 +1067,8 @@ select_and_scatter(struct hlocost_ctx *c, size_t i, int depth,
 static void
 all_reduce(const struct hlocost_ctx *c, size_t i, struct hlocost *out)
 {
-	const struct hlo_shape *s = &facts(c, i)->shape;
-	uint64_t ob = 0;
-	size_t k;
-
-	if (is_tuple(s))
-		for (k = 0; k < s->ntuple; k++)
-			ob = add(ob, size(&s->tuple[k]));
-	else
-		ob = size(s);
-	out->flops = elems_rec(s);
-	out->bytes = add(sub0(default_bytes(c, i), size(s)), ob);
+	out->flops = elems_rec(&facts(c, i)->shape);
+	out->bytes = default_bytes(c, i);
 }
 
 /* Log2Ceiling of N > 0. */
@@ -944,9 +1153,13 @@ cost(struct hlocost_ctx *c, size_t i, int depth, struct hlocost *out)
 		    i, 0), &f->shape, f->x->dot->v[HLO_LHS_CONTRACTING],
 		    f->x->dot->n[HLO_LHS_CONTRACTING]) : 0,
 		    operand_shape(c, i, 0));
-	else if (strcmp(op, "convolution") == 0)
-		matmul(out, conv_flops(c, i, &f->shape),
-		    operand_shape(c, i, 0));
+	else if (strcmp(op, "convolution") == 0) {
+		uint64_t fl;
+
+		if (conv_flops(c, i, &f->shape, &fl) != 0)
+			out->known = 0;
+		matmul(out, fl, operand_shape(c, i, 0));
+	}
 	else if (strcmp(op, "reduce") == 0)
 		reduce(c, i, depth, out);
 	else if (strcmp(op, "reduce-window") == 0)
@@ -969,7 +1182,7 @@ cost(struct hlocost_ctx *c, size_t i, int depth, struct hlocost *out)
 	    strcmp(op, "all-reduce-start") == 0)
 		all_reduce(c, i, out);
 	else if (strcmp(op, "tuple") == 0)
-		out->bytes = size(&f->shape);
+		out->bytes = mul(POINTER_SIZE, f->shape.ntuple);
 	else if (strcmp(op, "slice") == 0)
 		out->bytes = mul(2, size(&f->shape));
 	else if (strcmp(op, "dynamic-slice") == 0 ||
@@ -1022,6 +1235,7 @@ hlocost_new(const struct hlo_module *m)
 	c->m = m;
 	c->n = hlo_count(m);
 	c->comp = mem_calloc(hlo_ncomps(m) + 1, sizeof(*c->comp));
+	c->fused = mem_calloc(hlo_ncomps(m) + 1, 1);
 	/* Users within an instruction's own computation, in module order
 	 * (XLA's users(): an operand reaching across computations is not
 	 * a use there). */
@@ -1032,8 +1246,13 @@ hlocost_new(const struct hlo_module *m)
 			if (is_use(m, f, k))
 				c->ustart[f->operand[k] + 2]++;
 	}
-	for (i = 0; i < c->n; i++)
+	for (i = 0; i < c->n; i++) {
 		c->ustart[i + 2] += c->ustart[i + 1];
+		f = hlo_cost_facts(m, i);
+		if (f->ncalled > 0 && f->called[0] != HLO_NONE &&
+		    strcmp(hlo_inst(m, i)->opcode, "fusion") == 0)
+			c->fused[f->called[0]] = 1;
+	}
 	c->users = mem_calloc(c->ustart[c->n + 1] + 1, sizeof(*c->users));
 	fill = c->ustart + 1;
 	for (i = 0; i < c->n; i++) {
@@ -1051,6 +1270,7 @@ hlocost_free(struct hlocost_ctx *c)
 	if (c == NULL)
 		return;
 	free(c->comp);
+	free(c->fused);
 	free(c->ustart);
 	free(c->users);
 	free(c);
@@ -1059,6 +1279,17 @@ hlocost_free(struct hlocost_ctx *c)
 void
 hlocost_inst(struct hlocost_ctx *c, size_t i, struct hlocost *out)
 {
+	const struct hlo_cost_facts *f = facts(c, i);
+
+	if (f->comp != HLO_NONE && c->fused[f->comp]) {
+		/* A thunk of its own for an instruction of a fused
+		 * computation: the initialiser of a reduction, which
+		 * writes the output (the fusion does the work). */
+		memset(out, 0, sizeof(*out));
+		out->known = 1;
+		out->bytes = size(&f->shape);
+		return;
+	}
 	cost(c, i, 0, out);
 }
 

@@ -16,7 +16,15 @@
  *    only hide bytes;
  *  - the output of a cuBLAS gemm custom call that is a tuple (workspace,
  *    auxiliary outputs) counts as its element 0, as XLA counts cuDNN
- *    convolutions (XLA counts the tuple's pointer table);
+ *    convolutions;
+ *  - a convolution whose window values pass +-2^31, or whose valid
+ *    positions take more than 2^20 steps to count (the count walks the
+ *    shorter of kernel and output, the other in closed form), is unknown:
+ *    a dump is a file, its shapes bounded only by int64;
+ *  - an instruction of a fused computation (one a fusion calls) that a
+ *    thunk names on its own is the initialiser of a reduction (XLA names
+ *    that kernel after the reduce inside the fusion): its cost is its
+ *    output written, no FLOPs; the fusion's thunk carries the work;
  *  - cuDNN fused attention (custom_call_target containing "fmha", which
  *    XLA leaves unknown) counts its two GEMMs from
  *    cudnn_fmha_backend_config's bmm1/bmm2 dimension numbers: QK^T over
@@ -25,8 +33,19 @@
  *    the target) counts 3 QK^T-sized and 2 PV-sized GEMMs (the
  *    recomputed scores and four gradients, as TraceLens does); masks and
  *    causality are not subtracted;
+ *  - TransformerEngine's fused attention FFI calls
+ *    (te_fused_attn_forward_ffi, te_fused_attn_backward_ffi) count the
+ *    same GEMMs from their attributes (input_batch, attn_heads,
+ *    q_max_seqlen, kv_max_seqlen, qk_head_dim, v_head_dim, read from the
+ *    MLIR dictionary text of backend_config); their workspace (the last
+ *    output) is not bytes; without the attributes they are unknown;
  *  - any other custom call, fft and an instruction whose called
  *    computations cannot be costed are unknown (XLA's -1): known = 0.
+ * Bytes follow today's HloCostAnalysis on every instruction: operands
+ * plus output, a tuple (output or operand) sized as the sum of its array
+ * leaves (XLA until 2024 counted a tuple's index table, 8 bytes per
+ * element: collectives' tuple outputs then differed), a tuple
+ * instruction its index table (HandleTuple).
  * A while loop's cost is its body plus condition once, as XLA's: the
  * trip count belongs to the profile, which sees each executed thunk.
  *

@@ -29,6 +29,34 @@ ends_with(const char *s, const char *suffix)
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
+/* The largest core count or compute capability taken from a file: a
+ * double or int64 beyond it (a corrupt or hostile value) is unknown,
+ * never converted (C11 6.3.1.4: out of range is undefined). */
+#define DEVICE_INT_MAX	(1 << 30)
+
+/* The largest SM clock (GHz) and memory bandwidth (B/s) believed: a
+ * hundred times today's (about 2 GHz and 8 TB/s); beyond, unknown. */
+#define CLOCK_GHZ_MAX	200.0
+#define BW_MAX		1e15
+
+/* V as an integer in [0, DEVICE_INT_MAX] into *OUT: 1, or 0 (NaN, out of
+ * range) with *OUT untouched. */
+static int
+small_f64(double v, int64_t *out)
+{
+	if (!(v >= 0 && v <= DEVICE_INT_MAX))
+		return 0;
+	*out = (int64_t)v;
+	return 1;
+}
+
+/* V if in [0, DEVICE_INT_MAX], else UNKNOWN. */
+static int64_t
+small_i64(int64_t v, int64_t unknown_v)
+{
+	return v >= 0 && v <= DEVICE_INT_MAX ? v : unknown_v;
+}
+
 /* ---- GpuTargetConfigProto text ---- */
 
 /* The number after "KEY:" on line L[0..N), if L is that field. */
@@ -47,6 +75,7 @@ device_pbtxt(const char *s, size_t n, struct device_info *out)
 	const char *p = s, *end = s + n, *l;
 	int in_cc = 0;
 	size_t len;
+	int64_t k;
 	double v;
 
 	unknown(out);
@@ -59,15 +88,15 @@ device_pbtxt(const char *s, size_t n, struct device_info *out)
 		} else if (len == 1 && *l == '}')
 			in_cc = 0;
 		else if (in_cc && field(l, len, "major", &v))
-			out->major = (int)v;
+			out->major = small_f64(v, &k) ? (int)k : -1;
 		else if (in_cc && field(l, len, "minor", &v))
-			out->minor = (int)v;
+			out->minor = small_f64(v, &k) ? (int)k : -1;
 		else if (field(l, len, "core_count", &v))
-			out->sms = (int64_t)v;
+			out->sms = small_f64(v, &k) ? k : 0;
 		else if (field(l, len, "clock_rate_ghz", &v))
-			out->clock_hz = v * 1e9;
+			out->clock_hz = v > 0 && v <= CLOCK_GHZ_MAX ? v * 1e9 : 0;
 		else if (field(l, len, "memory_bandwidth", &v))
-			out->bw = v;
+			out->bw = v > 0 && v <= BW_MAX ? v : 0;
 		else if (len > 26 && memcmp(l, "device_description_str: \"",
 		    25) == 0 && l[len - 1] == '"')
 			snprintf(out->name, sizeof(out->name), "%.*s",
@@ -99,8 +128,9 @@ pq_i64_at(const struct pq_file *f, const char *name, int64_t row)
 		return 0;
 	if (c.kind == PQ_INT64 && row < c.n && c.valid[row])
 		v = c.i64[row];
-	else if (c.kind == PQ_DOUBLE && row < c.n && c.valid[row])
-		v = (int64_t)c.f64[row];
+	else if (c.kind == PQ_DOUBLE && row < c.n && c.valid[row] &&
+	    c.f64[row] >= -9.2e18 && c.f64[row] <= 9.2e18)
+		v = (int64_t)c.f64[row];	/* in range: 2^63 ~ 9.22e18 */
 	pq_column_free(&c);
 	return v;
 }
@@ -135,12 +165,14 @@ from_parquet(const uint8_t *data, size_t len, struct device_info *out)
 	}
 	snprintf(out->name, sizeof(out->name), "%s", c.str[row]);
 	pq_column_free(&c);
-	out->sms = pq_i64_at(f, "smCount", row);
+	out->sms = small_i64(pq_i64_at(f, "smCount", row), 0);
 	out->clock_hz = (double)pq_i64_at(f, "clockRate", row);
 	out->bw = (double)pq_i64_at(f, "memoryBandwidth", row);
 	if (col(f, "computeMajor") >= 0) {
-		out->major = (int)pq_i64_at(f, "computeMajor", row);
-		out->minor = (int)pq_i64_at(f, "computeMinor", row);
+		out->major = (int)small_i64(pq_i64_at(f, "computeMajor", row),
+		    -1);
+		out->minor = (int)small_i64(pq_i64_at(f, "computeMinor", row),
+		    -1);
 	}
 	pq_close(f);
 	return 1;
@@ -168,12 +200,12 @@ from_sqlite(struct sqldb *db, struct device_info *out)
 	if ((rc = sqldb_step(st)) == 1) {
 		name = sqldb_text(st, 0, &len);
 		snprintf(out->name, sizeof(out->name), "%s", name ? name : "");
-		out->sms = sqldb_i64(st, 1);
+		out->sms = small_i64(sqldb_i64(st, 1), 0);
 		out->clock_hz = (double)sqldb_i64(st, 2);
 		out->bw = (double)sqldb_i64(st, 3);
 		if (!sqldb_isnull(st, 4)) {
-			out->major = (int)sqldb_i64(st, 4);
-			out->minor = (int)sqldb_i64(st, 5);
+			out->major = (int)small_i64(sqldb_i64(st, 4), -1);
+			out->minor = (int)small_i64(sqldb_i64(st, 5), -1);
 		}
 	}
 	sqldb_finalize(st);

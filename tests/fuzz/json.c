@@ -1,8 +1,8 @@
 /*
  * Fuzz target: XLA's backend_config JSON as the cost rules read it
  * (hlocost.c, through jansson): the input is the backend_config of a
- * cuBLAS gemm and of a cuDNN attention custom call in a small module,
- * costed; and the GpuTargetConfigProto text reader (device_pbtxt) on the
+ * cuBLAS gemm, a cuDNN attention and a TransformerEngine attention FFI
+ * custom call (its MLIR attribute text) in a small module, costed; and the GpuTargetConfigProto text reader (device_pbtxt) on the
  * same bytes, and the run metadata's reader of that text (meta_pbtxt).
  */
 #include <stdint.h>
@@ -16,8 +16,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
-/* Parameters a, b, c of shape bf16[8,4,4,2] and two custom calls of them,
- * a gemm and an attention, each with the backend_config DATA[0..N);
+/* Parameters a, b, c of shape bf16[8,4,4,2] and three custom calls of
+ * them, a gemm and two attentions, each with the backend_config DATA[0..N);
  * the caller points MOD at its computation. */
 static void
 module(Xla__HloModuleProto *mod, Xla__HloComputationProto *comp,
@@ -25,7 +25,8 @@ module(Xla__HloModuleProto *mod, Xla__HloComputationProto *comp,
     Xla__ShapeProto *sh, Xla__LayoutProto *lay, int64_t *dims,
     int64_t *ops, const uint8_t *data, size_t n)
 {
-	static const char *const name[] = { "a", "b", "c", "gemm", "attn" };
+	static const char *const name[] = { "a", "b", "c", "gemm", "attn",
+	    "te" };
 	size_t k;
 
 	xla__hlo_module_proto__init(mod);
@@ -34,8 +35,8 @@ module(Xla__HloModuleProto *mod, Xla__HloComputationProto *comp,
 	xla__hlo_computation_proto__init(comp);
 	comp->name = "c";
 	comp->id = 1;
-	comp->root_id = 5;
-	comp->n_instructions = 5;
+	comp->root_id = 6;
+	comp->n_instructions = 6;
 	comp->instructions = pin;
 	mod->n_computations = 1;
 	xla__layout_proto__init(lay);
@@ -44,7 +45,7 @@ module(Xla__HloModuleProto *mod, Xla__HloComputationProto *comp,
 	sh->n_dimensions = 4;
 	sh->dimensions = dims;
 	sh->layout = lay;
-	for (k = 0; k < 5; k++) {
+	for (k = 0; k < 6; k++) {
 		xla__hlo_instruction_proto__init(&in[k]);
 		in[k].name = (char *)name[k];
 		in[k].id = (int64_t)k + 1;
@@ -52,7 +53,7 @@ module(Xla__HloModuleProto *mod, Xla__HloComputationProto *comp,
 		in[k].opcode = k < 3 ? "parameter" : "custom-call";
 		pin[k] = &in[k];
 	}
-	for (k = 3; k < 5; k++) {
+	for (k = 3; k < 6; k++) {
 		in[k].n_operand_ids = 3;
 		in[k].operand_ids = ops;
 		in[k].backend_config.data = (uint8_t *)data;
@@ -60,6 +61,7 @@ module(Xla__HloModuleProto *mod, Xla__HloComputationProto *comp,
 	}
 	in[3].custom_call_target = "__cublas$lt$matmul";
 	in[4].custom_call_target = "__cudnn$fmhaSoftmax";
+	in[5].custom_call_target = "te_fused_attn_forward_ffi";
 }
 
 static void
@@ -67,7 +69,7 @@ cost_of(const uint8_t *data, size_t n)
 {
 	Xla__HloModuleProto mod;
 	Xla__HloComputationProto comp, *pcomp = &comp;
-	Xla__HloInstructionProto in[5], *pin[5];
+	Xla__HloInstructionProto in[6], *pin[6];
 	Xla__ShapeProto sh;
 	Xla__LayoutProto lay;
 	int64_t dims[4] = { 8, 4, 4, 2 }, ops[3] = { 1, 2, 3 };

@@ -226,6 +226,8 @@ static struct hlocost_ctx *cc;
 
 /* With HLOCOST_SEEDS=DIR, each module is also written to DIR/gen-N, the
  * seeds of the hlocost fuzz target (tests/corpus/hlocost). */
+static int no_seeds;	/* set around loops of many small modules */
+
 static void
 seed(const uint8_t *buf, size_t len)
 {
@@ -234,7 +236,7 @@ seed(const uint8_t *buf, size_t len)
 	char path[512];
 	FILE *fp;
 
-	if (dir == NULL)
+	if (dir == NULL || no_seeds)
 		return;
 	snprintf(path, sizeof(path), "%s/gen-xla-%d", dir, ++n);
 	if ((fp = fopen(path, "wb")) == NULL ||
@@ -373,6 +375,215 @@ test_conv(void)
 	COST("dilated", 1472, 0, -1, 1472);
 	COST("extreme", 2 * large, 0, -1, 2 * large);
 	COST("extreme2", 2 * large, 0, -1, 2 * large);
+}
+
+/* GetConvolutionFlops' loop as XLA writes it, O(kernel x out): the
+ * oracle of the closed form on small windows. */
+static uint64_t
+brute_positions(int64_t in, int64_t kernel, int64_t out, int64_t stride,
+    int64_t lo, int64_t wdil, int64_t base)
+{
+	int64_t k, o, u;
+	uint64_t n = 0;
+
+	for (k = 0; k < kernel; k++)
+		for (o = 0; o < out; o++) {
+			u = o * stride - lo + k * wdil;
+			if (u % base == 0 && u >= 0 && u / base < in)
+				n++;
+		}
+	return n;
+}
+
+/*
+ * Convolutions from a file: the valid-position count agrees with XLA's
+ * loop on 400 small windows (strides, paddings positive and negative,
+ * both dilations), and a window that would take ~10^13 steps, or whose
+ * stride overflows int64 arithmetic, is unknown at once.
+ */
+static void
+test_conv_hostile(void)
+{
+	Xla__HloInstructionProto *p;
+	unsigned seed = 12345;
+	int64_t v[7];
+	char in[32], k[32], out[32];
+	int t, j;
+
+	no_seeds = 1;
+	for (t = 0; t < 400; t++) {
+		for (j = 0; j < 7; j++) {
+			seed = seed * 1103515245u + 12345u;
+			v[j] = (int64_t)((seed >> 16) % 9);
+		}
+		/* in, kernel, out 1..9; stride, dilations 1..5; pad -4..4 */
+		v[0]++; v[1]++; v[2]++;
+		v[3] = v[3] % 5 + 1; v[5] = v[5] % 5 + 1; v[6] = v[6] % 5 + 1;
+		v[4] -= 4;
+		reset();
+		begin(1);
+		snprintf(in, sizeof(in), "1,1,%lld", (long long)v[0]);
+		snprintf(k, sizeof(k), "1,1,%lld", (long long)v[1]);
+		snprintf(out, sizeof(out), "1,1,%lld", (long long)v[2]);
+		I("i", "parameter", S(F32, in), "");
+		I("k", "parameter", S(F32, k), "");
+		p = I("c", "convolution", S(F32, out), "i k");
+		conv_nchw(p, 1);
+		window(p, v[1], v[3], v[4], 0, v[5], v[6]);
+		load();
+		CHECK_INT(cost("c").known, 1);
+		CHECK_INT(cost("c").flops, 2 * brute_positions(v[0], v[1],
+		    v[2], v[3], v[4], v[5], v[6]));
+	}
+	no_seeds = 0;
+	/* f32[1,1,3000000] by itself, padding 1500000/1499999: 9e12 steps
+	 * of XLA's loop, beyond the budget. */
+	reset();
+	begin(1);
+	I("i", "parameter", S(F32, "1,1,3000000"), "");
+	I("k", "parameter", S(F32, "1,1,3000000"), "");
+	p = I("hang", "convolution", S(F32, "1,1,3000000"), "i k");
+	conv_nchw(p, 1);
+	window(p, 3000000, 1, 1500000, 1499999, 1, 1);
+	/* stride 2^62 over four outputs: o * stride overflows int64. */
+	I("i4", "parameter", S(F32, "1,1,4"), "");
+	I("k4", "parameter", S(F32, "1,1,4"), "");
+	p = I("ovf", "convolution", S(F32, "1,1,4"), "i4 k4");
+	conv_nchw(p, 1);
+	window(p, 4, (int64_t)1 << 62, 0, 0, 1, 1);
+	/* reduce-window with padding 2^62 (size == 2 pad + 1 overflows). */
+	begin(2);
+	I("x", "parameter", S(F32, ""), "");
+	I("y", "parameter", S(F32, ""), "");
+	I("sum", "add", S(F32, ""), "x y");
+	cur = comps[0];
+	I("zero", "constant", S(F32, ""), "");
+	p = I("rw", "reduce-window", S(F32, "1,1,4"), "i4 zero");
+	calls(p, 2, 0);
+	window(p, 1, 1, 0, 0, 1, 1);
+	window(p, 1, 1, 0, 0, 1, 1);
+	window(p, 3, 1, (int64_t)1 << 62, (int64_t)1 << 62, 1, 1);
+	load();
+	CHECK_INT(cost("hang").known, 0);
+	CHECK_INT(cost("ovf").known, 0);
+	CHECK_INT(cost("rw").known, 0);
+}
+
+/*
+ * A fusion whose operand feeds a nested fusion that calls a computation
+ * with no parameter of that number: the read stops there (it read
+ * users[-1] before), the rest of the fusion is costed.
+ */
+static void
+test_missing_param(void)
+{
+	Xla__HloInstructionProto *p;
+
+	reset();
+	begin(3);		/* no parameter 0 */
+	I("n1", "parameter", S(F32, "4"), "")->parameter_number = 1;
+	I("nneg", "negate", S(F32, "4"), "n1");
+	begin(2);
+	I("f0", "parameter", S(F32, "4"), "")->parameter_number = 0;
+	p = I("inner", "fusion", S(F32, "4"), "f0 f0");
+	calls(p, 3, 0);
+	begin(1);
+	I("a", "parameter", S(F32, "4"), "");
+	calls(I("outer", "fusion", S(F32, "4"), "a"), 2, 0);
+	load();
+	/* 4 negations; bytes: the output (16) and f0 read once through
+	 * parameter 1 of the nested computation (16); operand 0 of inner
+	 * names no parameter and reads nothing. */
+	COST("outer", 4, 0, 16 + 16, 0);
+}
+
+/*
+ * What a thunk of its own costs when it names an instruction of a fused
+ * computation (XLA names a reduction's initialiser kernel after the
+ * reduce inside the fusion): no FLOPs, its output written.  The fusion
+ * itself keeps the whole reduction.  A collective whose output is a
+ * tuple counts its array leaves (today's XLA), a tuple instruction its
+ * index table.
+ */
+static void
+test_initialiser_tuples(void)
+{
+	reset();
+	begin(2);
+	I("x", "parameter", S(F32, ""), "");
+	I("y", "parameter", S(F32, ""), "");
+	I("sum", "add", S(F32, ""), "x y");
+	begin(3);
+	I("fp", "parameter", S(BF16, "1024,512"), "")->parameter_number = 0;
+	I("cv", "convert", S(F32, "1024,512"), "fp");
+	I("z", "constant", S(F32, ""), "");
+	calls(I("reduce.1.1", "reduce", S(F32, "1024"), "cv z"), 2, 0);
+	begin(1);
+	I("in", "parameter", S(BF16, "1024,512"), "");
+	calls(I("input_reduce_fusion", "fusion", S(F32, "1024"), "in"), 3, 0);
+	I("shard", "parameter", S(BF16, "256,64"), "");
+	I("ag", "all-gather-start", tuple(S(BF16, "256,64"), S(BF16,
+	    "1024,64")), "shard");
+	I("t", "tuple", tuple(S(BF16, "256,64"), S(BF16, "1024,64")),
+	    "shard shard");
+	load();
+	/* The reduction: 1024 x 512 converts, 1024 x 511 adds; bytes: the
+	 * bf16 input read once (1 MiB) and the f32[1024] output. */
+	COST("input_reduce_fusion", 1024 * 512 + 1024 * 511, 0,
+	    2 * 1024 * 512 + 4 * 1024, 0);
+	/* Its initialiser: the 4 KiB output, nothing else. */
+	COST("reduce.1.1", 0, 0, 4 * 1024, 0);
+	/* all-gather-start: operand 2*256*64 + outputs 2*256*64 + 2*1024*64
+	 * (XLA 2024: 32768 + 16). */
+	COST("ag", 0, 0, 2 * 256 * 64 + 2 * 256 * 64 + 2 * 1024 * 64, 0);
+	COST("t", 0, 0, 2 * 8, 0);
+}
+
+/*
+ * TransformerEngine fused attention FFI calls: B = 2, H = 16, Sq = Skv =
+ * 2048, Dqk = Dv = 128: QK^T = PV = 2 * 2 * 16 * 2048^2 * 128 flops;
+ * forward QK^T + PV, backward 3 QK^T + 2 PV.  Without the attributes (an
+ * older TE, opaque descriptors): unknown.
+ */
+static void
+test_te_attention(void)
+{
+	static const char attrs[] = "{attn_heads = 16 : i64, bias_batch = 0 "
+	    ": i64, bias_heads = 0 : i64, deterministic = false, "
+	    "dropout_probability = 0.000000e+00 : f64, input_batch = 2 : i64,"
+	    " is_training = true, kv_max_seqlen = 2048 : i64, "
+	    "max_segments_per_seq = 1 : i64, num_gqa_groups = 16 : i64, "
+	    "q_max_seqlen = 2048 : i64, qk_head_dim = 128 : i64, "
+	    "v_head_dim = 128 : i64, window_size_left = -1 : i64}";
+	const int64_t gemm = 2LL * 2 * 16 * 2048 * 2048 * 128;
+	const int64_t qkv = 2LL * 2 * 2048 * 16 * 128;	/* bytes of one */
+	Xla__HloInstructionProto *p;
+
+	reset();
+	begin(1);
+	I("q", "parameter", S(BF16, "2,2048,16,128"), "");
+	I("k", "parameter", S(BF16, "2,2048,16,128"), "");
+	I("v", "parameter", S(BF16, "2,2048,16,128"), "");
+	p = I("fwd", "custom-call", tuple(S(BF16, "2,2048,16,128"),
+	    S(U8, "1048576")), "q k v");
+	p->custom_call_target = "te_fused_attn_forward_ffi";
+	p->backend_config.data = (uint8_t *)attrs;
+	p->backend_config.len = strlen(attrs);
+	p = I("bwd", "custom-call", tuple(S(BF16, "2,2048,16,128"),
+	    S(U8, "1048576")), "q k v");
+	p->custom_call_target = "te_fused_attn_backward_ffi";
+	p->backend_config.data = (uint8_t *)attrs;
+	p->backend_config.len = strlen(attrs);
+	p = I("old", "custom-call", S(BF16, "2,2048,16,128"), "q k v");
+	p->custom_call_target = "te_fused_attn_forward_ffi";
+	p->backend_config.data = (uint8_t *)"\001\002";
+	p->backend_config.len = 2;
+	load();
+	/* Bytes: q, k, v and the output; the workspace left out. */
+	COST("fwd", 2 * gemm, 0, 4 * qkv, 2 * gemm);
+	COST("bwd", 5 * gemm, 0, 4 * qkv, 5 * gemm);
+	CHECK_STR(hlocost_dtype(cost("fwd").dtype), "bf16");
+	CHECK_INT(cost("old").known, 0);
 }
 
 /* Reduce (add over dimension 1), Map (x => exp(x + 0.5)): an elementwise
@@ -662,10 +873,15 @@ main(void)
 {
 	test_dot();
 	test_conv();
+	test_conv_hostile();
+	test_missing_param();
+	test_initialiser_tuples();
+	test_te_attention();
 	test_reduce_map();
 	test_fusion();
 	test_while();
 	test_custom();
+	no_seeds = 1;	/* the json target has these */
 	test_json();
 	hlocost_free(cc);
 	hlo_free(m);
