@@ -34,7 +34,7 @@ CP -t breakdown,scenarios,path -o "$OUT" --comm-scale "$COMM" ${SCALE:+--scale "
 # Per module: executions, means of the step and of each label, shares;
 # per module and scenario: the mean predicted step and gain; the step to
 # draw (lib/critpath-tables.awk, one pass).
-awk -F'\t' -v MODULES="$OUT/modules.tsv" -v MEANS="$OUT/scenario-means.tsv" -v TOP="$W/top" \
+MODULES=$OUT/modules.tsv MEANS=$OUT/scenario-means.tsv TOP=$W/top awk -F'\t' \
     -f "$LIB/sort.awk" -f "$LIB/critpath-tables.awk" "$OUT/breakdown.tsv" "$OUT/scenarios.tsv"
 
 # The step drawn: the module with the most time, its median execution.
@@ -49,7 +49,8 @@ fi
 # The tables for a person (critpath.txt, also on standard output) and the
 # report's section (critpath-section.html: the tables, the picture, the
 # caveat); the notes of nsysjax-critpath on standard error.
-awk -F'\t' -v OUT="$OUT" -v W="$W" -v p="$top" -v exec="$exec" '
+OUT=$OUT W=$W awk -F'\t' -v p="$top" -v exec="$exec" '
+BEGIN { OUT = ENVIRON["OUT"]; W = ENVIRON["W"] }	# paths as data, not -v
 function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); return s }
 # load(FILE, A): the lines of FILE in A[1..]; their number.
 function load(file, a,    n, line) {

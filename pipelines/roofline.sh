@@ -52,8 +52,10 @@ fi
 # The plot's data: intensity and TFLOP/s of the heavy operations (the 50
 # longest with a rate), and the roofs (the largest matmul peak, the FP32
 # peak, the bandwidth: GBps / MemoryUtil), "P V B" in $W/roofs.
-awk -F'\t' -v N="$count" -v TXT="$OUT/summary.txt" -v HTML="$OUT/section.html" \
-    -v POINTS="$W/points.tsv" -v ROOFS="$W/roofs" -v COPY="$copy" '
+TXT=$OUT/summary.txt HTML=$OUT/section.html POINTS=$W/points.tsv ROOFS=$W/roofs COPY=$copy \
+    awk -F'\t' -v N="$count" '
+BEGIN { TXT = ENVIRON["TXT"]; HTML = ENVIRON["HTML"]; POINTS = ENVIRON["POINTS"]	# paths as data, not -v
+	ROOFS = ENVIRON["ROOFS"]; COPY = ENVIRON["COPY"] }
 function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); return s }
 BEGIN { split("modules steps ops", x, " ")
 	for (i = 1; i <= 3; i++) { tn[ARGV[i + 1]] = COPY "/" x[i] ".tsv"; if (COPY != "") printf "" > tn[ARGV[i + 1]] } }

@@ -165,4 +165,56 @@ if [ -x build/example/mkexample ] && command -v gnuplot > /dev/null; then
 else
 	skip "16 devices: no mkexample or no gnuplot"
 fi
+# The output path is data: '|', a newline, '\' escapes and '&' in -o
+# (sed's s||| and awk's -v read them as program text once) make a whole
+# report there, and a failing input's message is the tool's.
+if have_data; then set -- "$DATA"/pax_fsdp4_4proc_proc[0-3].zip; else set -- "$EX/rank0" "$EX/rank1"; fi
+if [ -e "$1" ]; then
+	odd=$(printf '%s/p|q\nr\\ts&t\\1' "$T")
+	mkdir -p "$odd"
+	sh $R -q -o "$odd/out" "$@" > "$T/odd.txt" 2> "$T/odd.err"; st=$?
+	[ "$st" -eq 0 ] && [ -s "$odd/out/report.txt" ] && [ -s "$odd/out/critpath/modules.tsv" ] &&
+	    [ -s "$odd/out/report.html" ] && cmp -s "$T/odd.txt" "$odd/out/report.txt" && ok ||
+		notok "report into '$odd/out': status $st, $(head -3 "$T/odd.err")"
+	# Nothing written beside it: no directory whose name is -o's with
+	# the escapes read (a tab for \t).
+	[ "$(ls -A "$T" | grep -c "$(printf 'r\ts')")" -eq 0 ] && ok || notok "a directory named with -o's escapes read"
+	sh $R -q -o "$odd/out2" "$T/missing.zip" > /dev/null 2> "$T/odd.err"; st=$?
+	[ "$st" -eq 1 ] && grep -q "missing.zip: cannot open" "$T/odd.err" && ! grep -q '^sed:\|^awk:' "$T/odd.err" && ok ||
+		notok "missing input into '$odd/out2': status $st, $(cat "$T/odd.err")"
+	# The messages name the report's directory as the user gave it:
+	# a planted note in the new report's path comes back with -o's.
+	printf 'x: %s/.out.new.1/critpath/a.tsv: note\ny: /tmp/nsysjax-pipeline.Ab12/steady/thunk.tsv: note\n' "$odd" |
+	    NEW="$odd/.out.new.1" FINAL="$odd/out" awk -f pipelines/lib/messages.awk > "$T/msg"
+	printf 'x: %s/out/critpath/a.tsv: note\ny: intermediate file steady/thunk.tsv: note\n' "$odd" | cmp -s - "$T/msg" && ok ||
+		notok "messages rewritten: $(cat "$T/msg")"
+	rm -rf "$odd"
+	# Another program makes -o while the report runs (an mv on PATH that
+	# creates it, holding a report.txt, just before the report's own
+	# rename): the report fails saying so, and leaves nothing inside it
+	# (plain mv moved the new report into it: race/.race.new.PID, status 0).
+	mkdir "$T/mvbin"
+	real_mv=$(command -v mv)
+	{
+		echo '#!/bin/sh'
+		echo 'for last; do :; done'
+		echo "if [ \"\$last\" = '$T/race' ] && [ ! -e \"\$last\" ]; then mkdir \"\$last\" && echo other > \"\$last/report.txt\"; fi"
+		echo "exec '$real_mv' \"\$@\""
+	} > "$T/mvbin/mv"
+	chmod +x "$T/mvbin/mv"
+	PATH=$T/mvbin:$PATH sh $R -q -o "$T/race" "$@" > /dev/null 2> "$T/race.err"; st=$?
+	[ "$st" -eq 1 ] && grep -q "race: written by another program while this report ran" "$T/race.err" &&
+	    [ "$(ls -A "$T/race")" = report.txt ] && [ "$(cat "$T/race/report.txt")" = other ] &&
+	    [ -z "$(ls -A "$T" | grep '^\.race\.')" ] && ok ||
+		notok "-o made meanwhile: status $st, $(ls -A "$T/race" | tr '\n' ' ') $(cat "$T/race.err")"
+	# Two reports into one new -o at once: each ends whole (the second
+	# replaces the first's), none inside the other.
+	sh $R -q -o "$T/two" "$@" > /dev/null 2> "$T/two1.err" & p1=$!
+	sh $R -q -o "$T/two" "$@" > /dev/null 2> "$T/two2.err"; st2=$?
+	wait "$p1"; st1=$?
+	[ "$st1" -eq 0 ] && [ "$st2" -eq 0 ] && [ -s "$T/two/report.txt" ] && [ -z "$(ls -A "$T/two" | grep '^\.')" ] &&
+	    [ -z "$(ls -A "$T" | grep '^\.two\.')" ] && ok || notok "two reports at once: $st1 $st2 $(ls -A "$T/two" | tr '\n' ' ')"
+else
+	skip "odd -o paths: no input"
+fi
 done_testing t78-report

@@ -6,7 +6,9 @@
 # scenario, in order of appearance, the mean measured and predicted
 # step and the gain; TOP: the step to draw, "ProgramId TAB execution":
 # the module with the most time and its median execution (by StepMs,
-# then execution number); empty without modules.
+# then execution number); empty without modules.  The three paths come
+# in the environment (data, not -v, which reads escape sequences).
+BEGIN { MODULES = ENVIRON["MODULES"]; MEANS = ENVIRON["MEANS"]; TOP = ENVIRON["TOP"] }
 FNR == 1 { file++; delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }
 file == 1 { k = $c["ProgramId"]; if (!(k in n)) { o[++m] = k; name[k] = $c["Module"]; dev[k] = $c["Devices"] }
   n[k]++; st[k] += $c["StepMs"]; cm[k] += $c["ComputeMs"]; co[k] += $c["CommunicationMs"]

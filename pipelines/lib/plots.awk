@@ -1,6 +1,7 @@
 # plots.awk (with sort.awk), run by report.sh: the data of the
 # notebook's plots and one gnuplot program that draws them all, in one
-# process (each process start is dear).  Reads the report's tables in
+# process (each process start is dear).  OUT, ST and W are paths in the
+# environment (ENVIRON).  Reads the report's tables in
 # OUT, the steady module frame in ST and, in W/stats, the sums over the
 # steady thunk frame (nsysjax-stats -t scatter,offsets, run by report.sh
 # before this program); writes the plots' data beside them
@@ -28,6 +29,8 @@
 # plots, numbered as one run numbers them.
 BEGIN {
 	FS = "\t"
+	# The paths from the environment: -v would read escape sequences.
+	OUT = ENVIRON["OUT"]; W = ENVIRON["W"]; ST = ENVIRON["ST"]
 	PL = OUT "/plots"
 	KEYMAX = 16	# series named in a plot's key (plot_series)
 	SKD_MAX = 2000	# skews of a device drawn one point each (skews_distribution)

@@ -2,10 +2,11 @@
 # written: report.txt and report.html in one process (each process start
 # is dear; the earlier shell functions ran an awk, a wc and a sed per
 # table, twice).  The arguments are the report's inputs (their names
-# head both files); nothing is read as a main input.  -v: OUT (the new
-# report's directory), FR (the frames), W (the work directory: plotidx,
-# the module plots, from plots.awk), PLOTS (1 when gnuplot drew the
-# plots).
+# head both files); nothing is read as a main input.  In the
+# environment (paths are data: -v would read escape sequences): OUT (the
+# new report's directory), FR (the frames), W (the work directory:
+# plotidx, the module plots, from plots.awk); -v PLOTS (1 when gnuplot
+# drew the plots).
 #
 # report.txt: the headline tables of the TSV files in OUT for people
 # (aligned columns, units in the headers, means with their uncertainty
@@ -26,6 +27,7 @@
 # both formats.
 BEGIN {
 	FS = "\t"
+	OUT = ENVIRON["OUT"]; FR = ENVIRON["FR"]; W = ENVIRON["W"]
 	TXT = OUT "/report.txt"
 	HTML = OUT "/report.html"
 	header()
