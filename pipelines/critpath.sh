@@ -85,7 +85,7 @@ BEGIN {
 		    $2 " (" substr($1, 1, 6) ")", $3, $4, $5, ($5 > 0 ? 100 * $6 / $5 : 0), ($5 > 0 ? 100 * $7 / $5 : 0),
 		    ($5 > 0 ? 100 * $8 / $5 : 0), ($5 > 0 ? 100 * $9 / $5 : 0), ($11 > 0 ? "  host-bound" : "") > T }
 	print "" > T
-	print "What-if scenarios, the module with the most time (estimates from the measured graph; ms)" > T
+	print "What-if scenarios, the module that does the work (estimates from the measured graph; ms)" > T
 	for (r = 2; r <= ns; r++) { $0 = means[r]
 		if ($1 == p) printf "  %-28.28s measured %10.3f  predicted %10.3f  gain %9.3f (%6.2f%%)\n", $2, $4, $5, $6, $7 > T }
 	for (r = 2; r <= nm; r++) { $0 = mods[r]; if ($11 > 0) h = 1 }

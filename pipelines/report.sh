@@ -512,7 +512,7 @@ else
 	echo "pipelines/report.sh: gnuplot not found: no plots" >&2
 fi
 progress "writing report.txt and report.html"
-OUT=$OUT FR=$FR W=$W awk -v PLOTS="$PLOTS" -f "$LIB/fmt.awk" -f "$LIB/report.awk" -- "$@"
+OUT=$OUT FR=$FR W=$W awk -v PLOTS="$PLOTS" -f "$LIB/sort.awk" -f "$LIB/fmt.awk" -f "$LIB/report.awk" -- "$@"
 
 # Complete: the new report replaces the old one whole (its frames moved
 # over when they were the input), signals held off meanwhile, under a

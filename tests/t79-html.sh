@@ -88,4 +88,38 @@ if have_data; then
 	    sh pipelines/report.sh -q -o "$T/r" "$T/r/frames" > /dev/null 2>> "$T/err" &&
 	    grep -q '<section id="nsysjax-diff"' "$H" && ok || notok "diff section not in report.html: $(head -3 "$T/err")"
 fi
+# The barrier does not lead (the shared run: jit__psum is a barrier,
+# pjit__wrapped_step_fn does the work).  The headline utilisation is the
+# one the report computes with the barrier left out by -x (nsysjax-stats'
+# totals over the frame without it: another path to the same number);
+# the barrier is named as left out, with the whole figure; the what-if
+# and the step drawn are the working module's.
+if have_data; then
+	sh pipelines/report.sh -q -x '^jit__psum$' -o "$T/rx" "$@" > /dev/null 2>&1
+	want=$(grep '^Utilisation: XLA modules active' "$T/rx/report.txt" | sed 's/^Utilisation: //')
+	got=$(grep '^Utilisation of the steady state, barriers left out: ' "$T/r/report.txt" | sed 's/^Utilisation of the steady state, barriers left out: //')
+	[ -n "$want" ] && [ "$got" = "$want" ] && ok || notok "headline utilisation '$got', want -x's '$want'"
+	grep -q '^Left out as barrier: jit__psum (6f8097e242d8)\. With it: .*(2\.[0-9][0-9]%).*-m .jit__psum.' "$T/r/report.txt" && ok ||
+		notok "no line naming jit__psum as left out: $(grep -i 'left out' "$T/r/report.txt")"
+	work=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["Name"] == "pjit__wrapped_step_fn" && $c["Devices"] == 3 { print substr($c["ProgramId"], 1, 12) }' "$T/r/modules/facts.tsv")
+	[ -n "$work" ] && grep -q "One steady step ($work, execution" "$H" && ok || notok "step drawn is not pjit__wrapped_step_fn ($work)'s"
+	wstep=$(awk -F'\t' -v w="$work" 'NR > 1 && substr($1, 1, 12) == w { printf "%.3f", $5 }' "$T/r/critpath/modules.tsv")
+	grep -A1 '^What-if scenarios, the module that does the work' "$T/r/report.txt" | grep -q "^  measured  *measured  *$wstep " && ok ||
+		notok "what-if not of the working module (step $wstep): $(grep -A1 '^What-if' "$T/r/report.txt")"
+fi
+# flamegraph.pl on PATH (tests/fake's: a script and event handlers as
+# the real one's): the page still has no script and no on*= handler,
+# the interactive SVGs are linked, the working module's inline first.
+PATH=$(cd tests/fake && pwd):$PATH sh pipelines/report.sh -q -o "$T/rf" "$@" > /dev/null 2> "$T/err" && ok || notok "report.sh with flamegraph.pl: $(cat "$T/err")"
+HF=$T/rf/report.html
+[ -s "$T/rf/flamegraphs/source.svg" ] && grep -q '<script' "$T/rf/flamegraphs/source.svg" && ok || notok "the stand-in flamegraph.pl drew no SVG with a script"
+grep -q -i '<script' "$HF" && notok "a script in report.html with flamegraph.pl" || ok
+grep -q -i -E '<[^>]*[[:space:]]on[a-z]+[[:space:]]*=' "$HF" && notok "an on*= handler in report.html: $(grep -o -i -E '[[:space:]]on[a-z]+=[^ >]*' "$HF" | sort -u | head -3)" || ok
+grep -q 'href="flamegraphs/source.svg"' "$HF" && ok || notok "the whole run's interactive flame graph is not linked"
+first=$(sed -n '/<section id="flamegraphs">/,/<\/section>/p' "$HF" | grep -o '<figcaption>[^<]*' | head -n 1)
+if have_data; then
+	case $first in *"pjit__wrapped_step_fn ($work), steady state, by source"*) ok ;; *) notok "first flame graph: $first" ;; esac
+else
+	[ -n "$first" ] && ok || notok "no inline flame graph"
+fi
 done_testing t79-html

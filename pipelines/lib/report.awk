@@ -248,8 +248,19 @@ function p_work(    n, r, bar, nb, i) {
 	para_out()
 }
 
-# The utilisation: modules active over the wall time they span.
-function p_utilisation(    n, r, v, act, wall) {
+# The utilisation: modules active over the wall time they span, over
+# the steady state.  Barriers (facts' Barrier: a module whose time is
+# collective wait) are left out and named: a barrier's steady
+# executions can spread over the initialisation, its wall being most of
+# the run's, and its time is no work.  The rest as the reference counts
+# it over its top modules (summary/totals.tsv's definitions, here on
+# the modules that are not barriers): the top modules of those (taken
+# while those taken make less than 99% of their total), then per device
+# the sum of their rows' ProjDurMs over the end of its last minus the
+# start of its first, summed over devices.  One line gives the whole
+# figure, barriers included (the Runtime totals), and how to report a
+# barrier alone.
+function p_utilisation(    n, r, v, act, wall, bar, nb, names, re, a, w) {
 	if ((n = load(OUT "/summary/totals.tsv")) < 2) return
 	for (r = 2; r <= n; r++) { row(r); v[f("Quantity")] = f("Value") }
 	# In variables: an element never assigned, once passed to a
@@ -257,10 +268,66 @@ function p_utilisation(    n, r, v, act, wall) {
 	# read gave another denormal on each run, or a double free (BEGIN {
 	# f(a["k"]); print a["k"] / 5 } with f(t) { return t % 10 } shows it).
 	act = v["all_modules_active_ms"] + 0; wall = v["all_modules_wall_ms"] + 0
-	if (wall > 0)
+	nb = 0
+	if ((n = load(FACTS)) >= 2)
+		for (r = 2; r <= n; r++) {
+			row(r)
+			if (f("Barrier") == 1) {
+				bar[f("ProgramId")] = 1; nb++
+				names = names (names == "" ? "" : ", ") f("Name") " (" substr(f("ProgramId"), 1, 12) ")"
+				re = re (re == "" ? "" : "|") f("Name")
+			}
+		}
+	if (nb > 0 && steady_busy(bar, a, w) && w[0] > 0) {
+		pr(sprintf("Utilisation of the steady state, barriers left out: XLA modules active %s ms of %s ms wall (%s).\n", \
+		    grouped(fixed(a[0], 2)), grouped(fixed(w[0], 2)), pct(a[0] / w[0], 2)))
+		pr(sprintf("Left out as barrier%s: %s. With %s: %s ms of %s ms wall (%s), the Runtime totals below; " \
+		    "its own report: -m '%s'.\n", nb > 1 ? "s" : "", names, nb > 1 ? "them" : "it", \
+		    grouped(fixed(act, 2)), grouped(fixed(wall, 2)), wall > 0 ? pct(act / wall, 2) : "--", re))
+	} else if (wall > 0)
 		pr(sprintf("Utilisation: XLA modules active %s ms of %s ms wall (%s).\n", grouped(fixed(act, 2)), \
 		    grouped(fixed(wall, 2)), pct(act / wall, 2)))
 	para_out()
+}
+# steady_busy(BAR, A, W): A[0] and W[0], the modules active and the wall
+# (ms) of the steady module frame's top modules, those in BAR left out
+# (see p_utilisation); false without such modules.  Two passes over the
+# frame (a total per module, then per device), nothing kept per row.
+function steady_busy(bar, a, w,    file, line, c, x, t, ids, nid, i, tot, seen, top, lo, hi, busy, d, s, e, k) {
+	file = W "/steady/module.tsv"
+	if ((getline line < file) <= 0) return 0
+	split(line, x, "\t"); for (i in x) c[x[i]] = i
+	while ((getline line < file) > 0) {
+		split(line, x, "\t")
+		if (!(x[c["ProgramId"]] in bar)) t[x[c["ProgramId"]]] += x[c["ProjDurMs"]]
+	}
+	close(file)
+	nid = 0
+	for (k in t) ids[++nid] = k
+	# Largest first, ties by ProgramId (topmods.awk's order).
+	split("", TOTS); for (k in t) TOTS[k] = t[k]
+	msort(ids, nid)
+	for (i = 1; i <= nid; i++) tot += t[ids[i]]
+	if (tot <= 0) return 0
+	for (i = 1; i <= nid && seen < 0.99; i++) { top[ids[i]] = 1; seen += t[ids[i]] / tot }
+	getline line < file
+	while ((getline line < file) > 0) {
+		split(line, x, "\t")
+		if (!(x[c["ProgramId"]] in top)) continue
+		d = x[c["Device"]]; s = x[c["ProjStartMs"]] + 0; e = s + x[c["ProjDurMs"]]
+		busy[d] += x[c["ProjDurMs"]]
+		if (!(d in lo) || s < lo[d]) lo[d] = s
+		if (!(d in hi) || e > hi[d]) hi[d] = e
+	}
+	close(file)
+	a[0] = 0; w[0] = 0
+	for (d in busy) { a[0] += busy[d]; w[0] += hi[d] - lo[d] }
+	return 1
+}
+# before(X, Y), for sort.awk's msort: the larger total first (TOTS),
+# then the ProgramId.
+function before(x, y) {
+	return TOTS[x] > TOTS[y] || (TOTS[x] == TOTS[y] && (x "") < (y ""))
 }
 
 function s_totals(    n, r, q, v) {
@@ -570,19 +637,45 @@ function s_peaks(    n, r, rr) {
 # -- the plots
 
 # inline_svg(FILE, CAPTION): FILE's <svg> element (its XML prolog and
-# doctype dropped) in a <figure>, when FILE is not empty.
-function inline_svg(file, caption,    line, on) {
+# doctype dropped) in a <figure>, when FILE is not empty; without its
+# scripts and event handlers (flamegraph.pl's zoom and search: the page
+# runs no script, its Content-Security-Policy would refuse them).
+function inline_svg(file, caption,    line, on, scr) {
 	if (!nonempty(file))
 		return
 	printf "<figure>\n" > HTML
 	while ((getline line < file) > 0) {
 		if (!on && line ~ /<svg/)
 			on = 1
-		if (on)
-			print line > HTML
+		if (!on)
+			continue
+		line = inert(line)
+		# A script element, over one line or many, left out whole.
+		while (line != "") {
+			if (scr) {
+				if (!match(line, /<\/script[ \t]*>/)) { line = ""; break }
+				line = substr(line, RSTART + RLENGTH); scr = 0
+			} else if (match(line, /<script/)) {
+				if (RSTART > 1) printf "%s", substr(line, 1, RSTART - 1) > HTML
+				line = substr(line, RSTART); scr = 1
+				if (match(line, /^<script[^>]*\/>/)) { line = substr(line, RLENGTH + 1); scr = 0 }
+			} else {
+				print line > HTML
+				line = ""
+			}
+		}
 	}
 	close(file)
 	printf "<figcaption>%s</figcaption>\n</figure>\n", html(caption) > HTML
+}
+# inert(LINE): LINE without event handlers (on...="..." attributes,
+# flamegraph.pl's onload, onclick, onmouseover) nor javascript: links:
+# an inlined SVG is a picture, the interactive one is its file, linked.
+function inert(line) {
+	gsub(/[ \t\n]on[A-Za-z]+[ \t]*=[ \t]*"[^"]*"/, "", line)
+	gsub(/[ \t\n]on[A-Za-z]+[ \t]*=[ \t]*'[^']*'/, "", line)
+	gsub(/javascript:/, "", line)
+	return line
 }
 
 # html_plots(PART): the plots that belong to section PART.
@@ -679,33 +772,43 @@ function plot_index_txt(    line, x, n, svg) {
 # (flamegraphs/modules.tsv): opened as files, flamegraph.pl's SVGs zoom
 # and search, which this page's Content-Security-Policy stops.  Without a
 # renderer, the folded files and how to render or open them.
-function html_flamegraphs(    fg, i, k, n, r, id, nm, ms, fl, e, j, x) {
+function html_flamegraphs(    fg, i, k, n, r, x, nf, bar, work, ord, no, nm, id, fl, e, j) {
 	printf "</section>\n<section id=\"flamegraphs\">\n<h2>Flame graphs</h2>\n" > HTML
 	fg = OUT "/flamegraphs"
 	split("source op_name", x, " ")
-	for (i = 1; i <= 2; i++) {
-		k = x[i]
-		if (nonempty(fg "/" k ".svg")) {
-			printf "<p>The whole run by %s, idle time included: <a href=\"flamegraphs/%s.svg\">flamegraphs/%s.svg</a> (open it to zoom and search).</p>\n", k, k, k > HTML
-			inline_svg(fg "/" k ".svg", "GPU time by " k " (folded stacks in flamegraphs/" k ".folded)")
-		} else
-			printf "<p>GPU time by %s: <a href=\"flamegraphs/%s.folded\">flamegraphs/%s.folded</a>; render it with <code>flamegraph.pl --hash --countname=us flamegraphs/%s.folded &gt; %s.svg</code> (no renderer was on PATH).</p>\n", \
-			    k, k, k, k, k > HTML
-	}
+	# The modules' own first, the module that does the work leading and
+	# barriers (their time is collective wait) last, as links: the
+	# whole run's are mostly idle time between module executions.
+	if ((nf = load(FACTS)) >= 2)
+		for (r = 2; r <= nf; r++) { row(r); if (f("Barrier") == 1) bar[f("ProgramId")] = 1; if (f("WorkModule") == 1) work = f("ProgramId") }
 	if (nonempty(fg "/modules.tsv")) {
-		printf "<h3>Per module (steady state, its own thunks: no idle time)</h3>\n<ul>\n" > HTML
 		n = load(fg "/modules.tsv")
-		for (r = 2; r <= n; r++) {
-			read_tab(L[r])
-			printf "<li>%s (%s):", html(RF[2]), substr(RF[1], 1, 12) > HTML
+		no = 0
+		for (r = 2; r <= n; r++) { read_tab(L[r]); if (RF[1] == work) { ord[++no] = r; id[r] = RF[1]; nm[r] = RF[2]; fl[r] = RF[4] } }
+		for (r = 2; r <= n; r++) { read_tab(L[r]); if (RF[1] != work && !(RF[1] in bar)) { ord[++no] = r; id[r] = RF[1]; nm[r] = RF[2]; fl[r] = RF[4] } }
+		for (r = 2; r <= n; r++) { read_tab(L[r]); if (RF[1] in bar) { ord[++no] = r; id[r] = RF[1]; nm[r] = RF[2]; fl[r] = RF[4] } }
+		printf "<h3>Per module (steady state, its own thunks: no idle time)</h3>\n" > HTML
+		for (i = 1; i <= no; i++) {
+			r = ord[i]
+			printf "<p>%s (%s)%s:", html(nm[r]), substr(id[r], 1, 12), id[r] == work ? ", the module that does the work" : id[r] in bar ? ", a barrier" : "" > HTML
 			for (j = 1; j <= 2; j++) {
 				k = x[j]
-				e = nonempty(fg "/" RF[4] "." k ".svg") ? "svg" : "folded"
-				printf " <a href=\"flamegraphs/%s.%s.%s\">%s</a>", RF[4], k, e, k > HTML
+				e = nonempty(fg "/" fl[r] "." k ".svg") ? "svg" : "folded"
+				printf " <a href=\"flamegraphs/%s.%s.%s\">%s</a>", fl[r], k, e, k > HTML
 			}
-			printf "</li>\n" > HTML
+			printf "%s</p>\n", e == "svg" ? " (open a file to zoom and search)" : "" > HTML
+			if (id[r] in bar) continue
+			for (j = 1; j <= 2; j++)
+				inline_svg(fg "/" fl[r] "." x[j] ".svg", sprintf("%s (%s), steady state, by %s (folded stacks in flamegraphs/%s.%s.folded)", nm[r], substr(id[r], 1, 12), x[j], fl[r], x[j]))
 		}
-		printf "</ul>\n" > HTML
+	}
+	for (i = 1; i <= 2; i++) {
+		k = x[i]
+		if (nonempty(fg "/" k ".svg"))
+			printf "<p>The whole run by %s, idle time between module executions included: <a href=\"flamegraphs/%s.svg\">flamegraphs/%s.svg</a> (folded stacks in <a href=\"flamegraphs/%s.folded\">flamegraphs/%s.folded</a>).</p>\n", k, k, k, k, k > HTML
+		else
+			printf "<p>GPU time by %s, the whole run: <a href=\"flamegraphs/%s.folded\">flamegraphs/%s.folded</a>; render it with <code>flamegraph.pl --hash --countname=us flamegraphs/%s.folded &gt; %s.svg</code> (no renderer was on PATH).</p>\n", \
+			    k, k, k, k, k > HTML
 	}
 	if (!nonempty(fg "/source.svg"))
 		printf "<p class=\"note\">flamegraph.pl is not packaged in Debian: get it from github.com/brendangregg/FlameGraph (or inferno-flamegraph: cargo install inferno) and put it on PATH before the report. The .folded files also open as they are in speedscope (speedscope.app, or npm install -g speedscope).</p>\n" > HTML
