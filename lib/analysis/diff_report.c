@@ -64,6 +64,24 @@ fmt_pval(char *buf, size_t cap, double p)
 		snprintf(buf, cap, "%.4f", p);
 }
 
+/* The line of a family of rank tests without power (WHAT: "item",
+ * "module"), ALPHA as given. */
+static void
+no_power(FILE *fp, const struct diff_power *pw, const char *what,
+    const char *alpha, enum sigtest_adjust adj)
+{
+	fprintf(fp, "no power: %zu execution%s per %s, ", pw->samples,
+	    pw->samples == 1 ? "" : "s", what);
+	if (pw->need)
+		fprintf(fp, "at least %zu needed for p < %s", pw->need, alpha);
+	else
+		fprintf(fp, "no count suffices for p < %s", alpha);
+	fprintf(fp, " (Mann-Whitney U, %s over %zu %s test%s): no %s can "
+	    "be significant\n", adj == SIGTEST_HOLM ? "Holm" :
+	    "Benjamini-Hochberg", pw->tests, what, pw->tests == 1 ? "" : "s",
+	    what);
+}
+
 int
 diff_report(struct diff *d, FILE *fp, size_t maxmod)
 {
@@ -106,8 +124,17 @@ diff_report(struct diff *d, FILE *fp, size_t maxmod)
 	    t->added, t->removed, t->tested, share, alpha,
 	    o->adjust == SIGTEST_HOLM ? "Holm" : "Benjamini-Hochberg",
 	    t->slower, t->faster);
+	if (!t->items_power.power)
+		no_power(fp, &t->items_power, "item", alpha, o->adjust);
+	if (!t->modules_power.power)
+		no_power(fp, &t->modules_power, "module", alpha, o->adjust);
+	if (!t->total_power)
+		fprintf(fp, "no power: total: no matched module has two "
+		    "executions in a run (Welch t test): its p is no test\n");
 	if (o->threshold >= 0)
 		fprintf(fp, "gate (-t %s, -p %s): %s\n", thr, alpha,
-		    diff_regressed(d) ? "REGRESSION (exit 3)" : "pass");
+		    diff_regressed(d) ? "REGRESSION (exit 3)" :
+		    diff_powerless(d) ? "NO POWER (exit 4): too few executions "
+		    "for the gate to fail" : "pass");
 	return ferror(fp) ? -1 : 0;
 }
