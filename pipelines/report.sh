@@ -428,6 +428,16 @@ steady_job() {
 # same estimate again, its messages already in align.err.
 skews_job() { nsysjax-align -s "$OUT/alignment_skews.tsv" "$FR/communication.tsv" > /dev/null 2>&1; }
 job skews skews_job
+# The whole run on the aligned clocks, for ui.perfetto.dev, beside the
+# report (report.html links it).  Never fatal: without it the link is
+# left out, with the reason.
+timeline_job() {
+	nsysjax-timeline -c "$OUT/corrections.tsv" "$FR" > "$OUT/timeline.perfetto-trace" 2> "$W/timeline.note" || {
+		rm -f "$OUT/timeline.perfetto-trace"
+		printf '%s: no timeline: %s\n' "$PROG" "$(head -n 1 "$W/timeline.note")" >&2
+	}
+}
+job timeline timeline_job
 for f in thunk module communication; do job "steady-$f" steady_job "$f"; done
 jobs_wait
 
@@ -500,7 +510,7 @@ fi
 run pgle
 jobs_wait
 job_messages align steady-thunk steady-module steady-communication stats coll flamegraphs variability summary \
-	pgle communication memory critpath roofline skewplots plots >&2
+	pgle communication memory critpath roofline skewplots plots timeline >&2
 
 # The same run made again from its own frames: its comparison with
 # another run (pipelines/diff.sh -o DIR/diff) stays.

@@ -17,6 +17,11 @@ fi
 sh pipelines/report.sh -q -o "$T/r" "$@" > /dev/null 2> "$T/err" && ok || notok "report.sh: $(cat "$T/err")"
 H=$T/r/report.html
 [ -s "$H" ] && ok || { notok "no report.html"; done_testing t79-html; exit; }
+# The aligned timeline beside the page, linked: a Perfetto trace (a
+# protobuf whose first field, Trace.packet, is field 1, length-delimited:
+# its first byte 0x0a).
+[ "$(head -c 1 "$T/r/timeline.perfetto-trace" 2> /dev/null | od -A n -t x1 | tr -d ' ')" = 0a ] &&
+    grep -q 'href="timeline.perfetto-trace"' "$H" && ok || notok "no timeline.perfetto-trace in the report directory, or not linked"
 
 # The page by itself: one file, nothing to fetch.  A strict
 # Content-Security-Policy; no src, no href but in-page anchors and the
@@ -26,7 +31,7 @@ H=$T/r/report.html
 # per-module plot and its data, issue 25.)
 grep -q "Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\"" "$H" &&
 	ok || notok "no Content-Security-Policy"
-grep -o -i -E '(src|href)="[^"]*"' "$H" | grep -v -E '^href="(#[a-z_-]+|flamegraphs/[a-z0-9_.-]+\.(folded|svg)|critpath/[a-z0-9_.-]+\.tsv|plots/(heap|stragglers)-[0-9a-f]{12}\.(svg|tsv))"$' > "$T/links"
+grep -o -i -E '(src|href)="[^"]*"' "$H" | grep -v -E '^href="(#[a-z_-]+|timeline\.perfetto-trace|flamegraphs/[a-z0-9_.-]+\.(folded|svg)|critpath/[a-z0-9_.-]+\.tsv|plots/(heap|stragglers)-[0-9a-f]{12}\.(svg|tsv))"$' > "$T/links"
 [ ! -s "$T/links" ] && ok || notok "links out of the page: $(head -3 "$T/links")"
 grep -o -E '[a-z]+://[^" ]*' "$H" | grep -v -E '^http://www\.w3\.org/(2000/svg|1999/xlink)$' > "$T/urls"
 [ ! -s "$T/urls" ] && ok || notok "addresses in the page: $(sort -u "$T/urls" | head -3)"
@@ -41,9 +46,25 @@ if need chromium; then
 	chr --log-net-log="$T/net.json" --dump-dom "file://$H" > "$T/dom.html"
 	[ -s "$T/dom.html" ] && ok || notok "chromium rendered no DOM"
 	# Sections, tables and plots in the rendered DOM.
-	for id in summary modules thunks communication alignment compilation memory flamegraphs; do
+	for id in summary modules thunks communication alignment compilation memory flamegraphs reading; do
 		grep -q "<section id=\"$id\">" "$T/dom.html" && ok || notok "section $id missing"
 	done
+	# The nav bar links every section of the page, and only those.
+	grep -o '<section id="[a-z_-]*"' "$T/dom.html" | sed 's/.*id="\(.*\)"/\1/' | sort -u > "$T/secs"
+	sed -n '/<nav>/,/<\/nav>/p' "$T/dom.html" | grep -o 'href="#[a-z_-]*"' | sed 's/href="#\(.*\)"/\1/' | sort -u > "$T/navs"
+	cmp -s "$T/secs" "$T/navs" && grep -qx roofline "$T/navs" && grep -qx critpath "$T/navs" && ok ||
+		notok "nav and sections differ: $(diff "$T/secs" "$T/navs" | grep '^[<>]' | tr '\n' ' ')"
+	# No table wider than a 1400 px window: the document's scrollWidth
+	# in Chromium, read by a script added to a copy of the page (the
+	# page itself runs none: its policy forbids them).
+	{
+		grep -v 'Content-Security-Policy' "$H" | sed 's|</body>||; s|</html>||'
+		echo '<script>document.title = "scrollWidth=" + document.documentElement.scrollWidth;</script></body></html>'
+	} > "$T/r/width.html"
+	chr --window-size=1400,900 --dump-dom "file://$T/r/width.html" > "$T/wdom.html"
+	sw=$(sed -n 's/.*<title>scrollWidth=\([0-9]*\)<.*/\1/p' "$T/wdom.html" | head -n 1)
+	[ -n "$sw" ] && [ "$sw" -le 1400 ] && ok || notok "page wider than a 1400 px window: scrollWidth ${sw:-unread}"
+	rm -f "$T/r/width.html"
 	nt=$(grep -c '<table>' "$T/dom.html")
 	[ "$nt" -ge 11 ] && ok || notok "$nt tables"
 	if command -v gnuplot > /dev/null; then

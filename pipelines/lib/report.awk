@@ -39,6 +39,7 @@ BEGIN {
 	copy(OUT "/roofline/section.html", HTML)
 	copy(OUT "/critpath/critpath-section.html", HTML)
 	copy(OUT "/diff/diff-section.html", HTML)
+	reading()
 	printf "</main>\n</body>\n</html>\n" > HTML
 	close(HTML)
 	printf "\n" > TXT
@@ -150,6 +151,7 @@ function page_text() {
 	    "th, td { padding: 0.2em 0.7em; text-align: left; border-bottom: 1px solid #e4e4e4; white-space: nowrap; }\n" \
 	    "th { background: #f3f5f0; position: sticky; top: 2.4em; }\n" \
 	    "td.n, th.n { text-align: right; }\n" \
+	    "th, td:not(.n) { white-space: normal; overflow-wrap: anywhere; }\n" \
 	    "tr:hover td { background: #fafbf7; }\n" \
 	    "figure { margin: 1em 0 2em; }\n" \
 	    "figure svg { max-width: 100%; height: auto; }\n" \
@@ -164,9 +166,9 @@ function page_text() {
 	    "<h1>nsysjax report</h1>\n"
 	HTML_NAV = \
 	    "<p class=\"note\">Times of the steady state: clocks aligned across devices, warm-up executions removed. A mean(uncertainty) is the mean and the standard deviation over executions in the notation of nsys-jax (126.5(7) is 126.5 &plusmn; 0.7). The TSV files beside this page hold every number at full precision.</p>\n" \
-	    "<nav><a href=\"#summary\">Summary</a><a href=\"#modules\">Modules</a><a href=\"#thunks\">Thunks</a><a href=\"#communication\">Communication</a><a href=\"#alignment\">Alignment</a><a href=\"#compilation\">Compilation</a><a href=\"#memory\">Memory</a><a href=\"#flamegraphs\">Flame graphs</a></nav>\n" \
-	    "</header>\n" \
-	    "<main>\n"
+	    "<nav><a href=\"#summary\">Summary</a><a href=\"#modules\">Modules</a><a href=\"#thunks\">Thunks</a><a href=\"#communication\">Communication</a><a href=\"#alignment\">Alignment</a><a href=\"#compilation\">Compilation</a><a href=\"#memory\">Memory</a><a href=\"#flamegraphs\">Flame graphs</a>"
+	# The rest of the nav bar (nav_end): the sections present.
+	HTML_NAV_END = "</nav>\n</header>\n<main>\n"
 }
 
 function header(    i, s) {
@@ -187,6 +189,16 @@ function header(    i, s) {
 	}
 	printf "</p>\n" > HTML
 	printf "%s", HTML_NAV > HTML
+	# Every section of the page in the nav bar: the roofline's, the
+	# critical path's and the comparison's when they were written.
+	if (nonempty(OUT "/roofline/section.html")) printf "<a href=\"#roofline\">Roofline</a>" > HTML
+	if (nonempty(OUT "/critpath/critpath-section.html")) printf "<a href=\"#critpath\">Critical path</a>" > HTML
+	if (nonempty(OUT "/diff/diff-section.html")) printf "<a href=\"#nsysjax-diff\">Comparison</a>" > HTML
+	printf "<a href=\"#reading\">How to read</a>" > HTML
+	printf "%s", HTML_NAV_END > HTML
+	# The aligned timeline beside the page (report.sh writes it).
+	if (nonempty(OUT "/timeline.perfetto-trace"))
+		printf "<p>The whole run on one aligned clock: <a href=\"timeline.perfetto-trace\">timeline.perfetto-trace</a> (in ui.perfetto.dev, &ldquo;Open trace file&rdquo;).</p>\n" > HTML
 }
 
 # -- the tables
@@ -829,4 +841,18 @@ function read_tab(line,    i) {
 		}
 	}
 	RF[4] = line
+}
+
+# reading(): "How to read the report", a paragraph per term the report
+# uses without defining it where it appears, and what to do about each
+# (the same text as nsysjax-report(1), "HOW TO READ THE REPORT").
+function reading() {
+	printf "<section id=\"reading\">\n<h2>How to read the report</h2>\n" > HTML
+	printf "<p><b>Step time.</b> The aligned span of one module execution over its devices: from the first device's start to the last device's end, on the corrected clocks. The module table's Mean is per device and execution; the critical path's StepMs and the roofline's steps are step times; the comparison's sums of thunk time are GPU-busy time, not step time.</p>\n" > HTML
+	printf "<p><b>Barrier.</b> A module whose time is almost all collective wait (a <code>jit__psum</code> that synchronises the processes, say): its devices wait for the slowest to arrive, they do no work. Its steady executions may spread over the initialisation, so counted as work it would make the run look idle. The headline utilisation, the what-if scenarios, the step drawn and the inline flame graphs leave barriers out and say so; the Runtime totals and the whole-run folded files keep them. To do: nothing when it is a one-off synchronisation (start, checkpoint); inside the training loop, find the late device (Alignment and stragglers) and why it is late. <code>-m NAME</code> reports the barrier alone.</p>\n" > HTML
+	printf "<p><b>Host-bound.</b> An execution whose critical path is more than half gaps: no thunk of the path runs, the GPU waits for the host (kernel launches, Python, the input pipeline, a synchronisation such as a device-to-host copy). GPU what-ifs are optimistic there: faster kernels do not shorten gaps. To do: look at the host side of the step (the timeline shows the gaps between thunks); command buffers (<code>--xla_gpu_enable_command_buffer</code>) cut launch overhead; larger steps amortise it.</p>\n" > HTML
+	printf "<p><b>Wait share above 100%%.</b> A module's wait is, per execution, the sum over its collectives of the longest minus the shortest duration over the devices; the share divides it by the mean duration. Above 100%% the devices wait longer than an execution lasts on average: uneven arrivals at a barrier, not slow communication. To do: treat the module as a barrier (above); the skews and stragglers say which device arrives late.</p>\n" > HTML
+	printf "<p><b>Step MFU and GPU-busy MFU.</b> Both are the model FLOPs (matmuls) of an execution over the dense peak of the GPU and a time: the step time for step MFU, the time the GPU ran the module's thunks for GPU-busy MFU. A step MFU well below its GPU-busy MFU means idle time inside the step (host-bound, waits); a low GPU-busy MFU means the kernels themselves are slow (the roofline's bound says memory or compute).</p>\n" > HTML
+	printf "<p><b>What-if assumptions.</b> Each scenario changes durations in the graph measured on the aligned clocks and predicts the step: dependencies are inferred from times (a thunk waits for the one before it on its stream and for the last arrival at a collective), and gaps are kept as measured except in no-gaps. A gain is an estimate, an upper bound where gaps dominate; a negative gain means the scenario's median durations or starts (no-straggler) are slower than the measured ones. To do: take the largest gains as the places to try, then measure the change and compare the two runs (<code>pipelines/diff.sh</code>).</p>\n" > HTML
+	printf "</section>\n" > HTML
 }
