@@ -90,9 +90,14 @@ END {
 		    esc(name[i]), esc(op[i]), num(t[i], 3), num(tf[i], 2), num(pk[i], 1), num(cu[i], 3), num(mfu[i], 3), num(gb[i], 1), num(mu[i], 3), b[i] > HTML
 	printf "</table>\n" > HTML
 	printf "\nRoofline\n\n%s.\nTop operations by time (TFLOP/s = 1e12 FLOP/s, GB/s = 1e9 B/s; fractions of the peaks):\n\n", line > TXT
-	printf "%-34s %-16s %10s %9s %6s %6s %6s %9s %6s  %s\n", "Operation", "Opcode", "Time [ms]", "TFLOP/s", "Peak", "Frac", "MFU", "GB/s", "Frac", "Bound" > TXT
+	# The name columns as wide as their longest cell: a name cut short
+	# (collective-permu) is one a person cannot recover.
+	wn = length("Operation"); wo = length("Opcode")
+	for (i = 1; i <= nops; i++) { if (length(name[i]) > wn) wn = length(name[i]); if (length(op[i]) > wo) wo = length(op[i]) }
+	fmt = "%-" wn "s %-" wo "s %10s %9s %6s %6s %6s %9s %6s  %s\n"
+	printf fmt, "Operation", "Opcode", "Time [ms]", "TFLOP/s", "Peak", "Frac", "MFU", "GB/s", "Frac", "Bound" > TXT
 	for (i = 1; i <= nops; i++)
-		printf "%-34s %-16s %10s %9s %6s %6s %6s %9s %6s  %s\n", substr(name[i], 1, 34), substr(op[i], 1, 16), \
+		printf fmt, name[i], op[i], \
 		    num(t[i], 3), num(tf[i], 2), num(pk[i], 0), num(cu[i], 3), num(mfu[i], 3), num(gb[i], 1), num(mu[i], 3), b[i] > TXT
 }' "$SD/module.tsv" "$W/roofline-modules.tsv" "$W/roofline-steps.tsv" "$W/roofline-ops.tsv"
 

@@ -221,4 +221,30 @@ if [ -e "$1" ]; then
 else
 	skip "odd -o paths: no input"
 fi
+# Names are never cut short in the text: a thunk renamed in a copy of
+# the shared run's frames to a name of 53 characters (past the 34 the
+# roofline's table once cut it to) is whole in its summary; a command
+# buffer's row (no HLO instruction, an empty Opcode) is named.
+if [ -d "$T/c4/frames" ]; then
+	cp -R "$T/c4/frames" "$T/lf"
+	long=custom-call.219.0.double_buffer_clone_and_a_long_tail
+	for f in thunk hlo; do
+		sed "s/	custom-call\.219\.0	/	$long	/" "$T/c4/frames/$f.tsv" > "$T/lf/$f.tsv"
+	done
+	sh pipelines/roofline.sh -o "$T/lfr" "$T/lf" > /dev/null 2>&1
+	grep -q "^$long " "$T/lfr/summary.txt" && ok || notok "roofline summary: $long cut: $(grep custom-call.219 "$T/lfr/summary.txt")"
+fi
+if [ -d "$T/ex/frames" ]; then
+	# A thunk of the example renamed command_buffer_9 (no hlo row: XLA
+	# names the buffers it makes, they are no instruction).
+	cp -R "$T/ex/frames" "$T/cb"
+	# (The longest thunk's name: a thunk of the top module.)
+	awk -F'\t' -v OFS='\t' 'FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; if (NR > 1) print; next }
+	    NR == FNR { if ($c["ProjDurMs"] + 0 > m) { m = $c["ProjDurMs"] + 0; n = $c["Name"] }; next }
+	    $c["Name"] == n { $c["Name"] = "command_buffer_9" } { print }' "$T/ex/frames/thunk.tsv" "$T/ex/frames/thunk.tsv" > "$T/cb/thunk.tsv"
+	sh $R -q -o "$T/cbr" "$T/cb" > /dev/null 2>&1
+	awk -F'\t' 'NR > 1 && $1 == "" { f = 1 } END { exit !f }' "$T/cbr/flamegraphs/opcodes.tsv" &&
+	    sed -n '/^GPU time by HLO operation/,/^The thunks/p' "$T/cbr/report.txt" | grep -q '^  (no HLO instruction: command buffers' && ok ||
+		notok "the opcode row without an HLO instruction is not named: $(sed -n '/^GPU time by HLO operation/,/^The thunks/p' "$T/cbr/report.txt" | head -12)"
+fi
 done_testing t78-report

@@ -248,13 +248,13 @@ function p_work(    n, r, bar, nb, i) {
 		row(r)
 		if (f("WorkModule") == 1 && f("ComputeMs") > 0) {
 			pr(sprintf("The module that does the work (the most compute time): %s (%s), %s ms of compute in %d executions on %d device(s)", \
-			    f("Name"), substr(f("ProgramId"), 1, 12), grouped(fixed(f("ComputeMs"), 2)), f("Executions"), f("Devices")))
+			    f("Name"), sid(f("ProgramId")), grouped(fixed(f("ComputeMs"), 2)), f("Executions"), f("Devices")))
 			if (f("HiddenShare") != "") pr(sprintf("; %s of its communication hidden behind compute", pct(f("HiddenShare"), 2)))
 			pr(".\n")
 		}
 		if (f("Barrier") == 1)
 			bar[++nb] = sprintf("%s (%s) is a barrier: %s of its time is collective wait (its devices waiting for the slowest), not work.", \
-			    f("Name"), substr(f("ProgramId"), 1, 12), pct(f("WaitShare"), 2))
+			    f("Name"), sid(f("ProgramId")), pct(f("WaitShare"), 2))
 	}
 	for (i = 1; i <= nb; i++) pr(bar[i] "\n")
 	para_out()
@@ -286,7 +286,7 @@ function p_utilisation(    n, r, v, act, wall, bar, nb, names, re, a, w) {
 			row(r)
 			if (f("Barrier") == 1) {
 				bar[f("ProgramId")] = 1; nb++
-				names = names (names == "" ? "" : ", ") f("Name") " (" substr(f("ProgramId"), 1, 12) ")"
+				names = names (names == "" ? "" : ", ") f("Name") " (" sid(f("ProgramId")) ")"
 				re = re (re == "" ? "" : "|") f("Name")
 			}
 		}
@@ -416,7 +416,7 @@ function s_modules(    n, r, rr, k, one, names) {
 		cell(rr, 5, f("Executions"))
 		cell(rr, 6, unc(f("NumThunksMean"), f("NumThunksStd")))
 		cell(rr, 7, k in fdev ? fdev[k] : "--")
-		cell(rr, 8, f("Name") " (" substr(k, 1, 12) ")" (k in fbar ? " barrier" : ""))
+		cell(rr, 8, f("Name") " (" sid(k) ")" (k in fbar ? " barrier" : ""))
 		names[f("Name")]++
 	}
 	table_both()
@@ -427,7 +427,7 @@ function p_top(    n, r, share, ids, nt, nm) {
 	if ((n = load(OUT "/summary/modules.tsv")) < 2) return
 	for (r = 2; r <= n; r++) {
 		row(r)
-		if (f("TopModule") == 1) { share += f("ProjDurPercent"); ids = ids (ids == "" ? "" : ", ") substr(f("ProgramId"), 1, 12) " (" f("Name") ")"; nt++ }
+		if (f("TopModule") == 1) { share += f("ProjDurPercent"); ids = ids (ids == "" ? "" : ", ") sid(f("ProgramId")) " (" f("Name") ")"; nt++ }
 		nm++
 	}
 	if (nt) pr(sprintf("%.2f%% of execution time accounted for by the %d top module(s) of %d: %s.\n", share, nt, nm, ids))
@@ -443,7 +443,7 @@ function p_modules(    n, r, over, cnt, top, k) {
 	if (over) pr("Wait share is the mean wait (per execution, the longest minus the shortest duration of each collective over the devices) over the mean duration: above 100% a device waits longer than an execution lasts on average, the mark of a barrier.\n")
 	facts()
 	for (k in fname) if (cnt[fname[k]] > 1)
-		pr(sprintf("%s appears more than once: its processes compiled different programs (fingerprints); %s ran on process(es) %s, compiled by %s.\n", fname[k], substr(k, 1, 12), fproc[k], fby[k]))
+		pr(sprintf("%s appears more than once: its processes compiled different programs (fingerprints); %s ran on process(es) %s, compiled by %s.\n", fname[k], sid(k), fproc[k], fby[k]))
 	para_out()
 }
 
@@ -453,7 +453,7 @@ function s_opcodes(    n, r, rr) {
 	for (r = 2; r <= n; r++) {
 		row(r)
 		if (R == 2) { cell(0, 0, "Operation"); align(0, "l"); cell(0, 1, "Time [ms]"); cell(0, 2, "Share") }
-		rr = R - 1; cell(rr, 0, f("Opcode")); cell(rr, 1, grouped(fixed(f("ProjDurMs"), 3))); cell(rr, 2, pct(f("Fraction"), 2))
+		rr = R - 1; cell(rr, 0, f("Opcode") != "" ? f("Opcode") : "(no HLO instruction: command buffers, thunks outside the dumps)"); cell(rr, 1, grouped(fixed(f("ProjDurMs"), 3))); cell(rr, 2, pct(f("Fraction"), 2))
 	}
 	table_both()
 }
@@ -465,7 +465,7 @@ function s_thunks(    n, r, rr) {
 		row(r)
 		if (R == 2) { cell(0, 0, "Thunk"); align(0, "l"); cell(0, 1, "Module (ProgramId)"); align(1, "l")
 			cell(0, 2, "Executions"); cell(0, 3, "Time [ms]") }
-		if (R <= 16) { rr = R - 1; cell(rr, 0, f("Name")); cell(rr, 1, substr(f("ProgramId"), 1, 12))
+		if (R <= 16) { rr = R - 1; cell(rr, 0, f("Name")); cell(rr, 1, sid(f("ProgramId")))
 			cell(rr, 2, f("Executions")); cell(rr, 3, grouped(fixed(f("ProjDurMs"), 3))) }
 	}
 	table_both()
@@ -480,7 +480,7 @@ function s_cmdbufs(    n, r, rr, share) {
 		row(r)
 		if (R == 2) { cell(0, 0, "Command buffer"); align(0, "l"); cell(0, 1, "Module (ProgramId)"); align(1, "l")
 			cell(0, 2, "Executions"); cell(0, 3, "Time [ms]"); cell(0, 4, "Inside [ms]"); cell(0, 5, "Share") }
-		rr = R - 1; cell(rr, 0, f("Name")); cell(rr, 1, substr(f("ProgramId"), 1, 12)); cell(rr, 2, f("Executions"))
+		rr = R - 1; cell(rr, 0, f("Name")); cell(rr, 1, sid(f("ProgramId"))); cell(rr, 2, f("Executions"))
 		cell(rr, 3, fixed(f("ProjDurMs"), 3)); cell(rr, 4, f("InnerMs") + 0 > 0 ? fixed(f("InnerMs"), 3) : "--")
 		cell(rr, 5, pct(f("Fraction"), 2)); share += f("Fraction")
 	}
@@ -507,7 +507,7 @@ function s_variability(    n, r, rr) {
 		if (R == 2) { cell(0, 0, "Thunk"); align(0, "l"); cell(0, 1, "Module (ProgramId)"); align(1, "l")
 			cell(0, 2, "Executions"); cell(0, 3, "Mean [ms]"); cell(0, 4, "Relative std")
 			cell(0, 5, "Min [ms]"); cell(0, 6, "Max [ms]") }
-		if (R <= 11) { rr = R - 1; cell(rr, 0, f("Name")); cell(rr, 1, substr(f("ProgramId"), 1, 12))
+		if (R <= 11) { rr = R - 1; cell(rr, 0, f("Name")); cell(rr, 1, sid(f("ProgramId")))
 			cell(rr, 2, f("Executions")); cell(rr, 3, unc(f("MeanMs"), f("StdMs")))
 			cell(rr, 4, pct(f("RelStd"), 1)); cell(rr, 5, grouped(fixed(f("MinMs"), 4))); cell(rr, 6, grouped(fixed(f("MaxMs"), 4))) }
 	}
@@ -572,7 +572,7 @@ function s_stragglers(    n, r, rr, k, one) {
 		if (R == 2) facts()
 		# A module on one device has no other device to be behind.
 		if (R <= 11) { rr = R - 1; k = f("ProgramId"); one = (k in fdev) && fdev[k] == 1
-			cell(rr, 0, f("Name") " (" substr(k, 1, 12) ")"); cell(rr, 1, f("Device"))
+			cell(rr, 0, f("Name") " (" sid(k) ")"); cell(rr, 1, f("Device"))
 			cell(rr, 2, one ? "--" : grouped(fixed(f("StartBiasMs"), 3)))
 			cell(rr, 3, one ? "--" : grouped(fixed(f("DurBiasMs"), 3))); cell(rr, 4, one ? "--" : grouped(fixed(f("OutlierScoreMs"), 3))) }
 	}
@@ -626,7 +626,7 @@ function s_compile_modules(    n, r, rr) {
 	for (r = 2; r <= n; r++) {
 		row(r)
 		if (R == 2) { cell(0, 0, "Module (ProgramId)"); align(0, "l"); cell(0, 1, "Compile [ms]"); cell(0, 2, "Processes that compiled it"); align(2, "l") }
-		rr = R - 1; cell(rr, 0, f("Name") " (" substr(f("ProgramId"), 1, 12) ")"); cell(rr, 1, grouped(fixed(f("CompileMs"), 1)))
+		rr = R - 1; cell(rr, 0, f("Name") " (" sid(f("ProgramId")) ")"); cell(rr, 1, grouped(fixed(f("CompileMs"), 1)))
 		cell(rr, 2, f("CompiledBy") == "" ? "--" : f("CompiledBy"))
 	}
 	table_both()
@@ -639,7 +639,7 @@ function s_peaks(    n, r, rr) {
 		row(r)
 		if (R == 2) { cell(0, 0, "Module (ProgramId)"); align(0, "l"); cell(0, 1, "Peak heap")
 			cell(0, 2, "Peak [B]"); cell(0, 3, "At instruction"); align(3, "l") }
-		rr = R - 1; cell(rr, 0, f("Name") " (" substr(f("ProgramId"), 1, 12) ")")
+		rr = R - 1; cell(rr, 0, f("Name") " (" sid(f("ProgramId")) ")")
 		cell(rr, 1, bytes(f("PeakHeapBytes"))); cell(rr, 2, thousands(f("PeakHeapBytes")))
 		cell(rr, 3, f("PeakInstruction"))
 	}
@@ -802,7 +802,7 @@ function html_flamegraphs(    fg, i, k, n, r, x, nf, bar, work, ord, no, nm, id,
 		printf "<h3>Per module (steady state, its own thunks: no idle time)</h3>\n" > HTML
 		for (i = 1; i <= no; i++) {
 			r = ord[i]
-			printf "<p>%s (%s)%s:", html(nm[r]), substr(id[r], 1, 12), id[r] == work ? ", the module that does the work" : id[r] in bar ? ", a barrier" : "" > HTML
+			printf "<p>%s (%s)%s:", html(nm[r]), sid(id[r]), id[r] == work ? ", the module that does the work" : id[r] in bar ? ", a barrier" : "" > HTML
 			for (j = 1; j <= 2; j++) {
 				k = x[j]
 				e = nonempty(fg "/" fl[r] "." k ".svg") ? "svg" : "folded"
@@ -811,7 +811,7 @@ function html_flamegraphs(    fg, i, k, n, r, x, nf, bar, work, ord, no, nm, id,
 			printf "%s</p>\n", e == "svg" ? " (open a file to zoom and search)" : "" > HTML
 			if (id[r] in bar) continue
 			for (j = 1; j <= 2; j++)
-				inline_svg(fg "/" fl[r] "." x[j] ".svg", sprintf("%s (%s), steady state, by %s (folded stacks in flamegraphs/%s.%s.folded)", nm[r], substr(id[r], 1, 12), x[j], fl[r], x[j]))
+				inline_svg(fg "/" fl[r] "." x[j] ".svg", sprintf("%s (%s), steady state, by %s (folded stacks in flamegraphs/%s.%s.folded)", nm[r], sid(id[r]), x[j], fl[r], x[j]))
 		}
 	}
 	for (i = 1; i <= 2; i++) {
@@ -855,4 +855,12 @@ function reading() {
 	printf "<p><b>Step MFU and GPU-busy MFU.</b> Both are the model FLOPs (matmuls) of an execution over the dense peak of the GPU and a time: the step time for step MFU, the time the GPU ran the module's thunks for GPU-busy MFU. A step MFU well below its GPU-busy MFU means idle time inside the step (host-bound, waits); a low GPU-busy MFU means the kernels themselves are slow (the roofline's bound says memory or compute).</p>\n" > HTML
 	printf "<p><b>What-if assumptions.</b> Each scenario changes durations in the graph measured on the aligned clocks and predicts the step: dependencies are inferred from times (a thunk waits for the one before it on its stream and for the last arrival at a collective), and gaps are kept as measured except in no-gaps. A gain is an estimate, an upper bound where gaps dominate; a negative gain means the scenario's median durations or starts (no-straggler) are slower than the measured ones. To do: take the largest gains as the places to try, then measure the change and compare the two runs (<code>pipelines/diff.sh</code>).</p>\n" > HTML
 	printf "</section>\n" > HTML
+}
+
+# sid(ID): a ProgramId for people: a fingerprint (hex digits) by its
+# first 12, as everywhere in the report; any other id whole (such as
+# nsysjax-extract's "missing-hlo-N" for a module without a dump, whose
+# 12 first characters are the same for every such module).
+function sid(id) {
+	return id ~ /^[0-9a-f]+$/ && length(id) > 12 ? substr(id, 1, 12) : id
 }
