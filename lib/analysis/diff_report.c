@@ -93,8 +93,10 @@ diff_report(struct diff *d, FILE *fp, size_t maxmod)
 	char name[64], pct[32], p[32], share[400], alpha[400], thr[400];
 	size_t i, n, nmod = diff_nmodules(d);
 
+	/* Times are GPU-busy time (the thunks' time summed), not step time
+	 * (an execution's span over its devices): named so. */
 	fprintf(fp, "%-40s %11s %11s %12s %9s %8s %14s\n", "module",
-	    "executions", "before ms", "after ms", "change", "p adj.",
+	    "executions", "busy bef ms", "busy aft ms", "change", "p adj.",
 	    "contribution");
 	n = nmod < maxmod ? nmod : maxmod;
 	for (i = 0; i < n; i++) {
@@ -111,7 +113,8 @@ diff_report(struct diff *d, FILE *fp, size_t maxmod)
 		fprintf(fp, "... %zu more modules (-s for all)\n", nmod - n);
 	fmt_pct(pct, sizeof pct, t->change_pct);
 	fmt_pval(p, sizeof p, t->p);
-	fprintf(fp, "total: %.3f ms -> %.3f ms, change %.3f ms (%s, p %s) "
+	fprintf(fp, "total: GPU-busy time (thunk time summed, not step time) "
+	    "%.3f ms -> %.3f ms, change %.3f ms (%s, p %s) "
 	    "at BEFORE's executions\n", t->before_ms, t->after_ms,
 	    t->change_ms, pct, p);
 	/* The options as given, without exponent (tsv_fmt_f64). */

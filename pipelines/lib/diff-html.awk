@@ -106,7 +106,7 @@ file <= 3 && FNR == 1 {
 
 file == 1 {
 	if ($c["Module"] == "(all)") {
-		total = sprintf("Total: %s ms before, %s ms after; change %s ms (%s) at the first run's executions, p %s.",
+		total = sprintf("Total GPU-busy time (thunk time summed, not step time): %s ms before, %s ms after; change %s ms (%s) at the first run's executions, p %s.",
 		    fms($c["TotalBeforeMs"]), fms($c["TotalAfterMs"]), fms($c["ContributionMs"]),
 		    fpct($c["ChangePercent"]), fp($c["PValue"]))
 		next
