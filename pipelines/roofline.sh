@@ -103,16 +103,23 @@ END {
 
 if command -v gnuplot > /dev/null && lines2 "$W/points.tsv"; then
 	read -r P V B < "$W/roofs"
+	# The x axis from the points drawn (rates of 1 GFLOP/s and more, the
+	# y range), a factor of 2 either side: autoscaled, the points left
+	# out below the range still stretched it (to 1e-8 for a smallest
+	# point at 0.03).
+	XR=$(awk -F'\t' 'NR > 1 && $2 + 0 >= 0.001 && $1 + 0 > 0 { if (lo == "" || $1 + 0 < lo) lo = $1 + 0; if ($1 + 0 > hi) hi = $1 + 0 }
+	    END { if (lo != "") printf "%.9f %.9f", lo / 2, hi * 2 }' "$W/points.tsv")
+	XLO=${XR% *} XHI=${XR#* }
 	# The output path reaches gnuplot as an argument, never spliced into
 	# its program text (a path may hold quotes).
-	gnuplot -c /dev/stdin "$W/points.tsv" "$P" "$V" "$B" "$OUT/roofline.svg" 2> "$W/gp.err" <<'GP' ||
+	gnuplot -c /dev/stdin "$W/points.tsv" "$P" "$V" "$B" "$OUT/roofline.svg" "${XLO:-}" "${XHI:-}" 2> "$W/gp.err" <<'GP' ||
 set encoding utf8; set terminal svg size 900,540 dynamic noenhanced background rgb 'white'; set output ARG5
 set title "Roofline of the steady state: the 50 longest operations (rates below 1 GFLOP/s not shown)"
 set xlabel "Arithmetic intensity [FLOP/B]"; set ylabel "Achieved [TFLOP/s]"
 set logscale xy; set grid; set key bottom right; set yrange [0.001:*]; set format y "%g"; set format x "%g"
 P = real(ARG2); V = real(ARG3); B = real(ARG4)
 roof(x, p) = (B > 0 && p > 0) ? (x * B / 1000 < p ? x * B / 1000 : p) : NaN
-set samples 400; set xrange [*:*]
+set samples 400; set xrange [*:*]; if (ARG6 ne "" && ARG7 ne "") set xrange [real(ARG6):real(ARG7)]
 plot ARG1 using 1:($3 == 1 ? $2 : NaN) skip 1 with points pointtype 7 pointsize 0.8 title "matmul operations", \
      ARG1 using 1:($3 == 0 ? $2 : NaN) skip 1 with points pointtype 6 pointsize 0.8 title "other operations", \
      roof(x, P) with lines linewidth 2 title sprintf("matmul roof (%g TFLOP/s, %g GB/s)", P, B), \

@@ -143,4 +143,14 @@ if have_data; then
 else
 	[ -n "$first" ] && ok || notok "no inline flame graph"
 fi
+# One palette: a collective has one colour in every plot that names it
+# (its key's sample line follows its name in gnuplot's SVG).
+if command -v gnuplot > /dev/null && [ -s "$T/r/plots/bandwidth.svg" ]; then
+	for p in bandwidth waits wait-size; do
+		awk -v p="$p" '/<text>[a-z-]+<\/text>/ { t = $0; sub(/.*<text>/, "", t); sub(/<.*/, "", t); next }
+		    t != "" && /stroke=.rgb/ { s = $0; sub(/.*stroke=.rgb\(/, "", s); sub(/\).*/, "", s); gsub(/ /, "", s); print t, s, p; t = "" }' "$T/r/plots/$p.svg"
+	done | sort -u > "$T/colours"
+	awk '{ if ($1 in c && c[$1] != $2) { print $1 ": " c[$1] " in " w[$1] ", " $2 " in " $3; bad = 1 } c[$1] = $2; w[$1] = $3; n++ }
+	    END { exit bad || n < 3 }' "$T/colours" > "$T/colbad" && ok || notok "colours differ between plots: $(cat "$T/colbad")"
+fi
 done_testing t79-html
