@@ -80,14 +80,18 @@ BEGIN {
 	T = OUT "/critpath.txt"; H = OUT "/critpath-section.html"
 	nm = load(OUT "/modules.tsv", mods); ns = load(OUT "/scenario-means.tsv", means)
 	print "Critical path of the steady state, per module (means over executions; ms)" > T
+	# The module column as wide as its longest label, the ProgramId by
+	# its first 12 characters: a name cut short is lost to a person.
+	wl = 6
+	for (r = 2; r <= nm && r <= 11; r++) { $0 = mods[r]; l = length($2 " (" substr($1, 1, 12) ")"); if (l > wl) wl = l }
 	for (r = 2; r <= nm && r <= 11; r++) { $0 = mods[r]
-		printf "  %-28.28s %3d dev %4d exec  step %10.3f  compute %5.1f%%  comm %5.1f%%  peer wait %5.1f%%  gap %5.1f%%%s\n",
-		    $2 " (" substr($1, 1, 6) ")", $3, $4, $5, ($5 > 0 ? 100 * $6 / $5 : 0), ($5 > 0 ? 100 * $7 / $5 : 0),
+		printf "  %-" wl "s %3d dev %4d exec  step %10.3f  compute %5.1f%%  comm %5.1f%%  peer wait %5.1f%%  gap %5.1f%%%s\n",
+		    $2 " (" substr($1, 1, 12) ")", $3, $4, $5, ($5 > 0 ? 100 * $6 / $5 : 0), ($5 > 0 ? 100 * $7 / $5 : 0),
 		    ($5 > 0 ? 100 * $8 / $5 : 0), ($5 > 0 ? 100 * $9 / $5 : 0), ($11 > 0 ? "  host-bound" : "") > T }
 	print "" > T
 	print "What-if scenarios, the module that does the work (estimates from the measured graph; ms)" > T
 	for (r = 2; r <= ns; r++) { $0 = means[r]
-		if ($1 == p) printf "  %-28.28s measured %10.3f  predicted %10.3f  gain %9.3f (%6.2f%%)\n", $2, $4, $5, $6, $7 > T }
+		if ($1 == p) printf "  %-" (wl > 28 ? wl : 28) "s measured %10.3f  predicted %10.3f  gain %9.3f (%6.2f%%)\n", $2, $4, $5, $6, $7 > T }
 	for (r = 2; r <= nm; r++) { $0 = mods[r]; if ($11 > 0) h = 1 }
 	if (h) print "  Some executions are host-bound (gaps are over half of the critical path): GPU what-ifs are optimistic there." > T
 	close(T)

@@ -233,6 +233,11 @@ if [ -d "$T/c4/frames" ]; then
 	done
 	sh pipelines/roofline.sh -o "$T/lfr" "$T/lf" > /dev/null 2>&1
 	grep -q "^$long " "$T/lfr/summary.txt" && ok || notok "roofline summary: $long cut: $(grep custom-call.219 "$T/lfr/summary.txt")"
+	# The critical path's modules: name and the ProgramId's first 12
+	# characters, whole (the ProgramId was cut to 5).
+	awk -F'\t' 'NR > 1 && NR <= 11 { print "  " $2 " (" substr($1, 1, 12) ") " }' "$T/c4/critpath/modules.tsv" > "$T/cpl"
+	while IFS= read -r l; do grep -qF -- "$l" "$T/c4/report.txt" || echo "$l"; done < "$T/cpl" > "$T/cpmiss"
+	[ -s "$T/cpl" ] && [ ! -s "$T/cpmiss" ] && ok || notok "critical path labels cut: $(cat "$T/cpmiss")"
 fi
 if [ -d "$T/ex/frames" ]; then
 	# A thunk of the example renamed command_buffer_9 (no hlo row: XLA
@@ -246,5 +251,14 @@ if [ -d "$T/ex/frames" ]; then
 	awk -F'\t' 'NR > 1 && $1 == "" { f = 1 } END { exit !f }' "$T/cbr/flamegraphs/opcodes.tsv" &&
 	    sed -n '/^GPU time by HLO operation/,/^The thunks/p' "$T/cbr/report.txt" | grep -q '^  (no HLO instruction: command buffers' && ok ||
 		notok "the opcode row without an HLO instruction is not named: $(sed -n '/^GPU time by HLO operation/,/^The thunks/p' "$T/cbr/report.txt" | head -12)"
+	# A module without an HLO dump: nsysjax-extract names it
+	# missing-hlo-N, which the report shows whole (its first 12
+	# characters are every such module's).  Planted: jit_init's
+	# ProgramId made missing-hlo-7 in every frame of a copy.
+	id=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["Name"] == "jit_init" { print $c["ProgramId"]; exit }' "$T/ex/frames/module.tsv")
+	mkdir "$T/mh"
+	for f in "$T/ex/frames/"*; do sed "s/$id/missing-hlo-7/g" "$f" > "$T/mh/${f##*/}"; done
+	sh $R -q --skip=0 -o "$T/mhr" "$T/mh" > /dev/null 2>&1
+	[ -n "$id" ] && grep -q 'jit_init (missing-hlo-7)' "$T/mhr/report.txt" && ok || notok "missing-hlo-7 not whole in report.txt: $(grep -o 'jit_init ([^)]*)' "$T/mhr/report.txt" | sort -u)"
 fi
 done_testing t78-report
