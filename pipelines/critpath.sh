@@ -101,7 +101,16 @@ BEGIN {
 	printf "<h3>Critical time by label, per module (means over executions, ms)</h3>\n" > H
 	table(mods, nm, "ProgramId,Module,Devices,Executions,StepMs,ComputeMs,CommunicationMs,PeerWaitMs,GapMs,GapShare,OffPathWaitMs")
 	printf "<h3>What-if scenarios per module (means over executions, ms)</h3>\n" > H
-	table(means, ns, "ProgramId,Scenario,Executions,MeasuredMs,PredictedMs,GainMs,GainPct")
+	# The modules that hold time (1%% of the critical time or more,
+	# TotalMs) in the table; the rest named in one line.
+	for (r = 2; r <= nm; r++) { $0 = mods[r]; tot += $13 }
+	for (r = 2; r <= nm; r++) { $0 = mods[r]; if (tot > 0 && $13 >= 0.01 * tot) hold[$1] = 1
+		else small = small (small == "" ? "" : ", ") $2 " (" substr($1, 1, 12) ")" }
+	nh = 1; held[1] = means[1]
+	for (r = 2; r <= ns; r++) { $0 = means[r]; if ($1 in hold) held[++nh] = means[r] }
+	table(held, nh, "ProgramId,Scenario,Executions,MeasuredMs,PredictedMs,GainMs,GainPct")
+	if (small != "")
+		printf "<p class=\"note\">%s: under 1%% of the critical time each; their scenarios are in <code>critpath/scenario-means.tsv</code>.</p>\n", esc(small) > H
 	svg = OUT "/step.svg"
 	if ((getline line < svg) > 0) {
 		printf "<figure>\n" > H

@@ -238,6 +238,17 @@ if [ -d "$T/c4/frames" ]; then
 	awk -F'\t' 'NR > 1 && NR <= 11 { print "  " $2 " (" substr($1, 1, 12) ") " }' "$T/c4/critpath/modules.tsv" > "$T/cpl"
 	while IFS= read -r l; do grep -qF -- "$l" "$T/c4/report.txt" || echo "$l"; done < "$T/cpl" > "$T/cpmiss"
 	[ -s "$T/cpl" ] && [ ! -s "$T/cpmiss" ] && ok || notok "critical path labels cut: $(cat "$T/cpmiss")"
+	# The what-if table holds the modules with 1% of the critical time
+	# or more (TotalMs); the others, trivial, are named in one line.
+	awk -F'\t' 'NR == FNR { if (FNR > 1) { t[$1] = $13; s += $13 }; next }
+	    END { for (k in t) print (t[k] >= 0.01 * s ? "big" : "small"), substr(k, 1, 12) }' "$T/c4/critpath/modules.tsv" /dev/null > "$T/sizes"
+	sed -n '/What-if scenarios per module/,/<\/table>/p' "$T/c4/critpath/critpath-section.html" > "$T/wi"
+	bad=$(while read -r kind id; do
+		n=$(grep -c "<td>$id</td>" "$T/wi")
+		if [ "$kind" = big ] && [ "$n" -eq 0 ]; then echo "$id missing"; fi
+		if [ "$kind" = small ] && { [ "$n" -gt 0 ] || ! grep -q "($id)[^<]*under 1%" "$T/c4/critpath/critpath-section.html"; }; then echo "$id not in one line"; fi
+	done < "$T/sizes")
+	grep -q small "$T/sizes" && [ -z "$bad" ] && ok || notok "what-if table: $bad"
 fi
 if [ -d "$T/ex/frames" ]; then
 	# A thunk of the example renamed command_buffer_9 (no hlo row: XLA
