@@ -2,7 +2,8 @@
  * nsysjax-diff compares two runs: two thunk (or two module) frames, BEFORE
  * and AFTER, matched by module and thunk name, with per-item statistics,
  * a significance test adjusted for multiple testing, each item's share of
- * the total change, and a regression gate for CI (exit 3).  The rules are
+ * the total change, and a regression gate for CI (exit 3; exit 4 when the
+ * gate found none but could not have: too few executions).  The rules are
  * in lib/analysis/diff.h.
  */
 #include <stdio.h>
@@ -41,7 +42,8 @@ static const struct opt_tool tool = { usage_line,
     "  -p, --alpha=LEVEL    significance level (default 0.05)\n"
     "  -t, --threshold=PCT  gate: exit 3 when an item, a module or the\n"
     "                       total is slower by more than PCT percent and\n"
-    "                       significant\n"
+    "                       significant; else exit 4 when a test had too\n"
+    "                       few executions to be significant\n"
     "  -m, --min-ms=MS      gate: ignore items and modules contributing\n"
     "                       less than MS ms (default 0)\n"
     "  -h, --help           this text\n"
@@ -210,7 +212,9 @@ main(int argc, char *argv[])
 		err_die("<stdout>: write error:");
 	if (!o.quiet && diff_report(c.d, stderr, 10) != 0)
 		err_die("<stderr>: write error:");
-	rc = diff_regressed(c.d) ? 3 : 0;
+	/* 3: a regression; 4: none found, but some test could not have
+	 * found one (too few executions): a CI tells them apart. */
+	rc = diff_regressed(c.d) ? 3 : diff_powerless(c.d) ? 4 : 0;
 	diff_free(c.d);
 	return rc;
 }

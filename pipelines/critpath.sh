@@ -34,7 +34,7 @@ CP -t breakdown,scenarios,path -o "$OUT" --comm-scale "$COMM" ${SCALE:+--scale "
 # Per module: executions, means of the step and of each label, shares;
 # per module and scenario: the mean predicted step and gain; the step to
 # draw (lib/critpath-tables.awk, one pass).
-awk -F'\t' -v MODULES="$OUT/modules.tsv" -v MEANS="$OUT/scenario-means.tsv" -v TOP="$W/top" \
+MODULES=$OUT/modules.tsv MEANS=$OUT/scenario-means.tsv TOP=$W/top awk -F'\t' \
     -f "$LIB/sort.awk" -f "$LIB/critpath-tables.awk" "$OUT/breakdown.tsv" "$OUT/scenarios.tsv"
 
 # The step drawn: the module with the most time, its median execution.
@@ -49,7 +49,8 @@ fi
 # The tables for a person (critpath.txt, also on standard output) and the
 # report's section (critpath-section.html: the tables, the picture, the
 # caveat); the notes of nsysjax-critpath on standard error.
-awk -F'\t' -v OUT="$OUT" -v W="$W" -v p="$top" -v exec="$exec" '
+OUT=$OUT W=$W awk -F'\t' -v p="$top" -v exec="$exec" '
+BEGIN { OUT = ENVIRON["OUT"]; W = ENVIRON["W"] }	# paths as data, not -v
 function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); return s }
 # load(FILE, A): the lines of FILE in A[1..]; their number.
 function load(file, a,    n, line) {
@@ -79,14 +80,18 @@ BEGIN {
 	T = OUT "/critpath.txt"; H = OUT "/critpath-section.html"
 	nm = load(OUT "/modules.tsv", mods); ns = load(OUT "/scenario-means.tsv", means)
 	print "Critical path of the steady state, per module (means over executions; ms)" > T
+	# The module column as wide as its longest label, the ProgramId by
+	# its first 12 characters: a name cut short is lost to a person.
+	wl = 6
+	for (r = 2; r <= nm && r <= 11; r++) { $0 = mods[r]; l = length($2 " (" substr($1, 1, 12) ")"); if (l > wl) wl = l }
 	for (r = 2; r <= nm && r <= 11; r++) { $0 = mods[r]
-		printf "  %-28.28s %3d dev %4d exec  step %10.3f  compute %5.1f%%  comm %5.1f%%  peer wait %5.1f%%  gap %5.1f%%%s\n",
-		    $2 " (" substr($1, 1, 6) ")", $3, $4, $5, ($5 > 0 ? 100 * $6 / $5 : 0), ($5 > 0 ? 100 * $7 / $5 : 0),
+		printf "  %-" wl "s %3d dev %4d exec  step %10.3f  compute %5.1f%%  comm %5.1f%%  peer wait %5.1f%%  gap %5.1f%%%s\n",
+		    $2 " (" substr($1, 1, 12) ")", $3, $4, $5, ($5 > 0 ? 100 * $6 / $5 : 0), ($5 > 0 ? 100 * $7 / $5 : 0),
 		    ($5 > 0 ? 100 * $8 / $5 : 0), ($5 > 0 ? 100 * $9 / $5 : 0), ($11 > 0 ? "  host-bound" : "") > T }
 	print "" > T
-	print "What-if scenarios, the module with the most time (estimates from the measured graph; ms)" > T
+	print "What-if scenarios, the module that does the work (estimates from the measured graph; ms)" > T
 	for (r = 2; r <= ns; r++) { $0 = means[r]
-		if ($1 == p) printf "  %-28.28s measured %10.3f  predicted %10.3f  gain %9.3f (%6.2f%%)\n", $2, $4, $5, $6, $7 > T }
+		if ($1 == p) printf "  %-" (wl > 28 ? wl : 28) "s measured %10.3f  predicted %10.3f  gain %9.3f (%6.2f%%)\n", $2, $4, $5, $6, $7 > T }
 	for (r = 2; r <= nm; r++) { $0 = mods[r]; if ($11 > 0) h = 1 }
 	if (h) print "  Some executions are host-bound (gaps are over half of the critical path): GPU what-ifs are optimistic there." > T
 	close(T)
@@ -96,7 +101,16 @@ BEGIN {
 	printf "<h3>Critical time by label, per module (means over executions, ms)</h3>\n" > H
 	table(mods, nm, "ProgramId,Module,Devices,Executions,StepMs,ComputeMs,CommunicationMs,PeerWaitMs,GapMs,GapShare,OffPathWaitMs")
 	printf "<h3>What-if scenarios per module (means over executions, ms)</h3>\n" > H
-	table(means, ns, "ProgramId,Scenario,Executions,MeasuredMs,PredictedMs,GainMs,GainPct")
+	# The modules that hold time (1%% of the critical time or more,
+	# TotalMs) in the table; the rest named in one line.
+	for (r = 2; r <= nm; r++) { $0 = mods[r]; tot += $13 }
+	for (r = 2; r <= nm; r++) { $0 = mods[r]; if (tot > 0 && $13 >= 0.01 * tot) hold[$1] = 1
+		else small = small (small == "" ? "" : ", ") $2 " (" substr($1, 1, 12) ")" }
+	nh = 1; held[1] = means[1]
+	for (r = 2; r <= ns; r++) { $0 = means[r]; if ($1 in hold) held[++nh] = means[r] }
+	table(held, nh, "ProgramId,Scenario,Executions,MeasuredMs,PredictedMs,GainMs,GainPct")
+	if (small != "")
+		printf "<p class=\"note\">%s: under 1%% of the critical time each; their scenarios are in <code>critpath/scenario-means.tsv</code>.</p>\n", esc(small) > H
 	svg = OUT "/step.svg"
 	if ((getline line < svg) > 0) {
 		printf "<figure>\n" > H

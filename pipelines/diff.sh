@@ -4,7 +4,9 @@
 # op_names), the differential flame graph (nsysjax-fold --diff; an SVG
 # when flamegraph.pl is on PATH) and an HTML section (a fragment for a
 # larger report, and a page of its own).  Exit 3 when the gate (-t)
-# finds a regression, after writing everything.  See README.md,
+# finds a regression, else 4 when it could not have (too few executions
+# for a test to be significant: nsysjax-diff's "no power"), after
+# writing everything.  See README.md,
 # "pipelines/diff.sh".
 set -eu
 USAGE='pipelines/diff.sh -o dir [-n] [-p level] [-t percent] before_input ... -- after_input ...'
@@ -71,7 +73,7 @@ rc=0
 nsysjax-diff $opts ${gate:+-t "$gate"} -b "$B/module.tsv" -a "$A/module.tsv" \
 	"$W/before.steady_thunk.tsv" "$W/after.steady_thunk.tsv" \
 	> "$W/thunks.tsv" 2> "$W/report.txt" || rc=$?
-[ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || { cat "$W/report.txt" >&2; exit 1; }
+[ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || [ "$rc" -eq 4 ] || { cat "$W/report.txt" >&2; exit 1; }
 nsysjax-diff -q -s $opts -b "$B/module.tsv" -a "$A/module.tsv" \
 	"$W/before.steady_thunk.tsv" "$W/after.steady_thunk.tsv" > "$W/modules.tsv"
 nsysjax-diff -q -k op_name $opts -b "$B/module.tsv" -a "$A/module.tsv" \
@@ -124,6 +126,6 @@ cp "$W/diff-section.html" "$OUT/diff-section.html"
 	printf '</body>\n</html>\n'
 } > "$W/diff.html"
 cp "$W/diff.html" "$OUT/diff.html"
-# Exit 3 is the gate's verdict, not a failure: the output stays.
+# Exits 3 and 4 are the gate's verdicts, not failures: the output stays.
 out_complete
 exit "$rc"

@@ -29,8 +29,8 @@ set --
 while IFS= read -r id; do [ -z "$id" ] || set -- "$@" -p "$id"; done < "$W/top"
 nsysjax-fold -o "$OUT" -b source,op_name,opcode "$@" -H "$F/hlo.tsv" -M "$SD/module.tsv" \
     -S "$F/stackframes.tsv" -u "$unit" "$SD/thunk.tsv"
-awk -F'\t' -v TOP="$W/top" '
-BEGIN { while ((getline id < TOP) > 0) if (id != "") { top[id] = ++nt; ids[nt] = id; f[id] = "module-" substr(id, 1, 12) }
+TOP=$W/top awk -F'\t' '
+BEGIN { TOP = ENVIRON["TOP"]; while ((getline id < TOP) > 0) if (id != "") { top[id] = ++nt; ids[nt] = id; f[id] = "module-" substr(id, 1, 12) }
 	close(TOP) }
 FNR == 1 { split("", c); for (i = 1; i <= NF; i++) c[$i] = i; next }
 $c["ProgramId"] in top { id = $c["ProgramId"]; n[id] = $c["Name"]; t[id] += $c["ProjDurMs"] }

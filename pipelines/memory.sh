@@ -17,7 +17,7 @@ frames "$@"
 table_dir
 steady module
 top_modules "$SD/module.tsv" > "$W/top"
-awk -v TOP="$W/top" -v SERIES="$TD/series.tsv" -f "$LIB/tsv.awk" -f "$LIB/memory.awk" \
+TOP=$W/top SERIES=$TD/series.tsv awk -f "$LIB/tsv.awk" -f "$LIB/memory.awk" \
 	"$F/heap.tsv" "$F/module.tsv" > "$W/p"
 sorted "$W/p" -k5,5nr -k1,1 -k3,3n > "$TD/peaks.tsv"
 put peaks "$TD/peaks.tsv"

@@ -63,7 +63,7 @@ shift $((OPTIND - 1))
 [ -n "$OUT" ] || bad_usage "no output directory (-o)"
 # A regular expression awk refuses is a usage error, not a failed job.
 for re in "$KEEP" "$DROP"; do
-	[ -z "$re" ] || echo | awk -v re="$re" '{ exit !("" ~ re || 1) }' 2> /dev/null ||
+	[ -z "$re" ] || echo | RE=$re awk '{ exit !("" ~ ENVIRON["RE"] || 1) }' 2> /dev/null ||
 		bad_usage "not a regular expression: '$re'"
 done
 
@@ -80,7 +80,7 @@ progress() {
 # warning, not a failed report; the warnings come in plot order.  The
 # skews' two plots were drawn up before (skew_plots, plots.awk's PART).
 plots() {
-	awk -v PART=rest -v OUT="$OUT" -v W="$W" -v ST="$ST" -f "$LIB/sort.awk" -f "$LIB/plots.awk"
+	OUT=$OUT W=$W ST=$ST awk -v PART=rest -f "$LIB/sort.awk" -f "$LIB/plots.awk"
 	: > "$W/gpw.1"
 	if [ "$JOBS" -gt 1 ]; then
 		draw_plots 1 2 & _bg=$!
@@ -97,7 +97,7 @@ plots() {
 # own once nsysjax-align -s has written them, beside the sections: at
 # 256 devices 2.2 s of mawk, which at the end held up the report alone.
 skew_plots() {
-	awk -v PART=skews -v OUT="$OUT" -v W="$W" -v ST="$ST" -f "$LIB/sort.awk" -f "$LIB/plots.awk"
+	OUT=$OUT W=$W ST=$ST awk -v PART=skews -f "$LIB/sort.awk" -f "$LIB/plots.awk"
 }
 # draw_plots G N: the plots whose number is G + 1 modulo N (counting from
 # 1), in one gnuplot process: a program calls them in turn (call, not
@@ -173,13 +173,15 @@ jobs_wait_for() {
 }
 # job_messages NAME...: the messages of the jobs NAME, paths made the
 # user's: a pipeline's work file is no file of theirs.
-# One sed for them all: those with messages.
+# One awk for them all: those with messages.  The paths are data (the
+# environment), never program text: a '|', '&', '\' or newline in -o is
+# a character of a path.  Should the rewriting fail, the messages are
+# shown as they are: it never fails the report.
 job_messages() {
 	_names=$*
 	set --	# (in a function: the caller's arguments stay)
 	for name in $_names; do [ ! -s "$W/$name.err" ] || set -- "$@" "$W/$name.err"; done
-	[ $# -eq 0 ] || sed -e "s|$NEW|$FINAL|g" \
-	    -e "s|[^ :'\"]*/nsysjax-pipeline\.[A-Za-z0-9]*/\([^ :'\"]*\)|intermediate file \1|g" "$@"
+	[ $# -eq 0 ] || NEW=$NEW FINAL=${FINAL:-} awk -f "$LIB/messages.awk" "$@" 2> /dev/null || cat "$@"
 }
 
 # stop_jobs: the running jobs stopped, with every process they started
@@ -248,12 +250,49 @@ alive() {
 	:
 }
 
+# lock_final: the lock of the replace step, a directory beside -o's
+# (mkdir is atomic), LOCK; another report holding it is waited for (the
+# step takes milliseconds), 10 s at most, after which the lock is taken
+# to be left by a report that was killed (kill -9: no trap ran).
+LOCK=''
+lock_final() {
+	_l=$parent/.${FINAL##*/}.lock _n=0
+	until mkdir -- "$_l" 2> /dev/null; do
+		_n=$((_n + 1))
+		if [ "$_n" -gt 100 ]; then
+			rmdir -- "$_l" 2> /dev/null || die "$_l: cannot take the lock of $FINAL"
+			_n=0
+		fi
+		sleep 0.1
+	done
+	LOCK=$_l
+}
+# rename_onto FROM TO: FROM renamed TO, which must not exist: should a
+# directory TO appear meanwhile, mv would move FROM into it (TO/FROM's
+# name); the rename is then undone and fails, so that no report ends
+# inside another.  GNU mv's -T (rename(2) semantics) when mv has it.
+rename_onto() {
+	if [ -z "${MV_T+x}" ]; then
+		MV_T=''
+		_p=$parent/.${FINAL##*/}.mvt.$$
+		if mkdir -- "$_p" && mv -T -- "$_p" "$_p.t" 2> /dev/null; then MV_T=-T; rmdir -- "$_p.t"; else rmdir -- "$_p" 2> /dev/null || :; fi
+	fi
+	[ ! -e "$2" ] && [ ! -L "$2" ] || return 1
+	# shellcheck disable=SC2086
+	mv $MV_T -- "$1" "$2" 2> /dev/null || return 1
+	if [ -e "$2/${1##*/}" ]; then
+		mv -- "$2/${1##*/}" "$1" 2> /dev/null || :
+		return 1
+	fi
+}
+
 # On exit the jobs and their processes stopped, then the work
 # directories removed; on a signal the same, and the signal's status.
 NEW=''
 # (A report that ends well has waited for every job: no process of it
 # is left to look for.)
 trap '_st=$?; trap "" INT TERM; [ "$_st" -eq 0 ] && [ -z "$JOBQ" ] || stop_jobs; rm -rf "$W" ${NEW:+"$NEW"}
+	[ -z "$LOCK" ] || rmdir -- "$LOCK" 2> /dev/null || :
 	[ "$_st" -eq 0 ] || [ -z "$OUT_MADE" ] || rm -rf -- "$OUT_MADE"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
@@ -347,7 +386,8 @@ F=$FR
 # matches -m's expression and not -x's; then filter_modules keeps the
 # rows of those programs of a frame on stdin.
 if [ -n "$KEEP$DROP" ]; then
-	awk -F'\t' -v keep="$KEEP" -v drop="$DROP" '
+	KEEP=$KEEP DROP=$DROP awk -F'\t' '
+	BEGIN { keep = ENVIRON["KEEP"]; drop = ENVIRON["DROP"] }
 	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	{ id = $c["ProgramId"]; name = $c["Name"]
 	  if ((keep == "" || name ~ keep || id ~ keep) && (drop == "" || !(name ~ drop || id ~ drop))) print id }' \
@@ -388,6 +428,16 @@ steady_job() {
 # same estimate again, its messages already in align.err.
 skews_job() { nsysjax-align -s "$OUT/alignment_skews.tsv" "$FR/communication.tsv" > /dev/null 2>&1; }
 job skews skews_job
+# The whole run on the aligned clocks, for ui.perfetto.dev, beside the
+# report (report.html links it).  Never fatal: without it the link is
+# left out, with the reason.
+timeline_job() {
+	nsysjax-timeline -c "$OUT/corrections.tsv" "$FR" > "$OUT/timeline.perfetto-trace" 2> "$W/timeline.note" || {
+		rm -f "$OUT/timeline.perfetto-trace"
+		printf '%s: no timeline: %s\n' "$PROG" "$(head -n 1 "$W/timeline.note")" >&2
+	}
+}
+job timeline timeline_job
 for f in thunk module communication; do job "steady-$f" steady_job "$f"; done
 jobs_wait
 
@@ -460,7 +510,7 @@ fi
 run pgle
 jobs_wait
 job_messages align steady-thunk steady-module steady-communication stats coll flamegraphs variability summary \
-	pgle communication memory critpath roofline skewplots plots >&2
+	pgle communication memory critpath roofline skewplots plots timeline >&2
 
 # The same run made again from its own frames: its comparison with
 # another run (pipelines/diff.sh -o DIR/diff) stays.
@@ -472,20 +522,36 @@ else
 	echo "pipelines/report.sh: gnuplot not found: no plots" >&2
 fi
 progress "writing report.txt and report.html"
-awk -v OUT="$OUT" -v FR="$FR" -v W="$W" -v PLOTS="$PLOTS" -f "$LIB/fmt.awk" -f "$LIB/report.awk" -- "$@"
+OUT=$OUT FR=$FR W=$W awk -v PLOTS="$PLOTS" -f "$LIB/sort.awk" -f "$LIB/fmt.awk" -f "$LIB/report.awk" -- "$@"
 
 # Complete: the new report replaces the old one whole (its frames moved
-# over when they were the input), signals held off meanwhile.
+# over when they were the input), signals held off meanwhile, under a
+# lock that other reports into the same directory take too (see
+# lock_final): of two reports into one directory the second replaces
+# the first's whole, as when they do not overlap.  The rename goes onto a
+# path that must not exist (rename_onto): never into a directory made
+# meanwhile by another program, which wins, and this report fails,
+# saying so.  What was made there is not this report's: OUT_MADE is
+# emptied before it fails.
 trap '' INT TERM
-if [ -d "$FINAL" ]; then
+lock_final
+won() { OUT_MADE=''; die "$FINAL: written by another program while this report ran: this report is not kept"; }
+if [ -d "$FINAL" ] && [ ! -L "$FINAL" ]; then
+	[ -f "$FINAL/report.txt" ] || [ -z "$(ls -A -- "$FINAL")" ] || won
 	[ "$SAME" = 0 ] || mv "$FINAL/frames" "$OUT/frames"
 	OLD=$parent/.${FINAL##*/}.old.$$
 	rm -rf -- "$OLD"
-	mv -- "$FINAL" "$OLD" && mv -- "$OUT" "$FINAL" && rm -rf -- "$OLD" || die "$FINAL: cannot replace it"
+	mv -- "$FINAL" "$OLD" || die "$FINAL: cannot replace it"
+	rename_onto "$OUT" "$FINAL" || { [ -e "$FINAL" ] && won; mv -- "$OLD" "$FINAL" 2> /dev/null || :; die "$FINAL: cannot replace it"; }
+	rm -rf -- "$OLD"
+elif [ -e "$FINAL" ] || [ -L "$FINAL" ]; then
+	won
 else
-	mv -- "$OUT" "$FINAL" || die "$FINAL: cannot create it"
+	rename_onto "$OUT" "$FINAL" || { [ ! -e "$FINAL" ] || won; die "$FINAL: cannot create it"; }
 fi
 NEW='' OUT=$FINAL
+rmdir -- "$LOCK" 2> /dev/null || :
+LOCK=''
 trap 'exit 130' INT
 trap 'exit 143' TERM
 cat "$OUT/report.txt"

@@ -52,8 +52,10 @@ fi
 # The plot's data: intensity and TFLOP/s of the heavy operations (the 50
 # longest with a rate), and the roofs (the largest matmul peak, the FP32
 # peak, the bandwidth: GBps / MemoryUtil), "P V B" in $W/roofs.
-awk -F'\t' -v N="$count" -v TXT="$OUT/summary.txt" -v HTML="$OUT/section.html" \
-    -v POINTS="$W/points.tsv" -v ROOFS="$W/roofs" -v COPY="$copy" '
+TXT=$OUT/summary.txt HTML=$OUT/section.html POINTS=$W/points.tsv ROOFS=$W/roofs COPY=$copy \
+    awk -F'\t' -v N="$count" '
+BEGIN { TXT = ENVIRON["TXT"]; HTML = ENVIRON["HTML"]; POINTS = ENVIRON["POINTS"]	# paths as data, not -v
+	ROOFS = ENVIRON["ROOFS"]; COPY = ENVIRON["COPY"] }
 function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); return s }
 BEGIN { split("modules steps ops", x, " ")
 	for (i = 1; i <= 3; i++) { tn[ARGV[i + 1]] = COPY "/" x[i] ".tsv"; if (COPY != "") printf "" > tn[ARGV[i + 1]] } }
@@ -101,25 +103,37 @@ END {
 	printf "</table>\n" > HTML
 	for (i = 1; i <= nfn; i++) printf "<p>[%d] %s.</p>\n", i, esc(fnt[i]) > HTML
 	printf "\nRoofline\n\n%s.\nTop operations by time (TFLOP/s = 1e12 FLOP/s, GB/s = 1e9 B/s; fractions of the peaks):\n\n", line > TXT
-	printf "%-34s %-16s %10s %9s %6s %6s %6s %9s %6s  %s\n", "Operation", "Opcode", "Time [ms]", "TFLOP/s", "Peak", "Frac", "MFU", "GB/s", "Frac", "Bound" > TXT
+	# The name columns as wide as their longest cell: a name cut short
+	# (collective-permu) is one a person cannot recover.
+	wn = length("Operation"); wo = length("Opcode")
+	for (i = 1; i <= nops; i++) { if (length(name[i]) > wn) wn = length(name[i]); if (length(op[i]) > wo) wo = length(op[i]) }
+	fmt = "%-" wn "s %-" wo "s %10s %9s %6s %6s %6s %9s %6s  %s\n"
+	printf fmt, "Operation", "Opcode", "Time [ms]", "TFLOP/s", "Peak", "Frac", "MFU", "GB/s", "Frac", "Bound" > TXT
 	for (i = 1; i <= nops; i++)
-		printf "%-34s %-16s %10s %9s %6s %6s %6s %9s %6s  %s\n", substr(name[i], 1, 34), substr(op[i], 1, 16), \
+		printf fmt, name[i], op[i], \
 		    num(t[i], 3), num(tf[i], 2), num(pk[i], 0), num(cu[i], 3), num(mfu[i], 3), num(gb[i], 1), num(mu[i], 3), b[i] > TXT
 	for (i = 1; i <= nfn; i++) printf "[%d] %s.\n", i, fnt[i] > TXT
 }' "$SD/module.tsv" "$W/roofline-modules.tsv" "$W/roofline-steps.tsv" "$W/roofline-ops.tsv"
 
 if command -v gnuplot > /dev/null && lines2 "$W/points.tsv"; then
 	read -r P V B < "$W/roofs"
+	# The x axis from the points drawn (rates of 1 GFLOP/s and more, the
+	# y range), a factor of 2 either side: autoscaled, the points left
+	# out below the range still stretched it (to 1e-8 for a smallest
+	# point at 0.03).
+	XR=$(awk -F'\t' 'NR > 1 && $2 + 0 >= 0.001 && $1 + 0 > 0 { if (lo == "" || $1 + 0 < lo) lo = $1 + 0; if ($1 + 0 > hi) hi = $1 + 0 }
+	    END { if (lo != "") printf "%.9f %.9f", lo / 2, hi * 2 }' "$W/points.tsv")
+	XLO=${XR% *} XHI=${XR#* }
 	# The output path reaches gnuplot as an argument, never spliced into
 	# its program text (a path may hold quotes).
-	gnuplot -c /dev/stdin "$W/points.tsv" "$P" "$V" "$B" "$OUT/roofline.svg" 2> "$W/gp.err" <<'GP' ||
+	gnuplot -c /dev/stdin "$W/points.tsv" "$P" "$V" "$B" "$OUT/roofline.svg" "${XLO:-}" "${XHI:-}" 2> "$W/gp.err" <<'GP' ||
 set encoding utf8; set terminal svg size 900,540 dynamic noenhanced background rgb 'white'; set output ARG5
 set title "Roofline of the steady state: the 50 longest operations (rates below 1 GFLOP/s not shown)"
 set xlabel "Arithmetic intensity [FLOP/B]"; set ylabel "Achieved [TFLOP/s]"
 set logscale xy; set grid; set key bottom right; set yrange [0.001:*]; set format y "%g"; set format x "%g"
 P = real(ARG2); V = real(ARG3); B = real(ARG4)
 roof(x, p) = (B > 0 && p > 0) ? (x * B / 1000 < p ? x * B / 1000 : p) : NaN
-set samples 400; set xrange [*:*]
+set samples 400; set xrange [*:*]; if (ARG6 ne "" && ARG7 ne "") set xrange [real(ARG6):real(ARG7)]
 plot ARG1 using 1:($3 == 1 ? $2 : NaN) skip 1 with points pointtype 7 pointsize 0.8 title "matmul operations", \
      ARG1 using 1:($3 == 0 ? $2 : NaN) skip 1 with points pointtype 6 pointsize 0.8 title "other operations", \
      roof(x, P) with lines linewidth 2 title sprintf("matmul roof (%g TFLOP/s, %g GB/s)", P, B), \

@@ -426,4 +426,12 @@ for pre in - glibc.malloc.perturb=0 glibc.malloc.hugetlb=0; do
 		notok "common.sh: GLIBC_TUNABLES $pre (THP $on): got '$got', want '$want'"
 done
 
+# Every pipeline runs as the README writes it, pipelines/NAME.sh, not
+# through sh: each is tracked executable, and answers -h with its usage.
+for p in pipelines/*.sh; do
+	m=$(git ls-files -s -- "$p" 2> /dev/null | cut -c1-6)
+	[ -z "$m" ] || [ "$m" = 100755 ] || notok "$p: tracked as $m, not executable"
+	"$p" -h > "$T/h" 2>&1 && grep -q "^usage: \(pipelines/\)\{0,1\}${p##*/}" "$T/h" && ok || notok "$p -h, run as the README does: $(head -2 "$T/h")"
+done
+
 done_testing t70-pipelines

@@ -174,7 +174,7 @@ skd_check() { # NAME ROWS...
 	_n=$1; shift
 	rm -rf "$T/pk"; mkdir -p "$T/pk/out/plots" "$T/pk/w/plotdata" "$T/pk/st"
 	{ printf 'Device\tInstance\tEndTimeSkewMs\n'; printf '%s\n' "$@"; } > "$T/pk/out/alignment_skews.tsv"
-	awk -v OUT="$T/pk/out" -v W="$T/pk/w" -v ST="$T/pk/st" -f pipelines/lib/sort.awk -f pipelines/lib/plots.awk || notok "$_n: plots.awk failed"
+	OUT=$T/pk/out W=$T/pk/w ST=$T/pk/st awk -f pipelines/lib/sort.awk -f pipelines/lib/plots.awk || notok "$_n: plots.awk failed"
 	{ printf 'Device\tEndTimeSkewMs\n'; printf '%s\n' "$@" | cut -f 1,3 | sort -s -t "$(printf '\t')" -k1,1n; } > "$T/pk/want"
 	cmp -s "$T/pk/want" "$T/pk/out/plots/skews-by-device.tsv" && ok || notok "$_n: skews-by-device.tsv not sorted by Device, stably"
 	for f in "$T"/pk/w/skd.*.tsv; do tail -n +2 "$f" | cut -f 1 | sort -u; done > "$T/pk/devs"
@@ -198,7 +198,7 @@ skd_binned() { # NAME ORDER
 		for (i = (order == "out"); i <= 2000; i++) printf "7\t%d\t%.3f\n", i, -1 + i / 1000 }' > "$T/pkb.tsv"
 	rm -rf "$T/pk"; mkdir -p "$T/pk/out/plots" "$T/pk/w" "$T/pk/st"
 	cp "$T/pkb.tsv" "$T/pk/out/alignment_skews.tsv"
-	awk -v OUT="$T/pk/out" -v W="$T/pk/w" -v ST="$T/pk/st" -f pipelines/lib/sort.awk -f pipelines/lib/plots.awk || notok "$1: plots.awk failed"
+	OUT=$T/pk/out W=$T/pk/w ST=$T/pk/st awk -f pipelines/lib/sort.awk -f pipelines/lib/plots.awk || notok "$1: plots.awk failed"
 	{ printf 'Device\tEndTimeSkewMs\n'; tail -n +2 "$T/pkb.tsv" | cut -f 1,3 | sort -s -t "$TB" -k1,1n; } |
 		cmp -s - "$T/pk/out/plots/skews-by-device.tsv" && ok || notok "$1: skews-by-device.tsv not every skew by Device"
 	for f in "$T"/pk/w/skd.*.tsv; do
@@ -321,8 +321,15 @@ want=$(awk -F'\t' -v id="$fp" 'NR > 1 && $1 == id { t += $8 } END { printf "%.3f
 [ -s "$f" ] && ! grep -q '^\[GPU idle' "$f" && awk -v w="$want" '{ t += $NF; n++ } END { d = t - w; exit !(n > 0 && d <= n && d >= -n) }' "$f" &&
 	grep -q '^\[GPU idle between module executions\]' "$T/r/flamegraphs/source.folded" && ok ||
 	notok "per-module flame graph $f: want $want us, $(awk '{ t += $NF } END { print t }' "$f" 2> /dev/null)"
-grep -q "href=\"flamegraphs/module-$(printf '%.12s' "$fp").source.folded\"" "$T/r/report.html" &&
-	grep -q 'speedscope' "$T/r/report.html" && ok || notok "report.html: no per-module flame graph links or no word on speedscope"
+# (The SVG when a renderer drew it, else the folded file and a word on
+# speedscope, which opens it.)
+if [ -s "$T/r/flamegraphs/source.svg" ]; then
+	grep -q "href=\"flamegraphs/module-$(printf '%.12s' "$fp").source.svg\"" "$T/r/report.html" && ok ||
+		notok "report.html: no per-module flame graph link to its SVG"
+else
+	grep -q "href=\"flamegraphs/module-$(printf '%.12s' "$fp").source.folded\"" "$T/r/report.html" &&
+		grep -q 'speedscope' "$T/r/report.html" && ok || notok "report.html: no per-module flame graph links or no word on speedscope"
+fi
 grep -q "^The module that does the work (the most compute time): jit_train_step ($(truth fingerprint.jit_train_step | cut -c 1-12))" "$T/r/report.txt" &&
 	ok || notok "example: the work module does not lead the report"
 if have_data; then

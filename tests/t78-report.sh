@@ -99,7 +99,11 @@ if have_data; then
 	done
 	[ -s "$T/fg1/flamegraphs/source.svg" ] && [ -s "$T/fg1/flamegraphs/op_name.svg" ] && ok ||
 		notok "flame graphs not rendered"
-	grep -q 'Source code flamegraph' "$T/fg1/report.html" && ok || notok "flame graph not inline in report.html"
+	# Inline: the modules' own (the working module's first), not the
+	# whole run's, mostly idle time between executions: that one linked.
+	grep -q '>pjit__wrapped_step_fn ([0-9a-f]\{12\}): source, steady state' "$T/fg1/report.html" &&
+	    ! grep -q '>Source code flamegraph' "$T/fg1/report.html" && grep -q 'href="flamegraphs/source.svg"' "$T/fg1/report.html" &&
+	    ok || notok "flame graphs in report.html: not the working module's inline and the whole run's linked"
 	diff -r "$T/fg1" "$T/fg2" > /dev/null && ok || notok "report with flame graphs not deterministic"
 	sh $R -j 5 -o "$T/c4c" "$T/c4/frames" > /dev/null 2>&1
 	diff -r -x frames -x report.txt -x report.html "$T/c4" "$T/c4c" > /dev/null && ok || notok "report not deterministic (-j 5)"
@@ -164,5 +168,108 @@ if [ -x build/example/mkexample ] && command -v gnuplot > /dev/null; then
 		notok "stragglers of 16 devices: $(groups "$s") series (want the collectives and 16 devices), $(grep -c '>device [0-9]*<' "$s") named (want 15)"
 else
 	skip "16 devices: no mkexample or no gnuplot"
+fi
+# The output path is data: '|', a newline, '\' escapes and '&' in -o
+# (sed's s||| and awk's -v read them as program text once) make a whole
+# report there, and a failing input's message is the tool's.
+if have_data; then set -- "$DATA"/pax_fsdp4_4proc_proc[0-3].zip; else set -- "$EX/rank0" "$EX/rank1"; fi
+if [ -e "$1" ]; then
+	odd=$(printf '%s/p|q\nr\\ts&t\\1' "$T")
+	mkdir -p "$odd"
+	sh $R -q -o "$odd/out" "$@" > "$T/odd.txt" 2> "$T/odd.err"; st=$?
+	[ "$st" -eq 0 ] && [ -s "$odd/out/report.txt" ] && [ -s "$odd/out/critpath/modules.tsv" ] &&
+	    [ -s "$odd/out/report.html" ] && cmp -s "$T/odd.txt" "$odd/out/report.txt" && ok ||
+		notok "report into '$odd/out': status $st, $(head -3 "$T/odd.err")"
+	# Nothing written beside it: no directory whose name is -o's with
+	# the escapes read (a tab for \t).
+	[ "$(ls -A "$T" | grep -c "$(printf 'r\ts')")" -eq 0 ] && ok || notok "a directory named with -o's escapes read"
+	sh $R -q -o "$odd/out2" "$T/missing.zip" > /dev/null 2> "$T/odd.err"; st=$?
+	[ "$st" -eq 1 ] && grep -q "missing.zip: cannot open" "$T/odd.err" && ! grep -q '^sed:\|^awk:' "$T/odd.err" && ok ||
+		notok "missing input into '$odd/out2': status $st, $(cat "$T/odd.err")"
+	# The messages name the report's directory as the user gave it:
+	# a planted note in the new report's path comes back with -o's.
+	printf 'x: %s/.out.new.1/critpath/a.tsv: note\ny: /tmp/nsysjax-pipeline.Ab12/steady/thunk.tsv: note\n' "$odd" |
+	    NEW="$odd/.out.new.1" FINAL="$odd/out" awk -f pipelines/lib/messages.awk > "$T/msg"
+	printf 'x: %s/out/critpath/a.tsv: note\ny: intermediate file steady/thunk.tsv: note\n' "$odd" | cmp -s - "$T/msg" && ok ||
+		notok "messages rewritten: $(cat "$T/msg")"
+	rm -rf "$odd"
+	# Another program makes -o while the report runs (an mv on PATH that
+	# creates it, holding a report.txt, just before the report's own
+	# rename): the report fails saying so, and leaves nothing inside it
+	# (plain mv moved the new report into it: race/.race.new.PID, status 0).
+	mkdir "$T/mvbin"
+	real_mv=$(command -v mv)
+	{
+		echo '#!/bin/sh'
+		echo 'for last; do :; done'
+		echo "if [ \"\$last\" = '$T/race' ] && [ ! -e \"\$last\" ]; then mkdir \"\$last\" && echo other > \"\$last/report.txt\"; fi"
+		echo "exec '$real_mv' \"\$@\""
+	} > "$T/mvbin/mv"
+	chmod +x "$T/mvbin/mv"
+	PATH=$T/mvbin:$PATH sh $R -q -o "$T/race" "$@" > /dev/null 2> "$T/race.err"; st=$?
+	[ "$st" -eq 1 ] && grep -q "race: written by another program while this report ran" "$T/race.err" &&
+	    [ "$(ls -A "$T/race")" = report.txt ] && [ "$(cat "$T/race/report.txt")" = other ] &&
+	    [ -z "$(ls -A "$T" | grep '^\.race\.')" ] && ok ||
+		notok "-o made meanwhile: status $st, $(ls -A "$T/race" | tr '\n' ' ') $(cat "$T/race.err")"
+	# Two reports into one new -o at once: each ends whole (the second
+	# replaces the first's), none inside the other.
+	sh $R -q -o "$T/two" "$@" > /dev/null 2> "$T/two1.err" & p1=$!
+	sh $R -q -o "$T/two" "$@" > /dev/null 2> "$T/two2.err"; st2=$?
+	wait "$p1"; st1=$?
+	[ "$st1" -eq 0 ] && [ "$st2" -eq 0 ] && [ -s "$T/two/report.txt" ] && [ -z "$(ls -A "$T/two" | grep '^\.')" ] &&
+	    [ -z "$(ls -A "$T" | grep '^\.two\.')" ] && ok || notok "two reports at once: $st1 $st2 $(ls -A "$T/two" | tr '\n' ' ')"
+else
+	skip "odd -o paths: no input"
+fi
+# Names are never cut short in the text: a thunk renamed in a copy of
+# the shared run's frames to a name of 53 characters (past the 34 the
+# roofline's table once cut it to) is whole in its summary; a command
+# buffer's row (no HLO instruction, an empty Opcode) is named.
+if [ -d "$T/c4/frames" ]; then
+	cp -R "$T/c4/frames" "$T/lf"
+	long=custom-call.219.0.double_buffer_clone_and_a_long_tail
+	for f in thunk hlo; do
+		sed "s/	custom-call\.219\.0	/	$long	/" "$T/c4/frames/$f.tsv" > "$T/lf/$f.tsv"
+	done
+	sh pipelines/roofline.sh -o "$T/lfr" "$T/lf" > /dev/null 2>&1
+	grep -q "^$long " "$T/lfr/summary.txt" && ok || notok "roofline summary: $long cut: $(grep custom-call.219 "$T/lfr/summary.txt")"
+	# The critical path's modules: name and the ProgramId's first 12
+	# characters, whole (the ProgramId was cut to 5).
+	awk -F'\t' 'NR > 1 && NR <= 11 { print "  " $2 " (" substr($1, 1, 12) ") " }' "$T/c4/critpath/modules.tsv" > "$T/cpl"
+	while IFS= read -r l; do grep -qF -- "$l" "$T/c4/report.txt" || echo "$l"; done < "$T/cpl" > "$T/cpmiss"
+	[ -s "$T/cpl" ] && [ ! -s "$T/cpmiss" ] && ok || notok "critical path labels cut: $(cat "$T/cpmiss")"
+	# The what-if table holds the modules with 1% of the critical time
+	# or more (TotalMs); the others, trivial, are named in one line.
+	awk -F'\t' 'NR == FNR { if (FNR > 1) { t[$1] = $13; s += $13 }; next }
+	    END { for (k in t) print (t[k] >= 0.01 * s ? "big" : "small"), substr(k, 1, 12) }' "$T/c4/critpath/modules.tsv" /dev/null > "$T/sizes"
+	sed -n '/What-if scenarios per module/,/<\/table>/p' "$T/c4/critpath/critpath-section.html" > "$T/wi"
+	bad=$(while read -r kind id; do
+		n=$(grep -c "<td>$id</td>" "$T/wi")
+		if [ "$kind" = big ] && [ "$n" -eq 0 ]; then echo "$id missing"; fi
+		if [ "$kind" = small ] && { [ "$n" -gt 0 ] || ! grep -q "($id)[^<]*under 1%" "$T/c4/critpath/critpath-section.html"; }; then echo "$id not in one line"; fi
+	done < "$T/sizes")
+	grep -q small "$T/sizes" && [ -z "$bad" ] && ok || notok "what-if table: $bad"
+fi
+if [ -d "$T/ex/frames" ]; then
+	# A thunk of the example renamed command_buffer_9 (no hlo row: XLA
+	# names the buffers it makes, they are no instruction).
+	cp -R "$T/ex/frames" "$T/cb"
+	# (The longest thunk's name: a thunk of the top module.)
+	awk -F'\t' -v OFS='\t' 'FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; if (NR > 1) print; next }
+	    NR == FNR { if ($c["ProjDurMs"] + 0 > m) { m = $c["ProjDurMs"] + 0; n = $c["Name"] }; next }
+	    $c["Name"] == n { $c["Name"] = "command_buffer_9" } { print }' "$T/ex/frames/thunk.tsv" "$T/ex/frames/thunk.tsv" > "$T/cb/thunk.tsv"
+	sh $R -q -o "$T/cbr" "$T/cb" > /dev/null 2>&1
+	awk -F'\t' 'NR > 1 && $1 == "" { f = 1 } END { exit !f }' "$T/cbr/flamegraphs/opcodes.tsv" &&
+	    sed -n '/^GPU time by HLO operation/,/^The thunks/p' "$T/cbr/report.txt" | grep -q '^  (no HLO instruction: command buffers' && ok ||
+		notok "the opcode row without an HLO instruction is not named: $(sed -n '/^GPU time by HLO operation/,/^The thunks/p' "$T/cbr/report.txt" | head -12)"
+	# A module without an HLO dump: nsysjax-extract names it
+	# missing-hlo-N, which the report shows whole (its first 12
+	# characters are every such module's).  Planted: jit_init's
+	# ProgramId made missing-hlo-7 in every frame of a copy.
+	id=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["Name"] == "jit_init" { print $c["ProgramId"]; exit }' "$T/ex/frames/module.tsv")
+	mkdir "$T/mh"
+	for f in "$T/ex/frames/"*; do sed "s/$id/missing-hlo-7/g" "$f" > "$T/mh/${f##*/}"; done
+	sh $R -q --skip=0 -o "$T/mhr" "$T/mh" > /dev/null 2>&1
+	[ -n "$id" ] && grep -q 'jit_init (missing-hlo-7)' "$T/mhr/report.txt" && ok || notok "missing-hlo-7 not whole in report.txt: $(grep -o 'jit_init ([^)]*)' "$T/mhr/report.txt" | sort -u)"
 fi
 done_testing t78-report

@@ -17,6 +17,11 @@ fi
 sh pipelines/report.sh -q -o "$T/r" "$@" > /dev/null 2> "$T/err" && ok || notok "report.sh: $(cat "$T/err")"
 H=$T/r/report.html
 [ -s "$H" ] && ok || { notok "no report.html"; done_testing t79-html; exit; }
+# The aligned timeline beside the page, linked: a Perfetto trace (a
+# protobuf whose first field, Trace.packet, is field 1, length-delimited:
+# its first byte 0x0a).
+[ "$(head -c 1 "$T/r/timeline.perfetto-trace" 2> /dev/null | od -A n -t x1 | tr -d ' ')" = 0a ] &&
+    grep -q 'href="timeline.perfetto-trace"' "$H" && ok || notok "no timeline.perfetto-trace in the report directory, or not linked"
 
 # The page by itself: one file, nothing to fetch.  A strict
 # Content-Security-Policy; no src, no href but in-page anchors and the
@@ -26,7 +31,7 @@ H=$T/r/report.html
 # per-module plot and its data, issue 25.)
 grep -q "Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\"" "$H" &&
 	ok || notok "no Content-Security-Policy"
-grep -o -i -E '(src|href)="[^"]*"' "$H" | grep -v -E '^href="(#[a-z_-]+|flamegraphs/[a-z0-9_.-]+\.(folded|svg)|critpath/[a-z0-9_.-]+\.tsv|plots/(heap|stragglers)-[0-9a-f]{12}\.(svg|tsv))"$' > "$T/links"
+grep -o -i -E '(src|href)="[^"]*"' "$H" | grep -v -E '^href="(#[a-z_-]+|timeline\.perfetto-trace|flamegraphs/[a-z0-9_.-]+\.(folded|svg)|critpath/[a-z0-9_.-]+\.tsv|plots/(heap|stragglers)-[0-9a-f]{12}\.(svg|tsv))"$' > "$T/links"
 [ ! -s "$T/links" ] && ok || notok "links out of the page: $(head -3 "$T/links")"
 grep -o -E '[a-z]+://[^" ]*' "$H" | grep -v -E '^http://www\.w3\.org/(2000/svg|1999/xlink)$' > "$T/urls"
 [ ! -s "$T/urls" ] && ok || notok "addresses in the page: $(sort -u "$T/urls" | head -3)"
@@ -41,9 +46,25 @@ if need chromium; then
 	chr --log-net-log="$T/net.json" --dump-dom "file://$H" > "$T/dom.html"
 	[ -s "$T/dom.html" ] && ok || notok "chromium rendered no DOM"
 	# Sections, tables and plots in the rendered DOM.
-	for id in summary modules thunks communication alignment compilation memory flamegraphs; do
+	for id in summary modules thunks communication alignment compilation memory flamegraphs reading; do
 		grep -q "<section id=\"$id\">" "$T/dom.html" && ok || notok "section $id missing"
 	done
+	# The nav bar links every section of the page, and only those.
+	grep -o '<section id="[a-z_-]*"' "$T/dom.html" | sed 's/.*id="\(.*\)"/\1/' | sort -u > "$T/secs"
+	sed -n '/<nav>/,/<\/nav>/p' "$T/dom.html" | grep -o 'href="#[a-z_-]*"' | sed 's/href="#\(.*\)"/\1/' | sort -u > "$T/navs"
+	cmp -s "$T/secs" "$T/navs" && grep -qx roofline "$T/navs" && grep -qx critpath "$T/navs" && ok ||
+		notok "nav and sections differ: $(diff "$T/secs" "$T/navs" | grep '^[<>]' | tr '\n' ' ')"
+	# No table wider than a 1400 px window: the document's scrollWidth
+	# in Chromium, read by a script added to a copy of the page (the
+	# page itself runs none: its policy forbids them).
+	{
+		grep -v 'Content-Security-Policy' "$H" | sed 's|</body>||; s|</html>||'
+		echo '<script>document.title = "scrollWidth=" + document.documentElement.scrollWidth;</script></body></html>'
+	} > "$T/r/width.html"
+	chr --window-size=1400,900 --dump-dom "file://$T/r/width.html" > "$T/wdom.html"
+	sw=$(sed -n 's/.*<title>scrollWidth=\([0-9]*\)<.*/\1/p' "$T/wdom.html" | head -n 1)
+	[ -n "$sw" ] && [ "$sw" -le 1400 ] && ok || notok "page wider than a 1400 px window: scrollWidth ${sw:-unread}"
+	rm -f "$T/r/width.html"
 	nt=$(grep -c '<table>' "$T/dom.html")
 	[ "$nt" -ge 11 ] && ok || notok "$nt tables"
 	if command -v gnuplot > /dev/null; then
@@ -87,5 +108,49 @@ if have_data; then
 	sh pipelines/diff.sh -o "$T/r/diff" "$T/r/frames" -- "$T/r/frames" > /dev/null 2> "$T/err" &&
 	    sh pipelines/report.sh -q -o "$T/r" "$T/r/frames" > /dev/null 2>> "$T/err" &&
 	    grep -q '<section id="nsysjax-diff"' "$H" && ok || notok "diff section not in report.html: $(head -3 "$T/err")"
+fi
+# The barrier does not lead (the shared run: jit__psum is a barrier,
+# pjit__wrapped_step_fn does the work).  The headline utilisation is the
+# one the report computes with the barrier left out by -x (nsysjax-stats'
+# totals over the frame without it: another path to the same number);
+# the barrier is named as left out, with the whole figure; the what-if
+# and the step drawn are the working module's.
+if have_data; then
+	sh pipelines/report.sh -q -x '^jit__psum$' -o "$T/rx" "$@" > /dev/null 2>&1
+	want=$(grep '^Utilisation: XLA modules active' "$T/rx/report.txt" | sed 's/^Utilisation: //')
+	got=$(grep '^Utilisation of the steady state, barriers left out: ' "$T/r/report.txt" | sed 's/^Utilisation of the steady state, barriers left out: //')
+	[ -n "$want" ] && [ "$got" = "$want" ] && ok || notok "headline utilisation '$got', want -x's '$want'"
+	grep -q '^Left out as barrier: jit__psum (6f8097e242d8)\. With it: .*(2\.[0-9][0-9]%).*-m .jit__psum.' "$T/r/report.txt" && ok ||
+		notok "no line naming jit__psum as left out: $(grep -i 'left out' "$T/r/report.txt")"
+	work=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["Name"] == "pjit__wrapped_step_fn" && $c["Devices"] == 3 { print substr($c["ProgramId"], 1, 12) }' "$T/r/modules/facts.tsv")
+	[ -n "$work" ] && grep -q "One steady step ($work, execution" "$H" && ok || notok "step drawn is not pjit__wrapped_step_fn ($work)'s"
+	wstep=$(awk -F'\t' -v w="$work" 'NR > 1 && substr($1, 1, 12) == w { printf "%.3f", $5 }' "$T/r/critpath/modules.tsv")
+	grep -A1 '^What-if scenarios, the module that does the work' "$T/r/report.txt" | grep -q "^  measured  *measured  *$wstep " && ok ||
+		notok "what-if not of the working module (step $wstep): $(grep -A1 '^What-if' "$T/r/report.txt")"
+fi
+# flamegraph.pl on PATH (tests/fake's: a script and event handlers as
+# the real one's): the page still has no script and no on*= handler,
+# the interactive SVGs are linked, the working module's inline first.
+PATH=$(cd tests/fake && pwd):$PATH sh pipelines/report.sh -q -o "$T/rf" "$@" > /dev/null 2> "$T/err" && ok || notok "report.sh with flamegraph.pl: $(cat "$T/err")"
+HF=$T/rf/report.html
+[ -s "$T/rf/flamegraphs/source.svg" ] && grep -q '<script' "$T/rf/flamegraphs/source.svg" && ok || notok "the stand-in flamegraph.pl drew no SVG with a script"
+grep -q -i '<script' "$HF" && notok "a script in report.html with flamegraph.pl" || ok
+grep -q -i -E '<[^>]*[[:space:]]on[a-z]+[[:space:]]*=' "$HF" && notok "an on*= handler in report.html: $(grep -o -i -E '[[:space:]]on[a-z]+=[^ >]*' "$HF" | sort -u | head -3)" || ok
+grep -q 'href="flamegraphs/source.svg"' "$HF" && ok || notok "the whole run's interactive flame graph is not linked"
+first=$(sed -n '/<section id="flamegraphs">/,/<\/section>/p' "$HF" | grep -o '<figcaption>[^<]*' | head -n 1)
+if have_data; then
+	case $first in *"pjit__wrapped_step_fn ($work), steady state, by source"*) ok ;; *) notok "first flame graph: $first" ;; esac
+else
+	[ -n "$first" ] && ok || notok "no inline flame graph"
+fi
+# One palette: a collective has one colour in every plot that names it
+# (its key's sample line follows its name in gnuplot's SVG).
+if command -v gnuplot > /dev/null && [ -s "$T/r/plots/bandwidth.svg" ]; then
+	for p in bandwidth waits wait-size; do
+		awk -v p="$p" '/<text>[a-z-]+<\/text>/ { t = $0; sub(/.*<text>/, "", t); sub(/<.*/, "", t); next }
+		    t != "" && /stroke=.rgb/ { s = $0; sub(/.*stroke=.rgb\(/, "", s); sub(/\).*/, "", s); gsub(/ /, "", s); print t, s, p; t = "" }' "$T/r/plots/$p.svg"
+	done | sort -u > "$T/colours"
+	awk '{ if ($1 in c && c[$1] != $2) { print $1 ": " c[$1] " in " w[$1] ", " $2 " in " $3; bad = 1 } c[$1] = $2; w[$1] = $3; n++ }
+	    END { exit bad || n < 3 }' "$T/colours" > "$T/colbad" && ok || notok "colours differ between plots: $(cat "$T/colbad")"
 fi
 done_testing t79-html

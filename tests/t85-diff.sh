@@ -278,4 +278,33 @@ for s in man readme; do
 	fi
 done
 
+# ---- a gate that cannot fail says so (exit 4) ----
+# Process 0 against process 3 of the shared run, as the README runs the
+# pipeline (pipelines/diff.sh, executed): three steady executions a side.
+# The smallest p-value of the rank test at n a side is that of every
+# value after above every value before (U = n^2, no ties):
+# z = (n^2 / 2 - 1/2) / sqrt(n^2 (2n + 1) / 12), p = erfc(z / sqrt 2)
+# (erfc here by Abramowitz and Stegun 7.1.26, error < 1.5e-7); with Holm
+# over M tests, significance needs M p < 0.05: the least such n is N.
+if have_data; then
+	pipelines/diff.sh -o "$T/np" -t 5 "$DATA/pax_fsdp4_4proc_proc0.zip" -- "$DATA/pax_fsdp4_4proc_proc3.zip" > "$T/np.out" 2> "$T/np.err"
+	st=$?
+	check "no power: exit 4" test "$st" -eq 4
+	m=$(sed -n 's/^no power: 3 executions per item, at least [0-9]* needed for p < 0\.05 (Mann-Whitney U, Holm over \([0-9]*\) item tests).*/\1/p' "$T/np.out")
+	tested=$(sed -n 's/^items: .*; \([0-9]*\) tested .*/\1/p' "$T/np.out")
+	want=$(awk -v m="$tested" 'function erfc(x,  t) { t = 1 / (1 + 0.3275911 * x)
+	    return t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * exp(-x * x) }
+	    BEGIN { for (n = 1; n < 1000; n++) { z = (n * n / 2 - 0.5) / sqrt(n * n * (2 * n + 1) / 12)
+	      if (z > 0 && m * erfc(z / sqrt(2)) < 0.05) { print n; exit } } }')
+	check "no power: N for Holm over the tested items" grep -q "^no power: 3 executions per item, at least $want needed for p < 0.05 (Mann-Whitney U, Holm over $tested item tests)" "$T/np.out"
+	check "no power: the tests counted are the tested items" test "$m" = "$tested"
+	check "no power: the gate's verdict" grep -q '^gate (-t 5, -p 0.05): NO POWER (exit 4)' "$T/np.out"
+	check "no power: the HTML verdict" grep -q 'Gate (slower by more than 5% and significant): no power' "$T/np/diff-section.html"
+	check "no power: the output is kept" test -s "$T/np/thunks.tsv"
+	# Without a gate the same comparison exits 0: no power is a verdict
+	# of the gate alone.
+	pipelines/diff.sh -o "$T/np0" "$DATA/pax_fsdp4_4proc_proc0.zip" -- "$DATA/pax_fsdp4_4proc_proc3.zip" > /dev/null 2>&1
+	check "no power: exit 0 without -t" test $? -eq 0
+fi
+
 done_testing t85-diff

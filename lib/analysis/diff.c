@@ -815,12 +815,41 @@ term(double u, double df, double *var, double *den)
 		*den += u * u / df;
 }
 
+/* Row X into the power *PW being counted, *BEST its smallest attainable
+ * p-value so far (see struct diff_power). */
+static void
+power_add(struct diff_power *pw, const struct nums *x, double *best)
+{
+	size_t k = x->n[0] < x->n[1] ? x->n[0] : x->n[1];
+	double p = sigtest_mwu_pmin(x->n[0], x->n[1]);
+
+	if (!x->tested)
+		return;
+	pw->tests++;
+	if (k > pw->samples)
+		pw->samples = k;
+	if (p < *best)
+		*best = p;
+}
+
+/* The verdict of *PW, its smallest attainable p-value BEST: at best
+ * Holm multiplies the smallest p-value by the number of tests, BH keeps
+ * it (when every test is as extreme). */
+static void
+power_end(const struct diff *d, struct diff_power *pw, double best)
+{
+	double factor = d->o.adjust == SIGTEST_HOLM ? (double)pw->tests : 1;
+
+	pw->power = pw->tests == 0 || factor * best < d->o.alpha;
+	pw->need = pw->power ? 0 : sigtest_mwu_need(factor, d->o.alpha);
+}
+
 static void
 totals(struct diff *d)
 {
 	struct diff_total *t = &d->tot;
 	const struct nums *x;
-	double dd = 0, var = 0, den = 0, eb;
+	double dd = 0, var = 0, den = 0, eb, best;
 	size_t i;
 
 	t->before_ms = (double)d->run[0].total / 1e6;
@@ -851,10 +880,17 @@ totals(struct diff *d)
 	}
 	t->change_pct = t->before_ms > 0 ? t->change_ms / t->before_ms * 100 :
 	    NAN;
-	if (var > 0 && den > 0)
+	t->total_power = var > 0 && den > 0;
+	if (t->total_power)
 		t->p = sigtest_p_t(dd / sqrt(var), var * var / den);
 	else
 		t->p = dd == 0 ? 1 : 0;
+	for (best = 1, i = 0; i < d->nrow; i++)
+		power_add(&t->items_power, &d->row[i].x, &best);
+	power_end(d, &t->items_power, best);
+	for (best = 1, i = 0; i < d->ngroup; i++)
+		power_add(&t->modules_power, &d->gnums[i], &best);
+	power_end(d, &t->modules_power, best);
 }
 
 /* ---- order ---- */
@@ -1010,6 +1046,15 @@ diff_regressed(const struct diff *d)
 	if (gated(d) > 0)
 		return 1;
 	return t->change_pct > d->o.threshold && t->p < d->o.alpha;
+}
+
+int
+diff_powerless(const struct diff *d)
+{
+	const struct diff_total *t = &d->tot;
+
+	return d->o.threshold >= 0 && (!t->items_power.power ||
+	    !t->modules_power.power || !t->total_power);
 }
 
 /* ---- output ---- */

@@ -78,6 +78,22 @@ struct diff_opts {
 				   share of both runs' time together */
 };
 
+/*
+ * Whether a family of rank tests (the items', the modules') can find
+ * anything at all: with too few samples even the most extreme outcome
+ * (sigtest_mwu_pmin) adjusted at its most favourable (Holm: times the
+ * number of tests; Benjamini-Hochberg: as it is) is not below alpha.
+ */
+struct diff_power {
+	size_t tests;		/* rows tested */
+	size_t samples;		/* the most samples of a tested row's
+				   smaller side: executions per item */
+	size_t need;		/* samples a side that would suffice
+				   (sigtest_mwu_need); 0: none would */
+	int power;		/* some test can reach alpha; 1 when there
+				   is no test */
+};
+
 /* The overall change (the "(all)" row of the summary). */
 struct diff_total {
 	double before_ms, after_ms;	/* sums of every sample */
@@ -90,6 +106,10 @@ struct diff_total {
 	size_t slower, faster;		/* significant (adjusted p < alpha) */
 	size_t added, removed;		/* item rows in one run only */
 	size_t modules, gated;		/* module rows; rows over the gate */
+	struct diff_power items_power, modules_power;
+	int total_power;		/* the Welch test had a variance: a
+					   matched module with two executions
+					   in a run */
 };
 
 struct diff;
@@ -215,5 +235,13 @@ const struct diff_opts *diff_options(const struct diff *d);
  * (and, for items and modules, |ContributionMs| >= opts.min_ms); else 0.
  */
 int diff_regressed(const struct diff *d);
+
+/*
+ * The gate could not have failed in part (after diff_finish): 1 when
+ * opts.threshold >= 0 and the items' or the modules' rank tests have no
+ * power (struct diff_power) or the total's test had no variance; else
+ * 0.  nsysjax-diff exits 4 then, when diff_regressed is 0.
+ */
+int diff_powerless(const struct diff *d);
 
 #endif

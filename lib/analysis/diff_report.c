@@ -64,6 +64,24 @@ fmt_pval(char *buf, size_t cap, double p)
 		snprintf(buf, cap, "%.4f", p);
 }
 
+/* The line of a family of rank tests without power (WHAT: "item",
+ * "module"), ALPHA as given. */
+static void
+no_power(FILE *fp, const struct diff_power *pw, const char *what,
+    const char *alpha, enum sigtest_adjust adj)
+{
+	fprintf(fp, "no power: %zu execution%s per %s, ", pw->samples,
+	    pw->samples == 1 ? "" : "s", what);
+	if (pw->need)
+		fprintf(fp, "at least %zu needed for p < %s", pw->need, alpha);
+	else
+		fprintf(fp, "no count suffices for p < %s", alpha);
+	fprintf(fp, " (Mann-Whitney U, %s over %zu %s test%s): no %s can "
+	    "be significant\n", adj == SIGTEST_HOLM ? "Holm" :
+	    "Benjamini-Hochberg", pw->tests, what, pw->tests == 1 ? "" : "s",
+	    what);
+}
+
 int
 diff_report(struct diff *d, FILE *fp, size_t maxmod)
 {
@@ -75,8 +93,10 @@ diff_report(struct diff *d, FILE *fp, size_t maxmod)
 	char name[64], pct[32], p[32], share[400], alpha[400], thr[400];
 	size_t i, n, nmod = diff_nmodules(d);
 
+	/* Times are GPU-busy time (the thunks' time summed), not step time
+	 * (an execution's span over its devices): named so. */
 	fprintf(fp, "%-40s %11s %11s %12s %9s %8s %14s\n", "module",
-	    "executions", "before ms", "after ms", "change", "p adj.",
+	    "executions", "busy bef ms", "busy aft ms", "change", "p adj.",
 	    "contribution");
 	n = nmod < maxmod ? nmod : maxmod;
 	for (i = 0; i < n; i++) {
@@ -93,7 +113,8 @@ diff_report(struct diff *d, FILE *fp, size_t maxmod)
 		fprintf(fp, "... %zu more modules (-s for all)\n", nmod - n);
 	fmt_pct(pct, sizeof pct, t->change_pct);
 	fmt_pval(p, sizeof p, t->p);
-	fprintf(fp, "total: %.3f ms -> %.3f ms, change %.3f ms (%s, p %s) "
+	fprintf(fp, "total: GPU-busy time (thunk time summed, not step time) "
+	    "%.3f ms -> %.3f ms, change %.3f ms (%s, p %s) "
 	    "at BEFORE's executions\n", t->before_ms, t->after_ms,
 	    t->change_ms, pct, p);
 	/* The options as given, without exponent (tsv_fmt_f64). */
@@ -106,8 +127,17 @@ diff_report(struct diff *d, FILE *fp, size_t maxmod)
 	    t->added, t->removed, t->tested, share, alpha,
 	    o->adjust == SIGTEST_HOLM ? "Holm" : "Benjamini-Hochberg",
 	    t->slower, t->faster);
+	if (!t->items_power.power)
+		no_power(fp, &t->items_power, "item", alpha, o->adjust);
+	if (!t->modules_power.power)
+		no_power(fp, &t->modules_power, "module", alpha, o->adjust);
+	if (!t->total_power)
+		fprintf(fp, "no power: total: no matched module has two "
+		    "executions in a run (Welch t test): its p is no test\n");
 	if (o->threshold >= 0)
 		fprintf(fp, "gate (-t %s, -p %s): %s\n", thr, alpha,
-		    diff_regressed(d) ? "REGRESSION (exit 3)" : "pass");
+		    diff_regressed(d) ? "REGRESSION (exit 3)" :
+		    diff_powerless(d) ? "NO POWER (exit 4): too few executions "
+		    "for the gate to fail" : "pass");
 	return ferror(fp) ? -1 : 0;
 }

@@ -1180,9 +1180,13 @@ fold_write_opcodes(struct fold *f, struct tsv_writer *w)
 			row[n].name = strtab_get(&f->ops, i);
 			row[n++].ns = ns[i];
 		}
+	/* Idle time is never negative: thunks of concurrent streams can
+	 * add up to more than their module's time (the folded stacks'
+	 * idle lines are clamped so too, idle_line). */
 	if (mods(f)) {
 		row[n].name = IDLE_OPCODE;
-		row[n++].ns = f->tot.modules_ns - f->tot.thunks_ns;
+		row[n++].ns = f->tot.modules_ns > f->tot.thunks_ns ?
+		    f->tot.modules_ns - f->tot.thunks_ns : 0;
 	}
 	qsort(row, n, sizeof(*row), cmp_oprow);
 	for (i = 0; i < n; i++)

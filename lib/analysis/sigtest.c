@@ -80,6 +80,40 @@ sigtest_p_normal(double z)
 	return erfc(fabs(z) / sqrt(2.0));
 }
 
+double
+sigtest_mwu_pmin(size_t na, size_t nb)
+{
+	double m = (double)na * (double)nb, z;
+
+	if (na == 0 || nb == 0)
+		return 1;
+	z = (m / 2 - 0.5) / sqrt(m / 12 * ((double)na + (double)nb + 1));
+	return z > 0 ? sigtest_p_normal(z) : 1;
+}
+
+size_t
+sigtest_mwu_need(double factor, double alpha)
+{
+	size_t lo = 1, hi = 1, mid, cap = (size_t)1 << 20;
+
+	/* Doubling to a size that suffices, then bisection: pmin(n, n)
+	 * decreases with n (z grows as sqrt(n) / ...). */
+	while (!(factor * sigtest_mwu_pmin(hi, hi) < alpha)) {
+		if (hi >= cap)
+			return 0;
+		lo = hi + 1;
+		hi *= 2;
+	}
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (factor * sigtest_mwu_pmin(mid, mid) < alpha)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return hi;
+}
+
 /* The continued fraction of the incomplete beta function I_x(a, b)
  * (Abramowitz and Stegun 26.5.8), by the modified Lentz method. */
 static double

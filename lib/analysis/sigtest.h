@@ -54,6 +54,26 @@ struct sigtest_mwu {
 void sigtest_mwu(const int64_t *a, size_t na, const int64_t *b, size_t nb,
     struct sigtest_mwu *r);
 
+/*
+ * The power of sigtest_mwu at its limit: the smallest two-sided p-value
+ * it can give for samples of NA and NB values, that of the most extreme
+ * ordering (every value of one sample above every value of the other,
+ * no ties): U = 0 or NA NB, sigma^2 = NA NB (NA + NB + 1) / 12,
+ * z = (NA NB / 2 - 1/2) / sigma, p = erfc(z / sqrt 2); 1 when a sample
+ * is empty or z <= 0 (one value a side).  In [0, 1].
+ */
+double sigtest_mwu_pmin(size_t na, size_t nb);
+
+/*
+ * The samples a side sigtest_mwu needs for its smallest p-value, times
+ * FACTOR (the multiplier of the adjustment at its most favourable: the
+ * number of tests for Holm, 1 for Benjamini-Hochberg), to be below
+ * ALPHA: the least n >= 1 with FACTOR * sigtest_mwu_pmin(n, n) < ALPHA;
+ * 0 when none up to 2^20 (ALPHA <= 0, say).  O(log) evaluations: the
+ * p-value falls as n grows.
+ */
+size_t sigtest_mwu_need(double factor, double alpha);
+
 /* The two-sided p-value of a standard normal statistic Z: erfc(|z| /
  * sqrt 2). */
 double sigtest_p_normal(double z);

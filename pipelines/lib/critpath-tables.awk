@@ -5,8 +5,13 @@
 # (TotalMs as written) first, then by ProgramId; MEANS: per module and
 # scenario, in order of appearance, the mean measured and predicted
 # step and the gain; TOP: the step to draw, "ProgramId TAB execution":
-# the module with the most time and its median execution (by StepMs,
-# then execution number); empty without modules.
+# the module that does the work, the most compute on its critical path
+# summed over its executions (a barrier, whose path is peer wait, holds
+# the most time and almost no compute: it is never the step drawn),
+# then the most time; and its median execution (by StepMs, then
+# execution number); empty without modules.  The three paths come
+# in the environment (data, not -v, which reads escape sequences).
+BEGIN { MODULES = ENVIRON["MODULES"]; MEANS = ENVIRON["MEANS"]; TOP = ENVIRON["TOP"] }
 FNR == 1 { file++; delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }
 file == 1 { k = $c["ProgramId"]; if (!(k in n)) { o[++m] = k; name[k] = $c["Module"]; dev[k] = $c["Devices"] }
   n[k]++; st[k] += $c["StepMs"]; cm[k] += $c["ComputeMs"]; co[k] += $c["CommunicationMs"]
@@ -35,7 +40,9 @@ END {
 	  printf "%s\t%s\t%d\t%.6f\t%.6f\t%.6f\t%.2f\n", q[1], q[2], sn[k], me[k] / sn[k], pr[k] / sn[k],
 	    (me[k] - pr[k]) / sn[k], (me[k] > 0 ? 100 * (me[k] - pr[k]) / me[k] : 0) > MEANS }
 	if (m == 0) { printf "" > TOP; exit }
-	TOPK = ord[1]; ne = 0
+	TOPK = ord[1]
+	for (j = 2; j <= m; j++) if (sprintf("%.6f", cm[ord[j]]) + 0 > sprintf("%.6f", cm[TOPK]) + 0) TOPK = ord[j]
+	ne = 0
 	for (i = 1; i <= nx[TOPK]; i++) ex[++ne] = i
 	SORTBY = "execs"; msort(ex, ne)
 	printf "%s\t%s\n", TOPK, ne ? xe[TOPK, ex[int((ne + 1) / 2)]] : "" > TOP

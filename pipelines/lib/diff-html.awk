@@ -4,8 +4,8 @@
 # external request; the flame graph, when drawn, is an <img> with a data:
 # URI.  Inputs, in order: nsysjax-diff's module table (-s), its thunk
 # table, its op_name table, its text summary, the SVG in base64 (empty
-# when none).  Variables: gate (the -t percent, may be empty), rc (0, or 3
-# for a regression).  Tables show the first TOP rows (default 20).
+# when none).  Variables: gate (the -t percent, may be empty), rc (0, 3
+# for a regression, 4 when too few executions let the gate fail).  Tables show the first TOP rows (default 20).
 
 function esc(s) {
 	gsub(/&/, "\\&amp;", s)
@@ -106,7 +106,7 @@ file <= 3 && FNR == 1 {
 
 file == 1 {
 	if ($c["Module"] == "(all)") {
-		total = sprintf("Total: %s ms before, %s ms after; change %s ms (%s) at the first run's executions, p %s.",
+		total = sprintf("Total GPU-busy time (thunk time summed, not step time): %s ms before, %s ms after; change %s ms (%s) at the first run's executions, p %s.",
 		    fms($c["TotalBeforeMs"]), fms($c["TotalAfterMs"]), fms($c["ContributionMs"]),
 		    fpct($c["ChangePercent"]), fp($c["PValue"]))
 		next
@@ -127,7 +127,7 @@ END {
 	if (total != "") print "<p>" total "</p>"
 	if (gate != "")
 		printf "<p class=\"verdict\">Gate (slower by more than %s%% and significant): %s</p>\n",
-		    esc(gate), rc == 3 ? "regression" : "pass"
+		    esc(gate), rc == 3 ? "regression" : rc == 4 ? "no power (too few executions for the gate to fail; see the summary)" : "pass"
 	printf "%s", body
 	print "<h3>Summary</h3>"
 	printf "<pre>%s</pre>\n", report

@@ -1,11 +1,13 @@
 # The tables of pipelines/memory.sh, unsorted, from the heap frame (first
 # file) and the module frame (second file): one row per heap simulator
-# trace of each ProgramId with its peak (stdout), and (-v SERIES=FILE) the
-# notebook's plotted series of the top modules (-v TOP=FILE, one ProgramId
+# trace of each ProgramId with its peak (stdout), and (SERIES=FILE in the
+# environment: paths are data, -v would read escape sequences) the
+# notebook's plotted series of the top modules (TOP=FILE, one ProgramId
 # per line): per trace the empty heap (Point 0), then each event that
 # moved to a new Point.  Byte counts are copied as written, never
 # recomputed (awk's doubles would print large ones in exponent notation).
 BEGIN {
+	TOP = ENVIRON["TOP"]; SERIES = ENVIRON["SERIES"]
 	while ((getline line < TOP) > 0) top[line] = 1
 	close(TOP)
 	print "ProgramId", "Name", "Trace", "Events", "PeakHeapBytes", "PeakEvent",

@@ -1,11 +1,13 @@
 # Writes the cost lines of `nsysjax-stats -t costs` (second file: columns
 # ProgramId, Name, CostLine, sorted by ProgramId then Name) to
-# DIR/ProgramId.pbtxt (-v DIR=DIR), and prints, unsorted, one
+# DIR/ProgramId.pbtxt (DIR in the environment: a path is data, -v would
+# read escape sequences), and prints, unsorted, one
 # index row per module of the steady module frame (first file):
 # ProgramId, Name, ProjDurMs (its total), Costs (lines written),
 # EmptyNames (lines with an empty name), File.  A module without costs
 # gets no file and a note on stderr (-v PROG=name); empty names are
 # counted there too, after the index's rows.
+BEGIN { DIR = ENVIRON["DIR"] }
 FNR == 1 && ++file == 1 { header(); id = need("ProgramId"); nm = need("Name"); dur = need("ProjDurMs"); next }
 FNR == 1 { next }
 file == 1 {

@@ -1,6 +1,7 @@
 # plots.awk (with sort.awk), run by report.sh: the data of the
 # notebook's plots and one gnuplot program that draws them all, in one
-# process (each process start is dear).  Reads the report's tables in
+# process (each process start is dear).  OUT, ST and W are paths in the
+# environment (ENVIRON).  Reads the report's tables in
 # OUT, the steady module frame in ST and, in W/stats, the sums over the
 # steady thunk frame (nsysjax-stats -t scatter,offsets, run by report.sh
 # before this program); writes the plots' data beside them
@@ -28,6 +29,8 @@
 # plots, numbered as one run numbers them.
 BEGIN {
 	FS = "\t"
+	# The paths from the environment: -v would read escape sequences.
+	OUT = ENVIRON["OUT"]; W = ENVIRON["W"]; ST = ENVIRON["ST"]
 	PL = OUT "/plots"
 	KEYMAX = 16	# series named in a plot's key (plot_series)
 	SKD_MAX = 2000	# skews of a device drawn one point each (skews_distribution)
@@ -146,8 +149,24 @@ function plot_series(first, n, field, prefix,    i, k) {
 	printf "N = %d\n", first - 1 + n > PF
 	for (i = 1; i <= n; i++) {
 		k = first - 1 + i
-		printf "D%d = ARG2.%s; T%d = %s\n", k, gq("/" G[i]), k, gq(k <= KEYMAX ? prefix cutf(GF[i], field) : "") > PF
+		printf "D%d = ARG2.%s; T%d = %s; C%d = %s\n", k, gq("/" G[i]), k, gq(k <= KEYMAX ? prefix cutf(GF[i], field) : ""), \
+		    k, gq(colour(cutf(GF[i], field))) > PF
 	}
+}
+# colour(NAME): the colour of a series named NAME, the same in every plot
+# of the report (a collective is one colour in the bandwidth, the waits
+# and wait against size): the known collectives in a fixed order, any
+# other name the next colour as first met; the Okabe-Ito palette (told
+# apart with colour-blindness), then gnuplot's own.
+function colour(name,    k, i) {
+	if (!NPAL) {
+		NPAL = split("#0072b2 #e69f00 #009e73 #cc79a7 #56b4e9 #d55e00 #000000 #f0e442 #9400d3 #8b4513 #808080 #2f4f4f", PAL, " ")
+		k = split("all-reduce all-gather reduce-scatter all-to-all collective-permute send recv collective-broadcast", KNOWNC, " ")
+		for (i = 1; i <= k; i++) COLOUR[KNOWNC[i]] = PAL[i]
+		NCOL = k
+	}
+	if (!(name in COLOUR)) COLOUR[name] = PAL[(NCOL++ % NPAL) + 1]
+	return COLOUR[name]
 }
 function plot_end(text) {
 	printf "%s", text > PF
@@ -175,8 +194,8 @@ function multi(    a, n, i, ng) {
 		plot_series(1, ng, 1, "")
 		plot_end("set title \"Bus bandwidth of the steady state (fastest device per instance)\"\n" \
 		    "set xlabel \"Message size\"; set ylabel \"Bus bandwidth [GB/s]\"\n" \
-		    "set logscale x; set format x \"%.0s %cB\"; set key top left; set grid\n" \
-		    "plot for [i = 1:N] value(\"D\".i) using 2:4:5 skip 1 with yerrorbars pointsize 0.8 \\\n" \
+		    "set logscale x; set format x \"%.0s %cB\"; set key outside right top; set grid\n" \
+		    "plot for [i = 1:N] value(\"D\".i) using 2:4:5 skip 1 with yerrorbars pointsize 0.8 lc rgb value(\"C\".i) \\\n" \
 		    "    title value(\"T\".i)\n")
 	}
 	n = load(OUT "/waits.tsv", a)
@@ -187,8 +206,8 @@ function multi(    a, n, i, ng) {
 		plot_series(1, NWAIT, 1, "")
 		plot_end("set title \"Wait per collective instance: spread of the exposed time over devices\"\n" \
 		    "set xlabel \"Wait\"; set ylabel \"Instances (cumulative share)\"\n" \
-		    "set logscale x; set format x \"%.0s %cs\"; set key bottom right; set grid\n" \
-		    "plot for [i = 1:N] value(\"D\".i) using ($2 > 0 ? $2 / 1000 : NaN):(1) skip 1 smooth cnormal \\\n" \
+		    "set logscale x; set format x \"%.0s %cs\"; set key outside right top; set grid\n" \
+		    "plot for [i = 1:N] value(\"D\".i) using ($2 > 0 ? $2 / 1000 : NaN):(1) skip 1 smooth cnormal lc rgb value(\"C\".i) \\\n" \
 		    "    title value(\"T\".i)\n")
 	}
 }
@@ -454,6 +473,7 @@ function skews(    file, d, v, s, r, rows, prev) {
 		printf "D1 = ARG1.'/skews.tsv'\n" > PF
 		plot_end("set title \"Collective end-time skew per device (complete instances): mean, min and max\"\n" \
 		    "set xlabel \"Device\"; set ylabel \"End time - instance mean [ms]\"; set grid\n" \
+		    "set xtics 1; set mxtics 1; set offsets 0.5, 0.5, 0, 0\n" \
 		    "plot D1 using 1:2:3:4 skip 1 with yerrorbars pointtype 7 pointsize 0.6 notitle\n")
 	}
 }
@@ -529,7 +549,7 @@ function stragglers(    a, n, i, x, c, rows, r, s, m, ng) {
 		plot_series(1, ng, 2, "")
 		plot_end("set datafile separator \"\\t\"\n" \
 		    "set title \"Straggler bias per device and module (start time against the other devices)\"\n" \
-		    "set xlabel \"Device\"; set ylabel \"Start bias [ms]\"; set grid; set xtics 1; set key outside right\n" \
+		    "set xlabel \"Device\"; set ylabel \"Start bias [ms]\"; set grid; set xtics 1; set offsets 0.5, 0.5, 0, 0; set key outside right\n" \
 		    "plot for [i = 1:N] value(\"D\".i) using 3:4 skip 1 with points pointtype 7 pointsize 1.2 \\\n" \
 		    "    title value(\"T\".i)\n")
 	}
@@ -681,7 +701,7 @@ function wait_size(    i) {
 	plot_series(1, NWAIT, 1, "")
 	plot_end("set title \"Wait per collective instance against its message size\"\n" \
 	    "set xlabel \"Message size\"; set ylabel \"Wait\"\n" \
-	    "set logscale xy; set format x \"%.0s %cB\"; set format y \"%.0s %cs\"; set key top left; set grid\n" \
-	    "plot for [i = 1:N] value(\"D\".i) using 3:($2 > 0 ? $2 / 1000 : NaN) skip 1 with points pointtype 7 pointsize 0.6 \\\n" \
+	    "set logscale xy; set format x \"%.0s %cB\"; set format y \"%.0s %cs\"; set key outside right top; set grid\n" \
+	    "plot for [i = 1:N] value(\"D\".i) using 3:($2 > 0 ? $2 / 1000 : NaN) skip 1 with points pointtype 7 pointsize 0.6 lc rgb value(\"C\".i) \\\n" \
 	    "    title value(\"T\".i)\n")
 }

@@ -2,10 +2,11 @@
 # written: report.txt and report.html in one process (each process start
 # is dear; the earlier shell functions ran an awk, a wc and a sed per
 # table, twice).  The arguments are the report's inputs (their names
-# head both files); nothing is read as a main input.  -v: OUT (the new
-# report's directory), FR (the frames), W (the work directory: plotidx,
-# the module plots, from plots.awk), PLOTS (1 when gnuplot drew the
-# plots).
+# head both files); nothing is read as a main input.  In the
+# environment (paths are data: -v would read escape sequences): OUT (the
+# new report's directory), FR (the frames), W (the work directory:
+# plotidx, the module plots, from plots.awk); -v PLOTS (1 when gnuplot
+# drew the plots).
 #
 # report.txt: the headline tables of the TSV files in OUT for people
 # (aligned columns, units in the headers, means with their uncertainty
@@ -26,6 +27,7 @@
 # both formats.
 BEGIN {
 	FS = "\t"
+	OUT = ENVIRON["OUT"]; FR = ENVIRON["FR"]; W = ENVIRON["W"]
 	TXT = OUT "/report.txt"
 	HTML = OUT "/report.html"
 	header()
@@ -37,6 +39,7 @@ BEGIN {
 	copy(OUT "/roofline/section.html", HTML)
 	copy(OUT "/critpath/critpath-section.html", HTML)
 	copy(OUT "/diff/diff-section.html", HTML)
+	reading()
 	printf "</main>\n</body>\n</html>\n" > HTML
 	close(HTML)
 	printf "\n" > TXT
@@ -148,6 +151,7 @@ function page_text() {
 	    "th, td { padding: 0.2em 0.7em; text-align: left; border-bottom: 1px solid #e4e4e4; white-space: nowrap; }\n" \
 	    "th { background: #f3f5f0; position: sticky; top: 2.4em; }\n" \
 	    "td.n, th.n { text-align: right; }\n" \
+	    "th, td:not(.n) { white-space: normal; overflow-wrap: anywhere; }\n" \
 	    "tr:hover td { background: #fafbf7; }\n" \
 	    "figure { margin: 1em 0 2em; }\n" \
 	    "figure svg { max-width: 100%; height: auto; }\n" \
@@ -162,9 +166,9 @@ function page_text() {
 	    "<h1>nsysjax report</h1>\n"
 	HTML_NAV = \
 	    "<p class=\"note\">Times of the steady state: clocks aligned across devices, warm-up executions removed. A mean(uncertainty) is the mean and the standard deviation over executions in the notation of nsys-jax (126.5(7) is 126.5 &plusmn; 0.7). The TSV files beside this page hold every number at full precision.</p>\n" \
-	    "<nav><a href=\"#summary\">Summary</a><a href=\"#modules\">Modules</a><a href=\"#thunks\">Thunks</a><a href=\"#communication\">Communication</a><a href=\"#alignment\">Alignment</a><a href=\"#compilation\">Compilation</a><a href=\"#memory\">Memory</a><a href=\"#flamegraphs\">Flame graphs</a></nav>\n" \
-	    "</header>\n" \
-	    "<main>\n"
+	    "<nav><a href=\"#summary\">Summary</a><a href=\"#modules\">Modules</a><a href=\"#thunks\">Thunks</a><a href=\"#communication\">Communication</a><a href=\"#alignment\">Alignment</a><a href=\"#compilation\">Compilation</a><a href=\"#memory\">Memory</a><a href=\"#flamegraphs\">Flame graphs</a>"
+	# The rest of the nav bar (nav_end): the sections present.
+	HTML_NAV_END = "</nav>\n</header>\n<main>\n"
 }
 
 function header(    i, s) {
@@ -185,6 +189,16 @@ function header(    i, s) {
 	}
 	printf "</p>\n" > HTML
 	printf "%s", HTML_NAV > HTML
+	# Every section of the page in the nav bar: the roofline's, the
+	# critical path's and the comparison's when they were written.
+	if (nonempty(OUT "/roofline/section.html")) printf "<a href=\"#roofline\">Roofline</a>" > HTML
+	if (nonempty(OUT "/critpath/critpath-section.html")) printf "<a href=\"#critpath\">Critical path</a>" > HTML
+	if (nonempty(OUT "/diff/diff-section.html")) printf "<a href=\"#nsysjax-diff\">Comparison</a>" > HTML
+	printf "<a href=\"#reading\">How to read</a>" > HTML
+	printf "%s", HTML_NAV_END > HTML
+	# The aligned timeline beside the page (report.sh writes it).
+	if (nonempty(OUT "/timeline.perfetto-trace"))
+		printf "<p>The whole run on one aligned clock: <a href=\"timeline.perfetto-trace\">timeline.perfetto-trace</a> (in ui.perfetto.dev, &ldquo;Open trace file&rdquo;).</p>\n" > HTML
 }
 
 # -- the tables
@@ -234,20 +248,31 @@ function p_work(    n, r, bar, nb, i) {
 		row(r)
 		if (f("WorkModule") == 1 && f("ComputeMs") > 0) {
 			pr(sprintf("The module that does the work (the most compute time): %s (%s), %s ms of compute in %d executions on %d device(s)", \
-			    f("Name"), substr(f("ProgramId"), 1, 12), grouped(fixed(f("ComputeMs"), 2)), f("Executions"), f("Devices")))
+			    f("Name"), sid(f("ProgramId")), grouped(fixed(f("ComputeMs"), 2)), f("Executions"), f("Devices")))
 			if (f("HiddenShare") != "") pr(sprintf("; %s of its communication hidden behind compute", pct(f("HiddenShare"), 2)))
 			pr(".\n")
 		}
 		if (f("Barrier") == 1)
 			bar[++nb] = sprintf("%s (%s) is a barrier: %s of its time is collective wait (its devices waiting for the slowest), not work.", \
-			    f("Name"), substr(f("ProgramId"), 1, 12), pct(f("WaitShare"), 2))
+			    f("Name"), sid(f("ProgramId")), pct(f("WaitShare"), 2))
 	}
 	for (i = 1; i <= nb; i++) pr(bar[i] "\n")
 	para_out()
 }
 
-# The utilisation: modules active over the wall time they span.
-function p_utilisation(    n, r, v, act, wall) {
+# The utilisation: modules active over the wall time they span, over
+# the steady state.  Barriers (facts' Barrier: a module whose time is
+# collective wait) are left out and named: a barrier's steady
+# executions can spread over the initialisation, its wall being most of
+# the run's, and its time is no work.  The rest as the reference counts
+# it over its top modules (summary/totals.tsv's definitions, here on
+# the modules that are not barriers): the top modules of those (taken
+# while those taken make less than 99% of their total), then per device
+# the sum of their rows' ProjDurMs over the end of its last minus the
+# start of its first, summed over devices.  One line gives the whole
+# figure, barriers included (the Runtime totals), and how to report a
+# barrier alone.
+function p_utilisation(    n, r, v, act, wall, bar, nb, names, re, a, w) {
 	if ((n = load(OUT "/summary/totals.tsv")) < 2) return
 	for (r = 2; r <= n; r++) { row(r); v[f("Quantity")] = f("Value") }
 	# In variables: an element never assigned, once passed to a
@@ -255,10 +280,66 @@ function p_utilisation(    n, r, v, act, wall) {
 	# read gave another denormal on each run, or a double free (BEGIN {
 	# f(a["k"]); print a["k"] / 5 } with f(t) { return t % 10 } shows it).
 	act = v["all_modules_active_ms"] + 0; wall = v["all_modules_wall_ms"] + 0
-	if (wall > 0)
+	nb = 0
+	if ((n = load(FACTS)) >= 2)
+		for (r = 2; r <= n; r++) {
+			row(r)
+			if (f("Barrier") == 1) {
+				bar[f("ProgramId")] = 1; nb++
+				names = names (names == "" ? "" : ", ") f("Name") " (" sid(f("ProgramId")) ")"
+				re = re (re == "" ? "" : "|") f("Name")
+			}
+		}
+	if (nb > 0 && steady_busy(bar, a, w) && w[0] > 0) {
+		pr(sprintf("Utilisation of the steady state, barriers left out: XLA modules active %s ms of %s ms wall (%s).\n", \
+		    grouped(fixed(a[0], 2)), grouped(fixed(w[0], 2)), pct(a[0] / w[0], 2)))
+		pr(sprintf("Left out as barrier%s: %s. With %s: %s ms of %s ms wall (%s), the Runtime totals below; " \
+		    "its own report: -m '%s'.\n", nb > 1 ? "s" : "", names, nb > 1 ? "them" : "it", \
+		    grouped(fixed(act, 2)), grouped(fixed(wall, 2)), wall > 0 ? pct(act / wall, 2) : "--", re))
+	} else if (wall > 0)
 		pr(sprintf("Utilisation: XLA modules active %s ms of %s ms wall (%s).\n", grouped(fixed(act, 2)), \
 		    grouped(fixed(wall, 2)), pct(act / wall, 2)))
 	para_out()
+}
+# steady_busy(BAR, A, W): A[0] and W[0], the modules active and the wall
+# (ms) of the steady module frame's top modules, those in BAR left out
+# (see p_utilisation); false without such modules.  Two passes over the
+# frame (a total per module, then per device), nothing kept per row.
+function steady_busy(bar, a, w,    file, line, c, x, t, ids, nid, i, tot, seen, top, lo, hi, busy, d, s, e, k) {
+	file = W "/steady/module.tsv"
+	if ((getline line < file) <= 0) return 0
+	split(line, x, "\t"); for (i in x) c[x[i]] = i
+	while ((getline line < file) > 0) {
+		split(line, x, "\t")
+		if (!(x[c["ProgramId"]] in bar)) t[x[c["ProgramId"]]] += x[c["ProjDurMs"]]
+	}
+	close(file)
+	nid = 0
+	for (k in t) ids[++nid] = k
+	# Largest first, ties by ProgramId (topmods.awk's order).
+	split("", TOTS); for (k in t) TOTS[k] = t[k]
+	msort(ids, nid)
+	for (i = 1; i <= nid; i++) tot += t[ids[i]]
+	if (tot <= 0) return 0
+	for (i = 1; i <= nid && seen < 0.99; i++) { top[ids[i]] = 1; seen += t[ids[i]] / tot }
+	getline line < file
+	while ((getline line < file) > 0) {
+		split(line, x, "\t")
+		if (!(x[c["ProgramId"]] in top)) continue
+		d = x[c["Device"]]; s = x[c["ProjStartMs"]] + 0; e = s + x[c["ProjDurMs"]]
+		busy[d] += x[c["ProjDurMs"]]
+		if (!(d in lo) || s < lo[d]) lo[d] = s
+		if (!(d in hi) || e > hi[d]) hi[d] = e
+	}
+	close(file)
+	a[0] = 0; w[0] = 0
+	for (d in busy) { a[0] += busy[d]; w[0] += hi[d] - lo[d] }
+	return 1
+}
+# before(X, Y), for sort.awk's msort: the larger total first (TOTS),
+# then the ProgramId.
+function before(x, y) {
+	return TOTS[x] > TOTS[y] || (TOTS[x] == TOTS[y] && (x "") < (y ""))
 }
 
 function s_totals(    n, r, q, v) {
@@ -335,7 +416,7 @@ function s_modules(    n, r, rr, k, one, names) {
 		cell(rr, 5, f("Executions"))
 		cell(rr, 6, unc(f("NumThunksMean"), f("NumThunksStd")))
 		cell(rr, 7, k in fdev ? fdev[k] : "--")
-		cell(rr, 8, f("Name") " (" substr(k, 1, 12) ")" (k in fbar ? " barrier" : ""))
+		cell(rr, 8, f("Name") " (" sid(k) ")" (k in fbar ? " barrier" : ""))
 		names[f("Name")]++
 	}
 	table_both()
@@ -346,7 +427,7 @@ function p_top(    n, r, share, ids, nt, nm) {
 	if ((n = load(OUT "/summary/modules.tsv")) < 2) return
 	for (r = 2; r <= n; r++) {
 		row(r)
-		if (f("TopModule") == 1) { share += f("ProjDurPercent"); ids = ids (ids == "" ? "" : ", ") substr(f("ProgramId"), 1, 12) " (" f("Name") ")"; nt++ }
+		if (f("TopModule") == 1) { share += f("ProjDurPercent"); ids = ids (ids == "" ? "" : ", ") sid(f("ProgramId")) " (" f("Name") ")"; nt++ }
 		nm++
 	}
 	if (nt) pr(sprintf("%.2f%% of execution time accounted for by the %d top module(s) of %d: %s.\n", share, nt, nm, ids))
@@ -362,7 +443,7 @@ function p_modules(    n, r, over, cnt, top, k) {
 	if (over) pr("Wait share is the mean wait (per execution, the longest minus the shortest duration of each collective over the devices) over the mean duration: above 100% a device waits longer than an execution lasts on average, the mark of a barrier.\n")
 	facts()
 	for (k in fname) if (cnt[fname[k]] > 1)
-		pr(sprintf("%s appears more than once: its processes compiled different programs (fingerprints); %s ran on process(es) %s, compiled by %s.\n", fname[k], substr(k, 1, 12), fproc[k], fby[k]))
+		pr(sprintf("%s appears more than once: its processes compiled different programs (fingerprints); %s ran on process(es) %s, compiled by %s.\n", fname[k], sid(k), fproc[k], fby[k]))
 	para_out()
 }
 
@@ -372,7 +453,7 @@ function s_opcodes(    n, r, rr) {
 	for (r = 2; r <= n; r++) {
 		row(r)
 		if (R == 2) { cell(0, 0, "Operation"); align(0, "l"); cell(0, 1, "Time [ms]"); cell(0, 2, "Share") }
-		rr = R - 1; cell(rr, 0, f("Opcode")); cell(rr, 1, grouped(fixed(f("ProjDurMs"), 3))); cell(rr, 2, pct(f("Fraction"), 2))
+		rr = R - 1; cell(rr, 0, f("Opcode") != "" ? f("Opcode") : "(no HLO instruction: command buffers, thunks outside the dumps)"); cell(rr, 1, grouped(fixed(f("ProjDurMs"), 3))); cell(rr, 2, pct(f("Fraction"), 2))
 	}
 	table_both()
 }
@@ -384,7 +465,7 @@ function s_thunks(    n, r, rr) {
 		row(r)
 		if (R == 2) { cell(0, 0, "Thunk"); align(0, "l"); cell(0, 1, "Module (ProgramId)"); align(1, "l")
 			cell(0, 2, "Executions"); cell(0, 3, "Time [ms]") }
-		if (R <= 16) { rr = R - 1; cell(rr, 0, f("Name")); cell(rr, 1, substr(f("ProgramId"), 1, 12))
+		if (R <= 16) { rr = R - 1; cell(rr, 0, f("Name")); cell(rr, 1, sid(f("ProgramId")))
 			cell(rr, 2, f("Executions")); cell(rr, 3, grouped(fixed(f("ProjDurMs"), 3))) }
 	}
 	table_both()
@@ -399,7 +480,7 @@ function s_cmdbufs(    n, r, rr, share) {
 		row(r)
 		if (R == 2) { cell(0, 0, "Command buffer"); align(0, "l"); cell(0, 1, "Module (ProgramId)"); align(1, "l")
 			cell(0, 2, "Executions"); cell(0, 3, "Time [ms]"); cell(0, 4, "Inside [ms]"); cell(0, 5, "Share") }
-		rr = R - 1; cell(rr, 0, f("Name")); cell(rr, 1, substr(f("ProgramId"), 1, 12)); cell(rr, 2, f("Executions"))
+		rr = R - 1; cell(rr, 0, f("Name")); cell(rr, 1, sid(f("ProgramId"))); cell(rr, 2, f("Executions"))
 		cell(rr, 3, fixed(f("ProjDurMs"), 3)); cell(rr, 4, f("InnerMs") + 0 > 0 ? fixed(f("InnerMs"), 3) : "--")
 		cell(rr, 5, pct(f("Fraction"), 2)); share += f("Fraction")
 	}
@@ -426,7 +507,7 @@ function s_variability(    n, r, rr) {
 		if (R == 2) { cell(0, 0, "Thunk"); align(0, "l"); cell(0, 1, "Module (ProgramId)"); align(1, "l")
 			cell(0, 2, "Executions"); cell(0, 3, "Mean [ms]"); cell(0, 4, "Relative std")
 			cell(0, 5, "Min [ms]"); cell(0, 6, "Max [ms]") }
-		if (R <= 11) { rr = R - 1; cell(rr, 0, f("Name")); cell(rr, 1, substr(f("ProgramId"), 1, 12))
+		if (R <= 11) { rr = R - 1; cell(rr, 0, f("Name")); cell(rr, 1, sid(f("ProgramId")))
 			cell(rr, 2, f("Executions")); cell(rr, 3, unc(f("MeanMs"), f("StdMs")))
 			cell(rr, 4, pct(f("RelStd"), 1)); cell(rr, 5, grouped(fixed(f("MinMs"), 4))); cell(rr, 6, grouped(fixed(f("MaxMs"), 4))) }
 	}
@@ -491,7 +572,7 @@ function s_stragglers(    n, r, rr, k, one) {
 		if (R == 2) facts()
 		# A module on one device has no other device to be behind.
 		if (R <= 11) { rr = R - 1; k = f("ProgramId"); one = (k in fdev) && fdev[k] == 1
-			cell(rr, 0, f("Name") " (" substr(k, 1, 12) ")"); cell(rr, 1, f("Device"))
+			cell(rr, 0, f("Name") " (" sid(k) ")"); cell(rr, 1, f("Device"))
 			cell(rr, 2, one ? "--" : grouped(fixed(f("StartBiasMs"), 3)))
 			cell(rr, 3, one ? "--" : grouped(fixed(f("DurBiasMs"), 3))); cell(rr, 4, one ? "--" : grouped(fixed(f("OutlierScoreMs"), 3))) }
 	}
@@ -545,7 +626,7 @@ function s_compile_modules(    n, r, rr) {
 	for (r = 2; r <= n; r++) {
 		row(r)
 		if (R == 2) { cell(0, 0, "Module (ProgramId)"); align(0, "l"); cell(0, 1, "Compile [ms]"); cell(0, 2, "Processes that compiled it"); align(2, "l") }
-		rr = R - 1; cell(rr, 0, f("Name") " (" substr(f("ProgramId"), 1, 12) ")"); cell(rr, 1, grouped(fixed(f("CompileMs"), 1)))
+		rr = R - 1; cell(rr, 0, f("Name") " (" sid(f("ProgramId")) ")"); cell(rr, 1, grouped(fixed(f("CompileMs"), 1)))
 		cell(rr, 2, f("CompiledBy") == "" ? "--" : f("CompiledBy"))
 	}
 	table_both()
@@ -558,7 +639,7 @@ function s_peaks(    n, r, rr) {
 		row(r)
 		if (R == 2) { cell(0, 0, "Module (ProgramId)"); align(0, "l"); cell(0, 1, "Peak heap")
 			cell(0, 2, "Peak [B]"); cell(0, 3, "At instruction"); align(3, "l") }
-		rr = R - 1; cell(rr, 0, f("Name") " (" substr(f("ProgramId"), 1, 12) ")")
+		rr = R - 1; cell(rr, 0, f("Name") " (" sid(f("ProgramId")) ")")
 		cell(rr, 1, bytes(f("PeakHeapBytes"))); cell(rr, 2, thousands(f("PeakHeapBytes")))
 		cell(rr, 3, f("PeakInstruction"))
 	}
@@ -568,19 +649,45 @@ function s_peaks(    n, r, rr) {
 # -- the plots
 
 # inline_svg(FILE, CAPTION): FILE's <svg> element (its XML prolog and
-# doctype dropped) in a <figure>, when FILE is not empty.
-function inline_svg(file, caption,    line, on) {
+# doctype dropped) in a <figure>, when FILE is not empty; without its
+# scripts and event handlers (flamegraph.pl's zoom and search: the page
+# runs no script, its Content-Security-Policy would refuse them).
+function inline_svg(file, caption,    line, on, scr) {
 	if (!nonempty(file))
 		return
 	printf "<figure>\n" > HTML
 	while ((getline line < file) > 0) {
 		if (!on && line ~ /<svg/)
 			on = 1
-		if (on)
-			print line > HTML
+		if (!on)
+			continue
+		line = inert(line)
+		# A script element, over one line or many, left out whole.
+		while (line != "") {
+			if (scr) {
+				if (!match(line, /<\/script[ \t]*>/)) { line = ""; break }
+				line = substr(line, RSTART + RLENGTH); scr = 0
+			} else if (match(line, /<script/)) {
+				if (RSTART > 1) printf "%s", substr(line, 1, RSTART - 1) > HTML
+				line = substr(line, RSTART); scr = 1
+				if (match(line, /^<script[^>]*\/>/)) { line = substr(line, RLENGTH + 1); scr = 0 }
+			} else {
+				print line > HTML
+				line = ""
+			}
+		}
 	}
 	close(file)
 	printf "<figcaption>%s</figcaption>\n</figure>\n", html(caption) > HTML
+}
+# inert(LINE): LINE without event handlers (on...="..." attributes,
+# flamegraph.pl's onload, onclick, onmouseover) nor javascript: links:
+# an inlined SVG is a picture, the interactive one is its file, linked.
+function inert(line) {
+	gsub(/[ \t\n]on[A-Za-z]+[ \t]*=[ \t]*"[^"]*"/, "", line)
+	gsub(/[ \t\n]on[A-Za-z]+[ \t]*=[ \t]*'[^']*'/, "", line)
+	gsub(/javascript:/, "", line)
+	return line
 }
 
 # html_plots(PART): the plots that belong to section PART.
@@ -677,33 +784,43 @@ function plot_index_txt(    line, x, n, svg) {
 # (flamegraphs/modules.tsv): opened as files, flamegraph.pl's SVGs zoom
 # and search, which this page's Content-Security-Policy stops.  Without a
 # renderer, the folded files and how to render or open them.
-function html_flamegraphs(    fg, i, k, n, r, id, nm, ms, fl, e, j, x) {
+function html_flamegraphs(    fg, i, k, n, r, x, nf, bar, work, ord, no, nm, id, fl, e, j) {
 	printf "</section>\n<section id=\"flamegraphs\">\n<h2>Flame graphs</h2>\n" > HTML
 	fg = OUT "/flamegraphs"
 	split("source op_name", x, " ")
-	for (i = 1; i <= 2; i++) {
-		k = x[i]
-		if (nonempty(fg "/" k ".svg")) {
-			printf "<p>The whole run by %s, idle time included: <a href=\"flamegraphs/%s.svg\">flamegraphs/%s.svg</a> (open it to zoom and search).</p>\n", k, k, k > HTML
-			inline_svg(fg "/" k ".svg", "GPU time by " k " (folded stacks in flamegraphs/" k ".folded)")
-		} else
-			printf "<p>GPU time by %s: <a href=\"flamegraphs/%s.folded\">flamegraphs/%s.folded</a>; render it with <code>flamegraph.pl --hash --countname=us flamegraphs/%s.folded &gt; %s.svg</code> (no renderer was on PATH).</p>\n", \
-			    k, k, k, k, k > HTML
-	}
+	# The modules' own first, the module that does the work leading and
+	# barriers (their time is collective wait) last, as links: the
+	# whole run's are mostly idle time between module executions.
+	if ((nf = load(FACTS)) >= 2)
+		for (r = 2; r <= nf; r++) { row(r); if (f("Barrier") == 1) bar[f("ProgramId")] = 1; if (f("WorkModule") == 1) work = f("ProgramId") }
 	if (nonempty(fg "/modules.tsv")) {
-		printf "<h3>Per module (steady state, its own thunks: no idle time)</h3>\n<ul>\n" > HTML
 		n = load(fg "/modules.tsv")
-		for (r = 2; r <= n; r++) {
-			read_tab(L[r])
-			printf "<li>%s (%s):", html(RF[2]), substr(RF[1], 1, 12) > HTML
+		no = 0
+		for (r = 2; r <= n; r++) { read_tab(L[r]); if (RF[1] == work) { ord[++no] = r; id[r] = RF[1]; nm[r] = RF[2]; fl[r] = RF[4] } }
+		for (r = 2; r <= n; r++) { read_tab(L[r]); if (RF[1] != work && !(RF[1] in bar)) { ord[++no] = r; id[r] = RF[1]; nm[r] = RF[2]; fl[r] = RF[4] } }
+		for (r = 2; r <= n; r++) { read_tab(L[r]); if (RF[1] in bar) { ord[++no] = r; id[r] = RF[1]; nm[r] = RF[2]; fl[r] = RF[4] } }
+		printf "<h3>Per module (steady state, its own thunks: no idle time)</h3>\n" > HTML
+		for (i = 1; i <= no; i++) {
+			r = ord[i]
+			printf "<p>%s (%s)%s:", html(nm[r]), sid(id[r]), id[r] == work ? ", the module that does the work" : id[r] in bar ? ", a barrier" : "" > HTML
 			for (j = 1; j <= 2; j++) {
 				k = x[j]
-				e = nonempty(fg "/" RF[4] "." k ".svg") ? "svg" : "folded"
-				printf " <a href=\"flamegraphs/%s.%s.%s\">%s</a>", RF[4], k, e, k > HTML
+				e = nonempty(fg "/" fl[r] "." k ".svg") ? "svg" : "folded"
+				printf " <a href=\"flamegraphs/%s.%s.%s\">%s</a>", fl[r], k, e, k > HTML
 			}
-			printf "</li>\n" > HTML
+			printf "%s</p>\n", e == "svg" ? " (open a file to zoom and search)" : "" > HTML
+			if (id[r] in bar) continue
+			for (j = 1; j <= 2; j++)
+				inline_svg(fg "/" fl[r] "." x[j] ".svg", sprintf("%s (%s), steady state, by %s (folded stacks in flamegraphs/%s.%s.folded)", nm[r], sid(id[r]), x[j], fl[r], x[j]))
 		}
-		printf "</ul>\n" > HTML
+	}
+	for (i = 1; i <= 2; i++) {
+		k = x[i]
+		if (nonempty(fg "/" k ".svg"))
+			printf "<p>The whole run by %s, idle time between module executions included: <a href=\"flamegraphs/%s.svg\">flamegraphs/%s.svg</a> (folded stacks in <a href=\"flamegraphs/%s.folded\">flamegraphs/%s.folded</a>).</p>\n", k, k, k, k, k > HTML
+		else
+			printf "<p>GPU time by %s, the whole run: <a href=\"flamegraphs/%s.folded\">flamegraphs/%s.folded</a>; render it with <code>flamegraph.pl --hash --countname=us flamegraphs/%s.folded &gt; %s.svg</code> (no renderer was on PATH).</p>\n", \
+			    k, k, k, k, k > HTML
 	}
 	if (!nonempty(fg "/source.svg"))
 		printf "<p class=\"note\">flamegraph.pl is not packaged in Debian: get it from github.com/brendangregg/FlameGraph (or inferno-flamegraph: cargo install inferno) and put it on PATH before the report. The .folded files also open as they are in speedscope (speedscope.app, or npm install -g speedscope).</p>\n" > HTML
@@ -724,4 +841,26 @@ function read_tab(line,    i) {
 		}
 	}
 	RF[4] = line
+}
+
+# reading(): "How to read the report", a paragraph per term the report
+# uses without defining it where it appears, and what to do about each
+# (the same text as nsysjax-report(1), "HOW TO READ THE REPORT").
+function reading() {
+	printf "<section id=\"reading\">\n<h2>How to read the report</h2>\n" > HTML
+	printf "<p><b>Step time.</b> The aligned span of one module execution over its devices: from the first device's start to the last device's end, on the corrected clocks. The module table's Mean is per device and execution; the critical path's StepMs and the roofline's steps are step times; the comparison's sums of thunk time are GPU-busy time, not step time.</p>\n" > HTML
+	printf "<p><b>Barrier.</b> A module whose time is almost all collective wait (a <code>jit__psum</code> that synchronises the processes, say): its devices wait for the slowest to arrive, they do no work. Its steady executions may spread over the initialisation, so counted as work it would make the run look idle. The headline utilisation, the what-if scenarios, the step drawn and the inline flame graphs leave barriers out and say so; the Runtime totals and the whole-run folded files keep them. To do: nothing when it is a one-off synchronisation (start, checkpoint); inside the training loop, find the late device (Alignment and stragglers) and why it is late. <code>-m NAME</code> reports the barrier alone.</p>\n" > HTML
+	printf "<p><b>Host-bound.</b> An execution whose critical path is more than half gaps: no thunk of the path runs, the GPU waits for the host (kernel launches, Python, the input pipeline, a synchronisation such as a device-to-host copy). GPU what-ifs are optimistic there: faster kernels do not shorten gaps. To do: look at the host side of the step (the timeline shows the gaps between thunks); command buffers (<code>--xla_gpu_enable_command_buffer</code>) cut launch overhead; larger steps amortise it.</p>\n" > HTML
+	printf "<p><b>Wait share above 100%%.</b> A module's wait is, per execution, the sum over its collectives of the longest minus the shortest duration over the devices; the share divides it by the mean duration. Above 100%% the devices wait longer than an execution lasts on average: uneven arrivals at a barrier, not slow communication. To do: treat the module as a barrier (above); the skews and stragglers say which device arrives late.</p>\n" > HTML
+	printf "<p><b>Step MFU and GPU-busy MFU.</b> Both are the model FLOPs (matmuls) of an execution over the dense peak of the GPU and a time: the step time for step MFU, the time the GPU ran the module's thunks for GPU-busy MFU. A step MFU well below its GPU-busy MFU means idle time inside the step (host-bound, waits); a low GPU-busy MFU means the kernels themselves are slow (the roofline's bound says memory or compute).</p>\n" > HTML
+	printf "<p><b>What-if assumptions.</b> Each scenario changes durations in the graph measured on the aligned clocks and predicts the step: dependencies are inferred from times (a thunk waits for the one before it on its stream and for the last arrival at a collective), and gaps are kept as measured except in no-gaps. A gain is an estimate, an upper bound where gaps dominate; a negative gain means the scenario's median durations or starts (no-straggler) are slower than the measured ones. To do: take the largest gains as the places to try, then measure the change and compare the two runs (<code>pipelines/diff.sh</code>).</p>\n" > HTML
+	printf "</section>\n" > HTML
+}
+
+# sid(ID): a ProgramId for people: a fingerprint (hex digits) by its
+# first 12, as everywhere in the report; any other id whole (such as
+# nsysjax-extract's "missing-hlo-N" for a module without a dump, whose
+# 12 first characters are the same for every such module).
+function sid(id) {
+	return id ~ /^[0-9a-f]+$/ && length(id) > 12 ? substr(id, 1, 12) : id
 }

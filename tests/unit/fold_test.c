@@ -349,6 +349,33 @@ modules(enum fold_by by, double top)
 	return modules_k(by, top, 0);
 }
 
+/* Two thunks of concurrent streams, 60 and 50 us, inside a module of
+ * 100 us: 110 us of thunk time, no idle time, not -10 us (the opcode
+ * table's idle row and the folded stacks' idle line are 0). */
+static void
+idle_never_negative(void)
+{
+	struct fold_opts o = { FOLD_OPCODE, 0.99, 1, 0 };
+	struct fold *f = fold_new(&o);
+	char *out;
+
+	CHECK_INT(load(f, fold_load_hlo,
+	    "ProgramId\tName\tOpcode\tStackFrameIds\tOpNames\n"
+	    "A\tt\tfusion\t\ta/b\n"
+	    "A\tu\tfusion\t\ta/c\n"), 0);
+	CHECK_INT(load(f, fold_load_modules,
+	    "ProgramId\tDevice\tProjStartMs\tProjDurMs\n"
+	    "A\t0\t0\t0.1\n"), 0);
+	CHECK_INT(fold_add_thunk(f, P("A"), P("t"), 60000), 0);
+	CHECK_INT(fold_add_thunk(f, P("A"), P("u"), 50000), 0);
+	out = output(f, 1);
+	CHECK_STR(out, "Opcode\tProjDurMs\tFraction\n"
+	    "fusion\t0.11\t1\n"
+	    "GPU idle during modules\t0\t0\n");
+	free(out);
+	fold_free(f);
+}
+
 static void
 top_and_idle(void)
 {
@@ -681,6 +708,7 @@ main(void)
 	source();
 	op_name();
 	top_and_idle();
+	idle_never_negative();
 	no_modules();
 	variants();
 	variants_grow();

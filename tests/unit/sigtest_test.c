@@ -168,9 +168,38 @@ sort_median(void)
 	}
 }
 
+/*
+ * The test's power at its limit.  Three against three, every value after
+ * above every value before: the p-value of sigtest_mwu itself on such
+ * samples is the smallest there is (pmin), about 0.0809 by hand (U = 9,
+ * sigma^2 = 9 * 7 / 12, z = (4.5 - 0.5) / 2.2913 = 1.7457): no single
+ * test of three executions a side reaches 0.05.  By hand, four a side
+ * give z = 7.5 / sqrt(12) = 2.1651, p = 0.0304: need(1, 0.05) is 4; with
+ * Holm over 49 tests, 7 give p = 0.00216 (z = 24 / 7.8262 = 3.0667),
+ * times 49 = 0.106, and 8 give 0.00094 (z = 31.5 / 9.5219 = 3.3082),
+ * times 49 = 0.046: need(49, 0.05) is 8.
+ */
+static void
+power(void)
+{
+	int64_t a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
+	struct sigtest_mwu r;
+
+	mwu(a, 3, b, 3, &r);
+	CHECK_NEAR(sigtest_mwu_pmin(3, 3), r.p, 1e-12);
+	CHECK_NEAR(sigtest_mwu_pmin(3, 3), 0.0809, 0.001);
+	CHECK_NEAR(sigtest_mwu_pmin(4, 4), 0.0304, 0.001);
+	CHECK_NEAR(sigtest_mwu_pmin(1, 1), 1, 0);
+	CHECK_NEAR(sigtest_mwu_pmin(0, 5), 1, 0);
+	CHECK(sigtest_mwu_need(1, 0.05) == 4);
+	CHECK(sigtest_mwu_need(49, 0.05) == 8);
+	CHECK(sigtest_mwu_need(1, 0) == 0);
+}
+
 int
 main(void)
 {
+	power();
 	scipy_example();
 	separated();
 	ties();
