@@ -102,6 +102,7 @@ struct hlo_module;
  */
 struct hlo_inst {
 	const char *name;
+	int64_t id;		/* HloInstructionProto.id: unique_id() */
 	const char *opcode;
 	const char *op_name;
 	const char *scheduling_name;
@@ -154,6 +155,15 @@ const struct hlo_inst *hlo_inst(const struct hlo_module *m, size_t i);
  * caller keeps the thunk without metadata, see extract.c).  A hash lookup.
  */
 const struct hlo_inst *hlo_find(const struct hlo_module *m, const char *name);
+
+/*
+ * The instruction whose HloInstructionProto.id is ID (XLA's unique_id(),
+ * the unique_hlo_op_id of thunk ranges since mid-2026), or NULL with an
+ * err message "no HLO instruction with id ID".  Ids are unique in a
+ * module (hlo_load refuses duplicates), so this is exact where a name
+ * might not be.  A hash lookup.
+ */
+const struct hlo_inst *hlo_find_id(const struct hlo_module *m, int64_t id);
 
 /*
  * A source stack: frame[0..nframe) runs from the outermost Python frame
