@@ -476,6 +476,24 @@ if have_data; then
 	$C -p -n report_nvtx_pushpop_trace "$T/run/proc3/proc3.sqlite" > "$T/cs.s"
 	$C -p -n report_nvtx_pushpop_trace - < "$T/run/proc3/proc3.sqlite" | cmp -s - "$T/cs.s" && ok ||
 	    notok "compilestats -p: an export on standard input"
+	# The autotuner pass renamed as XLA of 2026 names it (AutotunerPass:
+	# XlaPass:#name=autotuner,module=M,program_id=N#): the real run's
+	# push/pop report so rewritten gives the compile frame and the compile
+	# statistics of triton-autotuner, but for the name.
+	mkdir -p "$T/ren"
+	cp -R "$T/a0/dump" "$T/a0/nvtx_gpu_proj_trace" "$T/a0/thread-metadata.parquet" "$T/ren/"
+	xz -dc "$T/a0/report_nvtx_pushpop_trace.csv.xz" |
+	    sed 's/XlaPass:#name=triton-autotuner,/XlaPass:#name=autotuner,/g' > "$T/ren/report_nvtx_pushpop_trace.csv"
+	n=$(grep -c 'XlaPass:#name=autotuner,' "$T/ren/report_nvtx_pushpop_trace.csv")
+	[ "$n" -gt 10 ] && ok || notok "renamed autotuner passes: $n"
+	back() { sed 's/XlaPass:#name=autotuner,/XlaPass:#name=triton-autotuner,/g'; }
+	$X -n p -f compile "$T/a0" > "$T/at.old" && $X -n p -f compile "$T/ren" | back > "$T/at.new" &&
+	    cmp -s "$T/at.old" "$T/at.new" && ok || notok "compile frame: XlaPass:#name=autotuner folds as triton-autotuner did"
+	for t in stats passes; do
+		$C -p -t $t "$T/a0/report_nvtx_pushpop_trace.csv.xz" | sort > "$T/at.old"
+		$C -p -t $t "$T/ren/report_nvtx_pushpop_trace.csv" | back | sort > "$T/at.new"
+		check "compilestats -t $t: autotuner as triton-autotuner" cmp "$T/at.old" "$T/at.new"
+	done
 	head -c 3000 "$T/run/proc3/proc3.sqlite" > "$T/cut.sqlite"
 	expect_error 1 "cut.sqlite: truncated SQLite file (3000 of" $C -p "$T/cut.sqlite"
 	expect_error 1 "the nvtx frame needs an nsys SQLite export" $X -f nvtx "$DATA/pax_fsdp4_4proc_proc0.zip"

@@ -300,8 +300,22 @@ for lay in "" "-L 2026"; do
 	check "extract $lay -X 2026" sh -c '"$1" -o "$2" "$3/rank0" "$3/rank1" 2> "$4"' sh "$X" "$T/x26f$tag" "$T/x26$tag" "$T/x26e$tag"
 	! grep -q unique_hlo_op_id "$T/x26e$tag" && ok || notok "$lay -X 2026: $(cat "$T/x26e$tag")"
 	check "extract $lay -X 2024" "$X" -o "$T/x24f$tag" "$T/x24$tag/rank0" "$T/x24$tag/rank1"
-	for f in thunk module communication compile hlo stackframes heap; do
+	for f in thunk module communication hlo stackframes heap; do
 		check "$lay -X 2026: $f frame of the old names" cmp "$T/x24f$tag/$f.tsv" "$T/x26f$tag/$f.tsv"
+	done
+	# The autotuner pass, renamed XlaPass:#name=autotuner (AutotunerPass),
+	# stays a pass as gemm-fusion-autotuner was; what folds is the
+	# XlaAutotunerCompilation inside it.  The compile frame and the
+	# compile statistics are the old ones but for the name.
+	grep -q 'XlaPass:#name=autotuner,program_id=7#' "$T/x26f$tag/compile.tsv" && ok ||
+	    notok "$lay -X 2026: no autotuner pass in the compile frame"
+	sed 's/XlaPass:#name=autotuner,/XlaPass:#name=gemm-fusion-autotuner,/' "$T/x26f$tag/compile.tsv" |
+	    cmp -s - "$T/x24f$tag/compile.tsv" && ok || notok "$lay -X 2026: compile frame of the old names"
+	for t in stats passes; do
+		"$BIN/nsysjax-compilestats" -t $t "$T/x24f$tag/compile.tsv" | sort > "$T/cs24"
+		"$BIN/nsysjax-compilestats" -t $t "$T/x26f$tag/compile.tsv" |
+		    sed 's/XlaPass:#name=autotuner,/XlaPass:#name=gemm-fusion-autotuner,/' | sort > "$T/cs26"
+		check "$lay -X 2026: compilestats -t $t of the old names" cmp "$T/cs24" "$T/cs26"
 	done
 	# Every thunk row that has HLO metadata came from a range with an id.
 	n26=$("$X" -k -f thunk "$T/x26$tag/rank0" 2>/dev/null | awk -F'\t' 'NR > 1 && $13 != ""' | wc -l)

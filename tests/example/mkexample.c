@@ -46,7 +46,8 @@
  *
  * -X 2026 names the thunk ranges as XLA does since mid-2026,
  * "Thunk:#[name=N,]hlo_op=OP,unique_hlo_op_id=ID#", ID the id of OP in
- * its module's dump (the block "-X 2026" below); it is the default with
+ * its module's dump (the block "-X 2026" below), and the autotuner pass
+ * "XlaPass:#name=autotuner,...#" (AutotunerPass); it is the default with
  * -L 2026, and -X 2024 gives the names of before.  The frames do not
  * depend on it (tests/t75-example.sh).
  *
@@ -451,8 +452,10 @@ compile(struct proc *p, const struct program *g, int64_t t)
 		t += 21 * s;
 	}
 	if (g->autotune) {
-		at = rbegin(p, c, p->pid, t, "TSL:XlaPass:#name=gemm-fusion-"
-		    "autotuner,module=%s,program_id=%d#", m, g->id);
+		/* XLA of 2026 names the pass AutotunerPass::name(). */
+		at = rbegin(p, c, p->pid, t, "TSL:XlaPass:#name=%s,module=%s,"
+		    "program_id=%d#", names2026 ? "autotuner" :
+		    "gemm-fusion-autotuner", m, g->id);
 		t += 230 * s;
 		autotune(p, at, &t, s);
 		rend(p, at, t);
