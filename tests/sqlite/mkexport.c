@@ -34,7 +34,9 @@
  *	hlo ID MODULE NAME:OPCODE ...		dump/module_NNNN.MODULE.sm_9.0_
  *					gpu_after_optimizations.hlo.pb beside
  *					OUT: those instructions in the entry
- *					computation, f32[] each
+ *					computation, f32[] each, with ids
+ *					(HloInstructionProto.id) 1, 2, ...
+ *					in order
  *	thunkmeta ID MODULE NAME:KIND ...	dump/module_NNNN.MODULE.thunk_
  *					metadata.pb: XLA's thunk metadata
  *					(xla.gpu.ThunkMetadataListProto), in
