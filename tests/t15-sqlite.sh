@@ -282,6 +282,101 @@ $X -f nvtx "$T/nest.sqlite" > "$T/o" 2> "$T/e" && [ "$(wc -l < "$T/o")" -gt 1 ] 
 NSYSJAX_BIN=$BIN sh pipelines/report.sh -q -o "$T/nestrep" "$T/nest.sqlite" > /dev/null 2> "$T/e"; rc=$?
 [ $rc -eq 1 ] && grep -q 'not a JAX program' "$T/e" && [ ! -e "$T/nestrep" ] && ok || notok "report of a non-JAX export: exit $rc, $(cat "$T/e")"
 
+# ---- XLA's thunk names since mid-2026 ----
+# annotation.cc MakeInstructionTitle writes "hlo_op=OP,unique_hlo_op_id=ID#",
+# ID the instruction's HloInstructionProto.id; mkexport's "hlo" line numbers
+# the instructions 1, 2, 3 in order.  xla SPEC: the export $T/SPEC.sqlite
+# with its dump, from stdin; its thunk frame in $T/SPEC.thunk (stderr in
+# $T/SPEC.xerr).
+xla() {
+	mkdir -p "$T/$1"
+	"$MKEXPORT" spec - "$T/$1/$1.sqlite" || notok "mkexport $1"
+	$X -f thunk "$T/$1/$1.sqlite" > "$T/$1.thunk" 2> "$T/$1.xerr" || notok "extract $1: $(cat "$T/$1.xerr")"
+}
+# thunk_rows SPEC: Name, ThunkExecution, ProjDurMs, Communication per row.
+thunk_rows() { awk -F'\t' 'NR > 1 { print $3, $4, $8, $13 }' "$T/$1.thunk"; }
+# ids_spec F1 F2 F3: all-reduce.2, fusion.1 and fusion.3 (ids 2, 1, 3) in
+# one execution of jit_g, named by the three range texts given.
+ids_spec() {
+	echo "thread 0x1000064000064 XlaLauncher:#global=0,local=0,process=0,slice=0#
+domain 1 0x1000064000064 1 0 TSL
+hlo 6 jit_g fusion.1:fusion all-reduce.2:all-reduce fusion.3:fusion
+nvtx 2 59 0x1000064000064 1000 9000 - 1 XlaModule:#hlo_module=jit_g,program_id=6#
+nvtx 3 59 0x1000064000064 1100 1200 - 1 $1
+call 0x1000064000064 1110 1120 2 0
+nvtx 4 59 0x1000064000064 1300 1400 - 1 $2
+call 0x1000064000064 1310 1320 3 0
+nvtx 5 59 0x1000064000064 1500 1600 - 1 $3
+call 0x1000064000064 1510 1520 4 0
+kernel 10000000 10400000 2 0x1000064000000 0 7 -
+kernel 10500000 10600000 3 0x1000064000000 0 8 -
+kernel 10700000 10900000 4 0x1000064000000 0 9 -"
+}
+ids_spec 'Thunk:#hlo_op=all-reduce.2#' 'Thunk:#name=jit(g)/a,b=c,hlo_op=fusion.1#' 'Thunk:#hlo_op=fusion.3#' | xla old24
+ids_spec 'Thunk:#hlo_op=all-reduce.2,unique_hlo_op_id=2#' 'Thunk:#name=jit(g)/a,b=c,hlo_op=fusion.1,unique_hlo_op_id=1#' \
+    'Thunk:#hlo_op=fusion.3,unique_hlo_op_id=3,stream=2#' | xla new26
+# By hand: all-reduce.2 0.4 ms, communication; fusion.1 0.1, fusion.3 0.2.
+printf '%s\n' 'all-reduce.2 0 0.4 1' 'fusion.1 0 0.1 0' 'fusion.3 0 0.2 0' > "$T/ids.want"
+thunk_rows old24 | cmp -s - "$T/ids.want" && ok || notok "old names: $(thunk_rows old24)"
+check "today's names (and a field unknown today) give the thunk frame of the old ones" cmp "$T/old24.thunk" "$T/new26.thunk"
+[ ! -s "$T/new26.xerr" ] && ok || notok "today's names: stderr $(cat "$T/new26.xerr")"
+# Planted: fusion.1 says id 3 (fusion.3's), fusion.3 says 99 (no
+# instruction): both keep their rows and times without HLO metadata
+# (Communication empty), with one note for the dump; all-reduce.2 agrees.
+ids_spec 'Thunk:#hlo_op=all-reduce.2,unique_hlo_op_id=2#' 'Thunk:#hlo_op=fusion.1,unique_hlo_op_id=3#' \
+    'Thunk:#hlo_op=fusion.3,unique_hlo_op_id=99#' | xla badid
+printf '%s\n' 'all-reduce.2 0 0.4 1' 'fusion.1 0 0.1 ' 'fusion.3 0 0.2 ' > "$T/badid.want"
+thunk_rows badid | cmp -s - "$T/badid.want" && ok || notok "ids that disagree: $(thunk_rows badid)"
+[ "$(grep -c 'module jit_g: 2 executions of 2 thunks whose unique_hlo_op_id names no instruction of its dump or another one than its hlo_op (fusion.1, fusion.3): kept without HLO metadata' "$T/badid.xerr")" -eq 1 ] &&
+    [ "$(wc -l < "$T/badid.xerr")" -eq 1 ] && ok || notok "one note for the ids that disagree: $(cat "$T/badid.xerr")"
+$X -f hlo "$T/badid/badid.sqlite" 2>/dev/null | awk -F'\t' 'NR > 1 { print $2 }' | sort | tr '\n' ' ' | grep -qx 'all-reduce.2 ' &&
+    ok || notok "hlo frame: only the instruction whose id agrees"
+
+# Sequential thunks (loop bodies, conditional branches: openxla/xla#21134)
+# wrap their thunks in one more range, the annotation of the while or
+# conditional instruction again (SequentialThunk::ExecuteOnStream).  The
+# rows are still the thunks that reach the GPU: fusion.1 and fusion.3 in
+# both iterations of while.1 (ThunkExecution 0, 1), fusion.5 in the taken
+# branch of conditional.4; not the while (whose own memcpy of the loop
+# predicate, 0.05 ms, is in no row, as before), nor the sequences.
+#   hlo ids: fusion.1 1, fusion.3 2, while.1 3, conditional.4 4, fusion.5 5
+seq_spec() {	# SUFFIX_OF_ID_1 ... SUFFIX_OF_ID_5: ",unique_hlo_op_id=N" or ""
+	echo "thread 0x1000064000064 XlaLauncher:#global=0,local=0,process=0,slice=0#
+domain 1 0x1000064000064 1 0 TSL
+hlo 7 jit_w fusion.1:fusion fusion.3:fusion while.1:while conditional.4:conditional fusion.5:fusion
+nvtx 2 59 0x1000064000064 1000 20000 - 1 XlaModule:#hlo_module=jit_w,program_id=7#
+nvtx 3 59 0x1000064000064 1100 9000 - 1 Thunk:#name=jit(w)/while,hlo_op=while.1$3#
+nvtx 4 59 0x1000064000064 1200 4000 - 1 Thunk:#name=jit(w)/while,hlo_op=while.1$3#
+nvtx 5 59 0x1000064000064 1300 1400 - 1 Thunk:#name=jit(w)/while/body/mul,hlo_op=fusion.1$1#
+call 0x1000064000064 1310 1320 2 0
+nvtx 6 59 0x1000064000064 1500 1600 - 1 Thunk:#hlo_op=fusion.3$2#
+call 0x1000064000064 1510 1520 3 0
+call 0x1000064000064 4100 4110 4 0
+nvtx 7 59 0x1000064000064 4200 8000 - 1 Thunk:#name=jit(w)/while,hlo_op=while.1$3#
+nvtx 8 59 0x1000064000064 4300 4400 - 1 Thunk:#name=jit(w)/while/body/mul,hlo_op=fusion.1$1#
+call 0x1000064000064 4310 4320 5 0
+nvtx 9 59 0x1000064000064 4500 4600 - 1 Thunk:#hlo_op=fusion.3$2#
+call 0x1000064000064 4510 4520 6 0
+nvtx 10 59 0x1000064000064 10000 15000 - 1 Thunk:#hlo_op=conditional.4$4#
+nvtx 11 59 0x1000064000064 10100 14000 - 1 Thunk:#hlo_op=conditional.4$4#
+nvtx 12 59 0x1000064000064 10200 10300 - 1 Thunk:#hlo_op=fusion.5$5#
+call 0x1000064000064 10210 10220 7 0
+kernel 10000000 10100000 2 0x1000064000000 0 7 -
+kernel 10100000 10300000 3 0x1000064000000 0 7 -
+memcpy 10300000 10350000 4 0x1000064000000 0 7 -
+kernel 10400000 10500000 5 0x1000064000000 0 7 -
+kernel 10500000 10700000 6 0x1000064000000 0 7 -
+kernel 10800000 11100000 7 0x1000064000000 0 7 -"
+}
+seq_spec '' '' '' '' '' | xla seq24
+seq_spec ,unique_hlo_op_id=1 ,unique_hlo_op_id=2 ,unique_hlo_op_id=3 ,unique_hlo_op_id=4 ,unique_hlo_op_id=5 | xla seq26
+printf '%s\n' 'fusion.1 0 0.1 0' 'fusion.1 1 0.1 0' 'fusion.3 0 0.2 0' 'fusion.3 1 0.2 0' 'fusion.5 0 0.3 0' > "$T/seq.want"
+thunk_rows seq24 | cmp -s - "$T/seq.want" && ok || notok "sequential thunks (old names): $(thunk_rows seq24)"
+check "sequential thunks: today's names give the old frame" cmp "$T/seq24.thunk" "$T/seq26.thunk"
+[ ! -s "$T/seq26.xerr" ] && ok || notok "sequential thunks: stderr $(cat "$T/seq26.xerr")"
+$X -f module "$T/seq26/seq26.sqlite" 2>/dev/null | awk -F'\t' 'NR == 2 { print $12 }' | grep -qx 5 && ok ||
+    notok "sequential thunks: NumThunks 5"
+
 # ---- the example run (make example) as exports ----
 : "${MKEXAMPLE:=${BIN%/bin}/example/mkexample}"
 if [ -x "$MKEXAMPLE" ]; then
@@ -297,6 +392,20 @@ if [ -x "$MKEXAMPLE" ]; then
 	for f in thunk module communication compile hlo heap; do
 		check "example $f: exports = archives" cmp "$T/exa/$f.tsv" "$T/exb/$f.tsv"
 	done
+	# The same exports with today's thunk names (ids from the dumps).
+	for r in rank0 rank1; do
+		mkdir -p "$T/ex26/$r"
+		"$MKEXPORT" archive-2026 "$T/ex/$r" "$T/ex26/$r/$r.sqlite" || notok "mkexport archive-2026 $r"
+		cp -R "$T/ex/$r/dump" "$T/ex26/$r/"
+	done
+	n=$($X -f nvtx "$T/ex26/rank0/rank0.sqlite" 2>/dev/null | grep -c '^TSL:Thunk:#[^	]*,unique_hlo_op_id=[0-9]*#	')
+	[ "${n:-0}" -gt 10 ] && ok || notok "example as today's names: $n thunk names with ids"
+	mkdir -p "$T/exc"
+	$X -o "$T/exc" "$T/ex26/rank0" "$T/ex26/rank1" 2> "$T/exc.err" || notok "extract the example with today's names"
+	for f in thunk module communication compile hlo stackframes heap; do
+		check "example $f: today's names = archives" cmp "$T/exa/$f.tsv" "$T/exc/$f.tsv"
+	done
+	! grep -q unique_hlo_op_id "$T/exc.err" && ok || notok "example with today's names: $(cat "$T/exc.err")"
 else
 	notok "$MKEXAMPLE not built"
 fi
@@ -317,6 +426,23 @@ if have_data; then
 	for f in thunk module communication compile hlo stackframes heap; do
 		check "$f frame: exports = archives" cmp "$T/za/$f.tsv" "$T/sa/$f.tsv"
 	done
+	# The shared run as XLA names its thunks since mid-2026, the ids read
+	# from each process's dumps: the frames of the old names.
+	for i in 0 1 2 3; do
+		d=$T/run26/proc$i
+		mkdir -p "$d"
+		"$MKEXPORT" archive-2026 "$T/a$i" "$d/proc$i.sqlite" && ok || notok "mkexport archive-2026 proc$i"
+		cp -R "$T/a$i/dump" "$d/dump"
+	done
+	n=$($X -f nvtx "$T/run26/proc0/proc0.sqlite" 2>/dev/null | grep -c '^TSL:Thunk:#[^	]*,unique_hlo_op_id=[0-9]*#	')
+	[ "${n:-0}" -gt 1000 ] && ok || notok "the run as today's names: $n thunk names with ids"
+	mkdir -p "$T/s26"
+	$X -n $NAMES -o "$T/s26" "$T"/run26/proc[0-3] 2> "$T/s26.err" && ok || notok "extract -o today's names"
+	for f in thunk module communication compile hlo stackframes heap; do
+		check "$f frame: today's names = old names" cmp "$T/sa/$f.tsv" "$T/s26/$f.tsv"
+	done
+	[ "$(awk 'END { print NR }' "$T/s26/communication.tsv")" -gt 100 ] && ok || notok "today's names: communication rows"
+	! grep -q unique_hlo_op_id "$T/s26.err" && ok || notok "today's names: $(cat "$T/s26.err")"
 	[ ! -f "$T/za/nvtx.tsv" ] && [ -f "$T/sa/nvtx.tsv" ] && ok || notok "-o writes nvtx.tsv for exports only"
 	check "nvtx frame invariants (4 processes)" frame_invariants "$T/sa/nvtx.tsv"
 	K5=ProgramId,ProgramExecution,Name,ThunkExecution,Device
@@ -350,6 +476,24 @@ if have_data; then
 	$C -p -n report_nvtx_pushpop_trace "$T/run/proc3/proc3.sqlite" > "$T/cs.s"
 	$C -p -n report_nvtx_pushpop_trace - < "$T/run/proc3/proc3.sqlite" | cmp -s - "$T/cs.s" && ok ||
 	    notok "compilestats -p: an export on standard input"
+	# The autotuner pass renamed as XLA of 2026 names it (AutotunerPass:
+	# XlaPass:#name=autotuner,module=M,program_id=N#): the real run's
+	# push/pop report so rewritten gives the compile frame and the compile
+	# statistics of triton-autotuner, but for the name.
+	mkdir -p "$T/ren"
+	cp -R "$T/a0/dump" "$T/a0/nvtx_gpu_proj_trace" "$T/a0/thread-metadata.parquet" "$T/ren/"
+	xz -dc "$T/a0/report_nvtx_pushpop_trace.csv.xz" |
+	    sed 's/XlaPass:#name=triton-autotuner,/XlaPass:#name=autotuner,/g' > "$T/ren/report_nvtx_pushpop_trace.csv"
+	n=$(grep -c 'XlaPass:#name=autotuner,' "$T/ren/report_nvtx_pushpop_trace.csv")
+	[ "$n" -gt 10 ] && ok || notok "renamed autotuner passes: $n"
+	back() { sed 's/XlaPass:#name=autotuner,/XlaPass:#name=triton-autotuner,/g'; }
+	$X -n p -f compile "$T/a0" > "$T/at.old" && $X -n p -f compile "$T/ren" | back > "$T/at.new" &&
+	    cmp -s "$T/at.old" "$T/at.new" && ok || notok "compile frame: XlaPass:#name=autotuner folds as triton-autotuner did"
+	for t in stats passes; do
+		$C -p -t $t "$T/a0/report_nvtx_pushpop_trace.csv.xz" | sort > "$T/at.old"
+		$C -p -t $t "$T/ren/report_nvtx_pushpop_trace.csv" | back | sort > "$T/at.new"
+		check "compilestats -t $t: autotuner as triton-autotuner" cmp "$T/at.old" "$T/at.new"
+	done
 	head -c 3000 "$T/run/proc3/proc3.sqlite" > "$T/cut.sqlite"
 	expect_error 1 "cut.sqlite: truncated SQLite file (3000 of" $C -p "$T/cut.sqlite"
 	expect_error 1 "the nvtx frame needs an nsys SQLite export" $X -f nvtx "$DATA/pax_fsdp4_4proc_proc0.zip"

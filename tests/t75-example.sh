@@ -35,54 +35,7 @@ is() {
 
 if [ ! -x "$MKEXAMPLE" ]; then
 	notok "$MKEXAMPLE not built (make $MKEXAMPLE)"
-	# ---- variability and heap memory: the planted variation and trace ----
-# The planted durations of the steady executions, on both devices: count,
-# mean, sample standard deviation, min and max in ms, computed here.
-planted_var() {
-	awk -F'\t' -v n="$1" -v from="$2" '
-	index($1, "duration_ns." n ".") == 1 { e = substr($1, length("duration_ns." n ".") + 1)
-	    if (e + 0 >= from) for (d = 0; d < 2; d++) v[k++] = $2 / 1e6 }
-	END { for (i = 0; i < k; i++) { s += v[i]; if (i == 0 || v[i] < lo) lo = v[i]; if (i == 0 || v[i] > hi) hi = v[i] }
-	      m = s / k; for (i = 0; i < k; i++) q += (v[i] - m) ^ 2
-	      printf "%d %.9f %.9f %.9f %.9f\n", k, m, sqrt(q / (k - 1)), lo, hi }' "$P/truth.tsv"
-}
-VS=$(truth init_executions.jit_train_step)
-VAR=$(cut -f 1 "$P/truth.tsv" | sed -n 's/^duration_ns\.\(.*\)\.[0-9]*$/\1/p' | sort -u)
-check "variability.sh" sh -c 'NSYSJAX_BIN=$1 sh pipelines/variability.sh -t thunks "$2" "$3" > "$4"' sh \
-	"$BIN" "$P/rank0" "$P/rank1" "$T/var"
-is "variable thunks: the planted ones" \
-	"$(awk -F'\t' 'NR > 1 { print $2 }' "$T/var" | sort | tr '\n' ' ')" "$(echo $VAR | tr ' ' '\n' | sort | tr '\n' ' ')"
-for n in $VAR; do
-	is "$n: executions, mean, std, min, max (ms)" \
-		"$(awk -F'\t' -v n="$n" '$2 == n { printf "%d %.9f %.9f %.9f %.9f\n", $3, $4, $5, $7, $8 }' "$T/var")" \
-		"$(planted_var "$n" "$VS")"
-done
-"$X" -f heap "$P/rank0" > "$T/heap" || notok "extract -f heap"
-is "heap frame: the planted trace's events" \
-	"$(awk -F'\t' 'NR > 1 { n[$2]++ } END { for (k in n) print k, n[k] }' "$T/heap")" \
-	"jit_train_step $(truth heap_events.jit_train_step)"
-check "memory.sh" sh -c 'NSYSJAX_BIN=$1 sh pipelines/memory.sh -t peaks "$2" "$3" > "$4"' sh \
-	"$BIN" "$P/rank0" "$P/rank1" "$T/peaks"
-is "heap peak: bytes, event, instruction" \
-	"$(awk -F'\t' 'NR > 1 { print $2, $4, $5, $6, $7 }' "$T/peaks" | sort -u)" \
-	"jit_train_step $(truth heap_events.jit_train_step) $(truth heap_peak_bytes.jit_train_step) $(truth heap_peak_event.jit_train_step) $(truth heap_peak_instruction.jit_train_step)"
-
-# ---- the report of make run: every plot, every section with content ----
-if need gnuplot; then
-	NSYSJAX_BIN=$BIN sh pipelines/report.sh -q -o "$T/report" "$P/rank0" "$P/rank1" > /dev/null 2> "$T/report.err" ||
-		notok "report.sh on the example: $(cat "$T/report.err")"
-	for g in bandwidth waits wait-size heap skews variability stragglers; do
-		[ -s "$T/report/plots/$g.svg" ] && ok || notok "plots/$g.svg missing"
-	done
-	is "plots: seven" "$(ls "$T/report/plots" | wc -l)" 7
-	# A section is empty when nothing follows its heading.
-	is "report.html: sections without content" "$(awk '
-	    /<section/ { id = $0; sub(/.*id="/, "", id); sub(/".*/, "", id); n = 0; next }
-	    /<\/section>/ { if (id != "" && n == 0) print id; id = ""; next }
-	    id != "" && !/<h2>/ && NF { n++ }' "$T/report/report.html" | tr '\n' ' ')" ""
-fi
-
-done_testing t75-example
+	done_testing t75-example
 	exit
 fi
 
@@ -285,5 +238,101 @@ is "roofline: H100 SXM BF16 peak" "$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; 
 check "roofline --save-device: the planted GPU" sh -c '"$1" -d "$2/rank0" --save-device "$3" -H "$4/hlo.tsv" "$5" > /dev/null &&
 	grep -q "core_count: $6\$" "$3" && grep -qF "$7" "$3"' sh "$RL" "$P" "$T/gpu.pbtxt" "$F" "$T/steady_thunk.tsv" \
 	"$(truth gpu.sms)" "\"$(truth gpu.name)\""
+
+# ---- variability and heap memory: the planted variation and trace ----
+# The planted durations of the steady executions, on both devices: count,
+# mean, sample standard deviation, min and max in ms, computed here.
+planted_var() {
+	awk -F'\t' -v n="$1" -v from="$2" '
+	index($1, "duration_ns." n ".") == 1 { e = substr($1, length("duration_ns." n ".") + 1)
+	    if (e + 0 >= from) for (d = 0; d < 2; d++) v[k++] = $2 / 1e6 }
+	END { for (i = 0; i < k; i++) { s += v[i]; if (i == 0 || v[i] < lo) lo = v[i]; if (i == 0 || v[i] > hi) hi = v[i] }
+	      m = s / k; for (i = 0; i < k; i++) q += (v[i] - m) ^ 2
+	      printf "%d %.9f %.9f %.9f %.9f\n", k, m, sqrt(q / (k - 1)), lo, hi }' "$P/truth.tsv"
+}
+VS=$(truth init_executions.jit_train_step)
+VAR=$(cut -f 1 "$P/truth.tsv" | sed -n 's/^duration_ns\.\(.*\)\.[0-9]*$/\1/p' | sort -u)
+check "variability.sh" sh -c 'NSYSJAX_BIN=$1 sh pipelines/variability.sh -t thunks "$2" "$3" > "$4"' sh \
+	"$BIN" "$P/rank0" "$P/rank1" "$T/var"
+is "variable thunks: the planted ones" \
+	"$(awk -F'\t' 'NR > 1 { print $2 }' "$T/var" | sort | tr '\n' ' ')" "$(echo $VAR | tr ' ' '\n' | sort | tr '\n' ' ')"
+for n in $VAR; do
+	is "$n: executions, mean, std, min, max (ms)" \
+		"$(awk -F'\t' -v n="$n" '$2 == n { printf "%d %.9f %.9f %.9f %.9f\n", $3, $4, $5, $7, $8 }' "$T/var")" \
+		"$(planted_var "$n" "$VS")"
+done
+"$X" -f heap "$P/rank0" > "$T/heap" || notok "extract -f heap"
+# (One trace, Trace 0, of jit_train_step's ProgramId.)
+is "heap frame: the planted trace's events" \
+	"$(awk -F'\t' 'NR > 1 { n[$2]++ } END { for (k in n) print k, n[k] }' "$T/heap")" \
+	"0 $(truth heap_events.jit_train_step)"
+check "memory.sh" sh -c 'NSYSJAX_BIN=$1 sh pipelines/memory.sh -t peaks "$2" "$3" > "$4"' sh \
+	"$BIN" "$P/rank0" "$P/rank1" "$T/peaks"
+is "heap peak: bytes, event, instruction" \
+	"$(awk -F'\t' 'NR > 1 { print $2, $4, $5, $6, $7 }' "$T/peaks" | sort -u)" \
+	"jit_train_step $(truth heap_events.jit_train_step) $(truth heap_peak_bytes.jit_train_step) $(truth heap_peak_event.jit_train_step) $(truth heap_peak_instruction.jit_train_step)"
+
+# ---- the report of make run: every plot, every section with content ----
+if need gnuplot; then
+	NSYSJAX_BIN=$BIN sh pipelines/report.sh -q -o "$T/report" "$P/rank0" "$P/rank1" > /dev/null 2> "$T/report.err" ||
+		notok "report.sh on the example: $(cat "$T/report.err")"
+	for g in bandwidth waits wait-size heap skews variability stragglers; do
+		[ -s "$T/report/plots/$g.svg" ] && ok || notok "plots/$g.svg missing"
+	done
+	[ "$(ls "$T/report/plots" | wc -l)" -ge 7 ] && ok || notok "plots: fewer than seven"
+	# A section is empty when nothing follows its heading.
+	is "report.html: sections without content" "$(awk '
+	    /<section/ { id = $0; sub(/.*id="/, "", id); sub(/".*/, "", id); n = 0; next }
+	    /<\/section>/ { if (id != "" && n == 0) print id; id = ""; next }
+	    id != "" && !/<h2>/ && NF { n++ }' "$T/report/report.html" | tr '\n' ' ')" ""
+fi
+
+# ---- XLA's thunk names since mid-2026 (-X 2026, the default of -L 2026):
+# "hlo_op=OP,unique_hlo_op_id=ID#", ID the instruction's id in the dump.
+# The frames are those of the old names, byte for byte, in both layouts;
+# an id that disagreed with its dump would cost its row the metadata and
+# give a note (tests/t15-sqlite.sh plants that): none here.
+: "${MKEXPORT:=${BIN%/bin}/sqlite/mkexport}"
+for lay in "" "-L 2026"; do
+	tag=${lay:+26}
+	check "mkexample $lay -X 2026" "$MKEXAMPLE" $lay -X 2026 "$T/x26$tag"
+	check "mkexample $lay -X 2024" "$MKEXAMPLE" $lay -X 2024 "$T/x24$tag"
+	check "extract $lay -X 2026" sh -c '"$1" -o "$2" "$3/rank0" "$3/rank1" 2> "$4"' sh "$X" "$T/x26f$tag" "$T/x26$tag" "$T/x26e$tag"
+	! grep -q unique_hlo_op_id "$T/x26e$tag" && ok || notok "$lay -X 2026: $(cat "$T/x26e$tag")"
+	check "extract $lay -X 2024" "$X" -o "$T/x24f$tag" "$T/x24$tag/rank0" "$T/x24$tag/rank1"
+	for f in thunk module communication hlo stackframes heap; do
+		check "$lay -X 2026: $f frame of the old names" cmp "$T/x24f$tag/$f.tsv" "$T/x26f$tag/$f.tsv"
+	done
+	# The autotuner pass, renamed XlaPass:#name=autotuner (AutotunerPass),
+	# stays a pass as gemm-fusion-autotuner was; what folds is the
+	# XlaAutotunerCompilation inside it.  The compile frame and the
+	# compile statistics are the old ones but for the name.
+	grep -q 'XlaPass:#name=autotuner,program_id=7#' "$T/x26f$tag/compile.tsv" && ok ||
+	    notok "$lay -X 2026: no autotuner pass in the compile frame"
+	sed 's/XlaPass:#name=autotuner,/XlaPass:#name=gemm-fusion-autotuner,/' "$T/x26f$tag/compile.tsv" |
+	    cmp -s - "$T/x24f$tag/compile.tsv" && ok || notok "$lay -X 2026: compile frame of the old names"
+	for t in stats passes; do
+		"$BIN/nsysjax-compilestats" -t $t "$T/x24f$tag/compile.tsv" | sort > "$T/cs24"
+		"$BIN/nsysjax-compilestats" -t $t "$T/x26f$tag/compile.tsv" |
+		    sed 's/XlaPass:#name=autotuner,/XlaPass:#name=gemm-fusion-autotuner,/' | sort > "$T/cs26"
+		check "$lay -X 2026: compilestats -t $t of the old names" cmp "$T/cs24" "$T/cs26"
+	done
+	# Every thunk row that has HLO metadata came from a range with an id.
+	n26=$("$X" -k -f thunk "$T/x26$tag/rank0" 2>/dev/null | awk -F'\t' 'NR > 1 && $13 != ""' | wc -l)
+	nid=$("$X" -k -f thunk "$T/x26$tag/rank0" 2>/dev/null | awk -F'\t' 'NR > 1 && $3 ~ /unique_hlo_op_id/' | wc -l)
+	[ "$n26" -gt 0 ] && [ "$nid" -eq 0 ] && ok || notok "$lay -X 2026: $n26 rows with metadata, $nid raw names"
+done
+# The ranges carry ids: the default layout as an export, its nvtx frame.
+if [ -x "$MKEXPORT" ] && "$MKEXPORT" archive "$T/x26/rank0" "$T/x26.sqlite"; then
+	n=$("$X" -f nvtx "$T/x26.sqlite" 2>/dev/null | grep -c '^TSL:Thunk:#[^	]*hlo_op=[a-z0-9._-]*,unique_hlo_op_id=[0-9]*#	')
+	[ "$n" -gt 50 ] && ok || notok "-X 2026: $n thunk ranges with ids"
+else
+	notok "$MKEXPORT archive of the -X 2026 example"
+fi
+cmp -s "$P/rank0/thread-metadata.parquet" "$T/x24/rank0/thread-metadata.parquet" &&
+    cmp -s "$P/rank0/nvtx_gpu_proj_trace/trace.parquet" "$T/x24/rank0/nvtx_gpu_proj_trace/trace.parquet" &&
+    ok || notok "-X 2024 is the default layout's bytes"
+! cmp -s "$P/rank0/nvtx_gpu_proj_trace/trace.parquet" "$T/x26/rank0/nvtx_gpu_proj_trace/trace.parquet" &&
+    ok || notok "-X 2026 writes other names"
 
 done_testing t75-example

@@ -146,6 +146,7 @@ struct hlo_module {
 	struct inst *inst;
 	size_t ninst;
 	struct u64map byname;		/* hash_name(name) -> index */
+	struct u64map byid;		/* HloInstructionProto.id -> index */
 	struct comp *comp;		/* sorted by id */
 	size_t ncomp;
 	int64_t *called;		/* see struct inst */
@@ -165,7 +166,6 @@ struct ld {
 	struct fact *f;			/* parallel to m->inst */
 	int64_t *ops;
 	size_t nops;
-	struct u64map byid;		/* id -> index */
 	struct u64map byistr;		/* hash_name(s) -> index in istr */
 	const char **istr;		/* interned strings */
 	size_t nistr, istrcap;
@@ -776,6 +776,7 @@ add_inst(struct ld *L, const Xla__HloInstructionProto *p)
 	in = &m->inst[m->ninst++];
 	memset(in, 0, sizeof(*in));
 	in->pub.name = pool_str(m, str(p->name));
+	in->pub.id = p->id;
 	in->pub.opcode = intern(L, str(p->opcode));
 	in->pub.op_name = p->metadata ? intern(L,
 	    str(p->metadata->op_name)) : "";
@@ -928,9 +929,9 @@ hash_add(struct ld *L, size_t i)
 	if (find_name(m, name) != NULL)
 		return err_fail("duplicate HLO instruction name %s", name);
 	u64map_add(&m->byname, hash_name(name), i);
-	if (u64map_get(&L->byid, (uint64_t)id) != U64MAP_NONE)
+	if (u64map_get(&m->byid, (uint64_t)id) != U64MAP_NONE)
 		return err_fail("duplicate HLO instruction id %" PRId64, id);
-	u64map_add(&L->byid, (uint64_t)id, i);
+	u64map_add(&m->byid, (uint64_t)id, i);
 	return 0;
 }
 
@@ -938,7 +939,7 @@ hash_add(struct ld *L, size_t i)
 static size_t
 find_id(const struct ld *L, int64_t id)
 {
-	size_t k = u64map_get(&L->byid, (uint64_t)id);
+	size_t k = u64map_get(&L->m->byid, (uint64_t)id);
 
 	return k == U64MAP_NONE ? NONE : k;
 }
@@ -972,7 +973,7 @@ tables(struct ld *L)
 	size_t i;
 
 	u64map_reserve(&m->byname, m->ninst);
-	u64map_reserve(&L->byid, m->ninst);
+	u64map_reserve(&m->byid, m->ninst);
 	for (i = 0; i < m->ninst; i++)
 		if (hash_add(L, i) < 0)
 			return -1;
@@ -1260,7 +1261,6 @@ ld_free(struct ld *L)
 	arena_release(&L->scratch);
 	free(L->f);
 	free(L->ops);
-	u64map_free(&L->byid);
 	u64map_free(&L->byistr);
 	free(L->istr);
 	free(L->opid);
@@ -1358,6 +1358,7 @@ hlo_free(struct hlo_module *m)
 	arena_release(&m->pool);
 	free(m->inst);
 	u64map_free(&m->byname);
+	u64map_free(&m->byid);
 	free(m->comp);
 	free(m->called);
 	free(m->sfi.file);
@@ -1418,6 +1419,18 @@ hlo_find(const struct hlo_module *m, const char *name)
 		return NULL;
 	}
 	return &in->pub;
+}
+
+const struct hlo_inst *
+hlo_find_id(const struct hlo_module *m, int64_t id)
+{
+	size_t k = u64map_get(&m->byid, (uint64_t)id);
+
+	if (k == U64MAP_NONE) {
+		err_fail("no HLO instruction with id %" PRId64, id);
+		return NULL;
+	}
+	return &m->inst[k].pub;
 }
 
 /* ---- stack frames (protobuf.py HloProto._get_stack_frame) ---- */

@@ -621,12 +621,18 @@ is_measurement(const char *s)
 	return starts(s, "XlaAutotunerMeasurement");
 }
 
+/*
+ * The autotuner's compilation of candidates, XlaAutotunerCompilation
+ * (utils.py remove_autotuning_detail).  Not the pass around it:
+ * "XlaPass:#name=triton-autotuner,..." (gemm_fusion_autotuner) became
+ * "XlaPass:#name=autotuner,..." (AutotunerPass::name(), 2026), and both
+ * are passes like any other, whose XlaAutotunerCompilation children
+ * (Autotuner::CompileAll still opens that range) are what folds.
+ */
 static int
 is_autotuner(const char *s)
 {
-	return starts(s, "XlaAutotunerCompilation") ||
-	    starts(s, "XlaPass:#name=autotuner,") ||
-	    starts(s, "XlaPass:#name=autotuner#");
+	return starts(s, "XlaAutotunerCompilation");
 }
 
 static int

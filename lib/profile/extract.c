@@ -382,24 +382,30 @@ set_comm(struct extract *x, struct frames_thunk *t,
 /*
  * The thunks of one dump whose hlo_op is no instruction of it, counted
  * apart for command buffers ([1], nvtx_command_buffer) and the others
- * ([0]): executions, and the distinct names in order of first sight.
+ * ([0]), and those whose unique_hlo_op_id names no instruction or
+ * another one than their hlo_op ([2]): executions, and the distinct
+ * names in order of first sight.
  */
+enum { NOHLO_OTHER, NOHLO_CMDBUF, NOHLO_ID, NOHLO_KINDS };
 struct nohlo {
 	const struct hlo_module *hlo;
 	size_t module;		/* its first module row, for the note */
-	size_t nexec[2];
-	struct strtab names[2];
+	size_t nexec[NOHLO_KINDS];
+	struct strtab names[NOHLO_KINDS];
 };
 
 /* Count thunk NAME of module row M, whose dump HLO has no such
- * instruction, in V[0..*N): as a command buffer when CMDBUF is 1 (the
- * thunk metadata said so) or it has a command buffer's name. */
+ * instruction, in V[0..*N): as a command buffer when KIND is
+ * NOHLO_CMDBUF (the thunk metadata said so) or it has a command buffer's
+ * name, as an id that disagrees when KIND is NOHLO_ID. */
 static void
 nohlo_add(struct nohlo **v, size_t *n, size_t *cap, size_t m,
-    const struct hlo_module *hlo, const char *name, int cmdbuf)
+    const struct hlo_module *hlo, const char *name, int kind)
 {
 	size_t i;
-	int k = cmdbuf || nvtx_command_buffer(name, strlen(name));
+	int k = kind == NOHLO_ID ? NOHLO_ID : kind == NOHLO_CMDBUF ||
+	    nvtx_command_buffer(name, strlen(name)) ? NOHLO_CMDBUF :
+	    NOHLO_OTHER;
 
 	for (i = *n; i-- > 0 && (*v)[i].hlo != hlo;)
 		;
@@ -466,10 +472,38 @@ nohlo_notes(struct extract *x, struct nohlo *v, size_t n, int emit)
 			    m->name, e, e == 1 ? "" : "s", k, k == 1 ? "" : "s",
 			    k == 1 ? "is" : "are", names);
 		}
-		strtab_free(&v[i].names[0]);
-		strtab_free(&v[i].names[1]);
+		if ((k = v[i].names[NOHLO_ID].n) > 0 && emit) {
+			e = v[i].nexec[NOHLO_ID];
+			nohlo_list(&v[i].names[NOHLO_ID], names, sizeof(names));
+			err_note(&x->warnings, "%s: module %s: %zu execution%s "
+			    "of %zu thunk%s whose unique_hlo_op_id names no "
+			    "instruction of its dump or another one than its "
+			    "hlo_op (%s): kept without HLO metadata (a dump of "
+			    "another compilation?)", path, m->name, e,
+			    e == 1 ? "" : "s", k, k == 1 ? "" : "s", names);
+		}
+		for (k = 0; k < NOHLO_KINDS; k++)
+			strtab_free(&v[i].names[k]);
 	}
 	free(v);
+}
+
+/*
+ * Whether thunk T's unique_hlo_op_id, if its range has one, is the id of
+ * the instruction its hlo_op names in dump H.  Names are unique in a
+ * module (hlo_load), so a disagreement means the dump is not the one that
+ * ran (another compilation of the module) or the range is damaged: its
+ * facts would belong to another instruction.
+ */
+static int
+id_agrees(const struct hlo_module *h, const struct frames_thunk *t)
+{
+	const struct hlo_inst *in;
+
+	if (!t->has_id)
+		return 1;
+	in = hlo_find_id(h, t->hlo_id);
+	return in != NULL && strcmp(in->name, t->name) == 0;
 }
 
 /*
@@ -499,7 +533,7 @@ classify(struct extract *x, size_t m0, size_t t0)
 			if (!t->cmdbuf_opened && m->program_id >= 0 &&
 			    m->hlo != NULL && hlo_find(m->hlo, t->name) == NULL)
 				nohlo_add(&nohlo, &nnohlo, &capnohlo,
-				    t->module, m->hlo, t->name, 1);
+				    t->module, m->hlo, t->name, NOHLO_CMDBUF);
 			continue;
 		}
 		if (m->program_id < 0) {
@@ -510,7 +544,13 @@ classify(struct extract *x, size_t m0, size_t t0)
 			continue;	/* missing dump: unknown */
 		if ((in = hlo_find(m->hlo, t->name)) == NULL) {
 			nohlo_add(&nohlo, &nnohlo, &capnohlo, t->module,
-			    m->hlo, t->name, 0);
+			    m->hlo, t->name, NOHLO_OTHER);
+			continue;
+		}
+		if (!id_agrees(m->hlo, t)) {
+			t->id_mismatch = 1;
+			nohlo_add(&nohlo, &nnohlo, &capnohlo, t->module,
+			    m->hlo, t->name, NOHLO_ID);
 			continue;
 		}
 		if (in->comm < 0 || set_comm(x, t, m, in) != 0) {
@@ -934,7 +974,7 @@ hlo_rows(struct extract *x, size_t t0)
 			continue;
 		if (m->hlo != (nseen ? seen[nseen - 1] : NULL))
 			beyond_note(x, m, &seen, &nseen, &capseen);
-		if (hlo_find(m->hlo, t->name) == NULL)
+		if (t->id_mismatch || hlo_find(m->hlo, t->name) == NULL)
 			continue;
 		mem_grow(&key, &cap, strlen(m->program) + strlen(t->name) + 2,
 		    1);

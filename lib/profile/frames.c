@@ -393,12 +393,12 @@ add_thunk(struct frames *f, size_t module, const struct proj_range *r,
 	struct frames_thunk *t;
 	const char *op;
 	size_t len;
-	int64_t tm[4];
+	int64_t tm[4], id = -1;
 
 	/* A name without a well-formed hlo_op stays whole, as the
 	 * reference's regex replacement leaves it (data_loaders.py): no
 	 * thunk name fails the run, and no instruction has that name. */
-	if (nvtx_parse_thunk(r->name, &op, &len) != 0) {
+	if (nvtx_parse_thunk_id(r->name, &op, &len, &id) != 0) {
 		op = r->name;
 		len = strlen(op);
 	}
@@ -412,6 +412,8 @@ add_thunk(struct frames *f, size_t module, const struct proj_range *r,
 	t->dev = *dev;
 	t->comm = -1;
 	t->range_id = r->id;
+	t->hlo_id = id;
+	t->has_id = id >= 0;
 	return 0;
 }
 

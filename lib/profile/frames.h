@@ -66,6 +66,13 @@ struct frames_thunk {
 	 * for an ordinary thunk; set by the caller, must outlive the frames. */
 	const char *cmdbuf;
 	int64_t range_id;	/* RangeId of its NVTX range */
+	/* The unique_hlo_op_id of its range (XLA since mid-2026: the
+	 * instruction's HloInstructionProto.id), when has_id is 1. */
+	int64_t hlo_id;
+	unsigned char has_id;
+	/* Set by the caller: 1 when hlo_id is not the instruction the name
+	 * gives in its dump; the row then has no HLO metadata. */
+	unsigned char id_mismatch;
 };
 
 struct frames {

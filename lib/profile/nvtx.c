@@ -99,10 +99,43 @@ nvtx_parse_module(const char *name, const char **m, size_t *mlen,
 	return 0;
 }
 
-int
-nvtx_parse_thunk(const char *name, const char **op, size_t *oplen)
+/*
+ * Whether [s, end) is a run of ",key=value" fields: KEY of [a-z0-9_],
+ * VALUE non-empty without ',' or '#'.  Stores the unique_hlo_op_id value
+ * in *ID (-1 when absent); a malformed or repeated one fails.
+ */
+static int
+thunk_tail(const char *s, const char *end, int64_t *id)
 {
-	const char *t = nvtx_strip_tsl(name), *body, *p, *q;
+	*id = -1;
+	while (s < end) {
+		const char *k, *v;
+
+		if (*s++ != ',')
+			return -1;
+		for (k = s; s < end && ((*s >= 'a' && *s <= 'z') ||
+		    (*s >= '0' && *s <= '9') || *s == '_'); s++)
+			;
+		if (s == k || s == end || *s != '=')
+			return -1;
+		for (v = ++s; s < end && *s != ',' && *s != '#'; s++)
+			;
+		if (s == v)
+			return -1;
+		if ((size_t)(v - 1 - k) == strlen("unique_hlo_op_id") &&
+		    strncmp(k, "unique_hlo_op_id", (size_t)(v - 1 - k)) == 0 &&
+		    (*id != -1 || digits(v, (size_t)(s - v), id) != 0))
+			return -1;
+	}
+	return 0;
+}
+
+int
+nvtx_parse_thunk_id(const char *name, const char **op, size_t *oplen,
+    int64_t *id)
+{
+	const char *t = nvtx_strip_tsl(name), *body, *end, *p, *e, *q;
+	int64_t v;
 	size_t n;
 
 	if (!prefixed(t, "Thunk:#"))
@@ -111,16 +144,34 @@ nvtx_parse_thunk(const char *name, const char **op, size_t *oplen)
 	n = strlen(body);
 	if (n < 2 || body[n - 1] != '#')
 		return err_fail("malformed Thunk range: %s", name);
-	/* The last "hlo_op=" that starts the body or follows a comma. */
+	end = body + n - 1;
+	/* The last "hlo_op=" that starts the body or follows a comma and
+	 * is followed by a name and well-formed fields only: name= before
+	 * it may hold anything, even ",hlo_op=". */
 	p = NULL;
-	for (q = body; (q = strstr(q, "hlo_op=")) != NULL; q++)
-		if (q == body || q[-1] == ',')
+	for (q = body; (q = strstr(q, "hlo_op=")) != NULL && q < end; q++) {
+		if (q != body && q[-1] != ',')
+			continue;
+		for (e = q + 7; e < end && *e != ','; e++)
+			;
+		if (hlo_name_ok(q + 7, (size_t)(e - q - 7)) &&
+		    thunk_tail(e, end, &v) == 0) {
 			p = q;
-	if (p == NULL || !hlo_name_ok(p + 7, (size_t)(body + n - 1 - p - 7)))
+			*oplen = (size_t)(e - q - 7);
+			if (id != NULL)
+				*id = v;
+		}
+	}
+	if (p == NULL)
 		return err_fail("malformed Thunk range: %s", name);
 	*op = p + 7;
-	*oplen = (size_t)(body + n - 1 - *op);
 	return 0;
+}
+
+int
+nvtx_parse_thunk(const char *name, const char **op, size_t *oplen)
+{
+	return nvtx_parse_thunk_id(name, op, oplen, NULL);
 }
 
 int

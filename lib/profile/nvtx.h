@@ -38,12 +38,23 @@ int nvtx_parse_module(const char *name, const char **m, size_t *mlen,
     int64_t *program_id);
 
 /*
- * Parse a Thunk range name, [TSL:]Thunk:#[name=OPNAME,]hlo_op=OP#, giving
- * the HLO instruction name OP (pointer into NAME, length *OPLEN).  OPNAME
- * can hold commas and '=' so the name is parsed from the right.  Returns 0,
- * or -1 with an err message.
+ * Parse a Thunk range name, [TSL:]Thunk:#[name=OPNAME,]hlo_op=OP[,K=V...]#,
+ * giving the HLO instruction name OP (pointer into NAME, length *OPLEN).
+ * XLA's MakeInstructionTitle (xla/service/gpu/runtime/annotation.cc)
+ * writes "hlo_op=OP#" up to mid-2026, then
+ * "hlo_op=OP,unique_hlo_op_id=ID#", ID being the instruction's unique_id()
+ * (HloInstructionProto.id in the dump).  The fields after hlo_op are read
+ * as comma-separated key=value pairs (KEY of [a-z0-9_], VALUE without ','
+ * or '#'), unknown keys accepted, so that fields XLA adds later do not
+ * break the name.  OPNAME can hold commas, '=' and even ",hlo_op=", so
+ * the last hlo_op= followed by such fields only is the one.
+ * nvtx_parse_thunk_id also stores ID in *ID (-1 when absent; ID NULL:
+ * not wanted); a unique_hlo_op_id that is not decimal digits, or given
+ * twice, makes the name malformed.  Returns 0, or -1 with an err message.
  */
 int nvtx_parse_thunk(const char *name, const char **op, size_t *oplen);
+int nvtx_parse_thunk_id(const char *name, const char **op, size_t *oplen,
+    int64_t *id);
 
 /*
  * Whether the hlo_op OP[0..LEN) names an XLA command buffer thunk:

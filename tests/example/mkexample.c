@@ -4,7 +4,7 @@
  * the tools can be tried on a fresh clone.  Nothing in it comes from a
  * real profile: every range, time and HLO instruction is made up here.
  *
- *	mkexample [-n processes] [-s steps] dir
+ *	mkexample [-P] [-n processes] [-s steps] [-L 2026] [-X 2024|2026] dir
  *
  * writes dir/rank0/ and dir/rank1/, the extracted archives of the two
  * processes (dir/rank0 .. rank<N-1> with -n N), each holding what
@@ -44,6 +44,13 @@
  * instructions whose stack frame ids lie beyond the stack_frame_index;
  * truth.tsv gets the facts of those (tests/t18-cmdbuf.sh).
  *
+ * -X 2026 names the thunk ranges as XLA does since mid-2026,
+ * "Thunk:#[name=N,]hlo_op=OP,unique_hlo_op_id=ID#", ID the id of OP in
+ * its module's dump (the block "-X 2026" below), and the autotuner pass
+ * "XlaPass:#name=autotuner,...#" (AutotunerPass); it is the default with
+ * -L 2026, and -X 2024 gives the names of before.  The frames do not
+ * depend on it (tests/t75-example.sh).
+ *
  * -n and -s make a large run for `make bench` (tests/bench/scale.sh):
  * N processes (a power of two: reduce-scatter operands are split among
  * the devices), one device each, S executions of jit_train_step, every
@@ -70,8 +77,12 @@
 
 #include <lzma.h>
 
+#include "base/err.h"
+#include "formats/archive.h"
+#include "formats/hlo.h"
 #include "hlo.pb-c.h"
 #include "pqwrite.h"
+#include "profile/nvtx.h"
 
 #define US		1000LL
 #define MS		1000000LL
@@ -88,6 +99,12 @@ static int nproc = NPROC, nstep = NSTEP;
 /* -L 2026: the layout of nsys 2026.3 with command buffers (the block
  * "-L 2026" below; the default run's bytes do not depend on it). */
 static int layout2026;
+
+/* -X 2026 (the default with -L 2026; -X 2024 turns it off): XLA's thunk
+ * names since mid-2026 (the block "-X 2026" below). */
+static int names2026 = -1;
+struct proc;
+static void x26_ids(struct proc *p, const char *adir);
 struct Xla__HloModuleProto;
 static void l26_module(struct Xla__HloModuleProto *m, int id);
 static void l26_dump(const char *path, const void *buf, size_t len);
@@ -435,8 +452,10 @@ compile(struct proc *p, const struct program *g, int64_t t)
 		t += 21 * s;
 	}
 	if (g->autotune) {
-		at = rbegin(p, c, p->pid, t, "TSL:XlaPass:#name=gemm-fusion-"
-		    "autotuner,module=%s,program_id=%d#", m, g->id);
+		/* XLA of 2026 names the pass AutotunerPass::name(). */
+		at = rbegin(p, c, p->pid, t, "TSL:XlaPass:#name=%s,module=%s,"
+		    "program_id=%d#", names2026 ? "autotuner" :
+		    "gemm-fusion-autotuner", m, g->id);
 		t += 230 * s;
 		autotune(p, at, &t, s);
 		rend(p, at, t);
@@ -2383,6 +2402,92 @@ l26_archive(struct proc *p, const char *adir)
 
 /* ---- end of -L 2026 ---- */
 
+/* ---- -X 2026: XLA's thunk names since mid-2026 ----
+ * annotation.cc MakeInstructionTitle writes
+ * "Thunk:#[name=N,]hlo_op=OP,unique_hlo_op_id=ID#", ID the instruction's
+ * unique_id(), which the dump holds as HloInstructionProto.id.  The ids
+ * are read back from the dumps just written, as a reader of the profile
+ * would find them; ranges whose hlo_op no instruction of the module
+ * names (command buffers, the autotuner's module) keep their names. */
+
+/* The dump of program PROGRAM in A, decoded, or NULL; kept until a
+ * call with A NULL frees them all. */
+static struct hlo_module *
+x26_dump(struct archive *a, int64_t program)
+{
+	static struct hlo_module *m[8];
+	static int64_t id[8];
+	static int n;
+	char prefix[48];
+	struct hlo_module *h = NULL;
+	uint8_t *d;
+	size_t i, len;
+	int k;
+
+	if (a == NULL) {	/* the end: free them */
+		for (k = 0; k < n; k++)
+			hlo_free(m[k]);
+		n = 0;
+		return NULL;
+	}
+	for (k = 0; k < n; k++)
+		if (id[k] == program)
+			return m[k];
+	snprintf(prefix, sizeof(prefix), "dump/module_%04lld.",
+	    (long long)program);
+	for (i = 0; h == NULL && i < archive_count(a); i++) {
+		const char *name = archive_name(a, i);
+
+		if (strncmp(name, prefix, strlen(prefix)) != 0 ||
+		    strstr(name, "after_optimizations.hlo.pb") == NULL)
+			continue;
+		if (archive_read_plain(a, name, &d, &len) != 0 ||
+		    (h = hlo_load(d, len)) == NULL)
+			die("-X 2026: %s: %s", name, err_msg());
+		free(d);
+	}
+	if (n == 8)
+		die("-X 2026: too many modules");
+	id[n] = program;
+	return m[n++] = h;
+}
+
+/* The thunk ranges of P with their ids, from the dumps in ADIR. */
+static void
+x26_ids(struct proc *p, const char *adir)
+{
+	struct archive *a = archive_open(adir);
+	size_t i, len, mlen;
+	const char *op, *mod;
+	int64_t program;
+
+	if (a == NULL)
+		die("-X 2026: %s: %s", adir, err_msg());
+	for (i = 0; i < p->n; i++) {
+		struct rng *r = &p->r[i];
+		const struct hlo_inst *in;
+		struct hlo_module *h;
+		char *name;
+
+		if (nvtx_classify(r->name) != NVTX_THUNK || r->parent < 0 ||
+		    nvtx_parse_thunk(r->name, &op, &len) != 0 ||
+		    nvtx_parse_module(p->r[r->parent].name, &mod, &mlen,
+		    &program) != 0 || program < 0 ||
+		    (h = x26_dump(a, program)) == NULL)
+			continue;
+		name = xprintf("%.*s", (int)len, op);
+		if ((in = hlo_find(h, name)) == NULL)
+			continue;
+		len = strlen(r->name);
+		r->name = xprintf("%.*s,unique_hlo_op_id=%" PRId64 "#",
+		    (int)(len - 1), r->name, in->id);
+	}
+	x26_dump(NULL, 0);
+	archive_close(a);
+}
+
+/* ---- end of -X 2026 ---- */
+
 static int
 count(const char *arg, int hi)
 {
@@ -2402,7 +2507,7 @@ main(int argc, char *argv[])
 	char *adir;
 	int d, w, c;
 
-	while ((c = getopt(argc, argv, "n:Ps:L:")) != -1) {
+	while ((c = getopt(argc, argv, "n:Ps:L:X:")) != -1) {
 		switch (c) {
 		case 'P':
 			plant.on = 1;	/* the planted critical-path cases */
@@ -2421,6 +2526,13 @@ main(int argc, char *argv[])
 				die("-L %s: the layouts are 2026", optarg);
 			layout2026 = 1;
 			break;
+		case 'X':
+			if (strcmp(optarg, "2024") != 0 &&
+			    strcmp(optarg, "2026") != 0)
+				die("-X %s: the thunk names are 2024 or 2026",
+				    optarg);
+			names2026 = strcmp(optarg, "2026") == 0;
+			break;
 		default:
 			goto usage;
 		}
@@ -2428,10 +2540,12 @@ main(int argc, char *argv[])
 	if (optind != argc - 1) {
 usage:
 		fprintf(stderr, "usage: mkexample [-P] [-n processes] [-s steps] "
-		    "[-L 2026] dir\n");
+		    "[-L 2026] [-X 2024|2026] dir\n");
 		return 2;
 	}
 	dir = argv[optind];
+	if (names2026 < 0)
+		names2026 = layout2026;
 	if (plant.on && (nproc != NPROC || nstep != NSTEP))
 		die("-P plants its cases in the run of %d x %d only", NPROC,
 		    NSTEP);
@@ -2456,6 +2570,11 @@ usage:
 		xmkdir(adir);
 		xmkdir(xprintf("%s/nvtx_gpu_proj_trace", adir));
 		xmkdir(xprintf("%s/dump", adir));
+		if (names2026) {	/* the names need the dumps' ids */
+			write_init_hlo(adir);
+			write_step_hlo(adir);
+			x26_ids(&p[d], adir);
+		}
 		if (layout2026)
 			l26_archive(&p[d], adir);
 		else
@@ -2466,8 +2585,10 @@ usage:
 		if (!layout2026)
 			write_pushpop(&p[d], xprintf("%s/report_nvtx_pushpop_"
 			    "trace.csv", adir));
-		write_init_hlo(adir);
-		write_step_hlo(adir);
+		if (!names2026) {
+			write_init_hlo(adir);
+			write_step_hlo(adir);
+		}
 		free(p[d].r);
 		p[d].r = NULL;
 	}

@@ -39,6 +39,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	}
 	if (nvtx_parse_thunk(s, &p, &len) == 0)
 		within(s, p, len);
+	/* The same name with its id; an id is never below -1. */
+	{
+		const char *q;
+		size_t qlen;
+		int r = nvtx_parse_thunk_id(s, &q, &qlen, &id);
+
+		if (r != (nvtx_parse_thunk(s, &p, &len) == 0 ? 0 : -1) ||
+		    (r == 0 && (q != p || qlen != len || id < -1)))
+			abort();
+	}
 	(void)nvtx_parse_launcher(s, l);
 	free(s);
 	return 0;

@@ -7,6 +7,7 @@
  *
  *	mkexport spec SPEC OUT.sqlite
  *	mkexport archive DIR OUT.sqlite
+ *	mkexport archive-2026 DIR OUT.sqlite
  *	mkexport synth NRANGES NCALLS NOPS NTHREADS OUT.sqlite
  *
  * "spec" writes the small hand-made export described by the text file
@@ -33,7 +34,9 @@
  *	hlo ID MODULE NAME:OPCODE ...		dump/module_NNNN.MODULE.sm_9.0_
  *					gpu_after_optimizations.hlo.pb beside
  *					OUT: those instructions in the entry
- *					computation, f32[] each
+ *					computation, f32[] each, with ids
+ *					(HloInstructionProto.id) 1, 2, ...
+ *					in order
  *	thunkmeta ID MODULE NAME:KIND ...	dump/module_NNNN.MODULE.thunk_
  *					metadata.pb: XLA's thunk metadata
  *					(xla.gpu.ThunkMetadataListProto), in
@@ -50,6 +53,10 @@
  * thread in a gap of its CPU interval that no nested range covers, whose
  * GPU times make its projected interval.  A range whose projection
  * cannot be reproduced so is reported and the exit status is 1.
+ *
+ * "archive-2026" does the same and names the thunks as XLA does since
+ * mid-2026, "Thunk:#[name=N,]hlo_op=OP,unique_hlo_op_id=ID#", ID the id
+ * of instruction OP in the module's dump in DIR (name_2026).
  *
  * "synth" writes a large export for make bench, shaped like the PyTorch
  * trace of nsys-ai's largest reported case (16 M NVTX ranges, 7 M runtime
@@ -71,9 +78,11 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "formats/archive.h"
+#include "formats/hlo.h"
 #include "formats/pbwire.h"
 #include "hlo.pb-c.h"
 #include "profile/compile.h"
+#include "profile/nvtx.h"
 #include "profile/trace.h"
 
 #define VM	((int64_t)1 << 48)	/* the VM byte nsys sets (§2.4) */
@@ -580,6 +589,7 @@ struct node {
 	const struct proj_range *t;	/* its projected row, or NULL */
 	int64_t id, start, end, tid;
 	const char *name;
+	char *own;		/* NAME, when archive-2026 made it */
 	long parent;
 	long *kids;
 	size_t nkids, capkids;
@@ -724,6 +734,85 @@ launches(struct node *n)
 	}
 }
 
+/* ---- archive-2026: today's thunk names ---- */
+
+/*
+ * The dump of program PROGRAM in archive A (dump/module_NNNN.*after_
+ * optimizations.hlo.pb[.xz], NNNN the program id), decoded; NULL when
+ * there is none.  One at a time is kept: ranges come in module order.
+ */
+static struct hlo_module *
+dump_of(struct archive *a, int64_t program)
+{
+	static struct hlo_module *m;
+	static int64_t at = -1;
+	char prefix[48];
+	size_t i, len;
+	uint8_t *d;
+
+	if (program == at)
+		return m;
+	hlo_free(m);
+	m = NULL;
+	if ((at = program) == -2)	/* the end: hand it back to free */
+		return NULL;
+	snprintf(prefix, sizeof(prefix), "dump/module_%04lld.",
+	    (long long)program);
+	for (i = 0; i < archive_count(a); i++) {
+		const char *n = archive_name(a, i);
+
+		if (strncmp(n, prefix, strlen(prefix)) != 0 ||
+		    strstr(n, "after_optimizations.hlo.pb") == NULL)
+			continue;
+		if (archive_read_plain(a, n, &d, &len) != 0 ||
+		    (m = hlo_load(d, len)) == NULL)
+			die("%s: %s", n, err_msg());
+		free(d);
+		break;
+	}
+	return m;
+}
+
+/*
+ * NAME as XLA writes it since mid-2026 (annotation.cc
+ * MakeInstructionTitle): a Thunk range of a module whose dump holds its
+ * hlo_op gets ",unique_hlo_op_id=ID" before the final '#', ID the
+ * instruction's HloInstructionProto.id.  Other names, and thunks whose
+ * instruction the dump does not hold (which no metadata reaches either
+ * way), stay as they are.  A new string, or NAME.
+ */
+static const char *
+name_2026(struct archive *a, const struct node *n)
+{
+	const struct node *p = n;
+	const struct hlo_inst *in;
+	struct hlo_module *m;
+	const char *op, *mod;
+	size_t len, mlen;
+	int64_t program;
+	char *s, *name;
+
+	if (nvtx_classify(n->name) != NVTX_THUNK ||
+	    nvtx_parse_thunk(n->name, &op, &len) != 0)
+		return n->name;
+	while (p->parent >= 0 && nvtx_classify(p->name) != NVTX_MODULE)
+		p = &nodes[p->parent];
+	if (nvtx_classify(p->name) != NVTX_MODULE ||
+	    nvtx_parse_module(p->name, &mod, &mlen, &program) != 0 ||
+	    program < 0 || (m = dump_of(a, program)) == NULL)
+		return n->name;
+	name = mem_strndup(op, len);
+	in = hlo_find(m, name);
+	free(name);
+	if (in == NULL)
+		return n->name;
+	len = strlen(n->name);
+	s = mem_alloc(len + 48);
+	memcpy(s, n->name, len - 1);
+	sprintf(s + len - 1, ",unique_hlo_op_id=%lld#", (long long)in->id);
+	return s;
+}
+
 static uint8_t *
 member(struct archive *a, const char *name, size_t *len)
 {
@@ -735,7 +824,7 @@ member(struct archive *a, const char *name, size_t *len)
 }
 
 static void
-convert(const char *dir)
+convert(const char *dir, int today)
 {
 	struct archive *a = archive_open(dir);
 	struct compile_range *cr = NULL;
@@ -809,6 +898,12 @@ convert(const char *dir)
 		p->kids[p->nkids++] = (long)i;
 	}
 	rowid = nodes[nnodes - 1].id + 1;
+	for (i = 0; today && i < nnodes; i++) {
+		const char *nm = name_2026(a, &nodes[i]);
+
+		if (nm != nodes[i].name)
+			nodes[i].name = nodes[i].own = (char *)nm;
+	}
 	for (i = 0; i < nnodes; i++) {
 		struct node *n = &nodes[i];
 		int64_t gtid = VM | pid << 24 | n->tid;
@@ -828,9 +923,12 @@ convert(const char *dir)
 	for (i = 0; i < nnodes; i++)
 		if (nodes[i].t)
 			launches(&nodes[i]);
-	for (i = 0; i < nnodes; i++)
+	for (i = 0; i < nnodes; i++) {
 		free(nodes[i].kids);
+		free(nodes[i].own);
+	}
 	free(nodes);
+	hlo_free(dump_of(NULL, -2));
 	compile_ranges_free(cr, ncr);
 	trace_free(&t);
 	threads_free(&th);
@@ -892,8 +990,9 @@ main(int argc, char *argv[])
 	const char *out = argv[argc - 1];
 
 	if (!synthetic && (argc != 4 || (strcmp(argv[1], "spec") != 0 &&
-	    strcmp(argv[1], "archive") != 0)))
-		die("usage: mkexport spec SPEC OUT.sqlite | archive DIR "
+	    strcmp(argv[1], "archive") != 0 &&
+	    strcmp(argv[1], "archive-2026") != 0)))
+		die("usage: mkexport spec SPEC OUT.sqlite | archive[-2026] DIR "
 		    "OUT.sqlite | synth NRANGES NCALLS NOPS NTHREADS OUT.sqlite");
 	remove(out);
 	out_path = out;
@@ -923,7 +1022,7 @@ main(int argc, char *argv[])
 	} else {
 		create();
 		exec("BEGIN");
-		convert(argv[2]);
+		convert(argv[2], strcmp(argv[1], "archive-2026") == 0);
 	}
 	exec("COMMIT");
 	sqlite3_finalize(ins_str);
