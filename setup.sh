@@ -25,7 +25,7 @@ done
 RUN_PKGS="gcc make pkg-config libc6-dev libzip-dev liblzma-dev libprotobuf-c-dev
 protobuf-c-compiler libcsv-dev libsnappy-dev libzstd-dev zlib1g-dev libsqlite3-dev
 perl gnuplot-nox"
-# issue 24: jansson parses XLA's backend_config JSON (lib/formats/hlocost.c)
+# jansson parses XLA's backend_config JSON (lib/formats/hlocost.c)
 RUN_PKGS="$RUN_PKGS libjansson-dev"
 
 # ---- The packages of the tests (`./setup.sh --test`): one list, one
@@ -58,11 +58,11 @@ command -v npm > /dev/null 2>&1 || TEST_PKGS="$TEST_PKGS npm"
 # chromium: report.html rendered headless (t79)
 # parallel: pipelines/extract-parallel.sh
 # sqlite3: the SQLite shell, to look into an nsys export when a suite fails
-# protobuf-compiler, jq, nodejs, npm: the tests of nsysjax-timeline (issue
-#   22): protoc decodes its Perfetto output, node and jq read its JSON,
-#   Chromium runs speedscope
-# slurm-wlm, munge, openssh-server, openssh-client: tests/t13-slurm.sh
-#   (issue 26): a single-node Slurm and an sshd on localhost
+# protobuf-compiler, jq, nodejs, npm: the tests of nsysjax-timeline: protoc
+#   decodes its Perfetto output, node and jq read its JSON, Chromium runs
+#   speedscope
+# slurm-wlm, munge, openssh-server, openssh-client: tests/t13-slurm.sh:
+#   a single-node Slurm and an sshd on localhost
 # ---- end of the packages of the tests
 
 missing() {
@@ -98,7 +98,7 @@ if [ -n "$all" ]; then
 		echo "setup.sh: run as root, or: sudo apt-get install$test_missing" >&2
 	fi
 fi
-# ---- the timeline's test viewer (issue 22), with --test: speedscope's
+# ---- the timeline's test viewer, with --test: speedscope's
 # static web app (npm package speedscope), fetched once into the cache
 # that tests/t77-timeline.sh reads ($NSYSJAX_SPEEDSCOPE, default under
 # $HOME/.cache: the suites set their own XDG_CACHE_HOME); skipped without

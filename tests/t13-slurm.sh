@@ -172,7 +172,7 @@ state() { timeout 10 scontrol -o show job "$1" 2> /dev/null | sed -n 's/.*JobSta
 submit() { NSYSJAX_BIN=${SUBMIT_BIN:-$BINA} timeout 20 sbatch --parsable -o "$S/out/%x-%A_%a.out" "$@" 2> "$T/sbatch.err" | cut -d';' -f1; }
 R=pipelines/extract-slurm.sh
 
-# The array of 4 and its merge, as README says (no CPU count in the
+# The array of 4 and its merge, as doc/pipelines.md says (no CPU count in the
 # script: the merge runs on this node of $CPUS CPUs).
 t0=$(date +%s.%N)
 jid=$(submit --array=0-3 --cpus-per-task="$CPUS" "$R" "$T/sl" "$T/list")

@@ -1,8 +1,7 @@
 #!/bin/sh
 # nsysjax-fold: folded stacks and the opcode table against the reference's
 # golden outputs (from its steady-state rows and from ours), the line rules
-# of flamegraph.pl, inferno and speedscope, the man page's and README's
-# examples, hand-made corner cases and bad input.
+# of flamegraph.pl, inferno and speedscope, the man page's examples, hand-made corner cases and bad input.
 set -u
 . tests/lib.sh
 X=$BIN/nsysjax-extract
@@ -269,7 +268,7 @@ if have_data; then
 	[ ! -s "$T/e" ] && ok || notok "| head -1 printed: $(cat "$T/e")"
 fi
 
-# The examples of the man page and of the README, run as written on the
+# The examples of the man page, run as written on the
 # sample's first process, with a flamegraph.pl that applies its line rule.
 if have_data && [ -x "$W" ]; then
 	mkdir -p "$T/ex/bin"
@@ -284,18 +283,10 @@ die "no input\n" unless $n;
 print "<svg>$n</svg>\n";
 EOF
 	chmod +x "$T/ex/bin/flamegraph.pl"
-	# Commands are "$ " lines in the man page's EXAMPLES and indented
-	# lines in the README's section (to the next heading of any level);
-	# a line ending in '|' or '\' goes on.
+	# Commands are "$ " lines in the man page's EXAMPLES.
 	awk '/^\.Sh EXAMPLES/ { on = 1; next } /^\.Sh/ { on = 0 }
 	    on && /^\$ / { print substr($0, 3) }' man/nsysjax-fold.1 > "$T/ex/man.sh"
-	awk '/^## nsysjax-fold/ { on = 1; next } /^##/ { on = 0 }
-	    !on { next }
-	    cont { sub(/^ +/, ""); sub(/ *\\$/, "", cmd); cmd = cmd " " $0 }
-	    !cont && /^    [a-z]/ && !/\[-/ { sub(/^    /, ""); cmd = $0 }
-	    { cont = cmd ~ /[|\\]$/ }
-	    cmd != "" && !cont { print cmd; cmd = "" }' README.md > "$T/ex/readme.sh"
-	for s in man readme; do
+	for s in man; do
 		n=$(wc -l < "$T/ex/$s.sh")
 		mkdir -p "$T/ex/$s"
 		ln -s "$(cd "$DATA" && pwd)/pax_fsdp4_4proc_proc0.zip" "$T/ex/$s/rank0.zip"
@@ -307,8 +298,6 @@ EOF
 			notok "$s examples ($n commands): $(head -5 "$T/ex/$s/err" 2>/dev/null)"
 		fi
 	done
-	cmp -s "$T/ex/man/op_name.collapsedstack.txt" "$T/ex/readme/op_name.collapsedstack.txt" && ok ||
-		notok "man and README differ"
 	check "example output: consumers" consumers "$T/ex/man/op_name.collapsedstack.txt"
 else
 	skip "examples: no sample data or no $W"

@@ -3,7 +3,7 @@
 # and pgle.sh against the reference's golden outputs (proc0 and
 # combined4), or, where the reference has none, against the rule
 # recomputed here with independent awk from the reference's own steady
-# state; input forms, output forms, the README's examples, usage errors.
+# state; input forms, output forms, the examples of doc/pipelines.md, usage errors.
 set -u
 . tests/lib.sh
 X=$BIN/nsysjax-extract
@@ -386,32 +386,31 @@ pipelines/flamegraphs.sh -o "$T/x" -u ms "$T" > /dev/null 2>&1; [ $? -eq 2 ] && 
 # Nothing is left in TMPDIR.
 [ -z "$(ls -A "$TMPDIR")" ] && ok || notok "left in TMPDIR: $(ls -A "$TMPDIR")"
 
-# The README's examples, run as written on the sample, from a directory
-# with rank0.zip ... rank3.zip and pipelines/.
+# The examples of doc/pipelines.md, run as written on the sample, from a
+# directory with rank0.zip ... rank3.zip and pipelines/.
 if have_data; then
 	mkdir -p "$T/ex"
 	for i in 0 1 2 3; do ln -s "$(cd "$DATA" && pwd)/pax_fsdp4_4proc_proc$i.zip" "$T/ex/rank$i.zip"; done
 	ln -s "$(pwd)/pipelines" "$T/ex/pipelines"
-	# Commands are the indented lines of the README's section, but for
-	# subsections of other scripts; a line ending in '|' or '\' goes on.
-	awk '/^## pipelines\// { on = 1; ss = ""; next } /^## / { on = 0 }
-	    /^### / { ss = $2 }
-	    !on || (ss != "" && ss !~ /^(summary|communication|flamegraphs|variability|pgle)\.sh$/) { next }
+	# Commands are the indented lines of the introduction and of these
+	# scripts' sections; a line ending in '|' or '\' goes on.
+	awk '/^## / { ss = $2 }
+	    ss != "" && ss !~ /^(summary|communication|flamegraphs|variability|pgle)\.sh$/ { next }
 	    cont { sub(/^ +/, ""); cmd = cmd " " $0 }
 	    !cont && /^    [a-z]/ && !/\[-/ { sub(/^    /, ""); cmd = $0 }
 	    { cont = cmd ~ /[|\\]$/; if (cont) sub(/\\$/, "", cmd) }
-	    cmd != "" && !cont { print cmd; cmd = "" }' README.md > "$T/ex.sh"
+	    cmd != "" && !cont { print cmd; cmd = "" }' doc/pipelines.md > "$T/ex.sh"
 	n=$(grep -c pipelines/ "$T/ex.sh")
 	if [ "$n" -ge 5 ] && (cd "$T/ex" && PATH="$NSYSJAX_BIN:$PATH" sh -e ../ex.sh > out 2> err); then
 		ok
 	else
-		notok "README examples ($n commands): $(head -5 "$T/ex/err" 2> /dev/null)"
+		notok "doc/pipelines.md examples ($n commands): $(head -5 "$T/ex/err" 2> /dev/null)"
 	fi
 	for s in summary communication flamegraphs variability pgle; do
-		grep -q "pipelines/$s.sh" "$T/ex.sh" && ok || notok "README: no example of $s.sh"
+		grep -q "pipelines/$s.sh" "$T/ex.sh" && ok || notok "doc/pipelines.md: no example of $s.sh"
 	done
 else
-	skip "README examples: $DATA not found"
+	skip "doc/pipelines.md examples: $DATA not found"
 fi
 # lib/common.sh exports glibc's huge pages to every program of a
 # pipeline where THP is madvise'd (as mem_huge_pages does for the

@@ -215,20 +215,20 @@ if have_data; then
 	$X -f heap "$DATA/pax_fsdp4_4proc_proc0.zip" "$DATA/pax_fsdp4_4proc_proc1.zip" > "$T/h01.want" 2> /dev/null
 	check "differing dumps: the first kept" cmp "$T/h01" "$T/h01.want"
 
-	# The README's examples, run as written from a directory with
+	# The examples of doc/pipelines.md, run as written from a directory with
 	# rank0.zip ... rank3.zip and pipelines/.
 	mkdir "$T/ex"
 	for i in 0 1 2 3; do ln -s "$abs/pax_fsdp4_4proc_proc$i.zip" "$T/ex/rank$i.zip"; done
 	ln -s "$(pwd)/pipelines" "$T/ex/pipelines"
-	awk '/^### memory.sh/ { on = 1; next } /^##/ { on = 0 }
-	    on && /^    [a-z]/ && !/\[-/ { sub(/^    /, ""); print }' README.md > "$T/ex.sh"
+	awk '/^## memory.sh/ { on = 1; next } /^##/ { on = 0 }
+	    on && /^    [a-z]/ && !/\[-/ { sub(/^    /, ""); print }' doc/pipelines.md > "$T/ex.sh"
 	if [ "$(grep -c pipelines/memory.sh "$T/ex.sh")" -ge 2 ] &&
 	    (cd "$T/ex" && sh -e ../ex.sh > out 2> err) &&
 	    [ -s "$T/ex/memory/peaks.tsv" ] && [ -s "$T/ex/memory/series.tsv" ] &&
 	    cmp -s "$T/ex/memory/peaks.tsv" "$T/m/peaks.tsv"; then
 		ok
 	else
-		notok "README examples: $(head -5 "$T/ex/err" 2> /dev/null)"
+		notok "doc/pipelines.md examples: $(head -5 "$T/ex/err" 2> /dev/null)"
 	fi
 else
 	skip "heap frame and memory.sh on the sample: $DATA not found"

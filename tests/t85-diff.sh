@@ -244,11 +244,10 @@ check "diff.sh planted: exit 3" test $? -eq 3
 check "diff.sh planted: the two slowdowns first" test "$(sed -n '2,3p' "$T/pb/thunks.tsv" | cut -f 4 | sort | tr '\n' ' ')" = "$(printf '%s\n%s\n' "$FUS" "$COL" | sort | tr '\n' ' ')"
 check "diff.sh planted: the verdict in the HTML" grep -q 'regression' "$T/pb/diff-section.html"
 
-# ---- the examples of the man page and of the README, run as written ----
+# ---- the examples of the man page, run as written ----
 # on the four sample archives as both runs ("before/" and "after/").
-# Commands are "$ " lines of the man page's EXAMPLES (\e is a backslash)
-# and the indented lines of the README's section; a line ending in a
-# backslash goes on.
+# Commands are "$ " lines of the man page's EXAMPLES (\e is a backslash);
+# a line ending in a backslash goes on.
 abs=$(cd "$BIN" && pwd)
 awk '/^\.Sh EXAMPLES/ { on = 1; next } /^\.Sh/ { on = 0 }
     !on { next }
@@ -257,13 +256,7 @@ awk '/^\.Sh EXAMPLES/ { on = 1; next } /^\.Sh/ { on = 0 }
     !cont && /^\$ / { cmd = substr($0, 3) }
     { cont = cmd ~ /\\$/; if (cont) sub(/\\$/, "", cmd) }
     cmd != "" && !cont { print cmd; cmd = "" }' man/nsysjax-diff.1 > "$T/man.sh"
-awk '/^## nsysjax-diff/ { on = 1; next } /^##/ { on = 0 }
-    !on { next }
-    cont { sub(/^ +/, ""); cmd = cmd " " $0 }
-    !cont && /^    [a-z]/ && !/\[-/ { sub(/^    /, ""); cmd = $0 }
-    { cont = cmd ~ /\\$/; if (cont) sub(/\\$/, "", cmd) }
-    cmd != "" && !cont { print cmd; cmd = "" }' README.md > "$T/readme.sh"
-for s in man readme; do
+for s in man; do
 	mkdir -p "$T/ex/$s/before" "$T/ex/$s/after"
 	for i in 0 1 2 3; do
 		ln -s "$(cd "$DATA" && pwd)/pax_fsdp4_4proc_proc$i.zip" "$T/ex/$s/before/rank$i.zip"

@@ -7,9 +7,8 @@
  * aware attribution), analyses/Analysis.ipynb (the compile summary cell:
  * name cleaning, fraction of the total, top 97%), analyses/summary.py (the
  * compilation-ranges, compilation-high-level and compilation-passes
- * tables).  The golden outputs in ../shared/golden/{proc0,combined4}/
- * (compile_stats.tsv, compile_summary.tsv/.txt, compilation-*.json) are
- * matched.
+ * tables).  The reference's outputs on real profiles (compile_stats.tsv,
+ * compile_summary.tsv/.txt, compilation-*.json) are matched by the tests.
  *
  *	cstats_read() or cstats_add()		the ranges, any number of
  *						profiles

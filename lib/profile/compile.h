@@ -8,8 +8,9 @@
  * (_load_nvtx_pushpop_trace_single, _splice_parallel_ranges,
  * _add_program_id_and_name, _drop_non_tsl), protobuf.py
  * (_remap_program_id) and utils.py (make_child_mask,
- * remove_autotuning_detail, remove_child_ranges).  The golden frames in
- * ../shared/golden/{proc0,combined4}/compile{,_clean}.tsv are matched.
+ * remove_autotuning_detail, remove_child_ranges).  The reference's compile
+ * frames of real profiles (compile.tsv, compile_clean.tsv) are matched by
+ * the tests.
  *
  *	input ranges (compile_parse_csv, compile_parse_parquet)
  *	  -> compile_add_profile()	one profile's rows, appended
