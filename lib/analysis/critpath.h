@@ -88,7 +88,8 @@ struct critpath_scen {
 	int no_barrier;		/* 1: members end at S + T, devices released
 				 * at t0 */
 	int median;		/* 1: every duration (transfer) and release
-				 * offset the median over devices */
+				 * offset above the median over devices
+				 * brought down to it (none raised) */
 	const double *opf;	/* per operation factor, or NULL (all 1) */
 };
 
@@ -124,10 +125,18 @@ struct critpath_info {
 	size_t skewed;		/* members with delta > 0 */
 	size_t incomplete;	/* groups with fewer devices than their size */
 	size_t cut;		/* instances cut into several groups */
+	long cycle;		/* on a cycle: an operation of a collective
+				 * on it (or after it), else -1 */
 };
 
-/* Build the graph from the operations and devices given.  O(n log n). */
-void critpath_build(struct critpath_graph *g, struct critpath_info *info);
+/*
+ * Build the graph from the operations and devices given.  O(n log n).
+ * Returns 0, or -1 when the graph has a cycle: two collectives seen in
+ * different orders on two devices (a member ended before its barrier:
+ * clocks skewed), info->cycle naming an operation of one of them; the
+ * graph must then not be evaluated (reset it).
+ */
+int critpath_build(struct critpath_graph *g, struct critpath_info *info);
 
 /*
  * Predict with scenario SC: the times of every node, and the step (sink

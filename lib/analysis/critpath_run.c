@@ -41,6 +41,8 @@ struct oprow {
 	size_t name;		/* in r->names */
 	int64_t texec, dev;
 	size_t hlo;		/* in r->hlokey, or STRTAB_NONE */
+	struct critpath_op op;	/* given to the graph when the execution
+				 * is read (its async flag is the name's) */
 };
 
 struct critpath_run {
@@ -66,6 +68,8 @@ struct critpath_run {
 	struct strtab names, keys;
 	size_t *namehlo;		/* per name: its hlo row, in hlokey */
 	size_t capnamehlo;
+	unsigned char *nameasync;	/* per name: async (is_async) */
+	size_t capnameasync;
 	char *key;			/* scratch for keys */
 	size_t capkey;
 	int incur;			/* an execution has begun */
@@ -78,6 +82,7 @@ struct critpath_run {
 	struct strtab done;		/* executions finished */
 	/* notes */
 	size_t inner, skewed, incomplete, cut, hostbound, execs, replayfail;
+	size_t cycles;
 	int64_t *missing;
 	size_t nmissing, capmissing;
 };
@@ -121,6 +126,7 @@ critpath_run_free(struct critpath_run *r)
 	strtab_free(&r->keys);
 	strtab_free(&r->done);
 	free(r->namehlo);
+	free(r->nameasync);
 	free(r->key);
 	free(r->op);
 	free(r->opf);
@@ -272,7 +278,8 @@ critpath_load_module(struct tsv_reader *t, void *arg)
 		mem_grow(&r->mod, &r->capmod, r->nmod + 1, sizeof(*r->mod));
 		r->mod[r->nmod++] = m;
 	}
-	qsort(r->mod, r->nmod, sizeof(*r->mod), cmp_mod);
+	if (r->nmod > 0)	/* a header and no rows: mod is NULL */
+		qsort(r->mod, r->nmod, sizeof(*r->mod), cmp_mod);
 	return rc;
 }
 
@@ -547,14 +554,46 @@ not_drawn(const struct critpath_run *r)
 	    r->want_exec != r->exec)));
 }
 
+/*
+ * The execution read has a cycle through operation OP's collective: say
+ * which collective and devices, and leave it out.  No longest path
+ * exists on a cycle; breaking it would drop a measured end (a skewed
+ * member's end is its barrier's edge), so no rule can keep the replay.
+ */
+static void
+cycle_note(struct critpath_run *r, struct err_notes *notes, long op)
+{
+	char devs[160] = "";
+	long b = op >= 0 ? critpath_barrier_of(r->g, (size_t)op) : -1;
+	size_t i, len = 0;
+
+	r->cycles++;
+	for (i = 0; i < r->nop && b >= 0; i++)
+		if (critpath_barrier_of(r->g, i) == b && len < sizeof(devs) - 24)
+			len += (size_t)snprintf(devs + len, sizeof(devs) - len,
+			    " %" PRId64, r->op[i].dev);
+	if (op < 0) {
+		err_note(notes, "ProgramId %s execution %" PRId64 ": its "
+		    "graph has a cycle: left out", strtab_get(&r->pids, r->pid),
+		    r->exec);
+		return;
+	}
+	err_note(notes, "ProgramId %s execution %" PRId64 ": collective %s "
+	    "(ThunkExecution %" PRId64 ") on devices%s is seen in another "
+	    "order than a collective before it on some of these devices (a "
+	    "member ends before a peer starts: clocks skewed, align them: -c); "
+	    "the execution is left out", strtab_get(&r->pids, r->pid), r->exec,
+	    name_of(r, (size_t)op), r->op[op].texec, devs);
+}
+
 /* Analyse the execution read and write its rows. */
 static int
-finish_exec(struct critpath_run *r)
+finish_exec(struct critpath_run *r, struct err_notes *notes)
 {
 	struct critpath_scen sc = critpath_scen_measured();
 	struct critpath_info info;
 	int64_t by[CRITPATH_NLABEL], measured, pred;
-	size_t mname;
+	size_t mname, i;
 	double gs;
 	int rc = 0;
 
@@ -562,8 +601,16 @@ finish_exec(struct critpath_run *r)
 		return 0;
 	if (not_drawn(r))
 		goto out;
+	for (i = 0; i < r->nop; i++) {
+		r->op[i].op.async = r->op[i].op.comm &&
+		    r->nameasync[r->op[i].name];
+		(void)critpath_add(r->g, &r->op[i].op);
+	}
 	mname = give_devices(r);
-	critpath_build(r->g, &info);
+	if (critpath_build(r->g, &info) != 0) {
+		cycle_note(r, notes, info.cycle);
+		goto out;
+	}
 	r->execs++;
 	r->skewed += info.skewed;
 	r->incomplete += info.incomplete;
@@ -683,8 +730,16 @@ add_row(struct critpath_run *r, struct tsv_reader *t, const long *c)
 	len = (size_t)snprintf(r->key, r->capkey, "%s\t%" PRId64, n,
 	    o.texec);
 	op.key = strtab_intern(&r->keys, r->key, len, NULL);
-	op.async = op.comm && is_async(r, o.hlo, n);
-	(void)critpath_add(r->g, &op);
+	if (added) {
+		mem_grow(&r->nameasync, &r->capnameasync, o.name + 1,
+		    sizeof(*r->nameasync));
+		r->nameasync[o.name] = (unsigned char)is_async(r, o.hlo, n);
+	}
+	/* Time hidden under compute on any device: it ran beside the
+	 * compute stream, whatever its name says. */
+	if (op.comm && hid > 0)
+		r->nameasync[o.name] = 1;
+	o.op = op;
 	mem_grow(&r->op, &r->capop, r->nop + 1, sizeof(*r->op));
 	r->op[r->nop++] = o;
 	return 0;
@@ -693,7 +748,8 @@ add_row(struct critpath_run *r, struct tsv_reader *t, const long *c)
 /* Is the row of another execution than the current one?  Starts the new
  * one; an execution seen before is an error. */
 static int
-next_exec(struct critpath_run *r, struct tsv_reader *t, const long *c)
+next_exec(struct critpath_run *r, struct tsv_reader *t, const long *c,
+    struct err_notes *notes)
 {
 	const char *p = tsv_field(t, (size_t)c[C_PID]);
 	size_t pid = strtab_intern(&r->pids, p, strlen(p), NULL), len;
@@ -704,7 +760,7 @@ next_exec(struct critpath_run *r, struct tsv_reader *t, const long *c)
 		return -1;
 	if (r->incur && pid == r->pid && exec == r->exec)
 		return 0;
-	if (finish_exec(r) != 0)
+	if (finish_exec(r, notes) != 0)
 		return -1;
 	mem_grow(&r->key, &r->capkey, strlen(p) + 24, 1);
 	len = (size_t)snprintf(r->key, r->capkey, "%s\t%" PRId64, p, exec);
@@ -786,11 +842,11 @@ run(struct critpath_run *r, struct filter *f, struct err_notes *notes)
 				continue;
 			}
 		}
-		if (next_exec(r, t, c) != 0 ||
+		if (next_exec(r, t, c, notes) != 0 ||
 		    (!not_drawn(r) && add_row(r, t, c) != 0))
 			return -1;
 	}
-	if (rc < 0 || finish_exec(r) != 0)
+	if (rc < 0 || finish_exec(r, notes) != 0)
 		return -1;
 	if (r->mode == CRITPATH_MODE_SVG && !r->drawn)
 		return err_fail("%s: no module execution %s%s%" PRId64
