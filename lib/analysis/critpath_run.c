@@ -112,7 +112,6 @@ struct critpath_run {
 	struct strtab done;		/* executions finished */
 	/* notes */
 	size_t inner, skewed, incomplete, cut, hostbound, execs, replayfail;
-	size_t cycles;
 	int64_t *missing;
 	size_t nmissing, capmissing;
 };
@@ -617,7 +616,6 @@ cycle_note(struct critpath_run *r, struct err_notes *notes, long op)
 	long b = op >= 0 ? critpath_barrier_of(r->g, (size_t)op) : -1;
 	size_t i, len = 0;
 
-	r->cycles++;
 	for (i = 0; i < r->nop && b >= 0; i++)
 		if (critpath_barrier_of(r->g, i) == b && len < sizeof(devs) - 24)
 			len += (size_t)snprintf(devs + len, sizeof(devs) - len,
