@@ -129,6 +129,16 @@ frun "collectives -s waits" "$BIN/nsysjax-collectives" -s waits "$F/big.tsv"
 frun "align -o -s (corrections and skews)" "$BIN/nsysjax-align" -o "$F/corr.tsv" -s "$F/skews.tsv" "$F/big.tsv"
 echo "awk before (issue 13): stragglers.awk 12.5 s, 340 MB on 2 M rows; skews.awk 17.6 s at 6,000 steps"
 
+# nsysjax-critpath on N rows that all overlap on one device (N streams):
+# stream assignment must stay O(n log n); x4 rows should cost about x4
+# (a scan of every stream per row cost x15: 0.32 s, 5.0 s).
+for n in 20000 80000; do
+	awk -v n=$n 'BEGIN { print "ProgramId\tProgramExecution\tName\tThunkExecution\tDevice\tProjStartMs\tProjDurMs"
+	    for (i = 0; i < n; i++) printf "p\t0\tk%d\t0\t0\t%d.%06d\t1000\n", i, i / 1000000, i % 1000000 }' > "$F/ov$n.tsv"
+	r=$(measure "$BIN/nsysjax-critpath" -b "$F/ov$n.tsv")
+	printf '%-44s %6ss %5s MB peak RSS\n' "critpath -b, $n fully overlapping rows" ${r%% *} ${r##* }
+done
+
 # nsysjax-compilestats on 1,000 profiles: the combined4 compile frame
 # repeated 250 times under other profile names (5 M ranges).  One profile
 # at a time since issue 13: holding every range took 1 GB.

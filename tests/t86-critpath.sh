@@ -40,6 +40,15 @@ identity() {
 	if ! $CP $c -m "$d/module.tsv" -H "$d/hlo.tsv" -k "$d/thunk.tsv" > "$d/slack.tsv" 2> "$d/cp.err"; then
 		notok "$title: critpath -k failed"; cat "$d/cp.err"; return
 	fi
+	# ProgramIds joined into one SPMD step (the note names them) are
+	# reported as the one they joined: the frames' rows renamed so.
+	awk '/ joined to / { for (i = 1; i <= NF && $i !~ /^ProgramIds?$/; i++) ; for (j = i; j <= NF && $j != "joined"; j++) ;
+	    for (i++; i < j; i++) print $i, $(j + 2) }' \
+	    "$d/cp.err" > "$d/join.map"
+	for f in athunk amodule; do
+		awk -F'\t' 'BEGIN { OFS = FS } FILENAME == ARGV[1] { split($0, q, " "); to[q[1]] = q[2]; next }
+		    FNR > 1 && ($1 in to) { $1 = to[$1] } { print }' "$d/join.map" "$d/$f.tsv" > "$d/$f.j" && mv "$d/$f.j" "$d/$f.tsv"
+	done
 	awk -F'\t' "$NS"'
 	NR == FNR { if (FNR == 1) { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		if (("CommandBuffer" in c) && $c["CommandBuffer"] != "" && $c["CommandBuffer"] != $c["Name"]) next
@@ -70,7 +79,7 @@ identity() {
 		if (ns($d["MeasuredMs"]) != ns($d["PredictedMs"]) || ns($d["GainMs"]) != 0) { print "predicted: " $0; bad++ }
 		want = (k in bar) ? hi[k] - lo[k] : own[k]
 		if ((k in lo) && ns($d["MeasuredMs"]) != want) { print "step: " $0 " want " want; bad++ } }
-	END { if (m == 0) print "no measured rows"; exit bad || m == 0 }' "$d/thunk.tsv" "$d/amodule.tsv" "$d/scen.tsv" > "$d/st.out"
+	END { if (m == 0) print "no measured rows"; exit bad || m == 0 }' "$d/athunk.tsv" "$d/amodule.tsv" "$d/scen.tsv" > "$d/st.out"
 	if [ -s "$d/st.out" ]; then notok "$title: measured step"; head -5 "$d/st.out"; else ok; fi
 }
 
@@ -96,6 +105,156 @@ if [ -d "$DATA" ]; then
 	identity "$P" "4-process run"
 else
 	skip "no shared data ($DATA)"
+fi
+
+# The shared run's training step in its steady state (aligned, warm-up
+# split, as pipelines/critpath.sh has it).  Process 3 compiled it with
+# other autotuning (another ProgramId, the same collectives): one 4-device
+# step.  Its four reduce-scatters are async-start/done pairs named after
+# the wrapped instruction (Communication 1, time hidden under compute):
+# off the compute stream, so the path's gaps are the devices' idle time.
+cat > "$T/gapbusy.awk" <<'EOF_GAP'
+# gapbusy.awk path.tsv thunk.tsv (the thunk rows of the step only): per execution (ProgramExecution) of the
+# path, the time of the device's own thunks inside the path's gap
+# segments (union of the thunks' intervals, ms), printed "exec busy_ms".
+function col(name) { for (i = 1; i <= NF; i++) if ($i == name) return i; return 0 }
+FNR == 1 { f++
+	if (f == 1) { pe = col("ProgramExecution"); pd = col("Device"); pl = col("Label"); ps = col("StartMs"); pdu = col("DurMs") }
+	else { te = col("ProgramExecution"); td = col("Device"); ts = col("ProjStartMs"); tdu = col("ProjDurMs"); th = col("ProjDurHiddenMs") }
+	next }
+f == 1 && $pl == "gap" { n++; ge[n] = $pe; gd[n] = $pd; gs[n] = $ps; gf[n] = $ps + $pdu; execs[$pe] = 1; next }
+f == 1 { execs[$pe] = 1; next }
+f == 2 { k = $te SUBSEP $td; m = ++cnt[k]; rs[k, m] = $ts; rf[k, m] = $ts + $tdu + (th ? $th : 0) }
+END {
+	for (x in execs) busy[x] = 0
+	for (g = 1; g <= n; g++) {
+		k = ge[g] SUBSEP gd[g]; np = 0
+		for (m = 1; m <= cnt[k]; m++) {
+			a = rs[k, m] > gs[g] ? rs[k, m] : gs[g]; b = rf[k, m] < gf[g] ? rf[k, m] : gf[g]
+			if (b > a) { np++; pa[np] = a; pb[np] = b }
+		}
+		# union of the pieces: insertion sort by start, then merge
+		for (i = 2; i <= np; i++) { a = pa[i]; b = pb[i]; for (j = i - 1; j >= 1 && pa[j] > a; j--) { pa[j + 1] = pa[j]; pb[j + 1] = pb[j] } pa[j + 1] = a; pb[j + 1] = b }
+		cs = -1; ce = -1
+		for (i = 1; i <= np; i++) {
+			if (pa[i] > ce) { if (ce > cs) busy[ge[g]] += ce - cs; cs = pa[i]; ce = pb[i] }
+			else if (pb[i] > ce) ce = pb[i]
+		}
+		if (ce > cs) busy[ge[g]] += ce - cs
+	}
+	for (x in busy) printf "%s %.6f\n", x, busy[x]
+}
+EOF_GAP
+cat > "$T/plant.awk" <<'EOF_PLANT'
+# plant.awk -v pids="A B" -v e=EXEC -v dev=D -v name=NAME -v add=NS thunk.tsv thunk.tsv
+# The thunk frame with a straggler planted: NAME (ThunkExecution 0) on
+# device DEV in execution EXEC of the step (ProgramIds PIDS) ADD ns
+# longer; DEV's rows that start after its end ADD later; on every other
+# device the next collective of DEV after it ADD longer (its wait for
+# DEV), their rows that start after its end ADD later.
+function ms(v) { return sprintf("%d.%06d", int(v / 1000000), v % 1000000) }
+FNR == 1 { pass++; if (pass == 1) { for (i = 1; i <= NF; i++) c[$i] = i; n = split(pids, q, " "); for (i = 1; i <= n; i++) inp[q[i]] = 1 }
+	else print; next }
+!($c["ProgramId"] in inp) || $c["ProgramExecution"] != e { if (pass == 2) print; next }
+pass == 1 {
+	s = ns($c["ProjStartMs"]); f = s + ns($c["ProjDurMs"]) + ns($c["ProjDurHiddenMs"]); d = $c["Device"]
+	if (d == dev && $c["Name"] == name && $c["ThunkExecution"] == 0) xe = f
+	nr++; rd[nr] = d; rs[nr] = s; rf[nr] = f; rn[nr] = $c["Name"] SUBSEP $c["ThunkExecution"]
+	rc[nr] = $c["Communication"] == 1 && $c["CollectiveSize"] > 1; next }
+pass == 2 && !done { done = 1
+	best = -1; for (i = 1; i <= nr; i++) if (rd[i] == dev && rc[i] && rs[i] >= xe && (best < 0 || rs[i] < rs[best])) best = i
+	coll = rn[best]
+	for (i = 1; i <= nr; i++) if (rd[i] != dev && rn[i] == coll) pe[rd[i]] = rf[i] }
+pass == 2 {
+	s = ns($c["ProjStartMs"]); d = $c["Device"]; k = $c["Name"] SUBSEP $c["ThunkExecution"]
+	if (d == dev) {
+		if (k == name SUBSEP 0) $c["ProjDurMs"] = ms(ns($c["ProjDurMs"]) + add)
+		else if (s >= xe) $c["ProjStartMs"] = ms(s + add)
+	} else if (d in pe) {
+		if (k == coll) $c["ProjDurMs"] = ms(ns($c["ProjDurMs"]) + add)
+		else if (s >= pe[d]) $c["ProjStartMs"] = ms(s + add)
+	}
+	print }
+EOF_PLANT
+# removing FILE: the scenarios of FILE that only remove work predicting a
+# longer step than measured, and comm-x0.5 gaining more than comm-free
+# (comm-free bounds every comm-xF, F <= 1); nothing printed when none.
+removing() {
+	awk -F'\t' "$NS"'
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ k = $1 SUBSEP $2; p = ns($c["PredictedMs"]); m = ns($c["MeasuredMs"]); sc = $c["Scenario"] }
+	sc ~ /^(comm-free|no-peer-wait|comm-x0\.5|no-straggler|no-gaps)$/ && p > m { print "longer: " $0 }
+	sc == "comm-free" { cf[k] = p } sc == "comm-x0.5" { ch[k] = p }
+	END { for (k in cf) if ((k in ch) && cf[k] > ch[k]) print "comm-x0.5 gains more than comm-free: " k }' "$1"
+}
+if [ -d "$DATA" ] && [ -s "$P/thunk.tsv" ]; then
+	for f in thunk module; do
+		$BIN/nsysjax-warmup -c "$P/compile.tsv" --communication-from "$P/communication.tsv" -a "$P/corr.tsv" \
+		    "$P/$f.tsv" > "$P/s$f.tsv" 2> /dev/null
+	done
+	STEP=pjit__wrapped_step_fn
+	pids=$(awk -F'\t' -v m=$STEP 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["Name"] == m && !s[$1]++ { printf "%s ", $1 }' "$P/smodule.tsv")
+	ndev=$(awk -F'\t' -v m=$STEP 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["Name"] == m && !s[$c["Device"]]++ { n++ } END { print n + 0 }' "$P/smodule.tsv")
+	execs=$(awk -F'\t' -v m=$STEP 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["Name"] == m && !s[$c["ProgramExecution"]]++ { print $c["ProgramExecution"] }' "$P/smodule.tsv" | sort -n)
+	nexec=$(echo "$execs" | wc -l)
+	awk -F'\t' -v pids="$pids" 'BEGIN { n = split(pids, q, " "); for (i = 1; i <= n; i++) inp[q[i]] = 1 }
+	    NR == 1 || ($1 in inp)' "$P/sthunk.tsv" > "$P/stepthunk.tsv"
+	[ "$ndev" -eq 4 ] && [ "$nexec" -ge 3 ] && [ "$(echo "$pids" | wc -w)" -eq 2 ] && ok ||
+		notok "shared run: the step should be 2 ProgramIds over 4 devices, 3 steady executions ($pids, $ndev, $nexec)"
+	if $CP -m "$P/smodule.tsv" -H "$P/hlo.tsv" --comm-scale 0.5 -t breakdown,scenarios,path,slack -o "$P/st" \
+	    "$P/sthunk.tsv" 2> "$P/st.err"; then ok; else notok "critpath on the steady shared run"; cat "$P/st.err"; fi
+	# One 4-device step per steady execution, GapShare <= 0.10, not
+	# host-bound (every device runs thunks ~96% of the step).
+	if awk -F'\t' -v m=$STEP -v nd="$ndev" -v ne="$nexec" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["Module"] == m { n++; if ($c["Devices"] != nd || $c["GapShare"] > 0.10 || $c["HostBound"] != 0) { print; bad++ } }
+	    END { exit bad || n != ne }' "$P/st/breakdown.tsv"; then ok
+	else notok "shared run: not one 4-device step per execution with GapShare <= 0.10, HostBound 0"
+		awk -F'\t' -v m=$STEP '$3 == m' "$P/st/breakdown.tsv" | cut -f 1-12 | sed 's/^/  /'; fi
+	# One note names the ProgramIds joined.
+	if [ "$(grep -c 'joined' "$P/st.err")" -eq 1 ] && for p in $pids; do grep 'joined' "$P/st.err" | grep -q "$p" || exit 1; done
+	then ok; else notok "shared run: no one note naming the joined ProgramIds"; cat "$P/st.err"; fi
+	grep -q 'fewer devices than their CollectiveSize' "$P/st.err" && notok "shared run: incomplete collective groups" || ok
+	# The path's gaps are idle time of their device: at most 1 ms of its
+	# own thunks inside them per execution.
+	awk -F'\t' -f "$T/gapbusy.awk" "$P/st/path.tsv" "$P/stepthunk.tsv" > "$P/gapbusy.out"
+	if [ "$(wc -l < "$P/gapbusy.out")" -ge "$nexec" ] && awk '$2 > 1 { bad++ } END { exit bad > 0 }' "$P/gapbusy.out"
+	then ok; else notok "shared run: gap segments hold more than 1 ms of their device's thunks"; cat "$P/gapbusy.out"; fi
+	removing "$P/st/scenarios.tsv" > "$P/rm.out"
+	if [ -s "$P/rm.out" ]; then notok "shared run: a scenario that removes work lengthens the step"; head -5 "$P/rm.out"; else ok; fi
+
+	# A straggler planted from these frames: custom-call.236.0 of device
+	# 2 5 ms longer in the middle steady execution, its later rows 5 ms
+	# later, the peers waiting 5 ms at the next collective.
+	pe=$(echo "$execs" | sed -n "$(( (nexec + 1) / 2 ))p")
+	PS=$T/plant4
+	mkdir -p "$PS"
+	awk -F'\t' -v pids="$pids" -v e="$pe" -v dev=2 -v name=custom-call.236.0 -v add=5000000 "$NS"'BEGIN { OFS = FS }'"$(cat "$T/plant.awk")" \
+	    "$P/sthunk.tsv" "$P/sthunk.tsv" > "$PS/thunk.tsv"
+	awk -F'\t' -v pids="$pids" -v e="$pe" -v add=5000000 "$NS"'
+	    function ms(v) { return sprintf("%d.%06d", int(v / 1000000), v % 1000000) }
+	    BEGIN { OFS = FS; n = split(pids, q, " "); for (i = 1; i <= n; i++) inp[q[i]] = 1 }
+	    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	    ($c["ProgramId"] in inp) && $c["ProgramExecution"] == e { $c["ProjDurMs"] = ms(ns($c["ProjDurMs"]) + add) } { print }' \
+	    "$P/smodule.tsv" > "$PS/module.tsv"
+	n5=$(cmp -l "$P/sthunk.tsv" "$PS/thunk.tsv" 2> /dev/null | wc -l)
+	[ "$n5" -gt 0 ] && ok || notok "plant: nothing planted"
+	$CP -m "$PS/module.tsv" -H "$P/hlo.tsv" --comm-scale 0.5 -t scenarios,path,slack -o "$PS/out" "$PS/thunk.tsv" 2> /dev/null
+	if awk -F'\t' -v e="$pe" '$2 == e && $3 == "custom-call.236.0" && $4 == 0 && $5 == 2 { f = ($10 + 0 == 0 && $11 == 1) } END { exit !f }' \
+	    "$PS/out/slack.tsv"; then ok
+	else notok "plant: the straggler has slack"; awk -F'\t' -v e="$pe" '$2 == e && $3 == "custom-call.236.0"' "$PS/out/slack.tsv"; fi
+	awk -F'\t' -v e="$pe" '$2 == e && $3 == 2 && $4 == "custom-call.236.0" && $6 == "compute" { f = 1 } END { exit !f }' \
+	    "$PS/out/path.tsv" && ok || notok "plant: the straggler is not on the path"
+	if awk -F'\t' -v e="$pe" '$2 == e && $3 == "no-straggler" && $6 >= 4.5 { f = 1 } END { exit !f }' "$PS/out/scenarios.tsv"
+	then ok; else notok "plant: no-straggler recovers less than 4.5 ms"; awk -F'\t' -v e="$pe" '$2 == e' "$PS/out/scenarios.tsv"; fi
+	removing "$PS/out/scenarios.tsv" > "$PS/rm.out"
+	if [ -s "$PS/rm.out" ]; then notok "plant: a scenario that removes work lengthens the step"; head -5 "$PS/rm.out"; else ok; fi
+	# no-peer-wait is no bound on straggler gains: the straggler's own
+	# compute stays on its device's chain (the man page says so).
+	awk -F'\t' -v e="$pe" '$2 == e { g[$3] = $6 } END { exit !(g["no-straggler"] > g["no-peer-wait"]) }' "$PS/out/scenarios.tsv" &&
+		ok || notok "plant: no-peer-wait gains as much as no-straggler"
 fi
 
 # Metamorphic on the example: comm-free >= each device's compute sum;
@@ -219,6 +378,30 @@ expect_error 2 "exclude each other" $CP -s -k "$E/thunk.tsv"
 expect_error 1 "nope.tsv: cannot open" $CP -m "$T/nope.tsv" "$E/thunk.tsv"
 printf 'ProgramId\tProgramExecution\tName\tThunkExecution\tDevice\tProjStartMs\tProjDurMs\np\t0\ta\t0\t0\t1.5\t-2\n' > "$T/neg.tsv"
 expect_error -r 1 "negative" $CP "$T/neg.tsv"
+
+# Two collectives seen in different orders on two devices (device 1's
+# clock 190 ms ahead): the barriers close a cycle.  The execution is left
+# out with a note naming the collective and its devices; no memory error
+# (the sanitizer pass runs this too), no table row.
+printf 'ProgramId\tProgramExecution\tName\tThunkExecution\tDevice\tProjStartMs\tProjDurMs\tCommunication\tCollectiveSize\n' > "$T/cycle.tsv"
+printf 'p\t0\tA\t0\t0\t0\t10\t1\t2\np\t0\tC\t0\t0\t20\t10\t1\t2\np\t0\tC\t0\t1\t100\t10\t1\t2\np\t0\tA\t0\t1\t200\t10\t1\t2\n' >> "$T/cycle.tsv"
+for m in -b -s -k ""; do
+	# shellcheck disable=SC2086
+	$CP $m "$T/cycle.tsv" > "$T/cycle.out" 2> "$T/cycle.err"; rc=$?
+	if [ $rc -eq 0 ] && [ "$(wc -l < "$T/cycle.out")" -eq 1 ] &&
+	    grep -q 'collective [AC] (ThunkExecution 0) on devices 0 1 is seen in another order' "$T/cycle.err" &&
+	    ! grep -q 'replay' "$T/cycle.err"; then ok
+	else notok "crossing collectives ($m): rc $rc"; cat "$T/cycle.out" "$T/cycle.err"; fi
+done
+# The same two devices in one order: no cycle, the barrier as measured.
+awk 'BEGIN { FS = OFS = "\t" } NR > 1 && $5 == 1 { $6 = $3 == "A" ? 100 : 200 } { print }' "$T/cycle.tsv" > "$T/nocycle.tsv"
+if $CP -b "$T/nocycle.tsv" > "$T/nocycle.out" 2> /dev/null && [ "$(wc -l < "$T/nocycle.out")" -eq 2 ]; then ok
+else notok "collectives in one order: no row"; fi
+# A module frame with a header and no rows (qsort of no rows: UB).
+printf 'ProgramId\tProgramExecution\tDevice\tProjStartMs\tProjDurMs\n' > "$T/emptymod.tsv"
+if $CP -m "$T/emptymod.tsv" -b "$T/nocycle.tsv" > "$T/emptymod.out" 2> "$T/emptymod.err" &&
+    cmp -s "$T/emptymod.out" "$T/nocycle.out"; then ok
+else notok "an empty module frame"; cat "$T/emptymod.err"; fi
 
 # -t LIST -o DIR: the tables of one pass are those of one run per mode
 # (each checked above against the frames and the planted cases), with

@@ -325,89 +325,212 @@ add_deps(struct critpath_graph *g, size_t i, const size_t *dep, size_t n)
 		add_edge(g, dep[k], N_S(i), E_GAP, i);
 }
 
+/* A binary min-heap of (key, id), ties by id descending: lanes that end
+ * together leave the heap lowest index last, so that the free stack
+ * below hands out the lowest index first. */
+struct hent {
+	int64_t key;
+	size_t id;
+};
+
+struct heap {
+	struct hent *v;
+	size_t n, cap;
+};
+
+static int
+hless(const struct hent *a, const struct hent *b)
+{
+	return a->key != b->key ? a->key < b->key : a->id > b->id;
+}
+
+static void
+heap_push(struct heap *h, int64_t key, size_t id)
+{
+	size_t i;
+
+	mem_grow(&h->v, &h->cap, h->n + 1, sizeof(*h->v));
+	i = h->n++;
+	h->v[i] = (struct hent){ key, id };
+	while (i > 0 && hless(&h->v[i], &h->v[(i - 1) / 2])) {
+		struct hent x = h->v[i];
+
+		h->v[i] = h->v[(i - 1) / 2];
+		h->v[(i - 1) / 2] = x;
+		i = (i - 1) / 2;
+	}
+}
+
+/* Remove the least entry (the heap is not empty); returns it. */
+static struct hent
+heap_pop(struct heap *h)
+{
+	struct hent top = h->v[0];
+	size_t i = 0;
+
+	h->v[0] = h->v[--h->n];
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct hent x;
+
+		if (l < h->n && hless(&h->v[l], &h->v[m]))
+			m = l;
+		if (l + 1 < h->n && hless(&h->v[l + 1], &h->v[m]))
+			m = l + 1;
+		if (m == i)
+			break;
+		x = h->v[i];
+		h->v[i] = h->v[m];
+		h->v[m] = x;
+		i = m;
+	}
+	return top;
+}
+
+/* Whether the heap's least key is at most T. */
+static int
+heap_due(const struct heap *h, int64_t t)
+{
+	return h->n > 0 && h->v[0].key <= t;
+}
+
+/*
+ * The streams of one kind (compute or async) of a device.  A lane is
+ * busy until its tail ends (in BUSY, by end); then free.  Operations
+ * come in start order, so lanes are freed in the order of their ends and
+ * the free lanes form a stack whose top ended last: "the lane that ended
+ * latest before S" is its top, O(log lanes) per operation (a scan of
+ * every lane made overlapping rows quadratic).
+ */
+struct kind {
+	struct heap busy;
+	size_t *free;
+	size_t nfree, capfree;
+};
+
+/* Per device: the lanes of both kinds, the compute operations not yet
+ * ended (to find the one that ended last before a start) and the async
+ * kernels not yet consumed. */
+struct streams {
+	struct lane *ln;
+	size_t nln, capln;
+	struct kind k[2];
+	struct heap run, pend;
+	long last;		/* the compute operation that ended last */
+	int64_t lastend;
+	unsigned char *mark;	/* per operation: a lane's tail */
+};
+
+static void
+streams_free(struct streams *s)
+{
+	int j;
+
+	free(s->ln);
+	for (j = 0; j < 2; j++) {
+		free(s->k[j].busy.v);
+		free(s->k[j].free);
+	}
+	free(s->run.v);
+	free(s->pend.v);
+}
+
+/* Advance to start T: lanes ended by T freed, compute operations ended
+ * by T retired (the latest kept). */
+static void
+streams_advance(struct critpath_graph *g, struct streams *s, int64_t t)
+{
+	int j;
+
+	for (j = 0; j < 2; j++) {
+		struct kind *k = &s->k[j];
+
+		while (heap_due(&k->busy, t)) {
+			mem_grow(&k->free, &k->capfree, k->nfree + 1,
+			    sizeof(*k->free));
+			k->free[k->nfree++] = heap_pop(&k->busy).id;
+		}
+	}
+	while (heap_due(&s->run, t)) {
+		size_t c = heap_pop(&s->run).id;
+
+		if (s->last < 0 || op_end(&g->op[c]) > s->lastend) {
+			s->last = (long)c;
+			s->lastend = op_end(&g->op[c]);
+		}
+	}
+}
+
 /* The streams and async pairs of device D's operations IX[0..N) (in
- * start order). */
+ * start order); MARK, one byte per operation of G, all 0 (left so). */
 static void
 build_streams(struct critpath_graph *g, size_t di, const size_t *ix, size_t n,
-    struct critpath_info *info)
+    unsigned char *mark, struct critpath_info *info)
 {
-	struct lane *ln = NULL;
-	size_t nln = 0, capln = 0, *pend = NULL, npend = 0, cappend = 0;
+	struct streams s;
 	size_t k, j, dep[64], nd;
 
+	memset(&s, 0, sizeof(s));
+	s.last = -1;
 	for (k = 0; k < n; k++) {
-		size_t i = ix[k];
+		size_t i = ix[k], l;
 		struct opx *o = &g->op[i];
-		long best = -1, cbest = -1;
-		int64_t bend = INT64_MIN, cend = INT64_MIN;
+		struct kind *kd = &s.k[o->in.async != 0];
 
-		for (j = 0; j < nln; j++) {
-			int64_t te = op_end(&g->op[ln[j].tail]);
-			size_t c;
-
-			if (ln[j].async == o->in.async && te <= o->in.start_ns &&
-			    te > bend) {
-				best = (long)j;
-				bend = te;
-			}
-			/* The compute operation ended last before an async
-			 * kernel: a stream's tail or the one before it. */
-			if (!o->in.async || ln[j].async)
-				continue;
-			c = te <= o->in.start_ns ? ln[j].tail :
-			    (ln[j].prev >= 0 ? (size_t)ln[j].prev : SIZE_MAX);
-			if (c != SIZE_MAX && op_end(&g->op[c]) > cend) {
-				cbest = (long)c;
-				cend = op_end(&g->op[c]);
-			}
-		}
+		streams_advance(g, &s, o->in.start_ns);
 		nd = 0;
-		if (best >= 0) {
-			dep[nd++] = N_E(ln[best].tail);
-			ln[best].prev = (long)ln[best].tail;
-			ln[best].tail = i;
+		if (kd->nfree > 0) {
+			l = kd->free[--kd->nfree];
+			dep[nd++] = N_E(s.ln[l].tail);
+			s.ln[l].prev = (long)s.ln[l].tail;
+			s.ln[l].tail = i;
 		} else {
+			/* A new stream: it follows the release, and a
+			 * compute one also the compute operation that
+			 * ended last before it (what ran before on the
+			 * device, not the module start). */
 			dep[nd++] = N_R(g, di);
-			mem_grow(&ln, &capln, nln + 1, sizeof(*ln));
-			ln[nln++] = (struct lane){ o->in.async, i, -1 };
+			if (!o->in.async && s.last >= 0)
+				dep[nd++] = N_E((size_t)s.last);
+			l = s.nln;
+			mem_grow(&s.ln, &s.capln, s.nln + 1, sizeof(*s.ln));
+			s.ln[s.nln++] = (struct lane){ o->in.async, i, -1 };
 		}
-		if (cbest >= 0)
-			dep[nd++] = N_E((size_t)cbest);
-		if (!o->in.async) {
-			/* Consume the kernels that ended before it (their
-			 * -done precedes it), at most the array's room. */
-			for (j = 0; j < npend; j++) {
-				size_t a = pend[j];
-
-				if (op_end(&g->op[a]) <= o->in.start_ns &&
-				    nd < sizeof(dep) / sizeof(dep[0])) {
-					dep[nd++] = N_E(a);
-					pend[j--] = pend[--npend];
-				}
-			}
+		heap_push(&kd->busy, op_end(o), l);
+		if (o->in.async) {
+			/* Its -start: the compute operation that ended
+			 * last before it. */
+			if (s.last >= 0)
+				dep[nd++] = N_E((size_t)s.last);
+			heap_push(&s.pend, op_end(o), i);
 		} else {
-			mem_grow(&pend, &cappend, npend + 1, sizeof(*pend));
-			pend[npend++] = i;
+			/* Consume the kernels that ended before it (their
+			 * -done precedes it), at most the array's room; the
+			 * others, later. */
+			while (nd < sizeof(dep) / sizeof(dep[0]) &&
+			    heap_due(&s.pend, o->in.start_ns))
+				dep[nd++] = N_E(heap_pop(&s.pend).id);
+			heap_push(&s.run, op_end(o), i);
 		}
 		add_deps(g, i, dep, nd);
 	}
 	/* Z after every stream's tail and every kernel not consumed. */
-	for (j = 0; j < nln; j++)
-		add_edge(g, N_E(ln[j].tail), N_Z(g, di), E_TAIL, di);
-	for (j = 0; j < npend; j++) {
-		int in_lane = 0;
-		size_t l;
-
-		for (l = 0; l < nln; l++)
-			in_lane |= ln[l].tail == pend[j];
-		if (!in_lane)
-			add_edge(g, N_E(pend[j]), N_Z(g, di), E_TAIL, di);
+	for (j = 0; j < s.nln; j++) {
+		add_edge(g, N_E(s.ln[j].tail), N_Z(g, di), E_TAIL, di);
+		mark[s.ln[j].tail] = 1;
 	}
+	while (s.pend.n > 0) {
+		size_t a = heap_pop(&s.pend).id;
+
+		if (!mark[a])
+			add_edge(g, N_E(a), N_Z(g, di), E_TAIL, di);
+	}
+	for (j = 0; j < s.nln; j++)
+		mark[s.ln[j].tail] = 0;
 	if (n == 0)
 		add_edge(g, N_R(g, di), N_Z(g, di), E_TAIL, di);
-	info->streams += nln;
-	free(ln);
-	free(pend);
+	info->streams += s.nln;
+	streams_free(&s);
 }
 
 /* One barrier over members M[0..N). */
@@ -562,8 +685,12 @@ build_csr(struct critpath_graph *g)
 }
 
 /* Kahn's algorithm, FIFO from the nodes in index order: deterministic.
- * Every edge goes forward in measured time, so the graph has no cycle. */
-static void
+ * Returns the count ordered: g->nnode when there is no cycle.  Edges go
+ * forward in measured time but for a barrier's B -> E(member) when the
+ * member ended before the barrier (delta > 0, skewed clocks): two
+ * collectives seen in different orders on two devices then close a
+ * cycle, and its nodes are never reached. */
+static size_t
 build_order(struct critpath_graph *g)
 {
 	size_t *indeg, *outfirst, *out, i, v, head = 0, tail = 0;
@@ -594,36 +721,65 @@ build_order(struct critpath_graph *g)
 			if (--indeg[g->e[out[i]].to] == 0)
 				g->order[tail++] = g->e[out[i]].to;
 	}
-	g->nnode = tail;	/* == nnode: no cycle */
 	free(indeg);
 	free(outfirst);
 	free(out);
+	return tail;
 }
 
-void
+/* The first operation, in index order, of a barrier whose node the
+ * order did not reach (NODES[0..N) are those it did): a collective on a
+ * cycle or after one. */
+static long
+cycle_member(const struct critpath_graph *g, size_t n)
+{
+	unsigned char *seen = mem_calloc(g->nnode, 1);
+	size_t i;
+	long m = -1;
+
+	for (i = 0; i < n; i++)
+		seen[g->order[i]] = 1;
+	/* A member that ended before its barrier first: its B -> E edge
+	 * is the one that goes back in time. */
+	for (i = 0; i < g->nop && m < 0; i++)
+		if (g->op[i].bar >= 0 && g->op[i].delta > 0 &&
+		    !seen[N_B(g, (size_t)g->op[i].bar)])
+			m = (long)i;
+	for (i = 0; i < g->nop && m < 0; i++)
+		if (g->op[i].bar >= 0 && !seen[N_B(g, (size_t)g->op[i].bar)])
+			m = (long)i;
+	free(seen);
+	return m;
+}
+
+int
 critpath_build(struct critpath_graph *g, struct critpath_info *info)
 {
-	size_t i, k, *ix;
+	size_t i, k, *ix, n;
+	unsigned char *mark;
 
 	memset(info, 0, sizeof(*info));
+	info->cycle = -1;
 	build_devices(g);
 	build_barriers(g, info);
 	ix = g->tmp;
 	for (i = 0; i < g->nop; i++)
 		ix[i] = i;
 	sort_total(ix, g->nop, sizeof(*ix), cmp_stream, g);
+	mark = mem_calloc(g->nop + 1, 1);
 	for (i = 0, k = 0; k < g->ndv; k++) {
 		size_t j = i;
 
 		while (j < g->nop && g->op[ix[j]].di == k)
 			j++;
-		build_streams(g, k, ix + i, j - i, info);
+		build_streams(g, k, ix + i, j - i, mark, info);
 		i = j;
 	}
+	free(mark);
 	build_rest(g);
 	build_medians(g);
 	build_csr(g);
-	build_order(g);
+	n = build_order(g);
 	g->t = mem_realloc(g->t, g->nnode, sizeof(*g->t));
 	g->lt = mem_realloc(g->lt, g->nnode, sizeof(*g->lt));
 	g->arg = mem_realloc(g->arg, g->nnode, sizeof(*g->arg));
@@ -633,6 +789,12 @@ critpath_build(struct critpath_graph *g, struct critpath_info *info)
 	info->barriers = g->nbar;
 	for (i = 0; i < g->nop; i++)
 		info->skewed += g->op[i].delta > 0;
+	if (n == g->nnode)
+		return 0;
+	/* Never evaluated: the arrays above are of every node, but a
+	 * cycle has no longest path. */
+	info->cycle = cycle_member(g, n);
+	return -1;
 }
 
 /* ---- passes ---- */
@@ -664,8 +826,14 @@ static int64_t
 pdur(const struct critpath_graph *g, size_t i, const struct critpath_scen *sc)
 {
 	const struct opx *o = &g->op[i];
-	int64_t d = sc->median ? o->med : base_dur(o);
+	int64_t d = base_dur(o);
 	double f = sc->opf ? sc->opf[i] : 1;
+
+	/* no-straggler brings the slow down to the median, never the fast
+	 * up to it: a scenario that removes work never lengthens the step
+	 * (every weight at most its measured value). */
+	if (sc->median && o->med < d)
+		d = o->med;
 
 	if (o->in.comm)
 		f *= sc->comm;
@@ -683,7 +851,8 @@ weight(const struct critpath_graph *g, const struct edge *e,
 		d = &g->dv[e->arg];
 		if (sc->no_barrier || g->nbar == 0)
 			return 0;
-		return scaled(sc->median ? d->rmed : d->rel, sc->gap);
+		return scaled(sc->median && d->rmed < d->rel ? d->rmed : d->rel,
+		    sc->gap);
 	case E_GAP:
 		return scaled(g->op[e->arg].gap, sc->gap);
 	case E_DUR:
@@ -692,8 +861,9 @@ weight(const struct critpath_graph *g, const struct edge *e,
 	case E_BOUT:
 		if (sc->no_barrier)
 			return NEG_INF;
-		return clamp(pdur(g, e->arg, sc) - scaled(g->op[e->arg].delta,
-		    sc->gap), LIM_W);
+		/* delta is the clocks' skew, not a gap: never scaled (with
+		 * no-gaps, scaling it lengthened skewed members). */
+		return clamp(pdur(g, e->arg, sc) - g->op[e->arg].delta, LIM_W);
 	case E_TAIL:
 		return scaled(g->dv[e->arg].tail, sc->gap);
 	default:

@@ -1,9 +1,8 @@
 /*
  * critpath: the critical path of a module execution across its devices,
  * the slack of every thunk, and what-if scenarios on the same graph
- * (issue 21; the model of ../shared/BEYOND.md section 2.2, after HTA's
- * critical_path_analysis, facebookresearch/HolisticTraceAnalysis, which
- * covers one rank).
+ * (after HTA's critical_path_analysis,
+ * facebookresearch/HolisticTraceAnalysis, which covers one rank).
  *
  * The graph of one module execution, over measured (aligned) times in
  * integer ns.  Nodes are points in time: the start S and end E of every
@@ -13,11 +12,14 @@
  * and a sink (the step end = the latest Z).  Edges:
  *
  *  - stream order: each device's operations are put on streams, async
- *    collectives (opcode or name "*-start") apart from the others, each
- *    operation on the stream whose last operation ended latest before it
- *    starts (a new stream when none has ended: overlapping operations
- *    run on different streams).  E(previous) -> S(next); the first of a
- *    stream follows R.
+ *    collectives (critpath_op.async: the caller decides, from the
+ *    opcode, the name or time hidden under compute) apart from the
+ *    others, each operation on the stream whose last operation ended
+ *    latest before it starts (a new stream when none has ended:
+ *    overlapping operations run on different streams).  E(previous) ->
+ *    S(next); the first of a stream follows R and, on a compute stream,
+ *    the compute operation that ended last before it on the device (not
+ *    the module start: an overlap does not make the device idle).
  *  - async pairs: an async collective's kernel follows the compute
  *    operation that ended last before it starts (its -start); the first
  *    compute operation that starts after the kernel ends follows the
@@ -36,11 +38,16 @@
  *    for peers and delta = B - A > 0 only when the clocks are skewed (an
  *    end before a peer's start).
  *
- * Every edge goes forward in measured time, so with measured weights the
- * forward pass replays every start and end to the ns (replay identity).
- * Scenarios change weights: durations, transfers, gaps, barriers.  Times
- * are predicted by one forward pass in topological order (Kahn), slack by
- * one backward pass: O(operations + edges), linear in thunks.
+ * Every edge goes forward in measured time but B -> E of a member with
+ * delta > 0; with measured weights the forward pass replays every start
+ * and end to the ns (replay identity).  Two collectives seen in
+ * different orders on two devices (skewed clocks) make such edges close
+ * a cycle: critpath_build says so and the execution has no longest path.
+ * Scenarios change weights: durations, transfers, gaps, barriers; a
+ * scenario that only removes work makes no weight larger than measured,
+ * so never predicts a longer step.  Streams are assigned with a heap of
+ * their tails, times predicted by one forward pass in topological order
+ * (Kahn), slack by one backward pass: O(n log n) in operations.
  * What-ifs are estimates from the measured graph: the dependencies are
  * inferred from times, and a host-bound step (gaps dominate) makes GPU
  * what-ifs optimistic.
@@ -88,7 +95,8 @@ struct critpath_scen {
 	int no_barrier;		/* 1: members end at S + T, devices released
 				 * at t0 */
 	int median;		/* 1: every duration (transfer) and release
-				 * offset the median over devices */
+				 * offset above the median over devices
+				 * brought down to it (none raised) */
 	const double *opf;	/* per operation factor, or NULL (all 1) */
 };
 
@@ -124,10 +132,18 @@ struct critpath_info {
 	size_t skewed;		/* members with delta > 0 */
 	size_t incomplete;	/* groups with fewer devices than their size */
 	size_t cut;		/* instances cut into several groups */
+	long cycle;		/* on a cycle: an operation of a collective
+				 * on it (or after it), else -1 */
 };
 
-/* Build the graph from the operations and devices given.  O(n log n). */
-void critpath_build(struct critpath_graph *g, struct critpath_info *info);
+/*
+ * Build the graph from the operations and devices given.  O(n log n).
+ * Returns 0, or -1 when the graph has a cycle: two collectives seen in
+ * different orders on two devices (a member ended before its barrier:
+ * clocks skewed), info->cycle naming an operation of one of them; the
+ * graph must then not be evaluated (reset it).
+ */
+int critpath_build(struct critpath_graph *g, struct critpath_info *info);
 
 /*
  * Predict with scenario SC: the times of every node, and the step (sink
@@ -260,8 +276,16 @@ int critpath_load_hlo(struct tsv_reader *t, void *run);
  *  breakdown: ProgramId ProgramExecution Devices Thunks StepMs ComputeMs
  *             CommunicationMs PeerWaitMs GapMs GapShare HostBound
  *             OffPathWaitMs
+ * A collective is async (its own stream) when its Opcode (hlo frame) or
+ * Name ends in "-start", or when a row of its Name in the execution has
+ * ProjDurHiddenMs > 0.  With the module frame, ProgramIds that are one
+ * SPMD step (spmd.h: the same module name and collective sequence on
+ * disjoint devices) are joined: their executions are held to the end of
+ * the input and execution k of them all is analysed as one, under the
+ * ProgramId with the most devices.  An execution whose graph has a cycle
+ * is left out with a note naming the collective and its devices.
  * Notes (skews, incomplete groups, host-bound steps, missing
- * corrections) go to NOTES.  Returns 0, or -1 with an err message: a
+ * corrections, joins, cycles) go to NOTES.  Returns 0, or -1 with an err message: a
  * missing column, a bad value (input, line, column), rows of a module
  * execution that are not contiguous, a write error.
  */

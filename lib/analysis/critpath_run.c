@@ -15,9 +15,11 @@
 #include "analysis/align.h"
 #include "analysis/critpath.h"
 #include "analysis/filter.h"
+#include "analysis/spmd.h"
 #include "base/err.h"
 #include "base/mem.h"
 #include "base/num.h"
+#include "base/sort.h"
 #include "base/strtab.h"
 #include "base/tsv.h"
 
@@ -41,6 +43,22 @@ struct oprow {
 	size_t name;		/* in r->names */
 	int64_t texec, dev;
 	size_t hlo;		/* in r->hlokey, or STRTAB_NONE */
+	struct critpath_op op;	/* given to the graph when the execution
+				 * is read (its async flag is the name's) */
+	unsigned char hint;	/* 1: says its name is async (is_async, or
+				 * time hidden under compute) */
+};
+
+/* An execution held for the SPMD join (spmd.h): its rows, r->hrow[first
+ * .. first + n), their names in r->hnames; the signature of its
+ * collectives (0: its devices' sequences differ) and their count per
+ * device. */
+struct held {
+	size_t pid;
+	int64_t exec;
+	size_t first, n;
+	uint64_t sig;
+	size_t ncoll;
 };
 
 struct critpath_run {
@@ -66,6 +84,22 @@ struct critpath_run {
 	struct strtab names, keys;
 	size_t *namehlo;		/* per name: its hlo row, in hlokey */
 	size_t capnamehlo;
+	unsigned char *nameasync;	/* per name: async (a row's hint) */
+	size_t capnameasync;
+	/* the SPMD join: per ProgramId (in pids) whether its module name is
+	 * another ProgramId's too (its executions are then held to the end
+	 * of the input), the executions held, and the members of the step
+	 * being analysed (give_devices) */
+	unsigned char *cand;
+	size_t capcand;
+	struct held *held;
+	size_t nheld, capheld;
+	struct oprow *hrow;
+	size_t nhrow, caphrow;
+	struct strtab hnames;
+	int joining;
+	size_t *gpid;
+	size_t ngpid, capgpid;
 	char *key;			/* scratch for keys */
 	size_t capkey;
 	int incur;			/* an execution has begun */
@@ -121,6 +155,12 @@ critpath_run_free(struct critpath_run *r)
 	strtab_free(&r->keys);
 	strtab_free(&r->done);
 	free(r->namehlo);
+	free(r->nameasync);
+	free(r->cand);
+	free(r->held);
+	free(r->hrow);
+	strtab_free(&r->hnames);
+	free(r->gpid);
 	free(r->key);
 	free(r->op);
 	free(r->opf);
@@ -272,7 +312,8 @@ critpath_load_module(struct tsv_reader *t, void *arg)
 		mem_grow(&r->mod, &r->capmod, r->nmod + 1, sizeof(*r->mod));
 		r->mod[r->nmod++] = m;
 	}
-	qsort(r->mod, r->nmod, sizeof(*r->mod), cmp_mod);
+	if (r->nmod > 0)	/* a header and no rows: mod is NULL */
+		qsort(r->mod, r->nmod, sizeof(*r->mod), cmp_mod);
 	return rc;
 }
 
@@ -515,10 +556,10 @@ write_svg(struct critpath_run *r, FILE *fp, int64_t measured)
 
 /* The module rows of the current execution: their devices' ranges. */
 static size_t
-give_devices(struct critpath_run *r)
+give_devices_of(struct critpath_run *r, size_t pid)
 {
 	size_t lo = 0, hi = r->nmod, name = STRTAB_NONE;
-	struct modrow key = { r->pid, 0, r->exec, INT64_MIN, 0, 0 };
+	struct modrow key = { pid, 0, r->exec, INT64_MIN, 0, 0 };
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -528,12 +569,27 @@ give_devices(struct critpath_run *r)
 		else
 			hi = mid;
 	}
-	for (; lo < r->nmod && r->mod[lo].pid == r->pid &&
+	for (; lo < r->nmod && r->mod[lo].pid == pid &&
 	    r->mod[lo].exec == r->exec; lo++) {
 		critpath_device(r->g, r->mod[lo].dev, r->mod[lo].start,
 		    r->mod[lo].end);
 		name = r->mod[lo].name;
 	}
+	return name;
+}
+
+/* The module rows of the current step: of each ProgramId joined in it
+ * (gpid), or of the current one. */
+static size_t
+give_devices(struct critpath_run *r)
+{
+	size_t k, name = STRTAB_NONE, m;
+
+	if (r->ngpid == 0)
+		return give_devices_of(r, r->pid);
+	for (k = 0; k < r->ngpid; k++)
+		if ((m = give_devices_of(r, r->gpid[k])) != STRTAB_NONE)
+			name = m;
 	return name;
 }
 
@@ -547,23 +603,191 @@ not_drawn(const struct critpath_run *r)
 	    r->want_exec != r->exec)));
 }
 
+/*
+ * The execution read has a cycle through operation OP's collective: say
+ * which collective and devices, and leave it out.  No longest path
+ * exists on a cycle; breaking it would drop a measured end (a skewed
+ * member's end is its barrier's edge), so no rule can keep the replay.
+ */
+static void
+cycle_note(struct critpath_run *r, struct err_notes *notes, long op)
+{
+	char devs[160] = "";
+	long b = op >= 0 ? critpath_barrier_of(r->g, (size_t)op) : -1;
+	size_t i, len = 0;
+
+	for (i = 0; i < r->nop && b >= 0; i++)
+		if (critpath_barrier_of(r->g, i) == b && len < sizeof(devs) - 24)
+			len += (size_t)snprintf(devs + len, sizeof(devs) - len,
+			    " %" PRId64, r->op[i].dev);
+	if (op < 0) {
+		err_note(notes, "ProgramId %s execution %" PRId64 ": its "
+		    "graph has a cycle: left out", strtab_get(&r->pids, r->pid),
+		    r->exec);
+		return;
+	}
+	err_note(notes, "ProgramId %s execution %" PRId64 ": collective %s "
+	    "(ThunkExecution %" PRId64 ") on devices%s is seen in another "
+	    "order than a collective before it on some of these devices (a "
+	    "member ends before a peer starts: clocks skewed, align them: -c); "
+	    "the execution is left out", strtab_get(&r->pids, r->pid), r->exec,
+	    name_of(r, (size_t)op), r->op[op].texec, devs);
+}
+
+/* ---- the SPMD join (spmd.h) ---- */
+
+/* The first module row of PID, or r->nmod. */
+static size_t
+mod_first(const struct critpath_run *r, size_t pid)
+{
+	size_t lo = 0, hi = r->nmod;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->mod[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->nmod && r->mod[lo].pid == pid ? lo : r->nmod;
+}
+
+/* cand: the ProgramIds of the module frame whose module name (not
+ * empty) another ProgramId has too.  Only their executions are held. */
+static void
+mark_candidates(struct critpath_run *r)
+{
+	size_t i, *cnt = mem_calloc(r->modnames.n + 1, sizeof(*cnt));
+
+	mem_grow(&r->cand, &r->capcand, r->pids.n + 1, 1);
+	memset(r->cand, 0, r->capcand);
+	for (i = 0; i < r->nmod; i++)
+		if ((i == 0 || r->mod[i].pid != r->mod[i - 1].pid) &&
+		    strtab_get(&r->modnames, r->mod[i].name)[0] != '\0')
+			cnt[r->mod[i].name]++;
+	for (i = 0; i < r->nmod; i++)
+		r->cand[r->mod[i].pid] = cnt[r->mod[i].name] > 1 &&
+		    strtab_get(&r->modnames, r->mod[i].name)[0] != '\0';
+	free(cnt);
+}
+
+static int
+holding(const struct critpath_run *r)
+{
+	return !r->joining && r->pid < r->capcand && r->cand[r->pid];
+}
+
+/* Collective rows by device, start, index. */
+static int
+cmp_coll(const void *a, const void *b, const void *ctx)
+{
+	const struct oprow *op = ctx;
+	const struct oprow *x = &op[*(const size_t *)a];
+	const struct oprow *y = &op[*(const size_t *)b];
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->op.start_ns != y->op.start_ns)
+		return x->op.start_ns < y->op.start_ns ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* The signature of the current execution's collectives (those with
+ * CollectiveSize > 1) in start order, the same on each of its devices,
+ * or 0; their count per device into *NCOLL. */
+static uint64_t
+exec_sig(const struct critpath_run *r, size_t *ncoll)
+{
+	size_t *ix = mem_calloc(r->nop + 1, sizeof(*ix)), n = 0, i, cnt = 0;
+	uint64_t sig = SPMD_SIG_EMPTY, first = 0;
+	int have = 0, same = 1;
+
+	for (i = 0; i < r->nop; i++)
+		if (r->op[i].op.comm && r->op[i].op.csize > 1)
+			ix[n++] = i;
+	sort_total(ix, n, sizeof(*ix), cmp_coll, r->op);
+	for (i = 0; i <= n; i++) {
+		if (i == n || (i > 0 && r->op[ix[i]].dev != r->op[ix[i - 1]].dev)) {
+			if (have && (sig != first || cnt != *ncoll))
+				same = 0;
+			if (!have)
+				first = sig, *ncoll = cnt;
+			have = 1;
+			sig = SPMD_SIG_EMPTY;
+			cnt = 0;
+			if (i == n)
+				break;
+		}
+		sig = spmd_sig_add(sig, name_of(r, ix[i]),
+		    strlen(name_of(r, ix[i])), r->op[ix[i]].op.csize);
+		cnt++;
+	}
+	if (!have)
+		*ncoll = 0;
+	free(ix);
+	return same && have ? first : 0;
+}
+
+/* Keep the current execution for the join. */
+static void
+hold(struct critpath_run *r)
+{
+	struct held *h;
+	size_t i;
+
+	mem_grow(&r->held, &r->capheld, r->nheld + 1, sizeof(*r->held));
+	h = &r->held[r->nheld++];
+	h->pid = r->pid;
+	h->exec = r->exec;
+	h->first = r->nhrow;
+	h->n = r->nop;
+	h->sig = exec_sig(r, &h->ncoll);
+	mem_grow(&r->hrow, &r->caphrow, r->nhrow + r->nop, sizeof(*r->hrow));
+	for (i = 0; i < r->nop; i++) {
+		struct oprow o = r->op[i];
+		const char *n = name_of(r, i);
+
+		o.name = strtab_intern(&r->hnames, n, strlen(n), NULL);
+		r->hrow[r->nhrow++] = o;
+	}
+}
+
 /* Analyse the execution read and write its rows. */
 static int
-finish_exec(struct critpath_run *r)
+finish_exec(struct critpath_run *r, struct err_notes *notes)
 {
 	struct critpath_scen sc = critpath_scen_measured();
 	struct critpath_info info;
 	int64_t by[CRITPATH_NLABEL], measured, pred;
-	size_t mname;
+	size_t mname, i;
 	double gs;
 	int rc = 0;
 
 	if (r->nop == 0)
 		return 0;
+	if (holding(r)) {
+		hold(r);
+		goto out;
+	}
 	if (not_drawn(r))
 		goto out;
+	/* A name is async when one of its rows says so (on any device). */
+	mem_grow(&r->nameasync, &r->capnameasync, r->names.n + 1,
+	    sizeof(*r->nameasync));
+	memset(r->nameasync, 0, r->names.n);
+	for (i = 0; i < r->nop; i++)
+		r->nameasync[r->op[i].name] |= r->op[i].hint;
+	for (i = 0; i < r->nop; i++) {
+		r->op[i].op.async = r->op[i].op.comm &&
+		    r->nameasync[r->op[i].name];
+		(void)critpath_add(r->g, &r->op[i].op);
+	}
 	mname = give_devices(r);
-	critpath_build(r->g, &info);
+	if (critpath_build(r->g, &info) != 0) {
+		cycle_note(r, notes, info.cycle);
+		goto out;
+	}
 	r->execs++;
 	r->skewed += info.skewed;
 	r->incomplete += info.incomplete;
@@ -683,8 +907,10 @@ add_row(struct critpath_run *r, struct tsv_reader *t, const long *c)
 	len = (size_t)snprintf(r->key, r->capkey, "%s\t%" PRId64, n,
 	    o.texec);
 	op.key = strtab_intern(&r->keys, r->key, len, NULL);
-	op.async = op.comm && is_async(r, o.hlo, n);
-	(void)critpath_add(r->g, &op);
+	/* Time hidden under compute: it ran beside the compute stream,
+	 * whatever its name says (reduce-scatter.N of an async-start). */
+	o.hint = (unsigned char)(is_async(r, o.hlo, n) || (op.comm && hid > 0));
+	o.op = op;
 	mem_grow(&r->op, &r->capop, r->nop + 1, sizeof(*r->op));
 	r->op[r->nop++] = o;
 	return 0;
@@ -693,7 +919,8 @@ add_row(struct critpath_run *r, struct tsv_reader *t, const long *c)
 /* Is the row of another execution than the current one?  Starts the new
  * one; an execution seen before is an error. */
 static int
-next_exec(struct critpath_run *r, struct tsv_reader *t, const long *c)
+next_exec(struct critpath_run *r, struct tsv_reader *t, const long *c,
+    struct err_notes *notes)
 {
 	const char *p = tsv_field(t, (size_t)c[C_PID]);
 	size_t pid = strtab_intern(&r->pids, p, strlen(p), NULL), len;
@@ -704,7 +931,7 @@ next_exec(struct critpath_run *r, struct tsv_reader *t, const long *c)
 		return -1;
 	if (r->incur && pid == r->pid && exec == r->exec)
 		return 0;
-	if (finish_exec(r) != 0)
+	if (finish_exec(r, notes) != 0)
 		return -1;
 	mem_grow(&r->key, &r->capkey, strlen(p) + 24, 1);
 	len = (size_t)snprintf(r->key, r->capkey, "%s\t%" PRId64, p, exec);
@@ -718,6 +945,177 @@ next_exec(struct critpath_run *r, struct tsv_reader *t, const long *c)
 	r->exec = exec;
 	r->incur = 1;
 	return 0;
+}
+
+/* The ProgramIds held, each once in the order first held, with what
+ * spmd_join wants; their devices in DEVS (each its own run). */
+struct hprog {
+	size_t pid;
+	struct spmd_prog p;
+};
+
+static size_t
+held_progs(struct critpath_run *r, size_t *pidx, struct hprog *hp,
+    int64_t *devs)
+{
+	size_t i, n = 0, nd = 0, m;
+
+	for (i = 0; i < r->nheld; i++) {
+		const struct held *h = &r->held[i];
+		struct hprog *q;
+
+		if (pidx[h->pid] != SIZE_MAX) {
+			q = &hp[pidx[h->pid]];
+			if (h->sig != q->p.sig || h->ncoll != q->p.ncoll)
+				q->p.sig = 0;	/* executions differ */
+			continue;
+		}
+		pidx[h->pid] = n;
+		q = &hp[n++];
+		q->pid = h->pid;
+		q->p.sig = h->sig;
+		q->p.ncoll = h->ncoll;
+		m = mod_first(r, h->pid);
+		q->p.module = r->mod[m].name;	/* held: in the frame */
+		q->p.dev = devs + nd;
+		q->p.ndev = 0;
+		/* Its devices: the module rows of its first execution (sorted
+		 * by device). */
+		for (; m < r->nmod && r->mod[m].pid == h->pid &&
+		    r->mod[m].exec == r->mod[mod_first(r, h->pid)].exec; m++)
+			devs[nd + q->p.ndev++] = r->mod[m].dev;
+		nd += q->p.ndev;
+	}
+	return n;
+}
+
+/* Say which ProgramIds were joined, and as which. */
+static void
+join_note(struct critpath_run *r, const struct hprog *hp, size_t n,
+    const size_t *rep, struct err_notes *notes)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		char list[512] = "";
+		size_t len = 0, m = 0;
+
+		if (rep[i] != i)
+			continue;
+		for (j = 0; j < n; j++)
+			if (rep[j] == i && j != i && len < sizeof(list) - 80) {
+				len += (size_t)snprintf(list + len, sizeof(list) -
+				    len, " %s", strtab_get(&r->pids, hp[j].pid));
+				m++;
+			}
+		if (m > 0)
+			err_note(notes, "module %s: ProgramId%s joined to %s "
+			    "(the same %zu collectives per execution, in the same "
+			    "order, on other devices: one SPMD step)",
+			    strtab_get(&r->modnames, hp[i].p.module), list,
+			    strtab_get(&r->pids, hp[i].pid), hp[i].p.ncoll);
+	}
+}
+
+/* Held executions by their step's ProgramId, execution, order held. */
+static int
+cmp_held(const void *a, const void *b, const void *ctx)
+{
+	const size_t *key = ctx;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (key[2 * x] != key[2 * y])
+		return key[2 * x] < key[2 * y] ? -1 : 1;
+	if (key[2 * x + 1] != key[2 * y + 1])
+		return key[2 * x + 1] < key[2 * y + 1] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* Load held execution H's rows into the current execution. */
+static void
+load_held(struct critpath_run *r, const struct held *h)
+{
+	size_t i, len;
+
+	mem_grow(&r->op, &r->capop, r->nop + h->n, sizeof(*r->op));
+	for (i = 0; i < h->n; i++) {
+		struct oprow o = r->hrow[h->first + i];
+		const char *n = strtab_get(&r->hnames, o.name);
+		size_t nlen = strlen(n);
+
+		o.name = strtab_intern(&r->names, n, nlen, NULL);
+		mem_grow(&r->key, &r->capkey, nlen + 24, 1);
+		len = (size_t)snprintf(r->key, r->capkey, "%s\t%" PRId64, n,
+		    o.texec);
+		o.op.key = strtab_intern(&r->keys, r->key, len, NULL);
+		r->op[r->nop++] = o;
+	}
+}
+
+/*
+ * The held executions, at the end of the input: ProgramIds joined by
+ * spmd_join, then each step (a group's execution k) analysed as one,
+ * under the ProgramId of the group's widest member.
+ */
+static int
+join_held(struct critpath_run *r, struct err_notes *notes)
+{
+	size_t *pidx, *rep, *key, *ix, i, j, n;
+	struct hprog *hp;
+	int64_t *devs;
+	int rc = 0;
+
+	if (r->nheld == 0)
+		return 0;
+	pidx = mem_calloc(r->pids.n + 1, sizeof(*pidx));
+	for (i = 0; i <= r->pids.n; i++)
+		pidx[i] = SIZE_MAX;
+	hp = mem_calloc(r->nheld, sizeof(*hp));
+	devs = mem_calloc(r->nmod + 1, sizeof(*devs));
+	n = held_progs(r, pidx, hp, devs);
+	rep = mem_calloc(n, sizeof(*rep));
+	{
+		struct spmd_prog *p = mem_calloc(n, sizeof(*p));
+
+		for (i = 0; i < n; i++)
+			p[i] = hp[i].p;
+		(void)spmd_join(p, n, rep);
+		free(p);
+	}
+	join_note(r, hp, n, rep, notes);
+	key = mem_calloc(2 * r->nheld, sizeof(*key));
+	ix = mem_calloc(r->nheld, sizeof(*ix));
+	for (i = 0; i < r->nheld; i++) {
+		ix[i] = i;
+		key[2 * i] = rep[pidx[r->held[i].pid]];
+		key[2 * i + 1] = (size_t)r->held[i].exec;
+	}
+	sort_total(ix, r->nheld, sizeof(*ix), cmp_held, key);
+	r->joining = 1;
+	for (i = 0; i < r->nheld && rc == 0; i = j) {
+		const struct held *h0 = &r->held[ix[i]];
+
+		r->ngpid = 0;
+		for (j = i; j < r->nheld && key[2 * ix[j]] == key[2 * ix[i]] &&
+		    r->held[ix[j]].exec == h0->exec; j++) {
+			mem_grow(&r->gpid, &r->capgpid, r->ngpid + 1,
+			    sizeof(*r->gpid));
+			r->gpid[r->ngpid++] = r->held[ix[j]].pid;
+			load_held(r, &r->held[ix[j]]);
+		}
+		r->pid = hp[key[2 * ix[i]]].pid;
+		r->exec = h0->exec;
+		rc = finish_exec(r, notes);
+	}
+	r->joining = 0;
+	r->ngpid = 0;
+	free(pidx);
+	free(hp);
+	free(devs);
+	free(rep);
+	free(key);
+	free(ix);
+	return rc;
 }
 
 static void
@@ -775,6 +1173,7 @@ run(struct critpath_run *r, struct filter *f, struct err_notes *notes)
 	for (m = 0; m < CRITPATH_MODE_SVG; m++)
 		if (r->out[m] && tsv_header(r->out[m], headers[m]) != 0)
 			return -1;
+	mark_candidates(r);
 	while ((rc = filter_next(f)) == 1) {
 		t = filter_reader(f);
 		if (c[C_CB] >= 0) {
@@ -786,11 +1185,11 @@ run(struct critpath_run *r, struct filter *f, struct err_notes *notes)
 				continue;
 			}
 		}
-		if (next_exec(r, t, c) != 0 ||
-		    (!not_drawn(r) && add_row(r, t, c) != 0))
+		if (next_exec(r, t, c, notes) != 0 ||
+		    ((holding(r) || !not_drawn(r)) && add_row(r, t, c) != 0))
 			return -1;
 	}
-	if (rc < 0 || finish_exec(r) != 0)
+	if (rc < 0 || finish_exec(r, notes) != 0 || join_held(r, notes) != 0)
 		return -1;
 	if (r->mode == CRITPATH_MODE_SVG && !r->drawn)
 		return err_fail("%s: no module execution %s%s%" PRId64

@@ -625,6 +625,52 @@ independent(void)
 	critpath_free(g);
 }
 
+/*
+ * Two collectives in different orders on two devices (device 1's clock
+ * 190 ahead): A [0, 10), C [20, 30) on 0; C [100, 110), A [200, 210) on
+ * 1.  A's barrier is 200 and device 0's A ended at 10: its end is the
+ * barrier's edge, back in time, and E(A@0) -> S(C@0) -> B(C) -> E(C@1)
+ * -> S(A@1) -> B(A) -> E(A@0) is a cycle.  The build says so and names
+ * a member of one of them; in one order there is none.
+ */
+static void
+cycle(void)
+{
+	static const int64_t t[2][4] = { { 0, 20, 100, 200 }, { 0, 20, 100, 101 } };
+	struct critpath_graph *g = critpath_new();
+	struct critpath_info info;
+	int k, i;
+
+	for (k = 0; k < 2; k++) {
+		critpath_reset(g);
+		for (i = 0; i < 4; i++) {
+			struct critpath_op o = { 0 };
+
+			o.dev = i / 2;
+			o.start_ns = k == 1 && i >= 2 ? (i == 2 ? 100 : 120) :
+			    t[0][i];
+			o.dur_ns = 10;
+			/* A is key 0, C key 1: A C on device 0, C A on 1
+			 * (k 0), A C on both (k 1). */
+			o.key = k == 0 ? (size_t)(i == 1 || i == 2) :
+			    (size_t)(i % 2);
+			o.comm = 1;
+			o.csize = 2;
+			(void)critpath_add(g, &o);
+		}
+		if (k == 0) {
+			CHECK_INT(critpath_build(g, &info), -1);
+			CHECK(info.cycle >= 0 && info.cycle < 4);
+		} else {
+			CHECK_INT(critpath_build(g, &info), 0);
+			CHECK_INT(info.cycle, -1);
+			CHECK_INT(critpath_eval(g, &(struct critpath_scen){ 1, 1,
+			    0, 0, NULL }), 130);
+		}
+	}
+	critpath_free(g);
+}
+
 int
 main(void)
 {
@@ -632,5 +678,6 @@ main(void)
 	independent();
 	async_pair();
 	random_graphs();
+	cycle();
 	return unit_done("critpath");
 }
