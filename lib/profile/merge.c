@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "base/err.h"
@@ -520,47 +519,9 @@ static int merge_sorted(const char *const *dirs, size_t n, size_t index0,
     struct mctx *c);
 
 /*
- * The most sources a merge opens at once (merge.h): MERGE_FANIN, less
- * when the soft limit of open files, raised up to the hard limit, leaves
- * fewer than MERGE_SPARE_FILES beside them; at least 8.  Computed once.
- */
-static size_t
-fanin(void)
-{
-	static size_t f;
-	const rlim_t want = MERGE_FANIN + MERGE_SPARE_FILES;
-	struct rlimit rl;
-
-	if (f != 0)
-		return f;
-	f = MERGE_FANIN;
-	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
-	    rl.rlim_cur >= want)
-		return f;
-	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > rl.rlim_cur) {
-		struct rlimit up = rl;
-
-		up.rlim_cur = rl.rlim_max != RLIM_INFINITY &&
-		    rl.rlim_max < want ? rl.rlim_max : want;
-		if (setrlimit(RLIMIT_NOFILE, &up) == 0)
-			rl = up;
-	}
-	if (rl.rlim_cur < want)
-		f = rl.rlim_cur > MERGE_SPARE_FILES + 8 ?
-		    (size_t)rl.rlim_cur - MERGE_SPARE_FILES : 8;
-	return f;
-}
-
-size_t
-merge_fanin(void)
-{
-	return fanin();
-}
-
-/*
- * Open parts DIRS[0..N) of frame BIT as sources S[0..), at most fanin()
- * of them: when there are more parts, the first ones are merged in
- * groups into temporary files, each group a source (its index that of
+ * Open parts DIRS[0..N) of frame BIT as sources S[0..), at most
+ * merge_fanin() of them: when there are more parts, the first ones are
+ * merged in groups into temporary files, each group a source (its index that of
  * its first part, so that ties still go to the earlier part), until the
  * groups and the parts left fit.  Returns the number of sources, or 0
  * with an err message.
@@ -569,7 +530,7 @@ static size_t
 open_sources(const char *const *dirs, size_t n, unsigned bit,
     const struct keycol *key, struct src *s, struct mctx *c)
 {
-	size_t i = 0, k = 0, f = fanin();
+	size_t i = 0, k = 0, f = merge_fanin();
 	int rc = 0;
 
 	while (rc == 0 && n - i + k > f) {
@@ -605,7 +566,7 @@ merge_sorted(const char *const *dirs, size_t n, size_t index0,
     unsigned bit, const struct keycol *key, struct src *out,
     struct mctx *c)
 {
-	struct src *s = mem_calloc(fanin() + 1, sizeof(*s));
+	struct src *s = mem_calloc(merge_fanin() + 1, sizeof(*s));
 	FILE *fp = outfile_anon("nsysjax-merge");
 	struct tsv_writer *w;
 	size_t k = 0, i;
@@ -635,7 +596,7 @@ static int
 write_sorted(const char *const *dirs, size_t n, unsigned bit,
     const struct keycol *key, struct tsv_writer *w, struct mctx *c)
 {
-	struct src *s = mem_calloc(fanin() + 1, sizeof(*s));
+	struct src *s = mem_calloc(merge_fanin() + 1, sizeof(*s));
 	size_t k = open_sources(dirs, n, bit, key, s, c), i;
 	int rc = k > 0 ? merge_open(s, k, w, c) : -1;
 
@@ -1148,165 +1109,10 @@ cmp_partid(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
-/* ---- the profiles the parts hold (input.h's identities) ---- */
-
-/* The rows of the parts' profiles.tsv, in part order; WITHIN and INPUT
- * are ids in STR.  MAP: the hash of (bytes, hash, within) -> row. */
-struct pident {
-	int64_t bytes;
-	uint64_t hash;
-	size_t within, input, part;
-};
-
-struct pidents {
-	struct pident *v;
-	size_t n, cap;
-	struct strtab str;
-	struct u64map map;
-};
-
-static void
-pidents_free(struct pidents *p)
-{
-	free(p->v);
-	strtab_free(&p->str);
-	u64map_free(&p->map);
-	memset(p, 0, sizeof(*p));
-}
-
-static size_t
-intern_field(struct pidents *p, struct tsv_reader *r, long col)
-{
-	const char *f = tsv_field(r, (size_t)col);
-
-	return strtab_intern(&p->str, f, strlen(f), NULL);
-}
-
-/* Hash of the current row: exactly 16 hex digits into *H; 0, or -1
- * with an err message. */
-static int
-get_hash(struct tsv_reader *r, long col, uint64_t *h)
-{
-	const char *f = tsv_field(r, (size_t)col);
-	char *end;
-
-	errno = 0;
-	*h = strtoull(f, &end, 16);
-	if (strlen(f) != 16 || *end != '\0' || errno != 0 || f[0] == '-' ||
-	    f[0] == '+' || f[0] == ' ')
-		return err_fail("%s:%ld: column Hash: not 16 hex digits: '%s'",
-		    tsv_name(r), tsv_lineno(r), f);
-	return 0;
-}
-
-/* Row E of part K against the rows of earlier parts: 0, or 1 with the
- * message of the one-process check (input.h input_open). */
-static int
-pident_add(struct pidents *p, const char *const *dirs, struct pident e)
-{
-	uint64_t key = u64map_mix(u64map_mix((uint64_t)e.bytes ^ e.hash) ^
-	    (uint64_t)e.within);
-	struct u64map_it it;
-	size_t j;
-
-	for (j = u64map_first(&p->map, key, &it); j != U64MAP_NONE;
-	    j = u64map_next(&p->map, &it)) {
-		const struct pident *o = &p->v[j];
-
-		if (o->bytes == e.bytes && o->hash == e.hash &&
-		    o->within == e.within && o->part != e.part) {
-			err_fail("%s (in %s) and %s (in %s) hold the same "
-			    "profile (the same bytes): give each process's "
-			    "profile once", strtab_get(&p->str, o->input),
-			    dirs[o->part], strtab_get(&p->str, e.input),
-			    dirs[e.part]);
-			return 1;
-		}
-	}
-	mem_grow(&p->v, &p->cap, p->n + 1, sizeof(*p->v));
-	p->v[p->n] = e;
-	u64map_add(&p->map, key, p->n++);
-	return 0;
-}
-
-/* Part K's profiles.tsv into P.  A part without one (an extraction by
- * an older version, or frames made by hand) adds nothing.  Returns 0,
- * 1 when one of its profiles is in an earlier part, -1 when it cannot
- * be read; either with an err message. */
-static int
-pidents_read(struct pidents *p, const char *const *dirs, size_t k)
-{
-	char *path = mem_path(dirs[k], INPUT_IDENT_TABLE ".tsv");
-	FILE *fp = fopen(path, "r");
-	struct tsv_reader *r = NULL;
-	long c[4];
-	int rc = 0;
-
-	if (fp == NULL && errno != ENOENT)
-		rc = err_fail("%s: cannot open: %s", path, strerror(errno));
-	if (fp && ((r = tsv_ropen(fp, path)) == NULL ||
-	    tsv_columns(r, input_ident_columns, 4, 0, c) != 0))
-		rc = -1;
-	while (r && rc == 0 && (rc = tsv_next(r)) == 1) {
-		struct pident e = { .part = k };
-
-		if ((rc = tsv_get_i64(r, (size_t)c[0], &e.bytes, 0)) == 0 &&
-		    (rc = get_hash(r, c[1], &e.hash)) == 0) {
-			e.within = intern_field(p, r, c[2]);
-			e.input = intern_field(p, r, c[3]);
-			rc = pident_add(p, dirs, e);
-		}
-	}
-	tsv_rclose(r);
-	if (fp)
-		fclose(fp);
-	free(path);
-	return rc;
-}
-
-/* Every part's profiles into P, none of them in two parts: 0, or the
- * first failure's 1 or -1, with its err message (P then freed).
- * O(profiles) expected time; memory: the rows (tens of bytes each). */
-static int
-pidents_load(struct pidents *p, const char *const *dirs, size_t n)
-{
-	size_t k;
-	int rc = 0;
-
-	memset(p, 0, sizeof(*p));
-	for (k = 0; k < n && rc == 0; k++)
-		rc = pidents_read(p, dirs, k);
-	if (rc != 0)
-		pidents_free(p);
-	return rc;
-}
-
-/* The parts' profiles as one extraction's table (input.h
- * input_write_idents): rows in part order. */
-static int
-write_pidents(struct tsv_writer *w, void *arg)
-{
-	const struct pidents *p = arg;
-	char hex[17];
-	size_t i;
-	int rc = tsv_header(w, input_ident_columns);
-
-	for (i = 0; i < p->n && rc == 0; i++) {
-		snprintf(hex, sizeof(hex), "%016llx",
-		    (unsigned long long)p->v[i].hash);
-		tsv_i64(w, p->v[i].bytes);
-		tsv_str(w, hex);
-		tsv_str(w, strtab_get(&p->str, p->v[i].within));
-		tsv_str(w, strtab_get(&p->str, p->v[i].input));
-		rc = tsv_eor(w);
-	}
-	return rc;
-}
-
 int
 merge_distinct(const char *const *dirs, size_t n)
 {
-	struct pidents pi;
+	struct merge_idents pi;
 	struct partid *id = mem_calloc(n + 1, sizeof(*id));
 	size_t i;
 	int rc = 0;
@@ -1327,8 +1133,8 @@ merge_distinct(const char *const *dirs, size_t n)
 			rc = err_fail("%s and %s are the same directory: give "
 			    "each part once", dirs[id[i].i], dirs[id[i + 1].i]);
 	free(id);
-	if (rc == 0 && (rc = pidents_load(&pi, dirs, n)) == 0)
-		pidents_free(&pi);
+	if (rc == 0 && (rc = merge_idents_load(&pi, dirs, n)) == 0)
+		merge_idents_free(&pi);
 	return rc != 0 ? -1 : 0;
 }
 
@@ -1505,7 +1311,7 @@ dir_jobs(const char *const *dirs, size_t n, unsigned bits, struct outfile *of,
 /*
  * The threads merge_write_dir runs its jobs in: one per processor online,
  * at most one per job, and 1 (no thread) when the threads' sources at
- * once, N each, would not fit in fanin()'s open files (the parts are
+ * once, N each, would not fit in merge_fanin()'s open files (the parts are
  * then grouped through temporary files, which only the calling thread
  * may create).
  */
@@ -1516,7 +1322,7 @@ dir_threads(size_t n, size_t njobs)
 
 	if (t > njobs)
 		t = njobs;
-	while (t > 1 && t * (n + 2) > fanin())
+	while (t > 1 && t * (n + 2) > merge_fanin())
 		t--;
 	return t;
 }
@@ -1576,16 +1382,16 @@ merge_write_dir(const char *const *dirs, size_t n, unsigned bits,
     const struct merge_shared *sh)
 {
 	struct dirctx d;
-	struct pidents pi;
+	struct merge_idents pi;
 	struct outfile of;
 	size_t nth = dir_threads(n, count_dir_jobs(bits));
 	int rc;
 
 	/* The profiles, committed with the frames (extract_write_dir). */
-	if (pidents_load(&pi, dirs, n) != 0)
+	if (merge_idents_load(&pi, dirs, n) != 0)
 		return -1;
-	rc = extract_idents_open(&of, outdir, write_pidents, &pi);
-	pidents_free(&pi);
+	rc = extract_idents_open(&of, outdir, merge_idents_write, &pi);
+	merge_idents_free(&pi);
 	if (rc != 0)
 		return -1;
 	if (nth > 1)

@@ -9,9 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/strtab.h"
 #include "base/u64map.h"
 
-/* The most sources one merge opens at once (merge.h, merge.c). */
+/* The most sources one merge opens at once (merge.h; merge_fanin.c). */
 size_t merge_fanin(void);
 
 /* What merge_shared_begin found: the devices merge_group renumbers. */
@@ -57,5 +58,33 @@ void merge_group_row(struct merge_group *g, const char *prog, int64_t exec,
 void merge_group_text(struct merge_group *g, const char *s, size_t n);
 void merge_group_te(struct merge_group *g);
 int merge_group_flush(struct merge_group *g, struct tsv_writer *w);
+
+/* ---- the profiles the parts hold (merge_idents.c) ---- */
+
+/* The rows of the parts' profiles.tsv, in part order; WITHIN and INPUT
+ * are ids in STR.  MAP: the hash of (bytes, hash, within) -> row. */
+struct pident {
+	int64_t bytes;
+	uint64_t hash;
+	size_t within, input, part;
+};
+
+struct merge_idents {
+	struct pident *v;
+	size_t n, cap;
+	struct strtab str;
+	struct u64map map;
+};
+
+/* Every part's profiles.tsv of DIRS[0..N) into P, in part order, none of
+ * them in two parts: 0; 1 when a profile is in two parts, -1 when a table
+ * cannot be read, with an err message (P then freed).  A part without
+ * the table adds nothing.  O(profiles) expected time. */
+int merge_idents_load(struct merge_idents *p, const char *const *dirs,
+    size_t n);
+void merge_idents_free(struct merge_idents *p);
+/* outfile_tsv's writer of P (ARG) as one extraction's table
+ * (input_write_idents): rows in part order.  0, or -1 (err message). */
+int merge_idents_write(struct tsv_writer *w, void *arg);
 
 #endif
