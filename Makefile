@@ -7,7 +7,7 @@ include config.mk
 # The version every tool prints for --version (lib/base/opt.c).
 VERSION = 0.4.0
 # The tables of `nsys export --type=sqlite` that nsysjax reads
-# (NSYS-SQLITE.md §0 item 15), for nsysjax-profile and for
+# (those lib/profile/nsysdb.c probes), for nsysjax-profile and for
 # nsysjax-extract's .nsys-rep inputs (lib/profile/nsysrep.c).
 EXPORT_TABLES = NVTX_EVENTS,StringIds,ThreadNames,CUPTI_ACTIVITY_KIND_RUNTIME,CUPTI_ACTIVITY_KIND_KERNEL,CUPTI_ACTIVITY_KIND_MEMCPY,CUPTI_ACTIVITY_KIND_MEMSET,CUPTI_ACTIVITY_KIND_GRAPH_TRACE,CUDA_GRAPH_NODE_EVENTS,CUDA_GRAPH_EVENTS,TARGET_INFO_GPU,TARGET_INFO_NVTX_CUDA_DEVICE,TARGET_INFO_SYSTEM_ENV,TARGET_INFO_SESSION_START_TIME,ANALYSIS_DETAILS,META_DATA_EXPORT,EXPORT_META_DATA,ENUM_NSYS_EVENT_TYPE,ENUM_NSYS_EVENT_CLASS,PROCESSES
 

@@ -1,7 +1,7 @@
 /*
  * align: clock alignment of the device timestamps of several processes,
  * after the reference's align_profiler_data_timestamps (nsys_jax
- * analysis.py; REFERENCE.md section 1.3 "Clock alignment").
+ * analysis.py).
  *
  * Each process stamps its GPU activity with its own clock.  Collectives
  * end at (nearly) the same instant on every participating device, so the

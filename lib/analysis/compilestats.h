@@ -1,6 +1,6 @@
 /*
  * compilestats: where XLA compilation time goes, from the compile frame
- * (REFERENCE.md §1.3 "Compile time", "Autotune cleanup").
+ * (the reference's compile statistics and autotuning cleanup).
  *
  * Sources, all in NVIDIA/JAX-Toolbox .github/container/nsys_jax/nsys_jax/:
  * analysis.py generate_compilation_statistics (the parallel-compilation

@@ -2,7 +2,8 @@
  * fold: the reference's flame graphs and its "GPU runtime by operation
  * type" table (Analysis.ipynb, the cells after the module table), from
  * thunk rows and the HLO facts of nsysjax-extract, as folded stacks that
- * flamegraph.pl, inferno and speedscope all read (REFERENCE.md section 4).
+ * flamegraph.pl, inferno and speedscope all read (their parsers: a
+ * stack, one space, an integer count).
  *
  * The work is split as the reference's: thunk rows are summed per
  * (ProgramId, Name) while they stream by, so memory holds the side tables

@@ -19,8 +19,7 @@
 #define T 1e12
 
 /*
- * Dense datasheet values (no 2:4 sparsity), FLOP/s and B/s.  Sources, as
- * collected in ../shared/BEYOND.md §1.5:
+ * Dense datasheet values (no 2:4 sparsity), FLOP/s and B/s.  Sources:
  *  - A100: NVIDIA A100 datasheet, via glennklockwood.com/garden/
  *    processors/A100 (312 bf16, 156 tf32, 19.5 fp32); bandwidths per
  *    board from thundercompute.com (40 GB 1.555, SXM 80 GB 2.039, PCIe

@@ -27,7 +27,8 @@
  *   BusGBps, LinkUtil, Note: below
  * A module's or step's MFU sums each dtype's matmul FLOPs at its own
  * peak: sum_d(M_d / peak_d) / time, time being the GPU time of its
- * thunks (modules) or wall time x devices (steps: BEYOND.md §1.6); matmul
+ * thunks (modules) or wall time x devices (steps, as PaLM defines MFU:
+ * Chowdhery et al. 2022); matmul
  * FLOPs of a dtype with no peak (f64, integers) are left out.  The peak
  * of f32 matmuls is TF32's: XLA's default precision on Ampere and later.
  * Rows whose instruction has no cost (no hlo row, a custom call XLA

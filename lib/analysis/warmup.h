@@ -1,7 +1,7 @@
 /*
  * warmup: split the rows of a frame into initialisation and steady state
  * as the reference's apply_warmup_heuristics does (NVIDIA JAX-Toolbox
- * nsys_jax/analysis.py; REFERENCE.md section 1.3 "Warm-up split").
+ * nsys_jax/analysis.py).
  *
  * The rule, per row of the thunk, module or communication frame:
  *

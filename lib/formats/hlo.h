@@ -36,7 +36,7 @@
  *    empty frame for an invalid id: the instruction keeps the frames
  *    below that id, or none; the reference raises IndexError.
  * Results agree with the reference wherever it succeeds: every
- * (ProgramId, Name) of the golden frames of ../shared is checked by
+ * (ProgramId, Name) of the reference's frames of real profiles is checked by
  * tests/unit/hlo_test.c.
  */
 #ifndef NSYSJAX_HLO_H

@@ -12,7 +12,7 @@
  *    (TracePacket.timestamp, default clock).  Field numbers from Perfetto's
  *    protos (protos/perfetto/trace/trace_packet.proto, track_event/
  *    track_event.proto, track_descriptor.proto, debug_annotation.proto,
- *    interned_data/interned_data.proto); see BEYOND.md section 3.2.
+ *    interned_data/interned_data.proto).
  *  - Chrome's Trace Event JSON (catapult docs/trace-event-format.md):
  *    {"displayTimeUnit":"ns","traceEvents":[...]}, one complete event
  *    ("ph":"X") per slice with ts and dur in microseconds printed from

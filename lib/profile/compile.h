@@ -1,6 +1,7 @@
 /*
- * compile: the compile frame of load_profiler_data (REFERENCE.md §1.2,
- * §1.3 "Compile time" and "Autotune cleanup"), built from the push/pop
+ * compile: the compile frame of load_profiler_data (nsys-jax's
+ * data_loaders.py, with its compile time and autotuning cleanup), built
+ * from the push/pop
  * NVTX ranges of nsys' nvtx_pushpop_trace report, one profile at a time.
  *
  * Sources of the rules, all in NVIDIA/JAX-Toolbox

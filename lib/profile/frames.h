@@ -1,6 +1,6 @@
 /*
- * frames: the thunk and module frames of load_profiler_data (REFERENCE.md
- * §1.2, §1.3), built from the ranges of nvtx_gpu_proj_trace and the
+ * frames: the thunk and module frames of load_profiler_data (nsys-jax's
+ * data_loaders.py), built from the ranges of nvtx_gpu_proj_trace and the
  * XlaLauncher thread names of one or more profiles.
  *
  * Building is split in stages because the middle needs HLO metadata that
@@ -91,7 +91,7 @@ void frames_free(struct frames *f);
 /*
  * Append the thunks and modules of one profile (index PROFILE) to F,
  * applying load_profiler_data's rules (data_loaders.py
- * _load_nvtx_gpu_proj_trace_single, REFERENCE.md §1.3):
+ * _load_nvtx_gpu_proj_trace_single):
  *  - NCCL ranges are removed and their children re-parented to the NCCL
  *    range's nearest non-NCCL ancestor;
  *  - thunks that start before the first XlaModule are ignored (a note);

@@ -1,7 +1,7 @@
 /*
  * nsysdb: an nsys SQLite export (`nsys export --type sqlite`) read into
  * the arrays of the NVTX -> GPU projection (nvtxproj.h), its thread names
- * and its push/pop ranges, following ../shared/NSYS-SQLITE.md §0:
+ * and its push/pop ranges (nsysjax-extract(1), SQLITE EXPORTS):
  *
  *  - tables and columns are probed, never assumed from the exporter
  *    version (any table may be missing; 2022.2 has no
@@ -20,8 +20,8 @@
  *    whose create row is absent;
  *  - GPU operations (CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _MEMSET and,
  *    for graph-level traces, _GRAPH_TRACE: one row per graph launch,
- *    counted like a kernel, NSYS-SQLITE.md §1.5 "Graph-level traces in
- *    practice"; those present) are joined to every CUPTI_ACTIVITY_KIND_RUNTIME row (runtime
+ *    counted like a kernel, as the 2024.5+ recipe counts them; those
+ *    present) are joined to every CUPTI_ACTIVITY_KIND_RUNTIME row (runtime
  *    and driver calls, any eventClass) with the same correlationId in the
  *    same process: op.globalPid == call.globalTid with the 24 TID bits
  *    cleared; operations without such a row are counted, not projected;

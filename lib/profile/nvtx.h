@@ -1,6 +1,6 @@
 /*
  * nvtx: the NVTX range names XLA writes, and how nsys spells them in the
- * nvtx_gpu_proj_trace layouts (REFERENCE.md §0.2, §1.4, §2.1).
+ * nvtx_gpu_proj_trace layouts (doc/formats.md).
  *
  * A name is "domain:text" in the <= 2024.4 and >= 2026.1 layouts
  * ("TSL:XlaModule:#hlo_module=jit_f,program_id=3#") and bare text in

@@ -1,6 +1,7 @@
 /*
  * nvtxproj: the NVTX -> GPU projection of `nsys stats --report
- * nvtx_gpu_proj_trace` (../shared/NSYS-SQLITE.md §1.1-1.2, "variant A"),
+ * nvtx_gpu_proj_trace` (its SQL report, nsys's reports/
+ * nvtx_gpu_proj_trace.py; nsysjax-extract(1), SQLITE EXPORTS),
  * computed on arrays by a per-thread sort-and-sweep: O(n log n) plus the
  * number of (range, launch) containments, with no range join.
  *
@@ -16,13 +17,14 @@
  * CPU interval with the least tightness (C.start - P.start) + (P.end -
  * C.end); ties go to the later start, then to the higher RangeId, so
  * that of identical intervals the lower RangeId is the parent of the
- * higher (the choices of ../shared/golden/nsys-sqlite/README.md).
+ * higher (the choices that reproduce nsys's own projection of real
+ * exports, byte for byte).
  *
  * CUDA graphs in node mode: an operation replayed from a graph node is
  * launched by the graph launch call (its correlation id), and is also
  * attributed to the innermost range open when its node was created
  * (captured): a call with `capture` set counts for that range only (the
- * recipe's rule restricted to innermost ranges, NSYS-SQLITE.md §1.5),
+ * recipe's rule restricted to innermost ranges),
  * and its group is the envelope of the operations of that node and launch.
  */
 #ifndef NSYSJAX_NVTXPROJ_H

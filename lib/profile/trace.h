@@ -1,7 +1,7 @@
 /*
  * trace: read nvtx_gpu_proj_trace and thread-metadata tables of one
  * profile into the normalised rows of proj.h, whatever the nsys
- * version that wrote them (REFERENCE.md §2.1):
+ * version that wrote them (doc/formats.md):
  *
  *	<= 2024.4	Name, Projected Start, Projected Duration, Orig Start,
  *			Orig Duration, PID, TID, NumGPUOps, RangeId, ParentId,
