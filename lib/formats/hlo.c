@@ -25,186 +25,17 @@
 
 #include "base/err.h"
 #include "formats/hlo.h"
+#include "formats/hlo_impl.h"
 #include "hlo.pb-c.h"
 #include "base/mem.h"
 #include "base/u64map.h"
 #include "formats/pbwire.h"
 
-/*
- * Messages nested deeper than this are refused before protobuf-c, whose
- * decoder recurses without a limit (ShapeProto.tuple_shapes nests); 100
- * is the default recursion limit of Google's protobuf parsers.
- */
-#define PB_MAXDEPTH	100
-
-/* Python's default recursion limit, which bounds the reference too. */
-#define CALL_MAXDEPTH	1000
-
-/* Bytes of formatted stack frames one module may hold. */
-#define FRAME_BUDGET	((size_t)256 << 20)
-
-/* Host memory on GPU: the :S(5) layout annotation (protobuf.py). */
-#define HOST_MEMORY_SPACE	5
-
-/* Arena blocks, for one decoded instruction or a module's strings. */
-#define ARENA_BLOCK	((size_t)64 << 10)
-
-#define NONE	SIZE_MAX
-
-enum { UNSEEN, VISITING, DONE };
-
-struct comp {
-	int64_t id;
-	const char *name;
-	size_t first, n;	/* its instructions: hlo_module.inst[first..+n) */
-	int state;
-	int nfound;		/* communication instructions below, max 2 */
-	size_t found;		/* the first of them */
-	const char *err;
-	int64_t root_id;	/* HloComputationProto.root_id */
-	size_t root;		/* its instruction, or HLO_NONE */
-};
-
-/* What the opcode means to the reference (protobuf.py). */
-enum kind {
-	K_OTHER,
-	K_COMM,			/* a collective */
-	K_COMM_START,		/* an async collective start */
-	K_WRAPPER,		/* async-start, fusion: search inside */
-	K_DS,			/* dynamic-slice */
-	K_DUS			/* dynamic-update-slice */
-};
-
-/* An instruction's cost facts. */
-struct cfact {
-	struct hlo_cost_facts pub;
-};
-struct ld;
 static void keep_cost(struct ld *, const Xla__HloInstructionProto *);
 static void resolve_costs(struct ld *);
 
-/* An instruction: its public facts and what hlo_src reads. */
-struct inst {
-	struct hlo_inst pub;
-	int32_t frame;		/* OpMetadata.stack_frame_id, 0 for none */
-	size_t called, ncalled;	/* its called computation ids in
-				 * hlo_module.called[called..+ncalled) */
-};
-
-/* Why the size of a shape cannot be taken (analysis.py _byte_size). */
-enum { SZ_OK, SZ_TYPE, SZ_NEGATIVE, SZ_OVERFLOW, SZ_FRACTION };
-
-/*
- * What classification reads of an instruction, dropped when hlo_load
- * returns.  Operands are kept for the kinds whose operands are looked at
- * (collectives and slices) and the group size for collectives.
- */
-struct fact {
-	int64_t id;
-	int64_t bytes;		/* size of its shape, unless size_err */
-	int64_t group;		/* collective size, unless group_err */
-	const char *group_err;
-	size_t op, nop;		/* operand ids: ld.ops[op..+nop) */
-	size_t comm_i;		/* the instruction named by pub.comm_name */
-	int type;		/* element type of its shape */
-	unsigned char kind, host, size_err;
-};
-
-/*
- * protobuf-c allocates every submessage separately; for a 6 MB module
- * that is hundreds of thousands of malloc and free calls, which cost more
- * than the decoding.  An arena emptied after each instruction makes them
- * one block used over and over.  The same kind of arena holds the
- * strings a module keeps.
- */
-struct arena {
-	struct block {
-		struct block *next;
-		size_t used, size;
-		max_align_t data[];
-	} *head;
-	size_t bsize;		/* size of an ordinary block */
-};
-
-/* StackFrameIndexProto, flattened; 1-based ids index these arrays. */
-struct sfi {
-	const char **file, **func;
-	struct loc {
-		int32_t file, func, line, column;
-	} *loc;
-	struct sframe {
-		int32_t loc, parent;
-	} *frame;
-	size_t nfile, nfunc, nloc, nframe;
-};
-
-struct hlo_module {
-	struct arena pool;		/* strings and messages */
-	const char *name;
-	int64_t id;
-	const char *program_id;
-	struct inst *inst;
-	size_t ninst;
-	struct u64map byname;		/* hash_name(name) -> index */
-	struct u64map byid;		/* HloInstructionProto.id -> index */
-	struct comp *comp;		/* sorted by id */
-	size_t ncomp;
-	int64_t *called;		/* see struct inst */
-	size_t ncalled;
-	struct sfi sfi;
-	const char **frame;		/* stack frames formatted so far */
-	size_t frame_bytes;
-	size_t nbeyond;			/* hlo_frames_beyond */
-	int64_t maxbeyond;
-	struct cfact *cf;		/* cost facts, parallel to inst */
-};
-
-/* State of hlo_load that does not outlive it. */
-struct ld {
-	struct hlo_module *m;
-	struct arena scratch;		/* one decoded message at a time */
-	struct fact *f;			/* parallel to m->inst */
-	int64_t *ops;
-	size_t nops;
-	struct u64map byistr;		/* hash_name(s) -> index in istr */
-	const char **istr;		/* interned strings */
-	size_t nistr, istrcap;
-	size_t instcap, factcap, compcap, calledcap, opscap;
-	size_t cfcap;
-	int64_t *opid;			/* operand ids of every instruction, */
-	size_t nopid, capopid;		/* until resolve_costs */
-	size_t *opat;			/* where each one's are in opid */
-};
-
 /* ---- arenas ---- */
 
-/* SIZE bytes aligned to ALIGN, a power of two up to max_align_t's. */
-static void *
-arena_take(struct arena *a, size_t size, size_t align)
-{
-	struct block *b = a->head;
-	size_t at = 0, sz;
-
-	if (b)
-		at = (b->used + align - 1) & ~(align - 1);
-	if (b == NULL || at > b->size || b->size - at < size) {
-		sz = size > a->bsize / 4 ? size : a->bsize;
-		b = mem_alloc(sizeof(*b) + sz);
-		b->size = sz;
-		at = 0;
-		/* A big lone block goes behind the current one, which may
-		 * still have room. */
-		if (sz == size && a->head) {
-			b->next = a->head->next;
-			a->head->next = b;
-		} else {
-			b->next = a->head;
-			a->head = b;
-		}
-	}
-	b->used = at + size;
-	return (char *)b->data + at;
-}
 
 /* Empty A, keeping one ordinary block for the next message. */
 static void
@@ -255,32 +86,8 @@ pbc_free(void *data, void *p)
 	(void)p;
 }
 
-static const char *
-str(const char *s)
-{
-	return s ? s : "";
-}
 
-static const char *
-pool_str(struct hlo_module *m, const char *s)
-{
-	size_t n = strlen(s) + 1;
 
-	return memcpy(arena_take(&m->pool, n, 1), s, n);
-}
-
-/* Format a message that lives as long as M (per-instruction errors). */
-static const char *
-merr(struct hlo_module *m, const char *fmt, ...)
-{
-	va_list ap;
-	char buf[512];
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	return pool_str(m, buf);
-}
 
 /* ---- the wire, read before and around protobuf-c ---- */
 
@@ -365,251 +172,6 @@ header(struct arena *a, const uint8_t *data, size_t len, int wrapped,
 		k += pbwire_strip(p, n, F_COMPUTATIONS, h + k);
 	}
 	return h;
-}
-
-/* ---- opcodes, shapes and replica groups (protobuf.py, analysis.py) ---- */
-
-static int
-in_set(const char *s, const char *const *set)
-{
-	for (; *set; set++)
-		if (strcmp(s, *set) == 0)
-			return 1;
-	return 0;
-}
-
-/* protobuf.py HloInstruction.__init__: comm_opcodes, comm_start_opcodes. */
-static const char *const comm_ops[] = {
-	"all-gather", "all-reduce", "all-to-all", "collective-broadcast",
-	"collective-permute", "reduce-scatter", NULL
-};
-
-static const char *const comm_start_ops[] = {
-	"all-gather-start", "all-reduce-start", "collective-permute-start",
-	NULL
-};
-
-static enum kind
-kind(const char *op)
-{
-	/* Most opcodes (fusion aside) start with none of these letters. */
-	if (strchr("acdfr", op[0]) == NULL || op[0] == '\0')
-		return K_OTHER;
-	if (in_set(op, comm_ops))
-		return K_COMM;
-	if (in_set(op, comm_start_ops))
-		return K_COMM_START;
-	if (strcmp(op, "async-start") == 0 || strcmp(op, "fusion") == 0)
-		return K_WRAPPER;
-	if (strcmp(op, "dynamic-slice") == 0)
-		return K_DS;
-	if (strcmp(op, "dynamic-update-slice") == 0)
-		return K_DUS;
-	return K_OTHER;
-}
-
-/* Pairwise send/recv: its group size is 2 whatever the groups say. */
-static int
-is_permute(const char *op)
-{
-	return strcmp(op, "collective-permute") == 0 ||
-	    strcmp(op, "collective-permute-start") == 0;
-}
-
-static int
-on_host(const Xla__HloInstructionProto *p)
-{
-	return p->shape && p->shape->layout &&
-	    p->shape->layout->memory_space == HOST_MEMORY_SPACE;
-}
-
-/*
- * Element width in bits from the PrimitiveType name
- * (analysis.py element_type_width): PRED and F8E* are 8; otherwise the
- * digits after BF, C, F, S or U.  F4E2M1FN, which the reference fails to
- * parse, is given its 4 bits.  -1 for types without a width (TUPLE,
- * TOKEN, ...).
- */
-static int
-width_bits(int t)
-{
-	switch (t) {
-	case XLA__PRIMITIVE_TYPE__S1: case XLA__PRIMITIVE_TYPE__U1:
-		return 1;
-	case XLA__PRIMITIVE_TYPE__S2: case XLA__PRIMITIVE_TYPE__U2:
-		return 2;
-	case XLA__PRIMITIVE_TYPE__S4: case XLA__PRIMITIVE_TYPE__U4:
-	case XLA__PRIMITIVE_TYPE__F4E2M1FN:
-		return 4;
-	case XLA__PRIMITIVE_TYPE__PRED:
-	case XLA__PRIMITIVE_TYPE__S8: case XLA__PRIMITIVE_TYPE__U8:
-	case XLA__PRIMITIVE_TYPE__F8E5M2: case XLA__PRIMITIVE_TYPE__F8E4M3:
-	case XLA__PRIMITIVE_TYPE__F8E4M3FN:
-	case XLA__PRIMITIVE_TYPE__F8E4M3B11FNUZ:
-	case XLA__PRIMITIVE_TYPE__F8E3M4:
-	case XLA__PRIMITIVE_TYPE__F8E5M2FNUZ:
-	case XLA__PRIMITIVE_TYPE__F8E4M3FNUZ:
-	case XLA__PRIMITIVE_TYPE__F8E8M0FNU:
-		return 8;
-	case XLA__PRIMITIVE_TYPE__S16: case XLA__PRIMITIVE_TYPE__U16:
-	case XLA__PRIMITIVE_TYPE__F16: case XLA__PRIMITIVE_TYPE__BF16:
-		return 16;
-	case XLA__PRIMITIVE_TYPE__S32: case XLA__PRIMITIVE_TYPE__U32:
-	case XLA__PRIMITIVE_TYPE__F32:
-		return 32;
-	case XLA__PRIMITIVE_TYPE__S64: case XLA__PRIMITIVE_TYPE__U64:
-	case XLA__PRIMITIVE_TYPE__F64: case XLA__PRIMITIVE_TYPE__C64:
-		return 64;
-	case XLA__PRIMITIVE_TYPE__C128:
-		return 128;
-	default:
-		return -1;
-	}
-}
-
-static const char *
-type_name(int t)
-{
-	const ProtobufCEnumValue *v;
-
-	v = protobuf_c_enum_descriptor_get_value(
-	    &xla__primitive_type__descriptor, t);
-	return v ? v->name : "unknown type";
-}
-
-/* *R = A * B for A, B >= 0; -1 on overflow. */
-static int
-mul(int64_t a, int64_t b, int64_t *r)
-{
-	if (a != 0 && b > INT64_MAX / a)
-		return -1;
-	*r = a * b;
-	return 0;
-}
-
-/* _byte_size: product(dimensions) * width / 8, a whole number of bytes. */
-static int
-shape_size(const Xla__ShapeProto *s, int64_t *bytes)
-{
-	int64_t bits;
-	size_t i;
-
-	if (s == NULL || (bits = width_bits((int)s->element_type)) < 0)
-		return SZ_TYPE;
-	for (i = 0; i < s->n_dimensions; i++) {
-		if (s->dimensions[i] < 0)
-			return SZ_NEGATIVE;
-		if (mul(bits, s->dimensions[i], &bits) < 0)
-			return SZ_OVERFLOW;
-	}
-	if (bits % 8 != 0)
-		return SZ_FRACTION;
-	*bytes = bits / 8;
-	return SZ_OK;
-}
-
-/* All replica groups must have one size (the reference asserts). */
-static int
-group_size(struct hlo_module *m, const Xla__HloInstructionProto *c,
-    Xla__ReplicaGroup *const *g, size_t ng, int64_t *n, const char **err)
-{
-	size_t i;
-
-	for (i = 1; i < ng; i++)
-		if (g[i]->n_replica_ids != g[0]->n_replica_ids) {
-			*err = merr(m, "%s: replica groups of different sizes",
-			    str(c->name));
-			return -1;
-		}
-	*n = (int64_t)g[0]->n_replica_ids;
-	return 0;
-}
-
-/* Mesh axes: product of the listed axes' sizes; no sub-axes. */
-static int
-mesh_size(struct hlo_module *m, const Xla__HloInstructionProto *c,
-    const Xla__MeshAxesReplicaGroupListProto *ma, int64_t *n,
-    const char **err)
-{
-	const Xla__AxisRefProto *ax;
-	int64_t k;
-	size_t i;
-
-	*n = 1;
-	for (i = 0; i < ma->n_axes; i++) {
-		ax = ma->axes[i];
-		if (ax->sub_axis_info) {
-			*err = merr(m, "%s: mesh sub-axes are not supported",
-			    str(c->name));
-			return -1;
-		}
-		k = ax->mesh_axis_index;
-		if (ma->mesh == NULL || k < 0 || (uint64_t)k >=
-		    ma->mesh->n_axes) {
-			*err = merr(m, "%s: mesh axis %" PRId64 " out of range",
-			    str(c->name), k);
-			return -1;
-		}
-		if (ma->mesh->axes[k]->size < 0 ||
-		    mul(*n, ma->mesh->axes[k]->size, n) < 0) {
-			*err = merr(m, "%s: bad mesh axis size", str(c->name));
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/*
- * Group size from the first replica-group encoding present, in the order
- * the reference tries them (see hlo.h).
- */
-static int
-collective_size(struct hlo_module *m, const Xla__HloInstructionProto *c,
-    int64_t *n, const char **err)
-{
-	const Xla__CollectiveDeviceListProto *dl = c->collective_device_list;
-	const Xla__MeshAxesReplicaGroupListProto *ma;
-
-	*n = 0;
-	if (dl && dl->n_replica_groups > 0) {
-		if (group_size(m, c, dl->replica_groups, dl->n_replica_groups,
-		    n, err) < 0)
-			return -1;
-	} else if (c->n_replica_groups > 0) {
-		if (group_size(m, c, c->replica_groups, c->n_replica_groups,
-		    n, err) < 0)
-			return -1;
-	} else if (dl && dl->iota_replica_group_list &&
-	    dl->iota_replica_group_list->num_devices_per_group > 0)
-		*n = dl->iota_replica_group_list->num_devices_per_group;
-	else if (c->iota_collective_device_list &&
-	    c->iota_collective_device_list->num_devices_per_group > 0)
-		*n = c->iota_collective_device_list->num_devices_per_group;
-	else if ((ma = c->mesh_axes_replica_group_list) && ma->n_axes > 0) {
-		if (mesh_size(m, c, ma, n, err) < 0)
-			return -1;
-	}
-	if (*n <= 0) {
-		*err = merr(m, "%s: cannot extract collective size",
-		    str(c->name));
-		return -1;
-	}
-	return 0;
-}
-
-/* The opcode without "-start" (opcode.removesuffix("-start")). */
-static const char *
-collective_name(const char *opc)
-{
-	static const char *const base[] = {
-		"all-gather", "all-reduce", "collective-permute"
-	};
-	size_t i;
-
-	for (i = 0; comm_start_ops[i]; i++)
-		if (strcmp(opc, comm_start_ops[i]) == 0)
-			return base[i];
-	return opc;
 }
 
 /* ---- copying out of the decoded messages ---- */
@@ -745,10 +307,10 @@ add_fact(struct ld *L, const struct hlo_inst *in,
 	f = &L->f[L->m->ninst - 1];
 	memset(f, 0, sizeof(*f));
 	f->id = p->id;
-	f->kind = kind(in->opcode);
-	f->host = on_host(p);
+	f->kind = hlo_op_kind(in->opcode);
+	f->host = hlo_on_host(p);
 	f->type = p->shape ? (int)p->shape->element_type : 0;
-	f->size_err = shape_size(p->shape, &f->bytes);
+	f->size_err = hlo_shape_size(p->shape, &f->bytes);
 	if (f->kind == K_OTHER || f->kind == K_WRAPPER)
 		return;
 	f->op = L->nops;
@@ -762,8 +324,8 @@ add_fact(struct ld *L, const struct hlo_inst *in,
 	/* Measured as itself and maybe as the collective inside a wrapper,
 	 * which give the same error: taken once, here. */
 	if ((f->kind == K_COMM || f->kind == K_COMM_START) &&
-	    !is_permute(in->opcode))
-		(void)collective_size(L->m, p, &f->group, &f->group_err);
+	    !hlo_is_permute(in->opcode))
+		(void)hlo_collective_size(L->m, p, &f->group, &f->group_err);
 }
 
 static void
@@ -944,23 +506,7 @@ find_id(const struct ld *L, int64_t id)
 	return k == U64MAP_NONE ? NONE : k;
 }
 
-static int
-comp_cmp(const void *a, const void *b)
-{
-	int64_t x = ((const struct comp *)a)->id;
-	int64_t y = ((const struct comp *)b)->id;
 
-	return x < y ? -1 : x > y;
-}
-
-static struct comp *
-find_comp(const struct hlo_module *m, int64_t id)
-{
-	struct comp k;
-
-	k.id = id;
-	return bsearch(&k, m->comp, m->ncomp, sizeof(*m->comp), comp_cmp);
-}
 
 /*
  * The reference asserts unique names, instruction ids and computation
@@ -1164,7 +710,7 @@ byte_size(struct ld *L, size_t i, int64_t *bytes, const char **err)
 	switch (f->size_err) {
 	case SZ_TYPE:
 		*err = merr(L->m, "%s: cannot size an operand of type %s",
-		    iname(L, i), type_name(f->type));
+		    iname(L, i), hlo_type_name(f->type));
 		return -1;
 	case SZ_NEGATIVE:
 		*err = merr(L->m, "%s: negative dimension", iname(L, i));
@@ -1207,7 +753,7 @@ message_size(struct ld *L, struct hlo_inst *out, size_t c, const char **err)
 
 	if (f->kind == K_DS || f->kind == K_DUS)
 		return offload_size(L, out, c, err);
-	if (is_permute(opc))
+	if (hlo_is_permute(opc))
 		n = 2;
 	else if (f->group_err) {
 		*err = f->group_err;
@@ -1233,7 +779,7 @@ message_size(struct ld *L, struct hlo_inst *out, size_t c, const char **err)
 		}
 		total += b;
 	}
-	out->collective = collective_name(opc);
+	out->collective = hlo_collective_name(opc);
 	out->message_size = total;
 	out->collective_size = n;
 	return 0;
@@ -1305,7 +851,7 @@ frame_beyond(const struct sfi *x, unsigned char *state, int64_t k,
  * Count the instructions whose stack names a frame beyond the module's
  * stack_frame_index (hlo_frames_beyond).  XLA itself reads such an id
  * as no frame (xla/hlo/ir/stack_frames.cc, StackFrames::GetStackFrame),
- * and so does walk() below.
+ * and so does hlo_walk() below.
  */
 static void
 count_beyond(struct hlo_module *m)
@@ -1433,187 +979,6 @@ hlo_find_id(const struct hlo_module *m, int64_t id)
 	return &m->inst[k].pub;
 }
 
-/* ---- stack frames (protobuf.py HloProto._get_stack_frame) ---- */
-
-/*
- * Frame K (1-based) as "file:line[:column][function]", formatted on first
- * use and kept.  Ids are checked here, not at load: the reference only
- * fails when a stack is asked for.  The budget stops a small input whose
- * frames all name one huge file from expanding into gigabytes.
- */
-static const char *
-frame_str(struct hlo_module *m, int64_t k)
-{
-	const struct sfi *x = &m->sfi;
-	const struct loc *loc;
-	const struct sframe *f;
-	char col[16] = "", *s;
-	const char *file, *func;
-	size_t n;
-
-	if (k < 1 || (uint64_t)k > x->nframe) {
-		err_fail("stack frame id %" PRId64 " out of range", k);
-		return NULL;
-	}
-	if (m->frame[k - 1])
-		return m->frame[k - 1];
-	f = &x->frame[k - 1];
-	if (f->loc < 1 || (size_t)f->loc > x->nloc) {
-		err_fail("stack frame id %" PRId64 ": file location out of "
-		    "range", k);
-		return NULL;
-	}
-	loc = &x->loc[f->loc - 1];
-	if (loc->file < 1 || (size_t)loc->file > x->nfile ||
-	    loc->func < 1 || (size_t)loc->func > x->nfunc) {
-		err_fail("stack frame id %" PRId64 ": file or function name "
-		    "out of range", k);
-		return NULL;
-	}
-	file = x->file[loc->file - 1];
-	func = x->func[loc->func - 1];
-	if (loc->column != 0)
-		snprintf(col, sizeof(col), ":%" PRId32, loc->column);
-	n = strlen(file) + strlen(func) + strlen(col) + 16;
-	if (n > FRAME_BUDGET - m->frame_bytes) {
-		err_fail("stack frame strings too large");
-		return NULL;
-	}
-	m->frame_bytes += n;
-	s = arena_take(&m->pool, n, 1);
-	snprintf(s, n, "%s:%" PRId32 "%s[%s]", file, loc->line, col, func);
-	return m->frame[k - 1] = s;
-}
-
-/* ---- source stacks (Analysis.ipynb instructions_and_frames) ---- */
-
-/*
- * The frames from FRAME_ID up through its parents, outermost first, plus
- * OP_NAME when not empty (protobuf.py get_stack_frames).  An id <= 0 ends
- * the walk, and so does an id beyond the index, as in XLA (an empty
- * frame, StackFrames::GetStackFrame): the frames below it are kept, and
- * an instruction whose own id is beyond has no stack.  More steps than
- * there are frames means a cycle.
- */
-#define IN_INDEX(m, k)	((k) > 0 && (uint64_t)(k) <= (m)->sfi.nframe)
-
-static int
-walk(struct hlo_module *m, int64_t frame_id, const char *op_name,
-    struct hlo_stack *st)
-{
-	int64_t k;
-	size_t n = 0, i;
-
-	st->nframe = 0;
-	st->frame = NULL;
-	for (k = frame_id; IN_INDEX(m, k); k = m->sfi.frame[k - 1].parent) {
-		if (frame_str(m, k) == NULL)
-			return -1;
-		if (++n > m->sfi.nframe)
-			return err_fail("cycle in stack frames at id %" PRId64,
-			    frame_id);
-	}
-	if (n == 0)
-		return 0;
-	st->frame = mem_calloc(n + 1, sizeof(*st->frame));
-	i = n;
-	for (k = frame_id; IN_INDEX(m, k); k = m->sfi.frame[k - 1].parent)
-		st->frame[--i] = m->frame[k - 1];
-	st->nframe = n;
-	if (*op_name)
-		st->frame[st->nframe++] = op_name;
-	return 0;
-}
-
-static int
-same_stack(const struct hlo_stack *a, const struct hlo_stack *b)
-{
-	size_t i;
-
-	if (a->nframe != b->nframe)
-		return 0;
-	for (i = 0; i < a->nframe; i++)
-		if (a->frame[i] != b->frame[i] &&
-		    strcmp(a->frame[i], b->frame[i]) != 0)
-			return 0;
-	return 1;
-}
-
-struct src_build {
-	struct hlo_src *out;
-	size_t stackcap, namecap;
-};
-
-/* Add one instruction's stack and op_name, if new. */
-static int
-add_src(struct hlo_module *m, const struct inst *in, struct src_build *b)
-{
-	struct hlo_src *s = b->out;
-	const char *op_name = in->pub.op_name;
-	struct hlo_stack st;
-	size_t i;
-
-	if (walk(m, in->frame, op_name, &st) < 0)
-		return -1;
-	for (i = 0; i < s->nstack && st.nframe; i++)
-		if (same_stack(&s->stack[i], &st))
-			break;
-	if (st.nframe && i == s->nstack) {
-		mem_grow(&s->stack, &b->stackcap, s->nstack + 1,
-		    sizeof(*s->stack));
-		s->stack[s->nstack++] = st;
-	} else
-		free(st.frame);
-	if (*op_name == '\0')
-		return 0;
-	/* Interned at load: equal op_names are one pointer. */
-	for (i = 0; i < s->nop_name; i++)
-		if (s->op_name[i] == op_name)
-			return 0;
-	mem_grow(&s->op_name, &b->namecap, s->nop_name + 1,
-	    sizeof(*s->op_name));
-	s->op_name[s->nop_name++] = op_name;
-	return 0;
-}
-
-int
-hlo_src(struct hlo_module *m, const struct hlo_inst *in, struct hlo_src *out)
-{
-	const struct inst *p = (const struct inst *)in;
-	const struct comp *c;
-	struct src_build b = { out, 0, 0 };
-	int64_t id;
-	size_t j, k;
-
-	memset(out, 0, sizeof(*out));
-	if (add_src(m, p, &b) < 0)
-		return -1;
-	for (j = 0; j < p->ncalled; j++) {
-		id = m->called[p->called + j];
-		if ((c = find_comp(m, id)) == NULL)
-			return err_fail("%s: no HLO computation with id %"
-			    PRId64, in->name, id);
-		for (k = 0; k < c->n; k++)
-			if (add_src(m, &m->inst[c->first + k], &b) < 0)
-				return -1;
-	}
-	return 0;
-}
-
-void
-hlo_src_free(struct hlo_src *s)
-{
-	size_t i;
-
-	if (s == NULL)
-		return;
-	for (i = 0; i < s->nstack; i++)
-		free(s->stack[i].frame);
-	free(s->stack);
-	free(s->op_name);
-	memset(s, 0, sizeof(*s));
-}
-
 /* ---- cost facts (hlo.h hlo_cost_facts; the rules are hlocost.c's) ---- */
 
 
@@ -1638,7 +1003,7 @@ keep_shape(struct hlo_module *m, struct hlo_shape *out,
 	if (s == NULL)
 		return;
 	out->type = (int)s->element_type;
-	out->bits = width_bits(out->type);
+	out->bits = hlo_width_bits(out->type);
 	out->ndims = s->n_dimensions;
 	out->dims = pool_copy(m, s->dimensions,
 	    s->n_dimensions * sizeof(*s->dimensions));
