@@ -11,6 +11,14 @@ set -u
 : "${MKEXPORT:=${BIN%/bin}/sqlite/mkexport}"
 X=$BIN/nsysjax-extract
 TAB=$(printf '\t')
+# ms as written (plain decimals) to integer ns, without floats.
+AWK_NS='function ns(s,   neg, i, f) {
+	neg = s ~ /^-/; sub(/^-/, "", s)
+	i = s; f = ""
+	if (index(s, ".")) { i = substr(s, 1, index(s, ".") - 1); f = substr(s, index(s, ".") + 1) }
+	f = substr(f "000000", 1, 6)
+	return (neg ? -1 : 1) * (i * 1000000 + f)
+}'
 
 if [ ! -x "$MKEXPORT" ]; then
 	notok "$MKEXPORT not built (make $MKEXPORT)"
@@ -361,5 +369,141 @@ mkdir -p "$T/j0" "$T/j2"
 $X -j 0 -o "$T/j0" "$T/node/node.sqlite" "$T/conc/conc.sqlite" 2>/dev/null &&
     $X -j 2 -o "$T/j2" "$T/node/node.sqlite" "$T/conc/conc.sqlite" 2>/dev/null &&
     cmp -s "$T/j0/thunk.tsv" "$T/j2/thunk.tsv" && ok || notok "-j 2 thunk frame differs from -j 0"
+
+# ---- repeats and idle time inside a buffer, against the same run
+# traced without command buffers ----
+# Module jit_r (program 8): the buffer command_buffer_2 holds copy_fusion
+# (a loop body XLA runs 8 times), gemm.1 (a cuBLAS call: two kernels) and
+# add.2; fusion.9 runs after it with a range of its own.  Execution E
+# (0, 1, 2): CPU from B = E * 100 us, GPU from G = 10 ms + E * 10 ms (ns):
+#   copy_fusion i = 0..7   [G + 3000i, +2400]   (600 idle after each)
+#   cublas_gemm, splitK    [G+25000, +5000], [G+30000, +500]
+#   add_2                  [G+31000, +2000]
+#   fusion_9               [G+40000, +2000]
+# Without command buffers each execution of an operation is a thunk
+# range of its own (copy_fusion ThunkExecution 0-7), so per execution
+# 8 x 2400 + 5500 + 2000 + 2000 = 28700 ns of thunk time.  With them,
+# XLA's warm-up runs execution 0 as plain thunks whose ranges nest in
+# the buffer's; executions 1 and 2 launch the graph (one call, every
+# operation with a graph node and the launch's correlation id).  The
+# buffer spans [G, G+33000]: 33000 ns, of which 2100 idle.
+RHEAD='thread 0x1000064000064 XlaLauncher:#global=0,local=0,process=0,slice=0#
+domain 1 0x1000064000064 1 0 TSL
+hlo 8 jit_r copy_fusion:fusion gemm.1:custom-call add.2:fusion fusion.9:fusion
+thunkmeta 8 jit_r command_buffer_2:kCommandBuffer -:kSequential copy_fusion:kKernel gemm.1:kGemm add.2:kKernel fusion.9:kKernel'
+GT=0x1000064000064 GP=0x1000064000000
+# rep_exec E FORM: plain (no buffer), warm (plain thunks in the buffer's
+# range) or graph.
+rep_exec() {
+	b=$(($1 * 100000)) g=$((10000000 + $1 * 10000000)) id=$((100 * $1 + 10))
+	echo "nvtx $id 59 $GT $((b + 1000)) $((b + 90000)) - 1 XlaModule:#hlo_module=jit_r,program_id=8#"
+	[ "$2" = plain ] || echo "nvtx $((id + 1)) 59 $GT $((b + 1300)) $((b + 1500)) - 1 Thunk:#hlo_op=command_buffer_2#"
+	if [ "$2" = graph ]; then
+		c=$((id + 1)) node=41
+		echo "call $GT $((b + 1400)) $((b + 1410)) $c 0"
+	fi
+	# the operations: k 0..9 (8 copies, the gemm, add.2)
+	for k in 0 1 2 3 4 5 6 7 8 9; do
+		if [ "$2" != graph ]; then
+			c=$((id + 2 + k)) node=-
+			case $k in 8) op=gemm.1 ;; 9) op=add.2 ;; *) op=copy_fusion ;; esac
+			echo "nvtx $c 59 $GT $((b + 1310 + 15 * k)) $((b + 1320 + 15 * k)) - 1 Thunk:#hlo_op=$op#"
+			echo "call $GT $((b + 1312 + 15 * k)) $((b + 1314 + 15 * k)) $c 0"
+		fi
+		case $k in
+		8) echo "kernel $((g + 25000)) $((g + 30000)) $c $GP 0 7 $node cublas_gemm"
+		   [ "$node" = - ] || node=$((node + 1))
+		   echo "kernel $((g + 30000)) $((g + 30500)) $c $GP 0 7 $node splitKreduce_kernel" ;;
+		9) echo "kernel $((g + 31000)) $((g + 33000)) $c $GP 0 7 $node add_2" ;;
+		*) echo "kernel $((g + 3000 * k)) $((g + 3000 * k + 2400)) $c $GP 0 7 $node copy_fusion" ;;
+		esac
+		[ "$node" = - ] || node=$((node + 1))
+	done
+	echo "nvtx $((id + 20)) 59 $GT $((b + 1600)) $((b + 1700)) - 1 Thunk:#hlo_op=fusion.9#
+call $GT $((b + 1650)) $((b + 1660)) $((id + 20)) 0
+kernel $((g + 40000)) $((g + 42000)) $((id + 20)) $GP 0 7 - fusion_9"
+}
+{ echo "$RHEAD"; rep_exec 0 warm; rep_exec 1 graph; rep_exec 2 graph; } | mk rep
+{ echo "$RHEAD"; rep_exec 0 plain; rep_exec 1 plain; rep_exec 2 plain; } | mk plain
+# Execution 1 with command buffers: a row per execution of copy_fusion
+# (ThunkExecution 0-7, 2.4 us each, 3 us apart), gemm.1 over its two
+# kernels, add.2; the buffer keeps 0 (every operation matched: its 2100
+# idle ns are idle).  "Name|ThunkExecution|ProjStartMs|ProjDurMs".
+r1() {
+	$X -f thunk "$T/$1/$1.sqlite" 2> "$T/$1.err" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["ProgramExecution"] == '"$2"' { print $c["Name"] "|" $c["ThunkExecution"] "|" $c["ProjStartMs"] "|" $c["ProjDurMs"] }'
+}
+r1 rep 1 > "$T/rep.1"
+cat > "$T/rep.1.want" <<'W'
+add.2|0|20.031|0.002
+command_buffer_2|0|20|0
+copy_fusion|0|20|0.0024
+copy_fusion|1|20.003|0.0024
+copy_fusion|2|20.006|0.0024
+copy_fusion|3|20.009|0.0024
+copy_fusion|4|20.012|0.0024
+copy_fusion|5|20.015|0.0024
+copy_fusion|6|20.018|0.0024
+copy_fusion|7|20.021|0.0024
+fusion.9|0|20.04|0.002
+gemm.1|0|20.025|0.0055
+W
+if cmp -s "$T/rep.1.want" "$T/rep.1"; then ok; else notok "rep: execution 1's rows"; diff "$T/rep.1.want" "$T/rep.1" | head; fi
+# The plain run gives the same rows but the buffer's, at the same times.
+r1 plain 1 > "$T/plain.1"
+grep -v command_buffer "$T/rep.1.want" | cmp -s - "$T/plain.1" && ok || notok "plain: execution 1's rows: $(cat "$T/plain.1")"
+# Execution 0 (warm-up) is plain thunks, as in the plain run: the
+# buffer's range has deeper ranges, so it is no row.
+r1 rep 0 > "$T/rep.0"; r1 plain 0 > "$T/plain.0"
+check "rep: the warm-up execution is the plain run's" cmp "$T/plain.0" "$T/rep.0"
+# Thunk time per module execution: 28700 ns in both, every execution.
+sums() { $X -f thunk "$T/$1/$1.sqlite" 2>/dev/null | col - ProgramExecution ProjDurMs | awk -F'\t' "$AWK_NS"'
+    NR > 1 { s[$1] += ns($2) } END { for (e in s) print e, s[e] }' | sort; }
+printf '0 28700\n1 28700\n2 28700\n' > "$T/sums.want"
+sums rep > "$T/sums.rep"; sums plain > "$T/sums.plain"
+check "rep: thunk time per execution as planted" cmp "$T/sums.want" "$T/sums.rep"
+check "plain: thunk time per execution as planted" cmp "$T/sums.want" "$T/sums.plain"
+# The same without the warm-up (every execution a graph): the same rows
+# (the 8 copies are 8 rows, not one over 23.4 us with the idle between).
+{ echo "$RHEAD"; rep_exec 0 graph; rep_exec 1 graph; rep_exec 2 graph; } | mk repg
+r1 repg 1 > "$T/repg.1"
+check "repg: execution 1's rows" cmp "$T/rep.1.want" "$T/repg.1"
+sums repg > "$T/sums.repg"
+check "repg: thunk time per execution as planted" cmp "$T/sums.want" "$T/sums.repg"
+# 22 graph operations, all matched.
+grep -q "rep.sqlite: command buffers: 0 of 22 graph operations (0.0% of their GPU time) match no HLO operation" "$T/rep.err" &&
+    ok || notok "rep: the note: $(cat "$T/rep.err")"
+
+# ---- warm-up: the steady state does not mix the two forms ----
+# Nothing compiled in the profile, no communication, --skip 0: every
+# execution of rep is steady by count.  Execution 0 ran the buffer as
+# plain thunks, 1 and 2 (the last) as a graph: 0 is init by its form, in
+# the thunk and the module frame alike, and one note counts it.
+is() { if [ "$2" = "$3" ]; then ok; else notok "$1: got '$2', want '$3'"; fi; }
+WU=$BIN/nsysjax-warmup
+NOTE1="nsysjax-warmup: 1 execution left out of the steady state: its command buffers ran in another form than in the program's last execution (XLA runs a command buffer's first execution as plain thunks, later ones as a CUDA graph)"
+for r in rep plain; do
+	mkdir -p "$T/${r}f"
+	$X -o "$T/${r}f" "$T/$r/$r.sqlite" 2> /dev/null || notok "extract -o $r"
+done
+printf 'ProgramId\n' > "$T/nocompile"
+for f in thunk module; do
+	$WU -s 0 --forms-from "$T/repf/thunk.tsv" "$T/repf/$f.tsv" > "$T/rep.st.$f" 2> "$T/rep.w.$f"
+	is "rep -s 0: steady executions of the $f frame" \
+	    "$(col "$T/rep.st.$f" ProgramExecution | sed 1d | sort -u | tr '\n' ' ')" "1 2 "
+	is "rep -s 0: the note ($f)" "$(cat "$T/rep.w.$f")" "$NOTE1"
+	$WU -c "$T/nocompile" --communication no --forms-from "$T/repf/thunk.tsv" "$T/repf/$f.tsv" > "$T/rep.sc.$f" 2> "$T/rep.wc.$f"
+	check "rep -c: the same steady $f rows" cmp "$T/rep.st.$f" "$T/rep.sc.$f"
+	is "rep -c: the note ($f)" "$(cat "$T/rep.wc.$f")" "$NOTE1"
+	# The plain run has one form: every execution steady, no note.
+	$WU -s 0 --forms-from "$T/plainf/thunk.tsv" "$T/plainf/$f.tsv" > "$T/plain.st.$f" 2> "$T/plain.w.$f"
+	is "plain: steady executions of the $f frame" \
+	    "$(col "$T/plain.st.$f" ProgramExecution | sed 1d | sort -u | tr '\n' ' ')" "0 1 2 "
+	is "plain: no note ($f)" "$(cat "$T/plain.w.$f")" ""
+done
+# The steady state's thunk time per execution is the plain run's.
+is "rep: steady thunk time" "$(col "$T/rep.st.thunk" ProgramExecution ProjDurMs | awk -F'\t' "$AWK_NS"' NR > 1 { s += ns($2) } END { print s }')" 57400
+# Without forms the warm-up execution stays (as before).
+is "rep without --forms-from" "$($WU -s 0 "$T/repf/module.tsv" 2>&1 | col - ProgramExecution | sed 1d | tr '\n' ' ')" "0 1 2 "
 
 done_testing t16-cmdbuf
