@@ -506,4 +506,54 @@ is "rep: steady thunk time" "$(col "$T/rep.st.thunk" ProgramExecution ProjDurMs 
 # Without forms the warm-up execution stays (as before).
 is "rep without --forms-from" "$($WU -s 0 "$T/repf/module.tsv" 2>&1 | col - ProgramExecution | sed 1d | tr '\n' ' ')" "0 1 2 "
 
+# ---- the example run with and without command buffers, per node ----
+# mkexample's run converted to exports twice: as it is, and with
+# jit_train_step's consecutive thunks loop_add_fusion,
+# input_reduce_fusion.1, gemm_fusion_dot.1 (1.5 us idle between each
+# two) as command_buffer_9 traced per graph node, its first execution
+# the warm-up (mkexport archive -g).  Every node is matched by name, so
+# each execution's thunk time is the plain run's (to the ns), every row
+# is the plain run's but the buffer's, and the buffer's row is 0.
+if [ -x "$MKEXAMPLE" ]; then
+	"$MKEXAMPLE" "$T/exn" > /dev/null 2>&1 || notok "mkexample"
+	for r in rank0 rank1; do
+		for v in p g; do
+			mkdir -p "$T/exn$v/$r"
+			cp -R "$T/exn/$r/dump" "$T/exn$v/$r/"
+		done
+		"$MKEXPORT" archive "$T/exn/$r" "$T/exnp/$r/$r.sqlite" || notok "mkexport $r"
+		"$MKEXPORT" archive -g jit_train_step:command_buffer_9:loop_add_fusion:gemm_fusion_dot.1 \
+		    "$T/exn/$r" "$T/exng/$r/$r.sqlite" || notok "mkexport -g $r"
+	done
+	for v in p g; do
+		mkdir -p "$T/exn$v.f"
+		$X -o "$T/exn$v.f" "$T/exn$v/rank0" "$T/exn$v/rank1" 2> "$T/exn$v.err" || notok "extract exn$v: $(cat "$T/exn$v.err")"
+	done
+	xsum() { col "$1" ProgramId ProgramExecution Device ProjDurMs ProjDurHiddenMs | awk -F'\t' "$AWK_NS"'
+	    NR > 1 { s[$1 " " $2 " " $3] += ns($4) + ns($5) } END { for (k in s) print k, s[k] }' | sort; }
+	xsum "$T/exnp.f/thunk.tsv" > "$T/exn.sum.p"
+	xsum "$T/exng.f/thunk.tsv" > "$T/exn.sum.g"
+	is "example: module executions" "$(wc -l < "$T/exn.sum.g")" 14
+	check "example: thunk time per module execution = the plain run's" cmp "$T/exn.sum.p" "$T/exn.sum.g"
+	COLS="ProgramId ProgramExecution Name ThunkExecution Device ProjDurMs ProjStartMs Communication ProjDurHiddenMs"
+	col "$T/exnp.f/thunk.tsv" $COLS > "$T/exn.rows.p"
+	col "$T/exng.f/thunk.tsv" $COLS | awk -F'\t' '$3 != "command_buffer_9"' > "$T/exn.rows.g"
+	check "example: every row but the buffer's is the plain run's" cmp "$T/exn.rows.p" "$T/exn.rows.g"
+	is "example: the buffer's rows (executions 1-5 of both ranks), 0 each" \
+	    "$(col "$T/exng.f/thunk.tsv" Name ProgramExecution ProjDurMs | awk -F'\t' '$1 == "command_buffer_9" { n++; if ($3 != "0") bad++; e[$2] = 1 }
+	    END { for (k in e) m++; print n + 0, m + 0, bad + 0 }')" "10 5 0"
+	# Its first execution ran plain: with --skip 0 it is left out.
+	$WU -s 0 --forms-from "$T/exng.f/thunk.tsv" "$T/exng.f/module.tsv" > "$T/exn.st" 2> "$T/exn.w"
+	is "example -s 0: steady executions of jit_train_step" \
+	    "$(col "$T/exn.st" Name ProgramExecution | awk -F'\t' '$1 == "jit_train_step" { print $2 }' | sort -u | tr '\n' ' ')" "1 2 3 4 5 "
+	is "example -s 0: the note" "$(cat "$T/exn.w")" "$NOTE1"
+	# The warm-up rule (compiled, communication) already leaves out
+	# executions 0 and 1: no note.
+	$WU -c "$T/exng.f/compile.tsv" --communication-from "$T/exng.f/communication.tsv" \
+	    --forms-from "$T/exng.f/thunk.tsv" "$T/exng.f/module.tsv" > /dev/null 2> "$T/exn.w2"
+	is "example: no note under the warm-up rule" "$(cat "$T/exn.w2")" ""
+else
+	notok "$MKEXAMPLE not built"
+fi
+
 done_testing t16-cmdbuf
