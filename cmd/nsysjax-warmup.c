@@ -18,9 +18,8 @@
 #include "analysis/warmup.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-warmup [-imv] -c compiled | -s n [-a table]\n"
-    "           [--communication yes|no | --communication-from file]\n"
-    "           [--forms-from thunks] [file ...]";
+    "usage: nsysjax-warmup [-imv] -c compiled | -s n [-a table] [--forms-from thunks]\n"
+    "           [--communication yes|no | --communication-from file] [file ...]";
 
 enum { OPT_COMM = 256, OPT_COMM_FROM, OPT_FORMS_FROM };
 
