@@ -18,10 +18,10 @@
 #include "analysis/warmup.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-warmup [-imv] -c compiled | -s n [-a table]\n"
+    "usage: nsysjax-warmup [-imv] -c compiled | -s n [-a table] [--forms-from thunks]\n"
     "           [--communication yes|no | --communication-from file] [file ...]";
 
-enum { OPT_COMM = 256, OPT_COMM_FROM };
+enum { OPT_COMM = 256, OPT_COMM_FROM, OPT_FORMS_FROM };
 
 static const struct opt_tool tool = { usage_line,
     "  -c, --compiled=FILE     programs compiled within the profile: the\n"
@@ -32,6 +32,9 @@ static const struct opt_tool tool = { usage_line,
     "                          ... as FILE says: a thunk frame (some\n"
     "                          Communication 1) or a communication frame (a\n"
     "                          row); default: the input's Communication column\n"
+    "  --forms-from=FILE       a thunk frame: executions whose command buffers\n"
+    "                          ran in another form (plain thunks, CUDA graph)\n"
+    "                          than in their program's last execution are init\n"
     "  -s, --skip=N            the first N executions of every program are\n"
     "                          init; -c and --communication* are not read\n"
     "  -a, --apply=TABLE       first subtract the clock corrections of TABLE\n"
@@ -63,10 +66,24 @@ load_comm(struct tsv_reader *r, void *yes)
 	return warmup_load_communication(r, yes);
 }
 
+static int
+load_forms(struct tsv_reader *r, void *facts)
+{
+	return warmup_load_forms(facts, r);
+}
+
 /* The fallback is a warning: the split was dropped, and why. */
 static void
 report(const struct warmup_stats *st, const struct warmup_facts *f)
 {
+	if (st->form_excluded > 0)
+		err_warn("%zu execution%s left out of the steady state: %s "
+		    "command buffers ran in another form than in the "
+		    "program's last execution (XLA runs a command buffer's "
+		    "first execution as plain thunks, later ones as a CUDA "
+		    "graph)", st->form_excluded,
+		    st->form_excluded == 1 ? "" : "s",
+		    st->form_excluded == 1 ? "its" : "their");
 	if (!st->fallback)
 		return;
 	if (f->skip >= 0)
@@ -90,6 +107,10 @@ verbose(const struct warmup_stats *st, const struct warmup_facts *f)
 		err_warn("%zu rows: %zu steady, %zu init; skip %" PRId64
 		    " executions%s", st->rows, st->steady, st->init, f->skip,
 		    st->fallback ? " (fallback)" : "");
+	if (f->forms && !st->compile_frame)
+		err_warn("forms of %zu programs: %zu executions in CUDA-graph "
+		    "form; %zu executions init by their form", f->progs.n,
+		    f->graph.n, st->form_excluded);
 	else
 		err_warn("%zu rows: %zu steady, %zu init; compiled programs %zu, "
 		    "communication %s; %zu rows waited%s", st->rows,
@@ -103,7 +124,7 @@ struct opts {
 	const char *apply;	/* -a table */
 	const char **compiled;	/* -c files */
 	size_t ncompiled;
-	const char *comm, *commfrom;
+	const char *comm, *commfrom, *forms;
 	int64_t skip;		/* -1: none */
 	int verbose;
 };
@@ -115,6 +136,7 @@ parse(int argc, char *argv[], struct opts *o)
 		{ "communication", required_argument, NULL, OPT_COMM },
 		{ "apply", required_argument, NULL, 'a' },
 		{ "communication-from", required_argument, NULL, OPT_COMM_FROM },
+		{ "forms-from", required_argument, NULL, OPT_FORMS_FROM },
 		{ "compiled", required_argument, NULL, 'c' },
 		{ "init", no_argument, NULL, 'i' },
 		{ "mark", no_argument, NULL, 'm' },
@@ -155,6 +177,9 @@ parse(int argc, char *argv[], struct opts *o)
 		case OPT_COMM_FROM:
 			o->commfrom = optarg;
 			break;
+		case OPT_FORMS_FROM:
+			o->forms = optarg;
+			break;
 		}
 	}
 	if (o->comm && o->commfrom)
@@ -175,6 +200,8 @@ gather(const struct opts *o, char *const *files, size_t n,
 
 	warmup_facts_init(f);
 	f->skip = o->skip;
+	if (o->forms)
+		load(o->forms, load_forms, f);
 	if (o->skip >= 0)
 		return;		/* overrides: nothing else is read */
 	for (i = 0; i < o->ncompiled; i++)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# XLA command buffers (CUDA graphs, issue 18) in exports made by
+# XLA command buffers (CUDA graphs) in exports made by
 # tests/sqlite/mkexport.c: the CommandBuffer column, graph-level traces
 # (CUPTI_ACTIVITY_KIND_GRAPH_TRACE rows are GPU operations), node-level
 # traces attributed to the HLO operations of the buffer (by kernel name,
@@ -11,6 +11,14 @@ set -u
 : "${MKEXPORT:=${BIN%/bin}/sqlite/mkexport}"
 X=$BIN/nsysjax-extract
 TAB=$(printf '\t')
+# ms as written (plain decimals) to integer ns, without floats.
+AWK_NS='function ns(s,   neg, i, f) {
+	neg = s ~ /^-/; sub(/^-/, "", s)
+	i = s; f = ""
+	if (index(s, ".")) { i = substr(s, 1, index(s, ".") - 1); f = substr(s, index(s, ".") + 1) }
+	f = substr(f "000000", 1, 6)
+	return (neg ? -1 : 1) * (i * 1000000 + f)
+}'
 
 if [ ! -x "$MKEXPORT" ]; then
 	notok "$MKEXPORT not built (make $MKEXPORT)"
@@ -90,7 +98,8 @@ kernel $((g + 900000)) $((g + 1000000)) $((id + 3)) 0x1000064000000 0 7 - fusion
 #   [+500, +600]   fusion_7                     name  -> fusion.7
 #   [+600, +610]   memset                       order -> copy.4
 # Buffer: [G, G+610] = 610us; inner spans 100 + 220 + 100 + 100 + 10 =
-# 530us; the buffer's row keeps 80us (the gap and the unknown kernel).
+# 530us; the buffer's row keeps the unknown kernel's 50us: the 30us gap
+# is idle (no thunk held the GPU), as between thunks.
 node_ops() {
 	g=$(($1 + 200000)) c=$2
 	echo "kernel $g $((g + 100000)) $c 0x1000064000000 0 7 31 loop_add_fusion_1
@@ -105,7 +114,7 @@ memset $((g + 600000)) $((g + 610000)) $c 0x1000064000000 0 7 37"
 { echo "$HEAD"; echo "$META"; exec_ranges 0 10000000 10; node_ops 10000000 12
   exec_ranges 100000 20000000 20; node_ops 20000000 22; } | mk node
 same node <<'W'
-command_buffer_1|10.2|0.08|command_buffer_1
+command_buffer_1|10.2|0.05|command_buffer_1
 copy.4|10.8|0.01|command_buffer_1
 fusion.0|10|0.1|
 fusion.6|10.9|0.1|
@@ -114,8 +123,9 @@ gemm.2|10.3|0.22|command_buffer_1
 input_reduce_fusion.3|10.55|0.1|command_buffer_1
 loop_add_fusion.1|10.2|0.1|command_buffer_1
 W
-# Each execution: 100 + 610 + 100 us of thunk time; the module 1 ms.
-check "node: thunk time per execution as planted" totals node 0.81
+# Each execution: 100 + (530 + 50) + 100 us of thunk time (the GPU's
+# busy time: 810 us of spans less the 30 us gap); the module 1 ms.
+check "node: thunk time per execution as planted" totals node 0.78
 check "node: module time unchanged" modtotal node 1
 # 14 graph operations, 2 unmatched (unknown_kernel): 100 of 1160 us.
 grep -q "node.sqlite: command buffers: 2 of 14 graph operations (8.6% of their GPU time) match no HLO operation" "$T/node.err" &&
@@ -141,7 +151,7 @@ $X -f nvtx "$T/node/node.sqlite" 2>/dev/null | awk -F'\t' '$1 ~ /command_buffer_
 node 0x1000064000064 1480 1481 $k $((k - 20))"; done
   exec_ranges 100000 20000000 20; node_ops 20000000 22; } | mk capture
 same capture < "$T/node.want"
-check "capture: thunk time per execution as planted" totals capture 0.81
+check "capture: thunk time per execution as planted" totals capture 0.78
 $X -f nvtx "$T/capture/capture.sqlite" 2>/dev/null | awk -F'\t' '$1 ~ /command_buffer_1/ && $2 == 10200000 { print $3, $9 }' > "$T/capture.nvtx"
 [ "$(cat "$T/capture.nvtx")" = "10610000 2" ] && ok || notok "capture: nvtx row of the first buffer: $(cat "$T/capture.nvtx")"
 grep -q "capture.sqlite: 1 command-buffer rows also had the operations of other launches" "$T/capture.err" && ok ||
@@ -149,24 +159,26 @@ grep -q "capture.sqlite: 1 command-buffer rows also had the operations of other 
 
 # Without the thunk metadata: the buffer is known by its name, and only
 # kernel names match (every HLO instruction a candidate): loop_add_fusion.1,
-# input_reduce_fusion.3, fusion.7; the buffer keeps 610 - 300 = 310us.
+# input_reduce_fusion.3, fusion.7; the buffer keeps the busy time of the
+# others: gemm and splitK [+100, +320], unknown_kernel 50, the memset 10:
+# 280us (the 30us gap is idle).
 { echo "$HEAD"; exec_ranges 0 10000000 10; node_ops 10000000 12; } | mk nometa
 same nometa <<'W'
-command_buffer_1|10.2|0.31|command_buffer_1
+command_buffer_1|10.2|0.28|command_buffer_1
 fusion.0|10|0.1|
 fusion.6|10.9|0.1|
 fusion.7|10.7|0.1|command_buffer_1
 input_reduce_fusion.3|10.55|0.1|command_buffer_1
 loop_add_fusion.1|10.2|0.1|command_buffer_1
 W
-check "nometa: thunk time as planted" totals nometa 0.81
+check "nometa: thunk time as planted" totals nometa 0.78
 # unmatched: 200 + 20 + 50 + 10 = 280 of 580 us.
 grep -q "4 of 7 graph operations (48.3% of their GPU time)" "$T/nometa.err" && ok || notok "nometa: the note: $(cat "$T/nometa.err")"
 
 # Graph-level trace (nsys's default): the launch is one
 # CUPTI_ACTIVITY_KIND_GRAPH_TRACE row [G, G+610us] with the launch's
 # correlation id; the buffer's row carries all of it, no inner rows, and
-# one note says how to see inside (issue 18 item 5).
+# one note says how to see inside.
 { echo "$HEAD"; echo "$META"; exec_ranges 0 10000000 10
   echo "graph 10200000 10810000 12 0x1000064000000 0 7 1"; } | mk graph
 same graph <<'W'
@@ -190,9 +202,11 @@ rows nograph | grep -q command_buffer && notok "nograph: a buffer row without GP
 # says nothing, names still match.  Execution 0 from G = 10.2 ms:
 #   loop_add_fusion_1 [G, +100] stream 7, fusion_7 [+50, +150] stream 8,
 #   sm90_xmma_gemm [+100, +200] stream 7 (unmatched: no order rule)
-#   buffer [G, G+200]: inner spans 100 + 100 = 200 = the buffer: it keeps 0.
+#   buffer [G, G+200]: inner rows 100 + 100, the buffer keeps the gemm's
+#   100.
 # Execution 1 from G = 20.2 ms: loop_add_fusion_1 [G, +150], fusion_7
-#   [+50, +200]: spans 150 + 150 > 200: the buffer is not split.
+#   [+50, +200]: inner rows 150 + 150 (overlapping, as the two thunks'
+#   ranges would without command buffers), the buffer keeps 0.
 conc_ops() {
 	g=$(($1 + 200000)) c=$2
 	echo "kernel $g $((g + $3)) $c 0x1000064000000 0 7 31 loop_add_fusion_1
@@ -203,24 +217,26 @@ kernel $((g + 50000)) $((g + $4)) $c 0x1000064000000 0 8 36 fusion_7"
 { echo "$HEAD"; echo "$META"; exec_ranges 0 10000000 10; conc_ops 10000000 12 100000 150000 gemm
   exec_ranges 100000 20000000 20; conc_ops 20000000 22 150000 200000 -; } | mk conc
 same conc <<'W'
-command_buffer_1|10.2|0|command_buffer_1
+command_buffer_1|10.2|0.1|command_buffer_1
 fusion.0|10|0.1|
 fusion.6|10.9|0.1|
 fusion.7|10.25|0.1|command_buffer_1
 loop_add_fusion.1|10.2|0.1|command_buffer_1
 W
-check "conc: thunk time as planted" totals conc 0.4
-$X -f thunk "$T/conc/conc.sqlite" 2>/dev/null | awk -F'\t' '$2 == 1 && $18 != "" { print $3 "|" $8 }' > "$T/conc.1"
-[ "$(cat "$T/conc.1")" = "command_buffer_1|0.2" ] && ok || notok "conc: execution 1 not split: $(cat "$T/conc.1")"
-# 5 operations: 1 unmatched (100us) + 2 of the unsplit buffer (300us) of 600us.
-grep -q "3 of 5 graph operations (66.7% of their GPU time)" "$T/conc.err" &&
-    grep -q "1 command-buffer executions not split" "$T/conc.err" && ok || notok "conc: notes: $(cat "$T/conc.err")"
+check "conc: thunk time as planted" totals conc 0.5
+$X -f thunk "$T/conc/conc.sqlite" 2>/dev/null | awk -F'\t' '$2 == 1 && $18 != "" { print $3 "|" $8 }' | sort > "$T/conc.1"
+printf 'command_buffer_1|0\nfusion.7|0.15\nloop_add_fusion.1|0.15\n' | cmp -s - "$T/conc.1" && ok ||
+    notok "conc: execution 1 split: $(cat "$T/conc.1")"
+# 5 operations: 1 unmatched (100us) of 600us.
+grep -q "1 of 5 graph operations (16.7% of their GPU time)" "$T/conc.err" &&
+    [ "$(wc -l < "$T/conc.err")" -eq 1 ] && ok || notok "conc: notes: $(cat "$T/conc.err")"
 
 # A collective inside a buffer (placed by order: the NCCL kernel has its
 # library's name): all-reduce [10.0, 10.3] ms, fusion_1 [10.3, 10.4], a
-# 200us gap, fusion_3 [10.6, 10.7].  The buffer keeps 0.2 ms from its
-# start, which is no interval: it hides nothing of the all-reduce
-# (ProjDurHiddenMs 0, the whole 0.3 ms exposed).
+# 200us gap, fusion_3 [10.6, 10.7].  Every operation is matched: the
+# buffer keeps 0 (the gap is idle), which is no interval: it hides
+# nothing of the all-reduce (ProjDurHiddenMs 0, the whole 0.3 ms
+# exposed).
 { echo "thread 0x1000064000064 XlaLauncher:#global=0,local=0,process=0,slice=0#
 domain 1 0x1000064000064 1 0 TSL
 hlo 5 jit_f fusion.1:fusion all-reduce.2:all-reduce fusion.3:fusion
@@ -233,12 +249,12 @@ kernel 10300000 10400000 2 0x1000064000000 0 7 31 fusion_1
 kernel 10600000 10700000 2 0x1000064000000 0 7 33 fusion_3"; } | tee "$T/comm.spec" | mk comm
 same comm <<'W'
 all-reduce.2|10|0.3|command_buffer_1
-command_buffer_1|10|0.2|command_buffer_1
+command_buffer_1|10|0|command_buffer_1
 fusion.1|10.3|0.1|command_buffer_1
 fusion.3|10.6|0.1|command_buffer_1
 W
 awk -F'\t' '$3 == "all-reduce.2" { print $13, $14 }' "$T/comm.thunk" | grep -qx "1 0" && ok || notok "comm: hidden time of the all-reduce: $(cat "$T/comm.thunk")"
-check "comm: thunk time as planted" totals comm 0.7
+check "comm: thunk time as planted" totals comm 0.5
 # Compute that overlaps itself (two streams): all-reduce.2 [10.0, 10.4]
 # ms, fusion.1 [10.05, 10.3] and fusion.3 [10.1, 10.45], each a thunk of
 # its own.  The all-reduce is hidden by their union, [10.05, 10.4]: 0.35
@@ -353,5 +369,191 @@ mkdir -p "$T/j0" "$T/j2"
 $X -j 0 -o "$T/j0" "$T/node/node.sqlite" "$T/conc/conc.sqlite" 2>/dev/null &&
     $X -j 2 -o "$T/j2" "$T/node/node.sqlite" "$T/conc/conc.sqlite" 2>/dev/null &&
     cmp -s "$T/j0/thunk.tsv" "$T/j2/thunk.tsv" && ok || notok "-j 2 thunk frame differs from -j 0"
+
+# ---- repeats and idle time inside a buffer, against the same run
+# traced without command buffers ----
+# Module jit_r (program 8): the buffer command_buffer_2 holds copy_fusion
+# (a loop body XLA runs 8 times), gemm.1 (a cuBLAS call: two kernels) and
+# add.2; fusion.9 runs after it with a range of its own.  Execution E
+# (0, 1, 2): CPU from B = E * 100 us, GPU from G = 10 ms + E * 10 ms (ns):
+#   copy_fusion i = 0..7   [G + 3000i, +2400]   (600 idle after each)
+#   cublas_gemm, splitK    [G+25000, +5000], [G+30000, +500]
+#   add_2                  [G+31000, +2000]
+#   fusion_9               [G+40000, +2000]
+# Without command buffers each execution of an operation is a thunk
+# range of its own (copy_fusion ThunkExecution 0-7), so per execution
+# 8 x 2400 + 5500 + 2000 + 2000 = 28700 ns of thunk time.  With them,
+# XLA's warm-up runs execution 0 as plain thunks whose ranges nest in
+# the buffer's; executions 1 and 2 launch the graph (one call, every
+# operation with a graph node and the launch's correlation id).  The
+# buffer spans [G, G+33000]: 33000 ns, of which 2100 idle.
+RHEAD='thread 0x1000064000064 XlaLauncher:#global=0,local=0,process=0,slice=0#
+domain 1 0x1000064000064 1 0 TSL
+hlo 8 jit_r copy_fusion:fusion gemm.1:custom-call add.2:fusion fusion.9:fusion
+thunkmeta 8 jit_r command_buffer_2:kCommandBuffer -:kSequential copy_fusion:kKernel gemm.1:kGemm add.2:kKernel fusion.9:kKernel'
+GT=0x1000064000064 GP=0x1000064000000
+# rep_exec E FORM: plain (no buffer), warm (plain thunks in the buffer's
+# range) or graph.
+rep_exec() {
+	b=$(($1 * 100000)) g=$((10000000 + $1 * 10000000)) id=$((100 * $1 + 10))
+	echo "nvtx $id 59 $GT $((b + 1000)) $((b + 90000)) - 1 XlaModule:#hlo_module=jit_r,program_id=8#"
+	[ "$2" = plain ] || echo "nvtx $((id + 1)) 59 $GT $((b + 1300)) $((b + 1500)) - 1 Thunk:#hlo_op=command_buffer_2#"
+	if [ "$2" = graph ]; then
+		c=$((id + 1)) node=41
+		echo "call $GT $((b + 1400)) $((b + 1410)) $c 0"
+	fi
+	# the operations: k 0..9 (8 copies, the gemm, add.2)
+	for k in 0 1 2 3 4 5 6 7 8 9; do
+		if [ "$2" != graph ]; then
+			c=$((id + 2 + k)) node=-
+			case $k in 8) op=gemm.1 ;; 9) op=add.2 ;; *) op=copy_fusion ;; esac
+			echo "nvtx $c 59 $GT $((b + 1310 + 15 * k)) $((b + 1320 + 15 * k)) - 1 Thunk:#hlo_op=$op#"
+			echo "call $GT $((b + 1312 + 15 * k)) $((b + 1314 + 15 * k)) $c 0"
+		fi
+		case $k in
+		8) echo "kernel $((g + 25000)) $((g + 30000)) $c $GP 0 7 $node cublas_gemm"
+		   [ "$node" = - ] || node=$((node + 1))
+		   echo "kernel $((g + 30000)) $((g + 30500)) $c $GP 0 7 $node splitKreduce_kernel" ;;
+		9) echo "kernel $((g + 31000)) $((g + 33000)) $c $GP 0 7 $node add_2" ;;
+		*) echo "kernel $((g + 3000 * k)) $((g + 3000 * k + 2400)) $c $GP 0 7 $node copy_fusion" ;;
+		esac
+		[ "$node" = - ] || node=$((node + 1))
+	done
+	echo "nvtx $((id + 20)) 59 $GT $((b + 1600)) $((b + 1700)) - 1 Thunk:#hlo_op=fusion.9#
+call $GT $((b + 1650)) $((b + 1660)) $((id + 20)) 0
+kernel $((g + 40000)) $((g + 42000)) $((id + 20)) $GP 0 7 - fusion_9"
+}
+{ echo "$RHEAD"; rep_exec 0 warm; rep_exec 1 graph; rep_exec 2 graph; } | mk rep
+{ echo "$RHEAD"; rep_exec 0 plain; rep_exec 1 plain; rep_exec 2 plain; } | mk plain
+# Execution 1 with command buffers: a row per execution of copy_fusion
+# (ThunkExecution 0-7, 2.4 us each, 3 us apart), gemm.1 over its two
+# kernels, add.2; the buffer keeps 0 (every operation matched: its 2100
+# idle ns are idle).  "Name|ThunkExecution|ProjStartMs|ProjDurMs".
+r1() {
+	$X -f thunk "$T/$1/$1.sqlite" 2> "$T/$1.err" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["ProgramExecution"] == '"$2"' { print $c["Name"] "|" $c["ThunkExecution"] "|" $c["ProjStartMs"] "|" $c["ProjDurMs"] }'
+}
+r1 rep 1 > "$T/rep.1"
+cat > "$T/rep.1.want" <<'W'
+add.2|0|20.031|0.002
+command_buffer_2|0|20|0
+copy_fusion|0|20|0.0024
+copy_fusion|1|20.003|0.0024
+copy_fusion|2|20.006|0.0024
+copy_fusion|3|20.009|0.0024
+copy_fusion|4|20.012|0.0024
+copy_fusion|5|20.015|0.0024
+copy_fusion|6|20.018|0.0024
+copy_fusion|7|20.021|0.0024
+fusion.9|0|20.04|0.002
+gemm.1|0|20.025|0.0055
+W
+if cmp -s "$T/rep.1.want" "$T/rep.1"; then ok; else notok "rep: execution 1's rows"; diff "$T/rep.1.want" "$T/rep.1" | head; fi
+# The plain run gives the same rows but the buffer's, at the same times.
+r1 plain 1 > "$T/plain.1"
+grep -v command_buffer "$T/rep.1.want" | cmp -s - "$T/plain.1" && ok || notok "plain: execution 1's rows: $(cat "$T/plain.1")"
+# Execution 0 (warm-up) is plain thunks, as in the plain run: the
+# buffer's range has deeper ranges, so it is no row.
+r1 rep 0 > "$T/rep.0"; r1 plain 0 > "$T/plain.0"
+check "rep: the warm-up execution is the plain run's" cmp "$T/plain.0" "$T/rep.0"
+# Thunk time per module execution: 28700 ns in both, every execution.
+sums() { $X -f thunk "$T/$1/$1.sqlite" 2>/dev/null | col - ProgramExecution ProjDurMs | awk -F'\t' "$AWK_NS"'
+    NR > 1 { s[$1] += ns($2) } END { for (e in s) print e, s[e] }' | sort; }
+printf '0 28700\n1 28700\n2 28700\n' > "$T/sums.want"
+sums rep > "$T/sums.rep"; sums plain > "$T/sums.plain"
+check "rep: thunk time per execution as planted" cmp "$T/sums.want" "$T/sums.rep"
+check "plain: thunk time per execution as planted" cmp "$T/sums.want" "$T/sums.plain"
+# The same without the warm-up (every execution a graph): the same rows
+# (the 8 copies are 8 rows, not one over 23.4 us with the idle between).
+{ echo "$RHEAD"; rep_exec 0 graph; rep_exec 1 graph; rep_exec 2 graph; } | mk repg
+r1 repg 1 > "$T/repg.1"
+check "repg: execution 1's rows" cmp "$T/rep.1.want" "$T/repg.1"
+sums repg > "$T/sums.repg"
+check "repg: thunk time per execution as planted" cmp "$T/sums.want" "$T/sums.repg"
+# 22 graph operations, all matched.
+grep -q "rep.sqlite: command buffers: 0 of 22 graph operations (0.0% of their GPU time) match no HLO operation" "$T/rep.err" &&
+    ok || notok "rep: the note: $(cat "$T/rep.err")"
+
+# ---- warm-up: the steady state does not mix the two forms ----
+# Nothing compiled in the profile, no communication, --skip 0: every
+# execution of rep is steady by count.  Execution 0 ran the buffer as
+# plain thunks, 1 and 2 (the last) as a graph: 0 is init by its form, in
+# the thunk and the module frame alike, and one note counts it.
+is() { if [ "$2" = "$3" ]; then ok; else notok "$1: got '$2', want '$3'"; fi; }
+WU=$BIN/nsysjax-warmup
+NOTE1="nsysjax-warmup: 1 execution left out of the steady state: its command buffers ran in another form than in the program's last execution (XLA runs a command buffer's first execution as plain thunks, later ones as a CUDA graph)"
+for r in rep plain; do
+	mkdir -p "$T/${r}f"
+	$X -o "$T/${r}f" "$T/$r/$r.sqlite" 2> /dev/null || notok "extract -o $r"
+done
+printf 'ProgramId\n' > "$T/nocompile"
+for f in thunk module; do
+	$WU -s 0 --forms-from "$T/repf/thunk.tsv" "$T/repf/$f.tsv" > "$T/rep.st.$f" 2> "$T/rep.w.$f"
+	is "rep -s 0: steady executions of the $f frame" \
+	    "$(col "$T/rep.st.$f" ProgramExecution | sed 1d | sort -u | tr '\n' ' ')" "1 2 "
+	is "rep -s 0: the note ($f)" "$(cat "$T/rep.w.$f")" "$NOTE1"
+	$WU -c "$T/nocompile" --communication no --forms-from "$T/repf/thunk.tsv" "$T/repf/$f.tsv" > "$T/rep.sc.$f" 2> "$T/rep.wc.$f"
+	check "rep -c: the same steady $f rows" cmp "$T/rep.st.$f" "$T/rep.sc.$f"
+	is "rep -c: the note ($f)" "$(cat "$T/rep.wc.$f")" "$NOTE1"
+	# The plain run has one form: every execution steady, no note.
+	$WU -s 0 --forms-from "$T/plainf/thunk.tsv" "$T/plainf/$f.tsv" > "$T/plain.st.$f" 2> "$T/plain.w.$f"
+	is "plain: steady executions of the $f frame" \
+	    "$(col "$T/plain.st.$f" ProgramExecution | sed 1d | sort -u | tr '\n' ' ')" "0 1 2 "
+	is "plain: no note ($f)" "$(cat "$T/plain.w.$f")" ""
+done
+# The steady state's thunk time per execution is the plain run's.
+is "rep: steady thunk time" "$(col "$T/rep.st.thunk" ProgramExecution ProjDurMs | awk -F'\t' "$AWK_NS"' NR > 1 { s += ns($2) } END { print s }')" 57400
+# Without forms the warm-up execution stays (as before).
+is "rep without --forms-from" "$($WU -s 0 "$T/repf/module.tsv" 2>&1 | col - ProgramExecution | sed 1d | tr '\n' ' ')" "0 1 2 "
+
+# ---- the example run with and without command buffers, per node ----
+# mkexample's run converted to exports twice: as it is, and with
+# jit_train_step's consecutive thunks loop_add_fusion,
+# input_reduce_fusion.1, gemm_fusion_dot.1 (1.5 us idle between each
+# two) as command_buffer_9 traced per graph node, its first execution
+# the warm-up (mkexport archive -g).  Every node is matched by name, so
+# each execution's thunk time is the plain run's (to the ns), every row
+# is the plain run's but the buffer's, and the buffer's row is 0.
+if [ -x "$MKEXAMPLE" ]; then
+	"$MKEXAMPLE" "$T/exn" > /dev/null 2>&1 || notok "mkexample"
+	for r in rank0 rank1; do
+		for v in p g; do
+			mkdir -p "$T/exn$v/$r"
+			cp -R "$T/exn/$r/dump" "$T/exn$v/$r/"
+		done
+		"$MKEXPORT" archive "$T/exn/$r" "$T/exnp/$r/$r.sqlite" || notok "mkexport $r"
+		"$MKEXPORT" archive -g jit_train_step:command_buffer_9:loop_add_fusion:gemm_fusion_dot.1 \
+		    "$T/exn/$r" "$T/exng/$r/$r.sqlite" || notok "mkexport -g $r"
+	done
+	for v in p g; do
+		mkdir -p "$T/exn$v.f"
+		$X -o "$T/exn$v.f" "$T/exn$v/rank0" "$T/exn$v/rank1" 2> "$T/exn$v.err" || notok "extract exn$v: $(cat "$T/exn$v.err")"
+	done
+	xsum() { col "$1" ProgramId ProgramExecution Device ProjDurMs ProjDurHiddenMs | awk -F'\t' "$AWK_NS"'
+	    NR > 1 { s[$1 " " $2 " " $3] += ns($4) + ns($5) } END { for (k in s) print k, s[k] }' | sort; }
+	xsum "$T/exnp.f/thunk.tsv" > "$T/exn.sum.p"
+	xsum "$T/exng.f/thunk.tsv" > "$T/exn.sum.g"
+	is "example: module executions" "$(wc -l < "$T/exn.sum.g")" 14
+	check "example: thunk time per module execution = the plain run's" cmp "$T/exn.sum.p" "$T/exn.sum.g"
+	COLS="ProgramId ProgramExecution Name ThunkExecution Device ProjDurMs ProjStartMs Communication ProjDurHiddenMs"
+	col "$T/exnp.f/thunk.tsv" $COLS > "$T/exn.rows.p"
+	col "$T/exng.f/thunk.tsv" $COLS | awk -F'\t' '$3 != "command_buffer_9"' > "$T/exn.rows.g"
+	check "example: every row but the buffer's is the plain run's" cmp "$T/exn.rows.p" "$T/exn.rows.g"
+	is "example: the buffer's rows (executions 1-5 of both ranks), 0 each" \
+	    "$(col "$T/exng.f/thunk.tsv" Name ProgramExecution ProjDurMs | awk -F'\t' '$1 == "command_buffer_9" { n++; if ($3 != "0") bad++; e[$2] = 1 }
+	    END { for (k in e) m++; print n + 0, m + 0, bad + 0 }')" "10 5 0"
+	# Its first execution ran plain: with --skip 0 it is left out.
+	$WU -s 0 --forms-from "$T/exng.f/thunk.tsv" "$T/exng.f/module.tsv" > "$T/exn.st" 2> "$T/exn.w"
+	is "example -s 0: steady executions of jit_train_step" \
+	    "$(col "$T/exn.st" Name ProgramExecution | awk -F'\t' '$1 == "jit_train_step" { print $2 }' | sort -u | tr '\n' ' ')" "1 2 3 4 5 "
+	is "example -s 0: the note" "$(cat "$T/exn.w")" "$NOTE1"
+	# The warm-up rule (compiled, communication) already leaves out
+	# executions 0 and 1: no note.
+	$WU -c "$T/exng.f/compile.tsv" --communication-from "$T/exng.f/communication.tsv" \
+	    --forms-from "$T/exng.f/thunk.tsv" "$T/exng.f/module.tsv" > /dev/null 2> "$T/exn.w2"
+	is "example: no note under the warm-up rule" "$(cat "$T/exn.w2")" ""
+else
+	notok "$MKEXAMPLE not built"
+fi
 
 done_testing t16-cmdbuf

@@ -36,6 +36,89 @@ void
 warmup_facts_free(struct warmup_facts *f)
 {
 	strtab_free(&f->compiled);
+	strtab_free(&f->progs);
+	strtab_free(&f->graph);
+	free(f->last);
+}
+
+/* "P\tEXEC" in *BUF (*CAP bytes, grown), its length in *LEN. */
+static const char *
+form_key(char **buf, size_t *cap, const char *p, size_t len, int64_t exec,
+    size_t *klen)
+{
+	mem_grow(buf, cap, len + 24, 1);
+	memcpy(*buf, p, len);
+	*klen = len + (size_t)snprintf(*buf + len, 24, "\t%lld",
+	    (long long)exec);
+	return *buf;
+}
+
+/* Whether field A of R's row holds the same bytes as field B. */
+static int
+same_field(const struct tsv_reader *r, size_t a, size_t b)
+{
+	size_t la, lb;
+	const char *x = tsv_rawfield(r, a, &la), *y = tsv_rawfield(r, b, &lb);
+
+	return la > 0 && la == lb && memcmp(x, y, la) == 0;
+}
+
+int
+warmup_load_forms(struct warmup_facts *f, struct tsv_reader *r)
+{
+	long pc, ec, nc, cc;
+	const char *p, *k;
+	char *buf = NULL;
+	size_t plen, klen, cap = 0, id, i;
+	int64_t exec;
+	int rc, added;
+
+	f->forms = 1;
+	if ((pc = tsv_require(r, "ProgramId")) < 0 ||
+	    (ec = tsv_require(r, "ProgramExecution")) < 0 ||
+	    (nc = tsv_require(r, "Name")) < 0)
+		return -1;
+	cc = tsv_col(r, "CommandBuffer");
+	while ((rc = tsv_next(r)) == 1) {
+		if (tsv_get_i64(r, (size_t)ec, &exec, 0) != 0) {
+			rc = -1;
+			break;
+		}
+		p = tsv_rawfield(r, (size_t)pc, &plen);
+		id = strtab_intern(&f->progs, p, plen, &added);
+		mem_grow(&f->last, &f->caplast, id + 1, sizeof(*f->last));
+		if (added || exec > f->last[id].exec)
+			f->last[id].exec = exec;
+		if (cc >= 0 && same_field(r, (size_t)cc, (size_t)nc)) {
+			k = form_key(&buf, &cap, p, plen, exec, &klen);
+			strtab_intern(&f->graph, k, klen, NULL);
+		}
+	}
+	for (i = 0; rc == 0 && i < f->progs.n; i++) {
+		k = form_key(&buf, &cap, strtab_get(&f->progs, i),
+		    f->progs.len[i], f->last[i].exec, &klen);
+		f->last[i].graph = strtab_find(&f->graph, k, klen) !=
+		    STRTAB_NONE;
+	}
+	free(buf);
+	return rc < 0 ? -1 : 0;
+}
+
+int
+warmup_form_differs(const struct warmup_facts *f, const char *p,
+    size_t len, int64_t exec)
+{
+	char *buf = NULL;
+	const char *k;
+	size_t cap = 0, klen, id;
+	int graph;
+
+	if (!f->forms || (id = strtab_find(&f->progs, p, len)) == STRTAB_NONE)
+		return 0;
+	k = form_key(&buf, &cap, p, len, exec, &klen);
+	graph = strtab_find(&f->graph, k, klen) != STRTAB_NONE;
+	free(buf);
+	return graph != f->last[id].graph;
 }
 
 void
@@ -208,6 +291,13 @@ struct run {
 	char *last;		/* the last ProgramId looked up, */
 	size_t lastlen, lastcap;
 	int lastcompiled;	/* and whether it was compiled */
+	/* The form of the last execution looked up (rows of one execution
+	 * come together), and the executions made init by their form that
+	 * would be steady: [0] STEADY, [1] EDGE (if no communication). */
+	char *fkey, *kbuf;
+	size_t fkeylen, fkeycap, kbufcap;
+	int fdiff;
+	struct strtab excl[2];
 	FILE *spool;		/* undecided rows, or NULL */
 	char *spoolbuf;		/* its stdio buffer: large, fewer syscalls */
 	size_t nsteady, nedge;	/* classes of the rows in the spool */
@@ -226,6 +316,31 @@ compiled_cached(struct run *x, const char *p, size_t len)
 	x->lastlen = len;
 	x->lastcompiled = warmup_compiled(x->f, p, len);
 	return x->lastcompiled;
+}
+
+/* Whether execution EXEC of P is in another form than P's steady one,
+ * and if it would be steady otherwise (class C), count it.  The key is
+ * built in kbuf and swapped with fkey when new: no allocation per row. */
+static int
+form_cached(struct run *x, const char *p, size_t len, int64_t exec,
+    enum warmup_class c)
+{
+	size_t klen, t;
+	char *tp;
+
+	if (!x->f->forms)
+		return 0;
+	form_key(&x->kbuf, &x->kbufcap, p, len, exec, &klen);
+	if (x->fkey != NULL && klen == x->fkeylen &&
+	    memcmp(x->kbuf, x->fkey, klen) == 0)
+		return x->fdiff;
+	tp = x->fkey, x->fkey = x->kbuf, x->kbuf = tp;
+	t = x->fkeycap, x->fkeycap = x->kbufcap, x->kbufcap = t;
+	x->fkeylen = klen;
+	x->fdiff = warmup_form_differs(x->f, p, len, exec);
+	if (x->fdiff && c != WARMUP_INIT)
+		strtab_intern(&x->excl[c == WARMUP_EDGE], x->fkey, klen, NULL);
+	return x->fdiff;
 }
 
 static int
@@ -298,9 +413,11 @@ spool_open(char *buf)
 	return fp;
 }
 
-/* Keep a row of class C for later: class byte, raw line, LF. */
+/* Keep a row of class C (its form differing: DIFF) for later: class
+ * byte, raw line, LF. */
 static int
-spool_put(struct run *x, enum warmup_class c, const char *line, size_t len)
+spool_put(struct run *x, enum warmup_class c, int diff, const char *line,
+    size_t len)
 {
 	if (x->spool == NULL) {
 		if (x->spoolbuf == NULL)
@@ -308,16 +425,16 @@ spool_put(struct run *x, enum warmup_class c, const char *line, size_t len)
 		if ((x->spool = spool_open(x->spoolbuf)) == NULL)
 			return -1;
 	}
-	putc('0' + (int)c, x->spool);
+	putc('0' + (int)c + (diff ? 4 : 0), x->spool);
 	fwrite(line, 1, len, x->spool);
 	putc('\n', x->spool);
 	if (ferror(x->spool))
 		return err_fail("temporary file: write error: %s",
 		    strerror(errno));
 	x->st->spooled++;
-	if (c == WARMUP_STEADY)
+	if (c == WARMUP_STEADY && !diff)
 		x->nsteady++;
-	else if (c == WARMUP_EDGE)
+	else if (c == WARMUP_EDGE && !diff)
 		x->nedge++;
 	return 0;
 }
@@ -341,10 +458,11 @@ spool_replay(struct run *x, int fallback)
 	if (fflush(x->spool) != 0 || fseek(x->spool, 0, SEEK_SET) != 0)
 		rc = err_fail("temporary file: %s", strerror(errno));
 	while (rc == 0 && (n = getline(&x->buf, &x->cap, x->spool)) > 0) {
-		enum warmup_class c = (enum warmup_class)(x->buf[0] - '0');
+		enum warmup_class c = (enum warmup_class)((x->buf[0] - '0') & 3);
+		int diff = (x->buf[0] - '0') >> 2;
 
 		rc = emit(x, x->buf + 1, (size_t)n - 2,
-		    fallback || warmup_steady(c, x->comm));
+		    fallback || (!diff && warmup_steady(c, x->comm)));
 	}
 	if (rc == 0 && ferror(x->spool))
 		rc = err_fail("temporary file: read error: %s", strerror(errno));
@@ -374,6 +492,7 @@ row(struct run *x, struct tsv_reader *r)
 	size_t plen, llen;
 	enum warmup_class c;
 	int64_t exec;
+	int diff;
 
 	if (tsv_get_i64(r, (size_t)x->execcol, &exec, 0) != 0)
 		return -1;
@@ -382,12 +501,13 @@ row(struct run *x, struct tsv_reader *r)
 	p = tsv_rawfield(r, (size_t)x->pidcol, &plen);
 	c = classify(x->f->skip >= 0 ? 0 : compiled_cached(x, p, plen),
 	    x->f->skip, exec);
+	diff = form_cached(x, p, plen, exec, c);
 	if (row_text(x, r, &line, &llen) != 0)
 		return -1;
 	x->st->rows++;
 	if (decided(x))
-		return emit(x, line, llen, warmup_steady(c, x->comm));
-	if (spool_put(x, c, line, llen) != 0)
+		return emit(x, line, llen, !diff && warmup_steady(c, x->comm));
+	if (spool_put(x, c, diff, line, llen) != 0)
 		return -1;
 	if (x->comm != WARMUP_COMM_INPUT && spool_has_steady(x)) {
 		x->seen_steady = 1;
@@ -407,6 +527,8 @@ finish(struct run *x)
 	if (!decided(x))
 		fallback = warmup_fallback(x->st->rows, spool_has_steady(x));
 	x->st->fallback = fallback;
+	x->st->form_excluded = fallback ? 0 : x->excl[0].n +
+	    (x->comm == WARMUP_COMM_NO ? x->excl[1].n : 0);
 	return spool_replay(x, fallback);
 }
 
@@ -498,5 +620,9 @@ warmup_run(struct filter *in, struct tsv_writer *out,
 	free(x.spoolbuf);
 	free(x.last);
 	free(x.buf);
+	free(x.fkey);
+	free(x.kbuf);
+	strtab_free(&x.excl[0]);
+	strtab_free(&x.excl[1]);
 	return rc < 0 ? -1 : 0;
 }

@@ -17,9 +17,19 @@
  * compile frame is initialisation as a whole (the reference puts it into
  * its init frames and leaves it out of steady).
  *
+ * Command buffers' forms (openxla/xla PR 33073): XLA runs a command
+ * buffer's first execution as plain thunks (warm-up), the second
+ * captures the CUDA graph and later ones replay or update it, so the two
+ * forms must not mix in the steady state.  An execution (ProgramId,
+ * ProgramExecution) is in graph form when the thunk frame has a
+ * command-buffer row for it (CommandBuffer equal to Name), else plain; a
+ * program's steady form is its last execution's, and an execution that
+ * would be steady in the other form is initialisation (counted).
+ *
  * The facts travel in the open: the compiled ProgramIds come from a TSV
  * with a ProgramId column (the compile frame), communication from an
- * option, from a file, or from the input's own Communication column.
+ * option, from a file, or from the input's own Communication column,
+ * the forms from a thunk frame.
  *
  * Rows are decided one by one; only rows that cannot be decided yet (the
  * input's Communication column has not shown a 1, or no row has been
@@ -56,11 +66,23 @@ enum warmup_class { WARMUP_INIT, WARMUP_EDGE, WARMUP_STEADY };
 /* What is written: steady rows, init rows, or every row marked. */
 enum warmup_mode { WARMUP_OUT_STEADY, WARMUP_OUT_INIT, WARMUP_OUT_MARK };
 
+/* A program's last execution in the thunk frame, and its form. */
+struct warmup_last {
+	int64_t exec;
+	int graph;		/* 1: graph form (see above) */
+};
+
 struct warmup_facts {
 	struct strtab compiled;	/* ProgramIds (as escaped in TSV) compiled */
 	int communication;	/* WARMUP_COMM_* */
 	int64_t skip;		/* >= 0: explicit count for every program;
 				 * -1: from the two facts */
+	/* Forms (warmup_load_forms): programs, their last[id], and the
+	 * executions "ProgramId\tProgramExecution" in graph form. */
+	int forms;		/* 1: loaded */
+	struct strtab progs, graph;
+	struct warmup_last *last;
+	size_t caplast;
 };
 
 struct warmup_stats {
@@ -70,6 +92,8 @@ struct warmup_stats {
 	int communication;	/* the fact used: 0 or 1; -1 under a skip
 				 * count or for the compile frame */
 	int fallback;		/* 1: nothing was steady, all rows kept */
+	size_t form_excluded;	/* executions (ProgramId, ProgramExecution)
+				 * made init by their form (after fallback) */
 	int compile_frame;	/* 1: input was a compile frame, all init */
 };
 
@@ -121,6 +145,23 @@ int warmup_load_communication(struct tsv_reader *r, int *yes);
  * err message for an unreadable file or a bad row.
  */
 int warmup_prescan_communication(char *const *files, size_t n, int *yes);
+
+/*
+ * Read the forms from R (a thunk frame: ProgramId, ProgramExecution,
+ * Name, CommandBuffer; without CommandBuffer every execution is plain).
+ * Memory: one entry per program and per execution in graph form.
+ * Returns 0, or -1 with an err message: "NAME: missing column 'X'",
+ * "NAME:LINE: column ProgramExecution: not an integer", a bad row.
+ */
+int warmup_load_forms(struct warmup_facts *f, struct tsv_reader *r);
+
+/*
+ * Whether execution EXEC of program P (LEN bytes, escaped) is in another
+ * form than P's steady one: 0 without forms or for a program the thunk
+ * frame does not hold.
+ */
+int warmup_form_differs(const struct warmup_facts *f, const char *p,
+    size_t len, int64_t exec);
 
 /* Whether F holds ProgramId P (LEN bytes, escaped) as compiled. */
 int warmup_compiled(const struct warmup_facts *f, const char *p, size_t len);
@@ -180,6 +221,8 @@ struct warmup_rewrite {
  * rewrites the rows (NULL: none).  Columns
  * read: ProgramId and ProgramExecution (integer), and Communication (0 or
  * 1) when F->communication is WARMUP_COMM_INPUT and no skip count is set.
+ * With forms, a row that would be steady is init when its execution's
+ * form differs (warmup_form_differs).
  * ST receives the counts and the facts used; the caller reports a
  * fallback (ST->fallback) as a warning.
  *

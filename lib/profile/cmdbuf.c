@@ -42,7 +42,7 @@ void
 cmdbuf_members_add(struct cmdbuf_members *m, const char *name,
     const char *kind)
 {
-	size_t len = strlen(name), i, id, cap = m->n;
+	size_t len = strlen(name), i, id;
 	char *s = mem_strdup(name);
 	int added;
 
@@ -50,14 +50,12 @@ cmdbuf_members_add(struct cmdbuf_members *m, const char *name,
 	for (i = 0; i < len; i++)
 		if (s[i] == '.' || s[i] == '-')
 			s[i] = '_';
-	mem_grow(&m->name, &cap, m->n + 1, sizeof(*m->name));
-	m->kind = mem_realloc(m->kind, cap, sizeof(*m->kind));
-	m->first = mem_realloc(m->first, cap, sizeof(*m->first));
-	m->name[m->n] = name;
-	m->kind[m->n] = kind;
+	mem_grow(&m->v, &m->cap, m->n + 1, sizeof(*m->v));
+	m->v[m->n].name = name;
+	m->v[m->n].kind = kind;
 	id = strtab_intern(&m->norm, s, len, &added);
 	if (added)
-		m->first[id] = m->n;
+		m->v[id].first = m->n;	/* id <= n: a slot in use or this */
 	m->n++;
 	free(s);
 }
@@ -85,9 +83,7 @@ cmdbuf_members_meta(struct cmdbuf_members *m, const struct thunkmeta *t,
 void
 cmdbuf_members_free(struct cmdbuf_members *m)
 {
-	free(m->name);
-	free(m->kind);
-	free(m->first);
+	free(m->v);
 	strtab_free(&m->norm);
 	memset(m, 0, sizeof(*m));
 }
@@ -101,11 +97,11 @@ by_name(const struct cmdbuf_members *m, const char *name)
 	if (len == 0 || m->n == 0)
 		return -1;
 	if ((id = strtab_find(&m->norm, name, len)) != STRTAB_NONE)
-		return (long)m->first[id];
+		return (long)m->v[id].first;
 	while (--len > 0)
 		if ((name[len] == '_' || name[len] == '.') &&
 		    (id = strtab_find(&m->norm, name, len)) != STRTAB_NONE)
-			return (long)m->first[id];
+			return (long)m->v[id].first;
 	return -1;
 }
 
@@ -119,6 +115,7 @@ by_name(const struct cmdbuf_members *m, const char *name)
  */
 struct placeable {
 	size_t *pc, *next;
+	size_t n;		/* members */
 };
 
 static void
@@ -127,43 +124,55 @@ placeable_init(struct placeable *pl, const struct cmdbuf_members *m,
 {
 	size_t i;
 
+	pl->n = m->n;
 	pl->pc = mem_calloc(m->n + 1, sizeof(*pl->pc));
 	pl->next = mem_calloc(m->n + 1, sizeof(*pl->next));
 	for (i = 0; i < m->n; i++)
 		pl->pc[i + 1] = pl->pc[i] + (!named[i] &&
-		    !is_container(m->kind ? m->kind[i] : NULL));
+		    !is_container(m->v[i].kind));
 	pl->next[m->n] = m->n;
 	for (i = m->n; i-- > 0;)
 		pl->next[i] = pl->pc[i + 1] > pl->pc[i] ? i : pl->next[i + 1];
 }
 
+/* The first placeable member at or after I, wrapping around the end. */
+static size_t
+next_wrap(const struct placeable *pl, size_t i)
+{
+	i = pl->next[i < pl->n ? i : pl->n];
+	return i < pl->n ? i : pl->next[0];
+}
+
 /*
  * The run of unmatched operations [LO, HI) lies between members PA and
  * PB (exclusive; -1 and m->n at the ends): give it to the placeable
- * members there, all to one or one each.  O(HI - LO).
+ * members there, all to one or one each.  When PB does not come after
+ * PA (a loop's body again, as its repeats run), the members between
+ * them wrap around the buffer's end.  O(HI - LO).
  */
 static void
 by_order(const struct placeable *pl, long pa, long pb, size_t lo,
-    size_t hi, long *assign)
+    size_t hi, struct cmdbuf_assign *a)
 {
 	size_t np, i, k;
 
-	if (pa >= pb)
-		return;
-	np = pl->pc[pb] - pl->pc[pa + 1];
+	if (pa < pb)
+		np = pl->pc[pb] - pl->pc[pa + 1];
+	else
+		np = pl->pc[pl->n] - pl->pc[pa + 1] + pl->pc[pb];
 	if (np == 0 || (np != 1 && np != hi - lo))
 		return;
-	i = pl->next[pa + 1];
+	i = next_wrap(pl, (size_t)(pa + 1));
 	for (k = lo; k < hi; k++) {
-		assign[k] = (long)i;
+		a[k].member = (long)i;
 		if (np != 1)
-			i = pl->next[i + 1];
+			i = next_wrap(pl, i + 1);
 	}
 }
 
 int
 cmdbuf_match(const struct cmdbuf_op *ops, size_t n,
-    const struct cmdbuf_members *m, long *assign)
+    const struct cmdbuf_members *m, struct cmdbuf_assign *a)
 {
 	/* Which members a name matched: for the order rule only (without
 	 * metadata M holds every instruction of the module). */
@@ -179,22 +188,23 @@ cmdbuf_match(const struct cmdbuf_op *ops, size_t n,
 			concurrent = 1;
 		if (ops[i].end > maxend)
 			maxend = ops[i].end;
-		assign[i] = by_name(m, ops[i].name);
-		if (assign[i] >= 0 && named)
-			named[assign[i]] = 1;
+		a[i].member = by_name(m, ops[i].name);
+		a[i].by_name = a[i].member >= 0;
+		if (a[i].member >= 0 && named)
+			named[a[i].member] = 1;
 	}
 	if (m->ordered && !concurrent) {
 		placeable_init(&pl, m, named);
 		for (i = 0, pa = -1; i < n; i = lo) {
-			if (assign[i] >= 0) {
-				pa = assign[i];
+			if (a[i].member >= 0) {
+				pa = a[i].member;
 				lo = i + 1;
 				continue;
 			}
-			for (lo = i; lo < n && assign[lo] < 0; lo++)
+			for (lo = i; lo < n && a[lo].member < 0; lo++)
 				;
-			by_order(&pl, pa, lo < n ? assign[lo] :
-			    (long)m->n, i, lo, assign);
+			by_order(&pl, pa, lo < n ? a[lo].member :
+			    (long)m->n, i, lo, a);
 		}
 		free(pl.pc);
 		free(pl.next);
@@ -203,106 +213,101 @@ cmdbuf_match(const struct cmdbuf_op *ops, size_t n,
 	return concurrent;
 }
 
-/* One inner row being built: a member's operations. */
+/* One inner row being built: an execution of a member. */
 struct seg {
 	long member;
-	size_t first;		/* index of its first operation */
 	int64_t s, e;		/* span, ns */
 };
 
-static int
-cmp_seg_member(const void *pa, const void *pb)
-{
-	const struct seg *a = pa, *b = pb;
-
-	if (a->member != b->member)
-		return a->member < b->member ? -1 : 1;
-	return (a->first > b->first) - (a->first < b->first);
-}
-
-static int
-cmp_seg_first(const void *pa, const void *pb)
-{
-	const struct seg *a = pa, *b = pb;
-
-	return (a->first > b->first) - (a->first < b->first);
-}
-
-/* The inner rows of ASSIGN, in order of their first operation, into a
- * new array *OUT; returns their number.  O(n log n). */
+/*
+ * The executions of A, in order of their first operation, into a new
+ * array *OUT; returns their number.  An operation matched by name starts
+ * an execution; one placed by order joins its predecessor's when that
+ * went to the same member (one run), else starts one.  O(n).
+ */
 static size_t
-segments(const struct cmdbuf_op *ops, size_t n, const long *assign,
-    struct seg **out)
+executions(const struct cmdbuf_op *ops, size_t n,
+    const struct cmdbuf_assign *a, struct seg **out)
 {
 	struct seg *v = mem_calloc(n + 1, sizeof(*v));
-	size_t k, m = 0, i;
+	size_t k, m = 0;
 
-	for (k = 0; k < n; k++)
-		if (assign[k] >= 0) {
-			v[m].member = assign[k];
-			v[m].first = k;
-			v[m].s = ops[k].start;
-			v[m++].e = ops[k].end;
-		}
-	if (m > 0)
-		qsort(v, m, sizeof(*v), cmp_seg_member);
-	for (k = 0, i = 0; k < m; k++) {
-		if (i > 0 && v[i - 1].member == v[k].member) {
-			if (v[k].s < v[i - 1].s)
-				v[i - 1].s = v[k].s;
-			if (v[k].e > v[i - 1].e)
-				v[i - 1].e = v[k].e;
+	for (k = 0; k < n; k++) {
+		if (a[k].member < 0)
+			continue;
+		if (m > 0 && !a[k].by_name && a[k - 1].member == a[k].member) {
+			if (ops[k].end > v[m - 1].e)
+				v[m - 1].e = ops[k].end;
 			continue;
 		}
-		v[i++] = v[k];
+		v[m].member = a[k].member;
+		v[m].s = ops[k].start;
+		v[m++].e = ops[k].end;
 	}
-	if (i > 0)
-		qsort(v, i, sizeof(*v), cmp_seg_first);
 	*out = v;
-	return i;
+	return m;
+}
+
+/* The measure of the union of the unmatched operations' intervals (OPS
+ * sorted by start), ns. */
+static int64_t
+unmatched_busy(const struct cmdbuf_op *ops, size_t n,
+    const struct cmdbuf_assign *a)
+{
+	int64_t sum = 0, s = 0, e = INT64_MIN;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (a[k].member >= 0)
+			continue;
+		if (ops[k].start > e) {
+			if (e != INT64_MIN)
+				sum += e - s;
+			s = ops[k].start;
+			e = ops[k].end;
+		} else if (ops[k].end > e) {
+			e = ops[k].end;
+		}
+	}
+	if (e != INT64_MIN)
+		sum += e - s;
+	return sum;
 }
 
 size_t
 cmdbuf_split(struct frames *f, size_t t, const char *buf,
-    const struct cmdbuf_op *ops, size_t n, const long *assign,
+    const struct cmdbuf_op *ops, size_t n, const struct cmdbuf_assign *a,
     const struct cmdbuf_members *m, struct cmdbuf_stats *st)
 {
 	struct seg *v;
-	int64_t sum = 0;
-	size_t k, nv = segments(ops, n, assign, &v);
+	int64_t keep = unmatched_busy(ops, n, a);
+	size_t k, nv = executions(ops, n, a, &v);
 
 	st->nbuf++;
 	st->nops += n;
-	for (k = 0; k < n; k++)
+	for (k = 0; k < n; k++) {
 		st->ns += ops[k].end - ops[k].start;
-	for (k = 0; k < nv; k++)
-		sum += v[k].e - v[k].s;
-	if (sum > f->thunks[t].dur) {
-		st->nrefused++;
-		free(v);
-		return 0;
-	}
-	for (k = 0; k < n; k++)
-		if (assign[k] >= 0) {
+		if (a[k].member >= 0) {
 			st->nmatched++;
 			st->ns_matched += ops[k].end - ops[k].start;
 		}
+	}
 	mem_grow(&f->thunks, &f->capthunks, f->nthunks + nv,
 	    sizeof(*f->thunks));
 	for (k = 0; k < nv; k++) {
 		struct frames_thunk *in = &f->thunks[f->nthunks++];
 
 		*in = f->thunks[t];
-		in->name = mem_strdup(m->name[v[k].member]);
+		in->name = mem_strdup(m->v[v[k].member].name);
 		in->start = v[k].s;
 		in->dur = v[k].e - v[k].s;
 		in->orig_dur = 0;
 		in->cmdbuf = buf;
 		in->cmdbuf_opened = 0;
 	}
-	f->thunks[t].dur -= sum;
 	f->thunks[t].cmdbuf = buf;
-	f->thunks[t].cmdbuf_opened = nv > 0;
+	f->thunks[t].cmdbuf_opened = nv > 0 || keep != f->thunks[t].dur;
+	f->thunks[t].dur = keep;
 	free(v);
 	return nv;
 }

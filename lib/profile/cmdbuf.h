@@ -1,5 +1,5 @@
 /*
- * cmdbuf: XLA command buffers (CUDA graphs) in the thunk frame (issue 18).
+ * cmdbuf: XLA command buffers (CUDA graphs) in the thunk frame.
  *
  * A thunk is a command buffer when XLA's thunk metadata dump
  * (formats/thunkmeta.h) gives it the kind kCommandBuffer, else when its
@@ -22,20 +22,31 @@
  *     thunks between those two in the buffer that no name matched and
  *     that are not containers (kSequential, kWhile, kConditional,
  *     kCommandBuffer): all of the run to one such thunk when it is alone,
- *     one operation each when their numbers agree, else none.
+ *     one operation each when their numbers agree, else none (between a
+ *     later thunk and an earlier or the same one, as a loop's body runs
+ *     again, the thunks between wrap around the buffer's end).
  *  What nothing explains stays on the buffer's row.
  *
- * An inner row: its instruction's name, GPU start = its first
- * operation's, duration = last end - first start, OrigStart the buffer's,
- * OrigDur 0.  The buffer's row keeps its start and only the time the
- * inner rows do not explain (buffer duration - their sum, possibly 0),
- * so the sum of thunk time per module is unchanged; what it keeps is a
- * sum, not an interval, so it takes no part in hidden communication time
- * (frames.h, cmdbuf_opened).  Limits: when the
- * operations run concurrently (XLA's kConcurrentRegions, several
- * streams), order says nothing, so only names match; and when the
- * inner rows' spans then overlap (their sum exceeds the buffer's
- * duration) the buffer is not split at all.
+ * Each execution of an operation is an inner row: an operation matched
+ * by name starts one (XLA launches each kernel of a fusion from a thunk
+ * of its own, so a kernel named again, as in a loop or an unrolled
+ * repeat, is another execution), and the operations a run gives to one
+ * thunk by order are one execution (a cuBLAS call's kernels).  Its
+ * instruction's name, GPU start = its first operation's, duration =
+ * last end - first start, OrigStart the buffer's, OrigDur 0: what the
+ * same thunk's range gives traced without command buffers.
+ *
+ * The buffer's row keeps its start and only the GPU time that no inner
+ * row explains: the union of its unmatched operations' intervals.  Idle
+ * time between the graph's operations is idle, as between thunks, so
+ * where every operation is matched the thunk time of a module execution
+ * is the same run's without command buffers, and the buffer's row is 0.
+ * Unless that is its whole span, what it keeps is a sum, not an
+ * interval, so it takes no part in hidden communication time (frames.h,
+ * cmdbuf_opened).  When operations run
+ * concurrently (XLA's kConcurrentRegions, several streams) order says
+ * nothing, so only names match, and inner rows may overlap as the
+ * thunks' ranges would.
  */
 #ifndef NSYSJAX_CMDBUF_H
 #define NSYSJAX_CMDBUF_H
@@ -56,14 +67,21 @@ struct cmdbuf_op {
 	const char *name;	/* kernel name; "" for a memcpy or memset */
 };
 
+/* One operation a buffer can hold. */
+struct cmdbuf_member {
+	const char *name;	/* instruction name (not owned) */
+	const char *kind;	/* thunk kind, NULL without metadata */
+	/* v[i].first: the first member whose normalised name has id i in
+	 * `norm` (ids are dense and never outnumber the members). */
+	size_t first;
+};
+
 /* The operations a buffer can hold, indexed by normalised name. */
 struct cmdbuf_members {
-	const char **name;	/* instruction names (not owned) */
-	const char **kind;	/* thunk kinds, NULL without metadata */
-	size_t n;
+	struct cmdbuf_member *v;
+	size_t n, cap;
 	int ordered;		/* names in the buffer's order (metadata) */
-	struct strtab norm;	/* normalised name -> first index */
-	size_t *first;		/* strtab id -> member index */
+	struct strtab norm;	/* normalised name -> id (see first) */
 };
 
 /*
@@ -84,29 +102,36 @@ void cmdbuf_members_add(struct cmdbuf_members *m, const char *name,
 
 void cmdbuf_members_free(struct cmdbuf_members *m);
 
+/* Where one operation went: a member index or -1, and how. */
+struct cmdbuf_assign {
+	long member;
+	unsigned char by_name;	/* 1: by name, 0: by order (or none) */
+};
+
 /*
- * Match OPS[0..N) (sorted by GPU start) to M by the rules above: ASSIGN[i]
- * is the member index of operation i, or -1.  Returns 1 when operations
- * overlap in GPU time (concurrent: no order rule), else 0.
+ * Match OPS[0..N) (sorted by GPU start) to M by the rules above into
+ * A[0..N).  Returns 1 when operations overlap in GPU time (concurrent:
+ * no order rule), else 0.
  */
 int cmdbuf_match(const struct cmdbuf_op *ops, size_t n,
-    const struct cmdbuf_members *m, long *assign);
+    const struct cmdbuf_members *m, struct cmdbuf_assign *a);
 
 /* Totals over the buffers split, for the note. */
 struct cmdbuf_stats {
 	size_t nbuf;		/* buffer rows with graph operations */
 	size_t nops, nmatched;	/* operations, of them attributed */
 	int64_t ns, ns_matched;	/* their summed GPU time, ns */
-	size_t nrefused;	/* buffers left whole: overlapping rows */
 };
 
 /*
  * Split thunk row T of F (a command buffer named BUF, a string outliving
- * F) into inner rows by ASSIGN (cmdbuf_match) as said above, appending
- * them to F, and add to ST.  Returns the number of inner rows.
+ * F; its start and duration its launch's operations' span) into inner
+ * rows, one per execution, by A (cmdbuf_match) as said above, appending
+ * them to F, and add to ST.  Row T keeps the union of the unmatched
+ * operations' intervals (ns).  Returns the number of inner rows.  O(n).
  */
 size_t cmdbuf_split(struct frames *f, size_t t, const char *buf,
-    const struct cmdbuf_op *ops, size_t n, const long *assign,
+    const struct cmdbuf_op *ops, size_t n, const struct cmdbuf_assign *a,
     const struct cmdbuf_members *m, struct cmdbuf_stats *st);
 
 #endif

@@ -233,14 +233,14 @@ split(struct cbx *c, struct nsysdb *d, size_t t)
 	const struct cmdbuf_members *mb;
 	struct nsysdb_gop *g;
 	struct cmdbuf_op *ops;
+	struct cmdbuf_assign *a;
 	size_t n, i;
-	long *assign;
 
 	if ((n = nsysdb_graph_ops(d, th->range_id, &g)) == 0)
 		return;
 	mb = members_of(c, m, th->cmdbuf);
 	ops = mem_calloc(n, sizeof(*ops));
-	assign = mem_calloc(n, sizeof(*assign));
+	a = mem_calloc(n, sizeof(*a));
 	for (i = 0; i < n; i++) {
 		ops[i].start = g[i].start;
 		ops[i].end = g[i].end;
@@ -249,9 +249,9 @@ split(struct cbx *c, struct nsysdb *d, size_t t)
 	}
 	qsort(ops, n, sizeof(*ops), cmp_op);
 	reset_span(c, th, ops, n);
-	cmdbuf_match(ops, n, mb, assign);
-	cmdbuf_split(&c->x->fr, t, th->cmdbuf, ops, n, assign, mb, &c->st);
-	free(assign);
+	cmdbuf_match(ops, n, mb, a);
+	cmdbuf_split(&c->x->fr, t, th->cmdbuf, ops, n, a, mb, &c->st);
+	free(a);
 	free(ops);
 	free(g);
 }
@@ -277,10 +277,6 @@ note(struct cbx *c)
 	    "operations (%.1f%% of their GPU time) match no HLO operation; "
 	    "that time stays on the command-buffer rows", p->path,
 	    s->nops - s->nmatched, s->nops, share);
-	if (s->nrefused > 0)
-		err_note(&c->x->warnings, "%s: %zu command-buffer executions "
-		    "not split: their operations run concurrently and the "
-		    "matched operations' spans overlap", p->path, s->nrefused);
 }
 
 static void
@@ -309,6 +305,41 @@ intern_s(struct extract *x, const char *s)
 	    strlen(s), NULL));
 }
 
+/*
+ * Mark the command-buffer rows among thunks T0..N0, and record as
+ * outside a buffer every other thunk of a module execution in which a
+ * buffer ran as a graph (its row is there).  XLA runs a buffer's first
+ * execution as plain thunks, whose ranges nest in the buffer's (so the
+ * thunk frame keeps them, not the buffer): those name the buffer's own
+ * operations, not thunks outside it.  O(rows).
+ */
+static void
+mark(struct cbx *c, size_t m0, size_t t0, size_t n0)
+{
+	struct extract *x = c->x;
+	uint8_t *graph = mem_calloc(x->fr.nmodules - m0 + 1, 1);
+	size_t i;
+
+	for (i = t0; i < n0; i++) {
+		struct frames_thunk *t = &x->fr.thunks[i];
+
+		if (is_cmdbuf(meta_of(c, &x->fr.modules[t->module]), t->name)) {
+			t->cmdbuf = intern_s(x, t->name);
+			graph[t->module - m0] = 1;
+		}
+	}
+	for (i = t0; i < n0; i++) {
+		const struct frames_thunk *t = &x->fr.thunks[i];
+		const char *k;
+
+		if (t->cmdbuf || !graph[t->module - m0])
+			continue;
+		k = key_of(c, x->fr.modules[t->module].program_id, t->name);
+		strtab_intern(&c->outside, k, strlen(k), NULL);
+	}
+	free(graph);
+}
+
 int
 extract_cmdbufs(struct extract *x, size_t m0, size_t t0)
 {
@@ -322,18 +353,7 @@ extract_cmdbufs(struct extract *x, size_t m0, size_t t0)
 	c.x = x;
 	c.k = x->fr.modules[m0].profile;
 	d = x->in.p[c.k].kind == INPUT_SQLITE ? x->db[c.k] : NULL;
-	for (i = t0; i < n0; i++) {
-		struct frames_thunk *t = &x->fr.thunks[i];
-		const struct frames_module *m = &x->fr.modules[t->module];
-
-		if (is_cmdbuf(meta_of(&c, m), t->name)) {
-			t->cmdbuf = intern_s(x, t->name);
-		} else {
-			const char *k = key_of(&c, m->program_id, t->name);
-
-			strtab_intern(&c.outside, k, strlen(k), NULL);
-		}
-	}
+	mark(&c, m0, t0, n0);
 	for (i = t0; d && i < n0; i++)
 		if (x->fr.thunks[i].cmdbuf)
 			split(&c, d, i);

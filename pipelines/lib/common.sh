@@ -206,10 +206,13 @@ steady_frame() {
 # by the shell itself.
 lines2() { { IFS= read -r _l && IFS= read -r _l; } < "$1"; }
 # warmup FRAMES [FILE]: nsysjax-warmup's steady state of FILE (or stdin),
-# with the facts of the run FRAMES, or --skip's count.
+# with the facts of the run FRAMES, or --skip's count; executions whose
+# command buffers ran in another form than the program's last (XLA's
+# warm-up) are left out by the thunk frame's forms.
 warmup() {
 	_fr=$1
 	shift
+	[ ! -f "$_fr/thunk.tsv" ] || set -- --forms-from "$_fr/thunk.tsv" "$@"
 	if [ -n "$WARMUP_SKIP" ]; then
 		nsysjax-warmup -s "$WARMUP_SKIP" "$@"
 	else

@@ -158,6 +158,12 @@ warmup(void)
 		tsv_rclose(r);
 		fclose(fp);
 	}
+	/* The rows as a thunk frame of command buffers' forms too. */
+	if ((r = side(0, &fp)) != NULL) {
+		(void)warmup_load_forms(&f, r);
+		tsv_rclose(r);
+		fclose(fp);
+	}
 	if (warmup_prescan_communication(files, 1, &yes) == 1)
 		f.communication = yes;
 	for (i = 0; i < 3; i++) {

@@ -3,7 +3,8 @@
  * cmdbuf.h builds on it: every command buffer's members, and the
  * matching of made-up operations named after the entries (kernel names
  * as XLA spells them) with a check that every assignment names a member
- * and that a split keeps the buffer's time.
+ * and that a split keeps on the buffer's row the unmatched operations'
+ * time, its rows within the buffer's span.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,9 +29,9 @@ buffer(const struct thunkmeta *t, size_t b)
 	struct cmdbuf_op *ops;
 	struct cmdbuf_stats st;
 	struct frames f;
-	long *a;
+	struct cmdbuf_assign *a;
 	size_t i, n = t->n;
-	int64_t sum = 0;
+	int64_t sum = 0, unmatched = 0;
 
 	memset(&m, 0, sizeof(m));
 	cmdbuf_members_meta(&m, t, b, never, NULL);
@@ -42,9 +43,13 @@ buffer(const struct thunkmeta *t, size_t b)
 		ops[i].name = t->v[i].name;
 	}
 	cmdbuf_match(ops, n, &m, a);
-	for (i = 0; i < n; i++)
-		if (a[i] < -1 || (a[i] >= 0 && (size_t)a[i] >= m.n))
+	for (i = 0; i < n; i++) {
+		if (a[i].member < -1 || (a[i].member >= 0 &&
+		    (size_t)a[i].member >= m.n))
 			abort();
+		if (a[i].member < 0)
+			unmatched += ops[i].end - ops[i].start;
+	}
 	memset(&f, 0, sizeof(f));
 	memset(&st, 0, sizeof(st));
 	f.thunks = calloc(1, sizeof(*f.thunks));
@@ -52,9 +57,16 @@ buffer(const struct thunkmeta *t, size_t b)
 	f.thunks[0].name = strdup("command_buffer_1");
 	f.thunks[0].dur = (int64_t)n * 10;
 	cmdbuf_split(&f, 0, "command_buffer_1", ops, n, a, &m, &st);
-	for (i = 0; i < f.nthunks; i++)
+	/* The operations do not overlap: the unmatched ones' union is
+	 * their sum, and the rows take disjoint parts of the span. */
+	for (i = 0; i < f.nthunks; i++) {
+		if (f.thunks[i].dur < 0 || f.thunks[i].start < 0 ||
+		    (i > 0 && f.thunks[i].start + f.thunks[i].dur >
+		    (int64_t)n * 10))
+			abort();
 		sum += f.thunks[i].dur;
-	if (sum != (int64_t)n * 10 || f.thunks[0].dur < 0)
+	}
+	if (sum > (int64_t)n * 10 || f.thunks[0].dur != unmatched)
 		abort();
 	frames_free(&f);
 	free(ops);

@@ -6,7 +6,7 @@
  * code only: nothing here is read by the tools.
  *
  *	mkexport spec SPEC OUT.sqlite
- *	mkexport archive DIR OUT.sqlite
+ *	mkexport archive [-g MODULE:NAME:FIRST:LAST]... DIR OUT.sqlite
  *	mkexport archive-2026 DIR OUT.sqlite
  *	mkexport synth NRANGES NCALLS NOPS NTHREADS OUT.sqlite
  *
@@ -57,6 +57,18 @@
  * "archive-2026" does the same and names the thunks as XLA does since
  * mid-2026, "Thunk:#[name=N,]hlo_op=OP,unique_hlo_op_id=ID#", ID the id
  * of instruction OP in the module's dump in DIR (name_2026).
+ *
+ * -g writes the same run with an XLA command buffer NAME, traced per
+ * graph node (nsys --cuda-graph-trace=node), in place of the consecutive
+ * thunks FIRST..LAST of each execution of MODULE: a range
+ * Thunk:#hlo_op=NAME# over theirs.  As XLA does, the first execution is
+ * the warm-up (the thunks' ranges and launches as they were, nested in
+ * the buffer's); every later one launches the graph: no thunk ranges,
+ * one call in the buffer's range, and each thunk's kernel (at its GPU
+ * times; one kernel per thunk) with that call's correlation id, a graph
+ * node id and XLA's kernel name (the instruction's, '.' and '-' as '_').
+ * The second execution creates the nodes (CUDA_GRAPH_NODE_EVENTS:
+ * originals in its buffer's range, and the clones the kernels carry).
  *
  * "synth" writes a large export for make bench, shaped like the PyTorch
  * trace of nsys-ai's largest reported case (16 M NVTX ranges, 7 M runtime
@@ -593,7 +605,22 @@ struct node {
 	long parent;
 	long *kids;
 	size_t nkids, capkids;
+	/* -g: a command buffer's range holds the GPU operations GOPS of the
+	 * thunks it stands for, over [GS, GE); GRAPH 1 when it launches them
+	 * as a graph (they are GONE), 2 when it also creates the nodes. */
+	int64_t gops, gs, ge;
+	int graph, gone;
+	size_t spec;		/* its -g */
 };
+
+/* -g MODULE:NAME:FIRST:LAST */
+struct gspec {
+	char *module, *name, *first, *last;
+	char *range;		/* its range's name */
+	int64_t nexec;
+};
+static struct gspec gspecs[8];
+static size_t ngspecs;
 
 static struct node *nodes;
 static size_t nnodes, capnodes;
@@ -700,15 +727,18 @@ launches(struct node *n)
 	size_t i;
 
 	for (i = 0; i < n->nkids; i++) {
-		const struct proj_range *c = nodes[n->kids[i]].t;
+		const struct node *k = &nodes[n->kids[i]];
+		const struct proj_range *c = k->t;
+		int64_t ks = c ? c->start : k->gs, ke = c ? c->start + c->dur :
+		    k->ge;
 
-		if (c == NULL)
+		if (c == NULL && k->gops == 0)
 			continue;
-		own -= c->num_gpu_ops;
-		if (c->start < lo)
-			lo = c->start;
-		if (c->start + c->dur > hi)
-			hi = c->start + c->dur;
+		own -= c ? c->num_gpu_ops : k->gops;
+		if (ks < lo)
+			lo = ks;
+		if (ke > hi)
+			hi = ke;
 	}
 	if (own < 0 || (own == 0 && (lo != t->start ||
 	    hi != t->start + t->dur))) {
@@ -813,6 +843,154 @@ name_2026(struct archive *a, const struct node *n)
 	return s;
 }
 
+
+/* G from "MODULE:NAME:FIRST:LAST" (one allocation, in module). */
+static void
+gspec_parse(struct gspec *g, const char *arg)
+{
+	char *s = mem_strdup(arg);
+
+	g->module = s;
+	if ((s = strchr(s, ':')) == NULL || (*s++ = '\0', g->name = s,
+	    s = strchr(s, ':')) == NULL || (*s++ = '\0', g->first = s,
+	    s = strchr(s, ':')) == NULL)
+		die("-g %s: not MODULE:NAME:FIRST:LAST", arg);
+	*s++ = '\0';
+	g->last = s;
+	g->range = mem_alloc(strlen(g->name) + 32);
+	sprintf(g->range, "TSL:Thunk:#hlo_op=%s#", g->name);
+}
+
+/* Whether range NAME is a thunk of instruction OP ("...hlo_op=OP#"). */
+static int
+is_op(const char *name, const char *op)
+{
+	const char *s = strstr(name, "hlo_op=");
+	size_t n = strlen(op);
+
+	return strncmp(name, "TSL:Thunk:#", 11) == 0 && s != NULL &&
+	    strncmp(s + 7, op, n) == 0 && strcmp(s + 7 + n, "#") == 0;
+}
+
+/* Whether range NAME is an execution of module M. */
+static int
+is_module(const char *name, const char *m)
+{
+	const char *s = strstr(name, "XlaModule:#hlo_module=");
+	size_t n = strlen(m);
+
+	return s != NULL && strncmp(s + 22, m, n) == 0 && s[22 + n] == ',';
+}
+
+/*
+ * -g: the buffer G in each execution of its module, module node M's
+ * kids FIRST..LAST (sorted by start) moved under a new node.  ROWID: the
+ * next free range id.  Nodes may move: indexes only.
+ */
+static void
+wrap(size_t gi, long m, int64_t *rowid)
+{
+	struct gspec *g = &gspecs[gi];
+	struct node *b;
+	size_t i, j, k, nk = nodes[m].nkids;
+	long bi;
+
+	for (i = 0; i < nk && !is_op(nodes[nodes[m].kids[i]].name, g->first);
+	    i++)
+		;
+	for (j = i; j < nk && !is_op(nodes[nodes[m].kids[j]].name, g->last);
+	    j++)
+		;
+	if (j >= nk)
+		die("-g %s: no %s..%s in RangeId %lld", g->name, g->first,
+		    g->last, (long long)nodes[m].id);
+	add_node((*rowid)++, nodes[nodes[m].kids[i]].start - 1,
+	    nodes[nodes[m].kids[j]].end + 1, nodes[m].tid, g->range);
+	bi = (long)nnodes - 1;
+	b = &nodes[bi];
+	b->parent = m;
+	b->spec = gi;
+	b->graph = g->nexec == 0 ? 0 : g->nexec == 1 ? 2 : 1;
+	b->gs = INT64_MAX;
+	b->ge = INT64_MIN;
+	if ((i > 0 && nodes[nodes[m].kids[i - 1]].end >= b->start) ||
+	    (j + 1 < nk && nodes[nodes[m].kids[j + 1]].start <= b->end))
+		die("-g %s: no room for the buffer's range", g->name);
+	for (k = i; k <= j; k++) {
+		struct node *t = &nodes[nodes[m].kids[k]];
+
+		if (t->t == NULL || t->nkids > 0 || t->t->num_gpu_ops != 1)
+			die("-g %s: %s: not a thunk with one GPU operation",
+			    g->name, t->name);
+		t->parent = bi;
+		t->gone = b->graph != 0;
+		b->gops++;
+		if (t->t->start < b->gs)
+			b->gs = t->t->start;
+		if (t->t->start + t->t->dur > b->ge)
+			b->ge = t->t->start + t->t->dur;
+		mem_grow(&b->kids, &b->capkids, b->nkids + 1, sizeof(*b->kids));
+		b->kids[b->nkids++] = nodes[m].kids[k];
+	}
+	nodes[m].kids[i] = bi;
+	memmove(&nodes[m].kids[i + 1], &nodes[m].kids[j + 1],
+	    (nk - j - 1) * sizeof(*nodes[m].kids));
+	nodes[m].nkids = nk - (j - i);
+	g->nexec++;
+}
+
+/* XLA's kernel name of instruction OP: '.' and '-' as '_'. */
+static char *
+kernel_name(const char *op)
+{
+	char *s = mem_strdup(op), *p;
+
+	for (p = s; *p; p++)
+		if (*p == '.' || *p == '-')
+			*p = '_';
+	return s;
+}
+
+/* The graph launch of buffer node B: one call, its thunks' kernels
+ * (graph nodes 1000 * (spec + 1) + k, clones of 1000 * (spec + 1) + 500
+ * + k), the nodes' creation when B->graph is 2. */
+static void
+graph_launch(const struct node *b)
+{
+	int64_t gtid = VM | pid << 24 | b->tid, node, c = corr++;
+	char cs[24], ns[24];
+	size_t k;
+
+	snprintf(cs, sizeof(cs), "%lld", (long long)c);
+	call_row(gtid, b->start + 1, b->start + 1, c, 0);
+	for (k = 0; k < b->nkids; k++) {
+		const struct node *t = &nodes[b->kids[k]];
+		char *op = strstr(t->name, "hlo_op=") + 7, *kn;
+
+		node = 1000 * ((int64_t)b->spec + 1) + (int64_t)k;
+		snprintf(ns, sizeof(ns), "%lld", (long long)node);
+		kn = kernel_name(op);
+		kn[strlen(kn) - 1] = '\0';	/* the closing '#' */
+		op_row_named(0, t->t->start, t->t->start + t->t->dur, cs,
+		    VM | pid << 24, 0, 7, ns, kn);
+		free(kn);
+		if (b->graph == 2) {
+			sqlite3_bind_int64(ins_node, 1, b->start + 1);
+			sqlite3_bind_int64(ins_node, 2, b->start + 1);
+			sqlite3_bind_int64(ins_node, 3, gtid);
+			sqlite3_bind_int64(ins_node, 4, node + 500);
+			sqlite3_bind_null(ins_node, 5);
+			run(ins_node);
+			sqlite3_bind_int64(ins_node, 1, b->start + 1);
+			sqlite3_bind_int64(ins_node, 2, b->start + 1);
+			sqlite3_bind_int64(ins_node, 3, gtid);
+			sqlite3_bind_int64(ins_node, 4, node);
+			sqlite3_bind_int64(ins_node, 5, node + 500);
+			run(ins_node);
+		}
+	}
+}
+
 static uint8_t *
 member(struct archive *a, const char *name, size_t *len)
 {
@@ -831,7 +1009,7 @@ convert(const char *dir, int today)
 	struct trace t;
 	struct threads th;
 	uint8_t *data;
-	size_t len, ncr = 0, i;
+	size_t len, ncr = 0, i, n0, g;
 	int64_t rowid = 0;
 
 	if (a == NULL)
@@ -898,6 +1076,14 @@ convert(const char *dir, int today)
 		p->kids[p->nkids++] = (long)i;
 	}
 	rowid = nodes[nnodes - 1].id + 1;
+	for (i = 0; i < nnodes; i++)
+		if (nodes[i].nkids > 0)
+			qsort(nodes[i].kids, nodes[i].nkids,
+			    sizeof(*nodes[i].kids), cmp_kid);
+	for (n0 = nnodes, i = 0; i < n0; i++)
+		for (g = 0; g < ngspecs; g++)
+			if (is_module(nodes[i].name, gspecs[g].module))
+				wrap(g, (long)i, &rowid);
 	for (i = 0; today && i < nnodes; i++) {
 		const char *nm = name_2026(a, &nodes[i]);
 
@@ -915,13 +1101,14 @@ convert(const char *dir, int today)
 		sprintf(reg, "@%s", text);
 		snprintf(end, sizeof(end), "%lld", (long long)n->end);
 		snprintf(d, sizeof(d), "%lld", (long long)dom);
-		nvtx_row(n->id, 59, gtid, n->start, end, "-", d, reg);
+		if (!n->gone)
+			nvtx_row(n->id, 59, gtid, n->start, end, "-", d, reg);
 		free(reg);
-		if (n->nkids > 0)
-			qsort(n->kids, n->nkids, sizeof(*n->kids), cmp_kid);
 	}
 	for (i = 0; i < nnodes; i++)
-		if (nodes[i].t)
+		if (nodes[i].graph)
+			graph_launch(&nodes[i]);
+		else if (nodes[i].t && !nodes[i].gone)
 			launches(&nodes[i]);
 	for (i = 0; i < nnodes; i++) {
 		free(nodes[i].kids);
@@ -988,12 +1175,25 @@ main(int argc, char *argv[])
 {
 	int synthetic = argc == 7 && strcmp(argv[1], "synth") == 0;
 	const char *out = argv[argc - 1];
+	size_t g;
 
+	/* archive's -g options: out of the way of the count */
+	while (argc > 4 && strcmp(argv[1], "archive") == 0 &&
+	    strcmp(argv[2], "-g") == 0) {
+		if (ngspecs == sizeof(gspecs) / sizeof(gspecs[0]))
+			die("too many -g");
+		gspec_parse(&gspecs[ngspecs++], argv[3]);
+		memmove(&argv[2], &argv[4], (size_t)(argc - 4) *
+		    sizeof(*argv));
+		argc -= 2;
+	}
 	if (!synthetic && (argc != 4 || (strcmp(argv[1], "spec") != 0 &&
 	    strcmp(argv[1], "archive") != 0 &&
 	    strcmp(argv[1], "archive-2026") != 0)))
-		die("usage: mkexport spec SPEC OUT.sqlite | archive[-2026] DIR "
-		    "OUT.sqlite | synth NRANGES NCALLS NOPS NTHREADS OUT.sqlite");
+		die("usage: mkexport spec SPEC OUT.sqlite | archive "
+		    "[-g MODULE:NAME:FIRST:LAST]... DIR OUT.sqlite | "
+		    "archive-2026 DIR OUT.sqlite | synth NRANGES NCALLS NOPS "
+		    "NTHREADS OUT.sqlite");
 	remove(out);
 	out_path = out;
 	if (sqlite3_open(out, &db) != SQLITE_OK)
@@ -1036,5 +1236,12 @@ main(int argc, char *argv[])
 	sqlite3_finalize(ins_op[2]);
 	if (sqlite3_close(db) != SQLITE_OK)
 		die("%s: close", out);
+	for (g = 0; g < ngspecs; g++) {
+		if (gspecs[g].nexec == 0)
+			die("-g %s: module %s has no execution", gspecs[g].name,
+			    gspecs[g].module);
+		free(gspecs[g].module);
+		free(gspecs[g].range);
+	}
 	return bad;
 }

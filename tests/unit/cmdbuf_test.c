@@ -135,19 +135,23 @@ test_match(void)
 	};
 	static const long want[] = { 0, 1, 1, 2, -1, 3, 4 };
 	static const long want_noorder[] = { 0, -1, -1, 2, -1, 3, -1 };
+	static const unsigned char want_by_name[] = { 1, 0, 0, 1, 0, 1, 0 };
 	struct cmdbuf_members m;
 	struct cmdbuf_stats st;
 	struct frames f;
-	long a[7];
+	struct cmdbuf_assign a[7];
 	size_t i, n;
 	int64_t sum = 0;
 
 	members(&m, 1);
 	CHECK_INT(cmdbuf_match(ops, 7, &m, a), 0);
-	for (i = 0; i < 7; i++)
-		CHECK_INT(a[i], want[i]);
-	/* The buffer row: [0, 61] = 61 ns; inner spans 10 + 22 + 10 + 10 +
-	 * 1 = 53; it keeps 8 (the gap 32-35 and x). */
+	for (i = 0; i < 7; i++) {
+		CHECK_INT(a[i].member, want[i]);
+		CHECK_INT(a[i].by_name, want_by_name[i]);
+	}
+	/* The buffer row: [0, 61] = 61 ns; inner spans 10 + 22 (the two
+	 * library kernels: one execution) + 10 + 10 + 1 = 53; it keeps x's
+	 * 5 ns, not the idle 32-35: the rows sum to 58, the busy time. */
 	memset(&f, 0, sizeof(f));
 	memset(&st, 0, sizeof(st));
 	f.thunks = calloc(1, sizeof(*f.thunks));
@@ -158,7 +162,8 @@ test_match(void)
 	n = cmdbuf_split(&f, 0, "command_buffer_1", ops, 7, a, &m, &st);
 	CHECK_INT(n, 5);
 	CHECK_INT(f.nthunks, 6);
-	CHECK_INT(f.thunks[0].dur, 8);
+	CHECK_INT(f.thunks[0].dur, 5);
+	CHECK(f.thunks[0].cmdbuf_opened);
 	CHECK_STR(f.thunks[0].cmdbuf, "command_buffer_1");
 	CHECK_STR(f.thunks[2].name, "gemm.2");
 	CHECK_INT(f.thunks[2].start, 10);
@@ -167,7 +172,7 @@ test_match(void)
 	CHECK_STR(f.thunks[5].cmdbuf, "command_buffer_1");
 	for (i = 0; i < f.nthunks; i++)
 		sum += f.thunks[i].dur;
-	CHECK_INT(sum, 61);
+	CHECK_INT(sum, 58);
 	CHECK_INT(st.nops, 7);
 	CHECK_INT(st.nmatched, 6);
 	CHECK_INT(st.ns, 10 + 20 + 2 + 10 + 5 + 10 + 1);
@@ -178,7 +183,7 @@ test_match(void)
 	members(&m, 0);
 	CHECK_INT(cmdbuf_match(ops, 7, &m, a), 0);
 	for (i = 0; i < 7; i++)
-		CHECK_INT(a[i], want_noorder[i]);
+		CHECK_INT(a[i].member, want_noorder[i]);
 	cmdbuf_members_free(&m);
 }
 
@@ -198,7 +203,7 @@ test_order_counts(void)
 		{ 0, 10, "x_1" }, { 5, 15, "k" }
 	};
 	struct cmdbuf_members m;
-	long a[3];
+	struct cmdbuf_assign a[3];
 
 	memset(&m, 0, sizeof(m));
 	cmdbuf_members_add(&m, "x.1", "kGemm");
@@ -206,15 +211,90 @@ test_order_counts(void)
 	cmdbuf_members_add(&m, "seq", "kSequential");
 	m.ordered = 1;
 	cmdbuf_match(two, 2, &m, a);
-	CHECK_INT(a[0], 0);
-	CHECK_INT(a[1], 1);
+	CHECK_INT(a[0].member, 0);
+	CHECK_INT(a[1].member, 1);
 	cmdbuf_match(three, 3, &m, a);
-	CHECK_INT(a[0], -1);
-	CHECK_INT(a[2], -1);
+	CHECK_INT(a[0].member, -1);
+	CHECK_INT(a[2].member, -1);
 	/* Overlapping operations: concurrent, no order rule. */
 	CHECK_INT(cmdbuf_match(conc, 2, &m, a), 1);
-	CHECK_INT(a[0], 0);
-	CHECK_INT(a[1], -1);
+	CHECK_INT(a[0].member, 0);
+	CHECK_INT(a[1].member, -1);
+	cmdbuf_members_free(&m);
+}
+
+/* A frame of one command-buffer row [S, E]. */
+static void
+one_buffer(struct frames *f, int64_t s, int64_t e)
+{
+	memset(f, 0, sizeof(*f));
+	f->thunks = calloc(1, sizeof(*f->thunks));
+	f->capthunks = f->nthunks = 1;
+	f->thunks[0].name = strdup("command_buffer_1");
+	f->thunks[0].start = s;
+	f->thunks[0].dur = e - s;
+}
+
+static void
+test_repeats(void)
+{
+	/* copy_fusion three times back to back, 1 ns idle between; a
+	 * library call's two kernels; copy_fusion again; one kernel more of
+	 * the library thunk (after copy_fusion, to the end: by order; the
+	 * run between two copy_fusion wraps around the members' end):
+	 * copy_fusion [0,2] [3,5] [6,8] [13,15], gemm.1 [9,12] [16,17]. */
+	static const struct cmdbuf_op ops[] = {
+		{ 0, 2, "copy_fusion" }, { 3, 5, "copy_fusion" },
+		{ 6, 8, "copy_fusion" }, { 9, 10, "cutlass" },
+		{ 10, 12, "splitK" }, { 13, 15, "copy_fusion" },
+		{ 16, 17, "cutlass" }
+	};
+	static const int64_t want[][2] = {
+		{ 0, 2 }, { 3, 2 }, { 6, 2 }, { 9, 3 }, { 13, 2 }, { 16, 1 }
+	};
+	/* Concurrent: x_1 [0,10], unmatched k [5,15] and k2 [12,20]: the
+	 * buffer keeps their union, 15 ns. */
+	static const struct cmdbuf_op conc[] = {
+		{ 0, 10, "x_1" }, { 5, 15, "k" }, { 12, 20, "k2" }
+	};
+	struct cmdbuf_members m;
+	struct cmdbuf_assign a[7];
+	struct cmdbuf_stats st;
+	struct frames f;
+	size_t i;
+
+	memset(&m, 0, sizeof(m));
+	memset(&st, 0, sizeof(st));
+	cmdbuf_members_add(&m, "copy_fusion", "kKernel");
+	cmdbuf_members_add(&m, "gemm.1", "kGemm");
+	m.ordered = 1;
+	CHECK_INT(cmdbuf_match(ops, 7, &m, a), 0);
+	one_buffer(&f, 0, 17);
+	CHECK_INT(cmdbuf_split(&f, 0, "command_buffer_1", ops, 7, a, &m,
+	    &st), 6);
+	CHECK_INT(f.thunks[0].dur, 0);
+	for (i = 0; i < 6; i++) {
+		CHECK_STR(f.thunks[1 + i].name, i == 3 || i == 5 ? "gemm.1" :
+		    "copy_fusion");
+		CHECK_INT(f.thunks[1 + i].start, want[i][0]);
+		CHECK_INT(f.thunks[1 + i].dur, want[i][1]);
+	}
+	frames_free(&f);
+	cmdbuf_members_add(&m, "x.1", "kKernel");
+	m.ordered = 0;
+	CHECK_INT(cmdbuf_match(conc, 3, &m, a), 1);
+	one_buffer(&f, 0, 20);
+	CHECK_INT(cmdbuf_split(&f, 0, "command_buffer_1", conc, 3, a, &m,
+	    &st), 1);
+	CHECK_INT(f.thunks[0].dur, 15);
+	frames_free(&f);
+	/* Nothing matched, no idle: the row keeps its interval. */
+	one_buffer(&f, 5, 20);
+	CHECK_INT(cmdbuf_split(&f, 0, "command_buffer_1", conc + 1, 2,
+	    a + 1, &m, &st), 0);
+	CHECK_INT(f.thunks[0].dur, 15);
+	CHECK(!f.thunks[0].cmdbuf_opened);
+	frames_free(&f);
 	cmdbuf_members_free(&m);
 }
 
@@ -246,13 +326,13 @@ test_members_meta(void)
 	memset(&m, 0, sizeof(m));
 	cmdbuf_members_meta(&m, &t, 0, outside, NULL);
 	CHECK_INT(m.n, 2);
-	CHECK_STR(m.name[1], "b.2");
-	CHECK_STR(m.kind[1], "kGemm");
+	CHECK_STR(m.v[1].name, "b.2");
+	CHECK_STR(m.v[1].kind, "kGemm");
 	CHECK(m.ordered);
 	cmdbuf_members_free(&m);
 	cmdbuf_members_meta(&m, &t, 6, outside, NULL);
 	CHECK_INT(m.n, 1);
-	CHECK_STR(m.name[0], "d.4");
+	CHECK_STR(m.v[0].name, "d.4");
 	cmdbuf_members_free(&m);
 	thunkmeta_free(&t);
 }
@@ -276,7 +356,7 @@ test_scale(void)
 {
 	struct cmdbuf_members m;
 	struct cmdbuf_op *ops = calloc(NOPS, sizeof(*ops));
-	long *a = calloc(NOPS, sizeof(*a));
+	struct cmdbuf_assign *a = calloc(NOPS, sizeof(*a));
 	char (*names)[16] = calloc(NMEMB, sizeof(*names));
 	char (*knames)[16] = calloc(NMEMB, sizeof(*knames));
 	struct cmdbuf_stats st;
@@ -300,7 +380,7 @@ test_scale(void)
 	}
 	CHECK_INT(cmdbuf_match(ops, NOPS, &m, a), 0);
 	for (i = 0; i < NOPS; i++)
-		bad += a[i] != (i % 3 == 0 ? 0 : i % 3 == 1 ? NMEMB / 2 :
+		bad += a[i].member != (i % 3 == 0 ? 0 : i % 3 == 1 ? NMEMB / 2 :
 		    NMEMB - 1);
 	CHECK_INT(bad, 0);
 	cmdbuf_members_free(&m);
@@ -324,7 +404,7 @@ test_scale(void)
 	f.thunks[0].dur = 2 * NMEMB - 1;
 	n = cmdbuf_split(&f, 0, "command_buffer_1", ops, NMEMB, a, &m, &st);
 	CHECK_INT(n, NMEMB);
-	CHECK_INT(f.thunks[0].dur, NMEMB - 1);	/* the gaps */
+	CHECK_INT(f.thunks[0].dur, 0);	/* the gaps are idle */
 	for (i = 0, bad = 0; i < NMEMB; i++)
 		bad += f.thunks[1 + i].start != 2 * (int64_t)i ||
 		    f.thunks[1 + i].dur != 1 ||
@@ -345,6 +425,7 @@ main(void)
 	test_names();
 	test_match();
 	test_order_counts();
+	test_repeats();
 	test_members_meta();
 	test_scale();
 	return unit_done("cmdbuf_test");
