@@ -97,6 +97,78 @@ meta_out(const char *const *paths, size_t n, const struct extract_opts *o)
 	err_notes_free(&notes);
 }
 
+/* meta_write's frame into DIR/meta.tsv beside the frames of -o, so that a
+ * report made from them has the run's metadata.  Never fatal: without it
+ * the file is left out, with the reason. */
+struct meta_args {
+	const char *const *paths;
+	size_t n;
+	const struct extract_opts *o;
+	struct err_notes *notes;
+	int none;		/* --merge: no part has a meta.tsv */
+};
+
+static int
+meta_cb(struct tsv_writer *w, void *arg)
+{
+	const struct meta_args *a = arg;
+
+	return meta_write(a->paths, a->n, a->o->dumpdir, a->o->names, w,
+	    a->notes);
+}
+
+static void
+meta_dir(const char *const *paths, size_t n, const struct extract_opts *o,
+    const char *dir)
+{
+	struct err_notes notes = { NULL, 0, 0 };
+	struct meta_args a = { paths, n, o, &notes, 0 };
+
+	if (outfile_table(dir, "meta", meta_cb, &a) != 0)
+		err_note(&notes, "no run metadata (%s/meta.tsv): %s", dir,
+		    err_msg());
+	err_notes_print(&notes);
+	err_notes_free(&notes);
+}
+
+/* --merge: the parts' meta.tsv joined into DIR/meta.tsv (or to stdout,
+ * -f meta), when they have one. */
+static int
+merge_meta_cb(struct tsv_writer *w, void *arg)
+{
+	struct meta_args *a = arg;
+	int rc = meta_merge(a->paths, a->n, w);
+
+	/* No part has one: failing discards the empty file. */
+	a->none = rc == 1;
+	return rc == 0 ? 0 : -1;
+}
+
+static void
+merge_meta(const char *const *dirs, size_t n, const char *dir)
+{
+	struct err_notes notes = { NULL, 0, 0 };
+	struct meta_args a = { dirs, n, NULL, NULL, 0 };
+	struct tsv_writer *w;
+	int rc;
+
+	if (dir) {
+		if (outfile_table(dir, "meta", merge_meta_cb, &a) != 0 &&
+		    !a.none)
+			err_note(&notes, "no run metadata (%s/meta.tsv): %s",
+			    dir, err_msg());
+		err_notes_print(&notes);
+		err_notes_free(&notes);
+		return;
+	}
+	w = tsv_wopen(stdout, "<stdout>");
+	rc = meta_merge(dirs, n, w);
+	if (rc == 1)
+		err_fail("%s: no meta.tsv to merge", dirs[0]);
+	if (tsv_wclose(w) != 0 || rc != 0)
+		err_die_last();
+}
+
 /* Join DIRS[0..N) (parts) into DIR, or frame BIT to stdout. */
 static int
 merge_out(const char *const *dirs, size_t n, unsigned bits, unsigned bit,
@@ -254,8 +326,11 @@ main(int argc, char *argv[])
 		err_die_last();
 	if (merge) {
 		if (meta && !dir)
-			opt_usage(&tool, "--merge: no meta frame to merge");
-		merge_parts(paths, n, o.frames, dir);
+			merge_meta(paths, n, NULL);
+		else
+			merge_parts(paths, n, o.frames, dir);
+		if (dir)
+			merge_meta(paths, n, dir);
 		return 0;
 	}
 	if (meta && !dir) {
@@ -270,6 +345,8 @@ main(int argc, char *argv[])
 		extract_parts(paths, n, &o, pr, np, (unsigned)jobs, dir);
 	else
 		extract_here(paths, n, &o, dir);
+	if (dir)
+		meta_dir(paths, n, &o, dir);
 	extract_profiles_free(pr, np);
 	return 0;
 }

@@ -10,7 +10,7 @@
 # it whole once the report is complete: a report directory holds one run,
 # and a failed or interrupted report leaves the earlier one as it was.
 set -eu
-USAGE='pipelines/report.sh [-q] [-j jobs] [-m regex] [-x regex] [--skip n] -o dir input ...'
+USAGE='pipelines/report.sh [-q] [-j jobs] [-m regex] [-x regex] [-X extract-option] [--skip n] -o dir input ...'
 TABLES=
 case $0 in */*) . "${0%/*}/lib/common.sh" ;; *) . ./lib/common.sh ;; esac
 
@@ -48,12 +48,22 @@ if [ -r /sys/devices/system/cpu/online ] && IFS= read -r _on < /sys/devices/syst
 fi
 [ "$JOBS" -gt 0 ] || JOBS=$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)
 QUIET=0 KEEP='' DROP='' SKIP=''
-while getopts o:j:qm:x:k:h opt; do
+# -X OPT: one option for nsysjax-extract (-X -d -X DIR, -X --names=A,B,
+# -X -k), each kept single-quoted for eval.  A module without HLO dump is
+# a note in a report (--allow-missing-hlo): the report shows what the
+# profile alone supports, and its list of what the capture lacks says so.
+XOPTS='--allow-missing-hlo'
+while getopts o:j:qm:x:X:k:h opt; do
 	common_opt "$opt" "${OPTARG:-}" || case $opt in
 	q) QUIET=1 ;;
 	j) case $OPTARG in '' | *[!0-9]* | 0) bad_usage "-j: not a count: '$OPTARG'" ;; esac; JOBS=$OPTARG ;;
 	m) KEEP=$OPTARG ;;
 	x) DROP=$OPTARG ;;
+	X) case $OPTARG in
+	   -o* | --output-dir* | -f* | --frame* | --merge | --check | -j* | --jobs*)
+		bad_usage "-X $OPTARG: the report chooses that option itself" ;;
+	   esac
+	   XOPTS="$XOPTS '$(printf '%s' "$OPTARG" | sed "s/'/'\\\\''/g")'" ;;
 	k) case $OPTARG in '' | *[!0-9]*) bad_usage "--skip: not a count: '$OPTARG'" ;; esac; SKIP=$OPTARG ;;
 	*) bad_usage ;;
 	esac
@@ -325,12 +335,13 @@ if [ "$EXTRACT" = 0 ]; then
 else
 	FR=$OUT/frames
 	progress "extracting the frames of $# profile(s)"
-	job extract nsysjax-extract -o "$FR" -- "$@"
+	extract_job() { eval "nsysjax-extract $XOPTS -o \"\$FR\" -- \"\$@\""; }
+	job extract extract_job "$@"
 	# The run's metadata beside the frames (issue 25): not a frame of
 	# -o, whose files stay those --merge and the pipelines join.
 	# Never fatal: without it the table is left out, with the reason.
 	meta_job() {
-		if nsysjax-extract -f meta -- "$@" > "$FR/meta.tsv" 2> "$W/meta.note"; then
+		if eval "nsysjax-extract $XOPTS -f meta -- \"\$@\"" > "$FR/meta.tsv" 2> "$W/meta.note"; then
 			[ ! -s "$W/meta.note" ] || cat "$W/meta.note" >&2
 		else
 			rm -f "$FR/meta.tsv"

@@ -1,4 +1,5 @@
 /* The meta frame of meta.h: what each profile says of its machine. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -558,12 +559,13 @@ write_profile(struct tsv_writer *w, const char *name, struct meta *m)
 	return rc;
 }
 
+static const char *const head[] = { "ProfileName", "Key", "Value",
+    "Source", NULL };
+
 int
 meta_write(const char *const *paths, size_t n, const char *dumpdir,
     const char *names, struct tsv_writer *w, struct err_notes *notes)
 {
-	static const char *const head[] = { "ProfileName", "Key", "Value",
-	    "Source", NULL };
 	struct input_set s;
 	struct meta m;
 	char **nm = NULL;
@@ -588,5 +590,70 @@ meta_write(const char *const *paths, size_t n, const char *dumpdir,
 		free(nm[i]);
 	free(nm);
 	input_close(&s);
+	return rc;
+}
+
+/* The rows of the meta frame PATH to W, its header checked (the
+ * columns of meta_write, in order); 0, or -1 with an err message. */
+static int
+copy_part(const char *path, struct tsv_writer *w)
+{
+	FILE *fp = fopen(path, "r");
+	struct tsv_reader *r;
+	const char *f;
+	size_t i, len;
+	int rc = 0;
+
+	if (fp == NULL)
+		return err_fail("%s: cannot open: %s", path, strerror(errno));
+	if ((r = tsv_ropen(fp, path)) == NULL)
+		rc = -1;
+	if (r && tsv_ncols(r) != 4)
+		rc = err_fail("%s: not a meta frame (%zu columns)", path,
+		    tsv_ncols(r));
+	for (i = 0; r && rc == 0 && head[i]; i++)
+		if (strcmp(tsv_colname(r, i), head[i]) != 0)
+			rc = err_fail("%s: not a meta frame (column %zu is not "
+			    "%s)", path, i + 1, head[i]);
+	while (r && rc == 0 && (rc = tsv_next(r)) == 1) {
+		for (i = 0; i < tsv_ncols(r); i++) {
+			f = tsv_rawfield(r, i, &len);
+			tsv_raw(w, f, len);
+		}
+		rc = tsv_eor(w) != 0 ? -1 : 0;
+	}
+	tsv_rclose(r);
+	fclose(fp);
+	return rc < 0 ? -1 : 0;
+}
+
+int
+meta_merge(const char *const *dirs, size_t n, struct tsv_writer *w)
+{
+	size_t i, have = 0;
+	char *path;
+	FILE *fp;
+	int rc = 0;
+
+	for (i = 0; i < n; i++) {
+		path = mem_path(dirs[i], "meta.tsv");
+		if ((fp = fopen(path, "r")) != NULL) {
+			have++;
+			fclose(fp);
+		}
+		free(path);
+	}
+	if (have == 0)
+		return 1;
+	if (have < n)
+		return err_fail("%zu of the %zu parts have a meta.tsv "
+		    "(extract the others again)", have, n);
+	if (tsv_header(w, head) != 0)
+		return -1;
+	for (i = 0; i < n && rc == 0; i++) {
+		path = mem_path(dirs[i], "meta.tsv");
+		rc = copy_part(path, w);
+		free(path);
+	}
 	return rc;
 }

@@ -57,6 +57,16 @@ int meta_write(const char *const *paths, size_t n, const char *dumpdir,
     const char *names, struct tsv_writer *w, struct err_notes *notes);
 
 /*
+ * The meta frames DIRS[i]/meta.tsv of the parts DIRS[0..N) (directories
+ * written by nsysjax-extract -o, in process order) joined to W: one
+ * header, then each part's rows in part order, as they are.  Returns 0;
+ * 1 when no part has a meta.tsv (nothing written); -1 with an err
+ * message when only some have one, or one cannot be read or is no meta
+ * frame, or a write fails.
+ */
+int meta_merge(const char *const *dirs, size_t n, struct tsv_writer *w);
+
+/*
  * Fill V[0..META_NKEYS) (each NULL or a new string) from the
  * GpuTargetConfigProto text S[0..N), where still NULL; SRC[k] set to
  * "gpu_target_config" for each key filled.  For tests and meta.c.
