@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
+#include "analysis/capture.h"
 #include "formats/archive.h"
 #include "base/err.h"
 #include "base/opt.h"
@@ -17,6 +20,7 @@
 #include "base/mem.h"
 #include "base/outfile.h"
 #include "base/pool.h"
+#include "base/tempfile.h"
 #include "base/tsv.h"
 #include "profile/merge.h"
 #include "profile/meta.h"
@@ -24,7 +28,8 @@
 
 static const char usage_line[] =
     "usage: nsysjax-extract [-hkm] [-d dir] [-f frame | -o dir] [-j jobs] [-n names] input ...\n"
-    "       nsysjax-extract --merge [-f frame | -o dir] part-dir ...";
+    "       nsysjax-extract --merge [-f frame | -o dir] part-dir ...\n"
+    "       nsysjax-extract --check [-d dir] [-j jobs] [-n names] input ... | frames-dir";
 
 static const struct opt_tool tool = { usage_line,
     "  -f, --frame=NAME          frame to write to stdout: thunk (default),\n"
@@ -43,6 +48,9 @@ static const struct opt_tool tool = { usage_line,
     "      --merge               inputs are directories written by -o for\n"
     "                            some of a run's processes, in process order:\n"
     "                            write the frames of one extraction of all\n"
+    "      --check               write what the capture lacks (a ranked list,\n"
+    "                            each with its consequence and fix) instead of\n"
+    "                            frames; nothing when it lacks nothing\n"
     "  -k, --keep-autotuning     keep autotuner executions and compile detail\n"
     "  -m, --allow-missing-hlo   a module without HLO dump is a warning\n"
     "  -n, --names=A,B,...       ProfileName of each profile, in input order\n"
@@ -260,11 +268,70 @@ extract_parts(const char *const *paths, size_t n, struct extract_opts *o,
 	err_notes_free(&notes);
 }
 
+/* Whether PATH is a directory of frames (nsysjax-extract -o's). */
+static int
+is_frames(const char *path)
+{
+	char *t = mem_path(path, "thunk.tsv");
+	struct stat st;
+	int yes = stat(t, &st) == 0 && S_ISREG(st.st_mode);
+
+	free(t);
+	return yes;
+}
+
+static void
+check_dir(const char *dir)
+{
+	size_t n;
+
+	if (capture_check(dir, stdout, "<stdout>", &n) != 0)
+		err_die_last();
+}
+
+/*
+ * --check: the frames of the inputs (extracted as -o would, a missing
+ * dump a note) into a temporary directory, then what they lack; a frames
+ * directory is checked as it is.
+ */
+static void
+check_inputs(const char *const *paths, size_t n, struct extract_opts *o,
+    int64_t jobs)
+{
+	struct extract_profile *pr;
+	const char *t = getenv("TMPDIR"), *tmp;
+	char *templ;
+	size_t np;
+
+	if (n == 1 && is_frames(paths[0])) {
+		check_dir(paths[0]);
+		return;
+	}
+	templ = mem_path(t && *t ? t : "/tmp", "nsysjax-check.XXXXXX");
+	tmp = tempfile_mkdtemp(templ);
+	free(templ);
+	if (tmp == NULL)
+		err_die_last();
+	o->allow_missing_hlo = 1;
+	o->frames = (1u << EXTRACT_NFRAMES) - 1;
+	if (extract_profiles(paths, n, o, &pr, &np) != 0)
+		err_die_last();
+	if (np > 1 && jobs > 0)
+		extract_parts(paths, n, o, pr, np, (unsigned)jobs, tmp);
+	else
+		extract_here(paths, n, o, tmp);
+	extract_profiles_free(pr, np);
+	meta_dir(paths, n, o, tmp);
+	check_dir(tmp);
+	tempfile_remove(tmp);
+}
+
 int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "allow-missing-hlo", no_argument, NULL, 'm' },
+		{ "check", no_argument, NULL, 'C' },
 		{ "frame", required_argument, NULL, 'f' },
 		{ "hlo-dump", required_argument, NULL, 'd' },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -281,7 +348,7 @@ main(int argc, char *argv[])
 	int64_t jobs = pool_cores();
 	struct extract_profile *pr;
 	size_t n, np;
-	int c, merge = 0, meta = 0;
+	int c, merge = 0, meta = 0, check = 0;
 
 	mem_huge_pages(argv);	/* first: it may execute us again */
 	archive_quiet_tz();	/* before any thread */
@@ -307,6 +374,9 @@ main(int argc, char *argv[])
 		case 'M':
 			merge = 1;
 			break;
+		case 'C':
+			check = 1;
+			break;
 		case 'm':
 			o.allow_missing_hlo = 1;
 			break;
@@ -322,6 +392,13 @@ main(int argc, char *argv[])
 		opt_usage(&tool, "no input");
 	paths = (const char *const *)argv + optind;
 	n = (size_t)(argc - optind);
+	if (check) {
+		if (merge || dir || meta)
+			opt_usage(&tool, "--check: no frames to write "
+			    "(-o, -f, --merge)");
+		check_inputs(paths, n, &o, jobs);
+		return 0;
+	}
 	if (dir && outfile_mkdirs(dir) != 0)	/* before the work */
 		err_die_last();
 	if (merge) {

@@ -354,6 +354,11 @@ else
 fi
 F=$FR
 
+# What the capture cannot show (nsysjax-extract --check on the frames), a
+# list shown at the top of the report when it is not empty.
+capture_job() { nsysjax-extract --check "$FR" > "$OUT/capture.txt"; }
+job capture capture_job
+
 # The modules kept (-m, -x), by ProgramId: those whose name or ProgramId
 # matches -m's expression and not -x's; then filter_modules keeps the
 # rows of those programs of a frame on stdin.
@@ -484,6 +489,16 @@ else
 fi
 progress "writing report.txt and report.html"
 awk -v OUT="$OUT" -v FR="$FR" -v W="$W" -v PLOTS="$PLOTS" -f "$LIB/fmt.awk" -f "$LIB/report.awk" -- "$@"
+# The capture check's list first, in both pages.
+if [ -s "$OUT/capture.txt" ]; then
+	{ printf 'What this capture cannot show (nsysjax-extract --check)\n\n'; sed 's/^/  /' "$OUT/capture.txt"; echo
+	  cat "$OUT/report.txt"; } > "$W/report.txt" && mv -f "$W/report.txt" "$OUT/report.txt" || die "cannot write report.txt"
+	awk -v F="$OUT/capture.txt" '{ print }
+	/^<main>$/ && !done { print "<section id=\"capture\"><h2>What this capture cannot show</h2><ol>"
+		while ((getline l < F) > 0) { sub(/^[0-9]+\. /, "", l); gsub(/&/, "\\&amp;", l); gsub(/</, "\\&lt;", l); gsub(/>/, "\\&gt;", l); print "<li>" l "</li>" }
+		print "</ol></section>"; done = 1 }' "$OUT/report.html" > "$W/report.html" &&
+		mv -f "$W/report.html" "$OUT/report.html" || die "cannot write report.html"
+fi
 
 # Complete: the new report replaces the old one whole (its frames moved
 # over when they were the input), signals held off meanwhile.
