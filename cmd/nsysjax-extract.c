@@ -27,9 +27,8 @@
 #include "profile/parts.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-extract [-hkm] [-d dir] [-f frame | -o dir] [-j jobs] [-n names] input ...\n"
-    "       nsysjax-extract --merge [-f frame | -o dir] part-dir ...\n"
-    "       nsysjax-extract --check [-d dir] [-j jobs] [-n names] input ... | frames-dir";
+    "usage: nsysjax-extract [-hkm] [-d dir] [-f frame | -o dir | --check] [-j jobs] [-n names] input ...\n"
+    "       nsysjax-extract --merge [-f frame | -o dir] part-dir ...";
 
 static const struct opt_tool tool = { usage_line,
     "  -f, --frame=NAME          frame to write to stdout: thunk (default),\n"
@@ -50,7 +49,8 @@ static const struct opt_tool tool = { usage_line,
     "                            write the frames of one extraction of all\n"
     "      --check               write what the capture lacks (a ranked list,\n"
     "                            each with its consequence and fix) instead of\n"
-    "                            frames; nothing when it lacks nothing\n"
+    "                            frames; nothing when it lacks nothing; the\n"
+    "                            input may be a directory written by -o\n"
     "  -k, --keep-autotuning     keep autotuner executions and compile detail\n"
     "  -m, --allow-missing-hlo   a module without HLO dump is a warning\n"
     "  -n, --names=A,B,...       ProfileName of each profile, in input order\n"

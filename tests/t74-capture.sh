@@ -121,4 +121,96 @@ if [ -f "$Z" ] && need zip unzip od dd; then
 else
 	skip "no shared archive or no zip"
 fi
+# The capture check (nsysjax-extract --check): each finding on a generated
+# input that has that defect, nothing on the example's clean run.
+C="$X --check"
+# line N TEXT FILE: FILE has a line of the list holding TEXT (fixed).
+has_line() { grep -q -- "$1" "$2"; }
+if [ -d "$EX/rank0" ]; then
+	$C "$EX/rank0" "$EX/rank1" > "$T/ck" 2> "$T/e"; rc=$?
+	[ $rc -eq 0 ] && [ ! -s "$T/ck" ] && ok || notok "clean example: exit $rc, list '$(cat "$T/ck")'"
+	# The report of the clean run has no list.
+	sh $R -q -o "$T/rex" "$EX/rank0" "$EX/rank1" > /dev/null 2>&1
+	! grep -q 'What this capture cannot show' "$T/rex/report.txt" && ok || notok "clean example report: a capture list"
+	# One process of two: its collectives span the example's 2 devices.
+	$C "$EX/rank0" > "$T/ck" 2> /dev/null
+	has_line "processes missing: collectives span $(awk -F'\t' '$1 == "devices" { print $2 }' "$EX/truth.tsv") devices but the profiles hold 1" "$T/ck" &&
+	    ok || notok "one process: '$(cat "$T/ck")'"
+fi
+if [ -f "$T/nd/rank0.sqlite" ]; then
+	# No dumps at all (and so no collectives known to align on).
+	$C "$T/nd/rank0.sqlite" "$T/nd/rank1.sqlite" > "$T/ck" 2> /dev/null
+	has_line "no HLO dumps for all 2 of 2 modules (jit_init, jit_train_step)" "$T/ck" && has_line "xla_dump_to" "$T/ck" && ok || notok "no dumps: '$(cat "$T/ck")'"
+	has_line "no collectives to align clocks: the 2 devices'" "$T/ck" && ok || notok "no collectives: '$(cat "$T/ck")'"
+	# The report says so at its top, once.
+	[ "$(head -n 1 "$T/out/report.txt")" = "What this capture cannot show (nsysjax-extract --check)" ] &&
+	    [ "$(grep -c 'no HLO dumps for' "$T/out/report.txt")" -eq 1 ] && grep -q '<li>no HLO dumps for' "$T/out/report.html" &&
+	    ok || notok "report without dumps: no capture list at its top"
+	# Dumps for some modules: jit_init's removed.
+	mkdir -p "$T/sd0" "$T/sd1"
+	for r in 0 1; do cp "$SQ/rank$r/rank$r.sqlite" "$T/sd$r/" && cp -R "$SQ/rank$r/dump" "$T/sd$r/" && rm -f "$T/sd$r"/dump/module_0003.*; done
+	$C "$T/sd0" "$T/sd1" > "$T/ck" 2> /dev/null
+	has_line "no HLO dumps for 1 of 2 modules (jit_init)" "$T/ck" && ok || notok "some dumps: '$(cat "$T/ck")'"
+fi
+if [ -d "$EX/rank0" ] && [ -f "$DATA/pax_fsdp4_4proc_proc0.zip" ]; then
+	# Mixed runs: the example (its GPU in truth.tsv) and a PAX process.
+	$C "$EX/rank0" "$DATA/pax_fsdp4_4proc_proc0.zip" > "$T/ck" 2> /dev/null
+	has_line "mixed runs: the profiles come from 2 GPU models ($(awk -F'\t' '$1 == "gpu.name" { print $2 }' "$EX/truth.tsv")" "$T/ck" && ok || notok "mixed GPUs: '$(cat "$T/ck")'"
+	has_line "mixed runs: no module ran in all 2 processes" "$T/ck" && ok || notok "mixed programs: '$(cat "$T/ck")'"
+fi
+if have_data && need unzip xz; then
+	# The shared run compiled its step differently on one process: the
+	# fingerprints in the dumps of pjit__wrapped_step_fn (read here).
+	for i in 0 1 2 3; do
+		z=$DATA/pax_fsdp4_4proc_proc$i.zip
+		unzip -p "$z" "$(unzip -Z1 "$z" | grep 'pjit__wrapped_step_fn.*after_optimizations.hlo.pb.xz$')" | xz -dc |
+		    grep -ao 'fingerprint_before_lhs.\{0,40\}' | tr -dc '[:print:]' | grep -o '[0-9a-f]\{32\}'
+	done | sort -u | wc -l > "$T/nfp"
+	$C "$DATA"/pax_fsdp4_4proc_proc[0-3].zip > "$T/ck" 2> /dev/null
+	if [ "$(cat "$T/nfp")" -gt 1 ]; then
+		has_line "processes compiled the step differently: 1 module (pjit__wrapped_step_fn)" "$T/ck" && ok || notok "autotuning split: '$(cat "$T/ck")'"
+	else
+		! has_line "compiled the step differently" "$T/ck" && ok || notok "no split, but: '$(cat "$T/ck")'"
+	fi
+fi
+MK=${MKEXPORT:-${BIN%/bin}/sqlite/mkexport}
+if [ -x "$MK" ]; then
+	# A command buffer traced per graph beside an ordinary thunk: 610 ns
+	# of graph against 390 ns of kernel, 61.0% of GPU time; with its
+	# dump (an instruction loop_add_fusion.1).  Traced per node, its
+	# kernels open it: no finding.
+	for k in graph node; do
+		mkdir -p "$T/cb$k"
+		{ sed '/^graph\|^kernel\|^memset/d' "tests/sqlite/seeds/cmdbuf-$k.spec"
+		  echo "nvtx 4 59 0x1000064000064 2000 2100 - 1 Thunk:#hlo_op=loop_add_fusion.1#"
+		  echo "call 0x1000064000064 2010 2020 3 0"
+		  echo "kernel 11000 11390 3 0x1000064000000 0 7 - loop_add_fusion_1"
+		  echo "hlo 5 jit_f loop_add_fusion.1:fusion"
+		  grep '^graph\|^kernel\|^memset' "tests/sqlite/seeds/cmdbuf-$k.spec"; } > "$T/cb$k/s.spec"
+		"$MK" spec "$T/cb$k/s.spec" "$T/cb$k/x.sqlite" || notok "mkexport $k"
+	done
+	$C "$T/cbgraph/x.sqlite" > "$T/ck" 2> /dev/null
+	has_line "CUDA graphs traced per graph: no per-operation time inside 1 command buffer holding 61.0% of GPU time. Fix: nsys profile --cuda-graph-trace=node" "$T/ck" &&
+	    ok || notok "per graph: '$(cat "$T/ck")'"
+	$C "$T/cbnode/x.sqlite" > "$T/ck" 2> /dev/null
+	! has_line "traced per graph" "$T/ck" && ok || notok "per node: '$(cat "$T/ck")'"
+else
+	skip "no mkexport ($MK)"
+fi
+# Frames made by hand (the check reads frames: what no generator writes).
+# Command buffers in warm-up only: module P's command buffer runs in its
+# execution 0, which the warm-up rule drops (the run has communication:
+# skip 1); a window that cuts steps: Q's last execution has 3 thunks of 5.
+H=$T/hand; mkdir -p "$H"
+printf 'ProgramId\tProgramExecution\tDevice\tName\tNumThunks\tProcess\n' > "$H/module.tsv"
+printf 'P\t0\t0\tjit_p\t2\t0\nP\t1\t0\tjit_p\t2\t0\nQ\t0\t0\tjit_q\t5\t0\nQ\t1\t0\tjit_q\t5\t0\nQ\t2\t0\tjit_q\t3\t0\n' >> "$H/module.tsv"
+printf 'ProgramId\tProgramExecution\tName\tProjDurMs\tCommunication\tCollectiveSize\tCommandBuffer\n' > "$H/thunk.tsv"
+printf 'P\t0\tcommand_buffer_1\t1\t\t\tcommand_buffer_1\nP\t0\tall-reduce-start\t1\t1\t1\t\nP\t1\tall-reduce-start\t1\t1\t1\t\nP\t1\tfusion\t1\t0\t\t\n' >> "$H/thunk.tsv"
+$C "$H" > "$T/ck" 2> "$T/e"
+has_line "command buffers in warm-up executions only: 1 module (jit_p)" "$T/ck" && ok || notok "warm-up only: '$(cat "$T/ck") $(cat "$T/e")'"
+has_line "the capture window cuts steps: 1 first or last module execution (jit_q)" "$T/ck" && ok || notok "cut steps: '$(cat "$T/ck")'"
+# The order is the rank: per graph (4) before warm-up (7) before cut (8).
+awk '/traced per graph/ { a = NR } /warm-up executions only/ { b = NR } /cuts steps/ { c = NR } END { exit !(a && a < b && b < c) }' "$T/ck" &&
+    ok || notok "ranking: '$(cat "$T/ck")'"
+expect_error 2 "--check: no frames to write" "$X" --check -o "$T/x" "$H"
 done_testing t74-capture

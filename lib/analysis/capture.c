@@ -33,6 +33,7 @@ struct check {
 	size_t namecap;
 	double *bufown;		/* per buffer: its own rows' time */
 	unsigned char *bufopen;	/* per buffer: an inner row seen */
+	unsigned char *bufnohlo;	/* per buffer: of a module without dump */
 	size_t bufcap;
 	unsigned char *dev;	/* devices seen, by id */
 	size_t devcap, ndev;
@@ -221,9 +222,12 @@ buf_of(struct check *k, const char *prog, const char *buf)
 		mem_grow(&k->bufown, &c, i + 1, sizeof(*k->bufown));
 		c = k->bufcap;
 		mem_grow(&k->bufopen, &c, i + 1, 1);
+		c = k->bufcap;
+		mem_grow(&k->bufnohlo, &c, i + 1, 1);
 		k->bufcap = c;
 		k->bufown[i] = 0;
 		k->bufopen[i] = 0;
+		k->bufnohlo[i] = is_placeholder(prog);
 	}
 	return i;
 }
@@ -425,7 +429,7 @@ findings_a(const struct check *k, FILE *out, size_t *n)
 		    "or nsysjax-extract -d DIR, report.sh -X -d -X DIR)",
 		    nmiss == nall ? "all " : "", nmiss, nall, names);
 	for (i = 0; i < k->bufs.n; i++)
-		if (!k->bufopen[i] && k->bufown[i] > 0) {
+		if (!k->bufopen[i] && k->bufown[i] > 0 && !k->bufnohlo[i]) {
 			nbuf++;
 			own += k->bufown[i];
 		}
@@ -511,6 +515,7 @@ check_free(struct check *k)
 	free(k->nprog);
 	free(k->bufown);
 	free(k->bufopen);
+	free(k->bufnohlo);
 	free(k->dev);
 	free(k->proc);
 }
