@@ -213,4 +213,19 @@ has_line "the capture window cuts steps: 1 first or last module execution (jit_q
 awk '/traced per graph/ { a = NR } /warm-up executions only/ { b = NR } /cuts steps/ { c = NR } END { exit !(a && a < b && b < c) }' "$T/ck" &&
     ok || notok "ranking: '$(cat "$T/ck")'"
 expect_error 2 "--check: no frames to write" "$X" --check -o "$T/x" "$H"
+# Metadata that is there: the nsys of a capture whose install directory
+# names it "NsightSystems-cli-2026.3.1" (no exporter version), and the CPU
+# of a Grace host, which nsys calls "unknown" but whose architecture and
+# cores it records: planted in a copy of the example's export.
+if [ -f "$T/nd/rank0.sqlite" ] && need sqlite3; then
+	cp "$T/nd/rank0.sqlite" "$T/gb.sqlite"
+	sqlite3 "$T/gb.sqlite" "DELETE FROM META_DATA_EXPORT WHERE name = 'EXPORT_PRODUCT_VERSION';
+	    CREATE TABLE IF NOT EXISTS TARGET_INFO_SYSTEM_ENV (globalVid INTEGER, devStateName TEXT NOT NULL, name TEXT NOT NULL, nameEnum INTEGER NOT NULL, value TEXT NOT NULL);
+	    INSERT INTO TARGET_INFO_SYSTEM_ENV VALUES (0, 'x', 'TargetInstallDir', 0, '/opt/nvidia/NsightSystems-cli-2026.3.1/target-linux-sbsa-armv8'),
+	        (0, 'x', 'CpuDescription', 0, 'unknown'), (0, 'x', 'CpuArchitecture', 0, 'aarch64'), (0, 'x', 'CpuCores', 0, '72'),
+	        (0, 'x', 'Hostname', 0, 'gb200-n1');" && ok || notok "planting the Grace metadata"
+	"$X" -f meta "$T/gb.sqlite" > "$T/gb.tsv" 2> /dev/null
+	v=$(awk -F'\t' '$2 == "Nsys" { print $3 "|" $4 } $2 == "Cpu" { c = $3 } END { print c }' "$T/gb.tsv" | tr '\n' '|')
+	[ "$v" = "2026.3.1|TARGET_INFO_SYSTEM_ENV|aarch64, 72 cores|" ] && ok || notok "Grace metadata: '$v'"
+fi
 done_testing t74-capture

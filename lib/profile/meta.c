@@ -26,6 +26,10 @@ const char *const meta_key[] = {
 struct meta {
 	char *v[META_NKEYS];
 	const char *src[META_NKEYS];
+	/* The CPU when nsys has no description of it (CpuDescription
+	 * "unknown", as on Grace hosts): its architecture and cores. */
+	char arch[64], cores[16];
+	const char *archsrc;
 };
 
 /* V[K] = S[0..N) from SRC unless already set or S is empty. */
@@ -121,20 +125,45 @@ meta_pbtxt(const char *s, size_t n, char **v, const char **src)
 
 /* ---- TARGET_INFO_SYSTEM_ENV, from parquet or SQLite ---- */
 
-/* The version directory of nsys's TargetInstallDir, ".../2024.4.1/
- * target-linux-x64": the component before "target-*", if it starts
- * with a digit. */
+/* The version at the end of path component C[0..N): "2024.4.1", or the
+ * tail of "NsightSystems-cli-2026.3.1" (after a '-' or '_'): digits and
+ * dots, a digit first, a dot within.  Its length, or 0. */
+static size_t
+version_tail(const char *c, size_t n, const char **v)
+{
+	size_t i = n;
+	int dot = 0;
+
+	while (i > 0 && ((c[i - 1] >= '0' && c[i - 1] <= '9') || c[i - 1] == '.')) {
+		dot |= c[i - 1] == '.';
+		i--;
+	}
+	if (!dot || i == n || !(c[i] >= '0' && c[i] <= '9') || c[n - 1] == '.' ||
+	    (i > 0 && c[i - 1] != '-' && c[i - 1] != '_'))
+		return 0;
+	*v = c + i;
+	return n - i;
+}
+
+/* The nsys version in its TargetInstallDir: the last path component that
+ * ends in a version (".../2024.4.1/target-linux-x64",
+ * ".../NsightSystems-cli-2026.3.1/target-linux-sbsa-armv8"). */
 static void
 nsys_of_dir(struct meta *m, const char *dir, const char *from)
 {
-	const char *t = strstr(dir, "/target-"), *b;
+	const char *c = dir, *e, *v = NULL, *best = NULL;
+	size_t n, bestn = 0;
 
-	if (t == NULL)
-		return;
-	for (b = t; b > dir && b[-1] != '/'; b--)
-		;
-	if (b < t && *b >= '0' && *b <= '9')
-		setn(m->v, m->src, META_NSYS, b, (size_t)(t - b), from);
+	for (; *c; c = e + (*e == '/')) {
+		if ((e = strchr(c, '/')) == NULL)
+			e = c + strlen(c);
+		if ((n = version_tail(c, (size_t)(e - c), &v)) > 0) {
+			best = v;
+			bestn = n;
+		}
+	}
+	if (best)
+		setn(m->v, m->src, META_NSYS, best, bestn, from);
 }
 
 /* The variables of meta.h from DeviceEnvironment's "A=x;B=y;...". */
@@ -190,6 +219,12 @@ system_env(struct meta *m, const char *name, const char *value,
 		set(m, META_CPU, value, from);
 	else if (strcmp(name, "Hostname") == 0)
 		set(m, META_HOST, value, from);
+	else if (strcmp(name, "CpuArchitecture") == 0 && !m->arch[0] &&
+	    *value) {
+		snprintf(m->arch, sizeof(m->arch), "%s", value);
+		m->archsrc = from;
+	} else if (strcmp(name, "CpuCores") == 0 && !m->cores[0])
+		snprintf(m->cores, sizeof(m->cores), "%s", value);
 	else if (strcmp(name, "TargetInstallDir") == 0)
 		nsys_of_dir(m, value, from);
 	else if (strcmp(name, "DeviceEnvironment") == 0)
@@ -476,6 +511,21 @@ from_parquet(const struct input_profile *p, const char *base,
 	free(name);
 }
 
+/* No CPU description: "aarch64, 72 cores" from what nsys does say. */
+static void
+cpu_fallback(struct meta *m)
+{
+	char buf[96];
+
+	if (m->v[META_CPU] || !m->arch[0])
+		return;
+	if (m->cores[0] && strspn(m->cores, "0123456789") == strlen(m->cores))
+		snprintf(buf, sizeof(buf), "%s, %s cores", m->arch, m->cores);
+	else
+		snprintf(buf, sizeof(buf), "%s", m->arch);
+	set(m, META_CPU, buf, m->archsrc);
+}
+
 static void
 profile_meta(const struct input_profile *p, struct meta *m,
     struct err_notes *notes)
@@ -507,6 +557,7 @@ profile_meta(const struct input_profile *p, struct meta *m,
 		    notes);
 	}
 	from_config(p, m, notes);
+	cpu_fallback(m);
 }
 
 /* The names of -n: NAMES split at ',' into exactly N new strings. */
