@@ -227,5 +227,11 @@ if [ -f "$T/nd/rank0.sqlite" ] && need sqlite3; then
 	"$X" -f meta "$T/gb.sqlite" > "$T/gb.tsv" 2> /dev/null
 	v=$(awk -F'\t' '$2 == "Nsys" { print $3 "|" $4 } $2 == "Cpu" { c = $3 } END { print c }' "$T/gb.tsv" | tr '\n' '|')
 	[ "$v" = "2026.3.1|TARGET_INFO_SYSTEM_ENV|aarch64, 72 cores|" ] && ok || notok "Grace metadata: '$v'"
+	# Two hosts, no collectives known (no dumps): each host's own clock.
+	cp "$T/nd/rank1.sqlite" "$T/gb1.sqlite"
+	sqlite3 "$T/gb1.sqlite" "CREATE TABLE IF NOT EXISTS TARGET_INFO_SYSTEM_ENV (globalVid INTEGER, devStateName TEXT NOT NULL, name TEXT NOT NULL, nameEnum INTEGER NOT NULL, value TEXT NOT NULL);
+	    INSERT INTO TARGET_INFO_SYSTEM_ENV VALUES (0, 'x', 'Hostname', 0, 'gb200-n2');"
+	$C "$T/gb.sqlite" "$T/gb1.sqlite" > "$T/ck" 2> /dev/null
+	has_line "no collectives to align clocks: the 2 devices on 2 hosts keep each host's own clock" "$T/ck" && ok || notok "two hosts: '$(cat "$T/ck")'"
 fi
 done_testing t74-capture

@@ -26,7 +26,7 @@ struct prog {
 };
 
 struct check {
-	struct strtab progs, names, bufs, gpus;
+	struct strtab progs, names, bufs, gpus, hosts;
 	struct prog *p;
 	size_t cap;
 	size_t *nprog;		/* per name: its ProgramIds */
@@ -338,6 +338,13 @@ gpu(struct check *k, const char *v)
 		strtab_intern(&k->gpus, v, strlen(v), NULL);
 }
 
+static void
+host(struct check *k, const char *v)
+{
+	if (*v)
+		strtab_intern(&k->hosts, v, strlen(v), NULL);
+}
+
 static int
 say(FILE *out, size_t *n, const char *fmt, ...) ERR_PRINTF(3, 4);
 
@@ -449,7 +456,14 @@ findings_b(const struct check *k, FILE *out, size_t *n)
 	size_t i, split = 0, warm = 0, cut = 0, *part;
 	int64_t skip;
 
-	if (k->ndev > 1 && !k->comm)
+	if (k->ndev > 1 && !k->comm && k->hosts.n > 1)
+		say(out, n, "no collectives to align clocks: the %zu devices "
+		    "on %zu hosts keep each host's own clock, so waits, skews "
+		    "and the critical path across devices are not measured. "
+		    "Fix: capture steps that run collectives on every device "
+		    "(with HLO dumps, which say which thunks are collectives)",
+		    k->ndev, k->hosts.n);
+	else if (k->ndev > 1 && !k->comm)
 		say(out, n, "no collectives to align clocks: the %zu devices' "
 		    "timelines keep their own clocks, so waits, skews and the "
 		    "critical path across devices are not measured. Fix: "
@@ -511,6 +525,7 @@ check_free(struct check *k)
 	strtab_free(&k->names);
 	strtab_free(&k->bufs);
 	strtab_free(&k->gpus);
+	strtab_free(&k->hosts);
 	free(k->p);
 	free(k->nprog);
 	free(k->bufown);
@@ -539,6 +554,8 @@ capture_check(const char *dir, FILE *out, const char *outname,
 		    compiled);
 	if (rc == 0)
 		rc = read_column(&k, dir, "meta", "Value", "GpuName", gpu);
+	if (rc == 0)
+		rc = read_column(&k, dir, "meta", "Value", "Hostname", host);
 	if (rc == 0) {
 		findings_a(&k, out, nfound);
 		findings_b(&k, out, nfound);
