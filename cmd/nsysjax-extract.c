@@ -4,7 +4,8 @@
  * or zip holding one and dump/); several inputs are the processes of one
  * run.  It writes the frames of the reference's load_profiler_data as
  * TSV, and from exports the NVTX -> GPU projection (nvtx): one frame to
- * standard output, or every frame into a directory.
+ * standard output, or every frame into a directory; or, with --check,
+ * what the capture lacks (analysis/capture.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
