@@ -121,6 +121,13 @@ if [ -f "$Z" ] && need zip unzip od dd; then
 else
 	skip "no shared archive or no zip"
 fi
+# The GNU parallel recipe (one -o per process, then --merge) carries the
+# run's metadata: the same bytes as -f meta of all the processes.
+if [ -d "$EX/rank0" ] && need parallel; then
+	sh pipelines/extract-parallel.sh -j 2 -o "$T/par" "$EX/rank0" "$EX/rank1" > /dev/null 2>&1
+	"$X" -f meta "$EX/rank0" "$EX/rank1" | cmp -s - "$T/par/meta.tsv" && ok || notok "extract-parallel.sh: no meta.tsv of the run"
+fi
+
 # The capture check (nsysjax-extract --check): each finding on a generated
 # input that has that defect, nothing on the example's clean run.
 C="$X --check"
