@@ -356,7 +356,11 @@ F=$FR
 
 # What the capture cannot show (nsysjax-extract --check on the frames), a
 # list shown at the top of the report when it is not empty.
-capture_job() { nsysjax-extract --check "$FR" > "$OUT/capture.txt"; }
+# Never fatal: a check that fails leaves the list out, with the reason.
+capture_job() {
+	nsysjax-extract --check "$FR" > "$OUT/capture.txt" 2> "$W/capture.note" ||
+		{ rm -f "$OUT/capture.txt"; printf '%s: no capture check: %s\n' "$PROG" "$(head -n 1 "$W/capture.note")" > "$W/capture-fail.err"; }
+}
 job capture capture_job
 
 # The modules kept (-m, -x), by ProgramId: those whose name or ProgramId
@@ -490,6 +494,7 @@ fi
 progress "writing report.txt and report.html"
 awk -v OUT="$OUT" -v FR="$FR" -v W="$W" -v PLOTS="$PLOTS" -f "$LIB/fmt.awk" -f "$LIB/report.awk" -- "$@"
 # The capture check's list first, in both pages.
+job_messages capture-fail >&2
 if [ -s "$OUT/capture.txt" ]; then
 	{ printf 'What this capture cannot show (nsysjax-extract --check)\n\n'; sed 's/^/  /' "$OUT/capture.txt"; echo
 	  cat "$OUT/report.txt"; } > "$W/report.txt" && mv -f "$W/report.txt" "$OUT/report.txt" || die "cannot write report.txt"

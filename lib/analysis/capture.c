@@ -175,13 +175,15 @@ read_modules(struct check *k, const char *dir, int pass)
 
 	if (r == NULL)
 		return -1;
-	rc = tsv_columns(r, cols, M_N, 0, c);
+	rc = tsv_columns(r, cols, M_N, 1u << M_PROC, c);
 	while (rc == 0 && (rc = tsv_next(r)) == 1) {
 		if ((rc = field_i64(r, c[M_EXEC], &exec)) != 0 ||
 		    (rc = field_i64(r, c[M_DEV], &dev)) != 0 ||
 		    (rc = field_i64(r, c[M_NTH], &nth)) != 0 ||
-		    (rc = field_i64(r, c[M_PROC], &proc)) != 0)
+		    (c[M_PROC] >= 0 && (rc = field_i64(r, c[M_PROC], &proc)) != 0))
 			break;
+		if (c[M_PROC] < 0)
+			proc = 0;
 		/* The index first: prog_of may move k->p. */
 		pi = prog_of(k, tsv_field(r, (size_t)c[M_PROG]),
 		    tsv_field(r, (size_t)c[M_NAME]));
