@@ -184,7 +184,7 @@ RUNIN  = $(strip $(INPUTS))
 RUNDEP =
 endif
 run: all $(RUNDEP)
-	NSYSJAX_BIN=$(O)/bin sh pipelines/report.sh $(foreach x,$(EXTRACT_OPTS),-X $(x)) -o out $(RUNIN)
+	NSYSJAX_BIN=$(O)/bin sh pipelines/report.sh $(strip $(foreach x,$(EXTRACT_OPTS),-X $(x)) -o out $(RUNIN))
 	@echo "make run: the report of $(RUNIN) is in out/ (out/report.txt, out/report.html)"
 	$(O)/bin/nsysjax-timeline -c out/corrections.tsv out/frames > out/timeline.perfetto-trace
 	@echo "make run: the aligned timeline is out/timeline.perfetto-trace (open it in https://ui.perfetto.dev)"
