@@ -237,20 +237,24 @@ sort_members(struct archive *a)
  * A zip made of a folder (macOS's Compress, `zip -r x.zip proc0`) holds
  * the profile under one top folder: when no member is at the top and
  * every one is under the same folder, that folder is taken off their
- * names (and kept in A->top for a directory's paths).  Not "dump": the
- * XLA dumps alone, as -d names them, are a folder of their own.
+ * names (and kept in A->top for a directory's paths).  Not the folders
+ * of a profile's own members, "dump" and "nvtx_gpu_proj_trace": a
+ * profile may hold nothing else (the XLA dumps alone, as -d names them;
+ * a profile of only its trace).
  */
 static void
 strip_top(struct archive *a)
 {
+	static const char *const own[] = { "dump/", "nvtx_gpu_proj_trace/" };
 	const char *slash;
 	size_t i, k;
 
 	if (a->n == 0 || (slash = strchr(a->names[0], '/')) == NULL)
 		return;
 	k = (size_t)(slash - a->names[0]) + 1;
-	if (k == 5 && strncmp(a->names[0], "dump/", 5) == 0)
-		return;
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (k == strlen(own[i]) && strncmp(a->names[0], own[i], k) == 0)
+			return;
 	for (i = 1; i < a->n; i++)
 		if (strncmp(a->names[i], a->names[0], k) != 0)
 			return;

@@ -5,7 +5,8 @@
  * paths with '/' separators, as stored in the zip, so the same input gives
  * the same names either way; except that what macOS adds (__MACOSX/ at
  * the top, .DS_Store files) is no member, and a top folder that holds
- * every member (a zip made of a folder) is taken off the names.
+ * every member (a zip made of a folder) is taken off the names, unless
+ * it is "dump" or "nvtx_gpu_proj_trace" (a profile's own folders).
  */
 #ifndef NSYSJAX_ARCHIVE_H
 #define NSYSJAX_ARCHIVE_H
