@@ -177,7 +177,9 @@ test: example
 # INPUTS may hold newlines (INPUTS="$$(ls prof_*.zip)"): strip makes them
 # spaces, which would otherwise end the command line.  out/ is not removed
 # here: report.sh replaces it whole once the new report is complete, so a
-# bad input keeps the previous report.
+# bad input keeps the previous report.  EXTRACT_OPTS: options for
+# nsysjax-extract, each word one report.sh -X (EXTRACT_OPTS="-k
+# --hlo-dump=dumps").
 ifeq ($(strip $(INPUTS)),)
 RUNIN  = $(O)/example/profile/rank0 $(O)/example/profile/rank1
 RUNDEP = example
@@ -186,7 +188,7 @@ RUNIN  = $(strip $(INPUTS))
 RUNDEP =
 endif
 run: all $(RUNDEP)
-	NSYSJAX_BIN=$(O)/bin sh pipelines/report.sh -o out $(RUNIN)
+	NSYSJAX_BIN=$(O)/bin sh pipelines/report.sh $(strip $(foreach x,$(EXTRACT_OPTS),-X $(x)) -o out $(RUNIN))
 	@echo "make run: the report of $(RUNIN) is in out/ (out/report.txt, out/report.html)"
 	$(O)/bin/nsysjax-timeline -c out/corrections.tsv out/frames > out/timeline.perfetto-trace
 	@echo "make run: the aligned timeline is out/timeline.perfetto-trace (open it in https://ui.perfetto.dev)"

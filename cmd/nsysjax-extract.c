@@ -4,12 +4,16 @@
  * or zip holding one and dump/); several inputs are the processes of one
  * run.  It writes the frames of the reference's load_profiler_data as
  * TSV, and from exports the NVTX -> GPU projection (nvtx): one frame to
- * standard output, or every frame into a directory.
+ * standard output, or every frame into a directory; or, with --check,
+ * what the capture lacks (analysis/capture.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
+#include "analysis/capture.h"
 #include "formats/archive.h"
 #include "base/err.h"
 #include "base/opt.h"
@@ -17,13 +21,14 @@
 #include "base/mem.h"
 #include "base/outfile.h"
 #include "base/pool.h"
+#include "base/tempfile.h"
 #include "base/tsv.h"
 #include "profile/merge.h"
 #include "profile/meta.h"
 #include "profile/parts.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-extract [-hkm] [-d dir] [-f frame | -o dir] [-j jobs] [-n names] input ...\n"
+    "usage: nsysjax-extract [-hkm] [-d dir] [-f frame | -o dir | --check] [-j jobs] [-n names] input ...\n"
     "       nsysjax-extract --merge [-f frame | -o dir] part-dir ...";
 
 static const struct opt_tool tool = { usage_line,
@@ -43,6 +48,10 @@ static const struct opt_tool tool = { usage_line,
     "      --merge               inputs are directories written by -o for\n"
     "                            some of a run's processes, in process order:\n"
     "                            write the frames of one extraction of all\n"
+    "      --check               write what the capture lacks (a ranked list,\n"
+    "                            each with its consequence and fix) instead of\n"
+    "                            frames; nothing when it lacks nothing; the\n"
+    "                            input may be a directory written by -o\n"
     "  -k, --keep-autotuning     keep autotuner executions and compile detail\n"
     "  -m, --allow-missing-hlo   a module without HLO dump is a warning\n"
     "  -n, --names=A,B,...       ProfileName of each profile, in input order\n"
@@ -95,6 +104,78 @@ meta_out(const char *const *paths, size_t n, const struct extract_opts *o)
 		die(&notes);
 	err_notes_print(&notes);
 	err_notes_free(&notes);
+}
+
+/* meta_write's frame into DIR/meta.tsv beside the frames of -o, so that a
+ * report made from them has the run's metadata.  Never fatal: without it
+ * the file is left out, with the reason. */
+struct meta_args {
+	const char *const *paths;
+	size_t n;
+	const struct extract_opts *o;
+	struct err_notes *notes;
+	int none;		/* --merge: no part has a meta.tsv */
+};
+
+static int
+meta_cb(struct tsv_writer *w, void *arg)
+{
+	const struct meta_args *a = arg;
+
+	return meta_write(a->paths, a->n, a->o->dumpdir, a->o->names, w,
+	    a->notes);
+}
+
+static void
+meta_dir(const char *const *paths, size_t n, const struct extract_opts *o,
+    const char *dir)
+{
+	struct err_notes notes = { NULL, 0, 0 };
+	struct meta_args a = { paths, n, o, &notes, 0 };
+
+	if (outfile_table(dir, "meta", meta_cb, &a) != 0)
+		err_note(&notes, "no run metadata (%s/meta.tsv): %s", dir,
+		    err_msg());
+	err_notes_print(&notes);
+	err_notes_free(&notes);
+}
+
+/* --merge: the parts' meta.tsv joined into DIR/meta.tsv (or to stdout,
+ * -f meta), when they have one. */
+static int
+merge_meta_cb(struct tsv_writer *w, void *arg)
+{
+	struct meta_args *a = arg;
+	int rc = meta_merge(a->paths, a->n, w);
+
+	/* No part has one: failing discards the empty file. */
+	a->none = rc == 1;
+	return rc == 0 ? 0 : -1;
+}
+
+static void
+merge_meta(const char *const *dirs, size_t n, const char *dir)
+{
+	struct err_notes notes = { NULL, 0, 0 };
+	struct meta_args a = { dirs, n, NULL, NULL, 0 };
+	struct tsv_writer *w;
+	int rc;
+
+	if (dir) {
+		if (outfile_table(dir, "meta", merge_meta_cb, &a) != 0 &&
+		    !a.none)
+			err_note(&notes, "no run metadata (%s/meta.tsv): %s",
+			    dir, err_msg());
+		err_notes_print(&notes);
+		err_notes_free(&notes);
+		return;
+	}
+	w = tsv_wopen(stdout, "<stdout>");
+	rc = meta_merge(dirs, n, w);
+	if (rc == 1)
+		err_fail("%s: no meta.tsv to merge", dirs[0]);
+	if (tsv_wclose(w) != 0 || rc != 0)
+		err_die_last();
 }
 
 /* Join DIRS[0..N) (parts) into DIR, or frame BIT to stdout. */
@@ -188,11 +269,70 @@ extract_parts(const char *const *paths, size_t n, struct extract_opts *o,
 	err_notes_free(&notes);
 }
 
+/* Whether PATH is a directory of frames (nsysjax-extract -o's). */
+static int
+is_frames(const char *path)
+{
+	char *t = mem_path(path, "thunk.tsv");
+	struct stat st;
+	int yes = stat(t, &st) == 0 && S_ISREG(st.st_mode);
+
+	free(t);
+	return yes;
+}
+
+static void
+check_dir(const char *dir)
+{
+	size_t n;
+
+	if (capture_check(dir, stdout, "<stdout>", &n) != 0)
+		err_die_last();
+}
+
+/*
+ * --check: the frames of the inputs (extracted as -o would, a missing
+ * dump a note) into a temporary directory, then what they lack; a frames
+ * directory is checked as it is.
+ */
+static void
+check_inputs(const char *const *paths, size_t n, struct extract_opts *o,
+    int64_t jobs)
+{
+	struct extract_profile *pr;
+	const char *t = getenv("TMPDIR"), *tmp;
+	char *templ;
+	size_t np;
+
+	if (n == 1 && is_frames(paths[0])) {
+		check_dir(paths[0]);
+		return;
+	}
+	templ = mem_path(t && *t ? t : "/tmp", "nsysjax-check.XXXXXX");
+	tmp = tempfile_mkdtemp(templ);
+	free(templ);
+	if (tmp == NULL)
+		err_die_last();
+	o->allow_missing_hlo = 1;
+	o->frames = (1u << EXTRACT_NFRAMES) - 1;
+	if (extract_profiles(paths, n, o, &pr, &np) != 0)
+		err_die_last();
+	if (np > 1 && jobs > 0)
+		extract_parts(paths, n, o, pr, np, (unsigned)jobs, tmp);
+	else
+		extract_here(paths, n, o, tmp);
+	extract_profiles_free(pr, np);
+	meta_dir(paths, n, o, tmp);
+	check_dir(tmp);
+	tempfile_remove(tmp);
+}
+
 int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "allow-missing-hlo", no_argument, NULL, 'm' },
+		{ "check", no_argument, NULL, 'C' },
 		{ "frame", required_argument, NULL, 'f' },
 		{ "hlo-dump", required_argument, NULL, 'd' },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -209,7 +349,7 @@ main(int argc, char *argv[])
 	int64_t jobs = pool_cores();
 	struct extract_profile *pr;
 	size_t n, np;
-	int c, merge = 0, meta = 0;
+	int c, merge = 0, meta = 0, check = 0;
 
 	mem_huge_pages(argv);	/* first: it may execute us again */
 	archive_quiet_tz();	/* before any thread */
@@ -235,6 +375,9 @@ main(int argc, char *argv[])
 		case 'M':
 			merge = 1;
 			break;
+		case 'C':
+			check = 1;
+			break;
 		case 'm':
 			o.allow_missing_hlo = 1;
 			break;
@@ -250,12 +393,22 @@ main(int argc, char *argv[])
 		opt_usage(&tool, "no input");
 	paths = (const char *const *)argv + optind;
 	n = (size_t)(argc - optind);
+	if (check) {
+		if (merge || dir || meta)
+			opt_usage(&tool, "--check: no frames to write "
+			    "(-o, -f, --merge)");
+		check_inputs(paths, n, &o, jobs);
+		return 0;
+	}
 	if (dir && outfile_mkdirs(dir) != 0)	/* before the work */
 		err_die_last();
 	if (merge) {
 		if (meta && !dir)
-			opt_usage(&tool, "--merge: no meta frame to merge");
-		merge_parts(paths, n, o.frames, dir);
+			merge_meta(paths, n, NULL);
+		else
+			merge_parts(paths, n, o.frames, dir);
+		if (dir)
+			merge_meta(paths, n, dir);
 		return 0;
 	}
 	if (meta && !dir) {
@@ -270,6 +423,8 @@ main(int argc, char *argv[])
 		extract_parts(paths, n, &o, pr, np, (unsigned)jobs, dir);
 	else
 		extract_here(paths, n, &o, dir);
+	if (dir)
+		meta_dir(paths, n, &o, dir);
 	extract_profiles_free(pr, np);
 	return 0;
 }

@@ -8,13 +8,15 @@ case ${1:-} in
 -V | --version) echo "nsysjax-report @VERSION@"; exit 0 ;;
 -h | --help)
 	cat <<EOF
-usage: nsysjax-report [-q] [-j jobs] [-m regex] [-x regex] [--skip n] -o dir input ...
+usage: nsysjax-report [-q] [-j jobs] [-m regex] [-x regex] [-X extract-option] [--skip n] -o dir input ...
 
   -o dir      the output directory: report.txt, report.html, plots/, TSV
               (replaced whole once the new report is complete)
   -j jobs     pipelines at once (default: the online cores)
   -m regex    only the modules whose name or ProgramId matches
   -x regex    leave out the modules whose name or ProgramId matches
+  -X option   one option for nsysjax-extract, repeatable (-X -d -X dumps,
+              -X -k); a module without HLO dump is always a note
   --skip n    the first n executions of every module are warm-up
   -q          no progress lines
   -h, --help  this text

@@ -10,7 +10,7 @@
 # it whole once the report is complete: a report directory holds one run,
 # and a failed or interrupted report leaves the earlier one as it was.
 set -eu
-USAGE='pipelines/report.sh [-q] [-j jobs] [-m regex] [-x regex] [--skip n] -o dir input ...'
+USAGE='pipelines/report.sh [-q] [-j jobs] [-m regex] [-x regex] [-X extract-option] [--skip n] -o dir input ...'
 TABLES=
 case $0 in */*) . "${0%/*}/lib/common.sh" ;; *) . ./lib/common.sh ;; esac
 
@@ -48,12 +48,22 @@ if [ -r /sys/devices/system/cpu/online ] && IFS= read -r _on < /sys/devices/syst
 fi
 [ "$JOBS" -gt 0 ] || JOBS=$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)
 QUIET=0 KEEP='' DROP='' SKIP=''
-while getopts o:j:qm:x:k:h opt; do
+# -X OPT: one option for nsysjax-extract (-X -d -X DIR, -X --names=A,B,
+# -X -k), each kept single-quoted for eval.  A module without HLO dump is
+# a note in a report (--allow-missing-hlo): the report shows what the
+# profile alone supports, and its list of what the capture lacks says so.
+XOPTS='--allow-missing-hlo'
+while getopts o:j:qm:x:X:k:h opt; do
 	common_opt "$opt" "${OPTARG:-}" || case $opt in
 	q) QUIET=1 ;;
 	j) case $OPTARG in '' | *[!0-9]* | 0) bad_usage "-j: not a count: '$OPTARG'" ;; esac; JOBS=$OPTARG ;;
 	m) KEEP=$OPTARG ;;
 	x) DROP=$OPTARG ;;
+	X) case $OPTARG in
+	   -o* | --output-dir* | -f* | --frame* | --merge | --check | -j* | --jobs*)
+		bad_usage "-X $OPTARG: the report chooses that option itself" ;;
+	   esac
+	   XOPTS="$XOPTS '$(printf '%s' "$OPTARG" | sed "s/'/'\\\\''/g")'" ;;
 	k) case $OPTARG in '' | *[!0-9]*) bad_usage "--skip: not a count: '$OPTARG'" ;; esac; SKIP=$OPTARG ;;
 	*) bad_usage ;;
 	esac
@@ -364,12 +374,13 @@ if [ "$EXTRACT" = 0 ]; then
 else
 	FR=$OUT/frames
 	progress "extracting the frames of $# profile(s)"
-	job extract nsysjax-extract -o "$FR" -- "$@"
+	extract_job() { eval "nsysjax-extract $XOPTS -o \"\$FR\" -- \"\$@\""; }
+	job extract extract_job "$@"
 	# The run's metadata beside the frames (issue 25): not a frame of
 	# -o, whose files stay those --merge and the pipelines join.
 	# Never fatal: without it the table is left out, with the reason.
 	meta_job() {
-		if nsysjax-extract -f meta -- "$@" > "$FR/meta.tsv" 2> "$W/meta.note"; then
+		if eval "nsysjax-extract $XOPTS -f meta -- \"\$@\"" > "$FR/meta.tsv" 2> "$W/meta.note"; then
 			[ ! -s "$W/meta.note" ] || cat "$W/meta.note" >&2
 		else
 			rm -f "$FR/meta.tsv"
@@ -381,6 +392,15 @@ else
 	job_messages extract meta >&2
 fi
 F=$FR
+
+# What the capture cannot show (nsysjax-extract --check on the frames), a
+# list shown at the top of the report when it is not empty.
+# Never fatal: a check that fails leaves the list out, with the reason.
+capture_job() {
+	nsysjax-extract --check "$FR" > "$OUT/capture.txt" 2> "$W/capture.note" ||
+		{ rm -f "$OUT/capture.txt"; printf '%s: no capture check: %s\n' "$PROG" "$(head -n 1 "$W/capture.note")" > "$W/capture-fail.err"; }
+}
+job capture capture_job
 
 # The modules kept (-m, -x), by ProgramId: those whose name or ProgramId
 # matches -m's expression and not -x's; then filter_modules keeps the
@@ -523,6 +543,18 @@ else
 fi
 progress "writing report.txt and report.html"
 OUT=$OUT FR=$FR W=$W awk -v PLOTS="$PLOTS" -f "$LIB/sort.awk" -f "$LIB/fmt.awk" -f "$LIB/report.awk" -- "$@"
+# The capture check's list first, in both pages (paths as data: the
+# environment, never program text).
+job_messages capture-fail >&2
+if [ -s "$OUT/capture.txt" ]; then
+	{ printf 'What this capture cannot show (nsysjax-extract --check)\n\n'; sed 's/^/  /' "$OUT/capture.txt"; echo
+	  cat "$OUT/report.txt"; } > "$W/report.txt" && mv -f "$W/report.txt" "$OUT/report.txt" || die "cannot write report.txt"
+	F=$OUT/capture.txt awk '!nav && sub(/<nav>/, "<nav><a href=\"#capture\">Capture</a>") { nav = 1 } { print }
+	/^<main>$/ && !done { print "<section id=\"capture\"><h2>What this capture cannot show</h2><ol>"
+		while ((getline l < ENVIRON["F"]) > 0) { sub(/^[0-9]+\. /, "", l); gsub(/&/, "\\&amp;", l); gsub(/</, "\\&lt;", l); gsub(/>/, "\\&gt;", l); print "<li>" l "</li>" }
+		print "</ol></section>"; done = 1 }' "$OUT/report.html" > "$W/report.html" &&
+		mv -f "$W/report.html" "$OUT/report.html" || die "cannot write report.html"
+fi
 
 # Complete: the new report replaces the old one whole (its frames moved
 # over when they were the input), signals held off meanwhile, under a

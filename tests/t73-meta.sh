@@ -31,9 +31,18 @@ if [ -d "$EX/rank0" ]; then
 	# -n names the profiles.
 	"$X" -n a,b -f meta "$EX/rank0" "$EX/rank1" | awk -F'\t' 'NR > 1 { print $1 }' | sort -u | tr '\n' ' ' > "$T/n"
 	same "-n a,b" "$(cat "$T/n")" "a b "
-	# -o's frames stay those --merge joins: no meta.tsv among them.
-	"$X" -o "$T/fr" "$EX/rank0" "$EX/rank1" 2> /dev/null && [ -s "$T/fr/thunk.tsv" ] && [ ! -e "$T/fr/meta.tsv" ] && ok || notok "-o wrote meta.tsv"
-	expect_error 2 'no meta frame to merge' "$X" --merge -f meta "$T/fr"
+	# -o writes the meta frame beside the frames (a report made from them
+	# has the run's metadata), the same bytes as -f meta; --merge joins
+	# the parts' in part order, to -o's directory and to -f meta.
+	"$X" -o "$T/fr" "$EX/rank0" "$EX/rank1" 2> /dev/null && [ -s "$T/fr/thunk.tsv" ] && cmp -s "$T/fr/meta.tsv" "$T/ex.tsv" && ok || notok "-o: meta.tsv is not -f meta's"
+	"$X" -o "$T/p0fr" "$EX/rank0" 2> /dev/null && "$X" -o "$T/p1fr" "$EX/rank1" 2> /dev/null &&
+	    "$X" --merge -o "$T/mfr" "$T/p0fr" "$T/p1fr" && cmp -s "$T/mfr/meta.tsv" "$T/ex.tsv" &&
+	    "$X" --merge -f meta "$T/p0fr" "$T/p1fr" | cmp -s - "$T/ex.tsv" && ok || notok "--merge: meta.tsv is not the run's"
+	rm "$T/p1fr/meta.tsv"
+	"$X" --merge -o "$T/mfr2" "$T/p0fr" "$T/p1fr" 2> "$T/e" && [ ! -e "$T/mfr2/meta.tsv" ] && [ -s "$T/mfr2/thunk.tsv" ] &&
+	    grep -q '1 of the 2 parts have a meta.tsv' "$T/e" && ok || notok "--merge with one part's meta.tsv: $(cat "$T/e")"
+	rm "$T/p0fr/meta.tsv"
+	expect_error 1 'no meta.tsv to merge' "$X" --merge -f meta "$T/p0fr" "$T/p1fr"
 
 	# Planted: an XLA gpu_target_config (values made up here) in a copy.
 	cp -R "$EX/rank0" "$T/p0"

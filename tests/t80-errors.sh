@@ -116,6 +116,13 @@ expect "extract: not a zip" 1 "^nsysjax-extract: $T/bad.zip: not a zip archive\$
     "$X" "$T/bad.zip"
 expect "extract: missing" 1 "^nsysjax-extract: $T/none.zip: cannot open: " \
     "$X" "$T/none.zip"
+# A zip cut short (no central directory at its end) is truncated, not
+# "not a zip"; --check writes no frames.
+head -c 3000 tests/corpus/archive/gen-profile-2026.zip >"$T/cut.zip"
+expect "extract: cut zip" 1 "^nsysjax-extract: $T/cut.zip: truncated zip archive " \
+    "$X" "$T/cut.zip"
+expect "extract: cut zip, --check" 1 "^nsysjax-extract: $T/cut.zip: truncated zip archive " \
+    "$X" --check "$T/cut.zip"
 # One byte changed in a stored member: its CRC no longer matches.
 LC_ALL=C sed 's/XlaModule/YlaModule/' tests/corpus/archive/gen-profile-2026.zip \
     >"$T/crc.zip"

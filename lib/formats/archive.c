@@ -15,17 +15,39 @@
 
 struct archive {
 	char *path;
+	char *top;		/* the top folder taken off the names, or NULL */
 	zip_t *zip;		/* NULL for a directory */
 	char **names;		/* sorted */
 	zip_int64_t *index;	/* zip entry index of names[i] */
 	size_t n, cap;
 };
 
+/*
+ * Whether NAME is what macOS adds to an archive it makes (Finder's
+ * Compress, ditto -c -k --sequesterRsrc): the resource forks and
+ * extended attributes under a top __MACOSX/, and Finder's .DS_Store
+ * files.  No member of a profile has such a name.
+ */
+static int
+mac_junk(const char *name)
+{
+	const char *base = strrchr(name, '/');
+
+	if (strncmp(name, "__MACOSX/", 9) == 0)
+		return 1;
+	return strcmp(base ? base + 1 : name, ".DS_Store") == 0;
+}
+
+/* NAME as a member (taken), unless mac_junk. */
 static void
 add_name(struct archive *a, char *name, zip_int64_t idx)
 {
 	size_t cap = a->cap;
 
+	if (mac_junk(name)) {
+		free(name);
+		return;
+	}
 	mem_grow(&a->names, &a->cap, a->n + 1, sizeof(*a->names));
 	mem_grow(&a->index, &cap, a->n + 1, sizeof(*a->index));
 	a->names[a->n] = name;
@@ -124,14 +146,42 @@ walk_dir(struct archive *a, const char *rel, struct walk *w)
 	return rc;
 }
 
+/* Whether the file PATH begins as a zip does (a local file header): a
+ * file that does but has no end of central directory was cut short. */
+static int
+zip_start(const char *path)
+{
+	unsigned char b[4];
+	FILE *fp = fopen(path, "rb");
+	int yes;
+
+	if (fp == NULL)
+		return 0;
+	yes = fread(b, 1, 4, fp) == 4 && memcmp(b, "PK\3\4", 4) == 0;
+	fclose(fp);
+	return yes;
+}
+
+/*
+ * The zip's directory, read as unzip reads it: the central directory
+ * says where each member is and what it holds, and a local header that
+ * disagrees in fields unzip ignores (macOS's Archive Utility writes the
+ * compressed size into headers of members with data descriptors) costs
+ * nothing.  libzip's ZIP_CHECKCONS refused those archives.  A member
+ * whose bytes really cannot be read is named when it is read.
+ */
 static int
 open_zip(struct archive *a)
 {
 	int zerr = 0;
 	zip_int64_t i, n;
 
-	a->zip = zip_open(a->path, ZIP_RDONLY | ZIP_CHECKCONS, &zerr);
+	a->zip = zip_open(a->path, ZIP_RDONLY, &zerr);
 	if (a->zip == NULL) {
+		if (zerr == ZIP_ER_NOZIP && zip_start(a->path))
+			return err_fail("truncated zip archive (it begins as "
+			    "one but has no central directory at its end: "
+			    "cut short in a copy?)");
 		if (zerr == ZIP_ER_NOZIP)
 			return err_fail("not a zip archive");
 		if (zerr == ZIP_ER_INCONS || zerr == ZIP_ER_EOF)
@@ -183,6 +233,52 @@ sort_members(struct archive *a)
 	free(p);
 }
 
+/*
+ * A zip made of a folder (macOS's Compress, `zip -r x.zip proc0`) holds
+ * the profile under one top folder: when no member is at the top and
+ * every one is under the same folder, that folder is taken off their
+ * names (and kept in A->top for a directory's paths).  Not the folders
+ * of a profile's own members, "dump" and "nvtx_gpu_proj_trace": a
+ * profile may hold nothing else (the XLA dumps alone, as -d names them;
+ * a profile of only its trace).
+ */
+static void
+strip_top(struct archive *a)
+{
+	static const char *const own[] = { "dump/", "nvtx_gpu_proj_trace/" };
+	const char *slash;
+	size_t i, k;
+
+	if (a->n == 0 || (slash = strchr(a->names[0], '/')) == NULL)
+		return;
+	k = (size_t)(slash - a->names[0]) + 1;
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (k == strlen(own[i]) && strncmp(a->names[0], own[i], k) == 0)
+			return;
+	for (i = 1; i < a->n; i++)
+		if (strncmp(a->names[i], a->names[0], k) != 0)
+			return;
+	a->top = mem_alloc(k);
+	memcpy(a->top, a->names[0], k - 1);
+	a->top[k - 1] = '\0';
+	for (i = 0; i < a->n; i++)
+		memmove(a->names[i], a->names[i] + k, strlen(a->names[i] + k) + 1);
+}
+
+/* The file of member I of a directory on disk. */
+static char *
+disk_path(const struct archive *a, long i)
+{
+	char *top, *full;
+
+	if (a->top == NULL)
+		return mem_path(a->path, a->names[i]);
+	top = mem_path(a->path, a->top);
+	full = mem_path(top, a->names[i]);
+	free(top);
+	return full;
+}
+
 void
 archive_quiet_tz(void)
 {
@@ -216,6 +312,7 @@ archive_open(const char *path)
 		archive_close(a);
 		return NULL;
 	}
+	strip_top(a);
 	sort_members(a);
 	return a;
 }
@@ -234,6 +331,7 @@ archive_close(struct archive *a)
 	free(a->names);
 	free(a->index);
 	free(a->path);
+	free(a->top);
 	free(a);
 }
 
@@ -351,7 +449,7 @@ read_zip(struct archive *a, long i, uint8_t **data, size_t *len)
 static int
 read_file(struct archive *a, long i, uint8_t **data, size_t *len)
 {
-	char *full = mem_path(a->path, a->names[i]);
+	char *full = disk_path(a, i);
 	FILE *fp;
 	uint8_t *buf = NULL;
 	size_t cap = 0, n = 0, got;
@@ -434,7 +532,7 @@ archive_stat(struct archive *a, const char *name, uint64_t *size,
 		*crc = zs.crc;
 		return 1;
 	}
-	full = mem_path(a->path, a->names[i]);
+	full = disk_path(a, i);
 	rc = stat(full, &st);
 	free(full);
 	if (rc != 0)

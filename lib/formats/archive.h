@@ -2,8 +2,11 @@
  * archive: uniform read access to the members of an nsys-jax output,
  * whether it is a .zip (read in place with libzip, nothing extracted to
  * disk) or the directory it was extracted to.  Member names are relative
- * paths with '/' separators, exactly as stored in the zip, so the same
- * input gives the same names either way.
+ * paths with '/' separators, as stored in the zip, so the same input gives
+ * the same names either way; except that what macOS adds (__MACOSX/ at
+ * the top, .DS_Store files) is no member, and a top folder that holds
+ * every member (a zip made of a folder) is taken off the names, unless
+ * it is "dump" or "nvtx_gpu_proj_trace" (a profile's own folders).
  */
 #ifndef NSYSJAX_ARCHIVE_H
 #define NSYSJAX_ARCHIVE_H
@@ -17,8 +20,11 @@ struct archive;
  * Open PATH: a regular file must be a zip archive; a directory is walked
  * recursively, following symbolic links (a dangling one is a member that
  * cannot be read; a link to a directory above it is skipped), at most 16
- * directories deep.  Returns NULL with an err message such as "not a zip
- * archive", "truncated or damaged zip archive", "cannot open:
+ * directories deep.  The zip is read as unzip reads it: its central
+ * directory, whatever its local headers say of fields unzip ignores.
+ * Returns NULL with an err message such as "not a zip archive",
+ * "truncated zip archive (...)" (a file that begins as a zip and has no
+ * end of central directory), "truncated or damaged zip archive", "cannot open:
  * <strerror>" (the path is not included; callers prefix), or "DIR:
  * directories nested more than 16 deep".
  */

@@ -309,14 +309,17 @@ intern(struct extract *x, const char *s)
 }
 
 /* ProgramId of a module without a dump, marked so that users see it;
- * warned about once per ProgramId. */
+ * warned about once per ProgramId.  The program_id comes first: the
+ * pipelines name a module's files by a ProgramId's first 12 characters
+ * (the reference's rule), which the '-' after it keeps distinct for every
+ * program_id below 10^10 ("p186-missing-hlo", "p190-missing-hlo"). */
 static const char *
 missing_program(struct extract *x, const struct frames_module *m)
 {
 	char buf[64];
 	size_t i;
 
-	snprintf(buf, sizeof(buf), "missing-hlo-%lld", (long long)m->program_id);
+	snprintf(buf, sizeof(buf), "p%lld-missing-hlo", (long long)m->program_id);
 	if ((i = strtab_find(&x->strings, buf, strlen(buf))) != STRTAB_NONE)
 		return strtab_get(&x->strings, i);
 	err_note(&x->warnings, "%s: no HLO dump for module %s (program_id %lld); its thunks "

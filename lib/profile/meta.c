@@ -1,4 +1,5 @@
 /* The meta frame of meta.h: what each profile says of its machine. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,10 @@ const char *const meta_key[] = {
 struct meta {
 	char *v[META_NKEYS];
 	const char *src[META_NKEYS];
+	/* The CPU when nsys has no description of it (CpuDescription
+	 * "unknown", as on Grace hosts): its architecture and cores. */
+	char arch[64], cores[16];
+	const char *archsrc;
 };
 
 /* V[K] = S[0..N) from SRC unless already set or S is empty. */
@@ -120,20 +125,45 @@ meta_pbtxt(const char *s, size_t n, char **v, const char **src)
 
 /* ---- TARGET_INFO_SYSTEM_ENV, from parquet or SQLite ---- */
 
-/* The version directory of nsys's TargetInstallDir, ".../2024.4.1/
- * target-linux-x64": the component before "target-*", if it starts
- * with a digit. */
+/* The version at the end of path component C[0..N): "2024.4.1", or the
+ * tail of "NsightSystems-cli-2026.3.1" (after a '-' or '_'): digits and
+ * dots, a digit first, a dot within.  Its length, or 0. */
+static size_t
+version_tail(const char *c, size_t n, const char **v)
+{
+	size_t i = n;
+	int dot = 0;
+
+	while (i > 0 && ((c[i - 1] >= '0' && c[i - 1] <= '9') || c[i - 1] == '.')) {
+		dot |= c[i - 1] == '.';
+		i--;
+	}
+	if (!dot || i == n || !(c[i] >= '0' && c[i] <= '9') || c[n - 1] == '.' ||
+	    (i > 0 && c[i - 1] != '-' && c[i - 1] != '_'))
+		return 0;
+	*v = c + i;
+	return n - i;
+}
+
+/* The nsys version in its TargetInstallDir: the last path component that
+ * ends in a version (".../2024.4.1/target-linux-x64",
+ * ".../NsightSystems-cli-2026.3.1/target-linux-sbsa-armv8"). */
 static void
 nsys_of_dir(struct meta *m, const char *dir, const char *from)
 {
-	const char *t = strstr(dir, "/target-"), *b;
+	const char *c = dir, *e, *v = NULL, *best = NULL;
+	size_t n, bestn = 0;
 
-	if (t == NULL)
-		return;
-	for (b = t; b > dir && b[-1] != '/'; b--)
-		;
-	if (b < t && *b >= '0' && *b <= '9')
-		setn(m->v, m->src, META_NSYS, b, (size_t)(t - b), from);
+	for (; *c; c = e + (*e == '/')) {
+		if ((e = strchr(c, '/')) == NULL)
+			e = c + strlen(c);
+		if ((n = version_tail(c, (size_t)(e - c), &v)) > 0) {
+			best = v;
+			bestn = n;
+		}
+	}
+	if (best)
+		setn(m->v, m->src, META_NSYS, best, bestn, from);
 }
 
 /* The variables of meta.h from DeviceEnvironment's "A=x;B=y;...". */
@@ -189,6 +219,12 @@ system_env(struct meta *m, const char *name, const char *value,
 		set(m, META_CPU, value, from);
 	else if (strcmp(name, "Hostname") == 0)
 		set(m, META_HOST, value, from);
+	else if (strcmp(name, "CpuArchitecture") == 0 && !m->arch[0] &&
+	    *value) {
+		snprintf(m->arch, sizeof(m->arch), "%s", value);
+		m->archsrc = from;
+	} else if (strcmp(name, "CpuCores") == 0 && !m->cores[0])
+		snprintf(m->cores, sizeof(m->cores), "%s", value);
 	else if (strcmp(name, "TargetInstallDir") == 0)
 		nsys_of_dir(m, value, from);
 	else if (strcmp(name, "DeviceEnvironment") == 0)
@@ -475,6 +511,21 @@ from_parquet(const struct input_profile *p, const char *base,
 	free(name);
 }
 
+/* No CPU description: "aarch64, 72 cores" from what nsys does say. */
+static void
+cpu_fallback(struct meta *m)
+{
+	char buf[96];
+
+	if (m->v[META_CPU] || !m->arch[0])
+		return;
+	if (m->cores[0] && strspn(m->cores, "0123456789") == strlen(m->cores))
+		snprintf(buf, sizeof(buf), "%s, %s cores", m->arch, m->cores);
+	else
+		snprintf(buf, sizeof(buf), "%s", m->arch);
+	set(m, META_CPU, buf, m->archsrc);
+}
+
 static void
 profile_meta(const struct input_profile *p, struct meta *m,
     struct err_notes *notes)
@@ -506,6 +557,7 @@ profile_meta(const struct input_profile *p, struct meta *m,
 		    notes);
 	}
 	from_config(p, m, notes);
+	cpu_fallback(m);
 }
 
 /* The names of -n: NAMES split at ',' into exactly N new strings. */
@@ -558,12 +610,13 @@ write_profile(struct tsv_writer *w, const char *name, struct meta *m)
 	return rc;
 }
 
+static const char *const head[] = { "ProfileName", "Key", "Value",
+    "Source", NULL };
+
 int
 meta_write(const char *const *paths, size_t n, const char *dumpdir,
     const char *names, struct tsv_writer *w, struct err_notes *notes)
 {
-	static const char *const head[] = { "ProfileName", "Key", "Value",
-	    "Source", NULL };
 	struct input_set s;
 	struct meta m;
 	char **nm = NULL;
@@ -588,5 +641,70 @@ meta_write(const char *const *paths, size_t n, const char *dumpdir,
 		free(nm[i]);
 	free(nm);
 	input_close(&s);
+	return rc;
+}
+
+/* The rows of the meta frame PATH to W, its header checked (the
+ * columns of meta_write, in order); 0, or -1 with an err message. */
+static int
+copy_part(const char *path, struct tsv_writer *w)
+{
+	FILE *fp = fopen(path, "r");
+	struct tsv_reader *r;
+	const char *f;
+	size_t i, len;
+	int rc = 0;
+
+	if (fp == NULL)
+		return err_fail("%s: cannot open: %s", path, strerror(errno));
+	if ((r = tsv_ropen(fp, path)) == NULL)
+		rc = -1;
+	if (r && tsv_ncols(r) != 4)
+		rc = err_fail("%s: not a meta frame (%zu columns)", path,
+		    tsv_ncols(r));
+	for (i = 0; r && rc == 0 && head[i]; i++)
+		if (strcmp(tsv_colname(r, i), head[i]) != 0)
+			rc = err_fail("%s: not a meta frame (column %zu is not "
+			    "%s)", path, i + 1, head[i]);
+	while (r && rc == 0 && (rc = tsv_next(r)) == 1) {
+		for (i = 0; i < tsv_ncols(r); i++) {
+			f = tsv_rawfield(r, i, &len);
+			tsv_raw(w, f, len);
+		}
+		rc = tsv_eor(w) != 0 ? -1 : 0;
+	}
+	tsv_rclose(r);
+	fclose(fp);
+	return rc < 0 ? -1 : 0;
+}
+
+int
+meta_merge(const char *const *dirs, size_t n, struct tsv_writer *w)
+{
+	size_t i, have = 0;
+	char *path;
+	FILE *fp;
+	int rc = 0;
+
+	for (i = 0; i < n; i++) {
+		path = mem_path(dirs[i], "meta.tsv");
+		if ((fp = fopen(path, "r")) != NULL) {
+			have++;
+			fclose(fp);
+		}
+		free(path);
+	}
+	if (have == 0)
+		return 1;
+	if (have < n)
+		return err_fail("%zu of the %zu parts have a meta.tsv "
+		    "(extract the others again)", have, n);
+	if (tsv_header(w, head) != 0)
+		return -1;
+	for (i = 0; i < n && rc == 0; i++) {
+		path = mem_path(dirs[i], "meta.tsv");
+		rc = copy_part(path, w);
+		free(path);
+	}
 	return rc;
 }

@@ -17,8 +17,11 @@
  * In TARGET_INFO_SYSTEM_ENV: NvDriverVersion (as written: 470.141.03, or
  * 52510517 from nsys 2022.2), CudaDriverVersion (CUDA's 1000 x major +
  * 10 x minor: 12040 is 12.4), OsDescription, SoftwareReleaseVersion (the
- * kernel), CpuDescription, Hostname, TargetInstallDir (the capturing
- * nsys's directory, ".../2024.4.1/target-linux-x64": its version), and
+ * kernel), CpuDescription (when "unknown", as on Grace hosts:
+ * CpuArchitecture and CpuCores, "aarch64, 72 cores"), Hostname,
+ * TargetInstallDir (the capturing nsys's directory: the version its last
+ * component ending in one gives, ".../2024.4.1/target-linux-x64",
+ * ".../NsightSystems-cli-2026.3.1/target-linux-sbsa-armv8"), and
  * DeviceEnvironment's CUDA_VERSION, NCCL_VERSION, NV_CUDNN_VERSION,
  * XLA_FLAGS, JAX_VERSION and XLA_VERSION (';'-separated NAME=VALUE; no
  * other variable is read: the environment may hold secrets).  Neither
@@ -55,6 +58,16 @@ extern const char *const meta_key[];
  */
 int meta_write(const char *const *paths, size_t n, const char *dumpdir,
     const char *names, struct tsv_writer *w, struct err_notes *notes);
+
+/*
+ * The meta frames DIRS[i]/meta.tsv of the parts DIRS[0..N) (directories
+ * written by nsysjax-extract -o, in process order) joined to W: one
+ * header, then each part's rows in part order, as they are.  Returns 0;
+ * 1 when no part has a meta.tsv (nothing written); -1 with an err
+ * message when only some have one, or one cannot be read or is no meta
+ * frame, or a write fails.
+ */
+int meta_merge(const char *const *dirs, size_t n, struct tsv_writer *w);
 
 /*
  * Fill V[0..META_NKEYS) (each NULL or a new string) from the

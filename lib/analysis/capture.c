@@ -1,0 +1,570 @@
+/* What a capture cannot show, from its frames (capture.h). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/capture.h"
+#include "base/err.h"
+#include "base/mem.h"
+#include "base/num.h"
+#include "base/strtab.h"
+#include "base/tsv.h"
+
+/* One ProgramId of module.tsv. */
+struct prog {
+	size_t name;		/* in names */
+	int missing;		/* extraction's placeholder: no dump */
+	int compiled;		/* in compile.tsv: warm-up skips one more */
+	int cmdbuf;		/* holds command buffer rows */
+	int64_t cbmax;		/* their largest ProgramExecution */
+	int64_t maxthunks, maxexec, nexec;
+	size_t ndev0;		/* devices with its execution 0 */
+	size_t ncut;		/* first or last executions with fewer thunks */
+};
+
+struct check {
+	struct strtab progs, names, bufs, gpus, hosts;
+	struct prog *p;
+	size_t cap;
+	size_t *nprog;		/* per name: its ProgramIds */
+	size_t namecap;
+	double *bufown;		/* per buffer: its own rows' time */
+	unsigned char *bufopen;	/* per buffer: an inner row seen */
+	unsigned char *bufnohlo;	/* per buffer: of a module without dump */
+	size_t bufcap;
+	unsigned char *dev;	/* devices seen, by id */
+	size_t devcap, ndev;
+	unsigned char *proc;	/* processes seen, by index */
+	size_t proccap, nproc;
+	size_t nprofile;	/* profiles in meta.tsv */
+	double total;		/* all thunk time, ms */
+	int64_t maxcoll;
+	int comm;
+};
+
+static int
+is_placeholder(const char *id)
+{
+	size_t n = strlen(id);
+
+	return id[0] == 'p' && n > 12 &&
+	    strcmp(id + n - 12, "-missing-hlo") == 0;
+}
+
+/* Open DIR/NAME.tsv; NULL with *ABSENT set when it is not there and
+ * OPTIONAL is set (no message), else NULL with an err message. */
+static struct tsv_reader *
+open_frame(const char *dir, const char *name, int optional, FILE **fp,
+    char **path, int *absent)
+{
+	struct tsv_reader *r;
+
+	*absent = 0;
+	*path = mem_alloc(strlen(dir) + strlen(name) + 6);
+	sprintf(*path, "%s/%s.tsv", dir, name);
+	if ((*fp = fopen(*path, "r")) == NULL) {
+		if (optional && errno == ENOENT)
+			*absent = 1;
+		else
+			err_fail("%s: cannot open: %s", *path, strerror(errno));
+		free(*path);
+		*path = NULL;
+		return NULL;
+	}
+	if ((r = tsv_ropen(*fp, *path)) == NULL) {
+		fclose(*fp);
+		free(*path);
+		*path = NULL;
+	}
+	return r;
+}
+
+static void
+close_frame(struct tsv_reader *r, FILE *fp, char *path)
+{
+	tsv_rclose(r);
+	if (fp)
+		fclose(fp);
+	free(path);
+}
+
+static int
+field_i64(struct tsv_reader *r, long c, int64_t *v)
+{
+	const char *s = tsv_field(r, (size_t)c);
+
+	if (*s == '\0') {
+		*v = -1;
+		return 0;
+	}
+	if (num_i64(s, strlen(s), v) != 0)
+		return err_fail("%s:%ld: not an integer: '%s'", tsv_name(r),
+		    tsv_lineno(r), s);
+	return 0;
+}
+
+static size_t
+prog_of(struct check *k, const char *id, const char *name)
+{
+	int added;
+	size_t i = strtab_intern(&k->progs, id, strlen(id), &added);
+	size_t nm;
+
+	if (!added)
+		return i;
+	mem_grow(&k->p, &k->cap, i + 1, sizeof(*k->p));
+	memset(&k->p[i], 0, sizeof(k->p[i]));
+	k->p[i].cbmax = -1;
+	k->p[i].missing = is_placeholder(id);
+	nm = strtab_intern(&k->names, name, strlen(name), &added);
+	if (added) {
+		size_t c = k->namecap;
+
+		mem_grow(&k->nprog, &c, nm + 1, sizeof(*k->nprog));
+		k->namecap = c;
+		k->nprog[nm] = 0;
+	}
+	k->p[i].name = nm;
+	if (strcmp(id, "unknown") != 0 && !k->p[i].missing)
+		k->nprog[nm]++;
+	return i;
+}
+
+/* Mark id D in the set *SET (capacity *CAP), counting it in *N when
+ * new: devices and processes are small integers. */
+static void
+see(unsigned char **set, size_t *cap, size_t *n, int64_t d)
+{
+	size_t c = *cap;
+
+	if (d < 0 || d >= (1 << 24))
+		return;
+	if ((size_t)d >= *cap) {
+		mem_grow(set, &c, (size_t)d + 1, 1);
+		memset(*set + *cap, 0, c - *cap);
+		*cap = c;
+	}
+	if (!(*set)[d]) {
+		(*set)[d] = 1;
+		(*n)++;
+	}
+}
+
+enum { M_PROG, M_EXEC, M_DEV, M_NAME, M_NTH, M_PROC, M_N };
+
+/* module.tsv, PASS 0: programs, devices, thunk counts; PASS 1: cut
+ * first and last executions. */
+static int
+read_modules(struct check *k, const char *dir, int pass)
+{
+	static const char *const cols[] = { "ProgramId", "ProgramExecution",
+	    "Device", "Name", "NumThunks", "Process" };
+	long c[M_N];
+	FILE *fp;
+	char *path;
+	int absent;
+	struct tsv_reader *r = open_frame(dir, "module", 0, &fp, &path,
+	    &absent);
+	int64_t exec, dev, nth, proc;
+	struct prog *p;
+	size_t pi;
+	int rc;
+
+	if (r == NULL)
+		return -1;
+	rc = tsv_columns(r, cols, M_N, 1u << M_PROC, c);
+	while (rc == 0 && (rc = tsv_next(r)) == 1) {
+		if ((rc = field_i64(r, c[M_EXEC], &exec)) != 0 ||
+		    (rc = field_i64(r, c[M_DEV], &dev)) != 0 ||
+		    (rc = field_i64(r, c[M_NTH], &nth)) != 0 ||
+		    (c[M_PROC] >= 0 && (rc = field_i64(r, c[M_PROC], &proc)) != 0))
+			break;
+		if (c[M_PROC] < 0)
+			proc = 0;
+		/* The index first: prog_of may move k->p. */
+		pi = prog_of(k, tsv_field(r, (size_t)c[M_PROG]),
+		    tsv_field(r, (size_t)c[M_NAME]));
+		p = &k->p[pi];
+		if (pass == 0) {
+			see(&k->dev, &k->devcap, &k->ndev, dev);
+			see(&k->proc, &k->proccap, &k->nproc, proc);
+			if (exec == 0)
+				p->ndev0++;
+			if (nth > p->maxthunks)
+				p->maxthunks = nth;
+			if (exec > p->maxexec)
+				p->maxexec = exec;
+			p->nexec++;
+		} else if (nth < p->maxthunks && p->maxexec >= 2 &&
+		    (exec == 0 || exec == p->maxexec))
+			p->ncut++;
+	}
+	close_frame(r, fp, path);
+	return rc < 0 ? -1 : 0;
+}
+
+enum { T_PROG, T_EXEC, T_NAME, T_DUR, T_COMM, T_CSIZE, T_CBUF, T_N };
+
+static size_t
+buf_of(struct check *k, const char *prog, const char *buf)
+{
+	size_t lp = strlen(prog), lb = strlen(buf), i, c = k->bufcap;
+	char *key = mem_alloc(lp + lb + 2);
+	int added;
+
+	memcpy(key, prog, lp);
+	key[lp] = '\t';
+	memcpy(key + lp + 1, buf, lb + 1);
+	i = strtab_intern(&k->bufs, key, lp + lb + 1, &added);
+	free(key);
+	if (added) {
+		mem_grow(&k->bufown, &c, i + 1, sizeof(*k->bufown));
+		c = k->bufcap;
+		mem_grow(&k->bufopen, &c, i + 1, 1);
+		c = k->bufcap;
+		mem_grow(&k->bufnohlo, &c, i + 1, 1);
+		k->bufcap = c;
+		k->bufown[i] = 0;
+		k->bufopen[i] = 0;
+		k->bufnohlo[i] = is_placeholder(prog);
+	}
+	return i;
+}
+
+/* One row of thunk.tsv. */
+static int
+thunk_row(struct check *k, struct tsv_reader *r, const long *c)
+{
+	const char *prog = tsv_field(r, (size_t)c[T_PROG]);
+	const char *cb = c[T_CBUF] >= 0 ? tsv_field(r, (size_t)c[T_CBUF]) : "";
+	const char *name, *s = tsv_field(r, (size_t)c[T_DUR]);
+	size_t pi = strtab_find(&k->progs, prog, strlen(prog)), b;
+	int64_t exec, csize;
+	double dur = 0;
+
+	if (*s && num_f64(s, strlen(s), &dur) != 0)
+		return err_fail("%s:%ld: not a number: '%s'", tsv_name(r),
+		    tsv_lineno(r), s);
+	k->total += dur;
+	if (strcmp(tsv_field(r, (size_t)c[T_COMM]), "1") == 0)
+		k->comm = 1;
+	if (field_i64(r, c[T_CSIZE], &csize) != 0 ||
+	    field_i64(r, c[T_EXEC], &exec) != 0)
+		return -1;
+	if (csize > k->maxcoll)
+		k->maxcoll = csize;
+	if (*cb == '\0')
+		return 0;
+	name = tsv_field(r, (size_t)c[T_NAME]);
+	b = buf_of(k, prog, cb);
+	if (strcmp(name, cb) == 0)
+		k->bufown[b] += dur;
+	else
+		k->bufopen[b] = 1;
+	if (pi != STRTAB_NONE) {
+		k->p[pi].cmdbuf = 1;
+		if (exec > k->p[pi].cbmax)
+			k->p[pi].cbmax = exec;
+	}
+	return 0;
+}
+
+static int
+read_thunks(struct check *k, const char *dir)
+{
+	static const char *const cols[] = { "ProgramId", "ProgramExecution",
+	    "Name", "ProjDurMs", "Communication", "CollectiveSize",
+	    "CommandBuffer" };
+	long c[T_N];
+	FILE *fp;
+	char *path;
+	int absent;
+	struct tsv_reader *r = open_frame(dir, "thunk", 0, &fp, &path,
+	    &absent);
+	int rc;
+
+	if (r == NULL)
+		return -1;
+	rc = tsv_columns(r, cols, T_N, 1u << T_CBUF, c);
+	while (rc == 0 && (rc = tsv_next(r)) == 1)
+		rc = thunk_row(k, r, c) == 0 ? 0 : -1;
+	close_frame(r, fp, path);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Column COL of the optional frame NAME, each row's value to FN. */
+static int
+read_column(struct check *k, const char *dir, const char *name,
+    const char *col, const char *key, void (*fn)(struct check *,
+    const char *))
+{
+	FILE *fp;
+	char *path;
+	int absent, rc = 0;
+	struct tsv_reader *r = open_frame(dir, name, 1, &fp, &path, &absent);
+	long c, kc = -1;
+
+	if (r == NULL)
+		return absent ? 0 : -1;
+	if ((c = tsv_require(r, col)) < 0 ||
+	    (key && (kc = tsv_require(r, "Key")) < 0))
+		rc = -1;
+	while (rc == 0 && (rc = tsv_next(r)) == 1) {
+		rc = 0;
+		if (kc >= 0 && strcmp(tsv_field(r, (size_t)kc), key) != 0)
+			continue;
+		fn(k, tsv_field(r, (size_t)c));
+	}
+	close_frame(r, fp, path);
+	return rc < 0 ? -1 : 0;
+}
+
+static void
+compiled(struct check *k, const char *id)
+{
+	size_t i = strtab_find(&k->progs, id, strlen(id));
+
+	if (i != STRTAB_NONE)
+		k->p[i].compiled = 1;
+}
+
+/* A profile's GpuName row of meta.tsv (one per profile). */
+static void
+gpu(struct check *k, const char *v)
+{
+	k->nprofile++;
+	if (*v)
+		strtab_intern(&k->gpus, v, strlen(v), NULL);
+}
+
+static void
+host(struct check *k, const char *v)
+{
+	if (*v)
+		strtab_intern(&k->hosts, v, strlen(v), NULL);
+}
+
+static int
+say(FILE *out, size_t *n, const char *fmt, ...) ERR_PRINTF(3, 4);
+
+static int
+say(FILE *out, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(out, "%zu. ", ++*n);
+	va_start(ap, fmt);
+	vfprintf(out, fmt, ap);
+	va_end(ap);
+	return fputc('\n', out) == EOF ? -1 : 0;
+}
+
+/* "a, b, c" of up to 3 module names of programs matching WANT. */
+static void
+some_names(const struct check *k, int (*want)(const struct prog *),
+    char *buf, size_t cap)
+{
+	size_t i, n = 0, m = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < k->progs.n && n + 1 < cap; i++) {
+		if (!want(&k->p[i]))
+			continue;
+		if (m++ == 3) {
+			snprintf(buf + n, cap - n, ", ...");
+			return;
+		}
+		n += (size_t)snprintf(buf + n, cap - n, "%s%.60s", m > 1 ? ", " : "",
+		    strtab_get(&k->names, k->p[i].name));
+	}
+}
+
+static int want_missing(const struct prog *p) { return p->missing; }
+static int want_cut(const struct prog *p) { return p->ncut > 0; }
+
+/* The findings 1-4 (capture.h). */
+static void
+findings_a(const struct check *k, FILE *out, size_t *n)
+{
+	char names[256];
+	size_t i, nmiss = 0, nall = 0, nbuf = 0, common = 0, all;
+	double own = 0;
+
+	if (k->maxcoll > 0 && (size_t)k->maxcoll > k->ndev)
+		say(out, n, "processes missing: collectives span %lld devices "
+		    "but the profiles hold %zu: the missing processes' time, "
+		    "waits and stragglers are not seen, and clocks align "
+		    "only among those present. Fix: give the profile of "
+		    "every process of the run (nsys-jax writes one per "
+		    "process)", (long long)k->maxcoll, k->ndev);
+	if (k->gpus.n > 1)
+		say(out, n, "mixed runs: the profiles come from %zu GPU models "
+		    "(%.60s, %.60s%s): one report of them mixes two runs. "
+		    "Fix: report each run by itself and compare them with "
+		    "pipelines/diff.sh", k->gpus.n, strtab_get(&k->gpus, 0),
+		    strtab_get(&k->gpus, 1), k->gpus.n > 2 ? ", ..." : "");
+	/* Every device runs a module of the step once at execution 0; two
+	 * runs' profiles may number their devices and processes alike: the
+	 * largest of the devices, the processes and the profiles. */
+	all = k->ndev > k->nproc ? k->ndev : k->nproc;
+	if (k->nprofile > all)
+		all = k->nprofile;
+	for (i = 0; i < k->progs.n; i++)
+		if (k->p[i].ndev0 >= all)
+			common++;
+	if (all > 1 && k->names.n > 0 && common == 0)
+		say(out, n, "mixed runs: no module ran in all %zu processes "
+		    "and devices: the profiles are of different programs, "
+		    "whose times and clocks do not compare. Fix: report each "
+		    "run by itself and compare them with pipelines/diff.sh",
+		    all);
+	for (i = 0; i < k->progs.n; i++) {
+		nmiss += k->p[i].missing;
+		nall += strcmp(strtab_get(&k->progs, i), "unknown") != 0;
+	}
+	some_names(k, want_missing, names, sizeof(names));
+	if (nmiss > 0)
+		say(out, n, "no HLO dumps for %s%zu of %zu modules (%s): no "
+		    "flame graphs by source, no costs (roofline, PGLE), no "
+		    "heap, no collective sizes or groups for them. Fix: run "
+		    "with XLA_FLAGS='--xla_dump_to=DIR --xla_dump_hlo_as_proto' "
+		    "and a cold JAX compilation cache "
+		    "(JAX_ENABLE_COMPILATION_CACHE=false, or an empty cache "
+		    "directory: a cached module is not compiled, so not "
+		    "dumped), then give the dumps (dump/ beside each export, "
+		    "or nsysjax-extract -d DIR, report.sh -X -d -X DIR)",
+		    nmiss == nall ? "all " : "", nmiss, nall, names);
+	for (i = 0; i < k->bufs.n; i++)
+		if (!k->bufopen[i] && k->bufown[i] > 0 && !k->bufnohlo[i]) {
+			nbuf++;
+			own += k->bufown[i];
+		}
+	if (nbuf > 0)
+		say(out, n, "CUDA graphs traced per graph: no per-operation "
+		    "time inside %zu command buffer%s holding %.1f%% of GPU "
+		    "time. Fix: nsys profile --cuda-graph-trace=node "
+		    "(nsysjax-profile sets it)", nbuf, nbuf == 1 ? "" : "s",
+		    k->total > 0 ? 100 * own / k->total : 0.0);
+}
+
+/* The findings 5-8 (capture.h). */
+static void
+findings_b(const struct check *k, FILE *out, size_t *n)
+{
+	char names[256];
+	size_t i, split = 0, warm = 0, cut = 0, *part;
+	int64_t skip;
+
+	if (k->ndev > 1 && !k->comm && k->hosts.n > 1)
+		say(out, n, "no collectives to align clocks: the %zu devices "
+		    "on %zu hosts keep each host's own clock, so waits, skews "
+		    "and the critical path across devices are not measured. "
+		    "Fix: capture steps that run collectives on every device "
+		    "(with HLO dumps, which say which thunks are collectives)",
+		    k->ndev, k->hosts.n);
+	else if (k->ndev > 1 && !k->comm)
+		say(out, n, "no collectives to align clocks: the %zu devices' "
+		    "timelines keep their own clocks, so waits, skews and the "
+		    "critical path across devices are not measured. Fix: "
+		    "capture steps that run collectives on every device (with "
+		    "HLO dumps, which say which thunks are collectives)",
+		    k->ndev);
+	/* A name whose programs split the devices among them: two or more
+	 * of its fingerprints each ran on only some devices (one program
+	 * of several shapes runs on all). */
+	part = mem_calloc(k->names.n ? k->names.n : 1, sizeof(*part));
+	for (i = 0; i < k->progs.n; i++)
+		if (k->nprog[k->p[i].name] > 1 && !k->p[i].missing &&
+		    k->p[i].ndev0 > 0 && k->p[i].ndev0 < k->ndev &&
+		    ++part[k->p[i].name] == 2 && split++ == 0)
+			snprintf(names, sizeof(names), "%.60s",
+			    strtab_get(&k->names, k->p[i].name));
+	free(part);
+	if (split > 0)
+		say(out, n, "processes compiled the step differently: %zu "
+		    "module%s (%s%s) with several fingerprints: their kernels "
+		    "differ between processes (autotuning), so their times do "
+		    "not compare and stragglers may be compilation. Fix: "
+		    "autotune once and share it: XLA_FLAGS="
+		    "--xla_gpu_dump_autotune_results_to=FILE on one process, "
+		    "--xla_gpu_load_autotune_results_from=FILE on all",
+		    split, split == 1 ? "" : "s", names, split > 1 ? ", ..." : "");
+	for (i = 0; i < k->progs.n; i++) {
+		skip = k->p[i].compiled + k->comm;
+		if (k->p[i].cmdbuf && k->p[i].cbmax < skip) {
+			if (warm++ == 0)
+				snprintf(names, sizeof(names), "%.60s",
+				    strtab_get(&k->names, k->p[i].name));
+		}
+		cut += k->p[i].ncut;
+	}
+	if (warm > 0)
+		say(out, n, "command buffers in warm-up executions only: %zu "
+		    "module%s (%s%s) ran its command buffers only in "
+		    "executions the warm-up rule leaves out: the steady state "
+		    "has none of their graph replays. Fix: capture more steps "
+		    "(a later, longer window: nsys --capture-range, --delay, "
+		    "--duration)", warm, warm == 1 ? "" : "s", names,
+		    warm > 1 ? ", ..." : "");
+	some_names(k, want_cut, names, sizeof(names));
+	if (cut > 0)
+		say(out, n, "the capture window cuts steps: %zu first or last "
+		    "module execution%s (%s) with fewer thunks than the "
+		    "module's others: partial executions distort times and "
+		    "variability. Fix: start and stop the capture between "
+		    "steps (nsys --capture-range=cudaProfilerApi around whole "
+		    "steps), or leave those executions out (report.sh "
+		    "--skip)", cut, cut == 1 ? "" : "s", names);
+}
+
+static void
+check_free(struct check *k)
+{
+	strtab_free(&k->progs);
+	strtab_free(&k->names);
+	strtab_free(&k->bufs);
+	strtab_free(&k->gpus);
+	strtab_free(&k->hosts);
+	free(k->p);
+	free(k->nprog);
+	free(k->bufown);
+	free(k->bufopen);
+	free(k->bufnohlo);
+	free(k->dev);
+	free(k->proc);
+}
+
+int
+capture_check(const char *dir, FILE *out, const char *outname,
+    size_t *nfound)
+{
+	struct check k;
+	int rc;
+
+	memset(&k, 0, sizeof(k));
+	*nfound = 0;
+	rc = read_modules(&k, dir, 0);
+	if (rc == 0)
+		rc = read_modules(&k, dir, 1);
+	if (rc == 0)
+		rc = read_thunks(&k, dir);
+	if (rc == 0)
+		rc = read_column(&k, dir, "compile", "ProgramId", NULL,
+		    compiled);
+	if (rc == 0)
+		rc = read_column(&k, dir, "meta", "Value", "GpuName", gpu);
+	if (rc == 0)
+		rc = read_column(&k, dir, "meta", "Value", "Hostname", host);
+	if (rc == 0) {
+		findings_a(&k, out, nfound);
+		findings_b(&k, out, nfound);
+		if (fflush(out) != 0 || ferror(out))
+			rc = err_fail("%s: write error: %s", outname,
+			    strerror(errno));
+	}
+	check_free(&k);
+	return rc;
+}

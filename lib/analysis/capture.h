@@ -1,0 +1,48 @@
+/*
+ * capture: what a capture cannot show, read from its frames (the
+ * directory nsysjax-extract -o writes, with its meta.tsv): a short list,
+ * most serious first, each line a finding, its consequence and the exact
+ * fix.  An empty list when the capture lacks nothing this checks.
+ *
+ * The checks, in rank order (the frames each reads):
+ *  1. processes missing: a collective's CollectiveSize (thunk.tsv) is
+ *     more than the devices the frames hold;
+ *  2. mixed runs: profiles of different GPU models (meta.tsv GpuName),
+ *     or no module that every device ran (module.tsv: the devices with
+ *     an execution 0 of a module's Name) when several devices ran;
+ *  3. no HLO dumps: modules whose ProgramId is extraction's placeholder
+ *     "pN-missing-hlo" (all of them, or some);
+ *  4. CUDA graphs traced per graph: command buffer rows (thunk.tsv
+ *     CommandBuffer = Name) of buffers no inner row opened, with their
+ *     share of all thunk time (ProjDurMs);
+ *  5. no collectives to align clocks: several devices and no row with
+ *     Communication 1;
+ *  6. processes that compiled the step differently: one module Name with
+ *     several ProgramIds (fingerprints; the autotuner choosing other
+ *     kernels on some processes);
+ *  7. command buffers only in warm-up: every execution of a module that
+ *     holds command buffers is initialisation by the warm-up rule
+ *     (warmup.h: ProgramExecution < [compiled in the profile] +
+ *     [the run has communication]);
+ *  8. a capture window that cuts steps: a module's first or last
+ *     execution on a device with fewer thunks (module.tsv NumThunks) than
+ *     that module's other executions.
+ * Memory is that of the distinct modules, buffers and devices, not of
+ * the rows.
+ */
+#ifndef NSYSJAX_CAPTURE_H
+#define NSYSJAX_CAPTURE_H
+
+#include <stdio.h>
+
+/*
+ * Check the frames in directory DIR (thunk.tsv and module.tsv required;
+ * communication.tsv, compile.tsv and meta.tsv read when there) and write
+ * the list to OUT (named OUTNAME in messages), one line per finding:
+ * "N. FINDING: CONSEQUENCE. Fix: FIX.".  *NFOUND is the number of lines.
+ * Returns 0, or -1 with an err message naming the frame and line.
+ */
+int capture_check(const char *dir, FILE *out, const char *outname,
+    size_t *nfound);
+
+#endif

@@ -1,0 +1,244 @@
+#!/bin/sh
+# Captures as users make them: nsys SQLite exports without XLA dumps (a
+# warm JAX compilation cache), reported through make run, report.sh and
+# nsysjax-report; the frames' metadata beside them.
+set -u
+. tests/lib.sh
+X=$BIN/nsysjax-extract
+R=pipelines/report.sh
+export NSYSJAX_BIN=$BIN
+EX=${EXAMPLE:-build/example/profile}
+SQ=${EX%/profile}/sqlite
+
+if [ -f "$SQ/rank0/rank0.sqlite" ]; then
+	# The example's exports without their dump/ directories.
+	mkdir -p "$T/nd"
+	cp "$SQ/rank0/rank0.sqlite" "$SQ/rank1/rank1.sqlite" "$T/nd/"
+	# The modules the run has, from the dump files' names
+	# (module_NNNN.NAME.*): their program_ids.
+	ids=$(ls "$EX/rank0/dump" | sed -n 's/^module_0*\([0-9][0-9]*\)\..*/\1/p' | sort -un | tr '\n' ' ')
+	[ "$ids" = "3 7 " ] && ok || notok "example program_ids: '$ids'"
+	# Placeholders, one per module, distinct in their first 12 characters
+	# (which name a module's files in the pipelines).
+	"$X" -m -o "$T/fr" "$T/nd/rank0.sqlite" "$T/nd/rank1.sqlite" 2> "$T/e" && ok || notok "-m: $(cat "$T/e")"
+	got=$(awk -F'\t' 'NR > 1 { print $1 }' "$T/fr/module.tsv" | sort -u | tr '\n' ' ')
+	[ "$got" = "p3-missing-hlo p7-missing-hlo " ] && ok || notok "placeholders: '$got'"
+	p12=$(awk -F'\t' 'NR > 1 { print substr($1, 1, 12) }' "$T/fr/module.tsv" | sort -u | wc -l)
+	[ "$p12" -eq 2 ] && ok || notok "placeholders' first 12 characters: $p12 distinct"
+	for p in $got; do set -- "$@" -p "$p"; done
+	"$BIN/nsysjax-fold" -o "$T/fold" "$@" -H "$T/fr/hlo.tsv" -M "$T/fr/module.tsv" -S "$T/fr/stackframes.tsv" "$T/fr/thunk.tsv" > /dev/null 2> "$T/e" && ok || notok "nsysjax-fold -p both: $(cat "$T/e")"
+	set --
+
+	# report.sh: complete (exit 0) without dumps, missing dumps a note.
+	sh $R -q -o "$T/out" "$T/nd/rank0.sqlite" "$T/nd/rank1.sqlite" > "$T/rep" 2> "$T/e"; rc=$?
+	[ $rc -eq 0 ] && [ -s "$T/out/report.txt" ] && [ -s "$T/out/report.html" ] && ok || notok "report.sh without dumps: exit $rc: $(head -3 "$T/e")"
+	grep -q 'no HLO dump for module jit_train_step' "$T/e" && ok || notok "report.sh: no note of the missing dump"
+	# Its frames carry the metadata, and a report made from them shows it.
+	[ -s "$T/out/frames/meta.tsv" ] && ok || notok "report: no frames/meta.tsv"
+	sh $R -q -o "$T/out2" "$T/out/frames" > "$T/rep2" 2> /dev/null &&
+	    grep -q 'Run metadata' "$T/rep2" && grep -q 'mkexport' "$T/rep2" && ok || notok "report of the frames: no metadata"
+	# -X passes options to nsysjax-extract: -X -d DIR gives the dumps back,
+	# and the real ProgramIds (the fingerprints of truth.tsv) with them.
+	sh $R -q -X -d -X "$SQ/rank0/dump" -o "$T/out3" "$T/nd/rank0.sqlite" > /dev/null 2> "$T/e" &&
+	    grep -q "$(awk -F'\t' '$1 == "fingerprint.jit_train_step" { print $2 }' "$EX/truth.tsv")" "$T/out3/frames/module.tsv" &&
+	    ! grep -q 'missing-hlo' "$T/out3/frames/module.tsv" && ok || notok "-X -d: $(head -3 "$T/e")"
+	sh $R -X -o -X x -o "$T/out4" "$T/nd/rank0.sqlite" > /dev/null 2> "$T/e"; [ $? -eq 2 ] && ok || notok "-X -o: not a usage error"
+	# The installed script, the same options.
+	"$BIN/nsysjax-report" -q -o "$T/out5" "$T/nd/rank0.sqlite" "$T/nd/rank1.sqlite" > /dev/null 2> "$T/e" &&
+	    [ -s "$T/out5/report.txt" ] && ok || notok "nsysjax-report without dumps: $(head -3 "$T/e")"
+	"$BIN/nsysjax-report" --help | grep -q -- '-X' && ok || notok "nsysjax-report --help: no -X"
+	# make run: EXTRACT_OPTS, each word one -X.
+	make -s -n -o all run INPUTS=a.sqlite EXTRACT_OPTS='-k --hlo-dump=d' > "$T/mk" 2>&1
+	grep -q 'report.sh -X -k -X --hlo-dump=d -o out a.sqlite$' "$T/mk" && ok || notok "make run EXTRACT_OPTS: $(cat "$T/mk")"
+else
+	skip "no example exports ($SQ): make example"
+fi
+# A zip re-made on macOS (Finder's Compress): the profile under a top
+# folder, __MACOSX/ resource forks, .DS_Store files, data descriptors with
+# the compressed size (only) in the local headers, which libzip's
+# consistency check refused.  Made here from the shared archive with zip
+# (streamed: data descriptors) and the sizes written in by hand; the
+# frames must be the original's, byte for byte.
+# le N OFF FILE: the N-byte little-endian unsigned at OFF of FILE.
+le() { od -An -tu1 -j "$2" -N "$1" "$3" | awk '{ for (i = NF; i >= 1; i--) v = v * 256 + $i } END { printf "%d\n", v }'; }
+# members ZIP: a line per central directory entry: its local header's
+# offset, flags, the compressed size's 4 bytes, its name (the end record
+# found in the last 22 bytes: no archive comment).
+members() {
+	_e=$(($(wc -c < "$1") - 22))
+	[ "$(le 4 $_e "$1")" -eq 101010256 ] || return 1
+	od -An -tu1 -v -j "$(le 4 $((_e + 16)) "$1")" -N "$(le 4 $((_e + 12)) "$1")" "$1" |
+	awk 'function u(o, n,  v, i) { v = 0; for (i = n - 1; i >= 0; i--) v = v * 256 + b[o + i]; return v }
+	{ for (i = 1; i <= NF; i++) b[n++] = $i }
+	END { for (o = 0; o + 46 <= n && u(o, 4) == 33639248; o += 46 + u(o + 28, 2) + u(o + 30, 2) + u(o + 32, 2)) {
+		name = ""; for (i = 0; i < u(o + 28, 2); i++) name = name sprintf("%c", b[o + 46 + i])
+		printf "%d %d %d %d %d %d %s\n", u(o + 42, 4), u(o + 8, 2), b[o + 20], b[o + 21], b[o + 22], b[o + 23], name } }'
+}
+# macos_sizes ZIP: each member with a data descriptor (flag bit 3) gets
+# its compressed size from the central directory in its local header
+# (offset 18), CRC and size left 0, as macOS's Archive Utility writes.
+macos_sizes() {
+	members "$1" > "$T/members" || return 1
+	while read -r _lh _fl _b0 _b1 _b2 _b3 _name; do
+		[ $((_fl & 8)) -ne 0 ] || continue
+		printf "$(printf '\\%03o\\%03o\\%03o\\%03o' "$_b0" "$_b1" "$_b2" "$_b3")" |
+		    dd of="$1" bs=1 seek=$((_lh + 18)) conv=notrunc 2> /dev/null || return 1
+	done < "$T/members"
+}
+Z=$DATA/pax_fsdp4_4proc_proc0.zip
+if [ -f "$Z" ] && need zip unzip od dd; then
+	P=pax_fsdp4_4proc_proc0
+	mkdir -p "$T/mac/$P" "$T/mac/__MACOSX/$P/dump" "$T/macz" "$T/macd"
+	(cd "$T/mac/$P" && unzip -q "$Z") && printf 'Bud1' > "$T/mac/$P/.DS_Store" && printf 'Bud1' > "$T/mac/$P/dump/.DS_Store" &&
+	    printf 'Mac OS X' > "$T/mac/__MACOSX/$P/._.DS_Store" && printf 'Mac OS X' > "$T/mac/__MACOSX/$P/dump/._x.hlo.pb.xz" &&
+	    (cd "$T/mac" && zip -q -r - "$P" __MACOSX) | cat > "$T/macz/$P.zip" && macos_sizes "$T/macz/$P.zip" &&
+	    unzip -tq "$T/macz/$P.zip" > /dev/null && ok || notok "macOS re-zip: not made"
+	# The patch took: the trace's local header has bit 3 and the
+	# compressed size the central directory gives (read by hand here).
+	set -- $(members "$T/macz/$P.zip" | awk '$7 ~ /nvtx_gpu_proj_trace\/trace.parquet$/')
+	[ $# -eq 7 ] && [ $(($2 & 8)) -ne 0 ] && [ "$(le 4 $(($1 + 18)) "$T/macz/$P.zip")" -eq $(($3 + 256 * ($4 + 256 * ($5 + 256 * $6)))) ] &&
+	    [ "$(le 4 $(($1 + 14)) "$T/macz/$P.zip")" -eq 0 ] && ok || notok "macOS re-zip: the trace's local header is not as macOS writes it"
+	TRACE_LH=${1:-0}
+	set --
+	"$X" -o "$T/orig" "$Z" 2> /dev/null
+	"$X" -o "$T/rez" "$T/macz/$P.zip" 2> "$T/e" && ok || notok "macOS re-zip refused: $(cat "$T/e")"
+	n=0
+	for f in "$T/orig"/*.tsv; do cmp -s "$f" "$T/rez/${f##*/}" || { n=$((n + 1)); echo "  differs: ${f##*/}"; }; done
+	[ $n -eq 0 ] && [ "$(ls "$T/orig" | wc -l)" -eq "$(ls "$T/rez" | wc -l)" ] && ok || notok "macOS re-zip: $n frames differ"
+	# Unzipped by the user (top folder and all): a directory reads the same.
+	(cd "$T/macd" && unzip -q "$T/macz/$P.zip")
+	"$X" -f thunk "$T/macd" 2> /dev/null | cmp -s - "$T/orig/thunk.tsv" && ok || notok "unzipped macOS re-zip: thunk frame differs"
+	# A zip cut short is called truncated, not "not a zip".
+	head -c 1000000 "$Z" > "$T/cut.zip"
+	expect_error 1 "cut.zip: truncated zip archive" "$X" "$T/cut.zip"
+	# A member whose bytes are damaged is named: 16 bytes of the trace's
+	# data overwritten (its data after the 30-byte local header, name and
+	# extra field).
+	cp "$T/macz/$P.zip" "$T/dmg.zip"
+	off=$((TRACE_LH + 30 + $(le 2 $((TRACE_LH + 26)) "$T/dmg.zip") + $(le 2 $((TRACE_LH + 28)) "$T/dmg.zip") + 200))
+	printf '\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377' | dd of="$T/dmg.zip" bs=1 seek=$off conv=notrunc 2> /dev/null
+	expect_error 1 "dmg.zip:nvtx_gpu_proj_trace/trace.parquet: truncated or corrupt member" "$X" "$T/dmg.zip"
+else
+	skip "no shared archive or no zip"
+fi
+# The GNU parallel recipe (one -o per process, then --merge) carries the
+# run's metadata: the same bytes as -f meta of all the processes.
+if [ -d "$EX/rank0" ] && need parallel; then
+	sh pipelines/extract-parallel.sh -j 2 -o "$T/par" "$EX/rank0" "$EX/rank1" > /dev/null 2>&1
+	"$X" -f meta "$EX/rank0" "$EX/rank1" | cmp -s - "$T/par/meta.tsv" && ok || notok "extract-parallel.sh: no meta.tsv of the run"
+fi
+
+# The capture check (nsysjax-extract --check): each finding on a generated
+# input that has that defect, nothing on the example's clean run.
+C="$X --check"
+# line N TEXT FILE: FILE has a line of the list holding TEXT (fixed).
+has_line() { grep -q -- "$1" "$2"; }
+if [ -d "$EX/rank0" ]; then
+	$C "$EX/rank0" "$EX/rank1" > "$T/ck" 2> "$T/e"; rc=$?
+	[ $rc -eq 0 ] && [ ! -s "$T/ck" ] && ok || notok "clean example: exit $rc, list '$(cat "$T/ck")'"
+	# The report of the clean run has no list.
+	sh $R -q -o "$T/rex" "$EX/rank0" "$EX/rank1" > /dev/null 2>&1
+	! grep -q 'What this capture cannot show' "$T/rex/report.txt" && ok || notok "clean example report: a capture list"
+	# One process of two: its collectives span the example's 2 devices.
+	$C "$EX/rank0" > "$T/ck" 2> /dev/null
+	has_line "processes missing: collectives span $(awk -F'\t' '$1 == "devices" { print $2 }' "$EX/truth.tsv") devices but the profiles hold 1" "$T/ck" &&
+	    ok || notok "one process: '$(cat "$T/ck")'"
+fi
+if [ -f "$T/nd/rank0.sqlite" ]; then
+	# No dumps at all (and so no collectives known to align on).
+	$C "$T/nd/rank0.sqlite" "$T/nd/rank1.sqlite" > "$T/ck" 2> /dev/null
+	has_line "no HLO dumps for all 2 of 2 modules (jit_init, jit_train_step)" "$T/ck" && has_line "xla_dump_to" "$T/ck" && ok || notok "no dumps: '$(cat "$T/ck")'"
+	has_line "no collectives to align clocks: the 2 devices'" "$T/ck" && ok || notok "no collectives: '$(cat "$T/ck")'"
+	# The report says so at its top, once.
+	[ "$(head -n 1 "$T/out/report.txt")" = "What this capture cannot show (nsysjax-extract --check)" ] &&
+	    [ "$(grep -c 'no HLO dumps for' "$T/out/report.txt")" -eq 1 ] && grep -q '<li>no HLO dumps for' "$T/out/report.html" &&
+	    ok || notok "report without dumps: no capture list at its top"
+	# Dumps for some modules: jit_init's removed.
+	mkdir -p "$T/sd0" "$T/sd1"
+	for r in 0 1; do cp "$SQ/rank$r/rank$r.sqlite" "$T/sd$r/" && cp -R "$SQ/rank$r/dump" "$T/sd$r/" && rm -f "$T/sd$r"/dump/module_0003.*; done
+	$C "$T/sd0" "$T/sd1" > "$T/ck" 2> /dev/null
+	has_line "no HLO dumps for 1 of 2 modules (jit_init)" "$T/ck" && ok || notok "some dumps: '$(cat "$T/ck")'"
+fi
+if [ -d "$EX/rank0" ] && [ -f "$DATA/pax_fsdp4_4proc_proc0.zip" ]; then
+	# Mixed runs: the example (its GPU in truth.tsv) and a PAX process.
+	$C "$EX/rank0" "$DATA/pax_fsdp4_4proc_proc0.zip" > "$T/ck" 2> /dev/null
+	has_line "mixed runs: the profiles come from 2 GPU models ($(awk -F'\t' '$1 == "gpu.name" { print $2 }' "$EX/truth.tsv")" "$T/ck" && ok || notok "mixed GPUs: '$(cat "$T/ck")'"
+	has_line "mixed runs: no module ran in all 2 processes" "$T/ck" && ok || notok "mixed programs: '$(cat "$T/ck")'"
+fi
+if have_data && need unzip xz; then
+	# The shared run compiled its step differently on one process: the
+	# fingerprints in the dumps of pjit__wrapped_step_fn (read here).
+	for i in 0 1 2 3; do
+		z=$DATA/pax_fsdp4_4proc_proc$i.zip
+		unzip -p "$z" "$(unzip -Z1 "$z" | grep 'pjit__wrapped_step_fn.*after_optimizations.hlo.pb.xz$')" | xz -dc |
+		    grep -ao 'fingerprint_before_lhs.\{0,40\}' | tr -dc '[:print:]' | grep -o '[0-9a-f]\{32\}'
+	done | sort -u | wc -l > "$T/nfp"
+	$C "$DATA"/pax_fsdp4_4proc_proc[0-3].zip > "$T/ck" 2> /dev/null
+	if [ "$(cat "$T/nfp")" -gt 1 ]; then
+		has_line "processes compiled the step differently: 1 module (pjit__wrapped_step_fn)" "$T/ck" && ok || notok "autotuning split: '$(cat "$T/ck")'"
+	else
+		! has_line "compiled the step differently" "$T/ck" && ok || notok "no split, but: '$(cat "$T/ck")'"
+	fi
+fi
+MK=${MKEXPORT:-${BIN%/bin}/sqlite/mkexport}
+if [ -x "$MK" ]; then
+	# A command buffer traced per graph beside an ordinary thunk: 610 ns
+	# of graph against 390 ns of kernel, 61.0% of GPU time; with its
+	# dump (an instruction loop_add_fusion.1).  Traced per node, its
+	# kernels open it: no finding.
+	for k in graph node; do
+		mkdir -p "$T/cb$k"
+		{ sed '/^graph\|^kernel\|^memset/d' "tests/sqlite/seeds/cmdbuf-$k.spec"
+		  echo "nvtx 4 59 0x1000064000064 2000 2100 - 1 Thunk:#hlo_op=loop_add_fusion.1#"
+		  echo "call 0x1000064000064 2010 2020 3 0"
+		  echo "kernel 11000 11390 3 0x1000064000000 0 7 - loop_add_fusion_1"
+		  echo "hlo 5 jit_f loop_add_fusion.1:fusion"
+		  grep '^graph\|^kernel\|^memset' "tests/sqlite/seeds/cmdbuf-$k.spec"; } > "$T/cb$k/s.spec"
+		"$MK" spec "$T/cb$k/s.spec" "$T/cb$k/x.sqlite" || notok "mkexport $k"
+	done
+	$C "$T/cbgraph/x.sqlite" > "$T/ck" 2> /dev/null
+	has_line "CUDA graphs traced per graph: no per-operation time inside 1 command buffer holding 61.0% of GPU time. Fix: nsys profile --cuda-graph-trace=node" "$T/ck" &&
+	    ok || notok "per graph: '$(cat "$T/ck")'"
+	$C "$T/cbnode/x.sqlite" > "$T/ck" 2> /dev/null
+	! has_line "traced per graph" "$T/ck" && ok || notok "per node: '$(cat "$T/ck")'"
+else
+	skip "no mkexport ($MK)"
+fi
+# Frames made by hand (the check reads frames: what no generator writes).
+# Command buffers in warm-up only: module P's command buffer runs in its
+# execution 0, which the warm-up rule drops (the run has communication:
+# skip 1); a window that cuts steps: Q's last execution has 3 thunks of 5.
+H=$T/hand; mkdir -p "$H"
+printf 'ProgramId\tProgramExecution\tDevice\tName\tNumThunks\tProcess\n' > "$H/module.tsv"
+printf 'P\t0\t0\tjit_p\t2\t0\nP\t1\t0\tjit_p\t2\t0\nQ\t0\t0\tjit_q\t5\t0\nQ\t1\t0\tjit_q\t5\t0\nQ\t2\t0\tjit_q\t3\t0\n' >> "$H/module.tsv"
+printf 'ProgramId\tProgramExecution\tName\tProjDurMs\tCommunication\tCollectiveSize\tCommandBuffer\n' > "$H/thunk.tsv"
+printf 'P\t0\tcommand_buffer_1\t1\t\t\tcommand_buffer_1\nP\t0\tall-reduce-start\t1\t1\t1\t\nP\t1\tall-reduce-start\t1\t1\t1\t\nP\t1\tfusion\t1\t0\t\t\n' >> "$H/thunk.tsv"
+$C "$H" > "$T/ck" 2> "$T/e"
+has_line "command buffers in warm-up executions only: 1 module (jit_p)" "$T/ck" && ok || notok "warm-up only: '$(cat "$T/ck") $(cat "$T/e")'"
+has_line "the capture window cuts steps: 1 first or last module execution (jit_q)" "$T/ck" && ok || notok "cut steps: '$(cat "$T/ck")'"
+# The order is the rank: per graph (4) before warm-up (7) before cut (8).
+awk '/traced per graph/ { a = NR } /warm-up executions only/ { b = NR } /cuts steps/ { c = NR } END { exit !(a && a < b && b < c) }' "$T/ck" &&
+    ok || notok "ranking: '$(cat "$T/ck")'"
+expect_error 2 "--check: no frames to write" "$X" --check -o "$T/x" "$H"
+# Metadata that is there: the nsys of a capture whose install directory
+# names it "NsightSystems-cli-2026.3.1" (no exporter version), and the CPU
+# of a Grace host, which nsys calls "unknown" but whose architecture and
+# cores it records: planted in a copy of the example's export.
+if [ -f "$T/nd/rank0.sqlite" ] && need sqlite3; then
+	cp "$T/nd/rank0.sqlite" "$T/gb.sqlite"
+	sqlite3 "$T/gb.sqlite" "DELETE FROM META_DATA_EXPORT WHERE name = 'EXPORT_PRODUCT_VERSION';
+	    CREATE TABLE IF NOT EXISTS TARGET_INFO_SYSTEM_ENV (globalVid INTEGER, devStateName TEXT NOT NULL, name TEXT NOT NULL, nameEnum INTEGER NOT NULL, value TEXT NOT NULL);
+	    INSERT INTO TARGET_INFO_SYSTEM_ENV VALUES (0, 'x', 'TargetInstallDir', 0, '/opt/nvidia/NsightSystems-cli-2026.3.1/target-linux-sbsa-armv8'),
+	        (0, 'x', 'CpuDescription', 0, 'unknown'), (0, 'x', 'CpuArchitecture', 0, 'aarch64'), (0, 'x', 'CpuCores', 0, '72'),
+	        (0, 'x', 'Hostname', 0, 'gb200-n1');" && ok || notok "planting the Grace metadata"
+	"$X" -f meta "$T/gb.sqlite" > "$T/gb.tsv" 2> /dev/null
+	v=$(awk -F'\t' '$2 == "Nsys" { print $3 "|" $4 } $2 == "Cpu" { c = $3 } END { print c }' "$T/gb.tsv" | tr '\n' '|')
+	[ "$v" = "2026.3.1|TARGET_INFO_SYSTEM_ENV|aarch64, 72 cores|" ] && ok || notok "Grace metadata: '$v'"
+	# Two hosts, no collectives known (no dumps): each host's own clock.
+	cp "$T/nd/rank1.sqlite" "$T/gb1.sqlite"
+	sqlite3 "$T/gb1.sqlite" "CREATE TABLE IF NOT EXISTS TARGET_INFO_SYSTEM_ENV (globalVid INTEGER, devStateName TEXT NOT NULL, name TEXT NOT NULL, nameEnum INTEGER NOT NULL, value TEXT NOT NULL);
+	    INSERT INTO TARGET_INFO_SYSTEM_ENV VALUES (0, 'x', 'Hostname', 0, 'gb200-n2');"
+	$C "$T/gb.sqlite" "$T/gb1.sqlite" > "$T/ck" 2> /dev/null
+	has_line "no collectives to align clocks: the 2 devices on 2 hosts keep each host's own clock" "$T/ck" && ok || notok "two hosts: '$(cat "$T/ck")'"
+fi
+done_testing t74-capture
