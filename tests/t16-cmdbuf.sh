@@ -542,6 +542,16 @@ if [ -x "$MKEXAMPLE" ]; then
 	is "example: the buffer's rows (executions 1-5 of both ranks), 0 each" \
 	    "$(col "$T/exng.f/thunk.tsv" Name ProgramExecution ProjDurMs | awk -F'\t' '$1 == "command_buffer_9" { n++; if ($3 != "0") bad++; e[$2] = 1 }
 	    END { for (k in e) m++; print n + 0, m + 0, bad + 0 }')" "10 5 0"
+	# The critical path sees the operations inside the buffer: per
+	# execution the step and its breakdown are the plain run's (only the
+	# thunk count holds the buffer's rows too).
+	for v in p g; do
+		$BIN/nsysjax-align -o "$T/exn$v.corr" "$T/exn$v.f/communication.tsv" > /dev/null 2>&1
+		$BIN/nsysjax-critpath -b -c "$T/exn$v.corr" -m "$T/exn$v.f/module.tsv" "$T/exn$v.f/thunk.tsv" 2> /dev/null |
+		    col - ProgramId ProgramExecution StepMs ComputeMs CommunicationMs PeerWaitMs GapMs > "$T/exn.cp.$v"
+	done
+	is "example: critical path, module executions (across devices)" "$(($(wc -l < "$T/exn.cp.g") - 1))" 7
+	check "example: critical path of every execution = the plain run's" cmp "$T/exn.cp.p" "$T/exn.cp.g"
 	# Its first execution ran plain: with --skip 0 it is left out.
 	$WU -s 0 --forms-from "$T/exng.f/thunk.tsv" "$T/exng.f/module.tsv" > "$T/exn.st" 2> "$T/exn.w"
 	is "example -s 0: steady executions of jit_train_step" \

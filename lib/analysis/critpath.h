@@ -262,8 +262,9 @@ int critpath_load_hlo(struct tsv_reader *t, void *run);
 /*
  * Read the thunk frame from F (columns by name: ProgramId
  * ProgramExecution Name ThunkExecution Device ProjStartMs ProjDurMs;
- * ProjDurHiddenMs, Communication, CollectiveSize and CommandBuffer when
- * present; others ignored; inner rows of command buffers skipped), one
+ * ProjDurHiddenMs, Communication and CollectiveSize when present; others
+ * ignored; the operations inside a command buffer are thunks like any,
+ * its own row the busy time nothing inside explains), one
  * module execution at a time (its rows must be contiguous, as extraction
  * and alignment write them), and write the mode's table to W (or, for
  * the SVG mode, the picture to SVG).  Columns written:

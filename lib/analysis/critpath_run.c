@@ -111,7 +111,7 @@ struct critpath_run {
 	int64_t exec;
 	struct strtab done;		/* executions finished */
 	/* notes */
-	size_t inner, skewed, incomplete, cut, hostbound, execs, replayfail;
+	size_t skewed, incomplete, cut, hostbound, execs, replayfail;
 	int64_t *missing;
 	size_t nmissing, capmissing;
 };
@@ -821,9 +821,9 @@ out:
 
 static const char *const thunk_cols[] = { "ProgramId", "ProgramExecution",
 	"Name", "ThunkExecution", "Device", "ProjStartMs", "ProjDurMs",
-	"ProjDurHiddenMs", "Communication", "CollectiveSize", "CommandBuffer" };
+	"ProjDurHiddenMs", "Communication", "CollectiveSize" };
 enum { C_PID, C_EXEC, C_NAME, C_TEXEC, C_DEV, C_START, C_DUR, C_HID, C_COMM,
-	C_CSIZE, C_CB, NCOL };
+	C_CSIZE, NCOL };
 
 static const char *const headers[][14] = {
 	{ "ProgramId", "ProgramExecution", "Device", "Name", "ThunkExecution",
@@ -1124,10 +1124,6 @@ notes_of(struct critpath_run *r, struct err_notes *notes)
 	size_t i;
 	char list[256] = "";
 
-	if (r->inner)
-		err_note(notes, "%zu rows of operations inside command "
-		    "buffers left out (their command buffer's row counts)",
-		    r->inner);
 	if (r->skewed)
 		err_note(notes, "%zu collective rows end before a peer "
 		    "starts: clocks skewed (align them: -c)", r->skewed);
@@ -1168,7 +1164,7 @@ run(struct critpath_run *r, struct filter *f, struct err_notes *notes)
 	int rc;
 
 	if (tsv_columns(t, thunk_cols, NCOL, (1u << C_HID) | (1u << C_COMM) |
-	    (1u << C_CSIZE) | (1u << C_CB), c) != 0)
+	    (1u << C_CSIZE), c) != 0)
 		return -1;
 	for (m = 0; m < CRITPATH_MODE_SVG; m++)
 		if (r->out[m] && tsv_header(r->out[m], headers[m]) != 0)
@@ -1176,15 +1172,10 @@ run(struct critpath_run *r, struct filter *f, struct err_notes *notes)
 	mark_candidates(r);
 	while ((rc = filter_next(f)) == 1) {
 		t = filter_reader(f);
-		if (c[C_CB] >= 0) {
-			const char *cb = tsv_field(t, (size_t)c[C_CB]);
-
-			if (cb[0] != '\0' && strcmp(cb, tsv_field(t,
-			    (size_t)c[C_NAME])) != 0) {
-				r->inner++;
-				continue;
-			}
-		}
+		/* The operations inside a command buffer are thunks like
+		 * any: a buffer traced per graph node has a row per
+		 * execution of each, and its own row keeps only the busy
+		 * time nothing inside explains (often none). */
 		if (next_exec(r, t, c, notes) != 0 ||
 		    ((holding(r) || !not_drawn(r)) && add_row(r, t, c) != 0))
 			return -1;
