@@ -93,27 +93,21 @@ $(O)/bench/floor: tests/bench/floor.c $(LIBA)
 	@mkdir -p $(O)/bench
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(ALL_LDLIBS)
 
-# -- roofline (issue 20): the cost of costing every instruction of a run.
+# make bench: speed and memory (never in make check).  The cost of costing
+# every instruction of a run (bench/hlocost), tests/bench.sh (the tools
+# against the reference's figures and the decompression floor), the scale
+# table (tests/bench/scale.sh: N = 4 .. 256 synthetic processes;
+# SCALE_N and SCALE_STEPS choose others), and the workers' table
+# (tests/bench/workers.sh: each figure a ratio against its floor or peer
+# measured in the same run).
 $(O)/bench/hlocost: tests/bench/hlocost.c $(LIBA)
 	@mkdir -p $(O)/bench
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(ALL_LDLIBS)
-bench: $(O)/bench/hlocost
-# -- end roofline
-
-# Then the scale table (tests/bench/scale.sh): N = 4 .. 256 synthetic
-# processes; SCALE_N and SCALE_STEPS choose others.
-bench: all $(O)/bench/floor $(O)/sqlite/mkexport $(O)/example/mkexample
+bench: all $(O)/bench/floor $(O)/bench/hlocost $(O)/sqlite/mkexport $(O)/example/mkexample
 	BIN=$(O)/bin FLOOR=$(O)/bench/floor MKEXPORT=$(O)/sqlite/mkexport sh tests/bench.sh
 	BIN=$(O)/bin FLOOR=$(O)/bench/floor MKEXAMPLE=$(O)/example/mkexample sh tests/bench/scale.sh
-
-# -- issue 23: the issue's table, each figure as a ratio against its
-# floor or peer measured in the same run (tests/bench/issue23.sh).
-bench: bench-issue23
-bench-issue23: all $(O)/bench/floor $(O)/sqlite/mkexport $(O)/example/mkexample
 	BIN=$(O)/bin FLOOR=$(O)/bench/floor MKEXPORT=$(O)/sqlite/mkexport \
-	    MKEXAMPLE=$(O)/example/mkexample sh tests/bench/issue23.sh
-.PHONY: bench-issue23
-# -- end issue 23
+	    MKEXAMPLE=$(O)/example/mkexample sh tests/bench/workers.sh
 
 # libFuzzer with ASan and UBSan (clang): FUZZTIME seconds per target on a
 # copy of its corpus, in fork mode (a finding does not stop the target),
@@ -209,7 +203,7 @@ sqlite-seeds: $(O)/sqlite/mkexport
 seeds: sqlite-seeds
 .PHONY: sqlite-seeds
 
-# ---- review #15: growth boundaries (helper C) ----
+# ---- growth boundaries ----
 # The unit tests again with every array growing from capacity 1
 # (-DMEM_GROW_MIN=1, base/mem.h) and the sanitizers: an element pointer
 # kept across an append shows at once.  Part of make check.
@@ -224,7 +218,7 @@ clean-grow:
 	rm -rf build-grow
 .PHONY: check-grow clean-grow
 
-# ---- issue 18 (command buffers) ----
+# ---- command buffers ----
 # The seeds of the thunkmeta fuzz target: XLA thunk metadata dumps that
 # mkexport writes from the specs in tests/sqlite/seeds/thunkmeta.
 thunkmeta-seeds: $(O)/sqlite/mkexport

@@ -2,7 +2,7 @@
 # The reference's analyses/communication.py: the bus bandwidth of the
 # collectives per collective and message size, and the share of
 # communication time hidden behind compute, over the steady state.  See
-# README.md, "pipelines/communication.sh".
+# doc/pipelines.md, "communication.sh".
 set -eu
 USAGE='pipelines/communication.sh [-o dir] [-t table] [-s dir] input ...'
 TABLES='bandwidth hidden'

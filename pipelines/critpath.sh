@@ -6,8 +6,8 @@
 # scenario-means.tsv (per module and scenario), path.tsv (the critical
 # paths), step.svg (one steady step of the module with the most time: its
 # median execution), critpath.txt (the tables for a person) and
-# critpath-section.html (the report's section).  See README.md,
-# "nsysjax-critpath".
+# critpath-section.html (the report's section).  See doc/pipelines.md,
+# "critpath.sh".
 set -eu
 USAGE='pipelines/critpath.sh -o dir [-s dir] [-C factor] [-x regex=factor] input ...'
 TABLES=
@@ -23,7 +23,7 @@ while getopts o:s:C:x:h opt; do
 done
 shift $((OPTIND - 1))
 steady_out "$@"
-# A function, not a string: paths with spaces stay one word (review #11).
+# A function, not a string: paths with spaces stay one word.
 CP() { nsysjax-critpath -m "$SD/module.tsv" -H "$F/hlo.tsv" "$@"; }
 # The three tables in one pass: each execution's graph built once.  Its
 # notes are printed after the section; its error, at once (set -e would

@@ -6,8 +6,8 @@
 # larger report, and a page of its own).  Exit 3 when the gate (-t)
 # finds a regression, else 4 when it could not have (too few executions
 # for a test to be significant: nsysjax-diff's "no power"), after
-# writing everything.  See README.md,
-# "pipelines/diff.sh".
+# writing everything.  See doc/pipelines.md,
+# "diff.sh".
 set -eu
 USAGE='pipelines/diff.sh -o dir [-n] [-p level] [-t percent] before_input ... -- after_input ...'
 TABLES=

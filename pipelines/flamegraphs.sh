@@ -3,7 +3,7 @@
 # by Python source line and by op_name (nsysjax-fold, integer counts), of
 # the whole run (with its idle time) and of each top module alone,
 # GPU time by HLO opcode, and SVGs when flamegraph.pl or
-# inferno-flamegraph is on PATH.  See README.md, "pipelines/flamegraphs.sh".
+# inferno-flamegraph is on PATH.  See doc/pipelines.md, "flamegraphs.sh".
 set -eu
 USAGE='pipelines/flamegraphs.sh -o dir [-u us|ns] [-s dir] input ...'
 TABLES=

@@ -2,7 +2,7 @@
 # The last analysis of the reference's notebook (Analysis.ipynb, "Using
 # compile-time information"): the heap memory of each XLA module over
 # program order, from the heap simulator traces of its buffer assignment,
-# and its peak.  See README.md, "pipelines/memory.sh".
+# and its peak.  See doc/pipelines.md, "memory.sh".
 set -eu
 USAGE='pipelines/memory.sh [-o dir] [-t table] [-s dir] input ...'
 TABLES='peaks series'

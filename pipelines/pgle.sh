@@ -3,7 +3,7 @@
 # steady state, the profile XLA's --xla_gpu_pgle_profile_file_or_directory_path
 # reads, DIR/<ProgramId>.pbtxt, one "costs { name: ... cost_us: ... }"
 # line per instruction; and an index of the files on standard output.
-# See README.md, "pipelines/pgle.sh".
+# See doc/pipelines.md, "pgle.sh".
 set -eu
 USAGE='pipelines/pgle.sh -o dir [-i] [-s dir] input ...'
 TABLES=

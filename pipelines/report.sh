@@ -3,8 +3,8 @@
 # frames (nsysjax-extract), then summary, communication, flame graphs,
 # variability, memory and PGLE costs (the other pipelines, sharing the one
 # extraction), a short text report on standard output and, when gnuplot
-# is installed, the notebook's plots as SVG.  See README.md,
-# "pipelines/report.sh".
+# is installed, the notebook's plots as SVG.  See doc/pipelines.md,
+# "report.sh".
 #
 # The report is written into a new directory beside -o's, which replaces
 # it whole once the report is complete: a report directory holds one run,
@@ -376,7 +376,7 @@ else
 	progress "extracting the frames of $# profile(s)"
 	extract_job() { eval "nsysjax-extract $XOPTS -o \"\$FR\" -- \"\$@\""; }
 	job extract extract_job "$@"
-	# The run's metadata beside the frames (issue 25): not a frame of
+	# The run's metadata beside the frames: not a frame of
 	# -o, whose files stay those --merge and the pipelines join.
 	# Never fatal: without it the table is left out, with the reason.
 	meta_job() {
@@ -502,17 +502,16 @@ coll_job() {
 # The critical path first: two passes over the steady thunk rows, the
 # longest section at scale (256 processes: 5 s of 14); with it the
 # statistics, then the sections that do without them.
-run critpath	# issue 21: critical path and what-if (critpath/)
+run critpath	# critical path and what-if (critpath/)
 job stats stats_job
 job coll coll_job
 [ -z "$GNUPLOT" ] || job skewplots skew_plots
 run flamegraphs
-# -- roofline (issue 20): its section writes $OUT/roofline (tables,
+# The roofline: its section writes $OUT/roofline (tables,
 # summary.txt, section.html, roofline.svg); the GPU from the first input,
 # kept in the frames for a report made again from them.
 if [ "$FR" = "$1" ]; then run roofline; else
 	run roofline -d "$1" -D "$FR/device.gpu_target_config.pbtxt"; fi
-# -- end roofline
 jobs_wait_for stats coll
 _NSYSJAX_STATS_DIR=$W/stats
 export _NSYSJAX_STATS_DIR

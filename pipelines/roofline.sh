@@ -10,8 +10,8 @@
 # nsysjax-roofline(1)), else from the first input unless it is a frames
 # directory, else from the frames directory's
 # device.gpu_target_config.pbtxt, which -D FILE writes (report.sh keeps
-# the GPU with the frames so); none: rates without MFU.  See README.md,
-# "pipelines/roofline.sh".
+# the GPU with the frames so); none: rates without MFU.  See doc/pipelines.md,
+# "roofline.sh".
 set -eu
 USAGE='pipelines/roofline.sh [-o dir] [-t table] [-s dir] [-d device [-D file]] [-n count] input ...'
 TABLES='ops modules steps'

@@ -3,7 +3,7 @@
 # notebook's module and thunk tables): per XLA module its executions,
 # thunks, duration and wait time in the steady state; GPU time per thunk
 # of the top modules and the runtime totals; the compilation tables of
-# nsysjax-compilestats.  See README.md, "pipelines/summary.sh".
+# nsysjax-compilestats.  See doc/pipelines.md, "summary.sh".
 set -eu
 USAGE='pipelines/summary.sh [-o dir] [-t table] [-s dir] input ...'
 TABLES='modules thunks totals compile-ranges compile-no-pass-detail compile-passes compile-summary cmdbufs'

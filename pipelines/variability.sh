@@ -2,8 +2,8 @@
 # The reference notebook's variability views of the steady state: the
 # slowest compute thunks whose duration varies most over devices and
 # executions, and how far each device runs ahead of or behind the others
-# in the top modules (stragglers).  See README.md,
-# "pipelines/variability.sh".
+# in the top modules (stragglers).  See doc/pipelines.md,
+# "variability.sh".
 set -eu
 USAGE='pipelines/variability.sh [-o dir] [-t table] [-s dir] [-r ratio] [-n count] input ...'
 TABLES='thunks stragglers'

@@ -63,12 +63,11 @@ P0=$DATA/pax_fsdp4_4proc_proc0.zip
 ALL="$DATA/pax_fsdp4_4proc_proc0.zip $DATA/pax_fsdp4_4proc_proc1.zip $DATA/pax_fsdp4_4proc_proc2.zip $DATA/pax_fsdp4_4proc_proc3.zip"
 run proc0 "$P0"
 run combined4 "$ALL"
-# -- roofline (issue 20): the cost rules over every instruction of the
+# The roofline: the cost rules over every instruction of the
 # four archives' dumps (extract -o costs the instructions of thunks only;
 # decoding the cost facts is inside its time above).
 printf 'hlocost    '
 "$(dirname "$FLOOR")/hlocost" $ALL
-# -- end roofline
 echo "reference (load_profiler_data, four archives): 8.6 s, 0.9 GB"
 
 # The whole report (pipelines/report.sh) on the four archives; peak RSS is
@@ -112,9 +111,9 @@ frun "warmup -c --communication yes" "$W" -c "$C" --communication yes "$F/big.ts
 frun "warmup -m -c, from a pipe" sh -c '"$1" -m -c "$2" < "$3"' sh "$W" "$C" "$F/big.tsv"
 frun "warmup -s N, nothing steady, pipe" sh -c '"$1" -s 1000000000 < "$2" 2> /dev/null' sh "$W" "$F/big.tsv"
 
-# The analyses of the pipelines, in C since issue 13, on the same rows and
+# The analyses of the pipelines, in C, on the same rows and
 # their module frame (the real one repeated with the same shifts).  The
-# awk programs they replace needed, by the issue's measurements on this
+# awk programs they replace needed, by measurements on this
 # machine, 12.5 s and 340 MB for the stragglers of 2 M rows
 # (stragglers.awk), and 17.6 s for the skews of 6,000 steps (skews.awk,
 # an insertion sort: quadratic).
@@ -122,12 +121,12 @@ S=$BIN/nsysjax-stats M=$F/module.tsv
 frun "stats -t thunks,totals,modules" "$S" -t thunks,totals,modules -M "$M" -o "$F" "$F/big.tsv"
 frun "stats -t variability,stragglers" "$S" -t variability,stragglers -M "$M" -o "$F" "$F/big.tsv"
 frun "stats -t stragglers" "$S" -t stragglers -M "$M" "$F/big.tsv"
-# The plots' sums (issue 23: plots.awk's steady pass, in C).
+# The plots' sums (plots.awk's steady pass, in C).
 frun "stats -t scatter,offsets" "$S" -t scatter,offsets -M "$M" -o "$F" "$F/big.tsv"
 frun "stats -t costs" "$S" -t costs -H "$T/out/hlo.tsv" "$F/big.tsv"
 frun "collectives -s waits" "$BIN/nsysjax-collectives" -s waits "$F/big.tsv"
 frun "align -o -s (corrections and skews)" "$BIN/nsysjax-align" -o "$F/corr.tsv" -s "$F/skews.tsv" "$F/big.tsv"
-echo "awk before (issue 13): stragglers.awk 12.5 s, 340 MB on 2 M rows; skews.awk 17.6 s at 6,000 steps"
+echo "awk before: stragglers.awk 12.5 s, 340 MB on 2 M rows; skews.awk 17.6 s at 6,000 steps"
 
 # nsysjax-critpath on N rows that all overlap on one device (N streams):
 # stream assignment must stay O(n log n); x4 rows should cost about x4
@@ -141,7 +140,7 @@ done
 
 # nsysjax-compilestats on 1,000 profiles: the combined4 compile frame
 # repeated 250 times under other profile names (5 M ranges).  One profile
-# at a time since issue 13: holding every range took 1 GB.
+# at a time: holding every range took 1 GB.
 awk -F'\t' -v OFS='\t' 'NR == 1 { print; next } { r[NR] = $0 }
     END { for (k = 0; k < 250; k++) for (i = 2; i <= NR; i++) { $0 = r[i]; $1 = $1 "_" k; print } }' \
     "$T/out/compile.tsv" > "$F/compile.tsv"

@@ -144,7 +144,7 @@ echo "$NEST_WANT" | expect nest
 # Without ENUM_NSYS_EVENT_TYPE (nsys 2022.2) the default type ids hold.
 { echo "omit ENUM"; echo "$NEST"; } | spec noenum
 echo "$NEST_WANT" | expect noenum
-# Launch lookup (issue 23: keys found by galloping through sorted
+# Launch lookup (keys found by galloping through sorted
 # correlation ids): 40 calls in time order whose ids come scrambled (each
 # jump forward and back, far and near), calls of ids that launched
 # nothing, kernels listed out of order, and a second process reusing ids
@@ -272,7 +272,7 @@ expect_error 1 "nonvtx.sqlite: no NVTX_EVENTS table: profile without NVTX" $X -f
 expect_error 1 "nocuda.sqlite: no CUPTI_ACTIVITY_KIND_RUNTIME or GPU activity table: profile without CUDA trace (record with --trace=cuda,nvtx)" \
     $X -f nvtx "$T/nocuda.sqlite"
 # The XLA frames of an export without XLA ranges: no JAX program, said
-# at extraction (issue 25), with what reads it; its nvtx frame is fine.
+# at extraction, with what reads it; its nvtx frame is fine.
 expect_error 1 "nest.sqlite: no XLA module ranges (XlaModule:) over GPU work in this profile: not a JAX program (nsysjax-extract -f nvtx" \
     $X -f thunk "$T/nest.sqlite"
 expect_error 1 "not a JAX program" $X -o "$T/nestframes" "$T/nest.sqlite"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Profiles of today's XLA (issue 18), archive side: the example run of
+# Profiles of today's XLA, archive side: the example run of
 # tests/example/mkexample.c written with -L 2026, as nsys 2026.3 and XLA
 # of 2026 write it (trace.parquet with Text, Domain, Start, End, ...,
 # Range Stack a list; report_nvtx_pushpop_trace.parquet; xz dumps;

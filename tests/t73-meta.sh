@@ -1,5 +1,5 @@
 #!/bin/sh
-# nsysjax-extract -f meta (issue 25): the run's metadata per profile,
+# nsysjax-extract -f meta: the run's metadata per profile,
 # checked against what sqlite3, unzip and xz read from the same files
 # (never our own output), against values planted in a copy of the
 # example, and a missing or corrupt source as empty values and a note.

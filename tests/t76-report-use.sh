@@ -1,5 +1,5 @@
 #!/bin/sh
-# pipelines/report.sh as a user meets it (issue 25), on the example
+# pipelines/report.sh as a user meets it, on the example
 # profile: make run's inputs, a report directory replaced whole only on
 # success, signals stopping every job, the module and execution choices
 # (-m, -x, --skip), --help, the data of the plots.
@@ -166,7 +166,7 @@ if command -v gnuplot > /dev/null; then
 fi
 grep -q '^100\.00% of execution time accounted for by the 1 top module(s) of 1: ' "$T/r/report.txt" && ok || notok "no top-module share line"
 
-# plots.awk's skew distribution (issue 23): skews by Device, as
+# plots.awk's skew distribution: skews by Device, as
 # nsysjax-align -s writes them, go out in one pass; out of order, through
 # the stable sort. Either way the table is what sort -s -k1,1n gives of
 # (Device, EndTimeSkewMs), and each series file holds one device's rows.
@@ -223,7 +223,7 @@ skd_binned() { # NAME ORDER
 skd_binned "binned, in order" in
 skd_binned "binned, out of order" out
 
-# Per top module (issue 25), with the steady thunk frame of facts_checks
+# Per top module, with the steady thunk frame of facts_checks
 # ($T/st-thunk.tsv, the same run): a heap plot for each top module with
 # heap simulator traces, its data the module's heap series (its peak the
 # heap frame's); a straggler plot for each top module on more than one

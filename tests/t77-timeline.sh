@@ -154,7 +154,7 @@ p1|0|1|step|1|10|1|0
 p1|1|0|step|12|10|0|0
 EOF
 # a and b overlap on one stream; late crosses the module's end; the
-# command buffer holds two operations (issue 18's rows: the buffer's own
+# command buffer holds two operations (rows: the buffer's own
 # row keeps the 0.2 ms no operation took, from the graph's start, 6 ms;
 # the graph ends with fusion.2 at 7.6 ms); the all-reduce runs on both
 # devices (a flow); tiny is under --min-dur 0.001.

@@ -28,7 +28,7 @@ H=$T/r/report.html
 # report's own folded files, no url(), no @import, no address with a
 # scheme but the SVG namespace names.  (Links to the report's flame
 # graph files: opened as files, they zoom and search; and to each
-# per-module plot and its data, issue 25.)
+# per-module plot and its data.)
 grep -q "Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\"" "$H" &&
 	ok || notok "no Content-Security-Policy"
 grep -o -i -E '(src|href)="[^"]*"' "$H" | grep -v -E '^href="(#[a-z_-]+|timeline\.perfetto-trace|flamegraphs/[a-z0-9_.-]+\.(folded|svg)|critpath/[a-z0-9_.-]+\.tsv|plots/(heap|stragglers)-[0-9a-f]{12}\.(svg|tsv))"$' > "$T/links"

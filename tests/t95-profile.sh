@@ -242,7 +242,7 @@ PATH=/usr/bin:/bin "$X" -f thunk "$T/rep0/rank_0.nsys-rep" > "$T/o" 2> "$T/err";
 [ $rc -eq 1 ] && [ "$(wc -l < "$T/err")" = 1 ] && grep -q 'nsys is not on PATH: export it with `nsys export --type=sqlite' "$T/err" &&
 	[ ! -s "$T/o" ] && ok || notok ".nsys-rep without nsys: exit $rc, $(cat "$T/err")"
 
-# ---- review #8 and #11: sources of frames with a column, no ".."
+# ---- sources of frames with a column, no ".."
 # out of the stage, XLA_FLAGS not globbed, a TMPDIR with a space.  A
 # stand-in nsysjax-extract first on PATH gives the stack frames (the
 # second with an escaped tab in its path).

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every EXAMPLES block of every man page, run as written (issue 25), on the
+# Every EXAMPLES block of every man page, run as written, on the
 # example profile: in a directory per page holding rank0.zip and rank1.zip
 # (the example's processes; step.zip, the first), before/ and after/ (the same run twice),
 # report.sqlite with its dumps (the run as an nsys export) and

@@ -14,7 +14,7 @@
  *    (reference: it asserts so; we decline instead).
  *  - An instance is (ProgramId, ProgramExecution, Name, ThunkExecution)
  *    (reference: its groupby).  Only complete instances are used: exactly
- *    CollectiveSize rows on distinct devices (ours, issue 3: the
+ *    CollectiveSize rows on distinct devices (ours: the
  *    reference also averages over incomplete instances, which leaves a
  *    device whose program has another fingerprint uncorrected).
  *  - skew = end - mean(end over the instance); a device's correction is

@@ -1164,7 +1164,7 @@ cmp_cmdbuf(const void *a, const void *b)
 
 /*
  * A command buffer's row holds the time of its graph that no inner
- * operation took (issue 18's attribution), from the graph's start; its
+ * operation took (the extraction's attribution), from the graph's start; its
  * operations have rows of their own.  So that they nest in it, its slice
  * spans its whole graph: from the earliest to the latest end of the row
  * and its operations (same device, program, execution and

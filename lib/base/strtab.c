@@ -10,7 +10,7 @@
  * s[id] stays valid: small ones for a table's first strings (a tool may
  * keep a table per program), then STRTAB_CHUNK bytes; a longer copy gets
  * a chunk of its own.  One malloc per string was
- * a fifth of nsysjax-fold's time (issue 23).
+ * a fifth of nsysjax-fold's time.
  */
 #define STRTAB_CHUNK ((size_t)64 * 1024)
 

@@ -61,7 +61,7 @@ struct frames_thunk {
 	const char *collective;	/* "all-gather", ... or NULL */
 	int64_t message_size;	/* bytes */
 	int64_t collective_size;	/* devices */
-	/* CommandBuffer column (issue 18): the command-buffer thunk's own
+	/* CommandBuffer column: the command-buffer thunk's own
 	 * name on its row, the buffer's name on an inner-operation row, NULL
 	 * for an ordinary thunk; set by the caller, must outlive the frames. */
 	const char *cmdbuf;

@@ -1,5 +1,5 @@
 /*
- * meta: the run's metadata as each profile records it (issue 25: the
+ * meta: the run's metadata as each profile records it (the
  * notebook's machine and software facts), for the meta frame
  * (nsysjax-extract -f meta): per profile the GPU, its driver, CUDA,
  * cuDNN, NCCL, nsys, the JAX and XLA versions, the operating system,

@@ -356,7 +356,7 @@ function s_totals(    n, r, q, v) {
 	table_both()
 }
 
-# -- run metadata (issue 25): nsysjax-extract's meta frame, a row per
+# -- run metadata: nsysjax-extract's meta frame, a row per
 # key; the processes named when their values differ; "--" for what no
 # profile records.
 function s_meta(    n, r, k, v, p, kr, kn, nk, seen, nv, val, src, who, i, j, first, line, c, x, rr) {

@@ -6,7 +6,7 @@
 # peak RSS (of the largest process: workers run -j at once) of extract -o
 # and of report.sh, next to the decompression floor (tests/bench/floor.c,
 # one process) divided by the cores used; then the extrapolation to N =
-# 1000 and the issue's targets.  Everything is generated here under
+# 1000 and the targets.  Everything is generated here under
 # $TMPDIR (about 6 MB per process) and removed.
 #
 #	SCALE_N="4 16 64 256" SCALE_STEPS=1000 sh tests/bench/scale.sh
@@ -58,7 +58,7 @@ cpu() { awk 'NR == 1 || $3 < c { c = $3 } END { printf "%.2f", c }' "$1"; }
 best() { awk 'NR == 1 || $1 < t { t = $1 } $2 > m { m = $2 } END { printf "%s %d\n", t, m / 1024 }' "$1"; }
 
 printf 'load at start: %s (1, 5, 15 min) on %s cores\n' "$(cut -d' ' -f1-3 /proc/loadavg 2> /dev/null)" "$CORES"
-printf '%6s %6s | %20s %10s | %20s | %12s | %s | %s\n' N M "extract -o" "CPU" "report.sh" "floor/cores" "thunk rows" "critpath -s (issue 21)"
+printf '%6s %6s | %20s %10s | %20s | %12s | %s | %s\n' N M "extract -o" "CPU" "report.sh" "floor/cores" "thunk rows" "critpath -s"
 line() {
 	n=$1 m=$2
 	set -- $(mkrun "$n" "$m")
@@ -88,7 +88,7 @@ line() {
 	timeline_line "$n" "$m"
 	rm -rf "$T/out" "$T/report"
 }
-# ---- nsysjax-timeline (issue 22) ----
+# ---- nsysjax-timeline ----
 # Per N: one step of every device (--steps 1, what makes a large run
 # viewable) and the whole run, as a Perfetto trace: time, peak RSS and
 # size; printed after the scale table.

@@ -687,7 +687,7 @@ launch(struct proc *p, long m, const struct thunk *k, int64_t *t, long *nccl)
 	return th;
 }
 
-/* ---- planted critical-path cases (mkexample -P; issue 21) ----
+/* ---- planted critical-path cases (mkexample -P) ----
  * Off by default: the default run is unchanged.  With -P the 2 x 6 run
  * gets three cases, each in its own steady execution, and their facts go
  * to critpath-truth.tsv instead of truth.tsv:

@@ -24,7 +24,7 @@
  *	node GTID START END NODEID ORIGID	CUDA_GRAPH_NODE_EVENTS
  *	omit TABLE				do not create TABLE
  *
- * and, for XLA command buffers (issue 18):
+ * and, for XLA command buffers:
  *
  *	kernel ... NODE NAME			a kernel with its shortName
  *	graph START END CORR GPID DEVICE STREAM GRAPHID

@@ -1,5 +1,5 @@
 /* base/: the error vocabulary's corner cases (a prefix before any
- * message, review #7); opt's list and file helpers. */
+ * message); opt's list and file helpers. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -462,7 +462,7 @@ variants(void)
 	fold_free(f);
 }
 
-/* Variants past the arrays' first growth (review #1: new_var kept a
+/* Variants past the arrays' first growth (new_var kept a
  * pointer into the variant array across its growth): 40 keys, each
  * twice, the second time with another stack, so that every key has 2
  * variants that disagree.  Under ASan the old code wrote to freed
@@ -498,7 +498,7 @@ variants_grow(void)
 	fold_free(f);
 }
 
-/* Module rows of a long run (review #9): 330,000 executions of 1 ms
+/* Module rows of a long run: 330,000 executions of 1 ms
  * from one hour on are valid (their starts were summed); durations
  * that add up to more than 2^60 ns are not. */
 static void

@@ -878,7 +878,7 @@ corrupt_pages(void)
 	CHECK_FAIL(readback(&x, &o, 30) < 0, "bad dictionary indices");
 
 	/*
-	 * Asymmetric claims (review #2): the footer's 30 rows are true,
+	 * Asymmetric claims: the footer's 30 rows are true,
 	 * the chunk and its pages claim a billion values.  A flat chunk
 	 * is refused by its row group's rows, before anything is sized.
 	 */

@@ -176,7 +176,7 @@ trace(int layout, size_t *len)
 }
 
 /*
- * The trace of nsys 2026.3 and XLA of 2026 (issue 18): Text, Domain,
+ * The trace of nsys 2026.3 and XLA of 2026: Text, Domain,
  * Start, End, ..., Range Stack a list; a command buffer thunk that no
  * HLO instruction names, and a Thunk range without a well-formed hlo_op.
  */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# make bench, part 3 (issue 23): each figure of the issue's table as a
+# make bench, part 3: each figure of the workers' table as a
 # ratio against its floor or peer, both measured in this run, in turns
 # (A B A B: best of 2 each), so that a ratio compares runs under the same
 # load; the machine's load is printed at the start and with each figure.
@@ -10,13 +10,14 @@
 #   -f nvtx, a large export       vs sqlite3 scanning the same columns
 #
 # The workers rows run on the shared 4-process run, on BENCH_COPIES copies
-# of it (default 32: the issue's 128 processes; their devices are shared,
+# of it (default 32: 128 processes; their devices are shared,
 # merged by merge_shared_begin),
 # and on a synthetic run of BENCH_WORKERS_N processes (mkexample's large
 # mode, default 32, packed as nsys-jax packs, every device its own).  The export has BENCH_NVTX_RANGES
-# ranges (default 2,790,000, the issue's; 0 skips it), made by mkexport
-# synth with the issue's proportions of calls and kernels.
-# Goals (the issue's): workers' CPU <= 1.15 x -j 0's, wall <= -j 0's;
+# ranges (default 2,790,000; 0 skips it), made by mkexport
+# synth with the proportions of calls and kernels of a large PyTorch
+# trace.
+# Goals: workers' CPU <= 1.15 x -j 0's, wall <= -j 0's;
 # -j 1 wall <= -j 0's; report.sh <= 1.5 x the floor, <= 100 MB; nvtx
 # <= 2 x the sqlite3 scan, <= 300 MB.
 set -eu
@@ -29,7 +30,7 @@ DATA=$SHARED/data/pax_fsdp4_4proc
 CORES=$(getconf _NPROCESSORS_ONLN)
 T=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-bench23.XXXXXX"); trap 'rm -rf "$T"' EXIT
 load() { cut -d' ' -f1-3 /proc/loadavg 2> /dev/null; }
-printf 'issue 23: load at start: %s (1, 5, 15 min) on %s cores\n' "$(load)" "$CORES"
+printf 'workers: load at start: %s (1, 5, 15 min) on %s cores\n' "$(load)" "$CORES"
 
 # run FILE CMD...: one run of CMD, "wall cpu MB" appended to FILE (cpu =
 # user + sys seconds, MB the peak RSS of its largest process).
@@ -70,7 +71,7 @@ ALL="$DATA/pax_fsdp4_4proc_proc0.zip $DATA/pax_fsdp4_4proc_proc1.zip $DATA/pax_f
 # shellcheck disable=SC2086 # the four paths
 workers "shared run (4 proc)" $ALL
 
-# Copies of the shared run, as the issue's 128 processes are: each copy a
+# Copies of the shared run, as 128 processes of one run are: each copy a
 # zip comment apart (the same bytes are refused as one profile given
 # twice); their devices are shared, so the workers' parts are merged
 # with ThunkExecution numbered over the copies (merge.h
