@@ -169,17 +169,16 @@ load_modules(struct tsv_reader *r, void *arg)
 	return roofline_load_modules(arg, r);
 }
 
-struct job {
-	struct roofline *r;
-	enum roofline_table t;
-};
+static const char *
+table_name(int t)
+{
+	return roofline_table_name((enum roofline_table)t);
+}
 
 static int
-table_cb(struct tsv_writer *w, void *arg)
+write_table(struct tsv_writer *w, int t, void *r)
 {
-	struct job *j = arg;
-
-	return roofline_write(j->r, j->t, w);
+	return roofline_write(r, (enum roofline_table)t, w);
 }
 
 int
@@ -188,12 +187,9 @@ main(int argc, char *argv[])
 	struct opts o;
 	struct roofline_peaks p;
 	struct roofline *r;
-	struct tsv_writer *w;
 	struct filter *in;
-	struct job j;
-	char name[64], note[256];
+	char note[256];
 	size_t n;
-	int t;
 
 	memset(&o, 0, sizeof(o));
 	parse(argc, argv, &o);
@@ -213,22 +209,9 @@ main(int argc, char *argv[])
 		    "their devices ran (first: %s): clocks not aligned, step "
 		    "MFU too low; align the frames first (nsysjax-align)",
 		    o.modules, n, n == 1 ? "" : "s", note);
-	for (t = 0; t < ROOFLINE_NTABLES; t++) {
-		if (!(o.tables & (1u << t)))
-			continue;
-		j.r = r;
-		j.t = (enum roofline_table)t;
-		if (o.dir) {
-			snprintf(name, sizeof(name), "roofline-%s",
-			    roofline_table_name(j.t));
-			if (outfile_table(o.dir, name, table_cb, &j) != 0)
-				err_die_last();
-			continue;
-		}
-		w = tsv_wopen(stdout, "<stdout>");
-		if (roofline_write(r, j.t, w) != 0 || tsv_wclose(w) != 0)
-			err_die_last();
-	}
+	if (outfile_tables(o.dir, "roofline-", o.tables, ROOFLINE_NTABLES,
+	    table_name, write_table, r) != 0)
+		err_die_last();
 	roofline_free(r);
 	return 0;
 }

@@ -125,37 +125,24 @@ load_compile(struct tsv_reader *r, void *arg)
 	return stats_load_compile(arg, r);
 }
 
-struct table_job {
-	struct stats *s;
-	enum stats_table t;
-};
-
-static int
-table_cb(struct tsv_writer *w, void *arg)
+static const char *
+table_name(int t)
 {
-	struct table_job *j = arg;
-
-	return stats_write(j->s, j->t, w);
+	return stats_table_name((enum stats_table)t);
 }
 
-/* Table T to DIR/T.tsv, whole or not at all (outfile.h). */
-static void
-write_file(struct stats *s, const char *dir, enum stats_table t)
+static int
+write_table(struct tsv_writer *w, int t, void *s)
 {
-	struct table_job j = { s, t };
-
-	if (outfile_table(dir, stats_table_name(t), table_cb, &j) != 0)
-		err_die_last();
+	return stats_write(s, (enum stats_table)t, w);
 }
 
 int
 main(int argc, char *argv[])
 {
 	struct opts o = { { 0, 0.1, STATS_TOP, 0 }, NULL, NULL, NULL, NULL };
-	struct tsv_writer *w;
 	struct filter *in;
 	struct stats *s;
-	int t;
 
 	parse(argc, argv, &o);
 	s = stats_new(&o.so);
@@ -175,20 +162,9 @@ main(int argc, char *argv[])
 		filter_close(in);
 	}
 	/* -o DIR is made when missing, as the man page's example expects. */
-	if (o.dir && outfile_mkdirs(o.dir) != 0)
+	if (outfile_tables(o.dir, "", o.so.tables, STATS_NTABLES, table_name,
+	    write_table, s) != 0)
 		err_die_last();
-	for (t = 0; t < STATS_NTABLES; t++) {
-		if (!(o.so.tables & STATS_BIT(t)))
-			continue;
-		if (o.dir) {
-			write_file(s, o.dir, (enum stats_table)t);
-			continue;
-		}
-		w = tsv_wopen(stdout, "<stdout>");
-		if (stats_write(s, (enum stats_table)t, w) != 0 ||
-		    tsv_wclose(w) != 0)
-			err_die_last();
-	}
 	stats_free(s);
 	return 0;
 }

@@ -158,6 +158,52 @@ outfile_tsv(const char *path, int (*write)(struct tsv_writer *, void *),
 	return outfile_commit(&of);
 }
 
+/* One table of outfile_tables, for outfile_table. */
+struct table_job {
+	int t;
+	int (*write)(struct tsv_writer *, int, void *);
+	void *arg;
+};
+
+static int
+table_job(struct tsv_writer *w, void *arg)
+{
+	struct table_job *j = arg;
+
+	return j->write(w, j->t, j->arg);
+}
+
+int
+outfile_tables(const char *dir, const char *prefix, unsigned tables, int n,
+    const char *(*name)(int), int (*write)(struct tsv_writer *, int, void *),
+    void *arg)
+{
+	struct table_job j = { 0, write, arg };
+	struct tsv_writer *w;
+	char *file;
+	int rc = 0;
+
+	if (dir && outfile_mkdirs(dir) != 0)
+		return -1;
+	for (j.t = 0; j.t < n && rc == 0; j.t++) {
+		if (!(tables & (1u << j.t)))
+			continue;
+		if (dir == NULL) {
+			/* A failed table's message stands: the tool dies
+			 * with it (the writer is not closed over it). */
+			w = tsv_wopen(stdout, "<stdout>");
+			if ((rc = write(w, j.t, arg)) == 0 && tsv_wclose(w) != 0)
+				rc = -1;
+			continue;
+		}
+		file = mem_alloc(strlen(prefix) + strlen(name(j.t)) + 1);
+		sprintf(file, "%s%s", prefix, name(j.t));
+		rc = outfile_table(dir, file, table_job, &j);
+		free(file);
+	}
+	return rc;
+}
+
 int
 outfile_table(const char *dir, const char *name,
     int (*write)(struct tsv_writer *, void *), void *arg)

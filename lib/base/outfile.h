@@ -66,6 +66,19 @@ int outfile_table(const char *dir, const char *name,
     int (*write)(struct tsv_writer *w, void *arg), void *arg);
 
 /*
+ * A tool's tables, the one way every tool writes several: for each T
+ * below N whose bit (1u << T) is set in TABLES, in order of T, WRITE(W, T,
+ * ARG) writes table T.  With DIR, DIR is made (outfile_mkdirs) and each
+ * table goes to DIR/PREFIX NAME(T).tsv, written whole or not at all
+ * (outfile_table); a table that fails stops the rest, those written stay.
+ * Without DIR every table goes to standard output, one after the other.
+ * Returns 0, or -1 with the err message of the step that failed.
+ */
+int outfile_tables(const char *dir, const char *prefix, unsigned tables,
+    int n, const char *(*name)(int t),
+    int (*write)(struct tsv_writer *w, int t, void *arg), void *arg);
+
+/*
  * Create directory DIR and any missing parents, as `mkdir -p` (mode 0777
  * less the umask).  The directories it creates are registered with
  * tempfile_made_dir: a run that fails (or is killed by a signal) and
