@@ -17,6 +17,7 @@ struct archive {
 	char *path;
 	char *top;		/* the top folder taken off the names, or NULL */
 	zip_t *zip;		/* NULL for a directory */
+	uint64_t bytes;		/* the zip file's size */
 	char **names;		/* sorted */
 	zip_int64_t *index;	/* zip entry index of names[i] */
 	size_t n, cap;
@@ -175,7 +176,9 @@ open_zip(struct archive *a)
 {
 	int zerr = 0;
 	zip_int64_t i, n;
+	struct stat sb;
 
+	a->bytes = stat(a->path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
 	a->zip = zip_open(a->path, ZIP_RDONLY, &zerr);
 	if (a->zip == NULL) {
 		if (zerr == ZIP_ER_NOZIP && zip_start(a->path))
@@ -399,10 +402,12 @@ read_zip(struct archive *a, long i, uint8_t **data, size_t *len)
 		return err_fail("%s: cannot open member: %s", a->names[i],
 		    zip_strerror(a->zip));
 	/* The member's size from the directory, allocated once when the
-	 * compressed size bounds it (deflate expands at most 1032 times):
-	 * a doubling buffer copied a member's bytes twice over on average. */
+	 * compressed size bounds it (deflate expands at most 1032 times)
+	 * and the file holds that compressed size (a directory's claim
+	 * alone would allocate what is not there): a doubling buffer
+	 * copied a member's bytes twice over on average. */
 	if ((st.valid & ZIP_STAT_COMP_SIZE) && st.size < ((zip_uint64_t)1 << 32) &&
-	    st.size <= st.comp_size * 1032 + 65536) {
+	    st.comp_size <= a->bytes && st.size <= st.comp_size * 1032 + 65536) {
 		cap = (size_t)st.size + 1;
 		buf = mem_alloc(cap);
 	} else
