@@ -103,7 +103,12 @@ if [ -f "$Z" ] && need zip unzip od dd; then
 	"$X" -o "$T/orig" "$Z" 2> /dev/null
 	"$X" -o "$T/rez" "$T/macz/$P.zip" 2> "$T/e" && ok || notok "macOS re-zip refused: $(cat "$T/e")"
 	n=0
-	for f in "$T/orig"/*.tsv; do cmp -s "$f" "$T/rez/${f##*/}" || { n=$((n + 1)); echo "  differs: ${f##*/}"; }; done
+	# profiles.tsv names the file that holds each profile (its size and
+	# hash: the re-zip is another file), so it is no frame to compare.
+	for f in "$T/orig"/*.tsv; do
+		[ "${f##*/}" != profiles.tsv ] || continue
+		cmp -s "$f" "$T/rez/${f##*/}" || { n=$((n + 1)); echo "  differs: ${f##*/}"; }
+	done
 	[ $n -eq 0 ] && [ "$(ls "$T/orig" | wc -l)" -eq "$(ls "$T/rez" | wc -l)" ] && ok || notok "macOS re-zip: $n frames differ"
 	# Unzipped by the user (top folder and all): a directory reads the same.
 	(cd "$T/macd" && unzip -q "$T/macz/$P.zip")
