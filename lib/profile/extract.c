@@ -1424,6 +1424,8 @@ extract_free(struct extract *x)
 	}
 	free(x->heaps);
 	strtab_free(&x->heapkeys);
+	free(x->cbrows);
+	strtab_free(&x->cbkeys);
 	for (i = 0; i < x->rowkeys.n; i++)
 		free_row(&x->rows[i]);
 	free(x->rows);

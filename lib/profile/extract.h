@@ -155,7 +155,8 @@ int extract_write(struct extract *x, unsigned bit, struct tsv_writer *w);
 
 /*
  * Write every frame extract_load built to DIR/NAME.tsv,
- * DIR existing, and DIR/profiles.tsv: the identities of the profiles it
+ * DIR existing, DIR/cmdbufs.tsv (EXTRACT_CMDBUF_TABLE), and
+ * DIR/profiles.tsv: the identities of the profiles it
  * read (input.h input_write_idents), by which a merge of such
  * directories (merge.h) refuses a profile given to two of them.  Each goes to a temporary file, renamed once all are
  * written, so that a failure leaves no frame that looks complete
@@ -203,6 +204,29 @@ int extract_frames_end(struct outfile *of, unsigned bits, int rc);
 int extract_idents_open(struct outfile *of, const char *dir,
     int (*write)(struct tsv_writer *w, void *arg), void *arg);
 int extract_idents_end(struct outfile *of, int rc);
+
+/*
+ * The same for any side table DIR/NAME (NAME with its ".tsv"):
+ * extract_side_open writes it into OF, to be committed or discarded by
+ * extract_idents_end.
+ */
+int extract_side_open(struct outfile *of, const char *dir, const char *name,
+    int (*write)(struct tsv_writer *w, void *arg), void *arg);
+
+/*
+ * The cmdbufs side table, DIR/cmdbufs.tsv beside extract_write_dir's
+ * frames (doc/formats.md): one row per operation that a command buffer
+ * of the thunk frame holds by XLA's thunk metadata dump (cmdbuf.h
+ * cmdbuf_members_meta: the rule for where a buffer ends), columns
+ * ProgramId, CommandBuffer (the buffer's thunk name), Operation (the
+ * HLO instruction), Kind (its thunk kind), in the dump's order, each
+ * (ProgramId, CommandBuffer) once: the first profile's that has its
+ * metadata.  A buffer without metadata has no row (its contents are not
+ * known); a run without command buffers writes the header alone.  The
+ * thunk frame itself does not change.
+ */
+#define EXTRACT_CMDBUF_TABLE "cmdbufs"
+
 
 /*
  * For merge.h, beside extract_write_dir's frames: DIR/heapsums, a line

@@ -340,6 +340,41 @@ mark(struct cbx *c, size_t m0, size_t t0, size_t n0)
 	free(graph);
 }
 
+/*
+ * The operations buffer row T holds, by the thunk metadata (members_of's
+ * ordered members), into the cmdbufs side table, once per (ProgramId,
+ * buffer) of the extraction: the first profile that has the buffer's
+ * metadata gives them.  A buffer without metadata is left out: what it
+ * holds is not known.
+ */
+static void
+list_members(struct cbx *c, const struct frames_thunk *t)
+{
+	struct extract *x = c->x;
+	const struct frames_module *m = &x->fr.modules[t->module];
+	const struct cmdbuf_members *mb;
+	const char *k = key_of(c, m->program_id, t->cmdbuf);
+	size_t i;
+
+	if (strtab_find(&x->cbkeys, k, strlen(k)) != STRTAB_NONE)
+		return;
+	mb = members_of(c, m, t->cmdbuf);
+	if (!mb->ordered)
+		return;
+	k = key_of(c, m->program_id, t->cmdbuf);	/* members_of reuses it */
+	strtab_intern(&x->cbkeys, k, strlen(k), NULL);
+	mem_grow(&x->cbrows, &x->capcbrows, x->ncbrows + mb->n,
+	    sizeof(*x->cbrows));
+	for (i = 0; i < mb->n; i++) {
+		struct extract_cbrow *r = &x->cbrows[x->ncbrows++];
+
+		r->program = m->program;
+		r->buf = t->cmdbuf;
+		r->op = intern_s(x, mb->v[i].name);
+		r->kind = intern_s(x, mb->v[i].kind ? mb->v[i].kind : "");
+	}
+}
+
 int
 extract_cmdbufs(struct extract *x, size_t m0, size_t t0)
 {
@@ -354,6 +389,9 @@ extract_cmdbufs(struct extract *x, size_t m0, size_t t0)
 	c.k = x->fr.modules[m0].profile;
 	d = x->in.p[c.k].kind == INPUT_SQLITE ? x->db[c.k] : NULL;
 	mark(&c, m0, t0, n0);
+	for (i = t0; i < n0; i++)
+		if (extract_is_cmdbuf_row(&x->fr.thunks[i]))
+			list_members(&c, &x->fr.thunks[i]);
 	for (i = t0; d && i < n0; i++)
 		if (x->fr.thunks[i].cmdbuf)
 			split(&c, d, i);

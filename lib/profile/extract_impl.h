@@ -51,6 +51,12 @@ struct extract_hlorow {
 	struct hlocost cost;	/* Flops ... Dtype (formats/hlocost.h) */
 };
 
+/* One row of the cmdbufs side table (extract.h): an operation a command
+ * buffer holds, by the thunk metadata; strings interned in strings. */
+struct extract_cbrow {
+	const char *program, *buf, *op, *kind;
+};
+
 struct extract {
 	struct extract_opts o;
 	struct input_set in;
@@ -87,6 +93,11 @@ struct extract {
 	struct extract_heap *heaps;
 	struct strtab heapkeys;	/* ProgramId -> index in heaps */
 	size_t capheaps;
+	/* The cmdbufs side table: its rows in order of first appearance,
+	 * and "ProgramId\tbuffer" of the buffers already listed. */
+	struct extract_cbrow *cbrows;
+	size_t ncbrows, capcbrows;
+	struct strtab cbkeys;
 };
 
 /*
@@ -97,6 +108,13 @@ struct extract {
  * Never fails on what it cannot match (notes instead); returns 0.
  */
 int extract_cmdbufs(struct extract *x, size_t m0, size_t t0);
+
+/*
+ * The cmdbufs side table (extract.h extract_write_dir) to W: header
+ * ProgramId, CommandBuffer, Operation, Kind, then X->cbrows.  0, or -1
+ * with the writer's err message.
+ */
+int extract_write_cmdbufs(struct tsv_writer *w, void *x);
 
 /* Whether T is a command buffer's own row (not an inner row). */
 int extract_is_cmdbuf_row(const struct frames_thunk *t);

@@ -469,7 +469,15 @@ int
 extract_idents_open(struct outfile *of, const char *dir,
     int (*write)(struct tsv_writer *w, void *arg), void *arg)
 {
-	char *path = mem_path(dir, INPUT_IDENT_TABLE ".tsv");
+	return extract_side_open(of, dir, INPUT_IDENT_TABLE ".tsv", write,
+	    arg);
+}
+
+int
+extract_side_open(struct outfile *of, const char *dir, const char *name,
+    int (*write)(struct tsv_writer *w, void *arg), void *arg)
+{
+	char *path = mem_path(dir, name);
 	struct tsv_writer *w;
 	int rc = outfile_open(of, path);
 
@@ -505,15 +513,40 @@ extract_idents_end(struct outfile *of, int rc)
 	return rc;
 }
 
+static const char *const cmdbuf_cols[] = {
+	"ProgramId", "CommandBuffer", "Operation", "Kind", NULL
+};
+
+int
+extract_write_cmdbufs(struct tsv_writer *w, void *arg)
+{
+	const struct extract *x = arg;
+	size_t i;
+	int rc = tsv_header(w, cmdbuf_cols);
+
+	for (i = 0; i < x->ncbrows && rc == 0; i++) {
+		tsv_str(w, x->cbrows[i].program);
+		tsv_str(w, x->cbrows[i].buf);
+		tsv_str(w, x->cbrows[i].op);
+		tsv_str(w, x->cbrows[i].kind);
+		rc = tsv_eor(w);
+	}
+	return rc;
+}
+
 int
 extract_write_dir(struct extract *x, const char *dir)
 {
-	struct outfile of;
+	struct outfile of, cb;
+	int rc;
 
 	if (extract_idents_open(&of, dir, write_idents, x) != 0)
 		return -1;
-	return extract_idents_end(&of,
-	    extract_write_frames(dir, x->o.frames, write_bit, x));
+	if (extract_side_open(&cb, dir, EXTRACT_CMDBUF_TABLE ".tsv",
+	    extract_write_cmdbufs, x) != 0)
+		return extract_idents_end(&of, -1);
+	rc = extract_write_frames(dir, x->o.frames, write_bit, x);
+	return extract_idents_end(&of, extract_idents_end(&cb, rc));
 }
 
 int

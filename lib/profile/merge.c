@@ -1383,9 +1383,10 @@ merge_write_dir(const char *const *dirs, size_t n, unsigned bits,
 {
 	struct dirctx d;
 	struct merge_idents pi;
-	struct outfile of;
+	struct merge_cmdbufs mc = { dirs, n };
+	struct outfile of, cb;
 	size_t nth = dir_threads(n, count_dir_jobs(bits));
-	int rc;
+	int rc, with_cb = merge_cmdbufs_any(dirs, n);
 
 	/* The profiles, committed with the frames (extract_write_dir). */
 	if (merge_idents_load(&pi, dirs, n) != 0)
@@ -1394,9 +1395,15 @@ merge_write_dir(const char *const *dirs, size_t n, unsigned bits,
 	merge_idents_free(&pi);
 	if (rc != 0)
 		return -1;
-	if (nth > 1)
-		return extract_idents_end(&of, write_dir_threads(dirs, n, bits,
-		    outdir, notes, nth, sh));
+	/* What the command buffers hold, when a part knows it. */
+	if (with_cb && extract_side_open(&cb, outdir, EXTRACT_CMDBUF_TABLE
+	    ".tsv", merge_cmdbufs_write, &mc) != 0)
+		return extract_idents_end(&of, -1);
+	if (nth > 1) {
+		rc = write_dir_threads(dirs, n, bits, outdir, notes, nth, sh);
+		return extract_idents_end(&of, with_cb ?
+		    extract_idents_end(&cb, rc) : rc);
+	}
 	memset(&d, 0, sizeof(d));
 	d.sh = sh;
 	d.dirs = dirs;
@@ -1405,5 +1412,7 @@ merge_write_dir(const char *const *dirs, size_t n, unsigned bits,
 	d.with_hlo = (bits & EXTRACT_HLO) != 0;
 	rc = extract_write_frames(outdir, bits, write_dir_frame, &d);
 	hlomerge_free(&d.h);
+	if (with_cb)
+		rc = extract_idents_end(&cb, rc);
 	return extract_idents_end(&of, rc);
 }

@@ -59,6 +59,22 @@ void merge_group_text(struct merge_group *g, const char *s, size_t n);
 void merge_group_te(struct merge_group *g);
 int merge_group_flush(struct merge_group *g, struct tsv_writer *w);
 
+/* ---- the parts' cmdbufs side tables (merge_cmdbufs.c) ---- */
+
+/* Whether some part of DIRS[0..N) has a cmdbufs.tsv (a part without
+ * one, from an older extraction, adds no row). */
+int merge_cmdbufs_any(const char *const *dirs, size_t n);
+
+/* The parts' cmdbufs.tsv as one extraction's (extract.h
+ * EXTRACT_CMDBUF_TABLE) to W, ARG a struct merge_cmdbufs: a buffer's
+ * rows from the first part that lists it.  0, or -1 with an err message
+ * (a table that cannot be read, a missing column, a write error). */
+struct merge_cmdbufs {
+	const char *const *dirs;
+	size_t n;
+};
+int merge_cmdbufs_write(struct tsv_writer *w, void *arg);
+
 /* ---- the profiles the parts hold (merge_idents.c) ---- */
 
 /* The rows of the parts' profiles.tsv, in part order; WITHIN and INPUT
