@@ -14,25 +14,30 @@
 #include "analysis/filter.h"
 #include "base/err.h"
 #include "base/opt.h"
+#include "base/outfile.h"
 #include "base/tsv.h"
 
 static const char usage_line[] =
     "usage: nsysjax-diff [-hqs] [-A holm|bh] [-a file] [-b file] [-c column]"
     " [-f fraction]\n"
-    "           [-k thunk|op_name|source] [-m ms] [-p level] [-t percent]"
-    " before after";
+    "           [-k thunk|op_name|source] [-m ms] [-P file] [-p level]"
+    " [-t percent]\n"
+    "           before after";
 
 static const struct opt_tool tool = { usage_line,
     "  -b, --before=FILE    a side table of BEFORE: its module or compile\n"
     "                       frame (module names, to match modules whose\n"
     "                       fingerprint changed), hlo frame (-k op_name,\n"
-    "                       source), stackframes frame (-k source); may be\n"
-    "                       repeated\n"
+    "                       source), stackframes frame (-k source),\n"
+    "                       cmdbufs table (what its command buffers hold);\n"
+    "                       may be repeated\n"
     "  -a, --after=FILE     the same for AFTER\n"
     "  -k, --key=KEY        items: thunk (module, thunk name; default),\n"
     "                       op_name or source (innermost Python frame)\n"
     "  -c, --column=NAME    the duration column, in ms (default ProjDurMs)\n"
     "  -s, --summary        write the module table, not the item table\n"
+    "  -P, --pairs=FILE     write the command buffers paired with their\n"
+    "                       operations, and those operations, to FILE\n"
     "  -q, --quiet          no summary on stderr\n"
     "  -f, --min-share=F    test only items (and modules) making at least\n"
     "                       this fraction of both runs' time (default\n"
@@ -54,6 +59,7 @@ struct opts {
 	const char *side[2][64];
 	size_t nside[2];
 	int summary, quiet;
+	const char *pairs;
 };
 
 static void
@@ -76,6 +82,7 @@ parse(int argc, char *argv[], struct opts *o)
 		{ "min-share", required_argument, NULL, 'f' },
 		{ "key", required_argument, NULL, 'k' },
 		{ "min-ms", required_argument, NULL, 'm' },
+		{ "pairs", required_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "threshold", required_argument, NULL, 't' },
@@ -84,7 +91,7 @@ parse(int argc, char *argv[], struct opts *o)
 	};
 	int c;
 
-	while ((c = opt_next(argc, argv, ":A:a:b:c:f:hk:m:p:qst:V", longopts,
+	while ((c = opt_next(argc, argv, ":A:a:b:c:f:hk:m:P:p:qst:V", longopts,
 	    &tool)) != -1) {
 		switch (c) {
 		case 'A':
@@ -124,6 +131,9 @@ parse(int argc, char *argv[], struct opts *o)
 			o->o.min_ms = opt_f64(&tool, "--min-ms", optarg, 0,
 			    1e15);
 			break;
+		case 'P':
+			o->pairs = optarg;
+			break;
 		case 'p':
 			o->o.alpha = opt_f64(&tool, "--alpha", optarg, 0, 1);
 			if (o->o.alpha == 0 || o->o.alpha == 1)
@@ -146,6 +156,12 @@ parse(int argc, char *argv[], struct opts *o)
 		opt_usage(&tool, "two frames are needed: before after");
 	if (strcmp(argv[optind], "-") == 0 && strcmp(argv[optind + 1], "-") == 0)
 		opt_usage(&tool, "only one of the frames can be stdin");
+}
+
+static int
+write_pairs(struct tsv_writer *w, void *d)
+{
+	return diff_write_pairs(d, w);
 }
 
 struct ctx {
@@ -189,7 +205,7 @@ int
 main(int argc, char *argv[])
 {
 	struct opts o = { { DIFF_KEY_THUNK, "ProjDurMs", SIGTEST_HOLM, 0.05, -1,
-	    0, 0.001 }, { { 0 } }, { 0, 0 }, 0, 0 };
+	    0, 0.001 }, { { 0 } }, { 0, 0 }, 0, 0, NULL };
 	struct tsv_writer *w;
 	struct ctx c;
 	size_t i;
@@ -210,6 +226,8 @@ main(int argc, char *argv[])
 		err_die_last();
 	if (fflush(stdout) != 0)
 		err_die("<stdout>: write error:");
+	if (o.pairs && outfile_tsv(o.pairs, write_pairs, c.d) != 0)
+		err_die_last();
 	if (!o.quiet && diff_report(c.d, stderr, 10) != 0)
 		err_die("<stderr>: write error:");
 	/* 3: a regression; 4: none found, but some test could not have

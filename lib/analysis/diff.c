@@ -12,6 +12,7 @@
 #include "base/strtab.h"
 #include "base/tsv.h"
 #include "base/u64map.h"
+#include "profile/cmdbuf.h"
 
 #define NONE	((size_t)-1)
 #define U32MAX	((int64_t)0xffffffff)
@@ -35,6 +36,7 @@ pair(size_t a, size_t b)
 struct samples {
 	void *v;
 	size_t n, cap;
+	size_t excap;		/* of the item's ex */
 	int wide;
 };
 
@@ -42,7 +44,16 @@ struct item {			/* (ProgramId, Name) of one run */
 	size_t prog, name;	/* ids in run.progs, diff.names */
 	int64_t sum;
 	struct samples s;
+	uint32_t *ex;		/* each sample's execution (run.exec) */
+	size_t pairkey;		/* key id + 1 of a paired row; 0: none */
+	size_t pend;		/* a buffer's: its pairing + 1 (diff.pend) */
 	size_t next;		/* next item of its row + 1 */
+};
+
+/* A command buffer of a cmdbufs side table: OPS[first..first + n). */
+struct cbuf {
+	size_t prog, buf;	/* ids in run.progs, diff.names */
+	size_t first, n;
 };
 
 struct exec {			/* one module execution on one device */
@@ -76,6 +87,12 @@ struct run {
 	size_t nhlo, caphlo;
 	struct u64map hlos;	/* pair(prog, name) -> hlo */
 	struct u64map frames;	/* FrameId -> text id in diff.names */
+	struct cbuf *cb;	/* the cmdbufs side table */
+	size_t ncb, capcb;
+	size_t *cbop;		/* its operations, ids in diff.names */
+	size_t ncbop, capcbop;
+	struct u64map cbs;	/* pair(prog, buf) -> cb */
+	int has_cb;		/* a cmdbufs side table was read */
 	int64_t total;		/* sum of durations, ns */
 	size_t lastprog, lastname, lastitem;
 	char *lp, *ln;		/* the last fields seen (cache) */
@@ -107,10 +124,26 @@ struct row {
 	size_t group, key;	/* key: id in diff.names */
 	size_t first[2];	/* first item + 1 of each run */
 	struct nums x;
+	/* A command buffer of run bufrun with the operations it holds that
+	 * run as thunks in the other run (diff.h): paired. */
+	int paired, bufrun;
+	size_t buf;		/* the buffer's name, id in diff.names */
+	size_t nmoved, nlisted;	/* operations paired; the buffer holds */
+};
+
+/* A buffer paired with its operations, until match_items makes rows. */
+struct pend {
+	int bufrun;
+	size_t buf, nmoved, nlisted, cb;	/* cb: in run bufrun */
 };
 
 struct diff {
 	struct diff_opts o;
+	struct pend *pend;
+	size_t npend, cappend;
+	size_t *paired;		/* rows paired, in row order */
+	size_t npaired;
+	size_t unknown_name;	/* the first buffer of cb_unknown */
 	enum diff_kind kind;
 	struct run run[2];
 	struct strtab names;	/* thunk names, key texts (escaped) */
@@ -144,8 +177,13 @@ run_free(struct run *r)
 
 	strtab_free(&r->progs);
 	free(r->prog);
-	for (i = 0; i < r->nitem; i++)
+	for (i = 0; i < r->nitem; i++) {
 		free(r->item[i].s.v);
+		free(r->item[i].ex);
+	}
+	free(r->cb);
+	free(r->cbop);
+	u64map_free(&r->cbs);
 	free(r->item);
 	u64map_free(&r->items);
 	free(r->exec);
@@ -176,6 +214,8 @@ diff_free(struct diff *d)
 	free(d->gnums);
 	free(d->gorder);
 	free(d->row);
+	free(d->pend);
+	free(d->paired);
 	free(d->scratch[0]);
 	free(d->scratch[1]);
 	free(d->buf);
@@ -298,6 +338,45 @@ load_hlo(struct diff *d, struct run *r, struct tsv_reader *t)
 	return rc;
 }
 
+/* A cmdbufs side table (nsysjax-extract -o): a buffer's rows come
+ * together; a buffer met again later keeps its first rows. */
+static int
+load_cmdbufs(struct diff *d, struct run *r, struct tsv_reader *t)
+{
+	long pc = tsv_col(t, "ProgramId"), bc = tsv_col(t, "CommandBuffer");
+	long oc = tsv_col(t, "Operation");
+	const char *p, *b, *o;
+	size_t pn, bn, on, prog, buf, k;
+	int rc;
+
+	r->has_cb = 1;
+	while ((rc = tsv_next(t)) == 1) {
+		p = tsv_rawfield(t, (size_t)pc, &pn);
+		b = tsv_rawfield(t, (size_t)bc, &bn);
+		o = tsv_rawfield(t, (size_t)oc, &on);
+		if (pn == 0 || bn == 0 || on == 0)
+			return err_fail("%s:%ld: an empty ProgramId, "
+			    "CommandBuffer or Operation", tsv_name(t),
+			    tsv_lineno(t));
+		prog = prog_id(r, p, pn);
+		buf = strtab_intern(&d->names, b, bn, NULL);
+		k = u64map_get(&r->cbs, pair(prog, buf));
+		if (k == NONE) {
+			mem_grow(&r->cb, &r->capcb, r->ncb + 1, sizeof *r->cb);
+			r->cb[r->ncb] = (struct cbuf){ prog, buf, r->ncbop, 0 };
+			u64map_add(&r->cbs, pair(prog, buf), r->ncb);
+			k = r->ncb++;
+		}
+		if (k != r->ncb - 1 ||
+		    r->cb[k].first + r->cb[k].n != r->ncbop)
+			continue;	/* rows of a buffer met before */
+		mem_grow(&r->cbop, &r->capcbop, r->ncbop + 1, sizeof *r->cbop);
+		r->cbop[r->ncbop++] = strtab_intern(&d->names, o, on, NULL);
+		r->cb[k].n++;
+	}
+	return rc;
+}
+
 int
 diff_load_side(struct diff *d, int run, struct tsv_reader *t)
 {
@@ -311,6 +390,8 @@ diff_load_side(struct diff *d, int run, struct tsv_reader *t)
 		    "compile, hlo or stackframes frame", tsv_name(t));
 	if (tsv_col(t, "OpName") >= 0 && tsv_col(t, "Name") >= 0)
 		return load_hlo(d, r, t);
+	if (tsv_col(t, "CommandBuffer") >= 0 && tsv_col(t, "Operation") >= 0)
+		return load_cmdbufs(d, r, t);
 	if ((c = tsv_col(t, "ProgramName")) >= 0)
 		return load_names(d, r, t, c);
 	if ((c = tsv_col(t, "Name")) >= 0 &&
@@ -318,9 +399,9 @@ diff_load_side(struct diff *d, int run, struct tsv_reader *t)
 	    tsv_col(t, "ThunkExecution") < 0)
 		return load_names(d, r, t, c);
 	return err_fail("%s: not a module, compile, hlo or stackframes frame "
-	    "(columns ProgramId, Name, ProgramExecution; ProgramId, "
-	    "ProgramName; ProgramId, Name, OpName; FrameId, Frame)",
-	    tsv_name(t));
+	    "nor a cmdbufs table (columns ProgramId, Name, ProgramExecution; "
+	    "ProgramId, ProgramName; ProgramId, Name, OpName; FrameId, Frame; "
+	    "ProgramId, CommandBuffer, Operation)", tsv_name(t));
 }
 
 /* ---- the frames ---- */
@@ -386,8 +467,8 @@ exec_hash(size_t prog, int64_t exec, int64_t dev)
 	    (uint64_t)dev);
 }
 
-/* Add DUR to the execution (PROG, EXEC, DEV), new or not. */
-static void
+/* Add DUR to the execution (PROG, EXEC, DEV), new or not; its index. */
+static size_t
 add_exec(struct run *r, size_t prog, int64_t exec, int64_t dev, int64_t dur)
 {
 	uint64_t h = exec_hash(prog, exec, dev);
@@ -400,13 +481,14 @@ add_exec(struct run *r, size_t prog, int64_t exec, int64_t dev, int64_t dur)
 		e = &r->exec[j];
 		if (e->prog == prog && e->exec == exec && e->dev == dev) {
 			e->sum += dur;
-			return;
+			return j;
 		}
 	}
 	mem_grow(&r->exec, &r->capexec, r->nexec + 1, sizeof *r->exec);
 	r->exec[r->nexec] = (struct exec){ prog, exec, dev, dur };
 	u64map_add(&r->execs, h, r->nexec++);
 	r->prog[prog].nexec++;
+	return r->nexec - 1;
 }
 
 int
@@ -415,7 +497,7 @@ diff_add(struct diff *d, int run, const char *program, size_t plen,
     int64_t dur_ns)
 {
 	struct run *r = &d->run[run];
-	size_t prog, nm, it;
+	size_t prog, nm, it, j;
 	int newkey = 0;
 	struct item *x;
 
@@ -458,7 +540,11 @@ diff_add(struct diff *d, int run, const char *program, size_t plen,
 	x->sum += dur_ns;
 	push(&x->s, dur_ns);
 	r->prog[prog].rows++;
-	add_exec(r, prog, exec, device, dur_ns);
+	j = add_exec(r, prog, exec, device, dur_ns);
+	if ((uint64_t)j > UINT32_MAX)
+		return err_fail("more than 2^32 module executions");
+	mem_grow(&x->ex, &x->s.excap, x->s.n, sizeof *x->ex);
+	x->ex[x->s.n - 1] = (uint32_t)j;
 	return 0;
 }
 
@@ -576,6 +662,116 @@ match_modules(struct diff *d)
 	u64map_free(&names);
 }
 
+/* ---- command buffers against the operations they hold ---- */
+
+/* The first item of run RUN named NAME in group G, or NONE. */
+static size_t
+in_group(const struct diff *d, int run, size_t g, size_t name)
+{
+	const struct group *x = &d->group[g];
+	size_t i, it;
+
+	for (i = 0; i < x->nprog[run]; i++)
+		if ((it = u64map_get(&d->run[run].items,
+		    pair(x->prog[run][i], name))) != NONE)
+			return it;
+	return NONE;
+}
+
+static size_t item_key(struct diff *d, struct run *r, const struct item *x);
+
+/* Key the thunks of run !X that operation OP of a buffer moved into
+ * (group G, none in run X) by KEY; whether there was one. */
+static int
+move_op(struct diff *d, int x, size_t g, size_t op, size_t key)
+{
+	const struct group *gr = &d->group[g];
+	struct run *y = &d->run[!x];
+	size_t i, it;
+	int moved = 0;
+
+	if (in_group(d, x, g, op) != NONE)
+		return 0;	/* a thunk of its own in both runs */
+	for (i = 0; i < gr->nprog[!x]; i++) {
+		it = u64map_get(&y->items, pair(gr->prog[!x][i], op));
+		if (it != NONE && y->item[it].pairkey == 0) {
+			y->item[it].pairkey = key + 1;
+			moved = 1;
+		}
+	}
+	return moved;
+}
+
+/* Buffer K of run X's cmdbufs table against run !X's thunks: paired
+ * when its module is in both runs, the buffer in run X only, and some
+ * operation it holds runs as a thunk in run !X only. */
+static void
+pair_buffer(struct diff *d, int x, size_t k)
+{
+	struct run *r = &d->run[x];
+	const struct cbuf *c = &r->cb[k];
+	size_t g, bi, key, i, moved = 0;
+
+	if (r->prog[c->prog].rows == 0)
+		return;
+	g = r->prog[c->prog].group;
+	bi = u64map_get(&r->items, pair(c->prog, c->buf));
+	if (d->group[g].nprog[!x] == 0 || bi == NONE ||
+	    r->item[bi].pairkey || in_group(d, !x, g, c->buf) != NONE)
+		return;
+	key = item_key(d, r, &r->item[bi]);
+	for (i = 0; i < c->n; i++)
+		moved += move_op(d, x, g, r->cbop[c->first + i], key);
+	if (moved == 0)
+		return;
+	r->item[bi].pairkey = key + 1;
+	mem_grow(&d->pend, &d->cappend, d->npend + 1, sizeof *d->pend);
+	d->pend[d->npend] = (struct pend){ x, c->buf, moved, c->n, k };
+	r->item[bi].pend = ++d->npend;
+}
+
+/* Command buffers of one run only that no cmdbufs table pairs: counted
+ * once per (group, name) for the note (diff_total.cb_unknown). */
+static void
+unknown_buffers(struct diff *d)
+{
+	struct u64map seen = { 0 };
+	const struct item *it;
+	size_t i, g;
+	int x;
+
+	for (x = 0; x < 2; x++)
+		for (i = 0; i < d->run[x].nitem; i++) {
+			it = &d->run[x].item[i];
+			g = d->run[x].prog[it->prog].group;
+			if (it->pairkey || !cmdbuf_name_is(d->names.s[it->name]) ||
+			    d->group[g].nprog[!x] == 0 ||
+			    in_group(d, !x, g, it->name) != NONE ||
+			    u64map_get(&seen, pair(g, it->name)) != NONE)
+				continue;
+			u64map_add(&seen, pair(g, it->name), i);
+			if (d->tot.cb_unknown[0] + d->tot.cb_unknown[1] == 0)
+				d->unknown_name = it->name;
+			d->tot.cb_unknown[x]++;
+			d->tot.cb_table[x] = d->run[x].has_cb;
+		}
+	u64map_free(&seen);
+}
+
+static void
+pair_buffers(struct diff *d)
+{
+	size_t k;
+	int x;
+
+	if (d->kind != DIFF_THUNKS)
+		return;
+	for (x = 0; x < 2; x++)
+		for (k = 0; k < d->run[x].ncb; k++)
+			pair_buffer(d, x, k);
+	unknown_buffers(d);
+}
+
 /* The key of item X of run R: its name, or its instruction's op_name or
  * innermost Python frame; without one, its name in brackets, so that
  * such thunks stay apart and show what they are. */
@@ -617,7 +813,7 @@ match_items(struct diff *d)
 		for (i = 0; i < r->nitem; i++) {
 			x = &r->item[i];
 			g = r->prog[x->prog].group;
-			k = item_key(d, r, x);
+			k = x->pairkey ? x->pairkey - 1 : item_key(d, r, x);
 			ri = u64map_get(&rows, pair(g, k));
 			if (ri == NONE) {
 				mem_grow(&d->row, &d->caprow, d->nrow + 1,
@@ -631,6 +827,15 @@ match_items(struct diff *d)
 			w = &d->row[ri];
 			x->next = w->first[run];
 			w->first[run] = i + 1;
+			if (x->pend) {
+				const struct pend *pe = &d->pend[x->pend - 1];
+
+				w->paired = 1;
+				w->bufrun = pe->bufrun;
+				w->buf = pe->buf;
+				w->nmoved = pe->nmoved;
+				w->nlisted = pe->nlisted;
+			}
 		}
 	}
 	u64map_free(&rows);
@@ -696,6 +901,58 @@ test(const struct diff *d, struct nums *x, const int64_t *b,
 	x->padj = x->t.p;
 }
 
+static int64_t
+sample_at(const struct samples *s, size_t i)
+{
+	return s->wide ? ((const int64_t *)s->v)[i] :
+	    ((const uint32_t *)s->v)[i];
+}
+
+struct exsample {
+	uint32_t ex;
+	int64_t v;
+};
+
+static int
+cmp_ex(const void *p, const void *q)
+{
+	const struct exsample *a = p, *b = q;
+
+	return (a->ex > b->ex) - (a->ex < b->ex);
+}
+
+/* A paired row's samples: per module execution, the sum of its items'
+ * (the buffer's, or the operations'), sorted in scratch. */
+static size_t
+paired_samples(struct diff *d, const struct row *w, int run, int64_t *sum)
+{
+	struct run *r = &d->run[run];
+	struct exsample *v = NULL;
+	size_t i, j, n = 0, cap = 0, m = 0;
+	int64_t *out;
+
+	*sum = 0;
+	for (i = w->first[run]; i; i = r->item[i - 1].next) {
+		const struct item *x = &r->item[i - 1];
+
+		mem_grow(&v, &cap, n + x->s.n, sizeof *v);
+		for (j = 0; j < x->s.n; j++)
+			v[n++] = (struct exsample){ x->ex[j],
+			    sample_at(&x->s, j) };
+		*sum += x->sum;
+	}
+	qsort(v, n, sizeof *v, cmp_ex);
+	out = scratch(d, run, n);
+	for (i = 0; i < n; i++) {
+		if (i == 0 || v[i].ex != v[i - 1].ex)
+			out[m++] = 0;
+		out[m - 1] += v[i].v;
+	}
+	free(v);
+	sigtest_sort_i64(out, m);
+	return m;
+}
+
 /* The samples of row W, run RUN, sorted in scratch; returns their count. */
 static size_t
 row_samples(struct diff *d, const struct row *w, int run, int64_t *sum)
@@ -703,6 +960,8 @@ row_samples(struct diff *d, const struct row *w, int run, int64_t *sum)
 	struct run *r = &d->run[run];
 	size_t i, n = 0;
 
+	if (w->paired)
+		return paired_samples(d, w, run, sum);
 	*sum = 0;
 	for (i = w->first[run]; i; i = r->item[i - 1].next) {
 		gather(&r->item[i - 1].s, &d->scratch[run],
@@ -862,6 +1121,7 @@ totals(struct diff *d)
 		t->tested += x->tested;
 		t->added += x->n[0] == 0;
 		t->removed += x->n[1] == 0;
+		t->paired += d->row[i].paired;
 		if (significant(d, x) && x->t.z > 0)
 			t->slower++;
 		if (significant(d, x) && x->t.z < 0)
@@ -983,6 +1243,10 @@ sort_all(struct diff *d)
 			    &d->run[run].progs);
 	}
 	sort_stable(d->row, d->nrow, sizeof *d->row, cmp_row, d);
+	d->paired = mem_calloc(d->nrow + 1, sizeof *d->paired);
+	for (i = 0; i < d->nrow; i++)
+		if (d->row[i].paired)
+			d->paired[d->npaired++] = i;
 	d->gorder = mem_calloc(d->ngroup ? d->ngroup : 1, sizeof *d->gorder);
 	for (i = 0; i < d->ngroup; i++)
 		d->gorder[i] = i;
@@ -995,6 +1259,7 @@ diff_finish(struct diff *d)
 	if (d->kind == DIFF_NONE)
 		return err_fail("no frame read");
 	match_modules(d);
+	pair_buffers(d);
 	match_items(d);
 	group_numbers(d);
 	row_numbers(d);
@@ -1181,7 +1446,7 @@ diff_write_items(struct diff *d, struct tsv_writer *w)
 		progs(w, d, x->group, 1);
 		if (d->kind != DIFF_MODULES)
 			tsv_raw(w, d->names.s[x->key], d->names.len[x->key]);
-		tsv_str(w, match(d, x->group, &x->x));
+		tsv_str(w, x->paired ? "cmdbuf" : match(d, x->group, &x->x));
 		tsv_i64(w, (int64_t)x->x.n[0]);
 		tsv_i64(w, (int64_t)x->x.n[1]);
 		numbers(w, d, &x->x);
@@ -1278,4 +1543,112 @@ const struct diff_opts *
 diff_options(const struct diff *d)
 {
 	return &d->o;
+}
+
+/* ---- command buffers paired ---- */
+
+size_t
+diff_npairings(const struct diff *d)
+{
+	return d->npaired;
+}
+
+void
+diff_pairing(const struct diff *d, size_t i, struct diff_pairing *p)
+{
+	const struct row *w = &d->row[d->paired[i]];
+	const struct group *x = &d->group[w->group];
+	int run = x->nprog[0] ? 0 : 1, k;
+
+	p->module = x->mod ? d->mods.s[x->mod - 1] : NULL;
+	p->program = d->run[run].progs.s[x->prog[run][0]];
+	p->buf = d->names.s[w->buf];
+	p->bufrun = w->bufrun;
+	p->nmoved = w->nmoved;
+	p->nlisted = w->nlisted;
+	for (k = 0; k < 2; k++) {
+		p->executions[k] = w->x.n[k];
+		p->sum_ns[k] = (double)w->x.sum[k];
+	}
+	p->contrib_ns = w->x.contrib;
+	p->tested = w->x.tested;
+	p->padj = w->x.padj;
+}
+
+const char *
+diff_unknown_buffer(const struct diff *d)
+{
+	const struct diff_total *t = &d->tot;
+
+	return t->cb_unknown[0] + t->cb_unknown[1] ?
+	    d->names.s[d->unknown_name] : NULL;
+}
+
+/* One line of the pairing table: item IT of run RUN in row W. */
+static int
+pair_line(struct tsv_writer *w, struct diff *d, const struct row *r,
+    int run, const struct item *it)
+{
+	label(w, d, r->group);
+	progs(w, d, r->group, 0);
+	progs(w, d, r->group, 1);
+	tsv_raw(w, d->names.s[r->buf], d->names.len[r->buf]);
+	tsv_str(w, r->bufrun ? "after" : "before");
+	tsv_raw(w, d->names.s[it->name], d->names.len[it->name]);
+	tsv_i64(w, run == 0 ? (int64_t)it->s.n : 0);
+	tsv_i64(w, run == 1 ? (int64_t)it->s.n : 0);
+	if (run == 0)
+		ms(w, (double)it->sum);
+	else
+		tsv_empty(w);
+	if (run == 1)
+		ms(w, (double)it->sum);
+	else
+		tsv_empty(w);
+	return tsv_eor(w);
+}
+
+/* The items of run RUN in row R named NAME (one per ProgramId). */
+static int
+pair_lines(struct tsv_writer *w, struct diff *d, const struct row *r,
+    int run, size_t name)
+{
+	const struct run *ru = &d->run[run];
+	size_t i;
+	int rc = 0;
+
+	for (i = r->first[run]; i && rc == 0; i = ru->item[i - 1].next)
+		if (ru->item[i - 1].name == name)
+			rc = pair_line(w, d, r, run, &ru->item[i - 1]);
+	return rc;
+}
+
+int
+diff_write_pairs(struct diff *d, struct tsv_writer *w)
+{
+	static const char *const h[] = { "Module", "ProgramIdBefore",
+	    "ProgramIdAfter", "CommandBuffer", "BufferIn", "Thunk",
+	    "ExecutionsBefore", "ExecutionsAfter", "TotalBeforeMs",
+	    "TotalAfterMs", NULL };
+	const struct row *r;
+	const struct cbuf *c;
+	size_t i, j;
+	int rc = tsv_header(w, h);
+
+	for (i = 0; i < d->npaired && rc == 0; i++) {
+		r = &d->row[d->paired[i]];
+		rc = pair_lines(w, d, r, r->bufrun, r->buf);
+		/* the operations in the buffer's order (its table's) */
+		for (j = 0; j < d->npend; j++)
+			if (d->pend[j].bufrun == r->bufrun &&
+			    d->pend[j].buf == r->buf &&
+			    d->run[r->bufrun].prog[d->run[r->bufrun].cb[
+			    d->pend[j].cb].prog].group == r->group)
+				break;
+		c = &d->run[r->bufrun].cb[d->pend[j].cb];
+		for (j = 0; j < c->n && rc == 0; j++)
+			rc = pair_lines(w, d, r, !r->bufrun,
+			    d->run[r->bufrun].cbop[c->first + j]);
+	}
+	return rc;
 }

@@ -36,8 +36,24 @@
  * Welch-Satterthwaite degrees of freedom (B. L. Welch 1947, F. E.
  * Satterthwaite 1946): (sum of terms)^2 / sum(term^2 / (E - 1)).
  *
- * Memory: per run one 4-byte sample per row (8 for a module whose samples
- * exceed 2^32 ns), the interned names and one entry per module execution;
+ * Command buffers.  With thunk frames, a cmdbufs side table (nsysjax-extract
+ * -o, extract.h EXTRACT_CMDBUF_TABLE) of a run tells which operations
+ * each of its command buffers holds.  A buffer of run X (thunk name
+ * CommandBuffer in module M) is paired when M is in both runs, the other
+ * run has no thunk of that name in M, and some operation it holds runs
+ * as a thunk of M in the other run and as none in run X (an operation
+ * with thunks in both runs keeps its own row: node-level traces give
+ * the operations inside a buffer rows of their own).  The buffer and
+ * those operations are then one item, keyed as the buffer, Match
+ * "cmdbuf", whose samples are per module execution: the sum of the
+ * buffer's (in run X) or of the operations' (in the other run) time in
+ * that execution; the gate and the tests take it as one item.  A
+ * command buffer of one run only that no table pairs is counted
+ * (diff_total.cb_unknown): what it holds is not known.
+ *
+ * Memory: per run 8 bytes per row (a 4-byte sample, 8 for a module whose
+ * samples exceed 2^32 ns, and the index of its module execution), the
+ * interned names and one entry per module execution;
  * time O(R log R) for R rows.
  */
 #ifndef NSYSJAX_DIFF_H
@@ -105,6 +121,11 @@ struct diff_total {
 	size_t tested;			/* of them tested (opts.min_share) */
 	size_t slower, faster;		/* significant (adjusted p < alpha) */
 	size_t added, removed;		/* item rows in one run only */
+	size_t paired;			/* item rows of a command buffer
+					   paired with its operations */
+	size_t cb_unknown[2];		/* command buffers of that run only
+					   whose contents are not known */
+	int cb_table[2];		/* that run had a cmdbufs table */
 	size_t modules, gated;		/* module rows; rows over the gate */
 	struct diff_power items_power, modules_power;
 	int total_power;		/* the Welch test had a variance: a
@@ -224,6 +245,42 @@ size_t diff_nmodules(const struct diff *d);
 /* Module I (I < diff_nmodules) in the module table's order, by
  * decreasing |ContributionMs|, into *M; its strings live as long as D. */
 void diff_module(const struct diff *d, size_t i, struct diff_module *m);
+
+/* A command buffer of one run paired with the operations it holds that
+ * run as thunks in the other (the pairing rule above). */
+struct diff_pairing {
+	const char *module;	/* module name (escaped), or NULL */
+	const char *program;	/* its first ProgramId (escaped) */
+	const char *buf;	/* the buffer's thunk name (escaped) */
+	int bufrun;		/* the run that has the buffer: 0, 1 */
+	size_t nmoved;		/* its operations that run as thunks in
+				   the other run and in no buffer there */
+	size_t nlisted;		/* operations it holds (cmdbufs table) */
+	size_t executions[2];	/* module executions with the item */
+	double sum_ns[2];	/* the item's time in each run, ns */
+	double contrib_ns;	/* its ContributionMs, ns */
+	int tested;
+	double padj;
+};
+
+/* The number of paired rows (after diff_finish), and pairing I of them
+ * in the item table's order, into *P (strings live as long as D). */
+size_t diff_npairings(const struct diff *d);
+void diff_pairing(const struct diff *d, size_t i, struct diff_pairing *p);
+
+/* The first command buffer of diff_total.cb_unknown (escaped), or NULL. */
+const char *diff_unknown_buffer(const struct diff *d);
+
+/*
+ * Write the pairing table to W: per paired row, the buffer's thunk and
+ * then each operation paired with it (in the buffer's order), one line
+ * per ProgramId: Module, ProgramIdBefore, ProgramIdAfter, CommandBuffer,
+ * BufferIn (before, after), Thunk (the buffer or an operation),
+ * ExecutionsBefore, ExecutionsAfter (its samples), TotalBeforeMs,
+ * TotalAfterMs (its time summed; empty in the run it is not in).
+ * Returns 0, or -1 (write error).
+ */
+int diff_write_pairs(struct diff *d, struct tsv_writer *w);
 
 /* The options D was made with (diff_new). */
 const struct diff_opts *diff_options(const struct diff *d);

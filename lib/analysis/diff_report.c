@@ -82,6 +82,44 @@ no_power(FILE *fp, const struct diff_power *pw, const char *what,
 	    what);
 }
 
+/* The command buffers paired with their operations (at most MAX lines),
+ * and once, the buffers of one run whose contents are not known. */
+static void
+pairings(struct diff *d, FILE *fp, size_t max)
+{
+	const struct diff_total *t = diff_total(d);
+	static const char *const run[] = { "before", "after" };
+	struct diff_pairing p;
+	struct diff_module m;
+	char name[64];
+	size_t i, n = diff_npairings(d), u;
+
+	for (i = 0; i < n && i < max; i++) {
+		diff_pairing(d, i, &p);
+		m.name = p.module;
+		m.program = p.program;
+		plabel(name, sizeof name, &m);
+		fprintf(fp, "%s (%s) holds %zu operation%s that run%s as thunks "
+		    "%s, in %s: %.3f ms -> %.3f ms (%+.3f ms at BEFORE's "
+		    "executions), one item\n", p.buf, run[p.bufrun], p.nmoved,
+		    p.nmoved == 1 ? "" : "s", p.nmoved == 1 ? "s" : "",
+		    run[!p.bufrun], name, p.sum_ns[0] / 1e6, p.sum_ns[1] / 1e6,
+		    p.contrib_ns / 1e6);
+	}
+	if (n > i)
+		fprintf(fp, "... %zu more command buffers paired (-P for "
+		    "all)\n", n - i);
+	u = t->cb_unknown[0] + t->cb_unknown[1];
+	if (u == 0)
+		return;
+	fprintf(fp, "command buffers: %zu in one run only (%s%s) whose "
+	    "operations are not known, not paired: %s\n", u,
+	    diff_unknown_buffer(d), u > 1 ? ", ..." : "", (t->cb_unknown[0] && !t->cb_table[0]) ||
+	    (t->cb_unknown[1] && !t->cb_table[1]) ? "no cmdbufs.tsv (frames "
+	    "of nsysjax-extract -o with XLA's thunk metadata dump)" :
+	    "its cmdbufs.tsv does not list them (no thunk metadata dump)");
+}
+
 int
 diff_report(struct diff *d, FILE *fp, size_t maxmod)
 {
@@ -127,6 +165,7 @@ diff_report(struct diff *d, FILE *fp, size_t maxmod)
 	    t->added, t->removed, t->tested, share, alpha,
 	    o->adjust == SIGTEST_HOLM ? "Holm" : "Benjamini-Hochberg",
 	    t->slower, t->faster);
+	pairings(d, fp, maxmod);
 	if (!t->items_power.power)
 		no_power(fp, &t->items_power, "item", alpha, o->adjust);
 	if (!t->modules_power.power)
