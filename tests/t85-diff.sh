@@ -68,6 +68,100 @@ check "fold -d by hand" test "$(cat "$T/fd")" = "$(printf 'a;b 10 21\na;c 5 5\na
 "$F" -d -n "$T/f1" "$T/f2" > "$T/fn" 2>&1
 check "fold -d -n by hand" test "$(cut -d' ' -f2 "$T/fn" | tr '\n' ' ')" = "18 9 0 2 "
 
+# ---- command buffers against the thunks they hold (no data needed) ----
+# Two exports of tests/sqlite/mkexport.c, one module jit_f (program 5),
+# 6 executions: "plain" runs every operation as a thunk of its own;
+# "cb" runs fusion.0, command_buffer_1 (one CUDA graph, graph-level
+# trace) and fusion.6, with XLA's thunk metadata (META).  By the
+# metadata's rule (cmdbuf.h) the buffer holds the named entries after
+# it up to the next thunk that has a range of its own in "cb": derived
+# here from META and the thunks of cb's spec, not from our output.
+: "${MKEXPORT:=${BIN%/bin}/sqlite/mkexport}"
+CBH='thread 0x1000064000064 XlaLauncher:#global=0,local=0,process=0,slice=0#
+domain 1 0x1000064000064 1 0 TSL
+hlo 5 jit_f p.0:parameter fusion.0:fusion loop_add_fusion.1:fusion gemm.2:custom-call input_reduce_fusion.3:fusion fusion.7:fusion copy.4:copy fusion.6:fusion'
+META='thunkmeta 5 jit_f -:kSequential fusion.0:kKernel command_buffer_1:kCommandBuffer -:kSequential loop_add_fusion.1:kKernel gemm.2:kGemm input_reduce_fusion.3:kKernel fusion.7:kKernel copy.4:kMemset32BitValue fusion.6:kKernel'
+CBOPS='fusion.0 loop_add_fusion.1 gemm.2 input_reduce_fusion.3 fusion.7 copy.4 fusion.6'
+CBOWN='fusion.0 command_buffer_1 fusion.6'	# cb's thunks
+# plain E: execution E, operation I's kernel (10 I + E) us long
+cb_plain() {
+	e=$1 b=$(($1 * 100000)) g=$((10000000 * ($1 + 1))) id=$((1000 * ($1 + 1))) i=0
+	echo "nvtx $id 59 0x1000064000064 $((b + 1000)) $((b + 9000)) - 1 XlaModule:#hlo_module=jit_f,program_id=5#"
+	for op in $CBOPS; do
+		i=$((i + 1)); c=$((id + i)); s=$((b + 1000 + i * 100))
+		echo "nvtx $c 59 0x1000064000064 $s $((s + 50)) - 1 Thunk:#hlo_op=$op#
+call 0x1000064000064 $((s + 10)) $((s + 20)) $c 0
+kernel $((g + i * 200000)) $((g + i * 200000 + (i * 10 + e) * 1000)) $c 0x1000064000000 0 7 - k_$i"
+	done
+}
+# cb E: fusion.0 (10 + E us), the graph (100 + E us), fusion.6 (70 + E)
+cb_cb() {
+	e=$1 b=$(($1 * 100000)) g=$((10000000 * ($1 + 1))) id=$((1000 * ($1 + 1))) i=0
+	echo "nvtx $id 59 0x1000064000064 $((b + 1000)) $((b + 9000)) - 1 XlaModule:#hlo_module=jit_f,program_id=5#"
+	for op in $CBOWN; do
+		i=$((i + 1)); c=$((id + i)); s=$((b + 1000 + i * 100))
+		echo "nvtx $c 59 0x1000064000064 $s $((s + 50)) - 1 Thunk:#hlo_op=$op#
+call 0x1000064000064 $((s + 10)) $((s + 20)) $c 0"
+		case $op in
+		command_buffer_1) echo "graph $((g + 200000)) $((g + 300000 + e * 1000)) $c 0x1000064000000 0 7 1" ;;
+		fusion.0) echo "kernel $g $((g + 10000 + e * 1000)) $c 0x1000064000000 0 7 - k_1" ;;
+		*) echo "kernel $((g + 400000)) $((g + 470000 + e * 1000)) $c 0x1000064000000 0 7 - k_7" ;;
+		esac
+	done
+}
+if [ -x "$MKEXPORT" ]; then
+	mkdir -p "$T/cbplain" "$T/cbcb" "$T/cbfp" "$T/cbfc"
+	{ echo "$CBH"; for e in 0 1 2 3 4 5; do cb_plain $e; done; } | "$MKEXPORT" spec - "$T/cbplain/cbplain.sqlite"
+	{ echo "$CBH"; echo "$META"; for e in 0 1 2 3 4 5; do cb_cb $e; done; } | "$MKEXPORT" spec - "$T/cbcb/cbcb.sqlite"
+	check "cmdbuf: extract -o plain" "$X" -o "$T/cbfp" "$T/cbplain/cbplain.sqlite"
+	check "cmdbuf: extract -o cb" sh -c '"$1" -o "$2" "$3" 2> /dev/null' sh "$X" "$T/cbfc" "$T/cbcb/cbcb.sqlite"
+	# the buffer's operations by the rule, from META and CBOWN
+	echo "$META" | tr ' ' '\n' | awk -v own=" $CBOWN " -F: '
+	    $1 == "command_buffer_1" { on = 1; next }
+	    on && index(own, " " $1 " ") { exit }
+	    on && $1 != "-" { print $1 }' > "$T/cb.want"
+	check "cmdbuf: the planted buffer holds 5 operations" test "$(wc -l < "$T/cb.want")" -eq 5
+	awk -F'\t' 'NR > 1 && $2 == "command_buffer_1" { print $3 }' "$T/cbfc/cmdbufs.tsv" > "$T/cb.got"
+	check "cmdbuf: cmdbufs.tsv lists them in the metadata's order" cmp "$T/cb.want" "$T/cb.got"
+	check "cmdbuf: the plain run's cmdbufs.tsv is its header" test "$(cat "$T/cbfp/cmdbufs.tsv")" = "$(printf 'ProgramId\tCommandBuffer\tOperation\tKind')"
+	# thunk.tsv itself is what -f thunk writes (the side table is apart)
+	"$X" -f thunk "$T/cbcb/cbcb.sqlite" > "$T/cb.thunk" 2> /dev/null
+	check "cmdbuf: thunk.tsv unchanged by the side table" cmp "$T/cb.thunk" "$T/cbfc/thunk.tsv"
+	"$D" -t 5 -P "$T/cb.pairs" -b "$T/cbfp/cmdbufs.tsv" -a "$T/cbfc/cmdbufs.tsv" \
+	    "$T/cbfp/thunk.tsv" "$T/cbfc/thunk.tsv" > "$T/cb.items" 2> "$T/cb.err"
+	cbst=$?
+	# sums by hand from the frames: the operations in plain, the buffer in cb
+	sa=$(awk -F'\t' 'NR == FNR { w[$1] = 1; next } FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    ($c["Name"] in w) { s += $c["ProjDurMs"] } END { printf "%.3f", s }' "$T/cb.want" "$T/cbfp/thunk.tsv")
+	sb=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["Name"] == "command_buffer_1" { s += $c["ProjDurMs"] } END { printf "%.3f", s }' "$T/cbfc/thunk.tsv")
+	dz=$(awk -v a="$sa" -v b="$sb" 'BEGIN { printf "%+.3f", b - a }')
+	check "cmdbuf: one line pairs the buffer with its 5 operations, sums by hand" \
+	    grep -qx "command_buffer_1 (after) holds 5 operations that run as thunks before, in fp-jit_f: $sa ms -> $sb ms ($dz ms at BEFORE's executions), one item" "$T/cb.err"
+	check "cmdbuf: one item row, Match cmdbuf" test "$(awk -F'\t' '$5 == "cmdbuf" { n++; print $4 } END { print n }' "$T/cb.items" | tr '\n' ' ')" = "command_buffer_1 1 "
+	check "cmdbuf: no operation added or removed" test "$(awk -F'\t' '$5 == "added" || $5 == "removed"' "$T/cb.items" | wc -l)" -eq 0
+	check "cmdbuf: its contribution" near "$(row "$T/cb.items" Name command_buffer_1 ContributionMs)" "$dz" 0.0005
+	check "cmdbuf: executions are module executions (6 a side)" test "$(row "$T/cb.items" Name command_buffer_1 ExecutionsBefore)/$(row "$T/cb.items" Name command_buffer_1 ExecutionsAfter)" = 6/6
+	awk -F'\t' 'NR > 1 && $6 != "command_buffer_1" { print $6 }' "$T/cb.pairs" > "$T/cb.paired"
+	check "cmdbuf: -P lists the operations paired" cmp "$T/cb.want" "$T/cb.paired"
+	# the gate takes the pair as one item: faster, so it passes; the run
+	# the other way round is a regression of that one item
+	check "cmdbuf: gate on the pair: pass" test "$cbst" -eq 0
+	"$D" -t 5 -b "$T/cbfc/cmdbufs.tsv" -a "$T/cbfp/cmdbufs.tsv" "$T/cbfc/thunk.tsv" "$T/cbfp/thunk.tsv" > "$T/cb.rev" 2> "$T/cb.reverr"
+	check "cmdbuf: the other way round: exit 3" test $? -eq 3
+	check "cmdbuf: the other way round: the buffer is in BEFORE" grep -q "^command_buffer_1 (before) holds 5 operations that run as thunks after" "$T/cb.reverr"
+	# frames without the side table: today's rows, and one line that says so
+	"$D" "$T/cbfp/thunk.tsv" "$T/cbfc/thunk.tsv" > "$T/cb.old" 2> "$T/cb.olderr"
+	check "cmdbuf: without cmdbufs.tsv, 1 added and 5 removed" test "$(awk -F'\t' '$5 == "added" { a++ } $5 == "removed" { r++ } END { print a + 0, r + 0 }' "$T/cb.old")" = "1 5"
+	check "cmdbuf: without cmdbufs.tsv, said once" test "$(grep -c '^command buffers: 1 in one run only (command_buffer_1) whose operations are not known, not paired: no cmdbufs.tsv' "$T/cb.olderr")" -eq 1
+	# --merge carries the side table
+	mkdir -p "$T/cbm"
+	check "cmdbuf: --merge" sh -c '"$1" --merge -o "$2" "$3" 2> /dev/null' sh "$X" "$T/cbm" "$T/cbfc"
+	check "cmdbuf: --merge keeps cmdbufs.tsv" cmp "$T/cbfc/cmdbufs.tsv" "$T/cbm/cmdbufs.tsv"
+else
+	notok "$MKEXPORT not built (make $MKEXPORT)"
+fi
+
 if ! have_data; then
 	skip "../shared not found: the data cases"
 	done_testing t85-diff
