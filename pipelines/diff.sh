@@ -66,22 +66,28 @@ eval "run before $before"
 eval "run after $after"
 B=$F_before A=$F_after
 
-# The tables; the gate is read from the thunk table's run.
+# The tables; the gate is read from the thunk table's run.  What each
+# run's command buffers hold (cmdbufs.tsv, when its extraction wrote
+# one) pairs a buffer with the thunks it replaced.
 opts=''
 [ -z "$alpha" ] || opts="-p $alpha"
+[ ! -f "$B/cmdbufs.tsv" ] || opts="$opts -b $(quote "$B/cmdbufs.tsv")"
+[ ! -f "$A/cmdbufs.tsv" ] || opts="$opts -a $(quote "$A/cmdbufs.tsv")"
 rc=0
-nsysjax-diff $opts ${gate:+-t "$gate"} -b "$B/module.tsv" -a "$A/module.tsv" \
-	"$W/before.steady_thunk.tsv" "$W/after.steady_thunk.tsv" \
-	> "$W/thunks.tsv" 2> "$W/report.txt" || rc=$?
+eval "nsysjax-diff $opts ${gate:+-t \"\$gate\"} -P \"\$W/cmdbuf-pairs.tsv\" \
+	-b \"\$B/module.tsv\" -a \"\$A/module.tsv\" \
+	\"\$W/before.steady_thunk.tsv\" \"\$W/after.steady_thunk.tsv\" \
+	> \"\$W/thunks.tsv\" 2> \"\$W/report.txt\"" || rc=$?
 [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || [ "$rc" -eq 4 ] || { cat "$W/report.txt" >&2; exit 1; }
-nsysjax-diff -q -s $opts -b "$B/module.tsv" -a "$A/module.tsv" \
-	"$W/before.steady_thunk.tsv" "$W/after.steady_thunk.tsv" > "$W/modules.tsv"
-nsysjax-diff -q -k op_name $opts -b "$B/module.tsv" -a "$A/module.tsv" \
-	-b "$B/hlo.tsv" -a "$A/hlo.tsv" \
-	"$W/before.steady_thunk.tsv" "$W/after.steady_thunk.tsv" > "$W/op_names.tsv"
+eval "nsysjax-diff -q -s $opts -b \"\$B/module.tsv\" -a \"\$A/module.tsv\" \
+	\"\$W/before.steady_thunk.tsv\" \"\$W/after.steady_thunk.tsv\" > \"\$W/modules.tsv\""
+eval "nsysjax-diff -q -k op_name $opts -b \"\$B/module.tsv\" -a \"\$A/module.tsv\" \
+	-b \"\$B/hlo.tsv\" -a \"\$A/hlo.tsv\" \
+	\"\$W/before.steady_thunk.tsv\" \"\$W/after.steady_thunk.tsv\" > \"\$W/op_names.tsv\""
 cp "$W/thunks.tsv" "$OUT/thunks.tsv"
 cp "$W/modules.tsv" "$OUT/modules.tsv"
 cp "$W/op_names.tsv" "$OUT/op_names.tsv"
+cp "$W/cmdbuf-pairs.tsv" "$OUT/cmdbuf-pairs.tsv"
 cp "$W/report.txt" "$OUT/report.txt"
 cat "$W/report.txt"
 

@@ -154,6 +154,12 @@ if [ -x "$MKEXPORT" ]; then
 	"$D" "$T/cbfp/thunk.tsv" "$T/cbfc/thunk.tsv" > "$T/cb.old" 2> "$T/cb.olderr"
 	check "cmdbuf: without cmdbufs.tsv, 1 added and 5 removed" test "$(awk -F'\t' '$5 == "added" { a++ } $5 == "removed" { r++ } END { print a + 0, r + 0 }' "$T/cb.old")" = "1 5"
 	check "cmdbuf: without cmdbufs.tsv, said once" test "$(grep -c '^command buffers: 1 in one run only (command_buffer_1) whose operations are not known, not paired: no cmdbufs.tsv' "$T/cb.olderr")" -eq 1
+	# diff.sh passes each run's cmdbufs.tsv and keeps the pairing
+	sh pipelines/diff.sh -o "$T/cbsh" "$T/cbplain/cbplain.sqlite" -- "$T/cbcb/cbcb.sqlite" > "$T/cbsh.out" 2>&1
+	check "cmdbuf: diff.sh" test $? -eq 0
+	awk -F'\t' 'NR > 1 && $6 != "command_buffer_1" { print $6 }' "$T/cbsh/cmdbuf-pairs.tsv" > "$T/cbsh.paired"
+	check "cmdbuf: diff.sh: cmdbuf-pairs.tsv lists the operations" cmp "$T/cb.want" "$T/cbsh.paired"
+	check "cmdbuf: diff.sh: the report's line" grep -q "^command_buffer_1 (after) holds 5 operations that run as thunks before" "$T/cbsh/report.txt"
 	# --merge carries the side table
 	mkdir -p "$T/cbm"
 	check "cmdbuf: --merge" sh -c '"$1" --merge -o "$2" "$3" 2> /dev/null' sh "$X" "$T/cbm" "$T/cbfc"
