@@ -164,8 +164,45 @@ if [ -x "$MKEXPORT" ]; then
 	mkdir -p "$T/cbm"
 	check "cmdbuf: --merge" sh -c '"$1" --merge -o "$2" "$3" 2> /dev/null' sh "$X" "$T/cbm" "$T/cbfc"
 	check "cmdbuf: --merge keeps cmdbufs.tsv" cmp "$T/cbfc/cmdbufs.tsv" "$T/cbm/cmdbufs.tsv"
+	# -j workers give one extraction's table, with a buffer in two
+	# profiles (a twin of cb: one thread more) listed once
+	mkdir -p "$T/cbtw" "$T/cbj0" "$T/cbj2"
+	{ echo "$CBH"; echo "$META"; for e in 0 1 2 3 4 5; do cb_cb $e; done; echo "thread 0x1000064000065 python"; } |
+	    "$MKEXPORT" spec - "$T/cbtw/cbtw.sqlite"
+	"$X" -j 0 -o "$T/cbj0" "$T/cbcb/cbcb.sqlite" "$T/cbplain/cbplain.sqlite" "$T/cbtw/cbtw.sqlite" 2> /dev/null
+	"$X" -j 2 -o "$T/cbj2" "$T/cbcb/cbcb.sqlite" "$T/cbplain/cbplain.sqlite" "$T/cbtw/cbtw.sqlite" 2> /dev/null
+	check "cmdbuf: -j 2 gives -j 0's cmdbufs.tsv" cmp "$T/cbj0/cmdbufs.tsv" "$T/cbj2/cmdbufs.tsv"
+	check "cmdbuf: a buffer of two profiles listed once" cmp "$T/cbfc/cmdbufs.tsv" "$T/cbj2/cmdbufs.tsv"
 else
 	notok "$MKEXPORT not built (make $MKEXPORT)"
+fi
+# The example run (tests/example/mkexample.c) in its default layout
+# against -L 2026, whose command buffers (truth.tsv cmdbuf.MODULE, each
+# holding the two thunks of cmdbuf_holds.NAME) come without a thunk
+# metadata dump: nothing can be paired, the rows are as without tables
+# (each buffer added, each operation it holds removed) and one line says
+# that their contents are not known.
+: "${MKEXAMPLE:=${BIN%/bin}/example/mkexample}"
+if [ -x "$MKEXAMPLE" ]; then
+	"$MKEXAMPLE" "$T/ex24" > /dev/null && "$MKEXAMPLE" -L 2026 "$T/ex26" > /dev/null
+	mkdir -p "$T/exf24" "$T/exf26"
+	"$X" -o "$T/exf24" "$T/ex24/rank0" "$T/ex24/rank1" 2> /dev/null
+	"$X" -o "$T/exf26" "$T/ex26/rank0" "$T/ex26/rank1" 2> /dev/null
+	"$D" -b "$T/exf24/module.tsv" -a "$T/exf26/module.tsv" -b "$T/exf24/cmdbufs.tsv" -a "$T/exf26/cmdbufs.tsv" \
+	    "$T/exf24/thunk.tsv" "$T/exf26/thunk.tsv" > "$T/ex.items" 2> "$T/ex.err"
+	awk -F'\t' '$1 ~ /^cmdbuf\./ { m = substr($1, 8); print m " " $2 " added" }
+	    $1 ~ /^cmdbuf_holds\./ { b[substr($1, 14)] = $2 }
+	    END { for (k in b) print k, b[k] }' "$T/ex26/truth.tsv" > "$T/ex.truth"
+	awk '$3 == "added" { mod[$2] = $1; print } $3 != "added" { h[$1] = $2 " " $3 }
+	    END { for (k in mod) { split(h[k], o, " "); print mod[k], o[1], "removed"; print mod[k], o[2], "removed" } }' "$T/ex.truth" | sort > "$T/ex.want"
+	awk -F'\t' '$5 == "added" || $5 == "removed" { print $1, $4, $5 }' "$T/ex.items" | sort > "$T/ex.got"
+	check "cmdbuf, no metadata: each buffer added, its operations removed" cmp "$T/ex.want" "$T/ex.got"
+	nb=$(grep -c '^cmdbuf\.' "$T/ex26/truth.tsv")
+	check "cmdbuf, no metadata: said once, the buffers counted" \
+	    test "$(grep -c "^command buffers: $nb in one run only (command_buffer_[0-9]*, ...) whose operations are not known, not paired: its cmdbufs.tsv does not list them" "$T/ex.err")" -eq 1
+	check "cmdbuf, no metadata: no pair" test "$(grep -c 'holds .* operation' "$T/ex.err")" -eq 0
+else
+	notok "$MKEXAMPLE not built (make $MKEXAMPLE)"
 fi
 
 if ! have_data; then

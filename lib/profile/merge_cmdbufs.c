@@ -79,6 +79,7 @@ copy_part(const char *dir, size_t k, struct tsv_writer *w,
 	    tsv_columns(r, cols, 4, 0, c) != 0))
 		rc = -1;
 	while (r && rc == 0 && (rc = tsv_next(r)) == 1) {
+		rc = 0;
 		n = row_key(r, c, &key, &cap);
 		id = strtab_intern(seen, key, n, &added);
 		if (added) {
