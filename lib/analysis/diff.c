@@ -129,6 +129,7 @@ struct row {
 	int paired, bufrun;
 	size_t buf;		/* the buffer's name, id in diff.names */
 	size_t nmoved, nlisted;	/* operations paired; the buffer holds */
+	size_t pend;		/* its pairing (diff.pend) */
 };
 
 /* A buffer paired with its operations, until match_items makes rows. */
@@ -346,7 +347,7 @@ load_cmdbufs(struct diff *d, struct run *r, struct tsv_reader *t)
 	long pc = tsv_col(t, "ProgramId"), bc = tsv_col(t, "CommandBuffer");
 	long oc = tsv_col(t, "Operation");
 	const char *p, *b, *o;
-	size_t pn, bn, on, prog, buf, k;
+	size_t pn, bn, on, prog, buf, k, ncb0 = r->ncb;
 	int rc;
 
 	r->has_cb = 1;
@@ -367,7 +368,7 @@ load_cmdbufs(struct diff *d, struct run *r, struct tsv_reader *t)
 			u64map_add(&r->cbs, pair(prog, buf), r->ncb);
 			k = r->ncb++;
 		}
-		if (k != r->ncb - 1 ||
+		if (k < ncb0 || k != r->ncb - 1 ||
 		    r->cb[k].first + r->cb[k].n != r->ncbop)
 			continue;	/* rows of a buffer met before */
 		mem_grow(&r->cbop, &r->capcbop, r->ncbop + 1, sizeof *r->cbop);
@@ -835,6 +836,7 @@ match_items(struct diff *d)
 				w->buf = pe->buf;
 				w->nmoved = pe->nmoved;
 				w->nlisted = pe->nlisted;
+				w->pend = x->pend - 1;
 			}
 		}
 	}
@@ -1608,18 +1610,22 @@ pair_line(struct tsv_writer *w, struct diff *d, const struct row *r,
 	return tsv_eor(w);
 }
 
-/* The items of run RUN in row R named NAME (one per ProgramId). */
+/* The items of run RUN in row R named NAME (one per ProgramId of its
+ * module): a lookup each. */
 static int
 pair_lines(struct tsv_writer *w, struct diff *d, const struct row *r,
     int run, size_t name)
 {
 	const struct run *ru = &d->run[run];
-	size_t i;
+	const struct group *g = &d->group[r->group];
+	size_t i, it;
 	int rc = 0;
 
-	for (i = r->first[run]; i && rc == 0; i = ru->item[i - 1].next)
-		if (ru->item[i - 1].name == name)
-			rc = pair_line(w, d, r, run, &ru->item[i - 1]);
+	for (i = 0; i < g->nprog[run] && rc == 0; i++) {
+		it = u64map_get(&ru->items, pair(g->prog[run][i], name));
+		if (it != NONE && ru->item[it].pairkey == r->key + 1)
+			rc = pair_line(w, d, r, run, &ru->item[it]);
+	}
 	return rc;
 }
 
@@ -1639,13 +1645,7 @@ diff_write_pairs(struct diff *d, struct tsv_writer *w)
 		r = &d->row[d->paired[i]];
 		rc = pair_lines(w, d, r, r->bufrun, r->buf);
 		/* the operations in the buffer's order (its table's) */
-		for (j = 0; j < d->npend; j++)
-			if (d->pend[j].bufrun == r->bufrun &&
-			    d->pend[j].buf == r->buf &&
-			    d->run[r->bufrun].prog[d->run[r->bufrun].cb[
-			    d->pend[j].cb].prog].group == r->group)
-				break;
-		c = &d->run[r->bufrun].cb[d->pend[j].cb];
+		c = &d->run[r->bufrun].cb[d->pend[r->pend].cb];
 		for (j = 0; j < c->n && rc == 0; j++)
 			rc = pair_lines(w, d, r, !r->bufrun,
 			    d->run[r->bufrun].cbop[c->first + j]);
