@@ -1,7 +1,8 @@
 #!/bin/sh
 # What changed between two runs: both runs end to end (frames, clocks
 # aligned, steady state), then nsysjax-diff's tables (thunks, modules,
-# op_names), the differential flame graph (nsysjax-fold --diff; an SVG
+# op_names; command buffers paired with the thunks they replaced), the
+# differential flame graph (nsysjax-fold --diff; an SVG
 # when flamegraph.pl is on PATH) and an HTML section (a fragment for a
 # larger report, and a page of its own).  Exit 3 when the gate (-t)
 # finds a regression, else 4 when it could not have (too few executions

@@ -121,7 +121,9 @@ int merge_write(const char *const *dirs, size_t n, unsigned bit,
  * merge_write for each frame in BITS into OUTDIR/NAME.tsv (OUTDIR
  * existing), all written or none (outfile.h), after OUTDIR/profiles.tsv:
  * the parts' rows in part order, the table one extraction of their
- * inputs writes (refused as merge_distinct refuses them).  The frames are merged at
+ * inputs writes (refused as merge_distinct refuses them), and, when a
+ * part has one, OUTDIR/cmdbufs.tsv (extract.h EXTRACT_CMDBUF_TABLE: a
+ * buffer's rows from the first part that lists it).  The frames are merged at
  * once, a thread per processor online (hlo and stackframes in one), when
  * their parts all fit in the open files at once (else one after the
  * other): on the shared 4-process run 0.75 x the wall, on 64 synthetic
