@@ -154,6 +154,12 @@ if [ -x "$MKEXPORT" ]; then
 	"$D" "$T/cbfp/thunk.tsv" "$T/cbfc/thunk.tsv" > "$T/cb.old" 2> "$T/cb.olderr"
 	check "cmdbuf: without cmdbufs.tsv, 1 added and 5 removed" test "$(awk -F'\t' '$5 == "added" { a++ } $5 == "removed" { r++ } END { print a + 0, r + 0 }' "$T/cb.old")" = "1 5"
 	check "cmdbuf: without cmdbufs.tsv, said once" test "$(grep -c '^command buffers: 1 in one run only (command_buffer_1) whose operations are not known, not paired: no cmdbufs.tsv' "$T/cb.olderr")" -eq 1
+	# a table that also lists fusion.0, a thunk in both runs: it keeps
+	# its own row, the line counts it apart
+	{ cat "$T/cbfc/cmdbufs.tsv"; printf 'fp-jit_f\tcommand_buffer_1\tfusion.0\tkKernel\n'; } > "$T/cb.more"
+	"$D" -a "$T/cb.more" "$T/cbfp/thunk.tsv" "$T/cbfc/thunk.tsv" > "$T/cb.mi" 2> "$T/cb.me"
+	check "cmdbuf: an operation with thunks in both runs is not paired" grep -q "^command_buffer_1 (after) holds 5 operations (of 6) that run as thunks before" "$T/cb.me"
+	check "cmdbuf: it keeps its row" test "$(row "$T/cb.mi" Name fusion.0 Match)" = id
 	# diff.sh passes each run's cmdbufs.tsv and keeps the pairing
 	sh pipelines/diff.sh -o "$T/cbsh" "$T/cbplain/cbplain.sqlite" -- "$T/cbcb/cbcb.sqlite" > "$T/cbsh.out" 2>&1
 	check "cmdbuf: diff.sh" test $? -eq 0

@@ -12,7 +12,6 @@
 #include "base/strtab.h"
 #include "base/tsv.h"
 #include "base/u64map.h"
-#include "profile/cmdbuf.h"
 
 #define NONE	((size_t)-1)
 #define U32MAX	((int64_t)0xffffffff)
@@ -665,6 +664,24 @@ match_modules(struct diff *d)
 
 /* ---- command buffers against the operations they hold ---- */
 
+/* Whether thunk name S is XLA's name of a command buffer,
+ * "command_buffer_N" or "command_buffer.N" (N digits; the rule of the
+ * extractor's, profile/cmdbuf.h, which analysis/ does not include). */
+static int
+is_cmdbuf_name(const char *s)
+{
+	static const char pre[] = "command_buffer";
+
+	if (strncmp(s, pre, sizeof pre - 1) != 0)
+		return 0;
+	s += sizeof pre - 1;
+	if ((*s != '_' && *s != '.') || !(s[1] >= '0' && s[1] <= '9'))
+		return 0;
+	for (s++; *s >= '0' && *s <= '9'; s++)
+		;
+	return *s == '\0';
+}
+
 /* The first item of run RUN named NAME in group G, or NONE. */
 static size_t
 in_group(const struct diff *d, int run, size_t g, size_t name)
@@ -745,7 +762,7 @@ unknown_buffers(struct diff *d)
 		for (i = 0; i < d->run[x].nitem; i++) {
 			it = &d->run[x].item[i];
 			g = d->run[x].prog[it->prog].group;
-			if (it->pairkey || !cmdbuf_name_is(d->names.s[it->name]) ||
+			if (it->pairkey || !is_cmdbuf_name(d->names.s[it->name]) ||
 			    d->group[g].nprog[!x] == 0 ||
 			    in_group(d, !x, g, it->name) != NONE ||
 			    u64map_get(&seen, pair(g, it->name)) != NONE)

@@ -99,12 +99,14 @@ pairings(struct diff *d, FILE *fp, size_t max)
 		m.name = p.module;
 		m.program = p.program;
 		plabel(name, sizeof name, &m);
-		fprintf(fp, "%s (%s) holds %zu operation%s that run%s as thunks "
-		    "%s, in %s: %.3f ms -> %.3f ms (%+.3f ms at BEFORE's "
-		    "executions), one item\n", p.buf, run[p.bufrun], p.nmoved,
-		    p.nmoved == 1 ? "" : "s", p.nmoved == 1 ? "s" : "",
-		    run[!p.bufrun], name, p.sum_ns[0] / 1e6, p.sum_ns[1] / 1e6,
-		    p.contrib_ns / 1e6);
+		fprintf(fp, "%s (%s) holds %zu operation%s", p.buf,
+		    run[p.bufrun], p.nmoved, p.nmoved == 1 ? "" : "s");
+		if (p.nlisted > p.nmoved)	/* the others: thunks in both */
+			fprintf(fp, " (of %zu)", p.nlisted);
+		fprintf(fp, " that run%s as thunks %s, in %s: %.3f ms -> "
+		    "%.3f ms (%+.3f ms at BEFORE's executions), one item\n",
+		    p.nmoved == 1 ? "s" : "", run[!p.bufrun], name,
+		    p.sum_ns[0] / 1e6, p.sum_ns[1] / 1e6, p.contrib_ns / 1e6);
 	}
 	if (n > i)
 		fprintf(fp, "... %zu more command buffers paired (-P for "
