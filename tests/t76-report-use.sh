@@ -203,7 +203,7 @@ skd_binned() { # NAME ORDER
 		cmp -s - "$T/pk/out/plots/skews-by-device.tsv" && ok || notok "$1: skews-by-device.tsv not every skew by Device"
 	for f in "$T"/pk/w/skd.*.tsv; do
 		awk -F'\t' -v rows="$T/pkb.tsv" 'BEGIN { while ((getline l < rows) > 0) { split(l, x, "\t"); if (x[1] ~ /^[0-9]+$/) { v[x[1], ++n[x[1]]] = x[3] + 0 } } }
-		NR == 1 { if ($0 != "Device\tEndTimeSkewMs\tShare") bad = bad " header"; next }
+		NR == 1 { if ($0 != "Device\tEndTimeSkewMs\tShare\tFromMeanMs") bad = bad " header"; next }
 		{ d = $1; m++; e = $2 + 0; s = $3 + 0
 		  if (m == 1) { dev = d; lo = e; if (s != 0) bad = bad " first share " s }
 		  if (d != dev) bad = bad " devices " dev "," d
