@@ -177,7 +177,8 @@ function plot_series(first, n, field, prefix,    i, k) {
 # other name the next colour as first met; a device (a name that is a
 # number) the colour of its number, so that device 2 is one colour in the
 # skews' distribution and in every module's straggler plot; the
-# Okabe-Ito palette (told apart with colour-blindness), then darker ones.
+# Okabe-Ito palette (told apart with colour-blindness), then four of
+# Paul Tol's muted scheme.
 function colour(name) {
 	palette()
 	if (name ~ /^[0-9]+$/) return PAL[(name % NPAL) + 1]
@@ -187,7 +188,7 @@ function colour(name) {
 function palette(    k, i) {
 	if (NPAL)
 		return
-	NPAL = split("#0072b2 #e69f00 #009e73 #cc79a7 #56b4e9 #d55e00 #000000 #f0e442 #9400d3 #8b4513 #808080 #2f4f4f", PAL, " ")
+	NPAL = split("#0072b2 #e69f00 #009e73 #cc79a7 #56b4e9 #d55e00 #000000 #f0e442 #882255 #44aa99 #999933 #661100", PAL, " ")
 	k = split("all-reduce all-gather reduce-scatter all-to-all collective-permute send recv collective-broadcast", KNOWNC, " ")
 	for (i = 1; i <= k; i++) COLOUR[KNOWNC[i]] = PAL[i]
 	NCOL = k
