@@ -35,6 +35,7 @@ BEGIN {
 	KEYMAX = 16	# series named in a plot's key (plot_series)
 	SKD_MAX = 2000	# skews of a device drawn one point each (skews_distribution)
 	SKD_BINS = 200	# beyond: its curve at SKD_BINS + 1 points
+	SKD_STEPS = 200	# skews of every device at most: curves drawn as steps
 	# The key outside the frame, never over a point: at the right for
 	# short names, below for long ones (at the right a long key left the
 	# title no room: it ran off the page).
@@ -469,10 +470,11 @@ function before(x, y) {
 # (as a number), its skews' count, least, greatest and mean in SKDN,
 # SKDLO, SKDHI and SKDM; in SKD_ORDER whether the rows are by Device already (as
 # nsysjax-align -s writes them, "by increasing Device, then Instance",
-# nsysjax-align(1)); in SKD_THIN whether a device has more than SKD_MAX.
+# nsysjax-align(1)); in SKD_THIN whether a device has more than SKD_MAX;
+# in SKD_NMAX the most skews of a device.
 function skews(    file, d, v, s, r, rows, prev) {
 	file = SKEWS_FILE = OUT "/alignment_skews.tsv"
-	SKD_ORDER = 1; SKD_THIN = 0
+	SKD_ORDER = 1; SKD_THIN = 0; SKD_NMAX = 0
 	# Streamed, each line split as $0 (FS): 768,000 lines at 256
 	# devices, which an array of lines split again held and slowed.
 	for (NSKEWS = 0; (getline < file) > 0;) {
@@ -483,6 +485,7 @@ function skews(    file, d, v, s, r, rows, prev) {
 		prev = d
 		if (!(d in SKDN)) { SKDN[d] = 0; SKDLO[d] = v; SKDHI[d] = v }
 		if (++SKDN[d] > SKD_MAX) SKD_THIN = 1
+		if (SKDN[d] > SKD_NMAX) SKD_NMAX = SKDN[d]
 		s[d] += v; if (v < SKDLO[d]) SKDLO[d] = v; if (v > SKDHI[d]) SKDHI[d] = v
 	}
 	close(file)
@@ -585,12 +588,13 @@ function stragglers(    a, n, i, x, c, rows, r, s, m, ng) {
 # about the device's mean: the means are the skews plot's, and on one
 # axis with them (hundreds of ms apart, the clocks' offsets) each
 # device's spread (microseconds) was a vertical line.  A device's curve
-# is its empirical distribution drawn as steps from share 0 to 1
-# (skews_steps: a few distinct skews are a few steps, not a line from
-# the first share up), binned (skews_binned) when a device has more than
+# is its empirical distribution from share 0 to 1 (skews_steps), drawn
+# as steps while every device has at most SKD_STEPS skews (a few
+# distinct skews are a few steps, not a line from the first share up),
+# binned (skews_binned) when a device has more than
 # SKD_MAX skews, as a point per skew made the plot of 256 devices and
 # 1,000 steps an 11.7 MB SVG and 2.3 s of gnuplot.
-function skews_distribution(    i, x, rows, r, s, m, ng, thin) {
+function skews_distribution(    i, x, rows, r, s, m, ng, thin, style) {
 	thin = SKD_THIN
 	if (SKD_ORDER)
 		ng = skews_by_device(thin)
@@ -612,46 +616,56 @@ function skews_distribution(    i, x, rows, r, s, m, ng, thin) {
 			skews_binned(ng, SKD_ORDER)
 		else
 			skews_steps(ng)
+		# Steps while they are few; past SKD_STEPS skews on a device the
+		# same points joined (at 900 pixels the same curve, half the
+		# SVG's points).
+		style = !thin && SKD_NMAX <= SKD_STEPS ? "steps" : "lines"
 		plot_begin("skews-distribution")
 		plot_series(1, ng, 1, "device ")
 		plot_end("set datafile separator \"\\t\"\n" \
 		    "set title \"Distribution of the collective end-time skew per device, about the device's mean skew\"\n" \
 		    "set xlabel \"End-time skew less the device's mean skew [µs]\"; set ylabel \"Instances (cumulative share)\"\n" \
 		    "set grid; set yrange [0:1]; set offsets graph 0.03, graph 0.03, 0, 0; " KEYRIGHT "\n" \
-		    "plot for [i = 1:N] value(\"D\".i) using ($4 * 1000):3 skip 1 with " (thin ? "lines" : "steps") " lc rgb value(\"C\".i) \\\n" \
+		    "plot for [i = 1:N] value(\"D\".i) using ($4 * 1000):3 skip 1 with " style " lc rgb value(\"C\".i) \\\n" \
 		    "    title value(\"T\".i)\n")
 	}
 }
 
-# skews_steps(NG): each series of skews_distribution (W/G[k], "Device TAB
-# EndTimeSkewMs", a device's skews, at most SKD_MAX) rewritten as its
-# empirical distribution, "Device TAB EndTimeSkewMs TAB Share TAB
-# FromMeanMs": its least skew at share 0, then each distinct skew, by
-# value, at the share of skews at or below it; FromMeanMs, the skew less
-# the device's mean (SKDM).  Drawn with steps: a rise at each skew, flat
-# between.  One device's skews held at a time.
-function skews_steps(ng,    k, f, n, i, d, m) {
-	for (k = 1; k <= ng; k++) {
-		f = W "/" G[k]
-		split("", K1); split("", SKV); split("", ix)
-		n = 0
-		if ((getline < f) > 0)
-			while ((getline < f) > 0) {
-				SKV[++n] = $2; K1[n] = $2 + 0; ix[n] = n
-				d = $1
-			}
-		close(f)
-		SORTBY = "skd"
-		msort(ix, n)
-		m = SKDM[d + 0]
-		printf "Device\tEndTimeSkewMs\tShare\tFromMeanMs\n" > f
-		if (n)
-			printf "%s\t%s\t%.6f\t%.9f\n", d, SKV[ix[1]], 0, K1[ix[1]] - m > f
-		for (i = 1; i <= n; i++)
-			if (i == n || K1[ix[i + 1]] != K1[ix[i]])
-				printf "%s\t%s\t%.6f\t%.9f\n", d, SKV[ix[i]], i / n, K1[ix[i]] - m > f
-		close(f)
+# skews_steps(NG): each series of skews_distribution (W/G[k], a device's
+# skews, at most SKD_MAX) rewritten as its empirical distribution,
+# "Device TAB EndTimeSkewMs TAB Share TAB FromMeanMs": its least skew at
+# share 0, then each distinct skew, by value, at the share of skews at or
+# below it; FromMeanMs, the skew less the device's mean (SKDM).  Drawn
+# with steps, a rise at each skew, flat between (or these corners joined
+# by lines).  The skews by device and
+# value from one sort(1) of the skews file (an awk merge sort took 16 s
+# at 256 devices of 2,000), streamed: one device's last skew held at a
+# time.  The file's path reaches the shell through the environment.
+function skews_steps(ng,    k, cmd, d, cur, f, v, sv, pv, psv, i, n, m) {
+	for (k = 1; k <= ng; k++)
+		DEVK[cutf(GF[k], 1) + 0] = k
+	cmd = "tail -n +2 \"$OUT/alignment_skews.tsv\" | LC_ALL=C sort -t \"$(printf '\\t')\" -k1,1n -k3,3n"
+	cur = ""
+	while ((cmd | getline) > 0) {
+		d = $1 + 0; sv = $3; v = $3 + 0
+		if (cur == "" || d != cur) {
+			if (cur != "")
+				skd_step_end(f, cur, psv, pv, i / n, m)
+			cur = d; n = SKDN[d]; m = SKDM[d]; i = 0
+			f = W "/" G[DEVK[d]]
+			printf "Device\tEndTimeSkewMs\tShare\tFromMeanMs\n" > f
+			printf "%s\t%s\t%.6f\t%.9f\n", d, sv, 0, v - m > f
+		} else if (v != pv)
+			printf "%s\t%s\t%.6f\t%.9f\n", d, psv, i / n, pv - m > f
+		i++; pv = v; psv = sv
 	}
+	close(cmd)
+	if (cur != "")
+		skd_step_end(f, cur, psv, pv, i / n, m)
+}
+function skd_step_end(f, d, sv, v, share, m) {
+	printf "%s\t%s\t%.6f\t%.9f\n", d, sv, share, v - m > f
+	close(f)
 }
 
 # The series of skews_distribution binned: per device (G[k], whose first
@@ -698,10 +712,10 @@ function skd_bin(d, v,    w, j) {
 
 # skews_distribution's files from SKEWS in order: PL/skews-by-device.tsv
 # ("Device TAB EndTimeSkewMs") and, as by_column(.., "Device", "skd")
-# would split it, W/skd.<k>.tsv per device with G[] and GF[] (unless
-# THIN: then each skew is counted in its bin for skews_binned, which
-# writes those); the number of devices.
-function skews_by_device(thin,    f, hdr, i, d, dn, v, w, j, row, seen, ng, k) {
+# would name them, G[] and GF[] of the series W/skd.<k>.tsv, which
+# skews_steps writes (or, when THIN, skews_binned, each skew counted in
+# its bin here); the number of devices.
+function skews_by_device(thin,    f, hdr, i, d, dn, v, w, j, row, seen, ng) {
 	f = PL "/skews-by-device.tsv"
 	hdr = NSKEWS ? "Device\tEndTimeSkewMs" : ""
 	printf "" > f
@@ -725,16 +739,10 @@ function skews_by_device(thin,    f, hdr, i, d, dn, v, w, j, row, seen, ng, k) {
 		if (!(d in seen)) {
 			seen[d] = ++ng
 			G[ng] = "skd." ng ".tsv"; GF[ng] = row
-			if (!thin)
-				print hdr > (W "/" G[ng])
 		}
-		if (!thin)
-			print row > (W "/" G[seen[d]])
 	}
 	close(SKEWS_FILE)
 	close(f)
-	for (k = 1; k <= ng && !thin; k++)
-		close(W "/" G[k])
 	return ng
 }
 
