@@ -186,6 +186,8 @@ function colour(name) {
 	if (!(name in COLOUR)) COLOUR[name] = PAL[(NCOL++ % NPAL) + 1]
 	return COLOUR[name]
 }
+# palette(): the report's colours, PAL[1..NPAL], and the known
+# collectives' in COLOUR[], once.
 function palette(    k, i) {
 	if (NPAL)
 		return
@@ -468,10 +470,10 @@ function before(x, y) {
 # steps (megabytes of SVG at 16 devices).  The header first, then the
 # devices in order.  The same pass leaves skews_distribution, per device
 # (as a number), its skews' count, least, greatest and mean in SKDN,
-# SKDLO, SKDHI and SKDM; in SKD_ORDER whether the rows are by Device already (as
-# nsysjax-align -s writes them, "by increasing Device, then Instance",
-# nsysjax-align(1)); in SKD_THIN whether a device has more than SKD_MAX;
-# in SKD_NMAX the most skews of a device.
+# SKDLO, SKDHI and SKDM; in SKD_ORDER whether the rows are by Device
+# already (as nsysjax-align -s writes them, "by increasing Device, then
+# Instance", nsysjax-align(1)); in SKD_THIN whether a device has more
+# than SKD_MAX; in SKD_NMAX the most skews of a device.
 function skews(    file, d, v, s, r, rows, prev) {
 	file = SKEWS_FILE = OUT "/alignment_skews.tsv"
 	SKD_ORDER = 1; SKD_THIN = 0; SKD_NMAX = 0
@@ -591,9 +593,9 @@ function stragglers(    a, n, i, x, c, rows, r, s, m, ng) {
 # is its empirical distribution from share 0 to 1 (skews_steps), drawn
 # as steps while every device has at most SKD_STEPS skews (a few
 # distinct skews are a few steps, not a line from the first share up),
-# binned (skews_binned) when a device has more than
-# SKD_MAX skews, as a point per skew made the plot of 256 devices and
-# 1,000 steps an 11.7 MB SVG and 2.3 s of gnuplot.
+# binned (skews_binned) when a device has more than SKD_MAX skews, as a
+# point per skew made the plot of 256 devices and 1,000 steps an 11.7 MB
+# SVG and 2.3 s of gnuplot.
 function skews_distribution(    i, x, rows, r, s, m, ng, thin, style) {
 	thin = SKD_THIN
 	if (SKD_ORDER)
@@ -637,10 +639,11 @@ function skews_distribution(    i, x, rows, r, s, m, ng, thin, style) {
 # share 0, then each distinct skew, by value, at the share of skews at or
 # below it; FromMeanMs, the skew less the device's mean (SKDM).  Drawn
 # with steps, a rise at each skew, flat between (or these corners joined
-# by lines).  The skews by device and
-# value from one sort(1) of the skews file (an awk merge sort took 16 s
-# at 256 devices of 2,000), streamed: one device's last skew held at a
-# time.  The file's path reaches the shell through the environment.
+# by lines).  The skews by device and value from one sort(1) of the
+# skews file (an awk merge sort per device made this pass 19.6 s against
+# 3.6 at 256 devices of 2,000 skews), streamed: one device's last skew
+# held at a time.  The file's path reaches the shell through the
+# environment, never the command's text.
 function skews_steps(ng,    k, cmd, d, cur, f, v, sv, pv, psv, i, n, m) {
 	for (k = 1; k <= ng; k++)
 		DEVK[cutf(GF[k], 1) + 0] = k
@@ -675,9 +678,9 @@ function skd_step_end(f, d, sv, v, share, m) {
 # "Device TAB EndTimeSkewMs TAB Share", drawn with lines (the cumulative
 # distribution, exact at the edges; at 900 pixels, as the curve of every
 # point).  A device whose skews are all equal: two points, 0 and 1.
-# FromMeanMs, a fourth column: the edge less the device's mean (SKDM).  The
-# bins' counts are SKDBIN's, made by skews_by_device when COUNTED, else
-# here.
+# FromMeanMs, a fourth column: the edge less the device's mean (SKDM).
+# The bins' counts are SKDBIN's, made by skews_by_device when COUNTED,
+# else here.
 function skews_binned(ng, counted,    i, k, x, d, j, w, below, f) {
 	for (i = 2; i <= NSKEWS && !counted; i++) {
 		split(SKEWS[i], x, "\t")
