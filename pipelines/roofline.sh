@@ -130,7 +130,10 @@ if command -v gnuplot > /dev/null && lines2 "$W/points.tsv"; then
 set encoding utf8; set terminal svg size 900,540 dynamic noenhanced background rgb 'white'; set output ARG5
 set title "Roofline of the steady state: the 50 longest operations (rates below 1 GFLOP/s not shown)"
 set xlabel "Arithmetic intensity [FLOP/B]"; set ylabel "Achieved [TFLOP/s]"
-set logscale xy; set grid; set key bottom right; set yrange [0.001:*]; set format y "%g"; set format x "%g"
+set logscale xy; set grid; set key outside below; set yrange [0.001:*]; set format y "%g"; set format x "%g"
+# The report's palette (pipelines/lib/plots.awk, palette()); the key
+# below the frame: inside, at the bottom right, it covered points.
+set linetype 1 lc rgb '#0072b2'; set linetype 2 lc rgb '#e69f00'; set linetype 3 lc rgb '#009e73'; set linetype 4 lc rgb '#cc79a7'
 P = real(ARG2); V = real(ARG3); B = real(ARG4)
 roof(x, p) = (B > 0 && p > 0) ? (x * B / 1000 < p ? x * B / 1000 : p) : NaN
 set samples 400; set xrange [*:*]; if (ARG6 ne "" && ARG7 ne "") set xrange [real(ARG6):real(ARG7)]

@@ -203,7 +203,7 @@ skd_binned() { # NAME ORDER
 		cmp -s - "$T/pk/out/plots/skews-by-device.tsv" && ok || notok "$1: skews-by-device.tsv not every skew by Device"
 	for f in "$T"/pk/w/skd.*.tsv; do
 		awk -F'\t' -v rows="$T/pkb.tsv" 'BEGIN { while ((getline l < rows) > 0) { split(l, x, "\t"); if (x[1] ~ /^[0-9]+$/) { v[x[1], ++n[x[1]]] = x[3] + 0 } } }
-		NR == 1 { if ($0 != "Device\tEndTimeSkewMs\tShare") bad = bad " header"; next }
+		NR == 1 { if ($0 != "Device\tEndTimeSkewMs\tShare\tFromMeanMs") bad = bad " header"; next }
 		{ d = $1; m++; e = $2 + 0; s = $3 + 0
 		  if (m == 1) { dev = d; lo = e; if (s != 0) bad = bad " first share " s }
 		  if (d != dev) bad = bad " devices " dev "," d
@@ -222,6 +222,178 @@ skd_binned() { # NAME ORDER
 }
 skd_binned "binned, in order" in
 skd_binned "binned, out of order" out
+
+# The plots as drawn, read from their SVG (plot_facts: gnuplot's border,
+# its texts outside the plots, each plot's key entries, paths and point
+# symbols, in pixels, y downwards).
+plot_facts() { # SVG
+	awk '
+	function xy(s, p) { sub(/.*translate\(/, "", s); sub(/\).*/, "", s); split(s, p, ",") }
+	/<g id="gnuplot_plot_/ { g = ++ng; first = 1; next }
+	/^\t<\/g>$/ { g = 0 }	# a plot ends (a text group ends with its text)
+	/translate\(/ && /text-anchor=/ {
+		l0 = $0; xy($0, p); a = $0; sub(/.*text-anchor="/, "", a); sub(/".*/, "", a)
+		getline t; getline; gsub(/<[^>]*>/, "", t); gsub(/^[ \t]+|[ \t]+$/, "", t)
+		if (g && first) { print "key", g, p[1], p[2], t; first = 0 } else if (!g) print "label", a, p[1], p[2], t
+		# A tick label follows its tick mark on the line: the mark
+		# where it meets the border.
+		if (!g && match(l0, /d=.M[0-9.]+,[0-9.]+/)) { m = substr(l0, RSTART + 4, RLENGTH - 4); split(m, q, ","); print "tick", a, q[1], q[2], t }
+		next }
+	/ d=.M/ && / Z / && !nframe {
+		d = $0; sub(/.* d=./, "", d); sub(/[^0-9 .,MLZ].*/, "", d); gsub(/[MLZ]/, " ", d); n = split(d, q, /[ ,]+/)
+		for (i = 1; i <= n; i++) if (q[i] != "") { v = q[i] + 0
+			if (++k % 2) { if (L == "" || v < L) L = v; if (v > R) R = v } else { if (T == "" || v < T) T = v; if (v > B) B = v } }
+		print "frame", L, R, T, B; nframe = 1; next }
+	g && /<path / && / d=/ {
+		d = $0; sub(/.* d=./, "", d)
+		while (d !~ /\047/ && (getline l) > 0) d = d " " l
+		sub(/\047.*/, "", d); n = split(d, s, "M")
+		for (i = 2; i <= n; i++) { u = s[i]; gsub(/L/, " ", u); gsub(/[ \t]+/, " ", u); sub(/^ /, "", u); sub(/ $/, "", u); print "path", g, u }
+		next }
+	g && /<use xlink:href=.#gpPt/ && !/#FFFFFF/ { xy($0, p); print "point", g, p[1], p[2] }' "$1"
+}
+# x_ticks FACTS, y_ticks FACTS: the ticks of the x axis (on the bottom
+# border), of the y axis (on the left border), "PIXEL LABEL".
+x_ticks() {
+	awk 'FNR == NR { if ($1 == "frame") B = $5; next }
+	    $1 == "tick" && $2 == "middle" && $4 - B < 0.5 && B - $4 < 0.5 { t = $5; for (i = 6; i <= NF; i++) t = t " " $i; print $3, t }' "$1" "$1"
+}
+y_ticks() {
+	awk 'FNR == NR { if ($1 == "frame") L = $2; next }
+	    $1 == "tick" && $2 == "end" && $3 - L < 0.5 && L - $3 < 0.5 { t = $5; for (i = 6; i <= NF; i++) t = t " " $i; print $4, t }' "$1" "$1"
+}
+if command -v gnuplot > /dev/null; then
+	# Keys: every key entry of every plot outside the border (inside, at
+	# the bottom right, the roofline's and the skews distribution's key
+	# covered points).
+	for f in "$T"/r/plots/*.svg "$T"/r/roofline/roofline.svg; do
+		plot_facts "$f" > "$T/pf"
+		awk -v f="${f##*/}" '$1 == "frame" { L = $2; R = $3; T = $4; B = $5 }
+		    $1 == "key" { n++; if ($3 >= L && $3 <= R && $4 >= T && $4 <= B) print f ": key \"" $5 (NF > 5 ? " " $6 : "") "\" at " $3 "," $4 " inside the frame " L "-" R ", " T "-" B }
+		    END { if (n) print "keyed" > "/dev/stderr" }' "$T/pf"
+	done > "$T/keyin" 2> "$T/keyed"
+	[ ! -s "$T/keyin" ] && [ "$(wc -l < "$T/keyed")" -ge 5 ] && ok || notok "keys over the data: $(head -n 3 "$T/keyin"; wc -l < "$T/keyed") plots with keys"
+	# The device axes (the skews, the stragglers): a tick at a device
+	# only, an integer from 0 to the devices (of the corrections) less
+	# one, each labelled; every point within the border (a key's sample
+	# is beyond it) at least a quarter of a device's spacing inside it
+	# (devices 0 and N-1 were drawn on it).
+	for p in skews stragglers; do
+		plot_facts "$T/r/plots/$p.svg" > "$T/pf"
+		x_ticks "$T/pf" > "$T/xt"
+		awk -v nd="$ndev" -v p="$p" 'FILENAME ~ /xt$/ { if ($2 !~ /^[0-9]+$/ || $2 + 0 >= nd) print p ": tick " $2; seen[$2 + 0] = 1; next }
+		    $1 == "frame" { L = $2; R = $3; T = $4; B = $5; m = (R - L) / nd / 4 }
+		    $1 == "point" && $3 >= L - 1 && $3 <= R + 1 && $4 >= T - 1 && $4 <= B + 1 { np++; if ($3 < L + m || $3 > R - m) print p ": a point at x " $3 ", the border at " L " and " R }
+		    END { for (d = 0; d < nd; d++) if (!(d in seen)) print p ": no tick at device " d; if (!np) print p ": no point" }' "$T/xt" "$T/pf" > "$T/axbad"
+		[ ! -s "$T/axbad" ] && ok || notok "device axis: $(head -n 3 "$T/axbad" | tr '\n' ' ')"
+	done
+	# One palette: every colour of every plot of the example's report
+	# one of the Okabe-Ito palette's (or white; gnuplot's own default
+	# colours were in every plot of one series).
+	cat "$T"/r/plots/*.svg "$T"/r/roofline/roofline.svg | grep -o "rgb([0-9, ]*)\|#[0-9A-Fa-f]\{6\}" | tr -d ' ' | sed '/^#/y/abcdef/ABCDEF/' | sort -u |
+	    grep -v -x -e '#FFFFFF' -e 'rgb(0,114,178)' -e 'rgb(230,159,0)' -e 'rgb(0,158,115)' -e 'rgb(204,121,167)' -e 'rgb(86,180,233)' \
+	        -e 'rgb(213,94,0)' -e 'rgb(0,0,0)' -e 'rgb(240,228,66)' > "$T/colbad"
+	[ ! -s "$T/colbad" ] && ok || notok "colours not of the palette: $(tr '\n' ' ' < "$T/colbad")"
+	# A device is one colour in every plot: planted, skews of devices 0
+	# to 3 and a module that ran on devices 2 and 3 only (its straggler
+	# plot's first device was the first colour, device 0's in the skews'
+	# distribution).
+	rm -rf "$T/pk"; mkdir -p "$T/pk/out/plots" "$T/pk/out/summary" "$T/pk/w/stats" "$T/pk/st"
+	awk 'BEGIN { OFS = "\t"; print "Device", "Instance", "EndTimeSkewMs"; for (d = 0; d < 4; d++) for (i = 1; i <= 3; i++) print d, i, d + i / 1000 }' > "$T/pk/out/alignment_skews.tsv"
+	printf 'ProgramId\tName\tTopModule\nfeed\tjit_step\t1\n' > "$T/pk/out/summary/modules.tsv"
+	printf 'ProgramId\tDevice\nfeed\t2\nfeed\t3\n' > "$T/pk/st/module.tsv"
+	awk 'BEGIN { OFS = "\t"; print "ProgramId", "Name", "ThunkExecution", "Device", "Executions", "OffsetMs", "StartBiasMs", "Communication", "Collective"
+	    for (d = 2; d <= 3; d++) for (k = 0; k < 3; k++) print "feed", "thunk." k, 0, d, 2, k, (d - 2.5) * k / 10, 0, "" }' > "$T/pk/w/stats/offsets.tsv"
+	OUT=$T/pk/out W=$T/pk/w ST=$T/pk/st awk -f pipelines/lib/sort.awk -f pipelines/lib/plots.awk || notok "plots.awk on planted devices"
+	for p in skews-distribution stragglers-feed; do
+		n=$(awk -F'\t' -v p="$p" '$2 == p { print $1 }' "$T/pk/w/plots.list")
+		[ -n "$n" ] && gnuplot -c "$T/pk/w/plot.$n.gp" "$T/pk/out/plots" "$T/pk/w" 2>> "$T/pk/gp.err"
+		awk -v p="$p" '/<text>device [0-9]+<\/text>/ { t = $0; sub(/.*<text>/, "", t); sub(/<.*/, "", t); next }
+		    t != "" && /stroke=.rgb/ { s = $0; sub(/.*stroke=.rgb\(/, "", s); sub(/\).*/, "", s); gsub(/ /, "", s); print t, s, p; t = "" }' "$T/pk/out/plots/$p.svg"
+	done > "$T/devcol"
+	awk '{ k = $1 " " $2; if (k in c && c[k] != $3) { print k ": " c[k] " in " w[k] ", " $3 " in " $4; bad = 1 } c[k] = $3; w[k] = $4; n[$4]++ }
+	    END { exit bad || n["skews-distribution"] != 4 || n["stragglers-feed"] != 2 }' "$T/devcol" > "$T/devbad" && ok ||
+		notok "a device's colour differs between plots: $(cat "$T/devbad" "$T/pk/gp.err")"
+	# The skews' distribution, planted: device 0's skews -100.001, -100,
+	# -100 and -99.999 ms (mean -100), device 1's 50.002, 50, 49.998, 50
+	# and 50 (mean 50).  About its mean device 0 rises at -1 µs from share
+	# 0 to 1/4, at 0 to 3/4 and at 1 µs to 1; device 1 at -2 µs to 1/5, at
+	# 0 to 4/5 and at 2 µs to 1.  Drawn as steps (each segment level or
+	# upright), on a y axis from 0 (it began at the first share; the two
+	# devices were vertical lines 150 ms apart).
+	rm -rf "$T/pk"; mkdir -p "$T/pk/out/plots" "$T/pk/w" "$T/pk/st"
+	printf 'Device\tInstance\tEndTimeSkewMs\n0\t1\t-100.001\n0\t2\t-100\n0\t3\t-100\n0\t4\t-99.999\n1\t1\t50.002\n1\t2\t50\n1\t3\t49.998\n1\t4\t50\n1\t5\t50\n' \
+	    > "$T/pk/out/alignment_skews.tsv"
+	if OUT=$T/pk/out W=$T/pk/w ST=$T/pk/st awk -v PART=skews -f pipelines/lib/sort.awk -f pipelines/lib/plots.awk &&
+	    gnuplot -c "$T/pk/w/plot.skews-distribution.gp" "$T/pk/out/plots" "$T/pk/w" 2> "$T/pk/gp.err"; then
+		plot_facts "$T/pk/out/plots/skews-distribution.svg" > "$T/pf"
+		x_ticks "$T/pf" > "$T/xt"; y_ticks "$T/pf" > "$T/yt"
+		T=$T awk -v want="device 0: -1 0 0.25, 0 0.25 0.75, 1 0.75 1; device 1: -2 0 0.2, 0 0.2 0.8, 2 0.8 1" '
+		function ax(f, a,    n, l, p, v) { n = 0; while ((getline l < f) > 0) { split(l, p, " "); v = p[2]; gsub(/−/, "-", v)
+			if (!n++) { a["p0"] = p[1]; a["v0"] = v } else { a["p1"] = p[1]; a["v1"] = v } } }
+		function val(a, px) { return a["v0"] + (px - a["p0"]) * (a["v1"] - a["v0"]) / (a["p1"] - a["p0"]) }
+		function near(x, y, e) { return x - y < e && y - x < e }
+		BEGIN { ax(ENVIRON["T"] "/xt", X); ax(ENVIRON["T"] "/yt", Y) }
+		$1 == "frame" { L = $2; R = $3; Tp = $4; B = $5
+			if (!near(val(Y, B), 0, 0.01) || !near(val(Y, Tp), 1, 0.1)) bad = bad sprintf(" y axis %.3f to %.3f", val(Y, B), val(Y, Tp)) }
+		$1 == "key" { name[$2] = $5 " " $6 }
+		$1 == "path" && NF > 3 { g = $2; split("", px); split("", py); n = 0; out = 0
+			for (i = 3; i <= NF; i++) { split($i, q, ","); px[++n] = q[1]; py[n] = q[2]; if (q[1] < L - 1 || q[1] > R + 1 || q[2] < Tp - 1 || q[2] > B + 1) out = 1 }
+			if (out) next
+			got = ""
+			for (i = 2; i <= n; i++) {
+				if (!near(px[i], px[i - 1], 0.02) && !near(py[i], py[i - 1], 0.02)) { bad = bad " " name[g] ": a slope at " px[i]; break }
+				if (py[i] < py[i - 1] - 0.02) {
+					x = val(X, px[i]); y0 = val(Y, py[i - 1]); y1 = val(Y, py[i])
+					if (rn[g] && near(x, rx[g, rn[g]], 0.01)) ry1[g, rn[g]] = y1
+					else { rx[g, ++rn[g]] = x; ry0[g, rn[g]] = y0; ry1[g, rn[g]] = y1 } } } }
+		END { nd = split(want, w, "; ")
+			for (k = 1; k <= nd; k++) { split(w[k], h, ": "); g = 0; for (j in name) if (name[j] == h[1]) g = j
+				nr = split(h[2], r, ", ")
+				if (rn[g] != nr) { bad = bad " " h[1] ": " rn[g] + 0 " rises, want " nr; continue }
+				for (i = 1; i <= nr; i++) { split(r[i], e, " ")
+					if (!near(rx[g, i], e[1], 0.05) || !near(ry0[g, i], e[2], 0.01) || !near(ry1[g, i], e[3], 0.01))
+						bad = bad sprintf(" %s: rise %d at %.3f from %.3f to %.3f, want %s", h[1], i, rx[g, i], ry0[g, i], ry1[g, i], r[i]) } }
+			if (bad != "") { print substr(bad, 2, 400); exit 1 } }' "$T/pf" > "$T/cdfbad" && ok ||
+			notok "skews distribution: $(cat "$T/cdfbad")"
+	else
+		notok "skews distribution not drawn: $(head -n 2 "$T/pk/gp.err")"
+	fi
+	# The roofline's x axis from its points: two operations planted in
+	# nsysjax-roofline's table, of intensity 1e-8 at 1e-9 TFLOP/s (below
+	# the y axis: not drawn) and of 0.03 at 0.01 TFLOP/s; the axis begins
+	# within a decade below the least intensity drawn (autoscaled, at
+	# 1e-8) and ends at or beyond the greatest, both from ops.tsv (the 50
+	# first rows with a rate, those of 1 GFLOP/s and more drawn).
+	mkdir -p "$T/rlbin"
+	for b in "$BIN"/nsysjax-*; do ln -s "$(cd "${b%/*}" && pwd)/${b##*/}" "$T/rlbin/${b##*/}"; done
+	rm -f "$T/rlbin/nsysjax-roofline"
+	cat > "$T/rlbin/nsysjax-roofline" <<-EOS
+	#!/bin/sh
+	"$(cd "$BIN" && pwd)/nsysjax-roofline" "\$@" || exit
+	while [ \$# -gt 1 ]; do [ "\$1" = -o ] && o=\$2; shift; done
+	awk -F'\t' -v OFS='\t' 'NR == 1 { print; for (i = 1; i <= NF; i++) c[\$i] = i
+	    for (k = 1; k <= 2; k++) { for (i = 1; i <= NF; i++) r[i] = ""
+	        r[c["ProgramId"]] = "planted"; r[c["Name"]] = "planted." k; r[c["Opcode"]] = "fusion"; r[c["TimeMs"]] = 1; r[c["Flops"]] = 1
+	        r[c["MatmulFlops"]] = 0; r[c["Bound"]] = "memory"; r[c["Intensity"]] = k == 1 ? "0.00000001" : "0.03"; r[c["TFLOPs"]] = k == 1 ? "0.000000001" : "0.01"
+	        l = r[1]; for (i = 2; i <= NF; i++) l = l OFS r[i]; print l }; next } { print }' "\$o/roofline-ops.tsv" > "\$o/planted" &&
+	    mv "\$o/planted" "\$o/roofline-ops.tsv"
+	EOS
+	chmod +x "$T/rlbin/nsysjax-roofline"
+	if NSYSJAX_BIN=$T/rlbin sh pipelines/roofline.sh -o "$T/rl" "$EX/rank0" "$EX/rank1" > /dev/null 2> "$T/rl.err" && [ -s "$T/rl/roofline.svg" ]; then
+		plot_facts "$T/rl/roofline.svg" > "$T/pf"; x_ticks "$T/pf" > "$T/xt"
+		awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		    $c["Intensity"] > 0 && $c["TFLOPs"] > 0 && n++ < 50 && $c["TFLOPs"] >= 0.001 { v = $c["Intensity"] + 0; if (lo == "" || v < lo) lo = v; if (v > hi) hi = v }
+		    END { print lo, hi }' "$T/rl/ops.tsv" > "$T/rlr"
+		awk -v r="$(cat "$T/rlr")" 'BEGIN { split(r, e, " "); lo = e[1]; hi = e[2] }
+		    FILENAME ~ /xt$/ { if (!n++) { p0 = $1; v0 = log($2) } else { p1 = $1; v1 = log($2) }; next }
+		    $1 == "frame" { a = exp(v0 + ($2 - p0) * (v1 - v0) / (p1 - p0)); b = exp(v0 + ($3 - p0) * (v1 - v0) / (p1 - p0))
+		        if (lo != 0.03 || !(a >= lo / 10 && a <= lo && b >= hi)) { printf "x axis %.9f to %.3f for points %s to %s\n", a, b, lo, hi; exit 1 }; exit }' \
+		    "$T/xt" "$T/pf" > "$T/rlbad" && ok || notok "roofline: $(cat "$T/rlbad")"
+	else
+		notok "roofline with planted operations: $(head -n 2 "$T/rl.err")"
+	fi
+fi
 
 # Per top module, with the steady thunk frame of facts_checks
 # ($T/st-thunk.tsv, the same run): a heap plot for each top module with

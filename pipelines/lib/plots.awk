@@ -35,6 +35,15 @@ BEGIN {
 	KEYMAX = 16	# series named in a plot's key (plot_series)
 	SKD_MAX = 2000	# skews of a device drawn one point each (skews_distribution)
 	SKD_BINS = 200	# beyond: its curve at SKD_BINS + 1 points
+	SKD_STEPS = 200	# skews of every device at most: curves drawn as steps
+	# The key outside the frame, never over a point: at the right for
+	# short names, below for long ones (at the right a long key left the
+	# title no room: it ran off the page).
+	KEYRIGHT = "set key outside right top"
+	KEYBELOW = "set key outside below"
+	# A device axis: a tick at each device only, half a device of margin
+	# on both sides, so no device is drawn on the frame.
+	DEVAXIS = "set xtics 1; set mxtics 1; set offsets 0.5, 0.5, 0, 0; set autoscale xfix"
 	if (PART == "skews") {
 		skews()
 		skews_distribution()
@@ -144,6 +153,16 @@ function plot_begin(name) {
 	# noenhanced: names are shown as written (no _ subscripts); SI
 	# prefixes on log axes rather than exponent notation.
 	printf "set encoding utf8; set terminal svg size 900,540 dynamic noenhanced background rgb 'white'; set output ARG1.%s\n", gq("/" name ".svg") > PF
+	printf "%s", linetypes() > PF
+}
+# linetypes(): gnuplot commands that give its linetypes 1.. the colours
+# of colour()'s palette, so that a plot of one series, or of series
+# coloured by order, draws in the report's one palette too.
+function linetypes(    i, t) {
+	palette()
+	for (i = 1; i <= NPAL; i++)
+		t = t sprintf("set linetype %d lc rgb '%s'\n", i, PAL[i])
+	return t
 }
 function plot_series(first, n, field, prefix,    i, k) {
 	printf "N = %d\n", first - 1 + n > PF
@@ -156,17 +175,26 @@ function plot_series(first, n, field, prefix,    i, k) {
 # colour(NAME): the colour of a series named NAME, the same in every plot
 # of the report (a collective is one colour in the bandwidth, the waits
 # and wait against size): the known collectives in a fixed order, any
-# other name the next colour as first met; the Okabe-Ito palette (told
-# apart with colour-blindness), then gnuplot's own.
-function colour(name,    k, i) {
-	if (!NPAL) {
-		NPAL = split("#0072b2 #e69f00 #009e73 #cc79a7 #56b4e9 #d55e00 #000000 #f0e442 #9400d3 #8b4513 #808080 #2f4f4f", PAL, " ")
-		k = split("all-reduce all-gather reduce-scatter all-to-all collective-permute send recv collective-broadcast", KNOWNC, " ")
-		for (i = 1; i <= k; i++) COLOUR[KNOWNC[i]] = PAL[i]
-		NCOL = k
-	}
+# other name the next colour as first met; a device (a name that is a
+# number) the colour of its number, so that device 2 is one colour in the
+# skews' distribution and in every module's straggler plot; the
+# Okabe-Ito palette (told apart with colour-blindness), then four of
+# Paul Tol's muted scheme.
+function colour(name) {
+	palette()
+	if (name ~ /^[0-9]+$/) return PAL[(name % NPAL) + 1]
 	if (!(name in COLOUR)) COLOUR[name] = PAL[(NCOL++ % NPAL) + 1]
 	return COLOUR[name]
+}
+# palette(): the report's colours, PAL[1..NPAL], and the known
+# collectives' in COLOUR[], once.
+function palette(    k, i) {
+	if (NPAL)
+		return
+	NPAL = split("#0072b2 #e69f00 #009e73 #cc79a7 #56b4e9 #d55e00 #000000 #f0e442 #882255 #44aa99 #999933 #661100", PAL, " ")
+	k = split("all-reduce all-gather reduce-scatter all-to-all collective-permute send recv collective-broadcast", KNOWNC, " ")
+	for (i = 1; i <= k; i++) COLOUR[KNOWNC[i]] = PAL[i]
+	NCOL = k
 }
 function plot_end(text) {
 	printf "%s", text > PF
@@ -194,7 +222,7 @@ function multi(    a, n, i, ng) {
 		plot_series(1, ng, 1, "")
 		plot_end("set title \"Bus bandwidth of the steady state (fastest device per instance)\"\n" \
 		    "set xlabel \"Message size\"; set ylabel \"Bus bandwidth [GB/s]\"\n" \
-		    "set logscale x; set format x \"%.0s %cB\"; set key outside right top; set grid\n" \
+		    "set logscale x; set format x \"%.0s %cB\"; " KEYRIGHT "; set grid\n" \
 		    "plot for [i = 1:N] value(\"D\".i) using 2:4:5 skip 1 with yerrorbars pointsize 0.8 lc rgb value(\"C\".i) \\\n" \
 		    "    title value(\"T\".i)\n")
 	}
@@ -206,7 +234,7 @@ function multi(    a, n, i, ng) {
 		plot_series(1, NWAIT, 1, "")
 		plot_end("set title \"Wait per collective instance: spread of the exposed time over devices\"\n" \
 		    "set xlabel \"Wait\"; set ylabel \"Instances (cumulative share)\"\n" \
-		    "set logscale x; set format x \"%.0s %cs\"; set key outside right top; set grid\n" \
+		    "set logscale x; set format x \"%.0s %cs\"; " KEYRIGHT "; set grid\n" \
 		    "plot for [i = 1:N] value(\"D\".i) using ($2 > 0 ? $2 / 1000 : NaN):(1) skip 1 smooth cnormal lc rgb value(\"C\".i) \\\n" \
 		    "    title value(\"T\".i)\n")
 	}
@@ -311,8 +339,8 @@ function modules(    ids, names, nt, j, k, a, n, ng) {
 				plot_begin("heap-" k)
 				plot_series(1, ng, 2, "trace ")
 				plot_end("set datafile separator \"\\t\"\n" \
-				    "set title " gq("Heap usage over program order: " names[j] " (" k ")") "\n" \
-				    "set xlabel \"Heap simulator event\"; set ylabel \"Heap [GiB]\"; set grid; set key top left\n" \
+				    "set title \"Heap usage over program order\\n\" . " gq(names[j] " (" k ")") "\n" \
+				    "set xlabel \"Heap simulator event\"; set ylabel \"Heap [GiB]\"; set grid; " KEYRIGHT "\n" \
 				    "plot for [i = 1:N] value(\"D\".i) using 3:($4 / 1073741824) skip 1 with steps \\\n" \
 				    "    title value(\"T\".i)\n")
 			}
@@ -332,10 +360,10 @@ function modules(    ids, names, nt, j, k, a, n, ng) {
 		printf "D1 = ARG2.%s\n", gq("/strc." j ".tsv") > PF
 		plot_series(2, ng, 4, "device ")
 		plot_end("set datafile separator \"\\t\"\n" \
-		    "set title " gq("Straggler bias over the module: " TOPNAME[j] " (" k "), each device against the mean over devices") "\n" \
+		    "set title \"Straggler bias over the module, each device against the mean over devices\\n\" . " gq(TOPNAME[j] " (" k ")") "\n" \
 		    "set xlabel \"Thunk start within the module execution (mean over devices) [ms]\"\n" \
-		    "set ylabel \"Start bias against the mean over devices [ms]\"; set grid; set key outside right\n" \
-		    "plot for [i = 2:N] value(\"D\".i) using 6:7 skip 1 with lines \\\n" \
+		    "set ylabel \"Start bias against the mean over devices [ms]\"; set grid; " KEYBELOW "\n" \
+		    "plot for [i = 2:N] value(\"D\".i) using 6:7 skip 1 with lines lc rgb value(\"C\".i) \\\n" \
 		    "    title value(\"T\".i), \\\n" \
 		    "    D1 using 6:7 skip 1 with points pointtype 6 pointsize 1.2 lc rgb \"black\" title \"collective\"\n")
 		index_row("stragglers", k, TOPNAME[j], "straggler bias over the module, per device")
@@ -441,13 +469,14 @@ function before(x, y) {
 # (plots/skews.tsv): a point per instance would grow with devices x
 # steps (megabytes of SVG at 16 devices).  The header first, then the
 # devices in order.  The same pass leaves skews_distribution, per device
-# (as a number), its skews' count, least and greatest in SKDN, SKDLO and
-# SKDHI; in SKD_ORDER whether the rows are by Device already (as
-# nsysjax-align -s writes them, "by increasing Device, then Instance",
-# nsysjax-align(1)); in SKD_THIN whether a device has more than SKD_MAX.
+# (as a number), its skews' count, least, greatest and mean in SKDN,
+# SKDLO, SKDHI and SKDM; in SKD_ORDER whether the rows are by Device
+# already (as nsysjax-align -s writes them, "by increasing Device, then
+# Instance", nsysjax-align(1)); in SKD_THIN whether a device has more
+# than SKD_MAX; in SKD_NMAX the most skews of a device.
 function skews(    file, d, v, s, r, rows, prev) {
 	file = SKEWS_FILE = OUT "/alignment_skews.tsv"
-	SKD_ORDER = 1; SKD_THIN = 0
+	SKD_ORDER = 1; SKD_THIN = 0; SKD_NMAX = 0
 	# Streamed, each line split as $0 (FS): 768,000 lines at 256
 	# devices, which an array of lines split again held and slowed.
 	for (NSKEWS = 0; (getline < file) > 0;) {
@@ -458,12 +487,13 @@ function skews(    file, d, v, s, r, rows, prev) {
 		prev = d
 		if (!(d in SKDN)) { SKDN[d] = 0; SKDLO[d] = v; SKDHI[d] = v }
 		if (++SKDN[d] > SKD_MAX) SKD_THIN = 1
+		if (SKDN[d] > SKD_NMAX) SKD_NMAX = SKDN[d]
 		s[d] += v; if (v < SKDLO[d]) SKDLO[d] = v; if (v > SKDHI[d]) SKDHI[d] = v
 	}
 	close(file)
 	r = 0
 	for (d in SKDN) {
-		rows[++r] = sprintf("%d\t%.6f\t%.6f\t%.6f", d, s[d] / SKDN[d], SKDLO[d], SKDHI[d])
+		rows[++r] = sprintf("%d\t%.6f\t%.6f\t%.6f", d, SKDM[d] = s[d] / SKDN[d], SKDLO[d], SKDHI[d])
 		K1[r] = sprintf("%d", d) + 0; KL[r] = rows[r]
 	}
 	SORTBY = "skews"
@@ -473,7 +503,7 @@ function skews(    file, d, v, s, r, rows, prev) {
 		printf "D1 = ARG1.'/skews.tsv'\n" > PF
 		plot_end("set title \"Collective end-time skew per device (complete instances): mean, min and max\"\n" \
 		    "set xlabel \"Device\"; set ylabel \"End time - instance mean [ms]\"; set grid\n" \
-		    "set xtics 1; set mxtics 1; set offsets 0.5, 0.5, 0, 0\n" \
+		    DEVAXIS "\n" \
 		    "plot D1 using 1:2:3:4 skip 1 with yerrorbars pointtype 7 pointsize 0.6 notitle\n")
 	}
 }
@@ -549,18 +579,24 @@ function stragglers(    a, n, i, x, c, rows, r, s, m, ng) {
 		plot_series(1, ng, 2, "")
 		plot_end("set datafile separator \"\\t\"\n" \
 		    "set title \"Straggler bias per device and module (start time against the other devices)\"\n" \
-		    "set xlabel \"Device\"; set ylabel \"Start bias [ms]\"; set grid; set xtics 1; set offsets 0.5, 0.5, 0, 0; set key outside right\n" \
+		    "set xlabel \"Device\"; set ylabel \"Start bias [ms]\"; set grid; " DEVAXIS "; " KEYBELOW "\n" \
 		    "plot for [i = 1:N] value(\"D\".i) using 3:4 skip 1 with points pointtype 7 pointsize 1.2 \\\n" \
 		    "    title value(\"T\".i)\n")
 	}
 }
 
 # The distribution of each device's alignment skews (cumulative, one
-# curve per device; plots/skews-by-device.tsv, by Device, stable).
-# The curves are drawn binned (skews_binned) when a device has more than
-# SKD_MAX skews, as a point per skew made the plot of 256 devices and
-# 1,000 steps an 11.7 MB SVG and 2.3 s of gnuplot.
-function skews_distribution(    i, x, rows, r, s, m, ng, thin) {
+# curve per device; plots/skews-by-device.tsv, by Device, stable), each
+# about the device's mean: the means are the skews plot's, and on one
+# axis with them (hundreds of ms apart, the clocks' offsets) each
+# device's spread (microseconds) was a vertical line.  A device's curve
+# is its empirical distribution from share 0 to 1 (skews_steps), drawn
+# as steps while every device has at most SKD_STEPS skews (a few
+# distinct skews are a few steps, not a line from the first share up),
+# binned (skews_binned) when a device has more than SKD_MAX skews, as a
+# point per skew made the plot of 256 devices and 1,000 steps an 11.7 MB
+# SVG and 2.3 s of gnuplot.
+function skews_distribution(    i, x, rows, r, s, m, ng, thin, style) {
 	thin = SKD_THIN
 	if (SKD_ORDER)
 		ng = skews_by_device(thin)
@@ -580,15 +616,59 @@ function skews_distribution(    i, x, rows, r, s, m, ng, thin) {
 	if (ng) {
 		if (thin)
 			skews_binned(ng, SKD_ORDER)
+		else
+			skews_steps(ng)
+		# Steps while they are few; past SKD_STEPS skews on a device the
+		# same points joined (at 900 pixels the same curve, half the
+		# SVG's points).
+		style = !thin && SKD_NMAX <= SKD_STEPS ? "steps" : "lines"
 		plot_begin("skews-distribution")
 		plot_series(1, ng, 1, "device ")
 		plot_end("set datafile separator \"\\t\"\n" \
-		    "set title \"Distribution of the collective end-time skew, per device\"\n" \
-		    "set xlabel \"End time - instance mean [ms]\"; set ylabel \"Instances (cumulative share)\"; set grid; set key bottom right\n" \
-		    (thin ? "plot for [i = 1:N] value(\"D\".i) using 2:3 skip 1 with lines \\\n" : \
-		    "plot for [i = 1:N] value(\"D\".i) using 2:(1) skip 1 smooth cnormal \\\n") \
+		    "set title \"Distribution of the collective end-time skew per device, about the device's mean skew\"\n" \
+		    "set xlabel \"End-time skew less the device's mean skew [µs]\"; set ylabel \"Instances (cumulative share)\"\n" \
+		    "set grid; set yrange [0:1]; set offsets graph 0.03, graph 0.03, 0, 0; " KEYRIGHT "\n" \
+		    "plot for [i = 1:N] value(\"D\".i) using ($4 * 1000):3 skip 1 with " style " lc rgb value(\"C\".i) \\\n" \
 		    "    title value(\"T\".i)\n")
 	}
+}
+
+# skews_steps(NG): each series of skews_distribution (W/G[k], a device's
+# skews, at most SKD_MAX) rewritten as its empirical distribution,
+# "Device TAB EndTimeSkewMs TAB Share TAB FromMeanMs": its least skew at
+# share 0, then each distinct skew, by value, at the share of skews at or
+# below it; FromMeanMs, the skew less the device's mean (SKDM).  Drawn
+# with steps, a rise at each skew, flat between (or these corners joined
+# by lines).  The skews by device and value from one sort(1) of the
+# skews file (an awk merge sort per device made this pass 19.6 s against
+# 3.6 at 256 devices of 2,000 skews), streamed: one device's last skew
+# held at a time.  The file's path reaches the shell through the
+# environment, never the command's text.
+function skews_steps(ng,    k, cmd, d, cur, f, v, sv, pv, psv, i, n, m) {
+	for (k = 1; k <= ng; k++)
+		DEVK[cutf(GF[k], 1) + 0] = k
+	cmd = "tail -n +2 \"$OUT/alignment_skews.tsv\" | LC_ALL=C sort -t \"$(printf '\\t')\" -k1,1n -k3,3n"
+	cur = ""
+	while ((cmd | getline) > 0) {
+		d = $1 + 0; sv = $3; v = $3 + 0
+		if (cur == "" || d != cur) {
+			if (cur != "")
+				skd_step_end(f, cur, psv, pv, i / n, m)
+			cur = d; n = SKDN[d]; m = SKDM[d]; i = 0
+			f = W "/" G[DEVK[d]]
+			printf "Device\tEndTimeSkewMs\tShare\tFromMeanMs\n" > f
+			printf "%s\t%s\t%.6f\t%.9f\n", d, sv, 0, v - m > f
+		} else if (v != pv)
+			printf "%s\t%s\t%.6f\t%.9f\n", d, psv, i / n, pv - m > f
+		i++; pv = v; psv = sv
+	}
+	close(cmd)
+	if (cur != "")
+		skd_step_end(f, cur, psv, pv, i / n, m)
+}
+function skd_step_end(f, d, sv, v, share, m) {
+	printf "%s\t%s\t%.6f\t%.9f\n", d, sv, share, v - m > f
+	close(f)
 }
 
 # The series of skews_distribution binned: per device (G[k], whose first
@@ -597,9 +677,10 @@ function skews_distribution(    i, x, rows, r, s, m, ng, thin) {
 # skews below the edge (the last edge: all of them), "%.6f": W/G[k] as
 # "Device TAB EndTimeSkewMs TAB Share", drawn with lines (the cumulative
 # distribution, exact at the edges; at 900 pixels, as the curve of every
-# point).  A device whose skews are all equal: two points, 0 and 1.  The
-# bins' counts are SKDBIN's, made by skews_by_device when COUNTED, else
-# here.
+# point).  A device whose skews are all equal: two points, 0 and 1.
+# FromMeanMs, a fourth column: the edge less the device's mean (SKDM).
+# The bins' counts are SKDBIN's, made by skews_by_device when COUNTED,
+# else here.
 function skews_binned(ng, counted,    i, k, x, d, j, w, below, f) {
 	for (i = 2; i <= NSKEWS && !counted; i++) {
 		split(SKEWS[i], x, "\t")
@@ -608,13 +689,13 @@ function skews_binned(ng, counted,    i, k, x, d, j, w, below, f) {
 	for (k = 1; k <= ng; k++) {
 		d = cutf(GF[k], 1) + 0; f = W "/" G[k]
 		w = SKDHI[d] - SKDLO[d]
-		printf "Device\tEndTimeSkewMs\tShare\n" > f
+		printf "Device\tEndTimeSkewMs\tShare\tFromMeanMs\n" > f
 		if (w <= 0) {
-			printf "%s\t%.6f\t%.6f\n%s\t%.6f\t%.6f\n", d, SKDLO[d], 0, d, SKDLO[d], 1 > f
+			printf "%s\t%.6f\t%.6f\t%.9f\n%s\t%.6f\t%.6f\t%.9f\n", d, SKDLO[d], 0, SKDLO[d] - SKDM[d], d, SKDLO[d], 1, SKDLO[d] - SKDM[d] > f
 		} else {
 			below = 0
 			for (j = 0; j <= SKD_BINS; j++) {
-				printf "%s\t%.6f\t%.6f\n", d, SKDLO[d] + j * w / SKD_BINS, below / SKDN[d] > f
+				printf "%s\t%.6f\t%.6f\t%.9f\n", d, SKDLO[d] + j * w / SKD_BINS, below / SKDN[d], SKDLO[d] + j * w / SKD_BINS - SKDM[d] > f
 				below += SKDBIN[d * SKD_BINS + j]
 			}
 		}
@@ -634,10 +715,10 @@ function skd_bin(d, v,    w, j) {
 
 # skews_distribution's files from SKEWS in order: PL/skews-by-device.tsv
 # ("Device TAB EndTimeSkewMs") and, as by_column(.., "Device", "skd")
-# would split it, W/skd.<k>.tsv per device with G[] and GF[] (unless
-# THIN: then each skew is counted in its bin for skews_binned, which
-# writes those); the number of devices.
-function skews_by_device(thin,    f, hdr, i, d, dn, v, w, j, row, seen, ng, k) {
+# would name them, G[] and GF[] of the series W/skd.<k>.tsv, which
+# skews_steps writes (or, when THIN, skews_binned, each skew counted in
+# its bin here); the number of devices.
+function skews_by_device(thin,    f, hdr, i, d, dn, v, w, j, row, seen, ng) {
 	f = PL "/skews-by-device.tsv"
 	hdr = NSKEWS ? "Device\tEndTimeSkewMs" : ""
 	printf "" > f
@@ -661,16 +742,10 @@ function skews_by_device(thin,    f, hdr, i, d, dn, v, w, j, row, seen, ng, k) {
 		if (!(d in seen)) {
 			seen[d] = ++ng
 			G[ng] = "skd." ng ".tsv"; GF[ng] = row
-			if (!thin)
-				print hdr > (W "/" G[ng])
 		}
-		if (!thin)
-			print row > (W "/" G[seen[d]])
 	}
 	close(SKEWS_FILE)
 	close(f)
-	for (k = 1; k <= ng && !thin; k++)
-		close(W "/" G[k])
 	return ng
 }
 
@@ -701,7 +776,7 @@ function wait_size(    i) {
 	plot_series(1, NWAIT, 1, "")
 	plot_end("set title \"Wait per collective instance against its message size\"\n" \
 	    "set xlabel \"Message size\"; set ylabel \"Wait\"\n" \
-	    "set logscale xy; set format x \"%.0s %cB\"; set format y \"%.0s %cs\"; set key outside right top; set grid\n" \
+	    "set logscale xy; set format x \"%.0s %cB\"; set format y \"%.0s %cs\"; " KEYRIGHT "; set grid\n" \
 	    "plot for [i = 1:N] value(\"D\".i) using 3:($2 > 0 ? $2 / 1000 : NaN) skip 1 with points pointtype 7 pointsize 0.6 lc rgb value(\"C\".i) \\\n" \
 	    "    title value(\"T\".i)\n")
 }
