@@ -28,6 +28,41 @@ if [ -f "$SQ/rank0/rank0.sqlite" ]; then
 	for p in $got; do set -- "$@" -p "$p"; done
 	"$BIN/nsysjax-fold" -o "$T/fold" "$@" -H "$T/fr/hlo.tsv" -M "$T/fr/module.tsv" -S "$T/fr/stackframes.tsv" "$T/fr/thunk.tsv" > /dev/null 2> "$T/e" && ok || notok "nsysjax-fold -p both: $(cat "$T/e")"
 	set --
+	# Collectives by their names: each thunk the dumps call communication
+	# (the same exports with dump/) is communication without them, with
+	# the dump's Collective and no sizes (unknown, empty); every other
+	# thunk, compute by its dump, is unknown (empty) without it.
+	"$X" -o "$T/frd" "$SQ/rank0" "$SQ/rank1" 2> /dev/null
+	# key (ProgramExecution, Name, ThunkExecution, Device) and the four
+	# communication columns, by name from the header.
+	comm_cols() { awk -F'\t' -v derive="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    { k = $c["ProgramExecution"] "|" $c["Name"] "|" $c["ThunkExecution"] "|" $c["Device"]
+	      v = $c["Communication"] "|" $c["Collective"] "|" $c["MessageSize"] "|" $c["CollectiveSize"]
+	      if (derive) v = ($c["Communication"] == 1) ? "1|" $c["Collective"] "||" : "|||"
+	      print k, v }' "$1" | sort; }
+	comm_cols "$T/frd/thunk.tsv" 1 > "$T/cexp"
+	comm_cols "$T/fr/thunk.tsv" 0 > "$T/cgot"
+	n=$(grep -c ' 1|' "$T/cexp")
+	[ "$n" -gt 0 ] && cmp -s "$T/cexp" "$T/cgot" && ok || notok "collectives by name: $n with dumps; $(diff "$T/cexp" "$T/cgot" | head -3)"
+	[ "$(($(wc -l < "$T/fr/communication.tsv") - 1))" -eq "$n" ] && ok || notok "communication frame without dumps: not the $n collectives"
+	# They align the clocks without dumps: the generator's planted
+	# corrections (truth.tsv), from the same instances.
+	"$BIN/nsysjax-align" -o "$T/corr" "$T/fr/communication.tsv" > /dev/null 2> "$T/e"
+	want=$(awk -F'\t' '$1 == "correction_ms.0" { a = $2 } $1 == "correction_ms.1" { b = $2 } $1 == "correction_instances" { n = $2 }
+	    END { print "0 " a " " n "|1 " b " " n "|" }' "$EX/truth.tsv")
+	got=$(awk -F'\t' 'NR > 1 { printf "%s %s %s|", $1, $2, $3 }' "$T/corr" 2> /dev/null)
+	[ "$got" = "$want" ] && ok || notok "alignment without dumps: '$got', want '$want' $(cat "$T/e")"
+	# The compile frame names a module without a dump by its placeholder,
+	# so the warm-up rule skips its compilation and first communicating
+	# execution as with dumps: the steady executions of jit_train_step are
+	# truth.tsv's executions less its init executions, per device.
+	"$BIN/nsysjax-warmup" -c "$T/fr/compile.tsv" --communication-from "$T/fr/communication.tsv" "$T/fr/module.tsv" > "$T/steady" 2> "$T/e"
+	want=$(awk -F'\t' '$1 == "executions.jit_train_step" { e = $2 } $1 == "init_executions.jit_train_step" { i = $2 } $1 == "devices" { d = $2 }
+	    END { print d * (e - i) " " i }' "$EX/truth.tsv")
+	got=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; m = -1; next }
+	    $c["Name"] == "jit_train_step" { n++; if (m < 0 || $c["ProgramExecution"] < m) m = $c["ProgramExecution"] }
+	    END { print n + 0 " " m }' "$T/steady")
+	[ "$got" = "$want" ] && ok || notok "steady executions without dumps: '$got', want '$want' $(cat "$T/e")"
 
 	# report.sh: complete (exit 0) without dumps, missing dumps a note.
 	sh $R -q -o "$T/out" "$T/nd/rank0.sqlite" "$T/nd/rank1.sqlite" > "$T/rep" 2> "$T/e"; rc=$?
@@ -149,11 +184,25 @@ if [ -d "$EX/rank0" ]; then
 	has_line "processes missing: collectives span $(awk -F'\t' '$1 == "devices" { print $2 }' "$EX/truth.tsv") devices but the profiles hold 1" "$T/ck" &&
 	    ok || notok "one process: '$(cat "$T/ck")'"
 fi
+# nocoll IN OUT: a copy of export IN whose collectives' thunks are named
+# as no XLA collective (hlo_op=x_all_gather_start, ...): without dumps,
+# nothing says they are collectives.
+nocoll() {
+	cp "$1" "$2" && sqlite3 "$2" "UPDATE StringIds SET value = replace(replace(value, 'hlo_op=all-', 'hlo_op=x_all_'), 'hlo_op=reduce-scatter', 'hlo_op=x_reduce_scatter');"
+}
 if [ -f "$T/nd/rank0.sqlite" ]; then
-	# No dumps at all (and so no collectives known to align on).
+	# No dumps at all: the collectives their names reveal align the
+	# clocks, so that is no finding.
 	$C "$T/nd/rank0.sqlite" "$T/nd/rank1.sqlite" > "$T/ck" 2> /dev/null
 	has_line "no HLO dumps for all 2 of 2 modules (jit_init, jit_train_step)" "$T/ck" && has_line "xla_dump_to" "$T/ck" && ok || notok "no dumps: '$(cat "$T/ck")'"
-	has_line "no collectives to align clocks: the 2 devices'" "$T/ck" && ok || notok "no collectives: '$(cat "$T/ck")'"
+	! has_line "no collectives to align clocks" "$T/ck" && ok || notok "no dumps, collectives by name: '$(cat "$T/ck")'"
+	# ... unless their names are not XLA's collectives'.
+	if need sqlite3; then
+		mkdir -p "$T/nc"
+		nocoll "$T/nd/rank0.sqlite" "$T/nc/rank0.sqlite" && nocoll "$T/nd/rank1.sqlite" "$T/nc/rank1.sqlite"
+		$C "$T/nc/rank0.sqlite" "$T/nc/rank1.sqlite" > "$T/ck" 2> /dev/null
+		has_line "no collectives to align clocks: the 2 devices'" "$T/ck" && ok || notok "no collectives: '$(cat "$T/ck")'"
+	fi
 	# The report says so at its top, once.
 	[ "$(head -n 1 "$T/out/report.txt")" = "What this capture cannot show (nsysjax-extract --check)" ] &&
 	    [ "$(grep -c 'no HLO dumps for' "$T/out/report.txt")" -eq 1 ] && grep -q '<li>no HLO dumps for' "$T/out/report.html" &&
@@ -239,11 +288,13 @@ if [ -f "$T/nd/rank0.sqlite" ] && need sqlite3; then
 	"$X" -f meta "$T/gb.sqlite" > "$T/gb.tsv" 2> /dev/null
 	v=$(awk -F'\t' '$2 == "Nsys" { print $3 "|" $4 } $2 == "Cpu" { c = $3 } END { print c }' "$T/gb.tsv" | tr '\n' '|')
 	[ "$v" = "2026.3.1|TARGET_INFO_SYSTEM_ENV|aarch64, 72 cores|" ] && ok || notok "Grace metadata: '$v'"
-	# Two hosts, no collectives known (no dumps): each host's own clock.
-	cp "$T/nd/rank1.sqlite" "$T/gb1.sqlite"
+	# Two hosts, no collectives known (no dumps, names of none): each
+	# host's own clock.
+	nocoll "$T/gb.sqlite" "$T/gb0.sqlite"
+	nocoll "$T/nd/rank1.sqlite" "$T/gb1.sqlite"
 	sqlite3 "$T/gb1.sqlite" "CREATE TABLE IF NOT EXISTS TARGET_INFO_SYSTEM_ENV (globalVid INTEGER, devStateName TEXT NOT NULL, name TEXT NOT NULL, nameEnum INTEGER NOT NULL, value TEXT NOT NULL);
 	    INSERT INTO TARGET_INFO_SYSTEM_ENV VALUES (0, 'x', 'Hostname', 0, 'gb200-n2');"
-	$C "$T/gb.sqlite" "$T/gb1.sqlite" > "$T/ck" 2> /dev/null
+	$C "$T/gb0.sqlite" "$T/gb1.sqlite" > "$T/ck" 2> /dev/null
 	has_line "no collectives to align clocks: the 2 devices on 2 hosts keep each host's own clock" "$T/ck" && ok || notok "two hosts: '$(cat "$T/ck")'"
 fi
 done_testing t74-capture
