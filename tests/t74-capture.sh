@@ -258,6 +258,30 @@ if [ -x "$MK" ]; then
 else
 	skip "no mkexport ($MK)"
 fi
+if [ -x "$MK" ]; then
+	# No NVTX (nsys -t cuda): a launch and its kernel, no NVTX_EVENTS
+	# table; extraction refuses it, the check names it first, with the
+	# fix, and checks the other inputs as they are.
+	printf 'thread 0x1000064000064 main\ncall 0x1000064000064 300 310 1 0\nkernel 2000 2100 1 0x1000064000000 0 7 -\nomit NVTX\n' |
+	    "$MK" spec - "$T/nonvtx.sqlite" || notok "mkexport nonvtx"
+	$C "$T/nonvtx.sqlite" > "$T/ck" 2> "$T/e"; rc=$?
+	[ $rc -eq 0 ] && [ "$(wc -l < "$T/ck")" -eq 1 ] &&
+	    has_line "^1. no NVTX: all 1 of 1 profiles ($T/nonvtx.sqlite) hold GPU work but no NVTX ranges (nsys ran without -t nvtx): no thunks and no XLA modules, so no per-operation or per-module times. Fix: nsys profile -t cuda,nvtx" "$T/ck" &&
+	    ok || notok "no NVTX: exit $rc, '$(cat "$T/ck" "$T/e")'"
+	expect_error 1 "nonvtx.sqlite: GPU work but no NVTX ranges (no NVTX_EVENTS rows): nsys ran without -t nvtx, so there are no XLA thunks or modules" "$X" -o "$T/nonvtx.d" "$T/nonvtx.sqlite"
+	if [ -f "$T/nd/rank0.sqlite" ]; then
+		$C "$T/nonvtx.sqlite" "$T/nd/rank0.sqlite" "$T/nd/rank1.sqlite" > "$T/ck" 2> /dev/null
+		has_line "^1. no NVTX: 1 of 3 profiles" "$T/ck" && has_line "^2. no HLO dumps for all 2 of 2 modules" "$T/ck" &&
+		    ok || notok "no NVTX beside others: '$(cat "$T/ck")'"
+	fi
+fi
+# A real capture without -t nvtx (an MPI+CUDA code: kernels, no
+# NVTX_EVENTS table, as sqlite3 says).
+S=$SHARED/data/nsys-sqlite/perlmutter-cloverleaf-cuda.sqlite
+if [ -f "$S" ] && need sqlite3; then
+	[ "$(sqlite3 "$S" "SELECT count(*) FROM sqlite_master WHERE name = 'NVTX_EVENTS'; SELECT count(*) > 0 FROM CUPTI_ACTIVITY_KIND_KERNEL;" | tr '\n' ' ')" = "0 1 " ] &&
+	    $C "$S" | has_line "^1. no NVTX: all 1 of 1 profiles" - && ok || notok "perlmutter export: no NVTX not named"
+fi
 # Frames made by hand (the check reads frames: what no generator writes).
 # Command buffers in warm-up only: module P's command buffer runs in its
 # execution 0, which the warm-up rule drops (the run has communication:

@@ -1322,6 +1322,69 @@ extract_profiles_free(struct extract_profile *v, size_t n)
 	free(v);
 }
 
+/* Whether profile P, an export, has GPU work and no NVTX: 1, 0, -1. */
+static int
+profile_without_nvtx(const struct input_profile *p)
+{
+	struct nsysdb d;
+	uint8_t *data;
+	size_t len;
+	int rc;
+
+	memset(&d, 0, sizeof(d));
+	if (p->sqlite_member) {
+		if (archive_read(p->ar, p->sqlite_member, &data, &len) != 0)
+			return err_prefix_in("%s", p->path);
+		rc = nsysdb_open_mem(&d, data, len);
+		free(data);
+	} else {
+		rc = nsysdb_open(&d, p->sqlite_file);
+	}
+	if (rc == 0)
+		rc = nsysdb_without_nvtx(&d);
+	if (rc < 0)
+		sqlite_prefix(p);
+	nsysdb_free(&d);
+	return rc;
+}
+
+int
+extract_without_nvtx(const char *const *paths, size_t n, const char *dumpdir,
+    unsigned char *lack, size_t *nprof, size_t *nlack, const char **first)
+{
+	static char name[256];
+	struct input_set in;
+	size_t k, i = 0, *has = mem_calloc(n + 1, sizeof(*has));
+	int rc = 0, w;
+
+	memset(&in, 0, sizeof(in));
+	memset(lack, 0, n);
+	*nprof = *nlack = 0;
+	name[0] = '\0';
+	*first = name;
+	if (input_open(paths, n, dumpdir, &in) != 0)
+		rc = -1;
+	for (k = 0; rc == 0 && k < in.n; k++) {
+		/* Profiles of one input are consecutive. */
+		while (i < n && in.p[k].path != paths[i])
+			i++;
+		(*nprof)++;
+		w = in.p[k].kind == INPUT_SQLITE ?
+		    profile_without_nvtx(&in.p[k]) : 0;
+		if (w < 0)
+			rc = -1;
+		else if (w == 0 && i < n)
+			has[i]++;
+		else if (w == 1 && (*nlack)++ == 0)
+			snprintf(name, sizeof(name), "%s", in.p[k].path);
+	}
+	for (i = 0; rc == 0 && i < n; i++)
+		lack[i] = has[i] == 0;
+	free(has);
+	input_close(&in);
+	return rc;
+}
+
 /*
  * Profile K added no XLA module (none since M0): it holds no XlaModule:
  * range over GPU work, so it is no JAX program's, and every frame but
