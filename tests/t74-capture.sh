@@ -52,6 +52,13 @@ if [ -f "$SQ/rank0/rank0.sqlite" ]; then
 	    END { print "0 " a " " n "|1 " b " " n "|" }' "$EX/truth.tsv")
 	got=$(awk -F'\t' 'NR > 1 { printf "%s %s %s|", $1, $2, $3 }' "$T/corr" 2> /dev/null)
 	[ "$got" = "$want" ] && ok || notok "alignment without dumps: '$got', want '$want' $(cat "$T/e")"
+	# Their times without sizes: the hidden time per collective is the
+	# one with dumps; no bandwidth (no size), and waits without one.
+	"$BIN/nsysjax-collectives" -s hidden "$T/frd/communication.tsv" > "$T/hid.want" 2> /dev/null
+	"$BIN/nsysjax-collectives" -s hidden "$T/fr/communication.tsv" > "$T/hid.got" 2> "$T/e" &&
+	    [ "$(wc -l < "$T/hid.want")" -eq 5 ] && cmp -s "$T/hid.want" "$T/hid.got" && ok || notok "hidden time without dumps: $(cat "$T/e"; diff "$T/hid.want" "$T/hid.got" | head -3)"
+	"$BIN/nsysjax-collectives" -s bandwidth "$T/fr/communication.tsv" 2> /dev/null | awk 'END { exit NR != 1 }' && ok || notok "bandwidth without sizes: not the header alone"
+	"$BIN/nsysjax-collectives" -s waits "$T/fr/communication.tsv" 2> /dev/null | awk -F'\t' 'NR > 1 && $3 != "" { bad = 1 } END { exit bad || NR < 2 }' && ok || notok "waits without sizes: a MessageSize, or no rows"
 	# The compile frame names a module without a dump by its placeholder,
 	# so the warm-up rule skips its compilation and first communicating
 	# execution as with dumps: the steady executions of jit_train_step are

@@ -140,8 +140,9 @@ int nsysdb_open_mem(struct nsysdb *d, const uint8_t *data, size_t len);
  * Read what the projection needs (see above) into D.  Returns 0, or -1
  * with an err message: NSYSDB_NO_NVTX for GPU work without NVTX, "no
  * NVTX_EVENTS table: profile without NVTX (record with
- * --trace=cuda,nvtx)" when there is no GPU work either, "no CUPTI_ACTIVITY_KIND_RUNTIME or
- * GPU activity table: profile without CUDA trace (record with
+ * --trace=cuda,nvtx)" when there is no GPU work either, "no
+ * CUPTI_ACTIVITY_KIND_RUNTIME or GPU activity table: profile without
+ * CUDA trace (record with
  * --trace=cuda,nvtx)", "NVTX_EVENTS: no column X" (unknown schema),
  * "NVTX_EVENTS row R: time beyond 2^60 ns", a SQLite error.
  */
