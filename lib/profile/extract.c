@@ -332,8 +332,8 @@ missing_program(struct extract *x, const struct frames_module *m)
 	if (!added)
 		return id;
 	err_note(&x->warnings, "%s: no HLO dump for module %s (program_id "
-	    "%lld); its thunks have ProgramId %s, and Communication only for the collectives "
-	    "their names reveal (no message sizes, no groups)",
+	    "%lld); its thunks have ProgramId %s, and Communication only for "
+	    "the collectives their names reveal (no message sizes, no groups)",
 	    x->in.p[m->profile].path, m->name, (long long)m->program_id, id);
 	return id;
 }
