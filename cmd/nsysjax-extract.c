@@ -282,30 +282,47 @@ is_frames(const char *path)
 }
 
 static void
-check_dir(const char *dir)
+check_dir(const char *dir, const struct capture_facts *f)
 {
 	size_t n;
 
-	if (capture_check(dir, stdout, "<stdout>", &n) != 0)
+	if (capture_check(dir, f, stdout, "<stdout>", &n) != 0)
 		err_die_last();
 }
 
 /*
  * --check: the frames of the inputs (extracted as -o would, a missing
  * dump a note) into a temporary directory, then what they lack; a frames
- * directory is checked as it is.
+ * directory is checked as it is.  Inputs whose exports have no NVTX
+ * ranges, which extraction refuses, are a finding and left out.
  */
 static void
-check_inputs(const char *const *paths, size_t n, struct extract_opts *o,
+check_inputs(const char *const *all, size_t nall, struct extract_opts *o,
     int64_t jobs)
 {
 	struct extract_profile *pr;
-	const char *t = getenv("TMPDIR"), *tmp;
+	struct capture_facts f;
+	const char *t = getenv("TMPDIR"), *tmp, **paths;
+	unsigned char *lack;
 	char *templ;
-	size_t np;
+	size_t np, n = 0, i;
 
-	if (n == 1 && is_frames(paths[0])) {
-		check_dir(paths[0]);
+	if (nall == 1 && is_frames(all[0])) {
+		check_dir(all[0], NULL);
+		return;
+	}
+	lack = mem_calloc(nall + 1, 1);
+	if (extract_without_nvtx(all, nall, o->dumpdir, lack, &f.profiles,
+	    &f.no_nvtx, &f.first) != 0)
+		err_die_last();
+	paths = mem_calloc(nall + 1, sizeof(*paths));
+	for (i = 0; i < nall; i++)
+		if (!lack[i])
+			paths[n++] = all[i];
+	free(lack);
+	if (n == 0) {
+		check_dir(NULL, &f);
+		free(paths);
 		return;
 	}
 	templ = mem_path(t && *t ? t : "/tmp", "nsysjax-check.XXXXXX");
@@ -323,8 +340,9 @@ check_inputs(const char *const *paths, size_t n, struct extract_opts *o,
 		extract_here(paths, n, o, tmp);
 	extract_profiles_free(pr, np);
 	meta_dir(paths, n, o, tmp);
-	check_dir(tmp);
+	check_dir(tmp, &f);
 	tempfile_remove(tmp);
+	free(paths);
 }
 
 int

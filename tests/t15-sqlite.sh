@@ -74,7 +74,9 @@ if [ -d "$SQ" ] && [ -d "$SG" ]; then
 	done
 	# Same input, same bytes.
 	$X -f nvtx "$SQ/mfu_2gpu_before.sqlite" 2>/dev/null | cmp -s - "$T/mfu_2gpu_before.tsv" && ok || notok "not deterministic"
-	expect_error 1 "perlmutter-cloverleaf-cuda.sqlite: no NVTX_EVENTS table: profile without NVTX (record with --trace=cuda,nvtx)" \
+	# An MPI+CUDA capture without -t nvtx (no NVTX_EVENTS table, its
+	# kernels there): named as such, with the fix.
+	expect_error 1 "perlmutter-cloverleaf-cuda.sqlite: GPU work but no NVTX ranges (no NVTX_EVENTS rows): nsys ran without -t nvtx, so there are no XLA thunks or modules, no per-operation or per-module times; record with nsys profile -t cuda,nvtx" \
 	    $X -f nvtx "$SQ/perlmutter-cloverleaf-cuda.sqlite"
 	# Damaged copies of an export.
 	S=$SQ/saxpy-mpi-cuda_nsys_perlmutter0.sqlite
@@ -266,8 +268,15 @@ expect graph <<'W'
 W
 
 # Tables a profile without CUDA or NVTX trace lacks.
+# Kernels without NVTX (nsys -t cuda): no table, or an empty one.
 { echo "omit NVTX"; echo "$NEST"; } | spec nonvtx
-expect_error 1 "nonvtx.sqlite: no NVTX_EVENTS table: profile without NVTX" $X -f nvtx "$T/nonvtx.sqlite"
+expect_error 1 "nonvtx.sqlite: GPU work but no NVTX ranges (no NVTX_EVENTS rows): nsys ran without -t nvtx" $X -f nvtx "$T/nonvtx.sqlite"
+expect_error 1 "nonvtx.sqlite: GPU work but no NVTX ranges" $X -o "$T/nonvtx.d" "$T/nonvtx.sqlite"
+echo "$NEST" | grep -v '^nvtx\|^domain' | spec emptynvtx
+expect_error 1 "emptynvtx.sqlite: GPU work but no NVTX ranges (no NVTX_EVENTS rows)" $X "$T/emptynvtx.sqlite"
+# Neither NVTX nor GPU work: the table's absence is the message.
+{ echo "omit NVTX"; echo "$NEST" | grep -v '^kernel\|^memcpy\|^memset'; } | spec nothing
+expect_error 1 "nothing.sqlite: no NVTX_EVENTS table: profile without NVTX" $X -f nvtx "$T/nothing.sqlite"
 { echo "omit RUNTIME"; echo "$NEST"; } | spec nocuda
 expect_error 1 "nocuda.sqlite: no CUPTI_ACTIVITY_KIND_RUNTIME or GPU activity table: profile without CUDA trace (record with --trace=cuda,nvtx)" \
     $X -f nvtx "$T/nocuda.sqlite"

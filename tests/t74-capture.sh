@@ -28,6 +28,48 @@ if [ -f "$SQ/rank0/rank0.sqlite" ]; then
 	for p in $got; do set -- "$@" -p "$p"; done
 	"$BIN/nsysjax-fold" -o "$T/fold" "$@" -H "$T/fr/hlo.tsv" -M "$T/fr/module.tsv" -S "$T/fr/stackframes.tsv" "$T/fr/thunk.tsv" > /dev/null 2> "$T/e" && ok || notok "nsysjax-fold -p both: $(cat "$T/e")"
 	set --
+	# Collectives by their names: each thunk the dumps call communication
+	# (the same exports with dump/) is communication without them, with
+	# the dump's Collective and no sizes (unknown, empty); every other
+	# thunk, compute by its dump, is unknown (empty) without it.
+	"$X" -o "$T/frd" "$SQ/rank0" "$SQ/rank1" 2> /dev/null
+	# key (ProgramExecution, Name, ThunkExecution, Device) and the four
+	# communication columns, by name from the header.
+	comm_cols() { awk -F'\t' -v derive="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    { k = $c["ProgramExecution"] "|" $c["Name"] "|" $c["ThunkExecution"] "|" $c["Device"]
+	      v = $c["Communication"] "|" $c["Collective"] "|" $c["MessageSize"] "|" $c["CollectiveSize"]
+	      if (derive) v = ($c["Communication"] == 1) ? "1|" $c["Collective"] "||" : "|||"
+	      print k, v }' "$1" | sort; }
+	comm_cols "$T/frd/thunk.tsv" 1 > "$T/cexp"
+	comm_cols "$T/fr/thunk.tsv" 0 > "$T/cgot"
+	n=$(grep -c ' 1|' "$T/cexp")
+	[ "$n" -gt 0 ] && cmp -s "$T/cexp" "$T/cgot" && ok || notok "collectives by name: $n with dumps; $(diff "$T/cexp" "$T/cgot" | head -3)"
+	[ "$(($(wc -l < "$T/fr/communication.tsv") - 1))" -eq "$n" ] && ok || notok "communication frame without dumps: not the $n collectives"
+	# They align the clocks without dumps: the generator's planted
+	# corrections (truth.tsv), from the same instances.
+	"$BIN/nsysjax-align" -o "$T/corr" "$T/fr/communication.tsv" > /dev/null 2> "$T/e"
+	want=$(awk -F'\t' '$1 == "correction_ms.0" { a = $2 } $1 == "correction_ms.1" { b = $2 } $1 == "correction_instances" { n = $2 }
+	    END { print "0 " a " " n "|1 " b " " n "|" }' "$EX/truth.tsv")
+	got=$(awk -F'\t' 'NR > 1 { printf "%s %s %s|", $1, $2, $3 }' "$T/corr" 2> /dev/null)
+	[ "$got" = "$want" ] && ok || notok "alignment without dumps: '$got', want '$want' $(cat "$T/e")"
+	# Their times without sizes: the hidden time per collective is the
+	# one with dumps; no bandwidth (no size), and waits without one.
+	"$BIN/nsysjax-collectives" -s hidden "$T/frd/communication.tsv" > "$T/hid.want" 2> /dev/null
+	"$BIN/nsysjax-collectives" -s hidden "$T/fr/communication.tsv" > "$T/hid.got" 2> "$T/e" &&
+	    [ "$(wc -l < "$T/hid.want")" -eq 5 ] && cmp -s "$T/hid.want" "$T/hid.got" && ok || notok "hidden time without dumps: $(cat "$T/e"; diff "$T/hid.want" "$T/hid.got" | head -3)"
+	"$BIN/nsysjax-collectives" -s bandwidth "$T/fr/communication.tsv" 2> /dev/null | awk 'END { exit NR != 1 }' && ok || notok "bandwidth without sizes: not the header alone"
+	"$BIN/nsysjax-collectives" -s waits "$T/fr/communication.tsv" 2> /dev/null | awk -F'\t' 'NR > 1 && $3 != "" { bad = 1 } END { exit bad || NR < 2 }' && ok || notok "waits without sizes: a MessageSize, or no rows"
+	# The compile frame names a module without a dump by its placeholder,
+	# so the warm-up rule skips its compilation and first communicating
+	# execution as with dumps: the steady executions of jit_train_step are
+	# truth.tsv's executions less its init executions, per device.
+	"$BIN/nsysjax-warmup" -c "$T/fr/compile.tsv" --communication-from "$T/fr/communication.tsv" "$T/fr/module.tsv" > "$T/steady" 2> "$T/e"
+	want=$(awk -F'\t' '$1 == "executions.jit_train_step" { e = $2 } $1 == "init_executions.jit_train_step" { i = $2 } $1 == "devices" { d = $2 }
+	    END { print d * (e - i) " " i }' "$EX/truth.tsv")
+	got=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; m = -1; next }
+	    $c["Name"] == "jit_train_step" { n++; if (m < 0 || $c["ProgramExecution"] < m) m = $c["ProgramExecution"] }
+	    END { print n + 0 " " m }' "$T/steady")
+	[ "$got" = "$want" ] && ok || notok "steady executions without dumps: '$got', want '$want' $(cat "$T/e")"
 
 	# report.sh: complete (exit 0) without dumps, missing dumps a note.
 	sh $R -q -o "$T/out" "$T/nd/rank0.sqlite" "$T/nd/rank1.sqlite" > "$T/rep" 2> "$T/e"; rc=$?
@@ -149,11 +191,25 @@ if [ -d "$EX/rank0" ]; then
 	has_line "processes missing: collectives span $(awk -F'\t' '$1 == "devices" { print $2 }' "$EX/truth.tsv") devices but the profiles hold 1" "$T/ck" &&
 	    ok || notok "one process: '$(cat "$T/ck")'"
 fi
+# nocoll IN OUT: a copy of export IN whose collectives' thunks are named
+# as no XLA collective (hlo_op=x_all_gather_start, ...): without dumps,
+# nothing says they are collectives.
+nocoll() {
+	cp "$1" "$2" && sqlite3 "$2" "UPDATE StringIds SET value = replace(replace(value, 'hlo_op=all-', 'hlo_op=x_all_'), 'hlo_op=reduce-scatter', 'hlo_op=x_reduce_scatter');"
+}
 if [ -f "$T/nd/rank0.sqlite" ]; then
-	# No dumps at all (and so no collectives known to align on).
+	# No dumps at all: the collectives their names reveal align the
+	# clocks, so that is no finding.
 	$C "$T/nd/rank0.sqlite" "$T/nd/rank1.sqlite" > "$T/ck" 2> /dev/null
 	has_line "no HLO dumps for all 2 of 2 modules (jit_init, jit_train_step)" "$T/ck" && has_line "xla_dump_to" "$T/ck" && ok || notok "no dumps: '$(cat "$T/ck")'"
-	has_line "no collectives to align clocks: the 2 devices'" "$T/ck" && ok || notok "no collectives: '$(cat "$T/ck")'"
+	! has_line "no collectives to align clocks" "$T/ck" && ok || notok "no dumps, collectives by name: '$(cat "$T/ck")'"
+	# ... unless their names are not XLA's collectives'.
+	if need sqlite3; then
+		mkdir -p "$T/nc"
+		nocoll "$T/nd/rank0.sqlite" "$T/nc/rank0.sqlite" && nocoll "$T/nd/rank1.sqlite" "$T/nc/rank1.sqlite"
+		$C "$T/nc/rank0.sqlite" "$T/nc/rank1.sqlite" > "$T/ck" 2> /dev/null
+		has_line "no collectives to align clocks: the 2 devices'" "$T/ck" && ok || notok "no collectives: '$(cat "$T/ck")'"
+	fi
 	# The report says so at its top, once.
 	[ "$(head -n 1 "$T/out/report.txt")" = "What this capture cannot show (nsysjax-extract --check)" ] &&
 	    [ "$(grep -c 'no HLO dumps for' "$T/out/report.txt")" -eq 1 ] && grep -q '<li>no HLO dumps for' "$T/out/report.html" &&
@@ -209,6 +265,30 @@ if [ -x "$MK" ]; then
 else
 	skip "no mkexport ($MK)"
 fi
+if [ -x "$MK" ]; then
+	# No NVTX (nsys -t cuda): a launch and its kernel, no NVTX_EVENTS
+	# table; extraction refuses it, the check names it first, with the
+	# fix, and checks the other inputs as they are.
+	printf 'thread 0x1000064000064 main\ncall 0x1000064000064 300 310 1 0\nkernel 2000 2100 1 0x1000064000000 0 7 -\nomit NVTX\n' |
+	    "$MK" spec - "$T/nonvtx.sqlite" || notok "mkexport nonvtx"
+	$C "$T/nonvtx.sqlite" > "$T/ck" 2> "$T/e"; rc=$?
+	[ $rc -eq 0 ] && [ "$(wc -l < "$T/ck")" -eq 1 ] &&
+	    has_line "^1. no NVTX: all 1 of 1 profiles ($T/nonvtx.sqlite) hold GPU work but no NVTX ranges (nsys ran without -t nvtx): no thunks and no XLA modules, so no per-operation or per-module times. Fix: nsys profile -t cuda,nvtx" "$T/ck" &&
+	    ok || notok "no NVTX: exit $rc, '$(cat "$T/ck" "$T/e")'"
+	expect_error 1 "nonvtx.sqlite: GPU work but no NVTX ranges (no NVTX_EVENTS rows): nsys ran without -t nvtx, so there are no XLA thunks or modules" "$X" -o "$T/nonvtx.d" "$T/nonvtx.sqlite"
+	if [ -f "$T/nd/rank0.sqlite" ]; then
+		$C "$T/nonvtx.sqlite" "$T/nd/rank0.sqlite" "$T/nd/rank1.sqlite" > "$T/ck" 2> /dev/null
+		has_line "^1. no NVTX: 1 of 3 profiles" "$T/ck" && has_line "^2. no HLO dumps for all 2 of 2 modules" "$T/ck" &&
+		    ok || notok "no NVTX beside others: '$(cat "$T/ck")'"
+	fi
+fi
+# A real capture without -t nvtx (an MPI+CUDA code: kernels, no
+# NVTX_EVENTS table, as sqlite3 says).
+S=$SHARED/data/nsys-sqlite/perlmutter-cloverleaf-cuda.sqlite
+if [ -f "$S" ] && need sqlite3; then
+	[ "$(sqlite3 "$S" "SELECT count(*) FROM sqlite_master WHERE name = 'NVTX_EVENTS'; SELECT count(*) > 0 FROM CUPTI_ACTIVITY_KIND_KERNEL;" | tr '\n' ' ')" = "0 1 " ] &&
+	    $C "$S" | has_line "^1. no NVTX: all 1 of 1 profiles" - && ok || notok "perlmutter export: no NVTX not named"
+fi
 # Frames made by hand (the check reads frames: what no generator writes).
 # Command buffers in warm-up only: module P's command buffer runs in its
 # execution 0, which the warm-up rule drops (the run has communication:
@@ -239,11 +319,13 @@ if [ -f "$T/nd/rank0.sqlite" ] && need sqlite3; then
 	"$X" -f meta "$T/gb.sqlite" > "$T/gb.tsv" 2> /dev/null
 	v=$(awk -F'\t' '$2 == "Nsys" { print $3 "|" $4 } $2 == "Cpu" { c = $3 } END { print c }' "$T/gb.tsv" | tr '\n' '|')
 	[ "$v" = "2026.3.1|TARGET_INFO_SYSTEM_ENV|aarch64, 72 cores|" ] && ok || notok "Grace metadata: '$v'"
-	# Two hosts, no collectives known (no dumps): each host's own clock.
-	cp "$T/nd/rank1.sqlite" "$T/gb1.sqlite"
+	# Two hosts, no collectives known (no dumps, names of none): each
+	# host's own clock.
+	nocoll "$T/gb.sqlite" "$T/gb0.sqlite"
+	nocoll "$T/nd/rank1.sqlite" "$T/gb1.sqlite"
 	sqlite3 "$T/gb1.sqlite" "CREATE TABLE IF NOT EXISTS TARGET_INFO_SYSTEM_ENV (globalVid INTEGER, devStateName TEXT NOT NULL, name TEXT NOT NULL, nameEnum INTEGER NOT NULL, value TEXT NOT NULL);
 	    INSERT INTO TARGET_INFO_SYSTEM_ENV VALUES (0, 'x', 'Hostname', 0, 'gb200-n2');"
-	$C "$T/gb.sqlite" "$T/gb1.sqlite" > "$T/ck" 2> /dev/null
+	$C "$T/gb0.sqlite" "$T/gb1.sqlite" > "$T/ck" 2> /dev/null
 	has_line "no collectives to align clocks: the 2 devices on 2 hosts keep each host's own clock" "$T/ck" && ok || notok "two hosts: '$(cat "$T/ck")'"
 fi
 done_testing t74-capture

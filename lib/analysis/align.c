@@ -122,7 +122,7 @@ align_est_add(struct align_est *e, const char *key, size_t keylen,
 	struct crow *c;
 	size_t id;
 
-	if (size < 1 || size > INT32_MAX)
+	if (size < 0 || size > INT32_MAX)
 		return err_fail("CollectiveSize %" PRId64 " out of range", size);
 	if (beyond(end_ns, 3 * ALIGN_MAX_NS))
 		return err_fail("end time %" PRId64 " ns out of range", end_ns);
@@ -138,6 +138,14 @@ align_est_add(struct align_est *e, const char *key, size_t keylen,
 	return 0;
 }
 
+/* Row I's CollectiveSize; an unknown one (0) counts as every device of
+ * the collectives (align_est_add). */
+static int64_t
+size_of(const struct align_est *e, size_t i)
+{
+	return e->rows[i].size ? e->rows[i].size : (int64_t)e->devs.n;
+}
+
 /* Why the rows cannot be aligned (the reference's own refusals first),
  * or 0 when they can: then *MAX is the largest CollectiveSize. */
 static int
@@ -147,8 +155,8 @@ refuse(const struct align_est *e, int64_t *max, char *why, size_t len)
 
 	*max = 0;
 	for (i = 0; i < e->n; i++)
-		if (e->rows[i].size > *max)
-			*max = e->rows[i].size;
+		if (size_of(e, i) > *max)
+			*max = size_of(e, i);
 	if (e->n == 0)
 		snprintf(why, len, "no collectives: nothing to align");
 	else if (e->devs.n == 1)
@@ -176,7 +184,7 @@ group(const struct align_est *e, int64_t max, size_t **start, size_t **order)
 
 	s = mem_calloc(ni + 1, sizeof(*s));
 	for (i = 0; i < e->n; i++)
-		if (e->rows[i].size == max)
+		if (size_of(e, i) == max)
 			s[e->rows[i].inst + 1]++;
 	for (i = 0; i < ni; i++)
 		s[i + 1] += s[i];
@@ -184,7 +192,7 @@ group(const struct align_est *e, int64_t max, size_t **start, size_t **order)
 	fill = mem_calloc(ni + 1, sizeof(*fill));
 	memcpy(fill, s, ni * sizeof(*fill));
 	for (i = 0; i < e->n; i++)
-		if (e->rows[i].size == max)
+		if (size_of(e, i) == max)
 			o[fill[e->rows[i].inst]++] = i;
 	free(fill);
 	*start = s;
@@ -535,7 +543,7 @@ struct align_run {
 	struct filter *f;
 	char **names;		/* the header, for writing */
 	size_t ncols;
-	long cstart, cdev, cdur, chid, csize, ccomm, ckey[4];
+	long cstart, cdev, cdur, chid, csize, ccomm, ccoll, ckey[4];
 	enum { RUN_STREAM, RUN_SPOOL } mode;
 	char why[512];
 	int declined;
@@ -641,6 +649,7 @@ estimate_cols(struct align_run *r, const struct tsv_reader *rd)
 	    (r->chid = tsv_require(rd, "ProjDurHiddenMs")) < 0)
 		return -1;
 	r->ccomm = tsv_col(rd, "Communication");
+	r->ccoll = tsv_col(rd, "Collective");
 	return 0;
 }
 
@@ -723,8 +732,13 @@ is_collective(struct align_run *r, struct tsv_reader *rd, int64_t *size)
 		return 0;
 	if ((rc = tsv_get_i64(rd, (size_t)r->csize, size, 1)) < 0)
 		return -1;
-	if (rc == 1)
-		return 0;	/* size unknown: cannot tell what it joins */
+	if (rc == 1) {
+		/* Named but not measured (a module without a dump: the
+		 * Collective its name gives, no size): joins every device it
+		 * is seen on (align_est_add).  Neither: no facts at all. */
+		*size = 0;
+		return r->ccoll >= 0 && *tsv_field(rd, (size_t)r->ccoll) != '\0';
+	}
 	if (*size < 1 || *size > INT32_MAX)
 		return bad(rd, r->csize, "not a positive integer");
 	return 1;

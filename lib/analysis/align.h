@@ -12,6 +12,14 @@
  *  - Only collectives of the largest CollectiveSize are used, and the
  *    number of devices in the collectives must equal that size
  *    (reference: it asserts so; we decline instead).
+ *  - A collective known by its name only (a module without an HLO dump:
+ *    Communication 1, a Collective, CollectiveSize empty) is taken to
+ *    span every device of the collectives (ours: its replica groups are
+ *    in the dump alone); the completeness rule below then keeps only its
+ *    instances seen once on each device.  A collective over subgroups of
+ *    the devices is seen on all of them too and would be taken as one
+ *    over all: without dumps, alignment assumes the run's named
+ *    collectives span every device.
  *  - An instance is (ProgramId, ProgramExecution, Name, ThunkExecution)
  *    (reference: its groupby).  Only complete instances are used: exactly
  *    CollectiveSize rows on distinct devices (ours: the
@@ -81,9 +89,10 @@ void align_est_free(struct align_est *e);
 /*
  * Add one collective row: KEY[0..KEYLEN) identifies its instance (any
  * bytes; the driver joins the four instance columns with TABs), DEVICE
- * the device, SIZE its CollectiveSize (>= 1), END_NS its end time in ns
+ * the device, SIZE its CollectiveSize (>= 1; 0 when unknown: counted as
+ * the number of devices among all rows added), END_NS its end time in ns
  * (start + exposed + hidden duration).  Returns 0, or -1 with an err
- * message for SIZE < 1 or |END_NS| > 3 * ALIGN_MAX_NS.
+ * message for SIZE < 0 or |END_NS| > 3 * ALIGN_MAX_NS.
  */
 int align_est_add(struct align_est *e, const char *key, size_t keylen,
     int64_t device, int64_t size, int64_t end_ns);
@@ -156,7 +165,9 @@ void align_run_free(struct align_run *r);
  * ProgramId, ProgramExecution, Name, ThunkExecution, ProjDurMs,
  * ProjDurHiddenMs, and Communication when present (thunk frame: only
  * rows with Communication 1 are collectives; without the column every row
- * is).  Without ProjStartMs, or without CollectiveSize (module frame),
+ * is), and Collective when present: a collective with an empty
+ * CollectiveSize is used, of unknown size, only when its Collective is
+ * not empty (named, not measured), else skipped.  Without ProjStartMs, or without CollectiveSize (module frame),
  * nothing is read yet: align_declined says why and align_write passes the
  * rows through.  Returns 0 (aligned or declined), or -1 with an err
  * message naming input, line and column.

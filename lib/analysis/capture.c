@@ -43,6 +43,7 @@ struct check {
 	double total;		/* all thunk time, ms */
 	int64_t maxcoll;
 	int comm;
+	const struct capture_facts *facts;	/* or NULL */
 };
 
 static int
@@ -347,19 +348,26 @@ host(struct check *k, const char *v)
 		strtab_intern(&k->hosts, v, strlen(v), NULL);
 }
 
-static int
-say(FILE *out, size_t *n, const char *fmt, ...) ERR_PRINTF(3, 4);
+/* ---- the findings: one row each ---- */
 
-static int
-say(FILE *out, size_t *n, const char *fmt, ...)
+/* What a test found: the finding with the capture's numbers, and the
+ * consequence when it holds numbers too (else the row's). */
+struct found {
+	char what[384];
+	char why[384];
+};
+
+static void
+put(char *buf, size_t cap, const char *fmt, ...) ERR_PRINTF(3, 4);
+
+static void
+put(char *buf, size_t cap, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(out, "%zu. ", ++*n);
 	va_start(ap, fmt);
-	vfprintf(out, fmt, ap);
+	vsnprintf(buf, cap, fmt, ap);
 	va_end(ap);
-	return fputc('\n', out) == EOF ? -1 : 0;
 }
 
 /* "a, b, c" of up to 3 module names of programs matching WANT. */
@@ -385,96 +393,126 @@ some_names(const struct check *k, int (*want)(const struct prog *),
 static int want_missing(const struct prog *p) { return p->missing; }
 static int want_cut(const struct prog *p) { return p->ncut > 0; }
 
-/* The findings 1-4 (capture.h). */
-static void
-findings_a(const struct check *k, FILE *out, size_t *n)
+static int
+t_nonvtx(const struct check *k, struct found *f)
 {
-	char names[256];
-	size_t i, nmiss = 0, nall = 0, nbuf = 0, common = 0, all;
-	double own = 0;
+	const struct capture_facts *x = k->facts;
 
-	if (k->maxcoll > 0 && (size_t)k->maxcoll > k->ndev)
-		say(out, n, "processes missing: collectives span %lld devices "
-		    "but the profiles hold %zu: the missing processes' time, "
-		    "waits and stragglers are not seen, and clocks align "
-		    "only among those present. Fix: give the profile of "
-		    "every process of the run (nsys-jax writes one per "
-		    "process)", (long long)k->maxcoll, k->ndev);
-	if (k->gpus.n > 1)
-		say(out, n, "mixed runs: the profiles come from %zu GPU models "
-		    "(%.60s, %.60s%s): one report of them mixes two runs. "
-		    "Fix: report each run by itself and compare them with "
-		    "pipelines/diff.sh", k->gpus.n, strtab_get(&k->gpus, 0),
-		    strtab_get(&k->gpus, 1), k->gpus.n > 2 ? ", ..." : "");
-	/* Every device runs a module of the step once at execution 0; two
-	 * runs' profiles may number their devices and processes alike: the
-	 * largest of the devices, the processes and the profiles. */
-	all = k->ndev > k->nproc ? k->ndev : k->nproc;
+	if (x == NULL || x->no_nvtx == 0)
+		return 0;
+	put(f->what, sizeof(f->what), "no NVTX: %s%zu of %zu profiles (%.60s%s) "
+	    "hold GPU work but no NVTX ranges (nsys ran without -t nvtx)",
+	    x->no_nvtx == x->profiles ? "all " : "", x->no_nvtx, x->profiles,
+	    x->first, x->no_nvtx > 1 ? ", ..." : "");
+	return 1;
+}
+
+static int
+t_missing(const struct check *k, struct found *f)
+{
+	if (k->maxcoll <= 0 || (size_t)k->maxcoll <= k->ndev)
+		return 0;
+	put(f->what, sizeof(f->what), "processes missing: collectives span "
+	    "%lld devices but the profiles hold %zu", (long long)k->maxcoll,
+	    k->ndev);
+	return 1;
+}
+
+static int
+t_gpus(const struct check *k, struct found *f)
+{
+	if (k->gpus.n <= 1)
+		return 0;
+	put(f->what, sizeof(f->what), "mixed runs: the profiles come from %zu "
+	    "GPU models (%.60s, %.60s%s)", k->gpus.n, strtab_get(&k->gpus, 0),
+	    strtab_get(&k->gpus, 1), k->gpus.n > 2 ? ", ..." : "");
+	return 1;
+}
+
+/* Every device runs a module of the step once at execution 0; two runs'
+ * profiles may number their devices and processes alike: the largest of
+ * the devices, the processes and the profiles. */
+static int
+t_programs(const struct check *k, struct found *f)
+{
+	size_t i, common = 0, all = k->ndev > k->nproc ? k->ndev : k->nproc;
+
 	if (k->nprofile > all)
 		all = k->nprofile;
 	for (i = 0; i < k->progs.n; i++)
 		if (k->p[i].ndev0 >= all)
 			common++;
-	if (all > 1 && k->names.n > 0 && common == 0)
-		say(out, n, "mixed runs: no module ran in all %zu processes "
-		    "and devices: the profiles are of different programs, "
-		    "whose times and clocks do not compare. Fix: report each "
-		    "run by itself and compare them with pipelines/diff.sh",
-		    all);
+	if (all <= 1 || k->names.n == 0 || common > 0)
+		return 0;
+	put(f->what, sizeof(f->what), "mixed runs: no module ran in all %zu "
+	    "processes and devices", all);
+	return 1;
+}
+
+static int
+t_dumps(const struct check *k, struct found *f)
+{
+	char names[256];
+	size_t i, nmiss = 0, nall = 0;
+
 	for (i = 0; i < k->progs.n; i++) {
 		nmiss += k->p[i].missing;
 		nall += strcmp(strtab_get(&k->progs, i), "unknown") != 0;
 	}
+	if (nmiss == 0)
+		return 0;
 	some_names(k, want_missing, names, sizeof(names));
-	if (nmiss > 0)
-		say(out, n, "no HLO dumps for %s%zu of %zu modules (%s): no "
-		    "flame graphs by source, no costs (roofline, PGLE), no "
-		    "heap, no collective sizes or groups for them. Fix: run "
-		    "with XLA_FLAGS='--xla_dump_to=DIR --xla_dump_hlo_as_proto' "
-		    "and a cold JAX compilation cache "
-		    "(JAX_ENABLE_COMPILATION_CACHE=false, or an empty cache "
-		    "directory: a cached module is not compiled, so not "
-		    "dumped), then give the dumps (dump/ beside each export, "
-		    "or nsysjax-extract -d DIR, report.sh -X -d -X DIR)",
-		    nmiss == nall ? "all " : "", nmiss, nall, names);
+	put(f->what, sizeof(f->what), "no HLO dumps for %s%zu of %zu modules "
+	    "(%s)", nmiss == nall ? "all " : "", nmiss, nall, names);
+	return 1;
+}
+
+static int
+t_graphs(const struct check *k, struct found *f)
+{
+	size_t i, nbuf = 0;
+	double own = 0;
+
 	for (i = 0; i < k->bufs.n; i++)
 		if (!k->bufopen[i] && k->bufown[i] > 0 && !k->bufnohlo[i]) {
 			nbuf++;
 			own += k->bufown[i];
 		}
-	if (nbuf > 0)
-		say(out, n, "CUDA graphs traced per graph: no per-operation "
-		    "time inside %zu command buffer%s holding %.1f%% of GPU "
-		    "time. Fix: nsys profile --cuda-graph-trace=node "
-		    "(nsysjax-profile sets it)", nbuf, nbuf == 1 ? "" : "s",
-		    k->total > 0 ? 100 * own / k->total : 0.0);
+	if (nbuf == 0)
+		return 0;
+	put(f->what, sizeof(f->what), "CUDA graphs traced per graph");
+	put(f->why, sizeof(f->why), "no per-operation time inside %zu command "
+	    "buffer%s holding %.1f%% of GPU time", nbuf, nbuf == 1 ? "" : "s",
+	    k->total > 0 ? 100 * own / k->total : 0.0);
+	return 1;
 }
 
-/* The findings 5-8 (capture.h). */
-static void
-findings_b(const struct check *k, FILE *out, size_t *n)
+static int
+t_nocoll(const struct check *k, struct found *f)
 {
-	char names[256];
-	size_t i, split = 0, warm = 0, cut = 0, *part;
-	int64_t skip;
+	if (k->ndev <= 1 || k->comm)
+		return 0;
+	put(f->what, sizeof(f->what), "no collectives to align clocks");
+	if (k->hosts.n > 1)
+		put(f->why, sizeof(f->why), "the %zu devices on %zu hosts keep "
+		    "each host's own clock, so waits, skews and the critical "
+		    "path across devices are not measured", k->ndev, k->hosts.n);
+	else
+		put(f->why, sizeof(f->why), "the %zu devices' timelines keep "
+		    "their own clocks, so waits, skews and the critical path "
+		    "across devices are not measured", k->ndev);
+	return 1;
+}
 
-	if (k->ndev > 1 && !k->comm && k->hosts.n > 1)
-		say(out, n, "no collectives to align clocks: the %zu devices "
-		    "on %zu hosts keep each host's own clock, so waits, skews "
-		    "and the critical path across devices are not measured. "
-		    "Fix: capture steps that run collectives on every device "
-		    "(with HLO dumps, which say which thunks are collectives)",
-		    k->ndev, k->hosts.n);
-	else if (k->ndev > 1 && !k->comm)
-		say(out, n, "no collectives to align clocks: the %zu devices' "
-		    "timelines keep their own clocks, so waits, skews and the "
-		    "critical path across devices are not measured. Fix: "
-		    "capture steps that run collectives on every device (with "
-		    "HLO dumps, which say which thunks are collectives)",
-		    k->ndev);
-	/* A name whose programs split the devices among them: two or more
-	 * of its fingerprints each ran on only some devices (one program
-	 * of several shapes runs on all). */
+/* A name whose programs split the devices among them: two or more of its
+ * fingerprints each ran on only some devices (one program of several
+ * shapes runs on all). */
+static int
+t_split(const struct check *k, struct found *f)
+{
+	char names[64];
+	size_t i, split = 0, *part;
+
 	part = mem_calloc(k->names.n ? k->names.n : 1, sizeof(*part));
 	for (i = 0; i < k->progs.n; i++)
 		if (k->nprog[k->p[i].name] > 1 && !k->p[i].missing &&
@@ -483,41 +521,121 @@ findings_b(const struct check *k, FILE *out, size_t *n)
 			snprintf(names, sizeof(names), "%.60s",
 			    strtab_get(&k->names, k->p[i].name));
 	free(part);
-	if (split > 0)
-		say(out, n, "processes compiled the step differently: %zu "
-		    "module%s (%s%s) with several fingerprints: their kernels "
-		    "differ between processes (autotuning), so their times do "
-		    "not compare and stragglers may be compilation. Fix: "
-		    "autotune once and share it: XLA_FLAGS="
-		    "--xla_gpu_dump_autotune_results_to=FILE on one process, "
-		    "--xla_gpu_load_autotune_results_from=FILE on all",
-		    split, split == 1 ? "" : "s", names, split > 1 ? ", ..." : "");
-	for (i = 0; i < k->progs.n; i++) {
-		skip = k->p[i].compiled + k->comm;
-		if (k->p[i].cmdbuf && k->p[i].cbmax < skip) {
-			if (warm++ == 0)
-				snprintf(names, sizeof(names), "%.60s",
-				    strtab_get(&k->names, k->p[i].name));
-		}
+	if (split == 0)
+		return 0;
+	put(f->what, sizeof(f->what), "processes compiled the step "
+	    "differently: %zu module%s (%s%s) with several fingerprints", split,
+	    split == 1 ? "" : "s", names, split > 1 ? ", ..." : "");
+	return 1;
+}
+
+static int
+t_warmup(const struct check *k, struct found *f)
+{
+	char names[64];
+	size_t i, warm = 0;
+
+	for (i = 0; i < k->progs.n; i++)
+		if (k->p[i].cmdbuf &&
+		    k->p[i].cbmax < k->p[i].compiled + k->comm && warm++ == 0)
+			snprintf(names, sizeof(names), "%.60s",
+			    strtab_get(&k->names, k->p[i].name));
+	if (warm == 0)
+		return 0;
+	put(f->what, sizeof(f->what), "command buffers in warm-up executions "
+	    "only: %zu module%s (%s%s) ran its command buffers only in "
+	    "executions the warm-up rule leaves out", warm, warm == 1 ? "" :
+	    "s", names, warm > 1 ? ", ..." : "");
+	return 1;
+}
+
+static int
+t_cut(const struct check *k, struct found *f)
+{
+	char names[256];
+	size_t i, cut = 0;
+
+	for (i = 0; i < k->progs.n; i++)
 		cut += k->p[i].ncut;
-	}
-	if (warm > 0)
-		say(out, n, "command buffers in warm-up executions only: %zu "
-		    "module%s (%s%s) ran its command buffers only in "
-		    "executions the warm-up rule leaves out: the steady state "
-		    "has none of their graph replays. Fix: capture more steps "
-		    "(a later, longer window: nsys --capture-range, --delay, "
-		    "--duration)", warm, warm == 1 ? "" : "s", names,
-		    warm > 1 ? ", ..." : "");
+	if (cut == 0)
+		return 0;
 	some_names(k, want_cut, names, sizeof(names));
-	if (cut > 0)
-		say(out, n, "the capture window cuts steps: %zu first or last "
-		    "module execution%s (%s) with fewer thunks than the "
-		    "module's others: partial executions distort times and "
-		    "variability. Fix: start and stop the capture between "
-		    "steps (nsys --capture-range=cudaProfilerApi around whole "
-		    "steps), or leave those executions out (report.sh "
-		    "--skip)", cut, cut == 1 ? "" : "s", names);
+	put(f->what, sizeof(f->what), "the capture window cuts steps: %zu "
+	    "first or last module execution%s (%s) with fewer thunks than the "
+	    "module's others", cut, cut == 1 ? "" : "s", names);
+	return 1;
+}
+
+static const char fix_mixed[] = "report each run by itself and compare "
+    "them with pipelines/diff.sh";
+
+/* The findings, one row each, in rank order (capture.h): the id names
+ * the row in the code only; the consequence is the row's unless the test
+ * gives one with the capture's numbers (found.why). */
+static const struct finding_row {
+	const char *id;
+	int rank;
+	int (*test)(const struct check *, struct found *);
+	const char *consequence;
+	const char *fix;
+} findings[] = {
+	{ "no-nvtx", 0, t_nonvtx, "no thunks and no XLA modules, so no "
+	    "per-operation or per-module times",
+	    "nsys profile -t cuda,nvtx ... (nsys-jax and nsysjax-profile set "
+	    "it)" },
+	{ "processes-missing", 1, t_missing, "the missing processes' time, "
+	    "waits and stragglers are not seen, and clocks align only among "
+	    "those present", "give the profile of every process of the run "
+	    "(nsys-jax writes one per process)" },
+	{ "mixed-gpus", 2, t_gpus, "one report of them mixes two runs",
+	    fix_mixed },
+	{ "mixed-programs", 2, t_programs, "the profiles are of different "
+	    "programs, whose times and clocks do not compare", fix_mixed },
+	{ "no-dumps", 3, t_dumps, "no flame graphs by source, no costs "
+	    "(roofline, PGLE), no heap, no collective sizes or groups for them",
+	    "run with XLA_FLAGS='--xla_dump_to=DIR --xla_dump_hlo_as_proto' and "
+	    "a cold JAX compilation cache (JAX_ENABLE_COMPILATION_CACHE=false, "
+	    "or an empty cache directory: a cached module is not compiled, so "
+	    "not dumped), then give the dumps (dump/ beside each export, or "
+	    "nsysjax-extract -d DIR, report.sh -X -d -X DIR)" },
+	{ "graph-trace", 4, t_graphs, NULL, "nsys profile "
+	    "--cuda-graph-trace=node (nsysjax-profile sets it)" },
+	{ "no-collectives", 5, t_nocoll, NULL, "capture steps that run "
+	    "collectives on every device (HLO dumps say which thunks are "
+	    "collectives; without them, only thunks named as XLA collectives, "
+	    "all-reduce-start.3 say, are known)" },
+	{ "compiled-differently", 6, t_split, "their kernels differ between "
+	    "processes (autotuning), so their times do not compare and "
+	    "stragglers may be compilation", "autotune once and share it: "
+	    "XLA_FLAGS=--xla_gpu_dump_autotune_results_to=FILE on one process, "
+	    "--xla_gpu_load_autotune_results_from=FILE on all" },
+	{ "warm-up-only", 7, t_warmup, "the steady state has none of their "
+	    "graph replays", "capture more steps (a later, longer window: nsys "
+	    "--capture-range, --delay, --duration)" },
+	{ "cut-steps", 8, t_cut, "partial executions distort times and "
+	    "variability", "start and stop the capture between steps (nsys "
+	    "--capture-range=cudaProfilerApi around whole steps), or leave "
+	    "those executions out (report.sh --skip)" },
+};
+
+/* Each row's test in rank order (the table is in that order), a line
+ * "N. WHAT: CONSEQUENCE. Fix: FIX" per finding. */
+static int
+write_findings(const struct check *k, FILE *out, size_t *n)
+{
+	size_t i;
+	struct found f;
+
+	for (i = 0; i < sizeof(findings) / sizeof(findings[0]); i++) {
+		f.what[0] = f.why[0] = '\0';
+		if (!findings[i].test(k, &f))
+			continue;
+		if (fprintf(out, "%zu. %s: %s. Fix: %s\n", ++*n, f.what,
+		    f.why[0] ? f.why : findings[i].consequence,
+		    findings[i].fix) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 static void
@@ -538,14 +656,17 @@ check_free(struct check *k)
 }
 
 int
-capture_check(const char *dir, FILE *out, const char *outname,
-    size_t *nfound)
+capture_check(const char *dir, const struct capture_facts *facts,
+    FILE *out, const char *outname, size_t *nfound)
 {
 	struct check k;
-	int rc;
+	int rc = 0;
 
 	memset(&k, 0, sizeof(k));
+	k.facts = facts;
 	*nfound = 0;
+	if (dir == NULL)
+		goto write;	/* no frames: the facts alone */
 	rc = read_modules(&k, dir, 0);
 	if (rc == 0)
 		rc = read_modules(&k, dir, 1);
@@ -558,10 +679,10 @@ capture_check(const char *dir, FILE *out, const char *outname,
 		rc = read_column(&k, dir, "meta", "Value", "GpuName", gpu);
 	if (rc == 0)
 		rc = read_column(&k, dir, "meta", "Value", "Hostname", host);
+write:
 	if (rc == 0) {
-		findings_a(&k, out, nfound);
-		findings_b(&k, out, nfound);
-		if (fflush(out) != 0 || ferror(out))
+		if (write_findings(&k, out, nfound) != 0 || fflush(out) != 0 ||
+		    ferror(out))
 			rc = err_fail("%s: write error: %s", outname,
 			    strerror(errno));
 	}

@@ -4,7 +4,10 @@
  * most serious first, each line a finding, its consequence and the exact
  * fix.  An empty list when the capture lacks nothing this checks.
  *
- * The checks, in rank order (the frames each reads):
+ * The checks, in rank order (the frames each reads), each a row of the
+ * table of findings (capture.c):
+ *  0. no NVTX: profiles with GPU work and no NVTX ranges (capture_facts:
+ *     no frames show them);
  *  1. processes missing: a collective's CollectiveSize (thunk.tsv) is
  *     more than the devices the frames hold;
  *  2. mixed runs: profiles of different GPU models (meta.tsv GpuName),
@@ -16,7 +19,8 @@
  *     CommandBuffer = Name) of buffers no inner row opened, with their
  *     share of all thunk time (ProjDurMs);
  *  5. no collectives to align clocks: several devices and no row with
- *     Communication 1;
+ *     Communication 1 (with a dump, its collectives; without, the thunks
+ *     named as XLA collectives);
  *  6. processes that compiled the step differently: one module Name with
  *     several ProgramIds (fingerprints; the autotuner choosing other
  *     kernels on some processes);
@@ -36,13 +40,24 @@
 #include <stdio.h>
 
 /*
+ * What the extraction knows that no frame holds: NO_NVTX of the PROFILES
+ * profiles given (FIRST the name of the first) hold GPU operations but no
+ * NVTX range, so they gave no rows (extract_without_nvtx).
+ */
+struct capture_facts {
+	size_t no_nvtx, profiles;
+	const char *first;
+};
+
+/*
  * Check the frames in directory DIR (thunk.tsv and module.tsv required;
- * communication.tsv, compile.tsv and meta.tsv read when there) and write
- * the list to OUT (named OUTNAME in messages), one line per finding:
- * "N. FINDING: CONSEQUENCE. Fix: FIX.".  *NFOUND is the number of lines.
+ * communication.tsv, compile.tsv and meta.tsv read when there; DIR NULL:
+ * none, FACTS alone) and FACTS (NULL: none) and write the list to OUT
+ * (named OUTNAME in messages), one line per finding:
+ * "N. FINDING: CONSEQUENCE. Fix: FIX".  *NFOUND is the number of lines.
  * Returns 0, or -1 with an err message naming the frame and line.
  */
-int capture_check(const char *dir, FILE *out, const char *outname,
-    size_t *nfound);
+int capture_check(const char *dir, const struct capture_facts *facts,
+    FILE *out, const char *outname, size_t *nfound);
 
 #endif

@@ -375,7 +375,10 @@ coll_summary_waits(const struct coll_summary *s, struct tsv_writer *w)
 
 		tsv_str(w, strtab_get(&s->colls, x->coll));
 		tsv_ms(w, x->hi - x->lo);
-		tsv_i64(w, x->bytes);
+		if (x->bytes < 0)
+			tsv_empty(w);	/* unknown: read_row */
+		else
+			tsv_i64(w, x->bytes);
 		rc = tsv_eor(w);
 	}
 	free(order);
@@ -426,12 +429,21 @@ read_row(struct tsv_reader *r, const long *col, struct crow *c)
 		return -1;
 	if (!comm)
 		return 1;
-	if (tsv_get_i64(r, (size_t)col[K_SIZE], &c->bytes, 0) != 0 ||
-	    tsv_get_i64(r, (size_t)col[K_N], &c->n, 0) != 0 ||
+	if ((rc = tsv_get_i64(r, (size_t)col[K_SIZE], &c->bytes, 1)) < 0 ||
+	    (rc |= tsv_get_i64(r, (size_t)col[K_N], &c->n, 1)) < 0 ||
 	    tsv_get_ms(r, (size_t)col[K_DUR], &c->dur, 0) != 0 ||
 	    tsv_get_ms(r, (size_t)col[K_HID], &c->hidden, 0) != 0)
 		return -1;
 	c->coll = tsv_field(r, (size_t)col[K_COLL]);
+	if (rc == 1 && *c->coll == '\0')
+		return err_fail("%s:%ld: a collective without MessageSize, "
+		    "CollectiveSize or Collective", tsv_name(r), tsv_lineno(r));
+	if (rc == 1) {
+		/* A collective known by its name only (no HLO dump): no
+		 * size, so no bandwidth; its times still count. */
+		c->bytes = -1;
+		return 0;
+	}
 	rc = coll_bandwidth(c->coll, c->n, c->bytes, c->dur, c->hidden,
 	    &c->alg, &c->bus);
 	if (rc < 0)

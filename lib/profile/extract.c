@@ -314,18 +314,28 @@ intern(struct extract *x, const char *s)
  * (the reference's rule), which the '-' after it keeps distinct for every
  * program_id below 10^10 ("p186-missing-hlo", "p190-missing-hlo"). */
 static const char *
-missing_program(struct extract *x, const struct frames_module *m)
+placeholder(struct extract *x, int64_t program_id)
 {
 	char buf[64];
-	size_t i;
 
-	snprintf(buf, sizeof(buf), "p%lld-missing-hlo", (long long)m->program_id);
-	if ((i = strtab_find(&x->strings, buf, strlen(buf))) != STRTAB_NONE)
-		return strtab_get(&x->strings, i);
-	err_note(&x->warnings, "%s: no HLO dump for module %s (program_id %lld); its thunks "
-	    "have ProgramId %s and no Communication value",
-	    x->in.p[m->profile].path, m->name, (long long)m->program_id, buf);
+	snprintf(buf, sizeof(buf), "p%lld-missing-hlo", (long long)program_id);
 	return intern(x, buf);
+}
+
+static const char *
+missing_program(struct extract *x, const struct frames_module *m)
+{
+	const char *id = placeholder(x, m->program_id);
+	int added;
+
+	strtab_intern(&x->missing, id, strlen(id), &added);
+	if (!added)
+		return id;
+	err_note(&x->warnings, "%s: no HLO dump for module %s (program_id "
+	    "%lld); its thunks have ProgramId %s, and Communication only for "
+	    "the collectives their names reveal (no message sizes, no groups)",
+	    x->in.p[m->profile].path, m->name, (long long)m->program_id, id);
+	return id;
 }
 
 static int
@@ -375,6 +385,27 @@ set_comm(struct extract *x, struct frames_thunk *t,
 	t->message_size = in->message_size;
 	t->collective_size = in->collective_size;
 	return 0;
+}
+
+/*
+ * A thunk of a module without a dump: a collective when its name is a
+ * collective opcode's (nvtx_collective), with what the name tells (the
+ * Collective, the pairwise size 2) and the rest unknown (-1: empty
+ * MessageSize, CollectiveSize); any other name stays unknown (-1), since
+ * a name alone cannot tell a fusion that wraps a collective from compute.
+ */
+static void
+by_name(struct frames_thunk *t)
+{
+	int64_t size;
+	const char *c = nvtx_collective(t->name, &size);
+
+	if (c == NULL)
+		return;
+	t->comm = 1;
+	t->collective = c;
+	t->message_size = -1;
+	t->collective_size = size;
 }
 
 /* ---- thunks that are no HLO instruction ---- */
@@ -543,8 +574,10 @@ classify(struct extract *x, size_t m0, size_t t0)
 			t->comm = 0;	/* autotuning: data_loaders.py */
 			continue;
 		}
-		if (m->hlo == NULL)
-			continue;	/* missing dump: unknown */
+		if (m->hlo == NULL) {
+			by_name(t);	/* missing dump */
+			continue;
+		}
 		if ((in = hlo_find(m->hlo, t->name)) == NULL) {
 			nohlo_add(&nohlo, &nnohlo, &capnohlo, t->module,
 			    m->hlo, t->name, NOHLO_OTHER);
@@ -1016,9 +1049,15 @@ compile_fp(void *arg, int64_t program_id, const char *name)
 {
 	struct ctx *c = arg;
 	struct hlo_module *m;
+	int rc;
 
 	(void)name;
-	if (hlo_get(c->x, c->p, program_id, &m) != 1)
+	rc = hlo_get(c->x, c->p, program_id, &m);
+	/* Without its dump, the module frame's placeholder: the warm-up
+	 * rule then knows it was compiled in the profile, as with dumps. */
+	if (rc == 0 && c->x->o.allow_missing_hlo)
+		return placeholder(c->x, program_id);
+	if (rc != 1)
 		return NULL;
 	return hlo_program_id(m);
 }
@@ -1283,6 +1322,69 @@ extract_profiles_free(struct extract_profile *v, size_t n)
 	free(v);
 }
 
+/* Whether profile P, an export, has GPU work and no NVTX: 1, 0, -1. */
+static int
+profile_without_nvtx(const struct input_profile *p)
+{
+	struct nsysdb d;
+	uint8_t *data;
+	size_t len;
+	int rc;
+
+	memset(&d, 0, sizeof(d));
+	if (p->sqlite_member) {
+		if (archive_read(p->ar, p->sqlite_member, &data, &len) != 0)
+			return err_prefix_in("%s", p->path);
+		rc = nsysdb_open_mem(&d, data, len);
+		free(data);
+	} else {
+		rc = nsysdb_open(&d, p->sqlite_file);
+	}
+	if (rc == 0)
+		rc = nsysdb_without_nvtx(&d);
+	if (rc < 0)
+		sqlite_prefix(p);
+	nsysdb_free(&d);
+	return rc;
+}
+
+int
+extract_without_nvtx(const char *const *paths, size_t n, const char *dumpdir,
+    unsigned char *lack, size_t *nprof, size_t *nlack, const char **first)
+{
+	static char name[256];
+	struct input_set in;
+	size_t k, i = 0, *has = mem_calloc(n + 1, sizeof(*has));
+	int rc = 0, w;
+
+	memset(&in, 0, sizeof(in));
+	memset(lack, 0, n);
+	*nprof = *nlack = 0;
+	name[0] = '\0';
+	*first = name;
+	if (input_open(paths, n, dumpdir, &in) != 0)
+		rc = -1;
+	for (k = 0; rc == 0 && k < in.n; k++) {
+		/* Profiles of one input are consecutive. */
+		while (i < n && in.p[k].path != paths[i])
+			i++;
+		(*nprof)++;
+		w = in.p[k].kind == INPUT_SQLITE ?
+		    profile_without_nvtx(&in.p[k]) : 0;
+		if (w < 0)
+			rc = -1;
+		else if (w == 0 && i < n)
+			has[i]++;
+		else if (w == 1 && (*nlack)++ == 0)
+			snprintf(name, sizeof(name), "%s", in.p[k].path);
+	}
+	for (i = 0; rc == 0 && i < n; i++)
+		lack[i] = has[i] == 0;
+	free(has);
+	input_close(&in);
+	return rc;
+}
+
 /*
  * Profile K added no XLA module (none since M0): it holds no XlaModule:
  * range over GPU work, so it is no JAX program's, and every frame but
@@ -1431,6 +1533,7 @@ extract_free(struct extract *x)
 	free(x->rows);
 	strtab_free(&x->rowkeys);
 	strtab_free(&x->strings);
+	strtab_free(&x->missing);
 	strtab_free(&x->stackframes);
 	strtab_free(&x->checked);
 	free(x->keybuf);

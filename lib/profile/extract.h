@@ -272,6 +272,20 @@ int extract_profiles(const char *const *paths, size_t n,
     struct extract_opts *o, struct extract_profile **v, size_t *nv);
 void extract_profiles_free(struct extract_profile *v, size_t n);
 
+/*
+ * Which profiles of PATHS[0..N) (DUMPDIR as extract_opts.dumpdir) are
+ * SQLite exports with GPU work but no NVTX ranges (nsysdb_without_nvtx:
+ * nsys without -t nvtx), which extraction refuses: *NLACK of the *NPROF
+ * profiles, *FIRST (static until the next call, "" when none) the first
+ * one's path, and LACK[i] set to 1 when every profile of PATHS[i] lacks
+ * them (LACK has N entries).  Opens each export once more, reading no
+ * rows.  Returns 0, or -1 with an err message (an input that cannot be
+ * resolved or opened).
+ */
+int extract_without_nvtx(const char *const *paths, size_t n,
+    const char *dumpdir, unsigned char *lack, size_t *nprof, size_t *nlack,
+    const char **first);
+
 /* The notes and warnings of extract_load, in order. */
 const struct err_notes *extract_notes(const struct extract *x);
 

@@ -67,6 +67,7 @@ struct extract {
 	struct err_notes warnings;	/* for stderr, in order */
 	size_t nwarnings;	/* of them, before the frame builder's notes */
 	struct strtab strings;	/* interned ProgramIds, opcodes, ... */
+	struct strtab missing;	/* placeholder ProgramIds warned about */
 	struct strtab rowkeys;	/* "ProgramId\tName" of the hlo rows */
 	struct strtab checked;	/* (dump digest, row id) compared */
 	struct extract_hlorow *rows;	/* the hlo frame, in rowkeys order */

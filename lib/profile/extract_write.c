@@ -80,14 +80,25 @@ thunk_key(struct tsv_writer *w, const struct frames *f,
 	device(w, &t->dev);
 }
 
+/* A size, empty when unknown (negative: a collective known by its name
+ * only, extract.c by_name). */
+static void
+size_or_empty(struct tsv_writer *w, int64_t v)
+{
+	if (v < 0)
+		tsv_empty(w);
+	else
+		tsv_i64(w, v);
+}
+
 /* MessageSize, Collective, CollectiveSize: empty for compute thunks. */
 static void
 comm_facts(struct tsv_writer *w, const struct frames_thunk *t)
 {
 	if (t->comm == 1 && t->collective) {
-		tsv_i64(w, t->message_size);
+		size_or_empty(w, t->message_size);
 		tsv_str(w, t->collective);
-		tsv_i64(w, t->collective_size);
+		size_or_empty(w, t->collective_size);
 	} else {
 		tsv_empty(w);
 		tsv_empty(w);

@@ -1135,12 +1135,46 @@ load_both(struct nsysdb *d)
 	return rc;
 }
 
+/* Whether TABLE exists and has a row: 1, 0, or -1 with an err message. */
+static int
+has_rows(struct nsysdb *d, const char *table)
+{
+	char sql[96];
+	struct sqldb_stmt *st;
+	int rc;
+
+	if (!sqldb_has_table(d->db, table))
+		return 0;
+	snprintf(sql, sizeof(sql), "SELECT 1 FROM %s LIMIT 1", table);
+	if ((st = sqldb_prepare(d->db, sql)) == NULL)
+		return -1;
+	rc = sqldb_step(st);
+	sqldb_finalize(st);
+	return rc;
+}
+
+int
+nsysdb_without_nvtx(struct nsysdb *d)
+{
+	const char *const *t;
+	int rc;
+
+	if ((rc = has_rows(d, "NVTX_EVENTS")) != 0)
+		return rc < 0 ? -1 : 0;
+	for (t = op_tables; *t; t++)
+		if ((rc = has_rows(d, *t)) != 0)
+			return rc;
+	return 0;
+}
+
 int
 nsysdb_load(struct nsysdb *d)
 {
 	const char *const *t;
-	int has_ops = 0;
+	int has_ops = 0, rc;
 
+	if ((rc = nsysdb_without_nvtx(d)) != 0)
+		return rc < 0 ? -1 : err_fail("%s", NSYSDB_NO_NVTX);
 	if (!sqldb_has_table(d->db, "NVTX_EVENTS"))
 		return nsysdb_load_nvtx(d);	/* its message */
 	for (t = op_tables; *t; t++)

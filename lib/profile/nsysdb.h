@@ -138,13 +138,28 @@ int nsysdb_open_mem(struct nsysdb *d, const uint8_t *data, size_t len);
 
 /*
  * Read what the projection needs (see above) into D.  Returns 0, or -1
- * with an err message: "no NVTX_EVENTS table: profile without NVTX
- * (record with --trace=cuda,nvtx)", "no CUPTI_ACTIVITY_KIND_RUNTIME or
- * GPU activity table: profile without CUDA trace (record with
+ * with an err message: NSYSDB_NO_NVTX for GPU work without NVTX, "no
+ * NVTX_EVENTS table: profile without NVTX (record with
+ * --trace=cuda,nvtx)" when there is no GPU work either, "no
+ * CUPTI_ACTIVITY_KIND_RUNTIME or GPU activity table: profile without
+ * CUDA trace (record with
  * --trace=cuda,nvtx)", "NVTX_EVENTS: no column X" (unknown schema),
  * "NVTX_EVENTS row R: time beyond 2^60 ns", a SQLite error.
  */
 int nsysdb_load(struct nsysdb *d);
+
+/*
+ * Whether D's export holds GPU operations (a row of a kernel, memcpy,
+ * memset or graph activity table) but no NVTX event (no NVTX_EVENTS
+ * table, or an empty one): nsys ran without -t nvtx, so XLA's ranges,
+ * hence its thunks and modules, are not there.  1, 0, or -1 with an err
+ * message.  nsysdb_load refuses such an export with NSYSDB_NO_NVTX.
+ */
+int nsysdb_without_nvtx(struct nsysdb *d);
+#define NSYSDB_NO_NVTX "GPU work but no NVTX ranges (no NVTX_EVENTS " \
+	"rows): nsys ran without -t nvtx, so there are no XLA thunks or " \
+	"modules, no per-operation or per-module times; record with nsys " \
+	"profile -t cuda,nvtx ... (nsys-jax and nsysjax-profile set it)"
 
 /*
  * The ranges' texts when D->defer_names was set before nsysdb_load: a

@@ -188,6 +188,59 @@ nvtx_command_buffer(const char *op, size_t len)
 	return 1;
 }
 
+/* XLA's collective opcodes (openxla/xla xla/hlo/ir/hlo_opcode.h,
+ * HLO_OPCODE_LIST), without their -start/-done forms; pairwise ones
+ * exchange between two devices whatever the groups say (the reference's
+ * rule for collective-permute, analysis.py _get_message_size). */
+static const struct {
+	const char *op;
+	int pairwise;
+} collective_ops[] = {
+	{ "all-gather", 0 }, { "all-reduce", 0 }, { "all-to-all", 0 },
+	{ "collective-broadcast", 0 }, { "collective-permute", 1 },
+	{ "ragged-all-to-all", 0 }, { "recv", 1 }, { "reduce-scatter", 0 },
+	{ "send", 1 },
+};
+
+/* LEN less a ".N" suffix (N decimal digits) of S[0..LEN), if any. */
+static size_t
+strip_unique(const char *s, size_t len)
+{
+	size_t i = len;
+
+	while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+		i--;
+	return i < len && i > 0 && s[i - 1] == '.' ? i - 1 : len;
+}
+
+/* LEN less SUFFIX at the end of S[0..LEN), if there. */
+static size_t
+strip_suffix(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return len > n && memcmp(s + len - n, suffix, n) == 0 ? len - n : len;
+}
+
+const char *
+nvtx_collective(const char *op, int64_t *size)
+{
+	size_t len = strip_unique(op, strlen(op)), n, i;
+
+	n = strip_suffix(op, len, "-start");
+	if (n == len)
+		n = strip_suffix(op, len, "-done");
+	for (i = 0; i < sizeof(collective_ops) / sizeof(collective_ops[0]);
+	    i++)
+		if (strlen(collective_ops[i].op) == n &&
+		    memcmp(op, collective_ops[i].op, n) == 0) {
+			*size = collective_ops[i].pairwise ? 2 : -1;
+			return collective_ops[i].op;
+		}
+	*size = -1;
+	return NULL;
+}
+
 int
 nvtx_parse_launcher(const char *name, int32_t out[4])
 {

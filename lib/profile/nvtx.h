@@ -67,6 +67,23 @@ int nvtx_parse_thunk_id(const char *name, const char **op, size_t *oplen,
 int nvtx_command_buffer(const char *op, size_t len);
 
 /*
+ * The collective a thunk's hlo_op OP names by XLA's naming alone, for
+ * modules without an HLO dump: OP is an opcode of XLA's collectives
+ * (xla/hlo/ir/hlo_opcode.h: all-gather, all-reduce, all-to-all,
+ * collective-broadcast, collective-permute, ragged-all-to-all,
+ * reduce-scatter, send, recv), optionally followed by "-start" or "-done"
+ * (an async pair's halves, opcodes of their own or async-start/done
+ * wrappers named after what they wrap), then by ".N" (NameUniquer's
+ * suffix), e.g. "all-reduce-start.3", "reduce-scatter.12", "send".
+ * Returns the opcode (a static string, the Collective column: the form
+ * without -start/-done), or NULL.  *SIZE is the devices it joins when
+ * the name alone tells: 2 for the pairwise collective-permute, send and
+ * recv, else -1 (the replica groups are in the HLO only).  A fusion
+ * named otherwise that wraps a collective is not recognised.
+ */
+const char *nvtx_collective(const char *op, int64_t *size);
+
+/*
  * Parse an XlaLauncher thread name,
  *	XlaLauncher:#global=G,local=L,process=P,slice=S#
  * ("partition=" instead of "slice=" since openxla/xla PR #29725), storing

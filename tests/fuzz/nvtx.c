@@ -50,6 +50,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 			abort();
 	}
 	(void)nvtx_parse_launcher(s, l);
+	/* A collective's name: a static opcode that S starts with; a size
+	 * of 2 (pairwise) or -1 (unknown). */
+	{
+		const char *c = nvtx_collective(s, &id);
+
+		if ((id != 2 && id != -1) || (c && strncmp(s, c, strlen(c)) != 0))
+			abort();
+	}
 	free(s);
 	return 0;
 }

@@ -1,7 +1,8 @@
 /*
  * Unit tests of nvtx_parse_thunk_id: the thunk range names of XLA up to
  * mid-2026 ("hlo_op=OP#") and since ("hlo_op=OP,unique_hlo_op_id=ID#",
- * annotation.cc MakeInstructionTitle), with fields XLA may add later.
+ * annotation.cc MakeInstructionTitle), with fields XLA may add later;
+ * nvtx_collective, the collectives a thunk's name reveals.
  * Expected values are read off the names by hand.
  */
 #include <string.h>
@@ -96,10 +97,61 @@ today(void)
 	    NVTX_THUNK);
 }
 
+/* Whether hlo_op OP is collective COLL (NULL: none) of size SIZE by its
+ * name alone. */
+static int
+names(const char *op, const char *coll, int64_t size)
+{
+	int64_t got = -7;
+	const char *c = nvtx_collective(op, &got);
+
+	if ((c == NULL) != (coll == NULL) || (c && strcmp(c, coll) != 0) ||
+	    got != size) {
+		fprintf(stderr, "%s: got %s size %lld\n", op, c ? c : "(none)",
+		    (long long)got);
+		return 0;
+	}
+	return 1;
+}
+
+/* The collectives XLA's names reveal (opcode, -start/-done, .N), read
+ * off hlo_opcode.h's opcode strings by hand. */
+static void
+collectives(void)
+{
+	CHECK(names("all-reduce-start.3", "all-reduce", -1));
+	CHECK(names("all-reduce-done.3", "all-reduce", -1));
+	CHECK(names("all-gather-start", "all-gather", -1));
+	CHECK(names("reduce-scatter.12", "reduce-scatter", -1));
+	CHECK(names("reduce-scatter", "reduce-scatter", -1));
+	CHECK(names("all-to-all", "all-to-all", -1));
+	CHECK(names("ragged-all-to-all.1", "ragged-all-to-all", -1));
+	CHECK(names("collective-broadcast.2", "collective-broadcast", -1));
+	/* pairwise: two devices whatever the groups */
+	CHECK(names("collective-permute-start.1", "collective-permute", 2));
+	CHECK(names("collective-permute-done", "collective-permute", 2));
+	CHECK(names("send", "send", 2));
+	CHECK(names("recv.4", "recv", 2));
+	CHECK(names("send-done.4", "send", 2));
+	/* not collectives, or not by this name */
+	CHECK(names("fusion.3", NULL, -1));
+	CHECK(names("all-gather-fusion", NULL, -1));
+	CHECK(names("all-reduce.", NULL, -1));
+	CHECK(names("all-reduce.3x", NULL, -1));
+	CHECK(names("all-reduce-start-done", NULL, -1));
+	CHECK(names("xall-reduce", NULL, -1));
+	CHECK(names("-start", NULL, -1));
+	CHECK(names(".1", NULL, -1));
+	CHECK(names("", NULL, -1));
+	CHECK(names("sender", NULL, -1));
+	CHECK(names("command_buffer_3", NULL, -1));
+}
+
 int
 main(void)
 {
 	old_forms();
 	today();
+	collectives();
 	return unit_done("nvtx");
 }
