@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "profile/compile.h"
+#include "profile/compile_impl.h"
 #include "base/err.h"
 #include "base/mem.h"
 #include "base/sort.h"
@@ -32,6 +33,12 @@ const char *const compile_columns[] = {
 	"ProfileName", "RangeId", "Name", "TID", "NumChild", "ParentId",
 	"RangeStack", "StartMs", "DurMs", "DurChildMs", "DurNonChildMs",
 	"ProgramId", "ProgramName", NULL
+};
+
+const char *const compile_colname[NCOL] = {
+	"Start (ns)", "End (ns)", "Duration (ns)", "DurChild (ns)",
+	"DurNonChild (ns)", "Name", "TID", "NumChild", "RangeId", "ParentId",
+	"RangeStack"
 };
 
 /* The working state of one input range. */
