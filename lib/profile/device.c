@@ -309,21 +309,10 @@ device_read(const char *path, struct device_info *out)
 		}
 		if ((fp = fopen(path, "rb")) == NULL)
 			return err_fail("%s: cannot open", path);
-		data = NULL;
-		len = 0;
-		for (;;) {
-			data = mem_realloc(data, len + 65536, 1);
-			n = fread(data + len, 1, 65536, fp);
-			len += n;
-			if (n < 65536)
-				break;
-		}
-		if (ferror(fp)) {
-			fclose(fp);
-			free(data);
-			return err_fail("%s: read error", path);
-		}
+		r = mem_read_all(fp, &data, &len);
 		fclose(fp);
+		if (r != 0)
+			return err_fail("%s: read error", path);
 		r = read_pbtxt(data, len, out);
 		free(data);
 		return r < 0 ? err_prefix("%s", path) : r;
