@@ -56,6 +56,26 @@ expect_error() {
 	else ok; fi
 }
 have_data() { [ -d "$DATA" ] && [ -d "$GOLD" ]; }
+# need_built PROG SUITE: PROG, a generator of test inputs the Makefile
+# builds (MKEXPORT, MKEXAMPLE), is there; else SUITE fails here, saying
+# how to build it.
+need_built() {
+	[ -x "$1" ] && return 0
+	notok "$1 not built (make $1)"
+	done_testing "$2"
+	exit 1
+}
+# AWK_NS: the awk function ns(S), milliseconds as the frames write them
+# (a plain decimal) to integer ns, exactly: from the digits, without the
+# rounding of a float multiplication.  A program starts with it:
+# awk "$AWK_NS"' ... ns($2) ...'.
+AWK_NS='function ns(s,   neg, i, f) {
+	neg = s ~ /^-/; sub(/^-/, "", s)
+	i = s; f = ""
+	if (index(s, ".")) { i = substr(s, 1, index(s, ".") - 1); f = substr(s, index(s, ".") + 1) }
+	f = substr(f "000000", 1, 6)
+	return (neg ? -1 : 1) * (i * 1000000 + f)
+}'
 # Huge pages (mem_huge_pages in lib/base/mem.h; pipelines/lib/common.sh).
 # thp_madvise: whether the kernel's THP mode here is madvise.
 # hugetlb_want PRE ON: the GLIBC_TUNABLES a program passes on when it

@@ -11,20 +11,8 @@ set -u
 : "${MKEXPORT:=${BIN%/bin}/sqlite/mkexport}"
 X=$BIN/nsysjax-extract
 TAB=$(printf '\t')
-# ms as written (plain decimals) to integer ns, without floats.
-AWK_NS='function ns(s,   neg, i, f) {
-	neg = s ~ /^-/; sub(/^-/, "", s)
-	i = s; f = ""
-	if (index(s, ".")) { i = substr(s, 1, index(s, ".") - 1); f = substr(s, index(s, ".") + 1) }
-	f = substr(f "000000", 1, 6)
-	return (neg ? -1 : 1) * (i * 1000000 + f)
-}'
 
-if [ ! -x "$MKEXPORT" ]; then
-	notok "$MKEXPORT not built (make $MKEXPORT)"
-	done_testing t16-cmdbuf
-	exit 1
-fi
+need_built "$MKEXPORT" t16-cmdbuf
 
 # mk NAME: the export $T/NAME/NAME.sqlite (dump/ beside it) from stdin.
 mk() { mkdir -p "$T/$1"; "$MKEXPORT" spec - "$T/$1/$1.sqlite" || notok "mkexport $1"; }

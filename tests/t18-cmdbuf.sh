@@ -18,23 +18,11 @@ D=$T/p24
 F=$T/f26
 G=$T/f24
 
-# ms as written (plain decimals) to integer ns, without floats.
-AWK_NS='function ns(s,   neg, i, f) {
-	neg = s ~ /^-/; sub(/^-/, "", s)
-	i = s; f = ""
-	if (index(s, ".")) { i = substr(s, 1, index(s, ".") - 1); f = substr(s, index(s, ".") + 1) }
-	f = substr(f "000000", 1, 6)
-	return (neg ? -1 : 1) * (i * 1000000 + f)
-}'
 truth() { awk -F'\t' -v k="$1" '$1 == k { print $2; f = 1 } END { exit !f }' "$P/truth.tsv"; }
 rows() { echo $(($(wc -l < "$1") - 1)); }
 is() { if [ "$2" = "$3" ]; then ok; else notok "$1: got '$2', want '$3'"; fi; }
 
-if [ ! -x "$MKEXAMPLE" ]; then
-	notok "$MKEXAMPLE not built (make $MKEXAMPLE)"
-	done_testing t18-cmdbuf
-	exit
-fi
+need_built "$MKEXAMPLE" t18-cmdbuf
 
 # ---- the generator ----
 check "mkexample -L 2026 writes the profile" "$MKEXAMPLE" -L 2026 "$P"

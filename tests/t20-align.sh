@@ -10,16 +10,6 @@ A=$BIN/nsysjax-align
 K5=ProgramId,ProgramExecution,Name,ThunkExecution,Device
 K3=ProgramId,ProgramExecution,Device
 
-# AWK_NS: ms as written (plain decimal) to integer ns, without the
-# rounding of a float multiplication.
-AWK_NS='function ns(s,   neg, i, f) {
-	neg = s ~ /^-/; sub(/^-/, "", s)
-	i = s; f = ""
-	if (index(s, ".")) { i = substr(s, 1, index(s, ".") - 1); f = substr(s, index(s, ".") + 1) }
-	f = substr(f "000000", 1, 6)
-	return (neg ? -1 : 1) * (i * 1000000 + f)
-}'
-
 # expected_medians SKEWS: per device, over the instances seen on every
 # device (N of them), the median of the skews re-centred on the instance
 # mean, rounded to the ns as align rounds (ties upwards), and the number

@@ -338,22 +338,39 @@ sorted_rows(struct cstats *s, sort_cmp cmp)
 	return v;
 }
 
+/* What find_id and stack_lower look for: a profile and a RangeId or a
+ * RangeStack. */
+struct rowkey {
+	size_t profile;
+	int64_t id;
+	const char *stack;
+};
+
+/* The row at index A (into CTX's rows) against the rowkey at KEY: by
+ * profile, then by RangeStack where KEY has one, else by RangeId (the
+ * orders of by_stack and by_id). */
+static int
+cmp_row_key(const void *a, const void *key, const void *ctx)
+{
+	const struct cstats *s = ctx;
+	const struct crow *r = &s->rows[*(const size_t *)a];
+	const struct rowkey *k = key;
+
+	if (r->profile != k->profile)
+		return r->profile < k->profile ? -1 : 1;
+	if (k->stack != NULL)
+		return strcmp(r->stack, k->stack);
+	return (r->range_id > k->id) - (r->range_id < k->id);
+}
+
 /* The row of (PROFILE, ID), or NULL. */
 static struct crow *
 find_id(const struct cstats *s, size_t profile, int64_t id)
 {
-	size_t lo = 0, hi = s->n;
+	struct rowkey k = { profile, id, NULL };
+	size_t lo = sort_lower_bound(s->by_id, s->n, sizeof(*s->by_id), &k,
+	    cmp_row_key, s);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct crow *r = &s->rows[s->by_id[mid]];
-
-		if (r->profile < profile ||
-		    (r->profile == profile && r->range_id < id))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo < s->n && s->rows[s->by_id[lo]].profile == profile &&
 	    s->rows[s->by_id[lo]].range_id == id)
 		return &s->rows[s->by_id[lo]];
@@ -364,19 +381,10 @@ find_id(const struct cstats *s, size_t profile, int64_t id)
 static size_t
 stack_lower(const struct cstats *s, size_t profile, const char *key)
 {
-	size_t lo = 0, hi = s->n;
+	struct rowkey k = { profile, 0, key };
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct crow *r = &s->rows[s->by_stack[mid]];
-
-		if (r->profile < profile ||
-		    (r->profile == profile && strcmp(r->stack, key) < 0))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return sort_lower_bound(s->by_stack, s->n, sizeof(*s->by_stack), &k,
+	    cmp_row_key, s);
 }
 
 /*

@@ -248,6 +248,16 @@ cmp_mod(const void *a, const void *b)
 	return x->dev < y->dev ? -1 : x->dev > y->dev;
 }
 
+/* A module row's ProgramId against the ProgramId (size_t) at KEY. */
+static int
+cmp_mod_pid(const void *a, const void *key, const void *ctx)
+{
+	size_t x = ((const struct modrow *)a)->pid, y = *(const size_t *)key;
+
+	(void)ctx;
+	return (x > y) - (x < y);
+}
+
 static int64_t
 correction(struct critpath_run *r, int64_t dev)
 {
@@ -640,16 +650,9 @@ cycle_note(struct critpath_run *r, struct err_notes *notes, long op)
 static size_t
 mod_first(const struct critpath_run *r, size_t pid)
 {
-	size_t lo = 0, hi = r->nmod;
+	size_t lo = sort_lower_bound(r->mod, r->nmod, sizeof(*r->mod), &pid,
+	    cmp_mod_pid, NULL);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->mod[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < r->nmod && r->mod[lo].pid == pid ? lo : r->nmod;
 }
 

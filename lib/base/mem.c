@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +96,30 @@ mem_push_(void *p, size_t *n, size_t *cap, size_t size)
 	mem_grow(p, cap, *n + 1, size);
 	memset(*(char **)p + *n * size, 0, size);
 	return (*n)++;
+}
+
+int
+mem_read_all(FILE *fp, uint8_t **data, size_t *len)
+{
+	uint8_t *buf = NULL;
+	size_t cap = 0, n = 0, got;
+	int e;
+
+	do {
+		mem_grow(&buf, &cap, n + 65536 + 1, 1);
+		got = fread(buf + n, 1, cap - n - 1, fp);
+		n += got;
+	} while (got > 0);
+	if (ferror(fp)) {
+		e = errno;	/* for the caller's message, past free */
+		free(buf);
+		errno = e;
+		return -1;
+	}
+	buf[n] = '\0';
+	*data = buf;
+	*len = n;
+	return 0;
 }
 
 void

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * A 64-bit digest of the N bytes at P, 8 at a time (FNV-1a's constants,
@@ -66,6 +67,16 @@ char *mem_strndup(const char *s, size_t n);
 /* The path "DIR/NAME", allocated (free it): an archive member under its
  * directory, a file in a work directory. */
 char *mem_path(const char *dir, const char *name);
+
+/*
+ * All of FP from where it stands to its end, in a new buffer *DATA of
+ * *LEN bytes and a NUL after them (text may be read as a string): 0, or
+ * -1 on a read error (ferror(FP); errno as fread left it), *DATA and
+ * *LEN then untouched and nothing held.  The buffer grows by doubling
+ * (at most twice the input's size, 64 KiB at least).  The caller names
+ * the stream in its message; out of memory exits.
+ */
+int mem_read_all(FILE *fp, uint8_t **data, size_t *len);
 
 /*
  * Grow the array *p of *cap elements of `size` bytes so that it holds at

@@ -1,4 +1,5 @@
-/* sort: a stable merge sort with a context argument (see sort.h). */
+/* sort: a stable merge sort with a context argument, and a lower bound
+ * (see sort.h). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,4 +129,22 @@ sort_idx(uint32_t *v, size_t n, sort_idx_cmp cmp, const void *ctx)
 	if (src != v)
 		memcpy(v, src, n * sizeof(*v));
 	free(tmp);
+}
+
+size_t
+sort_lower_bound(const void *base, size_t n, size_t size, const void *key,
+    sort_cmp cmp, const void *ctx)
+{
+	const unsigned char *b = base;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp(b + mid * size, key, ctx) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }

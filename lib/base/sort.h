@@ -4,7 +4,8 @@
  * reentrant, and the context of a sort is invisible at its call).  Here
  * the context is passed through, and ties keep their input order on
  * every C library (glibc's qsort is a merge sort only while it can
- * allocate; others are not stable at all).
+ * allocate; others are not stable at all).  And the binary search of
+ * such sorted arrays, with the same comparator type.
  */
 #ifndef NSYSJAX_SORT_H
 #define NSYSJAX_SORT_H
@@ -50,5 +51,20 @@ typedef int (*sort_idx_cmp)(uint32_t a, uint32_t b, const void *ctx);
  * none when V is already in order; mem.h: out of memory exits).
  */
 void sort_idx(uint32_t *v, size_t n, sort_idx_cmp cmp, const void *ctx);
+
+/*
+ * The first index i in [0, N) of the N elements of SIZE bytes at BASE
+ * for which CMP(BASE + i * SIZE, KEY, CTX) >= 0, or N if there is none:
+ * where KEY goes before its equals (C++'s std::lower_bound).  BASE must
+ * be in order for CMP: every element it puts before KEY (< 0) comes
+ * first.  KEY need not be an element: CMP is always called with an
+ * element first and KEY second, so KEY may be a bare key or a struct of
+ * the fields CMP reads.  A bisection of [0, N) at lo + (hi - lo) / 2:
+ * at most floor(log2 N) + 1 calls of CMP, nothing allocated.  A part
+ * [LO, HI) of an array is searched as BASE + LO * SIZE, HI - LO (add LO
+ * to the result).  BASE may be NULL when N is 0.
+ */
+size_t sort_lower_bound(const void *base, size_t n, size_t size,
+    const void *key, sort_cmp cmp, const void *ctx);
 
 #endif

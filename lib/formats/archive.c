@@ -456,28 +456,17 @@ read_file(struct archive *a, long i, uint8_t **data, size_t *len)
 {
 	char *full = disk_path(a, i);
 	FILE *fp;
-	uint8_t *buf = NULL;
-	size_t cap = 0, n = 0, got;
+	int rc;
 
 	fp = fopen(full, "rb");
 	free(full);
 	if (fp == NULL)
 		return err_fail("%s: cannot open: %s", a->names[i],
 		    strerror(errno));
-	do {
-		mem_grow(&buf, &cap, n + 65536 + 1, 1);
-		got = fread(buf + n, 1, cap - n - 1, fp);
-		n += got;
-	} while (got > 0);
-	if (ferror(fp)) {
-		fclose(fp);
-		free(buf);
-		return err_fail("%s: read error", a->names[i]);
-	}
+	rc = mem_read_all(fp, data, len);
 	fclose(fp);
-	buf[n] = '\0';
-	*data = buf;
-	*len = n;
+	if (rc != 0)
+		return err_fail("%s: read error", a->names[i]);
 	return 0;
 }
 

@@ -16,8 +16,10 @@
 #include <string.h>
 
 #include "profile/compile.h"
+#include "profile/compile_impl.h"
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/sort.h"
 #include "base/tsv.h"
 
 #define NONE	((size_t)-1)
@@ -31,6 +33,12 @@ const char *const compile_columns[] = {
 	"ProfileName", "RangeId", "Name", "TID", "NumChild", "ParentId",
 	"RangeStack", "StartMs", "DurMs", "DurChildMs", "DurNonChildMs",
 	"ProgramId", "ProgramName", NULL
+};
+
+const char *const compile_colname[NCOL] = {
+	"Start (ns)", "End (ns)", "Duration (ns)", "DurChild (ns)",
+	"DurNonChild (ns)", "Name", "TID", "NumChild", "RangeId", "ParentId",
+	"RangeStack"
 };
 
 /* The working state of one input range. */
@@ -78,6 +86,16 @@ cmp_key(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
+/* A key's k against the int64_t at KEY (sort_lower_bound). */
+static int
+cmp_key_k(const void *a, const void *key, const void *ctx)
+{
+	int64_t x = ((const struct key *)a)->k, y = *(const int64_t *)key;
+
+	(void)ctx;
+	return (x > y) - (x < y);
+}
+
 static int
 starts(const char *s, const char *prefix)
 {
@@ -103,16 +121,9 @@ intern(struct compile_frame *f, const char *s, size_t n)
 static size_t
 lookup(const struct build *b, int64_t id)
 {
-	size_t lo = 0, hi = b->n;
+	size_t lo = sort_lower_bound(b->byid, b->n, sizeof(*b->byid), &id,
+	    cmp_key_k, NULL);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (b->byid[mid].k < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < b->n && b->byid[lo].k == id ? b->byid[lo].i : NONE;
 }
 
@@ -187,21 +198,22 @@ subtree(struct build *b, size_t root, int self)
 	}
 }
 
+/* An int64_t at A against the int64_t at KEY, in descending order. */
+static int
+cmp_i64_desc(const void *a, const void *key, const void *ctx)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)key;
+
+	(void)ctx;
+	return (x < y) - (x > y);
+}
+
 /* Number of the N ends (sorted descending) greater than E. */
 static size_t
 count_greater(const int64_t *ends, size_t n, int64_t e)
 {
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ends[mid] > e)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return sort_lower_bound(ends, n, sizeof(*ends), &e, cmp_i64_desc,
+	    NULL);
 }
 
 static int
@@ -302,16 +314,9 @@ workers(struct build *b, size_t c, const struct key *roots, size_t nroots,
     struct key **w)
 {
 	const struct node *v = b->v, *cr = &v[c];
-	size_t lo = 0, hi = nroots, nw = 0, cap = 0;
+	size_t lo = sort_lower_bound(roots, nroots, sizeof(*roots),
+	    &cr->in->start_ns, cmp_key_k, NULL), nw = 0, cap = 0;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (roots[mid].k < cr->in->start_ns)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	*w = NULL;
 	for (; lo < nroots && roots[lo].k <= cr->in->end_ns; lo++) {
 		const struct node *x = &v[roots[lo].i];

@@ -9,19 +9,9 @@
 #include <string.h>
 
 #include "profile/compile.h"
+#include "profile/compile_impl.h"
 #include "base/err.h"
 #include "base/mem.h"
-
-enum {
-	C_START, C_END, C_DUR, C_DCHILD, C_DNONCHILD, C_NAME, C_TID,
-	C_NUMCHILD, C_RANGEID, C_PARENTID, C_STACK, NCOL
-};
-
-static const char *const colname[NCOL] = {
-	"Start (ns)", "End (ns)", "Duration (ns)", "DurChild (ns)",
-	"DurNonChild (ns)", "Name", "TID", "NumChild", "RangeId", "ParentId",
-	"RangeStack"
-};
 
 struct parse {
 	int failed;
@@ -83,7 +73,8 @@ header_field(struct parse *p, const char *s, size_t len)
 	for (c = 0; c < NCOL; c++) {
 		size_t k;
 
-		if (strlen(colname[c]) != len || memcmp(colname[c], s, len))
+		if (strlen(compile_colname[c]) != len ||
+		    memcmp(compile_colname[c], s, len))
 			continue;
 		for (k = 0; k < p->nmap && p->map[k] != c; k++)
 			;
@@ -100,7 +91,8 @@ fail_int(struct parse *p, int col, const char *s, size_t len)
 {
 	p->failed = 1;
 	err_fail("line %ld: column %s: not an integer: '%.*s'%s", p->recline,
-	    colname[col], (int)(len > 40 ? 40 : len), s, len > 40 ? "..." : "");
+	    compile_colname[col], (int)(len > 40 ? 40 : len), s,
+	    len > 40 ? "..." : "");
 }
 
 static void
@@ -130,7 +122,7 @@ data_field(struct parse *p, const char *s, size_t len)
 		if (memchr(s, '\0', len) != NULL) {
 			p->failed = 1;
 			err_fail("line %ld: column %s: NUL byte", p->recline,
-			    colname[col]);
+			    compile_colname[col]);
 			return;
 		}
 		str = col == C_NAME ? &r->name : &r->range_stack;
@@ -171,7 +163,7 @@ end_header(struct parse *p)
 			;
 		if (k == p->nmap) {
 			p->failed = 1;
-			err_fail("missing column %s", colname[c]);
+			err_fail("missing column %s", compile_colname[c]);
 			return;
 		}
 	}

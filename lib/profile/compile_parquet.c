@@ -12,21 +12,12 @@
 #include <string.h>
 
 #include "profile/compile.h"
+#include "profile/compile_impl.h"
 #include "base/err.h"
 #include "base/mem.h"
 #include "formats/parquet.h"
 
-enum {
-	C_START, C_END, C_DUR, C_DCHILD, C_DNONCHILD, C_NAME, C_TID,
-	C_NUMCHILD, C_RANGEID, C_PARENTID, C_STACK, NCOL
-};
-
-/* The CSV's names, then the same without " (ns)" where there is one. */
-static const char *const colname[NCOL] = {
-	"Start (ns)", "End (ns)", "Duration (ns)", "DurChild (ns)",
-	"DurNonChild (ns)", "Name", "TID", "NumChild", "RangeId", "ParentId",
-	"RangeStack"
-};
+/* The names without " (ns)" where compile_colname's have one. */
 static const char *const barename[NCOL] = {
 	"Start", "End", "Duration", "DurChild", "DurNonChild"
 };
@@ -58,7 +49,7 @@ find_columns(struct load *l)
 	int c;
 
 	for (c = 0; c < NCOL; c++) {
-		l->idx[c] = pq_column_index(l->f, colname[c]);
+		l->idx[c] = pq_column_index(l->f, compile_colname[c]);
 		if (l->idx[c] < 0 && barename[c] != NULL)
 			l->idx[c] = pq_column_index(l->f, barename[c]);
 	}
@@ -70,9 +61,9 @@ find_columns(struct load *l)
 		    (c == C_DUR && l->idx[C_END] >= 0))
 			continue;
 		if (barename[c] != NULL)
-			return err_fail("missing column %s (or %s)", colname[c],
-			    barename[c]);
-		return err_fail("missing column %s", colname[c]);
+			return err_fail("missing column %s (or %s)",
+			    compile_colname[c], barename[c]);
+		return err_fail("missing column %s", compile_colname[c]);
 	}
 	return 0;
 }
@@ -284,7 +275,7 @@ derive_times(struct load *l)
 			break;
 		default:
 			return err_fail("row %zu: neither %s nor %s", i + 1,
-			    colname[C_END], colname[C_DUR]);
+			    compile_colname[C_END], compile_colname[C_DUR]);
 		}
 		if (rc != 0)
 			return err_fail("row %zu: times out of range", i + 1);

@@ -39,27 +39,6 @@ compile_parse_report(const char *name, uint8_t **data, size_t *len,
 	return 0;
 }
 
-/* All of FP into a new buffer. */
-static int
-slurp(FILE *fp, const char *name, uint8_t **data, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0, got;
-	uint8_t *p = mem_alloc(cap);
-
-	while ((got = fread(p + n, 1, cap - n, fp)) > 0) {
-		n += got;
-		if (n == cap)
-			mem_grow(&p, &cap, cap + 1, 1);
-	}
-	if (ferror(fp)) {
-		free(p);
-		return err_fail("%s: read error: %s", name, strerror(errno));
-	}
-	*data = p;
-	*len = n;
-	return 0;
-}
-
 /* Whether FP (rewound after) starts like a SQLite database. */
 static int
 is_export(FILE *fp)
@@ -111,7 +90,8 @@ compile_load_report(struct compile_frame *f, const char *path,
 		fclose(fp);
 		rc = export_ranges(path, NULL, 0, &r, &n);
 	} else {
-		rc = slurp(fp, name, &data, &len);
+		if ((rc = mem_read_all(fp, &data, &len)) != 0)
+			err_fail("%s: read error: %s", name, strerror(errno));
 		if (!std)
 			fclose(fp);
 		if (rc == 0 && nsysdb_is_sqlite(data, len))

@@ -244,6 +244,23 @@ member(const struct archive *a, const char *const *suffix)
 	return NULL;
 }
 
+/* The export DATA[0..LEN) (an archive member): as from_sqlite. */
+static int
+sqlite_mem(const uint8_t *data, size_t len, struct device_info *out)
+{
+	struct sqldb *s = sqldb_open_mem(data, len);
+	int r;
+
+	if (s == NULL)
+		return -1;
+	r = from_sqlite(s, out);
+	sqldb_close(s);
+	return r;
+}
+
+/* The device of the first member that gives it, in the order of SRC
+ * below: 1; 0 when none does; -1 with an err message (a reader's
+ * prefixed with the member's name). */
 static int
 from_archive(struct archive *a, struct device_info *out)
 {
@@ -251,42 +268,31 @@ from_archive(struct archive *a, struct device_info *out)
 	static const char *const pbtxt[] = { ".gpu_target_config.pbtxt",
 	    ".gpu_target_config.pbtxt.xz", NULL };
 	static const char *const db[] = { ".sqlite", NULL };
+	/* Each kind of member: its names' endings and its reader, which
+	 * returns as this function does. */
+	static const struct {
+		const char *const *suffix;
+		int (*read)(const uint8_t *, size_t, struct device_info *);
+	} src[] = {
+		{ meta, from_parquet }, { pbtxt, read_pbtxt }, { db, sqlite_mem }
+	};
 	const char *m;
 	uint8_t *data;
-	size_t len;
-	struct sqldb *s;
-	int r = 0;
+	size_t len, i;
+	int r;
 
 	unknown(out);
-	if ((m = member(a, meta)) != NULL) {
+	for (i = 0; i < sizeof(src) / sizeof(src[0]); i++) {
+		if ((m = member(a, src[i].suffix)) == NULL)
+			continue;
 		if (archive_read(a, m, &data, &len) != 0)
 			return -1;
-		r = from_parquet(data, len, out);
+		r = src[i].read(data, len, out);
 		free(data);
 		if (r != 0)
 			return r < 0 ? err_prefix("%s", m) : 1;
 	}
-	if ((m = member(a, pbtxt)) != NULL) {
-		if (archive_read(a, m, &data, &len) != 0)
-			return -1;
-		r = read_pbtxt(data, len, out);
-		free(data);
-		if (r != 0)
-			return r < 0 ? err_prefix("%s", m) : 1;
-	}
-	if ((m = member(a, db)) != NULL) {
-		if (archive_read(a, m, &data, &len) != 0)
-			return -1;
-		s = sqldb_open_mem(data, len);
-		free(data);
-		if (s == NULL)
-			return err_prefix("%s", m);
-		r = from_sqlite(s, out);
-		sqldb_close(s);
-		if (r < 0)
-			return err_prefix("%s", m);
-	}
-	return r;
+	return 0;
 }
 
 int
@@ -309,21 +315,10 @@ device_read(const char *path, struct device_info *out)
 		}
 		if ((fp = fopen(path, "rb")) == NULL)
 			return err_fail("%s: cannot open", path);
-		data = NULL;
-		len = 0;
-		for (;;) {
-			data = mem_realloc(data, len + 65536, 1);
-			n = fread(data + len, 1, 65536, fp);
-			len += n;
-			if (n < 65536)
-				break;
-		}
-		if (ferror(fp)) {
-			fclose(fp);
-			free(data);
-			return err_fail("%s: read error", path);
-		}
+		r = mem_read_all(fp, &data, &len);
 		fclose(fp);
+		if (r != 0)
+			return err_fail("%s: read error", path);
 		r = read_pbtxt(data, len, out);
 		free(data);
 		return r < 0 ? err_prefix("%s", path) : r;

@@ -19,6 +19,7 @@
 #include "profile/heap.h"
 #include "hlo.pb-c.h"
 #include "base/mem.h"
+#include "base/sort.h"
 #include "formats/pbwire.h"
 #include "base/strtab.h"
 
@@ -126,19 +127,23 @@ cmp_buf(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
+/* A buffer's id against the id (int64_t) at KEY: cmp_buf's first key. */
+static int
+cmp_buf_id(const void *a, const void *key, const void *ctx)
+{
+	int64_t x = ((const struct lbuf *)a)->id, y = *(const int64_t *)key;
+
+	(void)ctx;
+	return (x > y) - (x < y);
+}
+
 /* Logical buffer ID's index in L->buf, or NONE. */
 static size_t
 find_buf(const struct ld *L, int64_t id)
 {
-	size_t lo = 0, hi = L->nbuf, mid;
+	size_t lo = sort_lower_bound(L->buf, L->nbuf, sizeof(*L->buf), &id,
+	    cmp_buf_id, NULL);
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (L->buf[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < L->nbuf && L->buf[lo].id == id ? lo : NONE;
 }
 

@@ -104,20 +104,23 @@ load_strings(struct nsysdb *d)
 	    "SELECT id, value FROM StringIds ORDER BY id", string_row, &cap);
 }
 
+/* An int64_t at A against the int64_t at KEY (sort_lower_bound). */
+static int
+cmp_i64_key(const void *a, const void *key, const void *ctx)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)key;
+
+	(void)ctx;
+	return (x > y) - (x < y);
+}
+
 /* Index of string ID, or -1. */
 static long
 string_find(const struct nsysdb *d, int64_t id)
 {
-	size_t lo = 0, hi = d->nstr;
+	size_t lo = sort_lower_bound(d->sid, d->nstr, sizeof(*d->sid), &id,
+	    cmp_i64_key, NULL);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->sid[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < d->nstr && d->sid[lo] == id ? (long)lo : -1;
 }
 
@@ -674,37 +677,26 @@ keys_build(struct keys *k, struct nsysdb *d, const struct op *ops,
 	d->capg = capk;
 }
 
-/* The first index in [LO, HI) of C (ascending) whose value is >= V. */
-static size_t
-lower_bound(const int64_t *c, size_t lo, size_t hi, int64_t v)
+/* A process block's pid against the pid (int64_t) at KEY. */
+static int
+cmp_kproc_pid(const void *a, const void *key, const void *ctx)
 {
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	int64_t x = ((const struct kproc *)a)->pid, y = *(const int64_t *)key;
 
-		if (c[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	(void)ctx;
+	return (x > y) - (x < y);
 }
 
 /* The process block of PID, or NULL. */
 static struct kproc *
 keys_proc(struct keys *k, int64_t pid)
 {
-	size_t lo = 0, hi = k->nproc;
+	size_t lo;
 
 	if (k->nproc > 0 && k->proc[k->last].pid == pid)
 		return &k->proc[k->last];
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (k->proc[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = sort_lower_bound(k->proc, k->nproc, sizeof(*k->proc), &pid,
+	    cmp_kproc_pid, NULL);
 	if (lo == k->nproc || k->proc[lo].pid != pid)
 		return NULL;
 	k->last = lo;
@@ -738,7 +730,8 @@ keys_find(struct keys *k, int64_t pid, int64_t corr)
 		}
 		a = step <= p->cur - p->lo ? p->cur - step + 1 : p->lo;
 	}
-	p->cur = lower_bound(k->corr, a, b, corr);
+	p->cur = a + sort_lower_bound(k->corr + a, b - a, sizeof(*k->corr),
+	    &corr, cmp_i64_key, NULL);
 	return p->cur < p->hi && k->corr[p->cur] == corr ? (long)p->cur : -1;
 }
 
@@ -829,20 +822,25 @@ node_row(struct nsysdb *d, struct sqldb_stmt *st, void *arg)
 	return 0;
 }
 
+/* A node against the node at KEY by (pid, id): cmp_node's first keys. */
+static int
+cmp_node_id(const void *pa, const void *key, const void *ctx)
+{
+	const struct node *a = pa, *b = key;
+
+	(void)ctx;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return (a->id > b->id) - (a->id < b->id);
+}
+
 static long
 node_find(const struct nodectx *x, int64_t pid, int64_t id)
 {
-	size_t lo = 0, hi = x->n;
+	struct node key = { pid, id, 0, 0, 0, 0 };
+	size_t lo = sort_lower_bound(x->v, x->n, sizeof(*x->v), &key,
+	    cmp_node_id, NULL);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (x->v[mid].pid < pid || (x->v[mid].pid == pid &&
-		    x->v[mid].id < id))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < x->n && x->v[lo].pid == pid && x->v[lo].id == id ?
 	    (long)lo : -1;
 }
@@ -1301,57 +1299,71 @@ graph_index(struct nsysdb *d)
 	sort_stable(d->rbyid, d->nr, sizeof(*d->rbyid), cmp_rbyid, d);
 }
 
+/* A graph operation's launch key against the key (uint32_t) at KEY. */
+static int
+cmp_gop_key(const void *a, const void *key, const void *ctx)
+{
+	uint32_t x = ((const struct nsysdb_gop *)a)->key;
+	uint32_t y = *(const uint32_t *)key;
+
+	(void)ctx;
+	return (x > y) - (x < y);
+}
+
 /* First index of D->gop with key >= KEY. */
 static size_t
 gop_lower(const struct nsysdb *d, uint32_t key)
 {
-	size_t lo = 0, hi = d->ngop;
+	return sort_lower_bound(d->gop, d->ngop, sizeof(*d->gop), &key,
+	    cmp_gop_key, NULL);
+}
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+/* The RangeId of the range at index A (into CTX's ranges) against the
+ * RangeId (int64_t) at KEY. */
+static int
+cmp_rbyid_key(const void *a, const void *key, const void *ctx)
+{
+	const struct nsysdb *d = ctx;
+	int64_t x = d->r[*(const size_t *)a].id, y = *(const int64_t *)key;
 
-		if (d->gop[mid].key < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return (x > y) - (x < y);
 }
 
 /* Index of the range with RangeId ID, or -1. */
 static long
 range_by_id(const struct nsysdb *d, int64_t id)
 {
-	size_t lo = 0, hi = d->nr;
+	size_t lo = sort_lower_bound(d->rbyid, d->nr, sizeof(*d->rbyid), &id,
+	    cmp_rbyid_key, d);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->r[d->rbyid[mid]].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < d->nr && d->r[d->rbyid[lo]].id == id ?
 	    (long)d->rbyid[lo] : -1;
+}
+
+/* The call at index A (into CTX's calls) against the call at KEY by
+ * (thread, start): cmp_gcall's order. */
+static int
+cmp_gcall_key(const void *a, const void *key, const void *ctx)
+{
+	const struct nsysdb *d = ctx;
+	const struct nvtxproj_call *x = &d->c[*(const size_t *)a], *y = key;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return (x->start > y->start) - (x->start < y->start);
 }
 
 /* First launch call (in gcall order) on TID starting at or after S. */
 static size_t
 gcall_lower(const struct nsysdb *d, int64_t tid, int64_t s)
 {
-	size_t lo = 0, hi = d->ngcall;
+	struct nvtxproj_call key;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct nvtxproj_call *c = &d->c[d->gcall[mid]];
-
-		if (c->tid < tid || (c->tid == tid && c->start < s))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	memset(&key, 0, sizeof(key));
+	key.tid = tid;
+	key.start = s;
+	return sort_lower_bound(d->gcall, d->ngcall, sizeof(*d->gcall), &key,
+	    cmp_gcall_key, d);
 }
 
 size_t

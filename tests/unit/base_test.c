@@ -1,5 +1,6 @@
 /* base/: the error vocabulary's corner cases (a prefix before any
- * message); opt's list and file helpers. */
+ * message); opt's list and file helpers; mem_digest, mem_path and
+ * mem_read_all. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,11 +223,56 @@ path(void)
 	free(p);
 }
 
+/* mem_read_all: every byte of streams of 0 to 200000 bytes (either side
+ * of its 64 KiB steps), from where the stream stands, a NUL after them;
+ * a stream that cannot be read (opened for writing only) gives -1 and
+ * leaves *DATA and *LEN as they were. */
+static void
+read_all(void)
+{
+	static const size_t sizes[] = { 0, 1, 65535, 65536, 65537, 200000 };
+	uint8_t *d, *keep = (uint8_t *)"x";
+	size_t s, i, len, bad;
+	FILE *fp;
+
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		if ((fp = tmpfile()) == NULL) {
+			CHECK(fp != NULL);
+			return;
+		}
+		for (i = 0; i < sizes[s]; i++)
+			putc((int)(i * 7 % 251), fp);
+		rewind(fp);
+		if (sizes[s] > 0)
+			getc(fp);	/* from the second byte on */
+		d = NULL;
+		CHECK_INT(mem_read_all(fp, &d, &len), 0);
+		CHECK_INT(len, sizes[s] > 0 ? sizes[s] - 1 : 0);
+		for (bad = 0, i = 0; i < len; i++)
+			bad += d[i] != (uint8_t)((i + 1) * 7 % 251);
+		CHECK_INT(bad, 0);
+		CHECK_INT(d[len], 0);
+		free(d);
+		fclose(fp);
+	}
+	if ((fp = fopen("/dev/null", "w")) == NULL) {
+		CHECK(fp != NULL);
+		return;
+	}
+	d = keep;
+	len = 42;
+	CHECK_INT(mem_read_all(fp, &d, &len), -1);
+	CHECK(d == keep);
+	CHECK_INT(len, 42);
+	fclose(fp);
+}
+
 int
 main(void)
 {
 	digest();
 	path();
+	read_all();
 	prefix_first();
 	bits();
 	reads();

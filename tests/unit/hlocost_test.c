@@ -555,33 +555,41 @@ test_te_attention(void)
 	    "max_segments_per_seq = 1 : i64, num_gqa_groups = 16 : i64, "
 	    "q_max_seqlen = 2048 : i64, qk_head_dim = 128 : i64, "
 	    "v_head_dim = 128 : i64, window_size_left = -1 : i64}";
+	/* Each call with the attributes, and its flops in GEMMs of QK^T's
+	 * size (all matmul). */
+	static const struct {
+		const char *name, *target;
+		int64_t gemms;
+	} te[] = {
+		{ "fwd", "te_fused_attn_forward_ffi", 2 },
+		{ "bwd", "te_fused_attn_backward_ffi", 5 },
+	};
 	const int64_t gemm = 2LL * 2 * 16 * 2048 * 2048 * 128;
 	const int64_t qkv = 2LL * 2 * 2048 * 16 * 128;	/* bytes of one */
 	Xla__HloInstructionProto *p;
+	size_t i;
 
 	reset();
 	begin(1);
 	I("q", "parameter", S(BF16, "2,2048,16,128"), "");
 	I("k", "parameter", S(BF16, "2,2048,16,128"), "");
 	I("v", "parameter", S(BF16, "2,2048,16,128"), "");
-	p = I("fwd", "custom-call", tuple(S(BF16, "2,2048,16,128"),
-	    S(U8, "1048576")), "q k v");
-	p->custom_call_target = "te_fused_attn_forward_ffi";
-	p->backend_config.data = (uint8_t *)attrs;
-	p->backend_config.len = strlen(attrs);
-	p = I("bwd", "custom-call", tuple(S(BF16, "2,2048,16,128"),
-	    S(U8, "1048576")), "q k v");
-	p->custom_call_target = "te_fused_attn_backward_ffi";
-	p->backend_config.data = (uint8_t *)attrs;
-	p->backend_config.len = strlen(attrs);
+	for (i = 0; i < sizeof(te) / sizeof(te[0]); i++) {
+		p = I(te[i].name, "custom-call", tuple(S(BF16,
+		    "2,2048,16,128"), S(U8, "1048576")), "q k v");
+		p->custom_call_target = (char *)te[i].target;
+		p->backend_config.data = (uint8_t *)attrs;
+		p->backend_config.len = strlen(attrs);
+	}
 	p = I("old", "custom-call", S(BF16, "2,2048,16,128"), "q k v");
 	p->custom_call_target = "te_fused_attn_forward_ffi";
 	p->backend_config.data = (uint8_t *)"\001\002";
 	p->backend_config.len = 2;
 	load();
 	/* Bytes: q, k, v and the output; the workspace left out. */
-	COST("fwd", 2 * gemm, 0, 4 * qkv, 2 * gemm);
-	COST("bwd", 5 * gemm, 0, 4 * qkv, 5 * gemm);
+	for (i = 0; i < sizeof(te) / sizeof(te[0]); i++)
+		COST(te[i].name, te[i].gemms * gemm, 0, 4 * qkv,
+		    te[i].gemms * gemm);
 	CHECK_STR(hlocost_dtype(cost("fwd").dtype), "bf16");
 	CHECK_INT(cost("old").known, 0);
 }

@@ -1,5 +1,6 @@
 /* sort: sort_stable against an insertion sort (stable by construction),
- * with many ties, and the context reaching the comparator. */
+ * with many ties, and the context reaching the comparator; sort_lower_bound
+ * against a linear scan. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,11 +168,129 @@ total_orders(void)
 	CHECK_INT((int)bad, 0);
 }
 
+/* sort_lower_bound's comparator: an element's key against a bare int
+ * KEY, in the direction CTX gives (1 ascending, -1 descending); counts
+ * its calls. */
+static int
+cmp_key(const void *a, const void *b, const void *ctx)
+{
+	int x = ((const struct el *)a)->key, y = *(const int *)b;
+
+	ncmp++;
+	return *(const int *)ctx * ((x > y) - (x < y));
+}
+
+/* The first index of V[0..N) that DIR's order does not put before KEY,
+ * by a linear scan. */
+static size_t
+linear_lower(const struct el *v, size_t n, int key, int dir)
+{
+	size_t i;
+
+	for (i = 0; i < n && (dir > 0 ? v[i].key < key : v[i].key > key); i++)
+		;
+	return i;
+}
+
+/* The number of CMP calls a bisection of N may take: floor(log2 N) + 1. */
+static int
+max_calls(size_t n)
+{
+	int c = 0;
+
+	for (; n > 0; n /= 2)
+		c++;
+	return c;
+}
+
+/* V[0..N): keys drawn from [0, SPREAD), sorted in DIR's order. */
+static void
+sorted_keys(struct el *v, size_t n, int spread, int dir, uint64_t *state)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v[i].key = (int)(unit_rand(state) % (uint64_t)spread);
+	insertion(v, n, 1000);
+	for (i = 0; dir < 0 && i < n / 2; i++) {
+		int t = v[i].key;
+
+		v[i].key = v[n - 1 - i].key;
+		v[n - 1 - i].key = t;
+	}
+}
+
+/* For every key from 2 below to 2 beyond V[0..N)'s [0, SPREAD): the
+ * number of keys sort_lower_bound answers otherwise than linear_lower,
+ * and in *SLOW of those it took more calls than the bound. */
+static size_t
+mismatches(const struct el *v, size_t n, int spread, const int *dir,
+    size_t *slow)
+{
+	size_t bad = 0;
+	int key;
+
+	for (key = -2; key <= spread + 2; key++) {
+		ncmp = 0;
+		bad += sort_lower_bound(v, n, sizeof(*v), &key, cmp_key, dir) !=
+		    linear_lower(v, n, key, *dir);
+		*slow += ncmp > max_calls(n);
+	}
+	return bad;
+}
+
+/* sort_lower_bound against linear_lower on sorted arrays (ascending and
+ * descending) of sizes 0..200 with runs of equal keys (drawn from 1, 4,
+ * 16 or 64 values), for every key from below the least to beyond the
+ * greatest, through elements of 56 bytes; also a part [lo, hi) of an
+ * array as the header says, and no array at all. */
+static void
+lower_bounds(void)
+{
+	static const size_t sizes[] = { 0, 1, 2, 3, 4, 7, 8, 9, 31, 64, 200 };
+	static const int dirs[] = { 1, -1 };
+	struct el *v = calloc(200, sizeof(*v));
+	uint64_t state = 99;
+	size_t s, i, bad = 0, slow = 0;
+	int d, key, spread;
+
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
+		for (d = 0; d < 2; d++)
+			for (spread = 1; spread <= 64; spread *= 4) {
+				sorted_keys(v, sizes[s], spread, dirs[d],
+				    &state);
+				bad += mismatches(v, sizes[s], spread, &dirs[d],
+				    &slow);
+			}
+	CHECK_INT(bad, 0);
+	CHECK_INT(slow, 0);
+	/* A part [3, 9) of 0 1 ... 11 (ascending): key 5 at 5 - 3, keys
+	 * beyond it at its ends. */
+	for (i = 0; i < 12; i++)
+		v[i].key = (int)i;
+	key = 5;
+	CHECK_INT(sort_lower_bound(v + 3, 9 - 3, sizeof(*v), &key, cmp_key,
+	    &dirs[0]), 2);
+	key = 0;
+	CHECK_INT(sort_lower_bound(v + 3, 9 - 3, sizeof(*v), &key, cmp_key,
+	    &dirs[0]), 0);
+	key = 11;
+	CHECK_INT(sort_lower_bound(v + 3, 9 - 3, sizeof(*v), &key, cmp_key,
+	    &dirs[0]), 6);
+	/* No array: no call, 0. */
+	ncmp = 0;
+	CHECK_INT(sort_lower_bound(NULL, 0, sizeof(*v), &key, cmp_key,
+	    &dirs[0]), 0);
+	CHECK_INT(ncmp, 0);
+	free(v);
+}
+
 int
 main(void)
 {
 	random_ties();
 	idx_shapes();
 	total_orders();
+	lower_bounds();
 	return unit_done("sort");
 }
