@@ -133,6 +133,59 @@ else
 	skip "combined4 report: $DATA not found"
 fi
 
+# The words of the compilation and memory sections.  A profile without
+# compilation (the example's compile frame emptied to its header) says
+# so, with no table of compile times of 0.
+if [ -d "$T/ex/frames" ]; then
+	cp -R "$T/ex/frames" "$T/nc"
+	head -n 1 "$T/ex/frames/compile.tsv" > "$T/nc/compile.tsv"
+	sh $R -q -o "$T/ncr" "$T/nc" > /dev/null 2>&1
+	grep -q '^Compilation: not in the profile' "$T/ncr/report.txt" && ! grep -q '^Compilation time per module' "$T/ncr/report.txt" &&
+	    grep -q 'Compilation: not in the profile' "$T/ncr/report.html" && ok ||
+		notok "no compilation in the profile: $(grep -A4 '^Compilation' "$T/ncr/report.txt")"
+	# One module's compilation out of the profile (jit_train_step's
+	# ranges removed; --skip 0: a steady state without the compile
+	# frame): its row says so; jit_init's is the sum of its outermost
+	# ranges (ParentId empty), by hand from the frame.
+	mkdir "$T/nc1" && cp "$T/ex/frames/"* "$T/nc1/"
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next } $c["ProgramName"] != "jit_train_step"' \
+	    "$T/ex/frames/compile.tsv" > "$T/nc1/compile.tsv"
+	ms=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["ProgramName"] == "jit_init" && $c["ParentId"] == "" { s += $c["DurMs"] } END { printf "%.1f", s }' \
+	    "$T/ex/frames/compile.tsv")
+	sh $R -q --skip=0 -o "$T/nc1r" "$T/nc1" > /dev/null 2>&1
+	sed -n '/^Compilation time per module/,/^Peak/p' "$T/nc1r/report.txt" > "$T/nc1t"
+	grep -q '^  jit_train_step ([0-9a-f]*) *not in the profile  *--$' "$T/nc1t" &&
+	    grep -q "^  jit_init ([0-9a-f]*) *$ms  *rank0,rank1$" "$T/nc1t" && ok ||
+		notok "a module compiled before the profile: not 'not in the profile', or jit_init not $ms ms: $(cat "$T/nc1t")"
+else
+	skip "no compilation in the profile: no example report"
+fi
+if [ -s "$T/c4/report.txt" ]; then
+	# Every module the compile phase table names is in the per-module
+	# table or named below it with the reason; the shared run's
+	# pjit_init_model_from_seed ran only in the warm-up: its executions
+	# (rows of the frames' module.tsv, counted here) are all before the
+	# steady state.
+	awk '/^Compilation: the largest phases/ { p = 1; next } p && /^  -/ { t = 1; next } t && /^$/ { exit }
+	    t { n = split($0, x, /  +/); if (x[3] != "--") print x[3] }' "$T/c4/report.txt" | sort -u > "$T/phmods"
+	bad=$(while read -r m; do
+		grep -q "^  $m ([0-9a-f]*) " "$T/c4/report.txt" || grep -q "^$m (in the phases above) is not in this table, .*: " "$T/c4/report.txt" || echo "$m"
+	done < "$T/phmods")
+	n=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["Name"] == "pjit_init_model_from_seed" { n++ } END { print n + 0 }' "$T/c4/frames/module.tsv")
+	grep -qx pjit_init_model_from_seed "$T/phmods" && [ -z "$bad" ] &&
+	    grep -q "^pjit_init_model_from_seed (in the phases above) is not in this table, .*only in the warm-up.* ($n execution(s)" "$T/c4/report.txt" &&
+	    ok || notok "modules of the compile phases without their reason: $bad $(grep 'in the phases above' "$T/c4/report.txt")"
+	# The heap peak says what it counts: XLA's temporaries, without the
+	# parameters and outputs (pjit_init_model_from_seed's 140 B: its
+	# outputs, the model, are allocations of their own).
+	sed -n '/temporaries per module/,/^Critical path/p' "$T/c4/report.txt" > "$T/heapw"
+	grep -q "^Peak of XLA's temporaries per module" "$T/heapw" && grep -q '^  pjit_init_model_from_seed ([0-9a-f]*) *140 B' "$T/heapw" &&
+	    grep -q "parameters, constants and outputs have buffers of their own and are not in it" "$T/heapw" &&
+	    ! grep -q 'Peak heap memory' "$T/c4/report.txt" && ok || notok "the heap table does not say what it counts: $(head -3 "$T/heapw")"
+else
+	skip "compile phases and heap words: no combined4 report"
+fi
+
 sh $R > /dev/null 2> "$T/e"; [ $? -eq 2 ] && grep -q usage "$T/e" && ok || notok "no arguments: not a usage error"
 sh $R -o "$T/x" > /dev/null 2>&1; [ $? -eq 2 ] && ok || notok "no input: not a usage error"
 for j in 0 x -1; do
