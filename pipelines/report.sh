@@ -15,22 +15,54 @@ TABLES=
 case $0 in */*) . "${0%/*}/lib/common.sh" ;; *) . ./lib/common.sh ;; esac
 
 # The long options as short ones for getopts: --help (-h), --skip N
-# (-k N); the arguments rotated through "$@" in their order.
-n=$#
+# (-k N); the arguments rotated through "$@" in their order.  Options
+# may follow the inputs, as the tools' (getopt_long's permutation): each
+# argument pushed gets a letter in MASK, o for an option or an option's
+# argument (the short options that take one: o j m x X k), p for an
+# input (all after --); then the list is doubled and rotated once more,
+# the options of its first half kept, then --, then the inputs of its
+# second half.
+n=$# MASK=''
+# optarg_next A: true when the short option cluster A ("-qo", "-Xfoo")
+# ends with an option whose argument is the next word.
+optarg_next() {
+	_c=${1#-}
+	while [ -n "$_c" ]; do
+		_h=${_c%"${_c#?}"} _c=${_c#?}
+		case $_h in [ojmxXk]) [ -z "$_c" ]; return ;; esac
+	done
+	return 1
+}
 while [ "$n" -gt 0 ]; do
 	a=$1
 	shift
 	n=$((n - 1))
 	case $a in
-	--) set -- "$@" --
-	    while [ "$n" -gt 0 ]; do set -- "$@" "$1"; shift; n=$((n - 1)); done ;;
-	--help) set -- "$@" -h ;;
-	--skip=*) set -- "$@" -k "${a#--skip=}" ;;
+	--) while [ "$n" -gt 0 ]; do set -- "$@" "$1"; MASK=${MASK}p; shift; n=$((n - 1)); done ;;
+	--help) set -- "$@" -h; MASK=${MASK}o ;;
+	--skip=*) set -- "$@" -k "${a#--skip=}"; MASK=${MASK}oo ;;
 	--skip) [ "$n" -gt 0 ] || bad_usage "--skip: no count"
-		set -- "$@" -k "$1"; shift; n=$((n - 1)) ;;
+		set -- "$@" -k "$1"; MASK=${MASK}oo; shift; n=$((n - 1)) ;;
 	--*) bad_usage "unknown option '$a'" ;;
-	*) set -- "$@" "$a" ;;
+	-?*) set -- "$@" "$a"; MASK=${MASK}o
+	     if optarg_next "$a"; then
+		[ "$n" -gt 0 ] || bad_usage "$a: no argument"
+		set -- "$@" "$1"; MASK=${MASK}o; shift; n=$((n - 1))
+	     fi ;;
+	*) set -- "$@" "$a"; MASK=${MASK}p ;;
 	esac
+done
+n=$# _m1=$MASK _m2=$MASK
+set -- "$@" "$@"
+while [ "$n" -gt 0 ]; do
+	[ "${_m1%"${_m1#?}"}" = p ] || set -- "$@" "$1"
+	_m1=${_m1#?}; shift; n=$((n - 1))
+done
+set -- "$@" --
+n=${#_m2}
+while [ "$n" -gt 0 ]; do
+	[ "${_m2%"${_m2#?}"}" = o ] || set -- "$@" "$1"
+	_m2=${_m2#?}; shift; n=$((n - 1))
 done
 
 # Jobs at once: the online cores (a pipeline is a chain of

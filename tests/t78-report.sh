@@ -186,6 +186,23 @@ else
 	skip "compile phases and heap words: no combined4 report"
 fi
 
+# Options after the inputs, as nsysjax-extract takes them (getopt_long's
+# order): the same report as with the options first; an option's
+# argument is never an input (-X -k), nor an input after -- an option.
+if [ -s "$T/ex/report.txt" ]; then
+	sh $R "$EX/rank0" -q -o "$T/after" "$EX/rank1" > "$T/after.txt" 2> "$T/after.err" &&
+	    cmp -s "$T/after/report.txt" "$T/ex/report.txt" && cmp -s "$T/after.txt" "$T/ex/report.txt" && ok ||
+		notok "options after the inputs: $(cat "$T/after.err")"
+	sh $R "$T/ex/frames" -qo "$T/after2" -j 1 -X -k > /dev/null 2> "$T/after.err" &&
+	    cmp -s "$T/after2/report.txt" "$T/ex2/report.txt" && ok || notok "-qo DIR -X -k after the input: $(cat "$T/after.err")"
+	(cd "$T" && sh "$OLDPWD/$R" "$OLDPWD/$EX/rank0" -o > /dev/null 2> "$T/e"; st=$?
+	 [ $st -eq 2 ] && grep -q '^pipelines/report.sh: -o: no argument' "$T/e" && [ ! -e "$T/--" ]) && ok ||
+		notok "-o last, without its argument: $(cat "$T/e")"
+	sh $R -q -o "$T/dd" -- -x > /dev/null 2> "$T/e"; st=$?
+	[ $st -eq 1 ] && grep -q -- '-x: cannot open' "$T/e" && ok || notok "-- then -x: not an input: $st $(cat "$T/e")"
+else
+	skip "options after the inputs: no example report"
+fi
 sh $R > /dev/null 2> "$T/e"; [ $? -eq 2 ] && grep -q usage "$T/e" && ok || notok "no arguments: not a usage error"
 sh $R -o "$T/x" > /dev/null 2>&1; [ $? -eq 2 ] && ok || notok "no input: not a usage error"
 for j in 0 x -1; do
