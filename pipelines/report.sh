@@ -408,9 +408,12 @@ else
 	progress "extracting the frames of $# profile(s)"
 	extract_job() { eval "nsysjax-extract $XOPTS -o \"\$FR\" -- \"\$@\""; }
 	job extract extract_job "$@"
-	# The run's metadata beside the frames: not a frame of
-	# -o, whose files stay those --merge and the pipelines join.
-	# Never fatal: without it the table is left out, with the reason.
+	jobs_wait
+	# The run's metadata beside the frames: nsysjax-extract -o writes
+	# meta.tsv itself (or says why not).  Should a frames directory lack
+	# it without a reason (an nsysjax-extract of before), it is read
+	# from the inputs on its own.  Never fatal: without it the table is
+	# left out, with the reason.
 	meta_job() {
 		if eval "nsysjax-extract $XOPTS -f meta -- \"\$@\"" > "$FR/meta.tsv" 2> "$W/meta.note"; then
 			[ ! -s "$W/meta.note" ] || cat "$W/meta.note" >&2
@@ -419,8 +422,10 @@ else
 			printf '%s: no run metadata: %s\n' "$PROG" "$(head -n 1 "$W/meta.note")" >&2
 		fi
 	}
-	job meta meta_job "$@"
-	jobs_wait
+	if [ ! -f "$FR/meta.tsv" ] && ! grep -q 'no run metadata' "$W/extract.err"; then
+		job meta meta_job "$@"
+		jobs_wait
+	fi
 	job_messages extract meta >&2
 fi
 F=$FR

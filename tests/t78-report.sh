@@ -224,6 +224,34 @@ if [ -d "$O_/example/profile/rank1" ] && [ -x "$BIN/nsysjax-timeline" ]; then
 else
 	skip "make run: no example profile in $O_"
 fi
+# The run's metadata is the frames' meta.tsv, which nsysjax-extract -o
+# writes: the inputs are not read again for it (-f meta), and the
+# report is the same bytes.  An nsysjax-extract that leaves it out
+# without a reason (a stand-in removing it after -o: one of before) has
+# it read from the inputs.  The tools by NSYSJAX_BIN, nsysjax-extract
+# a wrapper logging its calls.
+if [ -s "$T/ex/report.txt" ]; then
+	mkdir "$T/wbin"
+	for t in "$BIN"/nsysjax-*; do ln -s "$(cd "${t%/*}" && pwd)/${t##*/}" "$T/wbin/${t##*/}"; done
+	rm "$T/wbin/nsysjax-extract"
+	{
+		echo '#!/bin/sh'
+		echo "echo \"\$*\" >> '$T/xlog'"
+		echo "'$(cd "$BIN" && pwd)/nsysjax-extract' \"\$@\"; st=\$?"
+		echo "if [ -n \"\${DROP_META:-}\" ] && [ \"\$2\" = -o ]; then rm -f \"\$3/meta.tsv\"; fi"
+		echo 'exit $st'
+	} > "$T/wbin/nsysjax-extract"
+	chmod +x "$T/wbin/nsysjax-extract"
+	NSYSJAX_BIN=$T/wbin sh $R -q -o "$T/mt" "$EX/rank0" "$EX/rank1" > /dev/null 2> "$T/mt.err"
+	! grep -q -- '-f meta' "$T/xlog" && grep -q -- '-o ' "$T/xlog" && diff -r "$T/ex" "$T/mt" > /dev/null && ok ||
+		notok "metadata: the inputs read again, or another report: $(cat "$T/xlog")"
+	: > "$T/xlog"
+	DROP_META=1 NSYSJAX_BIN=$T/wbin sh $R -q -o "$T/mt2" "$EX/rank0" "$EX/rank1" > /dev/null 2> "$T/mt.err"
+	[ "$(grep -c -- '-f meta' "$T/xlog")" -eq 1 ] && diff -r "$T/ex" "$T/mt2" > /dev/null && ok ||
+		notok "metadata without the frames' meta.tsv: $(cat "$T/xlog") $(diff -r "$T/ex" "$T/mt2" | head -5)"
+else
+	skip "the run's metadata: no example report"
+fi
 sh $R > /dev/null 2> "$T/e"; [ $? -eq 2 ] && grep -q usage "$T/e" && ok || notok "no arguments: not a usage error"
 sh $R -o "$T/x" > /dev/null 2>&1; [ $? -eq 2 ] && ok || notok "no input: not a usage error"
 for j in 0 x -1; do
