@@ -471,8 +471,18 @@ WARMUP_SKIP=$SKIP
 progress "aligning the clocks, finding the steady state"
 align_job() { nsysjax-align -o "$OUT/corrections.tsv" "$FR/communication.tsv" > /dev/null; }
 job align align_job
+# The command buffers' forms, once for the three frames (lib/common.sh's
+# warmup), beside the alignment: one pass over the thunk frame, not three.
+if [ -f "$FR/thunk.tsv" ]; then
+	forms_job() { nsysjax-warmup --forms-from "$FR/thunk.tsv" --forms-only > "$W/forms.tsv"; }
+	job forms forms_job
+	FORMS=$W/forms.tsv
+fi
 jobs_wait
+# The note of the executions left out by their form: the thunk frame's
+# split alone says it (the others split the same executions).
 steady_job() {
+	[ "$1" = thunk ] || WARMUP_QUIET=1
 	if [ -f "$W/programs" ]; then
 		steady_frame "$FR" "$OUT/corrections.tsv" "$1" > "$W/steady-$1.all"
 		filter_modules < "$W/steady-$1.all" > "$ST/$1.tsv"
@@ -565,7 +575,7 @@ if [ -n "$GNUPLOT" ]; then
 fi
 run pgle
 jobs_wait
-job_messages align steady-thunk steady-module steady-communication stats coll flamegraphs variability summary \
+job_messages align forms steady-thunk steady-module steady-communication stats coll flamegraphs variability summary \
 	pgle communication memory critpath roofline skewplots plots timeline >&2
 
 # The same run made again from its own frames: its comparison with

@@ -252,6 +252,43 @@ if [ -s "$T/ex/report.txt" ]; then
 else
 	skip "the run's metadata: no example report"
 fi
+# Command buffers in two forms: the example with jit_train_step's
+# command_buffer_9 run as plain thunks in execution 0 and as a CUDA
+# graph in 1-5 (mkexport archive -g, as t16).  With --skip 0 execution 0
+# is left out by its form: the report says so once (the thunk frame's
+# split), not once per frame; the forms are read once, into the small
+# frame of nsysjax-warmup --forms-only: a row for jit_init's plain last
+# execution and one per graph execution (1-5), which splits every frame
+# as the whole thunk frame does, note included.
+MKX=${BIN%/bin}/sqlite/mkexport MKE=${BIN%/bin}/example/mkexample
+if [ -x "$MKX" ] && [ -x "$MKE" ]; then
+	"$MKE" "$T/cbx" > /dev/null 2>&1
+	for r in rank0 rank1; do
+		mkdir -p "$T/cbg/$r" && cp -R "$T/cbx/$r/dump" "$T/cbg/$r/" &&
+		    "$MKX" archive -g jit_train_step:command_buffer_9:loop_add_fusion:gemm_fusion_dot.1 "$T/cbx/$r" "$T/cbg/$r/$r.sqlite" ||
+			notok "mkexport -g $r"
+	done
+	"$BIN/nsysjax-extract" -o "$T/cbf" "$T/cbg/rank0" "$T/cbg/rank1" 2> /dev/null
+	sh $R --skip 0 -q -o "$T/cbfr" "$T/cbf" > /dev/null 2> "$T/cbfr.err"
+	[ "$(grep -c '^nsysjax-warmup: 1 execution left out of the steady state: its command buffers ran in another form' "$T/cbfr.err")" -eq 1 ] &&
+	    ok || notok "the forms' note: not once: $(grep -c 'another form' "$T/cbfr.err") times"
+	"$BIN/nsysjax-warmup" --forms-from "$T/cbf/thunk.tsv" --forms-only > "$T/forms.tsv"
+	id=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["Name"] == "jit_train_step" { print $c["ProgramId"]; exit }' "$T/cbf/module.tsv")
+	ini=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["Name"] == "jit_init" { print $c["ProgramId"]; exit }' "$T/cbf/module.tsv")
+	printf 'ProgramId\tProgramExecution\tName\tCommandBuffer\n%s\t0\t-\t\n' "$ini" > "$T/forms.want"
+	for e in 1 2 3 4 5; do printf '%s\t%s\t-\t-\n' "$id" "$e"; done >> "$T/forms.want"
+	cmp -s "$T/forms.tsv" "$T/forms.want" && ok || notok "--forms-only: $(cat "$T/forms.tsv")"
+	bad=''
+	for f in thunk module communication; do
+		"$BIN/nsysjax-warmup" -s 0 --forms-from "$T/forms.tsv" "$T/cbf/$f.tsv" > "$T/fa" 2> "$T/fae"
+		"$BIN/nsysjax-warmup" -s 0 --forms-from "$T/cbf/thunk.tsv" "$T/cbf/$f.tsv" > "$T/fb" 2> "$T/fbe"
+		cmp -s "$T/fa" "$T/fb" && cmp -s "$T/fae" "$T/fbe" && [ -s "$T/fae" ] || bad="$bad $f"
+		"$BIN/nsysjax-warmup" -q -s 0 --forms-from "$T/forms.tsv" "$T/cbf/$f.tsv" 2> "$T/fqe" | cmp -s - "$T/fa" && [ ! -s "$T/fqe" ] || bad="$bad $f(-q)"
+	done
+	[ -z "$bad" ] && ok || notok "the forms of --forms-only split otherwise:$bad"
+else
+	skip "command buffers' forms: $MKX or $MKE not built"
+fi
 sh $R > /dev/null 2> "$T/e"; [ $? -eq 2 ] && grep -q usage "$T/e" && ok || notok "no arguments: not a usage error"
 sh $R -o "$T/x" > /dev/null 2>&1; [ $? -eq 2 ] && ok || notok "no input: not a usage error"
 for j in 0 x -1; do
