@@ -208,18 +208,18 @@ fi
 # drawn again.  First what make would run (-n), then, the example built
 # in this build's directory, the run itself.
 O_=${BIN%/bin}
-make -s -n -o all -o example O="$O_" run OUT="$T/mr" INPUT=x.zip > "$T/mk" 2>&1
+make --no-print-directory -s -n -o all -o example O="$O_" run OUT="$T/mr" INPUT=x.zip > "$T/mk" 2>&1
 grep -q "report.sh -o $T/mr $O_/example/profile/rank0 $O_/example/profile/rank1\$" "$T/mk" &&
     ! grep -q 'nsysjax-timeline' "$T/mk" && [ "$(grep -c 'INPUT= is not a variable of make run' "$T/mk")" -eq 1 ] && ok ||
 	notok "make run OUT= INPUT=: $(cat "$T/mk")"
 if [ -d "$O_/example/profile/rank1" ] && [ -x "$BIN/nsysjax-timeline" ]; then
-	make -s -o all -o example O="$O_" run OUT="$T/mr" INPUT=x.zip > "$T/mr.out" 2> "$T/mr.err"
+	make --no-print-directory -s -o all -o example O="$O_" run OUT="$T/mr" INPUT=x.zip > "$T/mr.out" 2> "$T/mr.err"
 	head -n 1 "$T/mr.out" | grep -q '^make run: no INPUTS: the report of the example profile; INPUT= is not a variable' &&
 	    sed -n 2p "$T/mr.out" | grep -q '^nsysjax report of rank0 rank1$' && [ -s "$T/mr/report.txt" ] &&
 	    grep -q "^make run: the aligned timeline is $T/mr/timeline.perfetto-trace " "$T/mr.out" &&
 	    [ -s "$T/mr/timeline.perfetto-trace" ] && ok || notok "make run OUT= INPUT=: $(head -3 "$T/mr.out") $(cat "$T/mr.err")"
 	# A known variable is no typo: no such line.
-	make -s -n -o all -o example O="$O_" run OUT="$T/mr" CC=cc > "$T/mk" 2>&1
+	make --no-print-directory -s -n -o all -o example O="$O_" run OUT="$T/mr" CC=cc > "$T/mk" 2>&1
 	grep -q 'is not a variable' "$T/mk" && notok "make run CC=cc: $(head -1 "$T/mk")" || ok
 else
 	skip "make run: no example profile in $O_"
