@@ -284,8 +284,11 @@ main(int argc, char *argv[])
 	int rc;
 
 	parse(argc, argv, &o);
-	if (o.forms_only)
-		return forms_only(&o);
+	if (o.forms_only) {
+		rc = forms_only(&o);
+		free(o.compiled);
+		return rc;
+	}
 	n = (size_t)(argc - optind);
 	gather(&o, argv + optind, n, &f);
 	if (o.apply) {
