@@ -166,26 +166,38 @@ test: example
 
 # The main job: pipelines/report.sh on the profiles INPUTS (the nsys-jax
 # archives of one run, .zip or extracted, or its nsys SQLite exports: a
-# directory or zip holding one .sqlite and dump/ per process) into out/;
-# without INPUTS, on the example profile.
+# directory or zip holding one .sqlite and dump/ per process) into OUT
+# (default out/); without INPUTS, on the example profile, which its first
+# line says, naming any variable of the command line that none of the
+# makefiles uses (INPUTS mistyped: the example would be reported
+# silently).
 # INPUTS may hold newlines (INPUTS="$$(ls prof_*.zip)"): strip makes them
-# spaces, which would otherwise end the command line.  out/ is not removed
+# spaces, which would otherwise end the command line.  OUT is not removed
 # here: report.sh replaces it whole once the new report is complete, so a
 # bad input keeps the previous report.  EXTRACT_OPTS: options for
 # nsysjax-extract, each word one report.sh -X (EXTRACT_OPTS="-k
-# --hlo-dump=dumps").
+# --hlo-dump=dumps").  report.sh writes the aligned timeline into OUT.
+OUT = out
 ifeq ($(strip $(INPUTS)),)
 RUNIN  = $(O)/example/profile/rank0 $(O)/example/profile/rank1
 RUNDEP = example
+RUNEX  = 1
 else
 RUNIN  = $(strip $(INPUTS))
 RUNDEP =
+RUNEX  =
 endif
+# The command line's variables that no makefile line (comments left
+# out) names: evaluated in run's recipe alone.
+RUN_CLVARS  = $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v)))
+RUN_WORDS   = $(shell grep -hv '^[[:space:]]*\#' $(MAKEFILE_LIST) | grep -o '[A-Za-z_][A-Za-z0-9_]*' | sort -u)
+RUN_UNKNOWN = $(filter-out $(RUN_WORDS),$(RUN_CLVARS))
+RUN_NOTE    = $(if $(RUN_UNKNOWN),$(foreach v,$(RUN_UNKNOWN),$(v)=) is not a variable of make run (its variables: INPUTS=, OUT=, EXTRACT_OPTS=))
 run: all $(RUNDEP)
-	NSYSJAX_BIN=$(O)/bin sh pipelines/report.sh $(strip $(foreach x,$(EXTRACT_OPTS),-X $(x)) -o out $(RUNIN))
-	@echo "make run: the report of $(RUNIN) is in out/ (out/report.txt, out/report.html)"
-	$(O)/bin/nsysjax-timeline -c out/corrections.tsv out/frames > out/timeline.perfetto-trace
-	@echo "make run: the aligned timeline is out/timeline.perfetto-trace (open it in https://ui.perfetto.dev)"
+	@$(if $(RUNEX),echo "make run: no INPUTS: the report of the example profile$(if $(RUN_NOTE),; $(RUN_NOTE))",$(if $(RUN_NOTE),echo "make run: $(RUN_NOTE)",:))
+	NSYSJAX_BIN=$(O)/bin sh pipelines/report.sh $(strip $(foreach x,$(EXTRACT_OPTS),-X $(x)) -o $(OUT) $(RUNIN))
+	@echo "make run: the report of $(RUNIN) is in $(OUT)/ ($(OUT)/report.txt, $(OUT)/report.html)"
+	@[ ! -s $(OUT)/timeline.perfetto-trace ] || echo "make run: the aligned timeline is $(OUT)/timeline.perfetto-trace (open it in https://ui.perfetto.dev)"
 .PHONY: example run
 
 # mkexport (tests/sqlite/mkexport.c): nsys SQLite exports for the tests,

@@ -79,9 +79,17 @@ test_missing=""
 # shellcheck disable=SC2086
 [ "$TEST" = 0 ] || test_missing=$(missing $TEST_PKGS)
 all="$run_missing$test_missing"
+# What it does, a line per step before it (apt-get and the build are
+# quiet, and take from seconds to minutes).
+# shellcheck disable=SC2086 # split into words on purpose
+words() { set -- $1; echo $#; }
+if [ -z "$all" ]; then
+	[ "$TEST" = 1 ] && what="make run and the tests need" || what="make run needs"
+	echo "setup.sh: the Debian packages $what are installed" >&2
+fi
 if [ -n "$all" ]; then
 	if [ "$(id -u)" -eq 0 ]; then
-		echo "setup.sh: installing$all" >&2
+		echo "setup.sh: installing $(words "$all") Debian package(s) with apt-get (a minute or more, downloads included):$all" >&2
 		apt-get update -qq
 		# What make run needs without the packages Debian recommends
 		# beside them (the tests' packages keep theirs: chromium's fonts).
@@ -111,6 +119,7 @@ if [ "$TEST" = 1 ] && [ ! -f "$SPEEDSCOPE_CACHE/node_modules/speedscope/dist/rel
 	# speedscope.unreachable beside the cache: t77 then says why it
 	# skips, even under NSYSJAX_STRICT; a missing cache without that
 	# record (setup.sh --test not run) fails there.
+	echo "setup.sh: fetching speedscope 1.25.0 with npm into $SPEEDSCOPE_CACHE (the timeline tests' viewer)" >&2
 	mkdir -p "$SPEEDSCOPE_CACHE"
 	rm -f "$SPEEDSCOPE_CACHE.unreachable"
 	if ! npm install --prefix "$SPEEDSCOPE_CACHE" --no-audit --no-fund --loglevel=error \
@@ -121,4 +130,6 @@ if [ "$TEST" = 1 ] && [ ! -f "$SPEEDSCOPE_CACHE/node_modules/speedscope/dist/rel
 	fi
 fi
 # ---- end of the timeline's test viewer ----
+echo "setup.sh: building the nsysjax tools into build/bin (make all: about 30 s on 2 cores)" >&2
 make -s all
+echo "setup.sh: done; next: make run (the report of an example profile), or make run INPUTS=\"\$(ls prof_*.zip)\"" >&2

@@ -21,6 +21,8 @@ usage: nsysjax-report [-q] [-j jobs] [-m regex] [-x regex] [-X extract-option] [
   -q          no progress lines
   -h, --help  this text
   -V, --version  the version
+
+Options may follow the inputs; -- ends them.
 EOF
 	exit 0 ;;
 esac

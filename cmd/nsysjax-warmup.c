@@ -18,10 +18,10 @@
 #include "analysis/warmup.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-warmup [-imv] -c compiled | -s n [-a table] [--forms-from thunks]\n"
+    "usage: nsysjax-warmup [-imqv] -c compiled | -s n [-a table] [--forms-from thunks]\n"
     "           [--communication yes|no | --communication-from file] [file ...]";
 
-enum { OPT_COMM = 256, OPT_COMM_FROM, OPT_FORMS_FROM };
+enum { OPT_COMM = 256, OPT_COMM_FROM, OPT_FORMS_FROM, OPT_FORMS_ONLY };
 
 static const struct opt_tool tool = { usage_line,
     "  -c, --compiled=FILE     programs compiled within the profile: the\n"
@@ -35,6 +35,13 @@ static const struct opt_tool tool = { usage_line,
     "  --forms-from=FILE       a thunk frame: executions whose command buffers\n"
     "                          ran in another form (plain thunks, CUDA graph)\n"
     "                          than in their program's last execution are init\n"
+    "  --forms-only            write the forms of --forms-from as a small thunk\n"
+    "                          frame (a row per program's last execution and\n"
+    "                          per execution in CUDA-graph form), for\n"
+    "                          --forms-from of later runs; no input is read\n"
+    "  -q, --quiet             no note of the executions left out by their form\n"
+    "                          (for the other frames of a run whose thunk\n"
+    "                          frame's split says it)\n"
     "  -s, --skip=N            the first N executions of every program are\n"
     "                          init; -c and --communication* are not read\n"
     "  -a, --apply=TABLE       first subtract the clock corrections of TABLE\n"
@@ -74,9 +81,10 @@ load_forms(struct tsv_reader *r, void *facts)
 
 /* The fallback is a warning: the split was dropped, and why. */
 static void
-report(const struct warmup_stats *st, const struct warmup_facts *f)
+report(const struct warmup_stats *st, const struct warmup_facts *f,
+    int quiet)
 {
-	if (st->form_excluded > 0)
+	if (st->form_excluded > 0 && !quiet)
 		err_warn("%zu execution%s left out of the steady state: %s "
 		    "command buffers ran in another form than in the "
 		    "program's last execution (XLA runs a command buffer's "
@@ -127,6 +135,8 @@ struct opts {
 	const char *comm, *commfrom, *forms;
 	int64_t skip;		/* -1: none */
 	int verbose;
+	int quiet;		/* -q: no note of the forms */
+	int forms_only;		/* --forms-only */
 };
 
 static void
@@ -142,13 +152,15 @@ parse(int argc, char *argv[], struct opts *o)
 		{ "mark", no_argument, NULL, 'm' },
 		{ "skip", required_argument, NULL, 's' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "forms-only", no_argument, NULL, OPT_FORMS_ONLY },
 		OPT_STD_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
 	o->compiled = mem_calloc((size_t)argc, sizeof(*o->compiled));
-	while ((c = opt_next(argc, argv, ":a:c:hims:vV", longopts, &tool)) != -1) {
+	while ((c = opt_next(argc, argv, ":a:c:himqs:vV", longopts, &tool)) != -1) {
 		switch (c) {
 		case 'a':
 			o->apply = optarg;
@@ -168,6 +180,12 @@ parse(int argc, char *argv[], struct opts *o)
 		case 'v':
 			o->verbose = 1;
 			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case OPT_FORMS_ONLY:
+			o->forms_only = 1;
+			break;
 		case OPT_COMM:
 			if (strcmp(optarg, "yes") != 0 && strcmp(optarg, "no") != 0)
 				opt_usage(&tool, "--communication: yes or no, "
@@ -181,6 +199,14 @@ parse(int argc, char *argv[], struct opts *o)
 			o->forms = optarg;
 			break;
 		}
+	}
+	if (o->forms_only) {
+		if (!o->forms)
+			opt_usage(&tool, "--forms-only: which thunk frame? "
+			    "give --forms-from FILE");
+		if (optind < argc)
+			opt_usage(&tool, "--forms-only reads no input");
+		return;
 	}
 	if (o->comm && o->commfrom)
 		opt_usage(&tool, "--communication and --communication-from "
@@ -219,6 +245,22 @@ gather(const struct opts *o, char *const *files, size_t n,
 	}
 }
 
+/* --forms-only: the forms of --forms-from to stdout (warmup_write_forms). */
+static int
+forms_only(const struct opts *o)
+{
+	struct warmup_facts f;
+	struct tsv_writer *w;
+
+	warmup_facts_init(&f);
+	load(o->forms, load_forms, &f);
+	w = tsv_wopen(stdout, "<stdout>");
+	if (warmup_write_forms(&f, w) != 0 || tsv_wclose(w) != 0)
+		err_die_last();
+	warmup_facts_free(&f);
+	return 0;
+}
+
 /* align_table_read for opt_read. */
 static int
 read_table(FILE *fp, const char *path, void *t)
@@ -242,6 +284,11 @@ main(int argc, char *argv[])
 	int rc;
 
 	parse(argc, argv, &o);
+	if (o.forms_only) {
+		rc = forms_only(&o);
+		free(o.compiled);
+		return rc;
+	}
 	n = (size_t)(argc - optind);
 	gather(&o, argv + optind, n, &f);
 	if (o.apply) {
@@ -263,7 +310,7 @@ main(int argc, char *argv[])
 	}
 	if (o.verbose)
 		verbose(&st, &f);
-	report(&st, &f);
+	report(&st, &f, o.quiet);
 	filter_close(in);
 	warmup_facts_free(&f);
 	free(o.compiled);

@@ -15,22 +15,54 @@ TABLES=
 case $0 in */*) . "${0%/*}/lib/common.sh" ;; *) . ./lib/common.sh ;; esac
 
 # The long options as short ones for getopts: --help (-h), --skip N
-# (-k N); the arguments rotated through "$@" in their order.
-n=$#
+# (-k N); the arguments rotated through "$@" in their order.  Options
+# may follow the inputs, as the tools' (getopt_long's permutation): each
+# argument pushed gets a letter in MASK, o for an option or an option's
+# argument (the short options that take one: o j m x X k), p for an
+# input (all after --); then the list is doubled and rotated once more,
+# the options of its first half kept, then --, then the inputs of its
+# second half.
+n=$# MASK=''
+# optarg_next A: true when the short option cluster A ("-qo", "-Xfoo")
+# ends with an option whose argument is the next word.
+optarg_next() {
+	_c=${1#-}
+	while [ -n "$_c" ]; do
+		_h=${_c%"${_c#?}"} _c=${_c#?}
+		case $_h in [ojmxXk]) [ -z "$_c" ]; return ;; esac
+	done
+	return 1
+}
 while [ "$n" -gt 0 ]; do
 	a=$1
 	shift
 	n=$((n - 1))
 	case $a in
-	--) set -- "$@" --
-	    while [ "$n" -gt 0 ]; do set -- "$@" "$1"; shift; n=$((n - 1)); done ;;
-	--help) set -- "$@" -h ;;
-	--skip=*) set -- "$@" -k "${a#--skip=}" ;;
+	--) while [ "$n" -gt 0 ]; do set -- "$@" "$1"; MASK=${MASK}p; shift; n=$((n - 1)); done ;;
+	--help) set -- "$@" -h; MASK=${MASK}o ;;
+	--skip=*) set -- "$@" -k "${a#--skip=}"; MASK=${MASK}oo ;;
 	--skip) [ "$n" -gt 0 ] || bad_usage "--skip: no count"
-		set -- "$@" -k "$1"; shift; n=$((n - 1)) ;;
+		set -- "$@" -k "$1"; MASK=${MASK}oo; shift; n=$((n - 1)) ;;
 	--*) bad_usage "unknown option '$a'" ;;
-	*) set -- "$@" "$a" ;;
+	-?*) set -- "$@" "$a"; MASK=${MASK}o
+	     if optarg_next "$a"; then
+		[ "$n" -gt 0 ] || bad_usage "$a: no argument"
+		set -- "$@" "$1"; MASK=${MASK}o; shift; n=$((n - 1))
+	     fi ;;
+	*) set -- "$@" "$a"; MASK=${MASK}p ;;
 	esac
+done
+n=$# _m1=$MASK _m2=$MASK
+set -- "$@" "$@"
+while [ "$n" -gt 0 ]; do
+	[ "${_m1%"${_m1#?}"}" = p ] || set -- "$@" "$1"
+	_m1=${_m1#?}; shift; n=$((n - 1))
+done
+set -- "$@" --
+n=${#_m2}
+while [ "$n" -gt 0 ]; do
+	[ "${_m2%"${_m2#?}"}" = o ] || set -- "$@" "$1"
+	_m2=${_m2#?}; shift; n=$((n - 1))
 done
 
 # Jobs at once: the online cores (a pipeline is a chain of
@@ -376,9 +408,12 @@ else
 	progress "extracting the frames of $# profile(s)"
 	extract_job() { eval "nsysjax-extract $XOPTS -o \"\$FR\" -- \"\$@\""; }
 	job extract extract_job "$@"
-	# The run's metadata beside the frames: not a frame of
-	# -o, whose files stay those --merge and the pipelines join.
-	# Never fatal: without it the table is left out, with the reason.
+	jobs_wait
+	# The run's metadata beside the frames: nsysjax-extract -o writes
+	# meta.tsv itself (or says why not).  Should a frames directory lack
+	# it without a reason (an nsysjax-extract of before), it is read
+	# from the inputs on its own.  Never fatal: without it the table is
+	# left out, with the reason.
 	meta_job() {
 		if eval "nsysjax-extract $XOPTS -f meta -- \"\$@\"" > "$FR/meta.tsv" 2> "$W/meta.note"; then
 			[ ! -s "$W/meta.note" ] || cat "$W/meta.note" >&2
@@ -387,8 +422,10 @@ else
 			printf '%s: no run metadata: %s\n' "$PROG" "$(head -n 1 "$W/meta.note")" >&2
 		fi
 	}
-	job meta meta_job "$@"
-	jobs_wait
+	if [ ! -f "$FR/meta.tsv" ] && ! grep -q 'no run metadata' "$W/extract.err"; then
+		job meta meta_job "$@"
+		jobs_wait
+	fi
 	job_messages extract meta >&2
 fi
 F=$FR
@@ -434,8 +471,18 @@ WARMUP_SKIP=$SKIP
 progress "aligning the clocks, finding the steady state"
 align_job() { nsysjax-align -o "$OUT/corrections.tsv" "$FR/communication.tsv" > /dev/null; }
 job align align_job
+# The command buffers' forms, once for the three frames (lib/common.sh's
+# warmup), beside the alignment: one pass over the thunk frame, not three.
+if [ -f "$FR/thunk.tsv" ]; then
+	forms_job() { nsysjax-warmup --forms-from "$FR/thunk.tsv" --forms-only > "$W/forms.tsv"; }
+	job forms forms_job
+	FORMS=$W/forms.tsv
+fi
 jobs_wait
+# The note of the executions left out by their form: the thunk frame's
+# split alone says it (the others split the same executions).
 steady_job() {
+	[ "$1" = thunk ] || WARMUP_QUIET=1
 	if [ -f "$W/programs" ]; then
 		steady_frame "$FR" "$OUT/corrections.tsv" "$1" > "$W/steady-$1.all"
 		filter_modules < "$W/steady-$1.all" > "$ST/$1.tsv"
@@ -528,7 +575,7 @@ if [ -n "$GNUPLOT" ]; then
 fi
 run pgle
 jobs_wait
-job_messages align steady-thunk steady-module steady-communication stats coll flamegraphs variability summary \
+job_messages align forms steady-thunk steady-module steady-communication stats coll flamegraphs variability summary \
 	pgle communication memory critpath roofline skewplots plots timeline >&2
 
 # The same run made again from its own frames: its comparison with

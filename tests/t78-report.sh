@@ -133,6 +133,162 @@ else
 	skip "combined4 report: $DATA not found"
 fi
 
+# The words of the compilation and memory sections.  A profile without
+# compilation (the example's compile frame emptied to its header) says
+# so, with no table of compile times of 0.
+if [ -d "$T/ex/frames" ]; then
+	cp -R "$T/ex/frames" "$T/nc"
+	head -n 1 "$T/ex/frames/compile.tsv" > "$T/nc/compile.tsv"
+	sh $R -q -o "$T/ncr" "$T/nc" > /dev/null 2>&1
+	grep -q '^Compilation: not in the profile' "$T/ncr/report.txt" && ! grep -q '^Compilation time per module' "$T/ncr/report.txt" &&
+	    grep -q 'Compilation: not in the profile' "$T/ncr/report.html" && ok ||
+		notok "no compilation in the profile: $(grep -A4 '^Compilation' "$T/ncr/report.txt")"
+	# One module's compilation out of the profile (jit_train_step's
+	# ranges removed; --skip 0: a steady state without the compile
+	# frame): its row says so; jit_init's is the sum of its outermost
+	# ranges (ParentId empty), by hand from the frame.
+	mkdir "$T/nc1" && cp "$T/ex/frames/"* "$T/nc1/"
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next } $c["ProgramName"] != "jit_train_step"' \
+	    "$T/ex/frames/compile.tsv" > "$T/nc1/compile.tsv"
+	ms=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["ProgramName"] == "jit_init" && $c["ParentId"] == "" { s += $c["DurMs"] } END { printf "%.1f", s }' \
+	    "$T/ex/frames/compile.tsv")
+	sh $R -q --skip=0 -o "$T/nc1r" "$T/nc1" > /dev/null 2>&1
+	sed -n '/^Compilation time per module/,/^Peak/p' "$T/nc1r/report.txt" > "$T/nc1t"
+	grep -q '^  jit_train_step ([0-9a-f]*) *not in the profile  *--$' "$T/nc1t" &&
+	    grep -q "^  jit_init ([0-9a-f]*) *$ms  *rank0,rank1$" "$T/nc1t" && ok ||
+		notok "a module compiled before the profile: not 'not in the profile', or jit_init not $ms ms: $(cat "$T/nc1t")"
+else
+	skip "no compilation in the profile: no example report"
+fi
+if [ -s "$T/c4/report.txt" ]; then
+	# Every module the compile phase table names is in the per-module
+	# table or named below it with the reason; the shared run's
+	# pjit_init_model_from_seed ran only in the warm-up: its executions
+	# (rows of the frames' module.tsv, counted here) are all before the
+	# steady state.
+	awk '/^Compilation: the largest phases/ { p = 1; next } p && /^  -/ { t = 1; next } t && /^$/ { exit }
+	    t { n = split($0, x, /  +/); if (x[3] != "--") print x[3] }' "$T/c4/report.txt" | sort -u > "$T/phmods"
+	bad=$(while read -r m; do
+		grep -q "^  $m ([0-9a-f]*) " "$T/c4/report.txt" || grep -q "^$m (in the phases above) is not in this table, .*: " "$T/c4/report.txt" || echo "$m"
+	done < "$T/phmods")
+	n=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["Name"] == "pjit_init_model_from_seed" { n++ } END { print n + 0 }' "$T/c4/frames/module.tsv")
+	grep -qx pjit_init_model_from_seed "$T/phmods" && [ -z "$bad" ] &&
+	    grep -q "^pjit_init_model_from_seed (in the phases above) is not in this table, .*only in the warm-up.* ($n execution(s)" "$T/c4/report.txt" &&
+	    ok || notok "modules of the compile phases without their reason: $bad $(grep 'in the phases above' "$T/c4/report.txt")"
+	# The heap peak says what it counts: XLA's temporaries, without the
+	# parameters and outputs (pjit_init_model_from_seed's 140 B: its
+	# outputs, the model, are allocations of their own).
+	sed -n '/temporaries per module/,/^Critical path/p' "$T/c4/report.txt" > "$T/heapw"
+	grep -q "^Peak of XLA's temporaries per module" "$T/heapw" && grep -q '^  pjit_init_model_from_seed ([0-9a-f]*) *140 B' "$T/heapw" &&
+	    grep -q "parameters, constants and outputs have buffers of their own and are not in it" "$T/heapw" &&
+	    ! grep -q 'Peak heap memory' "$T/c4/report.txt" && ok || notok "the heap table does not say what it counts: $(head -3 "$T/heapw")"
+else
+	skip "compile phases and heap words: no combined4 report"
+fi
+
+# Options after the inputs, as nsysjax-extract takes them (getopt_long's
+# order): the same report as with the options first; an option's
+# argument is never an input (-X -k), nor an input after -- an option.
+if [ -s "$T/ex/report.txt" ]; then
+	sh $R "$EX/rank0" -q -o "$T/after" "$EX/rank1" > "$T/after.txt" 2> "$T/after.err" &&
+	    cmp -s "$T/after/report.txt" "$T/ex/report.txt" && cmp -s "$T/after.txt" "$T/ex/report.txt" && ok ||
+		notok "options after the inputs: $(cat "$T/after.err")"
+	sh $R "$T/ex/frames" -qo "$T/after2" -j 1 -X -k > /dev/null 2> "$T/after.err" &&
+	    cmp -s "$T/after2/report.txt" "$T/ex2/report.txt" && ok || notok "-qo DIR -X -k after the input: $(cat "$T/after.err")"
+	(cd "$T" && sh "$OLDPWD/$R" "$OLDPWD/$EX/rank0" -o > /dev/null 2> "$T/e"; st=$?
+	 [ $st -eq 2 ] && grep -q '^pipelines/report.sh: -o: no argument' "$T/e" && [ ! -e "$T/--" ]) && ok ||
+		notok "-o last, without its argument: $(cat "$T/e")"
+	sh $R -q -o "$T/dd" -- -x > /dev/null 2> "$T/e"; st=$?
+	[ $st -eq 1 ] && grep -q -- '-x: cannot open' "$T/e" && ok || notok "-- then -x: not an input: $st $(cat "$T/e")"
+else
+	skip "options after the inputs: no example report"
+fi
+# make run: into OUT=; a mistyped INPUTS (INPUT=) named in one line
+# before the report of the example; the timeline is report.sh's, not
+# drawn again.  First what make would run (-n), then, the example built
+# in this build's directory, the run itself.
+O_=${BIN%/bin}
+make --no-print-directory -s -n -o all -o example O="$O_" run OUT="$T/mr" INPUT=x.zip > "$T/mk" 2>&1
+grep -q "report.sh -o $T/mr $O_/example/profile/rank0 $O_/example/profile/rank1\$" "$T/mk" &&
+    ! grep -q 'nsysjax-timeline' "$T/mk" && [ "$(grep -c 'INPUT= is not a variable of make run' "$T/mk")" -eq 1 ] && ok ||
+	notok "make run OUT= INPUT=: $(cat "$T/mk")"
+if [ -d "$O_/example/profile/rank1" ] && [ -x "$BIN/nsysjax-timeline" ]; then
+	make --no-print-directory -s -o all -o example O="$O_" run OUT="$T/mr" INPUT=x.zip > "$T/mr.out" 2> "$T/mr.err"
+	head -n 1 "$T/mr.out" | grep -q '^make run: no INPUTS: the report of the example profile; INPUT= is not a variable' &&
+	    sed -n 2p "$T/mr.out" | grep -q '^nsysjax report of rank0 rank1$' && [ -s "$T/mr/report.txt" ] &&
+	    grep -q "^make run: the aligned timeline is $T/mr/timeline.perfetto-trace " "$T/mr.out" &&
+	    [ -s "$T/mr/timeline.perfetto-trace" ] && ok || notok "make run OUT= INPUT=: $(head -3 "$T/mr.out") $(cat "$T/mr.err")"
+	# A known variable is no typo: no such line.
+	make --no-print-directory -s -n -o all -o example O="$O_" run OUT="$T/mr" CC=cc > "$T/mk" 2>&1
+	grep -q 'is not a variable' "$T/mk" && notok "make run CC=cc: $(head -1 "$T/mk")" || ok
+else
+	skip "make run: no example profile in $O_"
+fi
+# The run's metadata is the frames' meta.tsv, which nsysjax-extract -o
+# writes: the inputs are not read again for it (-f meta), and the
+# report is the same bytes.  An nsysjax-extract that leaves it out
+# without a reason (a stand-in removing it after -o: one of before) has
+# it read from the inputs.  The tools by NSYSJAX_BIN, nsysjax-extract
+# a wrapper logging its calls.
+if [ -s "$T/ex/report.txt" ]; then
+	mkdir "$T/wbin"
+	for t in "$BIN"/nsysjax-*; do ln -s "$(cd "${t%/*}" && pwd)/${t##*/}" "$T/wbin/${t##*/}"; done
+	rm "$T/wbin/nsysjax-extract"
+	{
+		echo '#!/bin/sh'
+		echo "echo \"\$*\" >> '$T/xlog'"
+		echo "'$(cd "$BIN" && pwd)/nsysjax-extract' \"\$@\"; st=\$?"
+		echo "if [ -n \"\${DROP_META:-}\" ] && [ \"\$2\" = -o ]; then rm -f \"\$3/meta.tsv\"; fi"
+		echo 'exit $st'
+	} > "$T/wbin/nsysjax-extract"
+	chmod +x "$T/wbin/nsysjax-extract"
+	NSYSJAX_BIN=$T/wbin sh $R -q -o "$T/mt" "$EX/rank0" "$EX/rank1" > /dev/null 2> "$T/mt.err"
+	! grep -q -- '-f meta' "$T/xlog" && grep -q -- '-o ' "$T/xlog" && diff -r "$T/ex" "$T/mt" > /dev/null && ok ||
+		notok "metadata: the inputs read again, or another report: $(cat "$T/xlog")"
+	: > "$T/xlog"
+	DROP_META=1 NSYSJAX_BIN=$T/wbin sh $R -q -o "$T/mt2" "$EX/rank0" "$EX/rank1" > /dev/null 2> "$T/mt.err"
+	[ "$(grep -c -- '-f meta' "$T/xlog")" -eq 1 ] && diff -r "$T/ex" "$T/mt2" > /dev/null && ok ||
+		notok "metadata without the frames' meta.tsv: $(cat "$T/xlog") $(diff -r "$T/ex" "$T/mt2" | head -5)"
+else
+	skip "the run's metadata: no example report"
+fi
+# Command buffers in two forms: the example with jit_train_step's
+# command_buffer_9 run as plain thunks in execution 0 and as a CUDA
+# graph in 1-5 (mkexport archive -g, as t16).  With --skip 0 execution 0
+# is left out by its form: the report says so once (the thunk frame's
+# split), not once per frame; the forms are read once, into the small
+# frame of nsysjax-warmup --forms-only: a row for jit_init's plain last
+# execution and one per graph execution (1-5), which splits every frame
+# as the whole thunk frame does, note included.
+MKX=${BIN%/bin}/sqlite/mkexport MKE=${BIN%/bin}/example/mkexample
+if [ -x "$MKX" ] && [ -x "$MKE" ]; then
+	"$MKE" "$T/cbx" > /dev/null 2>&1
+	for r in rank0 rank1; do
+		mkdir -p "$T/cbg/$r" && cp -R "$T/cbx/$r/dump" "$T/cbg/$r/" &&
+		    "$MKX" archive -g jit_train_step:command_buffer_9:loop_add_fusion:gemm_fusion_dot.1 "$T/cbx/$r" "$T/cbg/$r/$r.sqlite" ||
+			notok "mkexport -g $r"
+	done
+	"$BIN/nsysjax-extract" -o "$T/cbf" "$T/cbg/rank0" "$T/cbg/rank1" 2> /dev/null
+	sh $R --skip 0 -q -o "$T/cbfr" "$T/cbf" > /dev/null 2> "$T/cbfr.err"
+	[ "$(grep -c '^nsysjax-warmup: 1 execution left out of the steady state: its command buffers ran in another form' "$T/cbfr.err")" -eq 1 ] &&
+	    ok || notok "the forms' note: not once: $(grep -c 'another form' "$T/cbfr.err") times"
+	"$BIN/nsysjax-warmup" --forms-from "$T/cbf/thunk.tsv" --forms-only > "$T/forms.tsv"
+	id=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["Name"] == "jit_train_step" { print $c["ProgramId"]; exit }' "$T/cbf/module.tsv")
+	ini=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["Name"] == "jit_init" { print $c["ProgramId"]; exit }' "$T/cbf/module.tsv")
+	printf 'ProgramId\tProgramExecution\tName\tCommandBuffer\n%s\t0\t-\t\n' "$ini" > "$T/forms.want"
+	for e in 1 2 3 4 5; do printf '%s\t%s\t-\t-\n' "$id" "$e"; done >> "$T/forms.want"
+	cmp -s "$T/forms.tsv" "$T/forms.want" && ok || notok "--forms-only: $(cat "$T/forms.tsv")"
+	bad=''
+	for f in thunk module communication; do
+		"$BIN/nsysjax-warmup" -s 0 --forms-from "$T/forms.tsv" "$T/cbf/$f.tsv" > "$T/fa" 2> "$T/fae"
+		"$BIN/nsysjax-warmup" -s 0 --forms-from "$T/cbf/thunk.tsv" "$T/cbf/$f.tsv" > "$T/fb" 2> "$T/fbe"
+		cmp -s "$T/fa" "$T/fb" && cmp -s "$T/fae" "$T/fbe" && [ -s "$T/fae" ] || bad="$bad $f"
+		"$BIN/nsysjax-warmup" -q -s 0 --forms-from "$T/forms.tsv" "$T/cbf/$f.tsv" 2> "$T/fqe" | cmp -s - "$T/fa" && [ ! -s "$T/fqe" ] || bad="$bad $f(-q)"
+	done
+	[ -z "$bad" ] && ok || notok "the forms of --forms-only split otherwise:$bad"
+else
+	skip "command buffers' forms: $MKX or $MKE not built"
+fi
 sh $R > /dev/null 2> "$T/e"; [ $? -eq 2 ] && grep -q usage "$T/e" && ok || notok "no arguments: not a usage error"
 sh $R -o "$T/x" > /dev/null 2>&1; [ $? -eq 2 ] && ok || notok "no input: not a usage error"
 for j in 0 x -1; do

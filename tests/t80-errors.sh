@@ -294,4 +294,23 @@ expect "collectives -o: a missing column" 1 "^nsysjax-collectives: $T/cut-comm.t
     "$BIN/nsysjax-collectives" -s bandwidth,waits -o "$T/cs" "$T/cut-comm.tsv"
 check "collectives -o: nothing written after an error" test ! -e "$T/cs/bandwidth.tsv"
 
+# setup.sh says what it installs and builds, each in a line before the
+# step (it was silent for 28 s): stand-ins for dpkg-query (gnuplot-nox
+# missing, or nothing), id (root), apt-get and make write their calls on
+# the same stderr, so the file holds the order.
+mkdir -p "$T/setup"
+for c in apt-get make; do printf '#!/bin/sh\necho "CALL %s $*" >&2\n' "$c" > "$T/setup/$c"; done
+printf '#!/bin/sh\necho 0\n' > "$T/setup/id"
+printf '#!/bin/sh\nfor p; do :; done\n[ "$p" = gnuplot-nox ] && [ -n "${SETUP_MISSING:-}" ] || echo "install ok installed"\n' > "$T/setup/dpkg-query"
+chmod +x "$T/setup/"*
+SETUP_MISSING=1 PATH=$T/setup:$PATH sh setup.sh > "$T/setup.out" 2> "$T/setup.err"; rc=$?
+awk -v rc="$rc" '/^setup.sh: installing 1 Debian package\(s\) with apt-get .*: gnuplot-nox$/ && !a { i = NR }
+    /^CALL apt-get update/ && !a { a = NR } /^setup.sh: building the nsysjax tools/ { b = NR } /^CALL make -s all$/ { m = NR }
+    /^setup.sh: done; next: make run/ { d = NR }
+    END { exit !(rc == 0 && i && a > i && b > a && m > b && d > m) }' "$T/setup.err" && ok ||
+	notok "setup.sh's lines (status $rc): $(cat "$T/setup.err")"
+PATH=$T/setup:$PATH sh setup.sh > /dev/null 2> "$T/setup.err"
+grep -q '^setup.sh: the Debian packages make run needs are installed$' "$T/setup.err" && ! grep -q 'CALL apt-get' "$T/setup.err" &&
+    grep -q '^setup.sh: building' "$T/setup.err" && ok || notok "setup.sh, nothing missing: $(cat "$T/setup.err")"
+
 done_testing t80-errors

@@ -105,6 +105,41 @@ warmup_load_forms(struct warmup_facts *f, struct tsv_reader *r)
 }
 
 int
+warmup_write_forms(const struct warmup_facts *f, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "ProgramId", "ProgramExecution",
+	    "Name", "CommandBuffer", NULL };
+	const char *k;
+	size_t i, t;
+	int rc = tsv_header(w, cols);
+
+	for (i = 0; rc == 0 && i < f->progs.n; i++) {
+		if (f->last[i].graph)
+			continue;	/* its graph row below says it */
+		tsv_raw(w, strtab_get(&f->progs, i), f->progs.len[i]);
+		tsv_i64(w, f->last[i].exec);
+		tsv_str(w, "-");
+		tsv_empty(w);
+		rc = tsv_eor(w);
+	}
+	/* A key is "ProgramId\tProgramExecution" (form_key): the id,
+	 * escaped, holds no tab; the execution follows the last one. */
+	for (i = 0; rc == 0 && i < f->graph.n; i++) {
+		k = strtab_get(&f->graph, i);
+		for (t = f->graph.len[i]; t > 0 && k[t - 1] != '\t'; t--)
+			;
+		if (t == 0)
+			continue;
+		tsv_raw(w, k, t - 1);
+		tsv_raw(w, k + t, f->graph.len[i] - t);
+		tsv_str(w, "-");
+		tsv_str(w, "-");
+		rc = tsv_eor(w);
+	}
+	return rc;
+}
+
+int
 warmup_form_differs(const struct warmup_facts *f, const char *p,
     size_t len, int64_t exec)
 {

@@ -156,6 +156,18 @@ int warmup_prescan_communication(char *const *files, size_t n, int *yes);
 int warmup_load_forms(struct warmup_facts *f, struct tsv_reader *r);
 
 /*
+ * The forms F loaded (warmup_load_forms) to W as a small thunk frame
+ * (ProgramId, ProgramExecution, Name, CommandBuffer): a row per program
+ * whose last execution is plain, Name "-" and CommandBuffer empty, and a
+ * row per execution in graph form, both "-" (equal: a graph).  Read back
+ * by warmup_load_forms it gives the same forms as the whole frame (the
+ * same last execution per program and set of graph executions): several
+ * frames of a run are split with one pass over its thunk frame.  Memory:
+ * none beyond F.  Returns as tsv_eor.
+ */
+int warmup_write_forms(const struct warmup_facts *f, struct tsv_writer *w);
+
+/*
  * Whether execution EXEC of program P (LEN bytes, escaped) is in another
  * form than P's steady one: 0 without forms or for a program the thunk
  * frame does not hold.

@@ -180,11 +180,22 @@ steady() {
 		return
 	fi
 	SD=$W
-	# Once per call, for the frames of $F (diff.sh calls it for two runs).
+	# Once per call, for the frames of $F (diff.sh calls it for two runs),
+	# the forms too when the thunk frame splits more than one frame (the
+	# others say nothing of them: the thunk frame's note holds theirs).
 	nsysjax-align -o "$W/corrections.tsv" "$F/communication.tsv" > /dev/null
+	FORMS='' _th=''
+	case " $* " in *" thunk "*) _th=1 ;; esac
+	if [ $# -gt 1 ] && [ -f "$F/thunk.tsv" ]; then
+		nsysjax-warmup --forms-from "$F/thunk.tsv" --forms-only > "$W/forms.tsv"
+		FORMS=$W/forms.tsv
+	fi
 	for f do
+		WARMUP_QUIET=''
+		[ -z "$_th" ] || [ "$f" = thunk ] || WARMUP_QUIET=1
 		steady_frame "$F" "$W/corrections.tsv" "$f" > "$W/$f.tsv"
 	done
+	FORMS='' WARMUP_QUIET=''
 }
 
 # steady_frame FRAMES CORRECTIONS FRAME: the steady state of FRAMES/FRAME.tsv
@@ -208,11 +219,20 @@ lines2() { { IFS= read -r _l && IFS= read -r _l; } < "$1"; }
 # warmup FRAMES [FILE]: nsysjax-warmup's steady state of FILE (or stdin),
 # with the facts of the run FRAMES, or --skip's count; executions whose
 # command buffers ran in another form than the program's last (XLA's
-# warm-up) are left out by the thunk frame's forms.
+# warm-up) are left out by the thunk frame's forms: FORMS when set
+# (nsysjax-warmup --forms-only of it, made once for several frames),
+# else the frame itself.  WARMUP_QUIET set: no note of them (another
+# frame's split says it).
+FORMS='' WARMUP_QUIET=''
 warmup() {
 	_fr=$1
 	shift
-	[ ! -f "$_fr/thunk.tsv" ] || set -- --forms-from "$_fr/thunk.tsv" "$@"
+	if [ -n "$FORMS" ]; then
+		set -- --forms-from "$FORMS" "$@"
+	elif [ -f "$_fr/thunk.tsv" ]; then
+		set -- --forms-from "$_fr/thunk.tsv" "$@"
+	fi
+	[ -z "$WARMUP_QUIET" ] || set -- -q "$@"
 	if [ -n "$WARMUP_SKIP" ]; then
 		nsysjax-warmup -s "$WARMUP_SKIP" "$@"
 	else

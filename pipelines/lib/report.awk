@@ -233,9 +233,11 @@ function tables() {
 	while ((getline _pl < (OUT "/modules/compile-profiles.tsv")) > 0) NPROFILES++
 	close(OUT "/modules/compile-profiles.tsv")
 	NPROFILES = NPROFILES > 0 ? NPROFILES - 1 : 0
-	p_compile()
-	s_compile()
-	s_compile_modules()
+	if (!p_no_compile()) {
+		p_compile()
+		s_compile()
+		s_compile_modules()
+	}
 	part("memory", "Memory")
 	s_peaks()
 }
@@ -592,6 +594,15 @@ function p_compile(    n, r, total, top) {
 	    grouped(fixed(total / 1000, 1)), NPROFILES, 100 * top, grouped(fixed(total / 1000, 1))))
 	para_out()
 }
+# A profile without compilation (its compile frame has no XLA range:
+# the programs were compiled before the capture, or in a cache) says
+# so, rather than a compile time of 0.
+function p_no_compile() {
+	if (load(OUT "/summary/compile-summary.tsv") >= 2) return 0
+	pr("Compilation: not in the profile (it holds no XLA compilation range).\n")
+	para_out()
+	return 1
+}
 
 function s_compile(    n, r, rr, line, x, pid, nm, mod, what, deco, k, kv, i) {
 	if ((n = load(OUT "/summary/compile-summary.tsv")) < 2) return
@@ -614,36 +625,85 @@ function s_compile(    n, r, rr, line, x, pid, nm, mod, what, deco, k, kv, i) {
 				}
 			}
 			if (what != "") nm = nm " " what
+			if (mod != "") PHASEMOD[mod] = 1
 			if (length(nm) > 60) nm = substr(nm, 1, 57) "..."
 			cell(rr, 0, nm); cell(rr, 1, mod == "" ? "--" : mod); cell(rr, 2, grouped(fixed(f("DurNonChildMs"), 1))); cell(rr, 3, pct(f("FracNonChild"), 2)) }
 	}
 	table_both()
 }
 
-function s_compile_modules(    n, r, rr) {
+# The modules of the steady state (facts.tsv), each with its compile
+# time, or "not in the profile" when no range of the compile frame is
+# its (CompiledBy empty); then the modules the phase table names
+# (PHASEMOD, from s_compile) that are not among them, with the reason.
+function s_compile_modules(    n, r, rr, have, x, i, k, miss, nm) {
 	if ((n = load(FACTS)) < 2) return
 	title("Compilation time per module (its compilations, summed over processes)")
 	for (r = 2; r <= n; r++) {
 		row(r)
 		if (R == 2) { cell(0, 0, "Module (ProgramId)"); align(0, "l"); cell(0, 1, "Compile [ms]"); cell(0, 2, "Processes that compiled it"); align(2, "l") }
-		rr = R - 1; cell(rr, 0, f("Name") " (" sid(f("ProgramId")) ")"); cell(rr, 1, grouped(fixed(f("CompileMs"), 1)))
+		rr = R - 1; cell(rr, 0, f("Name") " (" sid(f("ProgramId")) ")")
+		cell(rr, 1, f("CompiledBy") == "" ? "not in the profile" : grouped(fixed(f("CompileMs"), 1)))
 		cell(rr, 2, f("CompiledBy") == "" ? "--" : f("CompiledBy"))
+		have[f("Name")] = 1
 	}
 	table_both()
+	# A phase's module may be several names (XLA's program_id is per
+	# process): "a,b".
+	for (k in PHASEMOD) {
+		n = split(k, x, ",")
+		for (i = 1; i <= n; i++) if (!(x[i] in have)) miss[x[i]] = 1
+	}
+	n = 0
+	for (k in miss) x[++n] = k
+	if (n == 0) return
+	split("", TOTS); msort(x, n)
+	for (i = 1; i <= n; i++) pr(sprintf("%s (in the phases above) is not in this table, which holds the modules of the steady state: %s.\n", x[i], absent_why(x[i])))
+	para_out()
+}
+# absent_why(NAME): why module NAME, compiled, has no steady execution:
+# from the frames' module.tsv (every execution, before the warm-up
+# split) and report.sh's -m/-x list ($W/programs).
+function absent_why(name,    file, line, x, c, i, ran, kept, ids) {
+	file = FR "/module.tsv"
+	if ((getline line < file) > 0) {
+		split(line, x, "\t"); for (i in x) c[x[i]] = i
+		while ((getline line < file) > 0) {
+			split(line, x, "\t")
+			if (x[c["Name"]] == name) { ran++; ids[x[c["ProgramId"]]] = 1 }
+		}
+	}
+	close(file)
+	if (!ran) return "it never ran in the profile"
+	file = W "/programs"
+	if (exists(file)) {
+		while ((getline line < file) > 0) if (line in ids) kept = 1
+		close(file)
+		if (!kept) return "-m/-x left it out"
+	}
+	return sprintf("it ran only in the warm-up, which the steady state leaves out (%d execution(s), counted per device)", ran)
 }
 
 function s_peaks(    n, r, rr) {
 	if ((n = load(OUT "/memory/peaks.tsv")) < 2) return
-	title("Peak heap memory per module (XLA buffer assignment)")
+	title("Peak of XLA's temporaries per module (its heap simulator, in the buffer assignment)")
 	for (r = 2; r <= n; r++) {
 		row(r)
-		if (R == 2) { cell(0, 0, "Module (ProgramId)"); align(0, "l"); cell(0, 1, "Peak heap")
+		if (R == 2) { cell(0, 0, "Module (ProgramId)"); align(0, "l"); cell(0, 1, "Peak temporaries")
 			cell(0, 2, "Peak [B]"); cell(0, 3, "At instruction"); align(3, "l") }
 		rr = R - 1; cell(rr, 0, f("Name") " (" sid(f("ProgramId")) ")")
 		cell(rr, 1, bytes(f("PeakHeapBytes"))); cell(rr, 2, thousands(f("PeakHeapBytes")))
 		cell(rr, 3, f("PeakInstruction"))
 	}
 	table_both()
+	# What lib/profile/heap.c counts: the buffers of the heap simulator's
+	# traces, which XLA runs on the temporaries alone; the entry
+	# parameters, constants and outputs (maybe-live-out) have allocations
+	# of their own, outside the traces.
+	pr("A peak counts the temporaries only: the most bytes of the buffers XLA's heap simulator places at once. " \
+	    "The module's parameters, constants and outputs have buffers of their own and are not in it: " \
+	    "a module that makes large outputs from small inputs can peak at a few bytes.\n")
+	para_out()
 }
 
 # -- the plots
