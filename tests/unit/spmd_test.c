@@ -14,12 +14,12 @@ main(void)
 {
 	static const int64_t d3[] = { 3 }, d012[] = { 0, 1, 2 }, d45[] = { 4, 5 },
 	    d2[] = { 2 };
-	uint64_t a = spmd_sig_add(spmd_sig_add(SPMD_SIG_EMPTY, "ag", 2, 4),
-	    "rs", 2, 4);
-	uint64_t b = spmd_sig_add(spmd_sig_add(SPMD_SIG_EMPTY, "rs", 2, 4),
-	    "ag", 2, 4);
-	uint64_t c = spmd_sig_add(spmd_sig_add(SPMD_SIG_EMPTY, "ag", 2, 4),
-	    "rs", 2, 2);
+	uint64_t a = spmd_sig_add(spmd_sig_add(SPMD_SIG_EMPTY, "ag", 2, 0, 4),
+	    "rs", 2, 0, 4);
+	uint64_t b = spmd_sig_add(spmd_sig_add(SPMD_SIG_EMPTY, "rs", 2, 0, 4),
+	    "ag", 2, 0, 4);
+	uint64_t c = spmd_sig_add(spmd_sig_add(SPMD_SIG_EMPTY, "ag", 2, 0, 4),
+	    "rs", 2, 0, 2);
 	struct spmd_prog p[5] = {
 		{ 7, a, 2, d3, 1 },	/* process 3's step */
 		{ 7, a, 2, d012, 3 },	/* the others' */
