@@ -492,11 +492,14 @@ stats_job() {
 	    -M "$ST/module.tsv" -H "$FR/hlo.tsv" -C "$FR/compile.tsv" -o "$W/stats" "$ST/thunk.tsv" &&
 		cp "$W/stats/facts.tsv" "$W/stats/xla-program-ids.tsv" "$W/stats/compile-profiles.tsv" "$OUT/modules/"
 }
-# The summaries of the steady communication rows, in one pass: the
-# communication section's bandwidth and hidden time (into $W/stats too),
-# and the wait per collective instance, for the plots.
+# The summaries of the steady communication rows: the communication
+# section's bandwidth and hidden time (into $W/stats too), per ProgramId
+# as the reference's; and the wait per collective instance, for the
+# plots, with the ProgramIds of one SPMD step joined (-m: an instance
+# over all the devices of its step).
 coll_job() {
-	nsysjax-collectives -s bandwidth,hidden,waits -o "$W/stats" "$ST/communication.tsv" &&
+	nsysjax-collectives -s bandwidth,hidden -o "$W/stats" "$ST/communication.tsv" &&
+		nsysjax-collectives -m "$ST/module.tsv" -s waits -o "$W/stats" "$ST/communication.tsv" &&
 		cp "$W/stats/waits.tsv" "$OUT/waits.tsv"
 }
 # The critical path first: two passes over the steady thunk rows, the
