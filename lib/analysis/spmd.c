@@ -103,7 +103,6 @@ spmd_join(const struct spmd_prog *p, size_t n, size_t *rep)
 /* A ProgramId named by spmd_scan_module. */
 struct sprog {
 	size_t module;		/* in mods */
-	int cand;		/* a candidate (its module name is shared) */
 	int seen;		/* an execution of it was read */
 	int apart;		/* an execution's rows came apart */
 	uint64_t sig;		/* every execution's; 0: they differ */
@@ -191,13 +190,15 @@ spmd_scan_module(struct spmd_scan *s, const char *prog, const char *module)
 	if (s->capnmod != cap)
 		memset(s->nmod + cap, 0, (s->capnmod - cap) * sizeof(*s->nmod));
 	s->p[id].module = m;
-	if (module[0] != '\0' && ++s->nmod[m] > 1) {
-		size_t i;
+	if (module[0] != '\0')
+		s->nmod[m]++;
+}
 
-		for (i = 0; i <= id; i++)
-			if (s->p[i].module == m)
-				s->p[i].cand = 1;
-	}
+/* Whether ProgramId ID's module name is not empty and another's too. */
+static int
+is_cand(const struct spmd_scan *s, size_t id)
+{
+	return s->nmod[s->p[id].module] > 1;
 }
 
 static size_t
@@ -211,7 +212,7 @@ spmd_scan_candidate(const struct spmd_scan *s, const char *prog)
 {
 	size_t id = find_prog(s, prog);
 
-	return id != STRTAB_NONE && s->p[id].cand;
+	return id != STRTAB_NONE && is_cand(s, id);
 }
 
 /* The index of the row's ProgramId, the previous row's without a
@@ -335,7 +336,7 @@ spmd_scan_row(struct spmd_scan *s, const struct spmd_row *r)
 	size_t pid = row_prog(s, r->prog);
 	struct scoll *c;
 
-	if (pid == STRTAB_NONE || !s->p[pid].cand)
+	if (pid == STRTAB_NONE || !is_cand(s, pid))
 		return;
 	if (pid != s->cpid || r->exec != s->cexec)
 		begin_exec(s, pid, r->exec);
@@ -402,7 +403,7 @@ spmd_scan_end(struct spmd_scan *s, struct err_notes *notes)
 		s->p[i].rep = i;
 	idx = mem_calloc(s->pids.n + 1, sizeof(*idx));
 	for (i = 0; i < s->pids.n; i++)
-		if (s->p[i].cand && s->p[i].seen)
+		if (is_cand(s, i) && s->p[i].seen)
 			idx[n++] = i;
 	q = mem_calloc(n + 1, sizeof(*q));
 	rep = mem_calloc(n + 1, sizeof(*rep));
