@@ -265,6 +265,7 @@ main(int argc, char *argv[])
 	load(t, o.dir, "thunk", 1, tl_read_thunks);
 	if (o.critpath)
 		load_file(t, o.critpath, 1, tl_read_critpath);
+	err_notes_print(tl_notes(t));
 	if (o.fmt == TEV_PERFETTO && tl_min_start(t) < 0) {
 		/* Perfetto's timestamps are unsigned. */
 		offset = -tl_min_start(t);

@@ -539,12 +539,20 @@ stats_job() {
 	    -M "$ST/module.tsv" -H "$FR/hlo.tsv" -C "$FR/compile.tsv" -o "$W/stats" "$ST/thunk.tsv" &&
 		cp "$W/stats/facts.tsv" "$W/stats/xla-program-ids.tsv" "$W/stats/compile-profiles.tsv" "$OUT/modules/"
 }
-# The summaries of the steady communication rows, in one pass: the
-# communication section's bandwidth and hidden time (into $W/stats too),
-# and the wait per collective instance, for the plots.
+# The summaries of the steady communication rows: the communication
+# section's bandwidth and hidden time (into $W/stats too), per ProgramId
+# as the reference's; and the wait per collective instance, for the
+# plots, with the ProgramIds of one SPMD step joined (-m: an instance
+# over all the devices of its step).  The join's note is the critical
+# path's too: kept in $W/spmd.note for the headline (report.awk), not
+# said twice.
 coll_job() {
-	nsysjax-collectives -s bandwidth,hidden,waits -o "$W/stats" "$ST/communication.tsv" &&
+	nsysjax-collectives -s bandwidth,hidden -o "$W/stats" "$ST/communication.tsv" &&
+		nsysjax-collectives -m "$ST/module.tsv" -s waits -o "$W/stats" "$ST/communication.tsv" 2> "$W/spmd.note" &&
 		cp "$W/stats/waits.tsv" "$OUT/waits.tsv"
+	_rc=$?
+	grep -v ' joined to ' "$W/spmd.note" >&2 || :
+	return $_rc
 }
 # The critical path first: two passes over the steady thunk rows, the
 # longest section at scale (256 processes: 5 s of 14); with it the

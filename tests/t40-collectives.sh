@@ -87,6 +87,52 @@ if have_data; then
 	# Running twice rewrites the columns in place: the same bytes.
 	$C "$T/c4.comm" | cmp -s - "$T/c4.comm" && ok || notok "not idempotent"
 
+	# One SPMD step in two ProgramIds (process 3 autotuned its own
+	# kernels): -m joins them.  Derived from the frames by awk: every
+	# device of the step's ProgramIds runs the same collectives in the
+	# same start order; an instance is (module name, execution, Name,
+	# ThunkExecution) over every ProgramId of that module, its wait the
+	# spread of ProjDurMs over its rows.
+	M="$T/c4/module.tsv" CF="$T/c4/communication.tsv"
+	seqs=$(awk -F'\t' 'FILENAME == ARGV[1] { if (FNR > 1) mod[$1] = $4; next }
+	    FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    mod[$1] == "pjit__wrapped_step_fn" && $c["CollectiveSize"] > 1 {
+	        printf "%s\t%s\t%s\t%.9f\t%s|%s\n", $1, $2, $c["Device"], $c["ProjStartMs"], $c["Name"], $c["ThunkExecution"] }' "$M" "$CF" |
+	    sort -t "$(printf '\t')" -k1,1 -k2,2n -k3,3n -k4,4g |
+	    awk -F'\t' '{ k = $1 " " $2 " " $3; s[k] = s[k] " " $5; n[k]++ } END { for (k in s) { split(k, a, " "); print a[1], n[k], s[k] } }' | sort -u |
+	    awk '{ p[$1]++; c[$2]++; $1 = ""; $2 = ""; q[$0]++ } END { for (k in p) np++; for (k in c) nc = nc " " k; for (k in q) nq++; print np, nc, nq }')
+	[ "$seqs" = "2  23 1" ] && ok || notok "shared run: the step's ProgramIds, collectives per device, sequences: $seqs"
+	$C -m "$M" -s waits "$CF" > "$T/wj" 2> "$T/wj.err" || notok "-m waits"
+	awk -F'\t' 'FILENAME == ARGV[1] { if (FNR > 1) mod[$1] = $4; next }
+	    FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    { k = mod[$1] SUBSEP $2 SUBSEP $c["Name"] SUBSEP $c["ThunkExecution"]; d = $c["ProjDurMs"]
+	      if (!(k in n) || d < lo[k]) lo[k] = d; if (!(k in n) || d > hi[k]) hi[k] = d
+	      if (!(k in n)) { col[k] = $c["Collective"]; sz[k] = $c["MessageSize"] }; n[k]++ }
+	    END { for (k in n) if (n[k] > 1) printf "%s\t%.6f\t%s\t%d\n", col[k], hi[k] - lo[k], sz[k], n[k] }' "$M" "$CF" |
+	    sort > "$T/wwant"
+	awk -F'\t' 'NR > 1 { printf "%s\t%.6f\t%s\t%s\n", $1, $2, $3, $4 }' "$T/wj" | sort > "$T/wgot"
+	paste "$T/wwant" "$T/wgot" | awk -F'\t' '$1 != $5 || $3 != $7 || $4 != $8 || $2 - $6 > 2e-6 || $6 - $2 > 2e-6 { bad++ }
+	    END { exit bad > 0 || NR == 0 }' && [ "$(wc -l < "$T/wwant")" -eq "$(wc -l < "$T/wgot")" ] && ok ||
+		notok "shared run: -m waits differ from the frames' 4-device instances: $(diff "$T/wwant" "$T/wgot" | head -4)"
+	# The step's instances: 23 per execution, each on the 4 devices
+	# (beside them, jit__psum's, one per row of device 0).
+	n=$(awk -F'\t' 'FILENAME == ARGV[1] { if (FNR > 1) { mod[$1] = $4; if ($4 == "pjit__wrapped_step_fn" && $3 == 0) e[$2]++ }; next }
+	    FNR > 1 && mod[$1] == "jit__psum" && $5 == 0 { p++ } END { print 23 * length(e) + p }' "$M" "$CF")
+	got=$(awk -F'\t' 'NR > 1 && $4 == 4 { n++ } END { print n + 0 }' "$T/wj")
+	bad=$(awk -F'\t' 'NR > 1 && $4 != 4 { n++ } END { print n + 0 }' "$T/wj")
+	[ "$got" -eq "$n" ] && [ "$bad" -eq 0 ] && ok || notok "shared run: $got 4-device instances of the step (want $n), $bad on fewer devices"
+	# One note names the two ProgramIds; no instance short of devices.
+	[ "$(grep -c 'joined' "$T/wj.err")" -eq 1 ] && grep 'joined' "$T/wj.err" | grep -q 04555b1419fd &&
+	    grep 'joined' "$T/wj.err" | grep -q 25fa0b3e673a && ! grep -q 'fewer devices' "$T/wj.err" && ok ||
+		notok "shared run: -m notes: $(cat "$T/wj.err")"
+	# Without -m the reference's instances: those short of their
+	# CollectiveSize counted (awk, per ProgramId) and said.
+	want=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    { k = $1 SUBSEP $2 SUBSEP $c["Name"] SUBSEP $c["ThunkExecution"]; n[k]++; cs[k] = $c["CollectiveSize"] }
+	    END { for (k in n) if (n[k] < cs[k]) m++; print m + 0 }' "$CF")
+	$C -s waits "$CF" 2>&1 > /dev/null | grep -q "^nsysjax-collectives: $want collective instances have fewer devices" && [ "$want" -gt 0 ] && ok ||
+		notok "shared run: no note of the $want instances short of devices"
+
 	# The summaries of the reference's steady state (its input, not ours).
 	$C -s bandwidth "$GOLD/combined4/steady_communication.tsv" > "$T/bw" || notok "summary"
 	check "bandwidth table = communication.txt" golden_summary "$GOLD/combined4/communication.txt" "$T/bw"
@@ -125,6 +171,53 @@ got=$(awk -F'\t' 'NR > 1 { printf("%s %s;", $11, $12) }' "$T/h.out")
 [ "$got" = "1 1.5;4 3;8 7;1 1; ;" ] && ok || notok "factors: got '$got'"
 # Other columns pass through untouched, escapes included.
 awk -F'\t' 'NR == 2 { exit !($10 == "x\\ty") }' "$T/h.out" && ok || notok "pass-through"
+
+# The join on hand-made rows.  A (devices 0, 1) and B (device 2) run
+# module "step": the same collectives in the same order: one step, its
+# instances over 3 devices (all-gather wait 4.5 - 1 = 3.5 ms, where A
+# alone waits 1 ms).  C and D (module "step2") run them in another order;
+# E and F (module "step3") share device 7: neither pair is joined.
+printf 'ProgramId\tProgramExecution\tDevice\tName\n' > "$T/jm.tsv"
+for r in A:0:step A:1:step B:2:step C:3:step2 C:4:step2 D:5:step2 E:6:step3 E:7:step3 F:7:step3; do
+	IFS=: read -r p d m <<EOF
+$r
+EOF
+	printf '%s\t0\t%s\t%s\n' "$p" "$d" "$m" >> "$T/jm.tsv"
+done
+printf 'ProgramId\tProgramExecution\tName\tThunkExecution\tDevice\tProjStartMs\tProjDurMs\tProjDurHiddenMs\tMessageSize\tCollective\tCollectiveSize\n' > "$T/jc.tsv"
+# program device ag-start ag-dur rs-start rs-dur
+while read -r p d as ad rs rd; do
+	printf '%s\t0\tag\t0\t%s\t%s\t%s\t0\t1000\tall-gather\t3\n' "$p" "$d" "$as" "$ad" >> "$T/jc.tsv"
+	printf '%s\t0\trs\t0\t%s\t%s\t%s\t0\t1000\treduce-scatter\t3\n' "$p" "$d" "$rs" "$rd" >> "$T/jc.tsv"
+done <<EOF
+A 0 1 1 10 0.5
+A 1 1 2 10 0.5
+B 2 1 4.5 10 0.25
+C 3 1 1 10 0.5
+C 4 1 1.25 10 0.875
+D 5 10 9 1 9
+E 6 1 1 10 0.5
+E 7 1 1.5 10 0.5
+F 7 1 6 10 6
+EOF
+$C -m "$T/jm.tsv" -s waits "$T/jc.tsv" > "$T/jw" 2> "$T/jw.err" || notok "-m on hand-made rows: $(cat "$T/jw.err")"
+printf 'Collective\tWaitMs\tMessageSize\tDevices\nall-gather\t0.25\t1000\t2\nall-gather\t0.5\t1000\t2\nall-gather\t3.5\t1000\t3\nreduce-scatter\t0\t1000\t2\nreduce-scatter\t0.25\t1000\t3\nreduce-scatter\t0.375\t1000\t2\n' > "$T/jwant"
+cmp -s "$T/jw" "$T/jwant" && ok || notok "-m waits: $(diff "$T/jwant" "$T/jw")"
+[ "$(grep -c joined "$T/jw.err")" -eq 1 ] && grep -q "^nsysjax-collectives: module step: ProgramId B joined to A (the same 2 collectives" "$T/jw.err" && ok ||
+	notok "-m note: $(cat "$T/jw.err")"
+# Without -m, A's all-gather waits over its own 2 devices.
+$C -s waits "$T/jc.tsv" 2> /dev/null | awk -F'\t' '$1 == "all-gather" && $4 == 3 { bad++ } $1 == "all-gather" && $2 == 1 { a++ } END { exit bad > 0 || a != 1 }' &&
+	ok || notok "without -m: joined anyway"
+# The bandwidth table joins too: one instance of A+B per collective (its
+# fastest device, B's: 3 x 1000 B / 4.5 ms x 2/3 for the all-gather).
+n=$($C -m "$T/jm.tsv" -s bandwidth "$T/jc.tsv" 2> /dev/null | awk -F'\t' '$1 == "all-gather" { print $3 }')
+[ "$n" = 5 ] && ok || notok "-m bandwidth: $n all-gather instances (want 5: A+B, C, D, E, F)"
+n=$($C -s bandwidth "$T/jc.tsv" 2> /dev/null | awk -F'\t' '$1 == "all-gather" { print $3 }')
+[ "$n" = 6 ] && ok || notok "bandwidth without -m: $n all-gather instances (want 6)"
+expect_error 2 "-m: no summary" $C -m "$T/jm.tsv" "$T/jc.tsv"
+cut -f 1-4,6- "$T/jc.tsv" > "$T/jnodev.tsv"
+expect_error 1 "jnodev.tsv: missing column 'Device'" $C -m "$T/jm.tsv" -s waits "$T/jnodev.tsv"
+expect_error 1 "nosuch.tsv" $C -m "$T/nosuch.tsv" -s waits "$T/jc.tsv"
 
 # expect_error STATUS PATTERN CMD...
 expect_error 2 usage $C -x

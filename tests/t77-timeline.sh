@@ -141,6 +141,21 @@ elif need node; then
 	got "$T/rcj" "$T/rgot"
 	same "shared run: every thunk slice at its aligned ns" "$T/rwant" "$T/rgot"
 	same "shared run: every module slice" "$T/rwant.mod" "$T/rgot.mod"
+	# Process 3 runs the step under another ProgramId (its own
+	# autotuning): one step, its instances linked over the 4 devices.
+	# From the frames by awk: an instance is (module name, execution,
+	# Name, ThunkExecution) over every ProgramId of the module; its flow
+	# has a slice per row.
+	awk -F'\t' 'FILENAME == ARGV[1] { if (FNR > 1) mod[$1] = $4; next }
+	    FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["Communication"] == 1 { n[mod[$1] SUBSEP $2 SUBSEP $c["Name"] SUBSEP $c["ThunkExecution"]]++ }
+	    END { for (k in n) if (n[k] > 1) print n[k] }' "$T/r/module.tsv" "$T/r/thunk.tsv" | sort | uniq -c > "$T/rfwant"
+	grep '^F' "$T/rcj" | cut -f3 | sort | uniq -c > "$T/rfgot"
+	same "shared run: one flow per instance of the joined step, over its 4 devices" "$T/rfwant" "$T/rfgot"
+	n=$(awk '$2 == 4 { print $1 }' "$T/rfwant")
+	[ "${n:-0}" -ge 115 ] && ok || notok "shared run: $n flows over 4 devices (want 23 per execution of the step: 115, and jit__psum's)"
+	"$TL" -c "$T/rc.tsv" -f json "$T/r" 2>&1 > /dev/null | grep -c 'ProgramId 04555b1419fd[0-9a-f]* joined to 25fa0b3e673a' > "$T/rn"
+	is "shared run: one note of the join" "$(cat "$T/rn")" 1
 fi
 
 # ---- a hand-made run: overlaps, a command buffer, roofline, a path ----
@@ -293,6 +308,43 @@ if need node jq; then
 		"$TL" "$V" > "$V/t.pb" && decode "$V/t.pb" "$V/t.txt"
 		check "4100 staircase slices: Perfetto tracks nest" sh -c 'node "$1" proto "$2" > "$3"' sh "$CHECK" "$V/t.txt" "$V/cp"
 	fi
+fi
+
+# ---- ProgramIds of one SPMD step: their collectives linked ----
+# A (devices 0, 1) and B (device 2) run module "step" with the same
+# collectives in the same order: each instance is one flow over the 3
+# devices.  C (device 3) and D (device 4), module "step2", run them in
+# another order; E (devices 5, 6) and F (device 6), module "step3", share
+# a device: no flow joins them.
+J=$T/join
+mkdir -p "$J"
+printf 'ProgramId\tProgramExecution\tDevice\tName\tProjStartMs\tProjDurMs\n' > "$J/module.tsv"
+printf 'ProgramId\tProgramExecution\tName\tThunkExecution\tDevice\tProjStartMs\tProjDurMs\tCommunication\tCollectiveSize\n' > "$J/thunk.tsv"
+while read -r p d m first second; do
+	printf '%s\t0\t%s\t%s\t0\t20\n' "$p" "$d" "$m" >> "$J/module.tsv"
+	printf '%s\t0\t%s\t0\t%s\t1\t1\t1\t3\n' "$p" "$first" "$d" >> "$J/thunk.tsv"
+	printf '%s\t0\t%s\t0\t%s\t10\t1\t1\t3\n' "$p" "$second" "$d" >> "$J/thunk.tsv"
+	printf '%s\t0\tfusion\t0\t%s\t5\t1\t0\t\n' "$p" "$d" >> "$J/thunk.tsv"
+done <<EOF
+A 0 step ag rs
+A 1 step ag rs
+B 2 step ag rs
+C 3 step2 ag rs
+D 4 step2 rs ag
+E 5 step3 ag rs
+E 6 step3 ag rs
+F 6 step3 ag rs
+EOF
+# The frames' order: ProgramId, ProgramExecution, Name, ThunkExecution, Device.
+{ head -1 "$J/thunk.tsv"; tail -n +2 "$J/thunk.tsv" | sort -t "$(printf '\t')" -k1,1 -k2,2n -k3,3 -k4,4n -k5,5n; } > "$J/t" && mv "$J/t" "$J/thunk.tsv"
+if need node; then
+	"$TL" -f json "$J" > "$J/t.json" 2> "$J/err" &&
+	    node "$CHECK" json "$J/t.json" > "$J/c" || notok "joined step: $(cat "$J/err")"
+	# A+B: 2 flows of 3; E: 2 flows of 2 (F apart); C, D: none.
+	is "joined step: the flows" "$(grep '^F' "$J/c" | cut -f3 | sort | tr '\n' ' ')" "2 2 3 3 "
+	is "joined step: the note" "$(grep -c 'module step: ProgramId B joined to A' "$J/err") $(grep -c joined "$J/err")" "1 1"
+	# Each flow of 3 runs through devices 1, 2, 3 (pid = Device + 1).
+	is "joined step: the flows' devices" "$(jq -r '[.traceEvents[] | select(.ph == "s" or .ph == "t" or .ph == "f") | select(.pid <= 3) | .pid] | sort | map(tostring) | join(",")' "$J/t.json")" "1,1,2,2,3,3"
 fi
 
 # ---- errors ----

@@ -126,9 +126,18 @@ if have_data; then
 	diff -r "$T/pg" "$T/c4/pgle" > /dev/null && ok || notok "pgle.sh -s differs from the report's"
 	sh pipelines/communication.sh -s "$steady" -o "$T/com" "$T/c4/frames" > /dev/null 2>&1
 	diff -r "$T/com" "$T/c4/communication" > /dev/null && ok || notok "communication.sh -s differs from the report's"
-	# The waits: one row per instance on two devices or more.
-	"$BIN/nsysjax-collectives" -s waits "$steady/communication.tsv" | cmp -s - "$T/c4/waits.tsv" && ok ||
-		notok "waits.tsv is not nsysjax-collectives -s waits of the steady state"
+	# The waits: one row per instance on two devices or more, the
+	# ProgramIds of one SPMD step joined.
+	"$BIN/nsysjax-collectives" -m "$steady/module.tsv" -s waits "$steady/communication.tsv" 2> /dev/null | cmp -s - "$T/c4/waits.tsv" && ok ||
+		notok "waits.tsv is not nsysjax-collectives -m -s waits of the steady state"
+	# The headline counts the step of both ProgramIds (process 3's own
+	# autotuning): its executions and devices from the steady module
+	# rows, its compute from the steady compute thunks, by awk.
+	want=$(awk -F'\t' 'FILENAME == ARGV[1] { if (FNR > 1 && $4 == "pjit__wrapped_step_fn") { m[$1]; e++; d[$3] }; next }
+	    FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    ($1 in m) && $c["Communication"] == 0 { s += $c["ProjDurMs"] } END { printf "%.2f %d %d", s, e, length(d) }' "$steady/module.tsv" "$steady/thunk.tsv")
+	got=$(sed -n 's/^The module that does the work (the most compute time): pjit__wrapped_step_fn ([0-9a-f]*), \([0-9,.]*\) ms of compute in \([0-9]*\) executions on \([0-9]*\) device(s) (ProgramIds .*04555b1419fd.* are one SPMD step.*/\1 \2 \3/p' "$T/c4/report.txt" | tr -d ,)
+	[ -n "$got" ] && [ "$got" = "$want" ] && ok || notok "combined4: the headline's step: got '$got', want '$want' (compute ms, executions, devices)"
 else
 	skip "combined4 report: $DATA not found"
 fi

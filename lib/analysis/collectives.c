@@ -4,8 +4,9 @@
 #include <string.h>
 
 #include "analysis/collectives.h"
-#include "base/err.h"
 #include "analysis/filter.h"
+#include "analysis/spmd.h"
+#include "base/err.h"
 #include "base/mem.h"
 #include "base/num.h"
 #include "base/sort.h"
@@ -65,6 +66,7 @@ struct wait {
 	int64_t lo, hi;		/* ns */
 	int64_t rows;
 	int64_t bytes;		/* MessageSize of its first row */
+	int64_t csize;		/* CollectiveSize of its first row */
 	size_t coll;		/* in colls */
 };
 
@@ -139,46 +141,61 @@ add_hidden(struct coll_summary *s, const char *collective, int64_t dur_ns,
 	h->total += dur_ns + hidden_ns;
 }
 
-static void
-add_wait(struct coll_summary *s, const char *instance, const char *collective,
-    int64_t bytes, int64_t dur_ns)
+/* The wait entry of INSTANCE[0..LEN), zeroed when new. */
+static struct wait *
+wait_of(struct coll_summary *s, const char *instance, size_t len)
 {
-	size_t i = strtab_intern(&s->winst, instance, strlen(instance), NULL);
+	size_t i = strtab_intern(&s->winst, instance, len, NULL);
 	size_t cap = s->capwaits;
-	struct wait *x;
 
 	mem_grow(&s->waits, &s->capwaits, i + 1, sizeof(*s->waits));
 	if (s->capwaits != cap)
 		memset(s->waits + cap, 0, (s->capwaits - cap) *
 		    sizeof(*s->waits));
-	x = &s->waits[i];
-	if (x->rows == 0 || dur_ns < x->lo)
-		x->lo = dur_ns;
-	if (x->rows == 0 || dur_ns > x->hi)
-		x->hi = dur_ns;
-	if (x->rows++ == 0) {
-		x->coll = strtab_intern(&s->colls, collective,
-		    strlen(collective), NULL);
-		x->bytes = bytes;
-	}
+	return &s->waits[i];
 }
 
-void
-coll_summary_add(struct coll_summary *s, const char *instance,
-    const char *collective, int64_t bytes, double busbw, int64_t dur_ns,
-    int64_t hidden_ns)
+/* X := X and Y, the rows of one instance (Y's first row after X's). */
+static void
+merge_wait(struct wait *x, const struct wait *y)
 {
-	char size[32], gid[32];
-	size_t len, g, i;
+	if (y->rows == 0)
+		return;
+	if (x->rows == 0) {
+		*x = *y;
+		return;
+	}
+	if (y->lo < x->lo)
+		x->lo = y->lo;
+	if (y->hi > x->hi)
+		x->hi = y->hi;
+	x->rows += y->rows;
+}
+
+static void
+add_wait(struct coll_summary *s, const char *instance, const char *collective,
+    int64_t bytes, int64_t csize, int64_t dur_ns)
+{
+	struct wait y;
+
+	y.lo = y.hi = dur_ns;
+	y.rows = 1;
+	y.bytes = bytes;
+	y.csize = csize;
+	y.coll = strtab_intern(&s->colls, collective, strlen(collective), NULL);
+	merge_wait(wait_of(s, instance, strlen(instance)), &y);
+}
+
+/* The bandwidth of one more row of INSTANCE (its key in
+ * s->instances: group id "\t" instance) in group G. */
+static void
+add_best(struct coll_summary *s, size_t g, const char *instance,
+    double busbw)
+{
+	char gid[32];
+	size_t len, i;
 	int added;
 
-	add_hidden(s, collective, dur_ns, hidden_ns);
-	add_wait(s, instance, collective, bytes, dur_ns);
-	if (isnan(busbw))
-		return;
-	snprintf(size, sizeof(size), "%lld", (long long)bytes);
-	key2(s, size, collective, &len);
-	g = strtab_intern(&s->groups, s->key, len, NULL);
 	snprintf(gid, sizeof(gid), "%zu", g);
 	key2(s, gid, instance, &len);
 	i = strtab_intern(&s->instances, s->key, len, &added);
@@ -192,6 +209,103 @@ coll_summary_add(struct coll_summary *s, const char *instance,
 	} else if (busbw > s->best[i]) {
 		s->best[i] = busbw;
 	}
+}
+
+void
+coll_summary_add(struct coll_summary *s, const char *instance,
+    const char *collective, int64_t bytes, double busbw, int64_t dur_ns,
+    int64_t hidden_ns)
+{
+	coll_summary_add_n(s, instance, collective, bytes, 0, busbw, dur_ns,
+	    hidden_ns);
+}
+
+void
+coll_summary_add_n(struct coll_summary *s, const char *instance,
+    const char *collective, int64_t bytes, int64_t csize, double busbw,
+    int64_t dur_ns, int64_t hidden_ns)
+{
+	char size[32];
+	size_t len, g;
+
+	add_hidden(s, collective, dur_ns, hidden_ns);
+	add_wait(s, instance, collective, bytes, csize, dur_ns);
+	if (isnan(busbw))
+		return;
+	snprintf(size, sizeof(size), "%lld", (long long)bytes);
+	key2(s, size, collective, &len);
+	g = strtab_intern(&s->groups, s->key, len, NULL);
+	add_best(s, g, instance, busbw);
+}
+
+/* INSTANCE ("ProgramId\t...") with the ProgramId of its step's
+ * representative (spmd_scan_rep), into *BUF. */
+static const char *
+rekey(const struct spmd_scan *scan, const char *instance, char **buf,
+    size_t *cap)
+{
+	const char *tab = strchr(instance, '\t');
+	size_t plen = tab ? (size_t)(tab - instance) : strlen(instance);
+	const char *rep;
+	size_t rlen, rest = strlen(instance + plen);
+
+	mem_grow(buf, cap, plen + 1, 1);
+	memcpy(*buf, instance, plen);
+	(*buf)[plen] = '\0';
+	rep = spmd_scan_rep(scan, *buf);
+	if (rep == *buf)
+		return instance;
+	rlen = strlen(rep);
+	mem_grow(buf, cap, rlen + rest + 1, 1);
+	memcpy(*buf, rep, rlen);
+	memcpy(*buf + rlen, instance + plen, rest + 1);
+	return *buf;
+}
+
+void
+coll_summary_join(struct coll_summary *s, const struct spmd_scan *scan)
+{
+	struct coll_summary *o = coll_summary_new();
+	char *buf = NULL;
+	size_t cap = 0, i;
+
+	/* The old instances, moved aside, merged into the new ones. */
+	o->instances = s->instances;
+	o->group_of = s->group_of;
+	o->best = s->best;
+	o->winst = s->winst;
+	o->waits = s->waits;
+	memset(&s->instances, 0, sizeof(s->instances));
+	memset(&s->winst, 0, sizeof(s->winst));
+	s->group_of = NULL;
+	s->best = NULL;
+	s->waits = NULL;
+	s->capinst = s->capwaits = 0;
+	for (i = 0; i < o->instances.n; i++) {
+		const char *k = strtab_get(&o->instances, i);
+
+		add_best(s, o->group_of[i], rekey(scan, strchr(k, '\t') + 1,
+		    &buf, &cap), o->best[i]);
+	}
+	for (i = 0; i < o->winst.n; i++) {
+		const char *k = rekey(scan, strtab_get(&o->winst, i), &buf,
+		    &cap);
+
+		merge_wait(wait_of(s, k, strlen(k)), &o->waits[i]);
+	}
+	free(buf);
+	coll_summary_free(o);
+}
+
+size_t
+coll_summary_incomplete(const struct coll_summary *s)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->winst.n; i++)
+		if (s->waits[i].csize > s->waits[i].rows)
+			n++;
+	return n;
 }
 
 /* The context of the bandwidth table's sort: the groups and their
@@ -361,7 +475,7 @@ int
 coll_summary_waits(const struct coll_summary *s, struct tsv_writer *w)
 {
 	static const char *const cols[] = {
-		"Collective", "WaitMs", "MessageSize", NULL
+		"Collective", "WaitMs", "MessageSize", "Devices", NULL
 	};
 	size_t n = 0, i, *order = mem_calloc(s->winst.n + 1, sizeof(*order));
 	int rc = tsv_header(w, cols);
@@ -379,6 +493,7 @@ coll_summary_waits(const struct coll_summary *s, struct tsv_writer *w)
 			tsv_empty(w);	/* unknown: read_row */
 		else
 			tsv_i64(w, x->bytes);
+		tsv_i64(w, x->rows);
 		rc = tsv_eor(w);
 	}
 	free(order);
@@ -388,18 +503,19 @@ coll_summary_waits(const struct coll_summary *s, struct tsv_writer *w)
 /* ---- the filter ---- */
 
 enum { K_COMM, K_SIZE, K_COLL, K_N, K_DUR, K_HID, K_PROG, K_EXEC, K_NAME,
-    K_TEXEC, K_ALG, K_BUS, K_MAX };
+    K_TEXEC, K_ALG, K_BUS, K_DEV, K_START, K_MAX };
 
 static const char *const colnames[K_MAX] = {
 	"Communication", "MessageSize", "Collective", "CollectiveSize",
 	"ProjDurMs", "ProjDurHiddenMs", "ProgramId", "ProgramExecution",
 	"Name", "ThunkExecution", "AlgorithmBandwidthGBPerSec",
-	"BusBandwidthGBPerSec"
+	"BusBandwidthGBPerSec", "Device", "ProjStartMs"
 };
 
-/* Column indices; optional ones are -1 when absent. */
+/* Column indices; optional ones are -1 when absent.  The join (JOIN)
+ * needs Device and ProjStartMs: each device's collectives in order. */
 static int
-find_columns(struct tsv_reader *r, enum coll_mode mode, long *col)
+find_columns(struct tsv_reader *r, enum coll_mode mode, int join, long *col)
 {
 	uint64_t optional = 1u << K_COMM | 1u << K_ALG | 1u << K_BUS;
 	size_t k;
@@ -407,6 +523,8 @@ find_columns(struct tsv_reader *r, enum coll_mode mode, long *col)
 	if (mode < COLL_BANDWIDTH)
 		for (k = K_PROG; k <= K_TEXEC; k++)
 			optional |= (uint64_t)1 << k;
+	if (!join)
+		optional |= 1u << K_DEV | 1u << K_START;
 	return tsv_columns(r, colnames, K_MAX, optional, col);
 }
 
@@ -508,6 +626,29 @@ write_row(struct tsv_reader *r, const long *col, const struct crow *c,
 	return tsv_eor(w);
 }
 
+/* The current row (COLL: a communication row C, else NULL) into the
+ * join's scanner. */
+static int
+scan_row(struct spmd_scan *scan, struct tsv_reader *r, const long *col,
+    const struct crow *c)
+{
+	struct spmd_row sr;
+
+	memset(&sr, 0, sizeof(sr));
+	if (tsv_get_i64(r, (size_t)col[K_EXEC], &sr.exec, 0) != 0 ||
+	    tsv_get_i64(r, (size_t)col[K_DEV], &sr.dev, 0) != 0 ||
+	    tsv_get_i64(r, (size_t)col[K_TEXEC], &sr.texec, 0) != 0)
+		return -1;
+	sr.coll = c != NULL && c->n > 1;
+	if (sr.coll && tsv_get_ms(r, (size_t)col[K_START], &sr.start_ns, 0) != 0)
+		return -1;
+	sr.prog = tsv_field(r, (size_t)col[K_PROG]);
+	sr.name = tsv_field(r, (size_t)col[K_NAME]);
+	sr.csize = c != NULL ? c->n : 0;
+	spmd_scan_row(scan, &sr);
+	return 0;
+}
+
 /* The instance key: ProgramId, ProgramExecution, Name, ThunkExecution. */
 static void
 summarize(struct coll_summary *s, struct tsv_reader *r, const long *col,
@@ -526,15 +667,16 @@ summarize(struct coll_summary *s, struct tsv_reader *r, const long *col,
 		key[n++] = '\t';
 	}
 	key[n - 1] = '\0';
-	coll_summary_add(s, key, c->coll, c->bytes, c->bus, c->dur, c->hidden);
+	coll_summary_add_n(s, key, c->coll, c->bytes, c->n, c->bus, c->dur,
+	    c->hidden);
 	free(key);
 }
 
-/* The rows of IN into S (a summary), or passed through to W with their
- * bandwidth (S NULL), per MODE. */
+/* The rows of IN into S (a summary) and SCAN (the join, or NULL), or
+ * passed through to W with their bandwidth (S NULL), per MODE. */
 static int
 run(struct filter *in, struct tsv_writer *w, enum coll_mode mode,
-    struct coll_summary *s)
+    struct coll_summary *s, struct spmd_scan *scan)
 {
 	struct tsv_reader *r = filter_reader(in);
 	long col[K_MAX];
@@ -542,7 +684,7 @@ run(struct filter *in, struct tsv_writer *w, enum coll_mode mode,
 	int64_t sum = 0;	/* of |times| summarised: bounds every sum */
 	int rc;
 
-	if (find_columns(r, mode, col) != 0)
+	if (find_columns(r, mode, scan != NULL, col) != 0)
 		return -1;
 	if (s == NULL) {
 		write_header(r, col, w);
@@ -553,6 +695,11 @@ run(struct filter *in, struct tsv_writer *w, enum coll_mode mode,
 		r = filter_reader(in);
 		if ((rc = read_row(r, col, &c)) < 0)
 			break;
+		if (scan != NULL && scan_row(scan, r, col, rc == 0 ? &c : NULL)
+		    != 0) {
+			rc = -1;
+			break;
+		}
 		if (rc == 1 && mode != COLL_ROWS)
 			continue;
 		if (s != NULL) {
@@ -578,8 +725,8 @@ coll_run(struct filter *in, struct tsv_writer *w, enum coll_mode mode)
 	int rc;
 
 	if (mode < COLL_BANDWIDTH)
-		return run(in, w, mode, NULL);
-	if ((rc = coll_summarize(in, &s)) == 0)
+		return run(in, w, mode, NULL, NULL);
+	if ((rc = coll_summarize(in, NULL, &s, NULL)) == 0)
 		rc = mode == COLL_BANDWIDTH ? coll_summary_bandwidth(s, w) :
 		    mode == COLL_HIDDEN ? coll_summary_hidden(s, w) :
 		    coll_summary_waits(s, w);
@@ -588,8 +735,28 @@ coll_run(struct filter *in, struct tsv_writer *w, enum coll_mode mode)
 }
 
 int
-coll_summarize(struct filter *in, struct coll_summary **s)
+coll_summarize(struct filter *in, struct spmd_scan *scan,
+    struct coll_summary **s, struct err_notes *notes)
 {
 	*s = coll_summary_new();
-	return run(in, NULL, COLL_BANDWIDTH, *s);
+	if (run(in, NULL, COLL_BANDWIDTH, *s, scan) != 0)
+		return -1;
+	if (scan != NULL && spmd_scan_end(scan, notes) > 0)
+		coll_summary_join(*s, scan);
+	return 0;
+}
+
+int
+coll_load_modules(struct tsv_reader *r, void *scan)
+{
+	static const char *const names[] = { "ProgramId", "Name" };
+	long c[2];
+	int rc;
+
+	if (tsv_columns(r, names, 2, 0, c) != 0)
+		return -1;
+	while ((rc = tsv_next(r)) == 1)
+		spmd_scan_module(scan, tsv_field(r, (size_t)c[0]),
+		    tsv_field(r, (size_t)c[1]));
+	return rc;
 }

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct err_notes;
+struct tsv_reader;
 struct tsv_writer;
 
 /*
@@ -52,6 +54,30 @@ void coll_summary_add(struct coll_summary *s, const char *instance,
     const char *collective, int64_t bytes, double busbw, int64_t dur_ns,
     int64_t hidden_ns);
 
+/* coll_summary_add with the row's CollectiveSize CSIZE (devices the
+ * instance should have; 0: unknown): coll_summary_incomplete counts the
+ * instances with fewer rows. */
+void coll_summary_add_n(struct coll_summary *s, const char *instance,
+    const char *collective, int64_t bytes, int64_t csize, double busbw,
+    int64_t dur_ns, int64_t hidden_ns);
+
+struct spmd_scan;
+
+/*
+ * Merge the instances of ProgramIds joined into one SPMD step (SCAN
+ * after spmd_scan_end; spmd.h): an instance key "ProgramId\t..." becomes
+ * the same key under the ProgramId of the step's representative, so
+ * that the n-th collective of execution k of each joined ProgramId is
+ * one instance over all their devices: its bandwidth the fastest of
+ * them, its wait their spread.  Instance keys must begin with the
+ * ProgramId and a TAB (coll_summarize's do).
+ */
+void coll_summary_join(struct coll_summary *s, const struct spmd_scan *scan);
+
+/* The number of instances with fewer rows (devices) than the
+ * CollectiveSize of their first row. */
+size_t coll_summary_incomplete(const struct coll_summary *s);
+
 /*
  * The bandwidth table: per (Collective, MessageSize), over instances, the
  * mean and standard error (sample standard deviation / sqrt(n); empty for
@@ -76,8 +102,10 @@ int coll_summary_hidden(const struct coll_summary *s, struct tsv_writer *w);
 /*
  * The wait table, for a plot: per instance seen on two devices or more,
  * its Collective, WaitMs, the largest minus the smallest exposed time
- * (ProjDurMs) over its rows, exact (the wait of summary.py), and the
- * MessageSize (bytes) of its first row; rows by Collective, then WaitMs.  Returns 0 or -1 (write error).
+ * (ProjDurMs) over its rows, exact (the wait of summary.py), the
+ * MessageSize (bytes) of its first row and Devices, its rows (one per
+ * device); rows by Collective, then WaitMs (ties: the order instances
+ * were first seen).  Returns 0 or -1 (write error).
  */
 int coll_summary_waits(const struct coll_summary *s, struct tsv_writer *w);
 
@@ -114,8 +142,19 @@ int coll_run(struct filter *in, struct tsv_writer *w, enum coll_mode mode);
  * Read the communication rows of IN (columns as coll_run's summaries)
  * into *S, a new summary for coll_summary_bandwidth, _hidden and _waits
  * (every table from one pass; coll_summary_free it, also after an error).
+ * SCAN NULL: instances per ProgramId, as the reference's
+ * communication.py (its golden tables).  Else SCAN, its module names
+ * given (coll_load_modules), is fed every row (columns Device and
+ * ProjStartMs are then needed too) and the instances of ProgramIds it
+ * joins are merged (coll_summary_join); its note goes into NOTES.
  * Returns 0, or -1 as coll_run.
  */
-int coll_summarize(struct filter *in, struct coll_summary **s);
+int coll_summarize(struct filter *in, struct spmd_scan *scan,
+    struct coll_summary **s, struct err_notes *notes);
+
+/* Read a module frame's ProgramId and Name columns (R, from its header)
+ * into SCAN (a struct spmd_scan *; spmd_scan_module): the ProgramIds
+ * coll_summarize may join.  Returns 0, or -1 with an err message. */
+int coll_load_modules(struct tsv_reader *r, void *scan);
 
 #endif

@@ -50,15 +50,11 @@ struct oprow {
 };
 
 /* An execution held for the SPMD join (spmd.h): its rows, r->hrow[first
- * .. first + n), their names in r->hnames; the signature of its
- * collectives (0: its devices' sequences differ) and their count per
- * device. */
+ * .. first + n), their names in r->hnames. */
 struct held {
 	size_t pid;
 	int64_t exec;
 	size_t first, n;
-	uint64_t sig;
-	size_t ncoll;
 };
 
 struct critpath_run {
@@ -86,10 +82,11 @@ struct critpath_run {
 	size_t capnamehlo;
 	unsigned char *nameasync;	/* per name: async (a row's hint) */
 	size_t capnameasync;
-	/* the SPMD join: per ProgramId (in pids) whether its module name is
-	 * another ProgramId's too (its executions are then held to the end
-	 * of the input), the executions held, and the members of the step
-	 * being analysed (give_devices) */
+	/* the SPMD join: the scanner (spmd.h) that decides it, per
+	 * ProgramId (in pids) whether it is a candidate (its executions are
+	 * then held to the end of the input), the executions held, and the
+	 * members of the step being analysed (give_devices) */
+	struct spmd_scan *scan;
 	unsigned char *cand;
 	size_t capcand;
 	struct held *held;
@@ -123,6 +120,7 @@ critpath_run_new(enum critpath_mode mode)
 
 	r->mode = mode;
 	r->g = critpath_new();
+	r->scan = spmd_scan_new();
 	return r;
 }
 
@@ -135,6 +133,7 @@ critpath_run_free(struct critpath_run *r)
 		return;
 	strtab_free(&r->pids);
 	strtab_free(&r->modnames);
+	spmd_scan_free(r->scan);
 	for (i = 0; i < r->hlokey.n; i++) {
 		free(r->opcode[i]);
 		free(r->opname[i]);
@@ -248,16 +247,6 @@ cmp_mod(const void *a, const void *b)
 	return x->dev < y->dev ? -1 : x->dev > y->dev;
 }
 
-/* A module row's ProgramId against the ProgramId (size_t) at KEY. */
-static int
-cmp_mod_pid(const void *a, const void *key, const void *ctx)
-{
-	size_t x = ((const struct modrow *)a)->pid, y = *(const size_t *)key;
-
-	(void)ctx;
-	return (x > y) - (x < y);
-}
-
 static int64_t
 correction(struct critpath_run *r, int64_t dev)
 {
@@ -317,6 +306,7 @@ critpath_load_module(struct tsv_reader *t, void *arg)
 		m.pid = strtab_intern(&r->pids, p, strlen(p), NULL);
 		p = c[5] >= 0 ? tsv_field(t, (size_t)c[5]) : "";
 		m.name = strtab_intern(&r->modnames, p, strlen(p), NULL);
+		spmd_scan_module(r->scan, strtab_get(&r->pids, m.pid), p);
 		m.start -= correction(r, m.dev);
 		m.end = m.start + d;
 		mem_grow(&r->mod, &r->capmod, r->nmod + 1, sizeof(*r->mod));
@@ -646,90 +636,24 @@ cycle_note(struct critpath_run *r, struct err_notes *notes, long op)
 
 /* ---- the SPMD join (spmd.h) ---- */
 
-/* The first module row of PID, or r->nmod. */
-static size_t
-mod_first(const struct critpath_run *r, size_t pid)
-{
-	size_t lo = sort_lower_bound(r->mod, r->nmod, sizeof(*r->mod), &pid,
-	    cmp_mod_pid, NULL);
-
-	return lo < r->nmod && r->mod[lo].pid == pid ? lo : r->nmod;
-}
-
-/* cand: the ProgramIds of the module frame whose module name (not
- * empty) another ProgramId has too.  Only their executions are held. */
+/* cand: the ProgramIds of the module frame that are candidates of the
+ * join (spmd_scan_candidate).  Only their executions are held. */
 static void
 mark_candidates(struct critpath_run *r)
 {
-	size_t i, *cnt = mem_calloc(r->modnames.n + 1, sizeof(*cnt));
+	size_t i;
 
 	mem_grow(&r->cand, &r->capcand, r->pids.n + 1, 1);
 	memset(r->cand, 0, r->capcand);
-	for (i = 0; i < r->nmod; i++)
-		if ((i == 0 || r->mod[i].pid != r->mod[i - 1].pid) &&
-		    strtab_get(&r->modnames, r->mod[i].name)[0] != '\0')
-			cnt[r->mod[i].name]++;
-	for (i = 0; i < r->nmod; i++)
-		r->cand[r->mod[i].pid] = cnt[r->mod[i].name] > 1 &&
-		    strtab_get(&r->modnames, r->mod[i].name)[0] != '\0';
-	free(cnt);
+	for (i = 0; i < r->pids.n; i++)
+		r->cand[i] = (unsigned char)spmd_scan_candidate(r->scan,
+		    strtab_get(&r->pids, i));
 }
 
 static int
 holding(const struct critpath_run *r)
 {
 	return !r->joining && r->pid < r->capcand && r->cand[r->pid];
-}
-
-/* Collective rows by device, start, index. */
-static int
-cmp_coll(const void *a, const void *b, const void *ctx)
-{
-	const struct oprow *op = ctx;
-	const struct oprow *x = &op[*(const size_t *)a];
-	const struct oprow *y = &op[*(const size_t *)b];
-
-	if (x->dev != y->dev)
-		return x->dev < y->dev ? -1 : 1;
-	if (x->op.start_ns != y->op.start_ns)
-		return x->op.start_ns < y->op.start_ns ? -1 : 1;
-	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
-}
-
-/* The signature of the current execution's collectives (those with
- * CollectiveSize > 1) in start order, the same on each of its devices,
- * or 0; their count per device into *NCOLL. */
-static uint64_t
-exec_sig(const struct critpath_run *r, size_t *ncoll)
-{
-	size_t *ix = mem_calloc(r->nop + 1, sizeof(*ix)), n = 0, i, cnt = 0;
-	uint64_t sig = SPMD_SIG_EMPTY, first = 0;
-	int have = 0, same = 1;
-
-	for (i = 0; i < r->nop; i++)
-		if (r->op[i].op.comm && r->op[i].op.csize > 1)
-			ix[n++] = i;
-	sort_total(ix, n, sizeof(*ix), cmp_coll, r->op);
-	for (i = 0; i <= n; i++) {
-		if (i == n || (i > 0 && r->op[ix[i]].dev != r->op[ix[i - 1]].dev)) {
-			if (have && (sig != first || cnt != *ncoll))
-				same = 0;
-			if (!have)
-				first = sig, *ncoll = cnt;
-			have = 1;
-			sig = SPMD_SIG_EMPTY;
-			cnt = 0;
-			if (i == n)
-				break;
-		}
-		sig = spmd_sig_add(sig, name_of(r, ix[i]),
-		    strlen(name_of(r, ix[i])), r->op[ix[i]].op.csize);
-		cnt++;
-	}
-	if (!have)
-		*ncoll = 0;
-	free(ix);
-	return same && have ? first : 0;
 }
 
 /* Keep the current execution for the join. */
@@ -745,11 +669,21 @@ hold(struct critpath_run *r)
 	h->exec = r->exec;
 	h->first = r->nhrow;
 	h->n = r->nop;
-	h->sig = exec_sig(r, &h->ncoll);
 	mem_grow(&r->hrow, &r->caphrow, r->nhrow + r->nop, sizeof(*r->hrow));
 	for (i = 0; i < r->nop; i++) {
 		struct oprow o = r->op[i];
 		const char *n = name_of(r, i);
+		struct spmd_row sr;
+
+		sr.prog = strtab_get(&r->pids, r->pid);
+		sr.exec = r->exec;
+		sr.dev = o.dev;
+		sr.name = n;
+		sr.texec = o.texec;
+		sr.coll = o.op.comm && o.op.csize > 1;
+		sr.csize = o.op.csize;
+		sr.start_ns = o.op.start_ns;
+		spmd_scan_row(r->scan, &sr);
 
 		o.name = strtab_intern(&r->hnames, n, strlen(n), NULL);
 		r->hrow[r->nhrow++] = o;
@@ -950,76 +884,6 @@ next_exec(struct critpath_run *r, struct tsv_reader *t, const long *c,
 	return 0;
 }
 
-/* The ProgramIds held, each once in the order first held, with what
- * spmd_join wants; their devices in DEVS (each its own run). */
-struct hprog {
-	size_t pid;
-	struct spmd_prog p;
-};
-
-static size_t
-held_progs(struct critpath_run *r, size_t *pidx, struct hprog *hp,
-    int64_t *devs)
-{
-	size_t i, n = 0, nd = 0, m;
-
-	for (i = 0; i < r->nheld; i++) {
-		const struct held *h = &r->held[i];
-		struct hprog *q;
-
-		if (pidx[h->pid] != SIZE_MAX) {
-			q = &hp[pidx[h->pid]];
-			if (h->sig != q->p.sig || h->ncoll != q->p.ncoll)
-				q->p.sig = 0;	/* executions differ */
-			continue;
-		}
-		pidx[h->pid] = n;
-		q = &hp[n++];
-		q->pid = h->pid;
-		q->p.sig = h->sig;
-		q->p.ncoll = h->ncoll;
-		m = mod_first(r, h->pid);
-		q->p.module = r->mod[m].name;	/* held: in the frame */
-		q->p.dev = devs + nd;
-		q->p.ndev = 0;
-		/* Its devices: the module rows of its first execution (sorted
-		 * by device). */
-		for (; m < r->nmod && r->mod[m].pid == h->pid &&
-		    r->mod[m].exec == r->mod[mod_first(r, h->pid)].exec; m++)
-			devs[nd + q->p.ndev++] = r->mod[m].dev;
-		nd += q->p.ndev;
-	}
-	return n;
-}
-
-/* Say which ProgramIds were joined, and as which. */
-static void
-join_note(struct critpath_run *r, const struct hprog *hp, size_t n,
-    const size_t *rep, struct err_notes *notes)
-{
-	size_t i, j;
-
-	for (i = 0; i < n; i++) {
-		char list[512] = "";
-		size_t len = 0, m = 0;
-
-		if (rep[i] != i)
-			continue;
-		for (j = 0; j < n; j++)
-			if (rep[j] == i && j != i && len < sizeof(list) - 80) {
-				len += (size_t)snprintf(list + len, sizeof(list) -
-				    len, " %s", strtab_get(&r->pids, hp[j].pid));
-				m++;
-			}
-		if (m > 0)
-			err_note(notes, "module %s: ProgramId%s joined to %s "
-			    "(the same %zu collectives per execution, in the same "
-			    "order, on other devices: one SPMD step)",
-			    strtab_get(&r->modnames, hp[i].p.module), list,
-			    strtab_get(&r->pids, hp[i].pid), hp[i].p.ncoll);
-	}
-}
-
 /* Held executions by their step's ProgramId, execution, order held. */
 static int
 cmp_held(const void *a, const void *b, const void *ctx)
@@ -1055,42 +919,35 @@ load_held(struct critpath_run *r, const struct held *h)
 	}
 }
 
+/* The ProgramId (in pids) standing for PID's step (spmd_scan_rep). */
+static size_t
+rep_of(const struct critpath_run *r, size_t pid)
+{
+	const char *p = strtab_get(&r->pids, pid);
+	const char *q = spmd_scan_rep(r->scan, p);
+
+	return q == p ? pid : strtab_find(&r->pids, q, strlen(q));
+}
+
 /*
  * The held executions, at the end of the input: ProgramIds joined by
- * spmd_join, then each step (a group's execution k) analysed as one,
- * under the ProgramId of the group's widest member.
+ * the scanner (spmd.h), then each step (a group's execution k) analysed
+ * as one, under the ProgramId of the group's widest member.
  */
 static int
 join_held(struct critpath_run *r, struct err_notes *notes)
 {
-	size_t *pidx, *rep, *key, *ix, i, j, n;
-	struct hprog *hp;
-	int64_t *devs;
+	size_t *key, *ix, i, j;
 	int rc = 0;
 
+	(void)spmd_scan_end(r->scan, notes);
 	if (r->nheld == 0)
 		return 0;
-	pidx = mem_calloc(r->pids.n + 1, sizeof(*pidx));
-	for (i = 0; i <= r->pids.n; i++)
-		pidx[i] = SIZE_MAX;
-	hp = mem_calloc(r->nheld, sizeof(*hp));
-	devs = mem_calloc(r->nmod + 1, sizeof(*devs));
-	n = held_progs(r, pidx, hp, devs);
-	rep = mem_calloc(n, sizeof(*rep));
-	{
-		struct spmd_prog *p = mem_calloc(n, sizeof(*p));
-
-		for (i = 0; i < n; i++)
-			p[i] = hp[i].p;
-		(void)spmd_join(p, n, rep);
-		free(p);
-	}
-	join_note(r, hp, n, rep, notes);
 	key = mem_calloc(2 * r->nheld, sizeof(*key));
 	ix = mem_calloc(r->nheld, sizeof(*ix));
 	for (i = 0; i < r->nheld; i++) {
 		ix[i] = i;
-		key[2 * i] = rep[pidx[r->held[i].pid]];
+		key[2 * i] = rep_of(r, r->held[i].pid);
 		key[2 * i + 1] = (size_t)r->held[i].exec;
 	}
 	sort_total(ix, r->nheld, sizeof(*ix), cmp_held, key);
@@ -1106,16 +963,12 @@ join_held(struct critpath_run *r, struct err_notes *notes)
 			r->gpid[r->ngpid++] = r->held[ix[j]].pid;
 			load_held(r, &r->held[ix[j]]);
 		}
-		r->pid = hp[key[2 * ix[i]]].pid;
+		r->pid = key[2 * ix[i]];
 		r->exec = h0->exec;
 		rc = finish_exec(r, notes);
 	}
 	r->joining = 0;
 	r->ngpid = 0;
-	free(pidx);
-	free(hp);
-	free(devs);
-	free(rep);
 	free(key);
 	free(ix);
 	return rc;

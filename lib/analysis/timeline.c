@@ -9,6 +9,7 @@
 
 #include "analysis/align.h"
 #include "analysis/collectives.h"
+#include "analysis/spmd.h"
 #include "analysis/timeline.h"
 #include "base/err.h"
 #include "base/ids.h"
@@ -88,6 +89,25 @@ struct timeline {
 	int64_t minstart;
 	struct rec *grp;		/* the collective instance being read */
 	size_t ngrp, grpcap;
+	/* The SPMD join (spmd.h): the scanner, fed every thunk row; the
+	 * communication rows of its candidates, held in a second spool in
+	 * segments (one per execution, as they come) until the end of the
+	 * thunk frame, then linked across the ProgramIds joined. */
+	struct spmd_scan *scan;
+	struct lastid lscan;		/* the previous row's ProgramId */
+	int lcand;			/* ... is a candidate */
+	FILE *held;
+	struct hseg *seg;
+	size_t nseg, capseg;
+	uint64_t nheld;
+	struct err_notes notes;
+};
+
+/* A segment of the held spool: records [off, off + n) of one execution. */
+struct hseg {
+	uint32_t prog, rep;		/* rep: its step's ProgramId */
+	int64_t exec;
+	uint64_t off, n;
 };
 
 /* ---- ranges ---- */
@@ -161,6 +181,7 @@ tl_new(const struct tl_opts *o)
 	t->o = *o;
 	if (t->o.batch == 0)
 		t->o.batch = TL_BATCH;
+	t->scan = spmd_scan_new();
 	return t;
 }
 
@@ -182,6 +203,12 @@ tl_free(struct timeline *t)
 	free(t->grp);
 	if (t->spool)
 		fclose(t->spool);
+	spmd_scan_free(t->scan);
+	free(t->lscan.s);
+	if (t->held)
+		fclose(t->held);
+	free(t->seg);
+	err_notes_free(&t->notes);
 	free(t);
 }
 
@@ -519,6 +546,8 @@ tl_read_modules(struct timeline *t, struct tsv_reader *r)
 	if (tsv_columns(r, names, 8, 3u << 6, c) != 0)
 		return -1;
 	while ((rc = tsv_next(r)) == 1) {
+		spmd_scan_module(t->scan, tsv_field(r, (size_t)c[0]),
+		    tsv_field(r, (size_t)c[3]));
 		if ((keep = row_head(t, r, c[1], c[2], c[6], c[7], &x, &d)) < 0)
 			return -1;
 		if (!keep)
@@ -660,6 +689,167 @@ thunk_row(struct timeline *t, struct tsv_reader *r, const long *c,
 	return 0;
 }
 
+/* The current thunk row into the join's scanner, when its ProgramId is
+ * a candidate (t->lcand says so for the rows that follow). */
+static int
+scan_row(struct timeline *t, struct tsv_reader *r, const long *c)
+{
+	struct spmd_row sr;
+	int64_t comm = 0;
+	int ch;
+
+	memset(&sr, 0, sizeof(sr));
+	sr.prog = tsv_field(r, (size_t)c[T_PROG]);
+	(void)last_id(t, &t->lscan, sr.prog, &ch);
+	if (ch)
+		t->lcand = spmd_scan_candidate(t->scan, sr.prog);
+	if (!t->lcand)
+		return 0;
+	if (tsv_get_i64(r, (size_t)c[T_EXEC], &sr.exec, 0) != 0 ||
+	    tsv_get_i64(r, (size_t)c[T_TEXEC], &sr.texec, 0) != 0 ||
+	    tsv_get_i64(r, (size_t)c[T_DEV], &sr.dev, 0) != 0 ||
+	    (c[T_COMM] >= 0 && tsv_get_i64(r, (size_t)c[T_COMM], &comm, 1) < 0) ||
+	    opt_i64(r, c[T_CSIZE], &sr.csize) != 0)
+		return -1;
+	sr.coll = comm == 1 && sr.csize > 1;
+	if (sr.coll && tsv_get_ms(r, (size_t)c[T_START], &sr.start_ns, 0) != 0)
+		return -1;
+	sr.name = tsv_field(r, (size_t)c[T_NAME]);
+	spmd_scan_row(t->scan, &sr);
+	return 0;
+}
+
+/* Keep the communication row X of a candidate in the held spool. */
+static int
+hold(struct timeline *t, const struct rec *x)
+{
+	struct hseg *g = t->nseg ? &t->seg[t->nseg - 1] : NULL;
+
+	if (t->held == NULL &&
+	    (t->held = outfile_anon("nsysjax-timeline")) == NULL)
+		return -1;
+	if (g == NULL || g->prog != x->prog || g->exec != x->exec) {
+		mem_grow(&t->seg, &t->capseg, t->nseg + 1, sizeof(*t->seg));
+		g = &t->seg[t->nseg++];
+		g->prog = g->rep = x->prog;
+		g->exec = x->exec;
+		g->off = t->nheld;
+		g->n = 0;
+	}
+	if (fwrite(x, sizeof(*x), 1, t->held) != 1)
+		return err_fail("temporary file: write error: %s",
+		    strerror(errno));
+	g->n++;
+	t->nheld++;
+	return 0;
+}
+
+/* Segments by their step's ProgramId, execution, order held. */
+static int
+cmp_seg(const void *a, const void *b)
+{
+	const struct hseg *x = a, *y = b;
+
+	if (x->rep != y->rep)
+		return x->rep < y->rep ? -1 : 1;
+	if (x->exec != y->exec)
+		return x->exec < y->exec ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Records of one step's execution by instance (Name, ThunkExecution),
+ * then order held. */
+static int
+cmp_inst(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	if (x->texec != y->texec)
+		return x->texec < y->texec ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Spool the records H[0..N) of one step's execution, an instance at a
+ * time (grp_flush: a flow over its devices). */
+static int
+flush_step(struct timeline *t, struct rec *h, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		h[i].seq = i;
+	qsort(h, n, sizeof(*h), cmp_inst);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && h[j].name == h[i].name &&
+		    h[j].texec == h[i].texec; j++)
+			;
+		mem_grow(&t->grp, &t->grpcap, j - i, sizeof(*t->grp));
+		memcpy(t->grp, h + i, (j - i) * sizeof(*h));
+		t->ngrp = j - i;
+		if (grp_flush(t) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The end of the thunk frame: the join (spmd_scan_end, its note kept for
+ * tl_notes), then the held rows spooled, one step's execution at a time:
+ * the segments of the ProgramIds joined in it read back together, so
+ * that an instance links its devices across them.  Memory: one step's
+ * collective rows.
+ */
+static int
+held_flush(struct timeline *t)
+{
+	struct rec *h = NULL;
+	size_t i, j, k, n, cap = 0;
+	int rc = 0;
+
+	(void)spmd_scan_end(t->scan, &t->notes);
+	if (t->nseg == 0)
+		return 0;
+	for (i = 0; i < t->nseg; i++) {
+		const char *p = strtab_get(&t->str, t->seg[i].prog);
+
+		t->seg[i].rep = str_id(t, spmd_scan_rep(t->scan, p));
+	}
+	qsort(t->seg, t->nseg, sizeof(*t->seg), cmp_seg);
+	if (fflush(t->held) != 0)
+		return err_fail("temporary file: write error: %s",
+		    strerror(errno));
+	for (i = 0; rc == 0 && i < t->nseg; i = j) {
+		for (j = i, n = 0; j < t->nseg && t->seg[j].rep ==
+		    t->seg[i].rep && t->seg[j].exec == t->seg[i].exec; j++)
+			n += (size_t)t->seg[j].n;
+		mem_grow(&h, &cap, n, sizeof(*h));
+		for (k = i, n = 0; rc == 0 && k < j; k++) {
+			if (fseeko(t->held, (off_t)(t->seg[k].off *
+			    sizeof(*h)), SEEK_SET) != 0 ||
+			    fread(h + n, sizeof(*h), (size_t)t->seg[k].n,
+			    t->held) != t->seg[k].n)
+				rc = err_fail("temporary file: read error");
+			n += (size_t)t->seg[k].n;
+		}
+		if (rc == 0)
+			rc = flush_step(t, h, n);
+	}
+	free(h);
+	fclose(t->held);
+	t->held = NULL;
+	t->nseg = 0;
+	t->nheld = 0;
+	return rc;
+}
+
+const struct err_notes *
+tl_notes(const struct timeline *t)
+{
+	return &t->notes;
+}
+
 int
 tl_read_thunks(struct timeline *t, struct tsv_reader *r)
 {
@@ -677,17 +867,23 @@ tl_read_thunks(struct timeline *t, struct tsv_reader *r)
 		return -1;
 	while ((rc = tsv_next(r)) == 1) {
 		skip = 0;
-		if (thunk_row(t, r, c, &x, &texec, &skip) != 0)
+		if (scan_row(t, r, c) != 0 ||
+		    thunk_row(t, r, c, &x, &texec, &skip) != 0)
 			return -1;
 		if (skip)
 			continue;
+		if (x.comm && t->lcand) {
+			if (hold(t, &x) != 0)
+				return -1;
+			continue;
+		}
 		if (!same_instance(t, &x, texec, gtexec) && grp_flush(t) != 0)
 			return -1;
 		mem_grow(&t->grp, &t->grpcap, t->ngrp + 1, sizeof(*t->grp));
 		t->grp[t->ngrp++] = x;
 		gtexec = texec;
 	}
-	if (rc == 0 && grp_flush(t) != 0)
+	if (rc == 0 && (grp_flush(t) != 0 || held_flush(t) != 0))
 		return -1;
 	return rc;
 }

@@ -32,8 +32,12 @@
  * Flows: the rows of one collective instance (ProgramId, ProgramExecution,
  * Name, ThunkExecution; Communication 1) on two or more devices share a
  * flow id, ordered by start (then device): Perfetto draws an arrow from
- * each to the next.  The critical path's slices of one module execution
- * form one flow chain in the same way.
+ * each to the next.  ProgramIds that are one SPMD step (lib/analysis/
+ * spmd.h: the same module name and collectives on other devices, such
+ * as a process that autotuned its kernels apart) are one: an instance is
+ * then the same (ProgramExecution, Name, ThunkExecution) in each, and
+ * its flow links all their devices.  The critical path's slices of one
+ * module execution form one flow chain in the same way.
  *
  * Memory: pass one (tl_read_*) filters the rows and spools them as
  * fixed-size records to an unlinked temporary file in $TMPDIR, keeping
@@ -128,9 +132,20 @@ int tl_read_modules(struct timeline *t, struct tsv_reader *r);
  * ProjDurHiddenMs, Communication, MessageSize (bytes), Collective,
  * CollectiveSize, Process, LocalDevice, CommandBuffer and Stream (an
  * integer).  Rows of one collective instance must be adjacent (the
- * frame's order) to be linked by a flow.  Returns as tl_read_modules.
+ * frame's order) to be linked by a flow, except those of ProgramIds
+ * whose module name (tl_read_modules, read first) another ProgramId has
+ * too: their communication rows are held in a second spool until the
+ * end of the frame, when the SPMD join is known (its note: tl_notes),
+ * and linked per instance of the step.  Once per timeline.  Returns as
+ * tl_read_modules.
  */
 int tl_read_thunks(struct timeline *t, struct tsv_reader *r);
+
+struct err_notes;
+
+/* What the reading noticed, for the caller to print: the ProgramIds
+ * joined into one SPMD step (spmd.h). */
+const struct err_notes *tl_notes(const struct timeline *t);
 
 /*
  * Pass one over a critical path (nsysjax-critpath): ProgramId,

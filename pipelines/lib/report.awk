@@ -242,16 +242,45 @@ function tables() {
 	s_peaks()
 }
 
+# The ProgramIds joined into one SPMD step, as the note of
+# nsysjax-collectives -m says (the report's waits job, $W/spmd.note:
+# "module M: ProgramId B [C ...] joined to A (...)"): JTO[B] = A.
+function spmd_joins(    file, line, w, nw, i, j) {
+	file = ENVIRON["W"] "/spmd.note"
+	while ((getline line < file) > 0) {
+		if (line !~ /: module .*: ProgramIds? .* joined to [^ ]+ \(/) continue
+		nw = split(line, w, " ")
+		for (i = 1; i <= nw && w[i] !~ /^ProgramIds?$/; i++) ;
+		for (j = i + 1; j <= nw && w[j] != "joined"; j++) ;
+		for (i++; i < j; i++) JTO[w[i]] = w[j + 2]
+	}
+	close(file)
+}
+
 # The module that does the work first (the most compute time), with
-# its own hidden share: a barrier module can hold most GPU time.
-function p_work(    n, r, bar, nb, i) {
+# its own hidden share: a barrier module can hold most GPU time.  The
+# ProgramIds of one SPMD step (spmd_joins) count as one: their compute,
+# executions and devices summed, and the headline names them.
+function p_work(    n, r, bar, nb, i, g, cm, ex, dv, hd, co, who) {
 	if ((n = load(FACTS)) < 2) return
+	spmd_joins()
+	for (r = 2; r <= n; r++) {
+		row(r)
+		g = f("ProgramId") in JTO ? JTO[f("ProgramId")] : f("ProgramId")
+		cm[g] += f("ComputeMs"); ex[g] += f("Executions"); dv[g] += f("Devices")
+		hd[g] += f("HiddenMs"); co[g] += f("CommunicationMs")
+		if (f("ProgramId") in JTO) who[g] = who[g] ", " sid(f("ProgramId"))
+	}
 	for (r = 2; r <= n; r++) {
 		row(r)
 		if (f("WorkModule") == 1 && f("ComputeMs") > 0) {
+			g = f("ProgramId") in JTO ? JTO[f("ProgramId")] : f("ProgramId")
 			pr(sprintf("The module that does the work (the most compute time): %s (%s), %s ms of compute in %d executions on %d device(s)", \
-			    f("Name"), sid(f("ProgramId")), grouped(fixed(f("ComputeMs"), 2)), f("Executions"), f("Devices")))
-			if (f("HiddenShare") != "") pr(sprintf("; %s of its communication hidden behind compute", pct(f("HiddenShare"), 2)))
+			    f("Name"), sid(g), grouped(fixed(cm[g], 2)), ex[g], dv[g]))
+			if (g in who) {
+				pr(sprintf(" (ProgramIds %s%s are one SPMD step: processes that compiled it apart, joined by module name and collective sequence)", sid(g), who[g]))
+				if (co[g] > 0) pr(sprintf("; %s of its communication hidden behind compute", pct(hd[g] / co[g], 2)))
+			} else if (f("HiddenShare") != "") pr(sprintf("; %s of its communication hidden behind compute", pct(f("HiddenShare"), 2)))
 			pr(".\n")
 		}
 		if (f("Barrier") == 1)

@@ -514,8 +514,8 @@ waits(void)
 	CHECK_INT(coll_summary_waits(s, w), 0);
 	CHECK_INT(tsv_wclose(w), 0);
 	fclose(fp);
-	CHECK_STR(got, "Collective\tWaitMs\tMessageSize\nall-gather\t0.000001\t8\n"
-	    "all-reduce\t2.5\t8\n");
+	CHECK_STR(got, "Collective\tWaitMs\tMessageSize\tDevices\n"
+	    "all-gather\t0.000001\t8\t2\nall-reduce\t2.5\t8\t2\n");
 	free(got);
 	coll_summary_free(s);
 }
