@@ -70,6 +70,15 @@ if [ -f "$SQ/rank0/rank0.sqlite" ]; then
 	    $c["Name"] == "jit_train_step" { n++; if (m < 0 || $c["ProgramExecution"] < m) m = $c["ProgramExecution"] }
 	    END { print n + 0 " " m }' "$T/steady")
 	[ "$got" = "$want" ] && ok || notok "steady executions without dumps: '$got', want '$want' $(cat "$T/e")"
+	# The critical path without dumps: a collective known by its name
+	# spans every device (its group is in the dump only), here both, as
+	# the dumps' CollectiveSize 2 says: each execution's breakdown
+	# (StepMs .. HostBound) is the one with dumps, peer wait included.
+	"$BIN/nsysjax-align" -o "$T/corrd" "$T/frd/communication.tsv" > /dev/null 2>&1
+	bd() { "$BIN/nsysjax-critpath" -b -c "$2" -m "$1/module.tsv" -H "$1/hlo.tsv" "$1/thunk.tsv" 2> /dev/null | cut -f2- ; }
+	bd "$T/frd" "$T/corrd" > "$T/bd.want"; bd "$T/fr" "$T/corr" > "$T/bd.got"
+	pw=$(awk -F'\t' 'NR > 1 { s += $8 } END { print (s > 0) }' "$T/bd.want")
+	[ "$pw" = 1 ] && cmp -s "$T/bd.want" "$T/bd.got" && ok || notok "critical path without dumps: $(diff "$T/bd.want" "$T/bd.got" | head -3)"
 
 	# report.sh: complete (exit 0) without dumps, missing dumps a note.
 	sh $R -q -o "$T/out" "$T/nd/rank0.sqlite" "$T/nd/rank1.sqlite" > "$T/rep" 2> "$T/e"; rc=$?

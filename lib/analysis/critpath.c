@@ -566,12 +566,14 @@ build_barriers(struct critpath_graph *g, struct critpath_info *info)
 	ix = g->tmp;
 	for (i = 0; i < g->nop; i++) {
 		g->op[i].xfer = g->op[i].in.dur_ns;
-		if (g->op[i].in.comm && g->op[i].in.csize > 1)
+		if (g->op[i].in.comm && (g->op[i].in.csize > 1 ||
+		    g->op[i].in.csize == CRITPATH_CSIZE_ALL))
 			ix[n++] = i;
 	}
 	sort_total(ix, n, sizeof(*ix), cmp_inst, g);
 	for (i = 0; i < n; i = k) {
-		size_t cs = (size_t)g->op[ix[i]].in.csize, c;
+		int64_t s = g->op[ix[i]].in.csize;
+		size_t cs = s == CRITPATH_CSIZE_ALL ? g->ndv : (size_t)s, c;
 
 		for (k = i; k < n && g->op[ix[k]].in.key == g->op[ix[i]].in.key;
 		    k++)

@@ -84,8 +84,13 @@ struct critpath_op {
 				 * of Name and ThunkExecution) */
 	int comm;		/* 1: a communication operation */
 	int async;		/* 1: an async collective, on its own stream */
-	int64_t csize;		/* CollectiveSize; <= 1: no barrier */
+	int64_t csize;		/* CollectiveSize; 0 or 1: no barrier;
+				 * CRITPATH_CSIZE_ALL: every device of the
+				 * execution (the group is unknown) */
 };
+
+/* csize of a collective whose CollectiveSize is unknown. */
+#define CRITPATH_CSIZE_ALL	INT64_C(-1)
 
 /* A scenario: how the weights change.  critpath_scen_measured gives the
  * identity. */

@@ -680,7 +680,8 @@ hold(struct critpath_run *r)
 		sr.dev = o.dev;
 		sr.name = n;
 		sr.texec = o.texec;
-		sr.coll = o.op.comm && o.op.csize > 1;
+		sr.coll = o.op.comm && (o.op.csize > 1 ||
+		    o.op.csize == CRITPATH_CSIZE_ALL);
 		sr.csize = o.op.csize;
 		sr.start_ns = o.op.start_ns;
 		spmd_scan_row(r->scan, &sr);
@@ -809,6 +810,7 @@ add_row(struct critpath_run *r, struct tsv_reader *t, const long *c)
 	struct critpath_op op = { 0 };
 	struct oprow o;
 	int64_t hid = 0, comm = 0, cs = 0;
+	int csz = 1;
 	const char *n = tsv_field(t, (size_t)c[C_NAME]);
 	size_t nlen = strlen(n), len;
 	int added;
@@ -819,7 +821,8 @@ add_row(struct critpath_run *r, struct tsv_reader *t, const long *c)
 	    tsv_get_ms(t, (size_t)c[C_DUR], &op.dur_ns, 0) != 0 ||
 	    (c[C_HID] >= 0 && tsv_get_ms(t, (size_t)c[C_HID], &hid, 1) < 0) ||
 	    (c[C_COMM] >= 0 && tsv_get_i64(t, (size_t)c[C_COMM], &comm, 1) < 0) ||
-	    (c[C_CSIZE] >= 0 && tsv_get_i64(t, (size_t)c[C_CSIZE], &cs, 1) < 0))
+	    (c[C_CSIZE] >= 0 &&
+	    (csz = tsv_get_i64(t, (size_t)c[C_CSIZE], &cs, 1)) < 0))
 		return -1;
 	if (op.dur_ns < 0 || hid < 0)
 		return err_fail("%s:%ld: column %s: negative", tsv_name(t),
@@ -830,6 +833,11 @@ add_row(struct critpath_run *r, struct tsv_reader *t, const long *c)
 	op.dur_ns += hid;
 	op.comm = comm != 0;
 	op.csize = cs;
+	/* A collective known by its name only (a module without its HLO
+	 * dump): its group is not known, so it spans every device of the
+	 * execution, as nsysjax-align takes it. */
+	if (op.comm && csz == 1)
+		op.csize = CRITPATH_CSIZE_ALL;
 	/* A name's hlo row once per execution: its rows repeat the names
 	 * on every device. */
 	o.name = strtab_intern(&r->names, n, nlen, &added);
