@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/collectives.h"
 #include "analysis/filter.h"
+#include "analysis/spmd.h"
 #include "analysis/stats.h"
 #include "base/err.h"
 #include "base/opt.h"
@@ -20,7 +22,8 @@
 
 static const char usage_line[] =
     "usage: nsysjax-stats [-hi] -t table[,table...] [-M modules] [-H hlo]\n"
-    "           [-C compile] [-o dir] [-r ratio] [-T fraction] [file ...]";
+    "           [-C compile] [-m module-frame] [-o dir] [-r ratio]\n"
+    "           [-T fraction] [file ...]";
 
 static const struct opt_tool tool = { usage_line,
     "  -t, --table=LIST       the tables to write, separated by commas:\n"
@@ -33,6 +36,11 @@ static const struct opt_tool tool = { usage_line,
     "  -H, --hlo=FILE         the hlo frame of nsysjax-extract (costs)\n"
     "  -C, --compile=FILE     the compile frame of nsysjax-extract\n"
     "                         (facts, xla-program-ids, compile-profiles)\n"
+    "  -m, --join=FILE        stragglers: the module frame; join the\n"
+    "                         ProgramIds of one SPMD step (same module name\n"
+    "                         and collectives, other devices) into one\n"
+    "                         module for the biases (the reference does not\n"
+    "                         join)\n"
     "  -o, --output=DIR       write each table to DIR/TABLE.tsv (needed\n"
     "                         for more than one table; else stdout)\n"
     "  -r, --ratio=R          variability: StdMs / MeanMs above R\n"
@@ -46,7 +54,7 @@ static const struct opt_tool tool = { usage_line,
 
 struct opts {
 	struct stats_opts so;
-	const char *modules, *hlo, *compile, *dir;
+	const char *modules, *hlo, *compile, *dir, *join;
 };
 
 static void
@@ -56,6 +64,7 @@ parse(int argc, char *argv[], struct opts *o)
 		{ "compile", required_argument, NULL, 'C' },
 		{ "hlo", required_argument, NULL, 'H' },
 		{ "instruction-names", no_argument, NULL, 'i' },
+		{ "join", required_argument, NULL, 'm' },
 		{ "modules", required_argument, NULL, 'M' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "ratio", required_argument, NULL, 'r' },
@@ -66,7 +75,7 @@ parse(int argc, char *argv[], struct opts *o)
 	};
 	int c;
 
-	while ((c = opt_next(argc, argv, ":C:H:M:T:hio:r:t:V", longopts,
+	while ((c = opt_next(argc, argv, ":C:H:M:T:him:o:r:t:V", longopts,
 	    &tool)) != -1) {
 		switch (c) {
 		case 'C':
@@ -86,6 +95,9 @@ parse(int argc, char *argv[], struct opts *o)
 			break;
 		case 'i':
 			o->so.fallback = 1;
+			break;
+		case 'm':
+			o->join = optarg;
 			break;
 		case 'o':
 			o->dir = optarg;
@@ -109,8 +121,21 @@ parse(int argc, char *argv[], struct opts *o)
 	if (stats_needs_compile(o->so.tables) && o->compile == NULL)
 		opt_usage(&tool, "the tables asked for need the compile "
 		    "frame: -C file");
+	if (o->join != NULL && !(o->so.tables & STATS_BIT(STATS_STRAGGLERS)))
+		opt_usage(&tool, "-m: only the stragglers join: -t stragglers");
 	if ((o->so.tables & (o->so.tables - 1)) != 0 && o->dir == NULL)
 		opt_usage(&tool, "more than one table: -o dir");
+}
+
+/* The join's module frame into the scanner, as nsysjax-collectives. */
+static int
+read_join(FILE *fp, const char *path, void *scan)
+{
+	struct tsv_reader *r = tsv_ropen(fp, path);
+	int rc = r == NULL ? -1 : coll_load_modules(r, scan);
+
+	tsv_rclose(r);
+	return rc;
 }
 
 static int
@@ -140,12 +165,20 @@ write_table(struct tsv_writer *w, int t, void *s)
 int
 main(int argc, char *argv[])
 {
-	struct opts o = { { 0, 0.1, STATS_TOP, 0 }, NULL, NULL, NULL, NULL };
+	struct opts o = { { 0, 0.1, STATS_TOP, 0 }, NULL, NULL, NULL, NULL,
+	    NULL };
+	struct err_notes notes = { 0 };
+	struct spmd_scan *scan = NULL;
 	struct filter *in;
 	struct stats *s;
 
 	parse(argc, argv, &o);
 	s = stats_new(&o.so);
+	if (o.join != NULL) {
+		scan = spmd_scan_new();
+		opt_read(o.join, read_join, scan);
+		stats_join(s, scan, &notes);
+	}
 	if (o.modules && stats_load_modules(s, o.modules) != 0)
 		err_die_last();
 	if (o.hlo && stats_needs_hlo(o.so.tables) &&
@@ -161,10 +194,13 @@ main(int argc, char *argv[])
 			err_die_last();
 		filter_close(in);
 	}
+	err_notes_print(&notes);
+	err_notes_free(&notes);
 	/* -o DIR is made when missing, as the man page's example expects. */
 	if (outfile_tables(o.dir, "", o.so.tables, STATS_NTABLES, table_name,
 	    write_table, s) != 0)
 		err_die_last();
 	stats_free(s);
+	spmd_scan_free(scan);
 	return 0;
 }

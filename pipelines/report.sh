@@ -534,10 +534,16 @@ run() {
 # per process, so one may name several modules) to the modules it names
 # (xla-program-ids, for the compile table) and the processes whose
 # compilation it holds (compile-profiles).
+# The straggler table joins the ProgramIds of one SPMD step (-m: a
+# device's bias is against every device of its step); the join's note is
+# the one coll_job keeps, not said twice.
 stats_job() {
 	nsysjax-stats -t modules,thunks,totals,cmdbufs,variability,stragglers,costs,scatter,offsets,facts,xla-program-ids,compile-profiles \
-	    -M "$ST/module.tsv" -H "$FR/hlo.tsv" -C "$FR/compile.tsv" -o "$W/stats" "$ST/thunk.tsv" &&
+	    -M "$ST/module.tsv" -m "$ST/module.tsv" -H "$FR/hlo.tsv" -C "$FR/compile.tsv" -o "$W/stats" "$ST/thunk.tsv" 2> "$W/stats.note" &&
 		cp "$W/stats/facts.tsv" "$W/stats/xla-program-ids.tsv" "$W/stats/compile-profiles.tsv" "$OUT/modules/"
+	_rc=$?
+	grep -v ' joined to ' "$W/stats.note" >&2 || :
+	return $_rc
 }
 # The summaries of the steady communication rows: the communication
 # section's bandwidth and hidden time (into $W/stats too), per ProgramId

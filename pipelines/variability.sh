@@ -23,11 +23,12 @@ shift $((OPTIND - 1))
 frames "$@"
 table_dir
 steady thunk module
-# The two tables in one pass (and a replay) over the thunk rows.
+# The two tables in one pass (and a replay) over the thunk rows; the
+# stragglers with the ProgramIds of one SPMD step joined, as report.sh's.
 if [ -n "$STATS" ] && [ "$ratio" = 0.1 ]; then
 	V=$STATS
 else
-	nsysjax-stats -t variability,stragglers -r "$ratio" -M "$SD/module.tsv" -o "$W" "$SD/thunk.tsv"
+	nsysjax-stats -t variability,stragglers -r "$ratio" -M "$SD/module.tsv" -m "$SD/module.tsv" -o "$W" "$SD/thunk.tsv"
 	V=$W
 fi
 if [ "$count" -gt 0 ]; then

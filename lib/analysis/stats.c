@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/filter.h"
+#include "analysis/spmd.h"
 #include "analysis/stats.h"
 #include "analysis/stats_impl.h"
 #include "base/err.h"
@@ -86,6 +87,13 @@ stats_new(const struct stats_opts *o)
 }
 
 void
+stats_join(struct stats *s, struct spmd_scan *scan, struct err_notes *notes)
+{
+	s->scan = scan;
+	s->notes = notes;
+}
+
+void
 stats_free(struct stats *s)
 {
 	size_t i;
@@ -133,6 +141,11 @@ stats_free(struct stats *s)
 	free(s->othunks);
 	free(s->ostarts);
 	strtab_free(&s->colls);
+	free(s->modpath);
+	free(s->rep);
+	free(s->imap);
+	kh_free(&s->jexeckeys);
+	free(s->jexecs);
 	if (s->spool)
 		fclose(s->spool);
 	free(s->buf);
@@ -328,7 +341,8 @@ module_row2(struct stats *s, struct tsv_reader *r, const long *c)
 	    (ddur - pr->dsum / (double)pr->rows);
 	pr->tq += (th - pr->tsum / (double)pr->rows) *
 	    (th - pr->tsum / (double)pr->rows);
-	if (pr->rank == 0)
+	/* Joined, the biases wait for the join (join_biases). */
+	if (pr->rank == 0 || s->scan != NULL)
 		return 0;
 	x = &s->execs[e];
 	d = &s->pdevs[pd];
@@ -402,6 +416,8 @@ stats_load_modules(struct stats *s, const char *path)
 	m.pass = 2;
 	if (filter_load(path, module_pass, &m) != 0)
 		return -1;
+	if (s->scan != NULL)
+		s->modpath = mem_strndup(path, strlen(path));
 	s->havemodules = 1;
 	return 0;
 }
@@ -566,7 +582,7 @@ stats_load_compile(struct stats *s, struct tsv_reader *r)
 /* ---- the thunk rows ---- */
 
 enum { T_ID, T_NAME, T_DUR, T_EXEC, T_TEXEC, T_DEV, T_START, T_HID, T_COMM,
-    T_COLL, T_CB, T_MAX };
+    T_COLL, T_CB, T_CSIZE, T_MAX };
 
 static int
 thunk_cols(struct stats *s, struct tsv_reader *r, long *c)
@@ -574,7 +590,7 @@ thunk_cols(struct stats *s, struct tsv_reader *r, long *c)
 	static const char *const names[T_MAX] = { "ProgramId", "Name",
 	    "ProjDurMs", "ProgramExecution", "ThunkExecution", "Device",
 	    "ProjStartMs", "ProjDurHiddenMs", "Communication", "Collective",
-	    "CommandBuffer" };
+	    "CommandBuffer", "CollectiveSize" };
 	int offs = want(s, STATS_OFFSETS), facts = want(s, STATS_FACTS);
 	int inst = want(s, STATS_STRAGGLERS) || want(s, STATS_MODULES) ||
 	    offs || facts;
@@ -587,7 +603,8 @@ thunk_cols(struct stats *s, struct tsv_reader *r, long *c)
 		    (k == T_HID && (want(s, STATS_COSTS) || facts)) ||
 		    (k == T_COLL && offs);
 
-		if (k == T_COMM || (k == T_CB && want(s, STATS_CMDBUFS)))
+		if (k == T_COMM || (k == T_CB && want(s, STATS_CMDBUFS)) ||
+		    (k == T_CSIZE && s->scan != NULL))
 			c[k] = tsv_col(r, names[k]);
 		else if (!need)
 			c[k] = -1;
@@ -602,6 +619,7 @@ struct trow {
 	uint32_t instr;
 	int comm;
 	int64_t dur, ex, te, dev, hid;
+	int64_t csize;		/* CollectiveSize (the join only; empty 0) */
 	double dst, ddur;
 };
 
@@ -636,6 +654,9 @@ read_trow(struct stats *s, struct tsv_reader *r, const long *c,
 	if (c[T_DEV] >= 0 &&
 	    (tsv_get_i64(r, (size_t)c[T_DEV], &t->dev, 0) != 0 ||
 	    tsv_get_f64(r, (size_t)c[T_START], &t->dst, 0) != 0))
+		return -1;
+	if (c[T_CSIZE] >= 0 &&
+	    tsv_get_i64(r, (size_t)c[T_CSIZE], &t->csize, 1) < 0)
 		return -1;
 	if (c[T_HID] >= 0 &&
 	    (tsv_get_ms(r, (size_t)c[T_HID], &t->hid, 0) != 0 ||
@@ -856,6 +877,28 @@ spool_put(struct stats *s, const struct rec *c)
 	return 0;
 }
 
+/* The join: row T into the scanner (spmd.h: a collective is a
+ * communication row of CollectiveSize above 1). */
+static int
+scan_row(struct stats *s, struct tsv_reader *r, const long *c,
+    const struct trow *t)
+{
+	struct spmd_row sr;
+
+	memset(&sr, 0, sizeof(sr));
+	sr.prog = tsv_field(r, (size_t)c[T_ID]);
+	sr.name = tsv_field(r, (size_t)c[T_NAME]);
+	sr.exec = t->ex;
+	sr.dev = t->dev;
+	sr.texec = t->te;
+	sr.coll = t->comm && t->csize > 1;
+	sr.csize = t->csize;
+	if (sr.coll && tsv_get_ms(r, (size_t)c[T_START], &sr.start_ns, 0) != 0)
+		return -1;
+	spmd_scan_row(s->scan, &sr);
+	return 0;
+}
+
 static int
 thunk_row(struct stats *s, struct tsv_reader *r, const long *c)
 {
@@ -863,13 +906,17 @@ thunk_row(struct stats *s, struct tsv_reader *r, const long *c)
 	struct instr *in;
 	struct trow t;
 	uint32_t prog;
-	int top;
+	int top, stop;
 
-	if (read_trow(s, r, c, &t) != 0)
+	if (read_trow(s, r, c, &t) != 0 ||
+	    (s->scan != NULL && scan_row(s, r, c, &t) != 0))
 		return -1;
 	in = &s->instrs[t.instr];
 	prog = in->prog;
 	top = prog != NONE && s->progs[prog].rank > 0;
+	/* A module another may join keeps its instances for the biases. */
+	stop = top || (prog != NONE && s->scan != NULL &&
+	    spmd_scan_candidate(s->scan, strtab_get(&s->progids, prog)));
 	if (top) {
 		in->rows++;
 		in->sum += t.dur;
@@ -901,7 +948,7 @@ thunk_row(struct stats *s, struct tsv_reader *r, const long *c)
 		if (want(s, STATS_VARIABILITY))
 			rec.instr = t.instr;
 	}
-	if (want(s, STATS_STRAGGLERS) && top &&
+	if (want(s, STATS_STRAGGLERS) && stop &&
 	    add_instance(s, r, &t, prog, &rec.inst, &rec.point) != 0)
 		return -1;
 	if (rec.instr == NONE && rec.inst == NONE)
@@ -922,7 +969,8 @@ replay_row(struct stats *s, const struct rec *c)
 		in->vq += d * d;
 	}
 	if (c->inst != NONE) {
-		const struct inst *in = &s->insts[c->inst];
+		const struct inst *in = &s->insts[s->imap ? s->imap[c->inst] :
+		    c->inst];
 		struct point *p = &s->points[c->point];
 		struct pdev *d = &s->pdevs[p->pd];
 		double bs = c->st - in->ts / (double)in->n;
@@ -1000,6 +1048,130 @@ finish(struct stats *s)
 		    s->points[i].mxe;
 }
 
+/* ---- the join (stats_join) ---- */
+
+/* After the rows: the join, each prog's representative (s->rep), and
+ * each instance of a joined prog merged into its representative's of the
+ * same Name, ProgramExecution and ThunkExecution (s->imap). */
+static int
+join_instances(struct stats *s)
+{
+	size_t n = s->instkeys.n, i, len;
+	uint32_t p, rp, ri, j;
+	const char *id, *nm;
+	int added;
+
+	(void)spmd_scan_end(s->scan, s->notes);
+	s->rep = mem_calloc(s->progids.n + 1, sizeof(*s->rep));
+	for (i = 0; i < s->progids.n; i++) {
+		const char *q;
+		size_t k;
+
+		id = strtab_get(&s->progids, i);
+		q = spmd_scan_rep(s->scan, id);
+		k = strtab_find(&s->progids, q, strlen(q));
+		s->rep[i] = k == STRTAB_NONE ? (uint32_t)i : (uint32_t)k;
+	}
+	s->imap = mem_calloc(n + 1, sizeof(*s->imap));
+	for (i = 0; i < n; i++) {
+		const int64_t *k = s->instkeys.k + 3 * i;
+
+		s->imap[i] = (uint32_t)i;
+		p = s->instrs[k[0]].prog;
+		if (p == NONE || (rp = s->rep[p]) == p)
+			continue;
+		nm = strchr(strtab_get(&s->instrkeys, (size_t)k[0]), '\t') + 1;
+		id = strtab_get(&s->progids, rp);
+		len = strlen(id) + strlen(nm) + 1;
+		mem_grow(&s->buf, &s->capbuf, len + 1, 1);
+		snprintf(s->buf, len + 1, "%s\t%s", id, nm);
+		if ((ri = (uint32_t)strtab_find(&s->instrkeys, s->buf, len)) ==
+		    (uint32_t)STRTAB_NONE)
+			continue;	/* a Name the representative lacks */
+		if ((j = kh_index(&s->instkeys, ri, k[1], k[2], &added)) ==
+		    NONE)
+			return err_fail("the join: more than 2^32 - 1 keys");
+		grow0(&s->insts, &s->capinsts, j, sizeof(*s->insts));
+		s->insts[j].ts += s->insts[i].ts;
+		s->insts[j].tend += s->insts[i].tend;
+		s->insts[j].n += s->insts[i].n;
+		s->imap[i] = j;
+	}
+	return 0;
+}
+
+/* The biases' pass over one module row, against the joined execution. */
+static int
+module_row3(struct stats *s, struct tsv_reader *r, const long *c)
+{
+	const char *id;
+	size_t len;
+	uint32_t p, e, pd;
+	const struct exec *x;
+	struct pdev *d;
+	struct mrow m;
+
+	if (module_fields(r, c, &m) != 0)
+		return -1;
+	id = tsv_rawfield(r, (size_t)c[M_ID], &len);
+	p = (uint32_t)strtab_find(&s->progids, id, len);
+	if (p == NONE || p >= s->progids.n)
+		return err_fail("%s:%ld: the module frame changed between two "
+		    "readings", tsv_name(r), tsv_lineno(r));
+	if (s->progs[s->rep[p]].rank == 0)
+		return 0;
+	e = kh_find(&s->jexeckeys, s->rep[p], m.ex, 0);
+	pd = kh_find(&s->pdkeys, p, m.dev, 0);
+	if (e == NONE || pd == NONE)
+		return err_fail("%s:%ld: the module frame changed between two "
+		    "readings", tsv_name(r), tsv_lineno(r));
+	x = &s->jexecs[e];
+	d = &s->pdevs[pd];
+	d->execs++;
+	d->sb += m.dst - x->sst / (double)x->n;
+	d->db += m.ddur - x->sdur / (double)x->n;
+	return 0;
+}
+
+static int
+module_pass3(struct tsv_reader *r, void *arg)
+{
+	struct stats *s = arg;
+	long c[M_MAX];
+	int rc;
+
+	if (module_cols(s, r, c) != 0)
+		return -1;
+	while ((rc = tsv_next(r)) == 1)
+		if (module_row3(s, r, c) != 0)
+			return -1;
+	return rc;
+}
+
+/* The start and duration biases with the join: the executions' sums
+ * added up per (representative, ProgramExecution), then a third reading
+ * of the module frame. */
+static int
+join_biases(struct stats *s)
+{
+	size_t i;
+	uint32_t j;
+	int added;
+
+	for (i = 0; i < s->execkeys.n; i++) {
+		const int64_t *k = s->execkeys.k + 3 * i;
+
+		if ((j = kh_index(&s->jexeckeys, s->rep[k[0]], k[1], 0,
+		    &added)) == NONE)
+			return err_fail("the join: more than 2^32 - 1 keys");
+		grow0(&s->jexecs, &s->capjexecs, j, sizeof(*s->jexecs));
+		s->jexecs[j].sst += s->execs[i].sst;
+		s->jexecs[j].sdur += s->execs[i].sdur;
+		s->jexecs[j].n += s->execs[i].n;
+	}
+	return filter_load(s->modpath, module_pass3, s);
+}
+
 int
 stats_read(struct stats *s, struct filter *in)
 {
@@ -1013,8 +1185,11 @@ stats_read(struct stats *s, struct filter *in)
 	while ((rc = filter_next(in)) == 1)
 		if (thunk_row(s, filter_reader(in), c) != 0)
 			return -1;
-	if (rc < 0 || replay(s) != 0)
+	if (rc < 0 || (s->scan != NULL && join_instances(s) != 0) ||
+	    replay(s) != 0)
 		return -1;
 	finish(s);
+	if (s->scan != NULL)
+		return join_biases(s);
 	return 0;
 }

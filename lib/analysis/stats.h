@@ -94,6 +94,26 @@ struct stats;
 /* A new, empty set of statistics computing the tables of O. */
 struct stats *stats_new(const struct stats_opts *o);
 
+struct err_notes;
+struct spmd_scan;
+
+/*
+ * Join, for the stragglers table, the ProgramIds of one SPMD step
+ * (lib/analysis/spmd.h has the rule; SCAN is the caller's, told the
+ * module names (spmd_scan_module) and outliving S).  Call before
+ * stats_read: the thunk rows (which then may have CollectiveSize; none
+ * or empty: no collective) are fed to SCAN, and after them the
+ * ProgramIds joined are one module for the biases: a device's time is
+ * set against the mean over every device of the step's execution, and a
+ * thunk's (Name, ThunkExecution) of the joined ProgramIds is one
+ * instance (a Name the representative lacks stays its own).  The rows of
+ * a joined ProgramId are listed under the representative's ProgramId,
+ * Name and rank; the join's note goes to NOTES at stats_read.  Without
+ * it nothing is joined (the reference's way).
+ */
+void stats_join(struct stats *s, struct spmd_scan *scan,
+    struct err_notes *notes);
+
 /* Release S; NULL is allowed. */
 void stats_free(struct stats *s);
 
@@ -130,7 +150,8 @@ int stats_load_compile(struct stats *s, struct tsv_reader *r);
  * tables need ProgramExecution, ThunkExecution, Device, ProjStartMs,
  * ProjDurHiddenMs (costs, facts), Communication (optional; empty is 0),
  * CommandBuffer (cmdbufs, optional).  Call
- * once, after the side tables.  Returns 0, or -1 with an err message
+ * once, after the side tables.  With stats_join, the join's note goes to
+ * its NOTES (spmd_scan_end).  Returns 0, or -1 with an err message
  * naming the input, line and column, or the temporary file.
  */
 int stats_read(struct stats *s, struct filter *in);

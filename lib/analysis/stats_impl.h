@@ -234,9 +234,24 @@ struct rec {
 	double st, dur;		/* ProjStartMs, ProjDurMs */
 };
 
+struct err_notes;
+struct spmd_scan;
+
 struct stats {
 	struct stats_opts o;
 	int havemodules;
+
+	/* The join of the ProgramIds of one SPMD step (stats_join), or
+	 * NULL: the module frame's path for the biases' pass after the
+	 * rows, and per prog the index of its step's representative. */
+	struct spmd_scan *scan;
+	struct err_notes *notes;
+	char *modpath;
+	uint32_t *rep;
+	uint32_t *imap;		/* insts -> the joined instance */
+	struct khash jexeckeys;	/* (rep prog, ProgramExecution) */
+	struct exec *jexecs;
+	size_t capjexecs;
 
 	struct strtab progids;	/* ProgramId (raw) -> progs */
 	struct prog *progs;

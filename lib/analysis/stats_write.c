@@ -285,6 +285,13 @@ write_variability(struct stats *s, struct tsv_writer *w)
 	return rc;
 }
 
+/* The prog standing for P's step in the stragglers (stats_join). */
+static size_t
+rep_of(const struct stats *s, int64_t p)
+{
+	return s->rep != NULL ? s->rep[p] : (size_t)p;
+}
+
 /* Stragglers: by module rank, decreasing score, device. */
 static int
 cmp_straggler(const void *a, const void *b, const void *ctx)
@@ -293,7 +300,8 @@ cmp_straggler(const void *a, const void *b, const void *ctx)
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	const int64_t *kx = st->pdkeys.k + 3 * x, *ky = st->pdkeys.k +
 	    3 * y;
-	int rx = st->progs[kx[0]].rank, ry = st->progs[ky[0]].rank;
+	int rx = st->progs[rep_of(st, kx[0])].rank;
+	int ry = st->progs[rep_of(st, ky[0])].rank;
 	double sx = st->pdevs[x].score, sy = st->pdevs[y].score;
 
 	if (rx != ry)
@@ -319,7 +327,7 @@ write_stragglers(struct stats *s, struct tsv_writer *w)
 	sort_stable(v, n, sizeof(*v), cmp_straggler, s);
 	for (i = 0; i < n && rc == 0; i++) {
 		const struct pdev *d = &s->pdevs[v[i]];
-		size_t p = (size_t)s->pdkeys.k[3 * v[i]];
+		size_t p = rep_of(s, s->pdkeys.k[3 * v[i]]);
 
 		tsv_raw(w, strtab_get(&s->progids, p), s->progids.len[p]);
 		tsv_raw(w, s->progs[p].name, strlen(s->progs[p].name));
