@@ -21,9 +21,8 @@
 #include "base/tsv.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-stats [-hi] -t table[,table...] [-M modules] [-H hlo]\n"
-    "           [-C compile] [-m module-frame] [-o dir] [-r ratio]\n"
-    "           [-T fraction] [file ...]";
+    "usage: nsysjax-stats [-hi] -t table[,...] [-M modules] [-m modules]\n"
+    "    [-H hlo] [-C compile] [-o dir] [-r ratio] [-T fraction] [file ...]";
 
 static const struct opt_tool tool = { usage_line,
     "  -t, --table=LIST       the tables to write, separated by commas:\n"

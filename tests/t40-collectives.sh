@@ -219,6 +219,40 @@ cut -f 1-4,6- "$T/jc.tsv" > "$T/jnodev.tsv"
 expect_error 1 "jnodev.tsv: missing column 'Device'" $C -m "$T/jm.tsv" -s waits "$T/jnodev.tsv"
 expect_error 1 "nosuch.tsv" $C -m "$T/nosuch.tsv" -s waits "$T/jc.tsv"
 
+# nsysjax-stats -m: the stragglers of the same join.  A (devices 0, 1)
+# and B (device 2) run module "step", one execution, the same collective
+# "ag" (CollectiveSize 3): one step.  By hand, from stats.h's definition
+# (a device's bias: its time less the mean over the devices at that
+# point): module starts 0, 1, 5 (mean 2) and durations 10, 12, 8 (mean
+# 10) give StartBiasMs -2, -1, 3 and DurBiasMs 0, 2, -2; the compute
+# thunk f starts 1, 2, 6 (mean 3) and ends 2, 3, 10 (mean 5): ThunkBiasMs
+# the mean of the start and end biases, (-2-3)/2, (-1-2)/2, (3+5)/2, and
+# OutlierScoreMs |start bias| + |end bias|: 5, 3, 8.  Rows under A (the
+# representative), by decreasing score.  Without -m, per ProgramId: A's
+# against their own means (starts 0.5, durations 11, f's start 1.5 and
+# end 2.5), B alone (all 0).
+S=$BIN/nsysjax-stats
+printf 'ProgramId\tProgramExecution\tDevice\tName\tProjStartMs\tProjDurMs\n' > "$T/sm.tsv"
+printf 'A\t0\t0\tstep\t0\t10\nA\t0\t1\tstep\t1\t12\nB\t0\t2\tstep\t5\t8\n' >> "$T/sm.tsv"
+printf 'ProgramId\tProgramExecution\tName\tThunkExecution\tDevice\tProjStartMs\tProjDurMs\tCommunication\tCollectiveSize\n' > "$T/st.tsv"
+while read -r p d fs fd as; do
+	printf '%s\t0\tf\t0\t%s\t%s\t%s\t0\t\n' "$p" "$d" "$fs" "$fd" >> "$T/st.tsv"
+	printf '%s\t0\tag\t0\t%s\t%s\t1\t1\t3\n' "$p" "$d" "$as" >> "$T/st.tsv"
+done <<EOF
+A 0 1 1 4
+A 1 2 1 5
+B 2 6 4 9
+EOF
+$S -t stragglers -M "$T/sm.tsv" -m "$T/sm.tsv" "$T/st.tsv" > "$T/sj" 2> "$T/sj.err" || notok "stats -m: $(cat "$T/sj.err")"
+printf 'ProgramId\tName\tDevice\tExecutions\tStartBiasMs\tDurBiasMs\tThunkBiasMs\tOutlierScoreMs\nA\tstep\t2\t1\t3\t-2\t4\t8\nA\tstep\t0\t1\t-2\t0\t-2.5\t5\nA\tstep\t1\t1\t-1\t2\t-1.5\t3\n' > "$T/sjwant"
+cmp -s "$T/sj" "$T/sjwant" && ok || notok "stats -m stragglers: $(diff "$T/sjwant" "$T/sj")"
+[ "$(grep -c joined "$T/sj.err")" -eq 1 ] && grep -q "^nsysjax-stats: module step: ProgramId B joined to A (the same 1 collectives" "$T/sj.err" && ok ||
+	notok "stats -m note: $(cat "$T/sj.err")"
+$S -t stragglers -M "$T/sm.tsv" "$T/st.tsv" > "$T/sn" 2> "$T/sn.err"
+printf 'ProgramId\tName\tDevice\tExecutions\tStartBiasMs\tDurBiasMs\tThunkBiasMs\tOutlierScoreMs\nA\tstep\t0\t1\t-0.5\t-1\t-0.5\t1\nA\tstep\t1\t1\t0.5\t1\t0.5\t1\nB\tstep\t2\t1\t0\t0\t0\t0\n' > "$T/snwant"
+cmp -s "$T/sn" "$T/snwant" && [ ! -s "$T/sn.err" ] && ok || notok "stats without -m: $(diff "$T/snwant" "$T/sn"; cat "$T/sn.err")"
+expect_error 2 "-m: only the stragglers" $S -t thunks -M "$T/sm.tsv" -m "$T/sm.tsv" "$T/st.tsv"
+
 # expect_error STATUS PATTERN CMD...
 expect_error 2 usage $C -x
 expect_error 2 "unknown summary" $C -s nope
