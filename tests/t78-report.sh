@@ -68,6 +68,19 @@ if have_data; then
 	sh $R -o "$T/c4" "$DATA"/pax_fsdp4_4proc_proc[0-3].zip > /dev/null 2> "$T/c4.err" && ok ||
 		notok "report on combined4: $(cat "$T/c4.err")"
 	report_checks combined4 "$T/c4"
+	# The straggler table joins the ProgramIds of one SPMD step (process
+	# 3 compiled pjit__wrapped_step_fn under another ProgramId): its four
+	# devices are one module, device 3 with biases (not "--"), and per
+	# module the biases weighted by executions add up to 0 over devices.
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["Name"] == "pjit__wrapped_step_fn" { id[$c["ProgramId"]] = 1; dev[$c["Device"]] = 1
+		s += $c["StartBiasMs"] * $c["Executions"]; d += $c["DurBiasMs"] * $c["Executions"]
+		if ($c["Device"] == 3 && $c["StartBiasMs"] != 0) three = 1 }
+	    END { for (k in id) ni++; for (k in dev) nd++
+		exit !(ni == 1 && nd == 4 && three && s < 1e-6 && s > -1e-6 && d < 1e-6 && d > -1e-6) }' "$T/c4/variability/stragglers.tsv" &&
+	    grep -q '^  pjit__wrapped_step_fn (25fa0b3e673a) *3 ' "$T/c4/report.txt" &&
+	    ! grep -q '^  pjit__wrapped_step_fn (04555b1419fd) .*--' "$T/c4/report.txt" && ok ||
+		notok "combined4: pjit__wrapped_step_fn's stragglers not joined: $(grep pjit__wrapped_step_fn "$T/c4/variability/stragglers.tsv")"
 	# report.txt prints what the reference prints: its bandwidth table
 	# (communication.txt) cell for cell, value(uncertainty) and all, and
 	# the module durations and waits of summary.txt where its numbers are
