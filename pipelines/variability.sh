@@ -5,13 +5,14 @@
 # in the top modules (stragglers).  See doc/pipelines.md,
 # "variability.sh".
 set -eu
-USAGE='pipelines/variability.sh [-o dir] [-t table] [-s dir] [-r ratio] [-n count] input ...'
+USAGE='pipelines/variability.sh [-J] [-o dir] [-t table] [-s dir] [-r ratio] [-n count] input ...'
 TABLES='thunks stragglers'
 case $0 in */*) . "${0%/*}/lib/common.sh" ;; *) . ./lib/common.sh ;; esac
 
-ratio=0.1 count=10
-while getopts o:t:s:r:n:h opt; do
+ratio=0.1 count=10 join=
+while getopts Jo:t:s:r:n:h opt; do
 	common_opt "$opt" "${OPTARG:-}" || case $opt in
+	J) join=1 ;;
 	r) number "$OPTARG" -r; ratio=$OPTARG ;;
 	n) case $OPTARG in '' | *[!0-9]*) bad_usage "-n: not a count: '$OPTARG'" ;; esac; count=$OPTARG ;;
 	esac
@@ -23,12 +24,15 @@ shift $((OPTIND - 1))
 frames "$@"
 table_dir
 steady thunk module
-# The two tables in one pass (and a replay) over the thunk rows; the
-# stragglers with the ProgramIds of one SPMD step joined, as report.sh's.
+# The two tables in one pass (and a replay) over the thunk rows; with
+# -J the stragglers join the ProgramIds of one SPMD step (nsysjax-stats
+# -m), as report.sh's tables (\$STATS) do; without, per ProgramId as the
+# reference.
 if [ -n "$STATS" ] && [ "$ratio" = 0.1 ]; then
 	V=$STATS
 else
-	nsysjax-stats -t variability,stragglers -r "$ratio" -M "$SD/module.tsv" -m "$SD/module.tsv" -o "$W" "$SD/thunk.tsv"
+	nsysjax-stats -t variability,stragglers -r "$ratio" -M "$SD/module.tsv" \
+	    ${join:+-m "$SD/module.tsv"} -o "$W" "$SD/thunk.tsv"
 	V=$W
 fi
 if [ "$count" -gt 0 ]; then

@@ -129,8 +129,8 @@ if have_data; then
 			"$BIN/nsysjax-warmup" -c "$T/c4/frames/compile.tsv" \
 			    --communication-from "$T/c4/frames/communication.tsv" > "$steady/$f.tsv"
 	done
-	sh pipelines/variability.sh -s "$steady" -o "$T/var" "$T/c4/frames" 2> /dev/null
-	diff -r "$T/var" "$T/c4/variability" > /dev/null && ok || notok "variability.sh -s differs from the report's"
+	sh pipelines/variability.sh -J -s "$steady" -o "$T/var" "$T/c4/frames" 2> /dev/null
+	diff -r "$T/var" "$T/c4/variability" > /dev/null && ok || notok "variability.sh -J -s differs from the report's"
 	sh pipelines/summary.sh -o "$T/sum" "$T/c4/frames" 2> /dev/null
 	diff -r "$T/sum" "$T/c4/summary" > /dev/null && ok || notok "summary.sh alone differs from the report's"
 	# The report's sections take their statistics from its one pass
