@@ -251,6 +251,12 @@ cmp -s "$T/sj" "$T/sjwant" && ok || notok "stats -m stragglers: $(diff "$T/sjwan
 $S -t stragglers -M "$T/sm.tsv" "$T/st.tsv" > "$T/sn" 2> "$T/sn.err"
 printf 'ProgramId\tName\tDevice\tExecutions\tStartBiasMs\tDurBiasMs\tThunkBiasMs\tOutlierScoreMs\nA\tstep\t0\t1\t-0.5\t-1\t-0.5\t1\nA\tstep\t1\t1\t0.5\t1\t0.5\t1\nB\tstep\t2\t1\t0\t0\t0\t0\n' > "$T/snwant"
 cmp -s "$T/sn" "$T/snwant" && [ ! -s "$T/sn.err" ] && ok || notok "stats without -m: $(diff "$T/snwant" "$T/sn"; cat "$T/sn.err")"
+# A compute thunk g that B alone runs stays its own instance (one row: its
+# biases 0): device 2's ThunkBiasMs becomes (3 + 5 + 0 + 0) / 4 = 2, its
+# score 8 + 0; the other columns as before.
+{ cat "$T/st.tsv"; printf 'B\t0\tg\t0\t2\t7\t1\t0\t\n'; } > "$T/stg.tsv"
+$S -t stragglers -M "$T/sm.tsv" -m "$T/sm.tsv" "$T/stg.tsv" 2> /dev/null | sed -n 2p > "$T/sg"
+printf 'A\tstep\t2\t1\t3\t-2\t2\t8\n' | cmp -s - "$T/sg" && ok || notok "stats -m, a Name B alone has: $(cat "$T/sg")"
 expect_error 2 "-m: only the stragglers" $S -t thunks -M "$T/sm.tsv" -m "$T/sm.tsv" "$T/st.tsv"
 
 # expect_error STATUS PATTERN CMD...
