@@ -101,7 +101,8 @@ struct spmd_scan;
  * Join, for the stragglers table, the ProgramIds of one SPMD step
  * (lib/analysis/spmd.h has the rule; SCAN is the caller's, told the
  * module names (spmd_scan_module) and outliving S).  Call before
- * stats_read: the thunk rows (which then may have CollectiveSize; none
+ * stats_load_modules (which then keeps the biases for a third reading of
+ * its frame, after the join) and stats_read: the thunk rows (which then may have CollectiveSize; none
  * or empty: no collective) are fed to SCAN, and after them the
  * ProgramIds joined are one module for the biases: a device's time is
  * set against the mean over every device of the step's execution, and a
@@ -193,7 +194,8 @@ int stats_read(struct stats *s, struct filter *in);
  *		of every compute thunk instance; OutlierScoreMs: the
  *		notebook's ranking, per thunk (Name, ThunkExecution) the
  *		largest |bias| of its start and of its end over executions,
- *		added up.  Rows by module (largest first), then decreasing
+ *		added up.  With stats_join a module is the ProgramIds of
+ *		one SPMD step.  Rows by module (largest first), then decreasing
  *		OutlierScoreMs, then Device.
  *  costs	ProgramId Name CostLine: per instruction of a module with
  *		HLO facts and steady thunk rows, the profile line `costs {
