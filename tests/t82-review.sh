@@ -1,6 +1,6 @@
 #!/bin/sh
-# The reproducers of the maintainer's review (../shared/REVIEW.md, issue
-# 24), one case each, built here or read from $SHARED/repro/review: each
+# The reproducers of the maintainer's review (../shared/REVIEW.md),
+# one case each, built here or read from $SHARED/repro/review: each
 # failed before its fix (several only under the sanitizer pass of make
 # check, which runs this suite again with ASan and UBSan).
 set -u
@@ -112,7 +112,7 @@ if [ -d "$EX" ]; then
 		notok "extract -o left a temporary file: $(ls -A "$T/planted")" || ok
 fi
 
-# Issue 19: a failed -o leaves nothing it created (as git clone), and
+# A failed -o leaves nothing it created (as git clone), and
 # never removes a directory that existed before.
 printf 'not a zip' > "$T/damaged.zip"
 expect_error 1 "damaged.zip" "$X" -o "$T/made/out" "$T/damaged.zip"

@@ -502,7 +502,7 @@ function s_thunks(    n, r, rr) {
 	table_both()
 }
 
-# Issue 18: command buffers' share; where only whole-graph times exist
+# Command buffers' share; where only whole-graph times exist
 # (no inner rows), how to see inside them.
 function s_cmdbufs(    n, r, rr, share) {
 	if ((n = load(OUT "/summary/cmdbufs.tsv")) < 2) return

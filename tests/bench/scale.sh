@@ -73,7 +73,7 @@ line() {
 	done
 	ext=$(best "$T/te") flr=$(best "$T/tf") ecpu=$(cpu "$T/te")
 	rows=$(($(wc -l < "$T/out/thunk.tsv") - 1))
-	# Issue 21: the critical-path analysis with its scenarios, on the
+	# The critical-path analysis with its scenarios, on the
 	# frames just extracted (clocks aligned first, not timed).
 	"$BIN/nsysjax-align" -o "$T/corr.tsv" "$T/out/communication.tsv" > /dev/null 2>&1
 	cpt=$(measure "$BIN/nsysjax-critpath" -s -c "$T/corr.tsv" -m "$T/out/module.tsv" \
@@ -127,7 +127,7 @@ END {
 	    N[last], rt[last], 1.5 * et[last], rr[last], verdict(rt[last] <= 1.5 * et[last] && rr[last] <= 500)
 	printf "target: extract -o wall at N=%d within 1.3 x floor/cores (%.2f <= %.2f s): %s\n",
 	    N[last], et[last], 1.3 * fc[last], verdict(et[last] <= 1.3 * fc[last])
-	# Issue 21: the critical path costs no more than the extraction.
+	# The critical path costs no more than the extraction.
 	printf "target: critpath -s at N=%d within extract -o (%.2f <= %.2f s): %s; extrapolated to N = 1000: %.0f s, %d MB\n",
 	    N[last], ct[last], et[last], verdict(ct[last] <= et[last]), ct[last] * 1000 / N[last], cr[last]
 	# Per doubling between consecutive N: (t2 / t1) ^ (1 / log2(N2 / N1)).

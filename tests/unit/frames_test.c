@@ -206,7 +206,7 @@ bad(void)
 	frames_free(&f);
 }
 
-/* Issue 18: a Thunk range without a well-formed hlo_op keeps its whole
+/* A Thunk range without a well-formed hlo_op keeps its whole
  * name (no thunk name fails the run); command buffers by name. */
 static void
 odd_thunks(void)
