@@ -58,7 +58,9 @@ if [ -f "$SQ/rank0/rank0.sqlite" ]; then
 	"$BIN/nsysjax-collectives" -s hidden "$T/fr/communication.tsv" > "$T/hid.got" 2> "$T/e" &&
 	    [ "$(wc -l < "$T/hid.want")" -eq 5 ] && cmp -s "$T/hid.want" "$T/hid.got" && ok || notok "hidden time without dumps: $(cat "$T/e"; diff "$T/hid.want" "$T/hid.got" | head -3)"
 	"$BIN/nsysjax-collectives" -s bandwidth "$T/fr/communication.tsv" 2> /dev/null | awk 'END { exit NR != 1 }' && ok || notok "bandwidth without sizes: not the header alone"
-	"$BIN/nsysjax-collectives" -s waits "$T/fr/communication.tsv" 2> /dev/null | awk -F'\t' 'NR > 1 && $3 != "" { bad = 1 } END { exit bad || NR < 2 }' && ok || notok "waits without sizes: a MessageSize, or no rows"
+	"$BIN/nsysjax-collectives" -s waits "$T/fr/communication.tsv" 2> "$T/e" | awk -F'\t' 'NR > 1 && $3 != "" { bad = 1 } END { exit bad || NR < 2 }' && ok || notok "waits without sizes: a MessageSize, or no rows"
+	# An unknown CollectiveSize is no size: no instance is short of it.
+	! grep -q 'fewer devices than their CollectiveSize' "$T/e" && ok || notok "waits without sizes: $(cat "$T/e")"
 	# The compile frame names a module without a dump by its placeholder,
 	# so the warm-up rule skips its compilation and first communicating
 	# execution as with dumps: the steady executions of jit_train_step are

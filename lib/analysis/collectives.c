@@ -542,6 +542,9 @@ read_row(struct tsv_reader *r, const long *col, struct crow *c)
 	int rc;
 
 	c->alg = c->bus = NAN;
+	/* An empty MessageSize or CollectiveSize leaves its value alone:
+	 * unknown (0) unless the row has one. */
+	c->bytes = c->n = 0;
 	if (col[K_COMM] >= 0 &&
 	    tsv_get_i64(r, (size_t)col[K_COMM], &comm, 0) != 0)
 		return -1;
