@@ -1,6 +1,7 @@
 /*
  * Fuzz target: the TSV filters' analyses on what they read: collective
- * bandwidths and summaries, clock alignment (estimated, with its skews,
+ * bandwidths and summaries (also with the side table as the module
+ * frame of the SPMD join), clock alignment (estimated, with its skews,
  * and applied from a corrections table), the warm-up split (also with
  * the side table applied as corrections, nsysjax-warmup -a), compile
  * statistics, the flame-graph folding with its side tables, the
@@ -26,8 +27,10 @@
 #include "analysis/filter.h"
 #include "analysis/fold.h"
 #include "analysis/roofline.h"
+#include "analysis/spmd.h"
 #include "analysis/stats.h"
 #include "fuzz.h"
+#include "base/err.h"
 #include "base/tsv.h"
 #include "analysis/warmup.h"
 
@@ -70,6 +73,40 @@ collectives(void)
 		(void)tsv_wclose(w);
 		filter_close(in);
 	}
+}
+
+/* The summaries with the side table as the module frame of the SPMD
+ * join (nsysjax-collectives -m). */
+static void
+collectives_joined(void)
+{
+	struct err_notes notes = { 0 };
+	struct coll_summary *s = NULL;
+	struct spmd_scan *scan = spmd_scan_new();
+	struct tsv_reader *r;
+	struct tsv_writer *w;
+	struct filter *in;
+	FILE *fp;
+
+	r = side(1, &fp);
+	if (r != NULL && coll_load_modules(r, scan) == 0 &&
+	    (in = rows()) != NULL) {
+		if (coll_summarize(in, scan, &s, &notes) == 0) {
+			w = tsv_wopen(fuzz_null(), "null");
+			(void)coll_summary_bandwidth(s, w);
+			(void)coll_summary_hidden(s, w);
+			(void)coll_summary_waits(s, w);
+			(void)tsv_wclose(w);
+		}
+		coll_summary_free(s);
+		filter_close(in);
+	}
+	if (r != NULL) {
+		tsv_rclose(r);
+		fclose(fp);
+	}
+	err_notes_free(&notes);
+	spmd_scan_free(scan);
 }
 
 static void
@@ -466,6 +503,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
 	fuzz_files(data, n, files);
 	collectives();
+	collectives_joined();
 	align();
 	warmup();
 	compilestats();
