@@ -136,3 +136,13 @@ num_u64_digits(char *end, uint64_t v)
 	}
 	return end;
 }
+
+int
+num_f64_i64(double x, int64_t *v)
+{
+	/* Both bounds are exact doubles (powers of two); NaN fails both. */
+	if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0))
+		return -1;
+	*v = (int64_t)x;
+	return 0;
+}

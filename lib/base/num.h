@@ -28,6 +28,15 @@ int num_f64(const char *s, size_t n, double *v);
  */
 int num_x64(const char *s, size_t n, uint64_t *v);
 
+/*
+ * The double X as an int64_t *V, truncated toward zero (C11 6.3.1.4),
+ * when X is in range: -2^63 <= X < 2^63.  Returns 0, or -1 (nothing
+ * recorded) for NaN, an infinity or a value outside int64_t, whose
+ * conversion would be undefined behaviour.  The one checked conversion:
+ * a cast elsewhere stands out.
+ */
+int num_f64_i64(double x, int64_t *v);
+
 /* The most digits num_u64_digits writes (UINT64_MAX has 20). */
 #define NUM_U64_DIGITS	20
 

@@ -129,8 +129,8 @@ pq_i64_at(const struct pq_file *f, const char *name, int64_t row)
 	if (c.kind == PQ_INT64 && row < c.n && c.valid[row])
 		v = c.i64[row];
 	else if (c.kind == PQ_DOUBLE && row < c.n && c.valid[row] &&
-	    c.f64[row] >= -9.2e18 && c.f64[row] <= 9.2e18)
-		v = (int64_t)c.f64[row];	/* in range: 2^63 ~ 9.22e18 */
+	    num_f64_i64(c.f64[row], &v) != 0)
+		v = 0;		/* NaN or outside int64_t: none */
 	pq_column_free(&c);
 	return v;
 }

@@ -248,7 +248,8 @@ str_column(const struct pq_file *f, const char *name, struct pq_column *c)
 	return 0;
 }
 
-/* Integer column "('TARGET_INFO_GPU', 'NAME')" at row 0; 0 if none. */
+/* Integer column "('TARGET_INFO_GPU', 'NAME')" at row 0; 0 if none (or a
+ * double outside int64_t). */
 static int
 gpu_i64(const struct pq_file *f, const char *name, int64_t *v)
 {
@@ -265,7 +266,7 @@ gpu_i64(const struct pq_file *f, const char *name, int64_t *v)
 	    c.valid[0])
 		*v = c.i64[0], ok = 1;
 	else if (c.kind == PQ_DOUBLE && c.n > 0 && c.valid[0])
-		*v = (int64_t)c.f64[0], ok = 1;
+		ok = num_f64_i64(c.f64[0], v) == 0;	/* NaN, 1e300: none */
 	pq_column_free(&c);
 	return ok;
 }

@@ -171,9 +171,31 @@ digits(void)
 	}
 }
 
+/* num_f64_i64: in range truncated toward zero; NaN, infinities and
+ * values outside int64_t refused, *V untouched.  The bounds are the
+ * doubles -2^63 (in) and 2^63 (out), and the double below 2^63. */
+static void
+to_i64(void)
+{
+	int64_t v = 7;
+
+	CHECK(num_f64_i64(132.9, &v) == 0 && v == 132);
+	CHECK(num_f64_i64(-2.5, &v) == 0 && v == -2);
+	CHECK(num_f64_i64(-9223372036854775808.0, &v) == 0 && v == INT64_MIN);
+	CHECK(num_f64_i64(9223372036854774784.0, &v) == 0 &&
+	    v == 9223372036854774784LL);
+	v = 7;
+	CHECK(num_f64_i64(9223372036854775808.0, &v) == -1 && v == 7);
+	CHECK(num_f64_i64(-9223372036854777856.0, &v) == -1 && v == 7);
+	CHECK(num_f64_i64(1e300, &v) == -1 && v == 7);
+	CHECK(num_f64_i64(NAN, &v) == -1 && v == 7);
+	CHECK(num_f64_i64(-INFINITY, &v) == -1 && v == 7);
+}
+
 int
 main(void)
 {
+	to_i64();
 	hex();
 	same_as_strtod();
 	shortest();
