@@ -23,8 +23,10 @@ int xz_decode(const uint8_t *in, size_t inlen, uint8_t **out, size_t *outlen);
  * index's size, the index the blocks' sizes; trailing stream padding is
  * skipped), or 0 when the footer or index does not decode (liblzma checks
  * their CRC32s) or the size is 2^32 bytes or more.  xz_decode allocates
- * this much at once; the decoder checks the same index against the data,
- * so a wrong size costs memory, never a wrong result.
+ * this much at once when the input could hold it (at most 1024 times
+ * INLEN and 1 GiB), else that bound first and more as data decodes; the
+ * decoder checks the same index against the data, so a wrong size costs
+ * at most that bound, never a wrong result.
  */
 size_t xz_last_size(const uint8_t *in, size_t inlen);
 
