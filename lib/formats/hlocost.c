@@ -467,13 +467,15 @@ valid_positions(int64_t in, int64_t kernel, int64_t out,
 	if ((uint64_t)n > *budget)
 		return -1;
 	*budget -= (uint64_t)n;
+	/* Saturating, as every count of this file: 2^62 outputs under 4
+	 * taps are 2^64 pairs, which a plain sum wraps to 0 flops. */
 	for (x = 0; x < n; x++)
 		if (kernel <= out)	/* kernel tap x, over the outputs */
-			c += progression((i128)x * wdil - w->pad_low, stride,
-			    out, in, base);
+			c = add(c, progression((i128)x * wdil - w->pad_low,
+			    stride, out, in, base));
 		else			/* output x, over the kernel taps */
-			c += progression((i128)x * stride - w->pad_low, wdil,
-			    kernel, in, base);
+			c = add(c, progression((i128)x * stride - w->pad_low,
+			    wdil, kernel, in, base));
 	*count = c;
 	return 0;
 }

@@ -451,6 +451,13 @@ test_conv_hostile(void)
 	p = I("ovf", "convolution", S(F32, "1,1,4"), "i4 k4");
 	conv_nchw(p, 1);
 	window(p, 4, (int64_t)1 << 62, 0, 0, 1, 1);
+	/* 4 taps over 2^62 outputs of 2^63 - 1 inputs: 2^64 (tap, output)
+	 * pairs, a count that saturates (a plain sum wrapped to 0 flops). */
+	I("ibig", "parameter", S(F32, "1,1,9223372036854775807"), "");
+	p = I("wrap", "convolution", S(F32, "1,1,4611686018427387904"),
+	    "ibig k4");
+	conv_nchw(p, 1);
+	window(p, 4, 1, 0, 0, 1, 1);
 	/* reduce-window with padding 2^62 (size == 2 pad + 1 overflows). */
 	begin(2);
 	I("x", "parameter", S(F32, ""), "");
@@ -466,6 +473,8 @@ test_conv_hostile(void)
 	load();
 	CHECK_INT(cost("hang").known, 0);
 	CHECK_INT(cost("ovf").known, 0);
+	CHECK_INT(cost("wrap").known, 1);
+	CHECK_INT(cost("wrap").flops == UINT64_MAX, 1);
 	CHECK_INT(cost("rw").known, 0);
 }
 
