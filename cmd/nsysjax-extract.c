@@ -312,8 +312,8 @@ check_inputs(const char *const *all, size_t nall, struct extract_opts *o,
 		return;
 	}
 	lack = mem_calloc(nall + 1, 1);
-	if (extract_without_nvtx(all, nall, o->dumpdir, lack, &f.profiles,
-	    &f.no_nvtx, &f.first) != 0)
+	if (extract_without_nvtx(all, nall, o->dumpdir, o->names, lack,
+	    &f.profiles, &f.no_nvtx, &f.first) != 0)
 		err_die_last();
 	paths = mem_calloc(nall + 1, sizeof(*paths));
 	for (i = 0; i < nall; i++)

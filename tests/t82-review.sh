@@ -190,21 +190,26 @@ if [ -f "$DATA/pax_fsdp4_4proc_proc2.zip" ]; then
 	ln -s "$DATA/pax_fsdp4_4proc_proc2.zip" "$D/d.zip"
 	XA=$(cd "$BIN" && pwd)/nsysjax-extract
 	cd "$D"
-	expect_error 1 "a.zip and c.zip hold the same profile (the same bytes)" "$XA" -o whole a.zip b.zip c.zip
+	expect_error 1 "a.zip and c.zip hold the same profile (the same trace: " "$XA" -o whole a.zip b.zip c.zip
 	"$XA" -j 1 -o pa a.zip b.zip 2> /dev/null && "$XA" -o pc c.zip 2> /dev/null &&
 	    "$XA" -o pd d.zip 2> /dev/null || notok "R9: extract the parts"
-	expect_error 1 "a.zip (in pa) and c.zip (in pc) hold the same profile (the same bytes): give each process's profile once" \
+	expect_error 1 "a.zip (in pa) and c.zip (in pc) hold the same profile (the same trace: " \
 	    "$XA" --merge -o m pa pc
 	[ ! -e m ] && ok || notok "R9: a refused merge left $(ls m)"
 	expect_error 1 "a.zip (in pa) and c.zip (in pc) hold the same profile" "$XA" --merge -f thunk pa pc
 	# Distinct profiles still merge into one extraction's bytes, their
-	# identities with them: each input's size as wc counts it, in order.
+	# identities with them: each input's trace, its size and CRC-32 as
+	# unzip -v lists them from the zip's directory, in order.
 	"$XA" --merge -o m1 pa pd 2> /dev/null || notok "R9: --merge of distinct parts"
 	"$XA" -o ref a.zip b.zip d.zip 2> /dev/null || notok "R9: extract three"
 	check "R9: --merge of distinct parts gives one extraction's bytes" diff -r ref m1
 	want=""
-	for i in 0 1 2; do want="$want$(wc -c < "$DATA/pax_fsdp4_4proc_proc$i.zip") $(echo a b d | cut -d' ' -f$((i + 1))).zip,"; done
-	got=$(awk -F'\t' 'NR > 1 { printf "%s %s,", $1, $4 }' m1/profiles.tsv)
+	for i in 0 1 2; do
+		want="$want$(unzip -v "$DATA/pax_fsdp4_4proc_proc$i.zip" nvtx_gpu_proj_trace/trace.parquet |
+		    awk '$8 == "nvtx_gpu_proj_trace/trace.parquet" { printf "%s 00000000%s", $1, $7 }')"
+		want="$want $(echo a b d | cut -d' ' -f$((i + 1))).zip,"
+	done
+	got=$(awk -F'\t' 'NR > 1 { printf "%s %s %s,", $1, $2, $4 }' m1/profiles.tsv)
 	[ "$got" = "$want" ] && ok || notok "R9: profiles.tsv: got '$got', want '$want'"
 	# A merged directory is a part too: its profiles go with it.
 	expect_error 1 "a.zip (in m1) and c.zip (in pc) hold the same profile" "$XA" --merge -o m2 m1 pc

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zip.h>
+#include <zlib.h>
 
 #include "formats/archive.h"
 #include "base/err.h"
@@ -237,6 +238,26 @@ sort_members(struct archive *a)
 }
 
 /*
+ * Two members of one name (a zip's central directory may list a name
+ * twice; libzip refuses it only with ZIP_CHECKCONS, which open_zip
+ * leaves off): which one a reader gets is an accident (unzip and
+ * Python's zipfile take the last, a binary search either), so such an
+ * archive is refused.  After sort_members equal names are neighbours.
+ */
+static int
+check_unique(const struct archive *a)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < a->n; i++)
+		if (strcmp(a->names[i], a->names[i + 1]) == 0)
+			return err_fail("two members named %s: readers would "
+			    "disagree on which one is the profile's "
+			    "(re-create the archive)", a->names[i]);
+	return 0;
+}
+
+/*
  * A zip made of a folder (macOS's Compress, `zip -r x.zip proc0`) holds
  * the profile under one top folder: when no member is at the top and
  * every one is under the same folder, that folder is taken off their
@@ -317,6 +338,10 @@ archive_open(const char *path)
 	}
 	strip_top(a);
 	sort_members(a);
+	if (check_unique(a) != 0) {
+		archive_close(a);
+		return NULL;
+	}
 	return a;
 }
 
@@ -533,5 +558,71 @@ archive_stat(struct archive *a, const char *name, uint64_t *size,
 		return err_fail("%s: cannot stat member: %s", name,
 		    strerror(errno));
 	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+/* CRC-32 and size of the stream FP (a file, or NULL with a zip member F)
+ * into *SIZE, *CRC: 0, or -1 on a read error. */
+static int
+crc_stream(FILE *fp, zip_file_t *f, uint64_t *size, uint32_t *crc)
+{
+	static unsigned char buf[1 << 16];
+	uLong c = crc32(0L, Z_NULL, 0);
+	uint64_t n = 0;
+
+	for (;;) {
+		zip_int64_t got = fp ? (zip_int64_t)fread(buf, 1, sizeof(buf),
+		    fp) : zip_fread(f, buf, sizeof(buf));
+
+		if (got < 0 || (fp && got == 0 && ferror(fp)))
+			return -1;
+		if (got == 0)
+			break;
+		c = crc32(c, buf, (uInt)got);
+		n += (uint64_t)got;
+	}
+	*size = n;
+	*crc = (uint32_t)c;
+	return 0;
+}
+
+int
+archive_file_digest(const char *path, uint64_t *size, uint32_t *crc)
+{
+	FILE *fp = fopen(path, "rb");
+	int rc;
+
+	if (fp == NULL)
+		return err_fail("%s: cannot open: %s", path, strerror(errno));
+	rc = crc_stream(fp, NULL, size, crc);
+	fclose(fp);
+	return rc == 0 ? 0 : err_fail("%s: read error", path);
+}
+
+int
+archive_digest(struct archive *a, const char *name, uint64_t *size,
+    uint32_t *crc)
+{
+	long i = find(a, name);
+	zip_file_t *f;
+	char *full;
+	int rc;
+
+	if (i < 0)
+		return err_fail("%s: missing member", name);
+	if (a->zip == NULL) {
+		full = disk_path(a, i);
+		rc = archive_file_digest(full, size, crc);
+		free(full);
+		return rc == 0 ? 0 : err_prefix("%s", name);
+	}
+	if (archive_stat(a, name, size, crc) == 1)
+		return 0;	/* the central directory's */
+	if ((f = zip_fopen_index(a->zip, (zip_uint64_t)a->index[i], 0)) == NULL)
+		return err_fail("%s: cannot open member: %s", name,
+		    zip_strerror(a->zip));
+	rc = crc_stream(NULL, f, size, crc);
+	if (zip_fclose(f) != 0 || rc != 0)
+		return err_fail("%s: truncated or corrupt member", name);
 	return 0;
 }

@@ -25,8 +25,10 @@ struct archive;
  * Returns NULL with an err message such as "not a zip archive",
  * "truncated zip archive (...)" (a file that begins as a zip and has no
  * end of central directory), "truncated or damaged zip archive", "cannot open:
- * <strerror>" (the path is not included; callers prefix), or "DIR:
- * directories nested more than 16 deep".
+ * <strerror>" (the path is not included; callers prefix), "DIR:
+ * directories nested more than 16 deep", or "two members named NAME:
+ * ..." (a zip whose central directory lists one name twice: unzip reads
+ * the last, so which is the profile's is ambiguous).
  */
 struct archive *archive_open(const char *path);
 
@@ -84,5 +86,21 @@ int archive_read_plain(struct archive *a, const char *name, uint8_t **data,
  */
 int archive_stat(struct archive *a, const char *name, uint64_t *size,
     uint32_t *crc);
+
+/*
+ * The identity of member NAME's bytes: their size (*SIZE, bytes) and
+ * CRC-32 (*CRC, zlib's crc32, the zip format's), whatever holds them:
+ * for a zip the central directory's values (libzip checks them when the
+ * member is read), computed over the bytes when it has none; for a
+ * directory computed over the file (one read, about 3 GB/s).  So a
+ * member in a zip and the same file in a directory agree.  Returns 0, or
+ * -1 with an err message "NAME: missing member", "NAME: ...: cannot
+ * open: <reason>", "NAME: ...: read error" or "NAME: truncated or
+ * corrupt member".  archive_file_digest does the same for the file
+ * PATH (its messages name PATH).
+ */
+int archive_digest(struct archive *a, const char *name, uint64_t *size,
+    uint32_t *crc);
+int archive_file_digest(const char *path, uint64_t *size, uint32_t *crc);
 
 #endif

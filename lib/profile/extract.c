@@ -1239,29 +1239,6 @@ nvtx_inputs(struct extract *x)
 	return 0;
 }
 
-/* Replace the profiles' names by the comma-separated NAMES. */
-static int
-rename_profiles(struct input_set *in, const char *names)
-{
-	const char *p = names;
-	size_t k;
-
-	for (k = 0; k < in->n; k++) {
-		size_t len = strcspn(p, ",");
-
-		if (*p == '\0' || len == 0)
-			return err_fail("%zu profile names for %zu profiles",
-			    k, in->n);
-		free(in->p[k].name);
-		in->p[k].name = mem_strndup(p, len);
-		p += len + (p[len] == ',');
-	}
-	if (*p != '\0')
-		return err_fail("more profile names than the %zu profiles",
-		    in->n);
-	return 0;
-}
-
 struct extract *
 extract_new(void)
 {
@@ -1292,8 +1269,7 @@ extract_profiles(const char *const *paths, size_t n, struct extract_opts *o,
 	x.o = *o;
 	*v = NULL;
 	*nv = 0;
-	if (input_open(paths, n, o->dumpdir, &x.in) == 0 &&
-	    (o->names == NULL || rename_profiles(&x.in, o->names) == 0) &&
+	if (input_open_named(paths, n, o->dumpdir, o->names, &x.in) == 0 &&
 	    nvtx_inputs(&x) == 0) {
 		*v = mem_calloc(x.in.n + 1, sizeof(**v));
 		for (k = 0, i = 0, j = 0; k < x.in.n; k++) {
@@ -1350,7 +1326,8 @@ profile_without_nvtx(const struct input_profile *p)
 
 int
 extract_without_nvtx(const char *const *paths, size_t n, const char *dumpdir,
-    unsigned char *lack, size_t *nprof, size_t *nlack, const char **first)
+    const char *names, unsigned char *lack, size_t *nprof, size_t *nlack,
+    const char **first)
 {
 	static char name[256];
 	struct input_set in;
@@ -1362,7 +1339,7 @@ extract_without_nvtx(const char *const *paths, size_t n, const char *dumpdir,
 	*nprof = *nlack = 0;
 	name[0] = '\0';
 	*first = name;
-	if (input_open(paths, n, dumpdir, &in) != 0)
+	if (input_open_named(paths, n, dumpdir, names, &in) != 0)
 		rc = -1;
 	for (k = 0; rc == 0 && k < in.n; k++) {
 		/* Profiles of one input are consecutive. */
@@ -1411,9 +1388,7 @@ extract_load(struct extract *x, const char *const *paths, size_t n,
 	x->o = *o;
 	x->hlo = mem_calloc(1, sizeof(*x->hlo));
 	x->dumps = o->dumps ? o->dumps : dumpcache_new();
-	if (input_open(paths, n, o->dumpdir, &x->in) != 0)
-		return -1;
-	if (o->names && rename_profiles(&x->in, o->names) != 0)
+	if (input_open_named(paths, n, o->dumpdir, o->names, &x->in) != 0)
 		return -1;
 	lo = 0;
 	hi = x->in.n;

@@ -273,7 +273,8 @@ int extract_profiles(const char *const *paths, size_t n,
 void extract_profiles_free(struct extract_profile *v, size_t n);
 
 /*
- * Which profiles of PATHS[0..N) (DUMPDIR as extract_opts.dumpdir) are
+ * Which profiles of PATHS[0..N) (DUMPDIR and NAMES as extract_opts'
+ * dumpdir and names) are
  * SQLite exports with GPU work but no NVTX ranges (nsysdb_without_nvtx:
  * nsys without -t nvtx), which extraction refuses: *NLACK of the *NPROF
  * profiles, *FIRST (static until the next call, "" when none) the first
@@ -283,8 +284,8 @@ void extract_profiles_free(struct extract_profile *v, size_t n);
  * resolved or opened).
  */
 int extract_without_nvtx(const char *const *paths, size_t n,
-    const char *dumpdir, unsigned char *lack, size_t *nprof, size_t *nlack,
-    const char **first);
+    const char *dumpdir, const char *names, unsigned char *lack,
+    size_t *nprof, size_t *nlack, const char **first);
 
 /* The notes and warnings of extract_load, in order. */
 const struct err_notes *extract_notes(const struct extract *x);

@@ -469,7 +469,7 @@ write_bit(unsigned bit, struct tsv_writer *w, void *x)
 static int
 write_idents(struct tsv_writer *w, void *arg)
 {
-	const struct extract *x = arg;
+	struct extract *x = arg;	/* the digests are kept */
 	size_t lo = x->o.only ? x->o.only - 1 : 0;
 	size_t hi = x->o.only ? x->o.only : x->in.n;
 

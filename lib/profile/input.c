@@ -469,96 +469,66 @@ find_profiles(struct input_set *s, struct archive *a, const char *path,
 
 /*
  * What makes two inputs the same profile: the same file (device and
- * inode, symbolic links followed), or the same bytes: the size and a hash
- * of the first and last 64 KiB of the file that holds the profile (the
- * input itself, or in a directory its trace or its *.sqlite).  A zip's
- * last bytes are its central directory, which holds every member's
- * CRC-32, so two archives of different runs differ there.
+ * inode, symbolic links followed), or the same trace: the size and
+ * CRC-32 of the profile's own trace (nvtx_gpu_proj_trace/trace.parquet,
+ * or its *.sqlite export), whatever holds it: a directory, a zip of it
+ * (with a top folder or not), a zip re-made by another tool or at
+ * another level.  A zip's central directory holds its members' CRC-32s,
+ * so a zip's trace costs nothing; a file's is computed, and only for
+ * profiles whose trace has the size of another's (input_ident computes
+ * every one, for the parts of a merge).
  */
-struct ident {
-	dev_t dev;
-	ino_t ino;
-	int have_content;
-	off_t size;
-	uint64_t hash;
-};
 
-#define IDENT_SPAN 65536
-
-/* FNV-1a over N bytes of BUF, continuing from H. */
-static uint64_t
-fnv1a(uint64_t h, const unsigned char *buf, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ buf[i]) * 0x100000001b3ULL;
-	return h;
-}
-
-/* Size and hash of the file PATH into ID; 0 when it cannot be read (the
- * check is then by file alone: reading it reports the error). */
+/* The size of profile P's trace into *SIZE, and its CRC-32 into P when
+ * the zip's directory gives it: 0, or -1 when it cannot be read (the
+ * check then passes it: extracting it reports the error). */
 static int
-ident_content(const char *path, struct ident *id)
+trace_size(struct input_profile *p, uint64_t *size)
 {
-	static unsigned char buf[IDENT_SPAN];
+	const char *m = p->sqlite_member ? p->sqlite_member : p->trace;
 	struct stat sb;
-	FILE *fp;
-	size_t got;
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint32_t crc;
+	int rc;
 
-	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-	    (fp = fopen(path, "rb")) == NULL)
+	if (p->ident)
+		return p->ident > 0 ? (*size = p->ident_bytes, 0) : -1;
+	if (m == NULL || p->ar == NULL) {
+		if (p->sqlite_file == NULL || stat(p->sqlite_file, &sb) != 0 ||
+		    !S_ISREG(sb.st_mode))
+			return -1;
+		*size = (uint64_t)sb.st_size;
 		return 0;
-	got = fread(buf, 1, sizeof(buf), fp);
-	h = fnv1a(h, buf, got);
-	if (sb.st_size > (off_t)IDENT_SPAN &&
-	    fseeko(fp, sb.st_size - IDENT_SPAN, SEEK_SET) == 0) {
-		got = fread(buf, 1, sizeof(buf), fp);
-		h = fnv1a(h, buf, got);
 	}
-	fclose(fp);
-	id->have_content = 1;
-	id->size = sb.st_size;
-	id->hash = h;
-	return 1;
+	if ((rc = archive_stat(p->ar, m, size, &crc)) < 0)
+		return -1;	/* its message is replaced when it matters */
+	if (rc == 1) {
+		p->ident = 1;
+		p->ident_bytes = *size;
+		p->ident_crc = crc;
+	}
+	return 0;
 }
 
-/*
- * The identity of input PATH (its profiles resolved in S) into ID.  The
- * profiles of the inputs are in S in input order, so the search for a
- * directory's starts at *CUR, where the previous input's ended, and
- * advances it: one pass over S for all the inputs, not one per input.
- */
-static void
-ident_of(const struct input_set *s, const char *path, size_t *cur,
-    struct ident *id)
+/* Profile P's trace identity into P->ident_bytes, P->ident_crc: 1, or
+ * 0 when it cannot be read. */
+static int
+trace_digest(struct input_profile *p)
 {
-	struct stat sb;
-	size_t k;
+	const char *m = p->sqlite_member ? p->sqlite_member : p->trace;
+	uint64_t size;
+	int rc;
 
-	memset(id, 0, sizeof(*id));
-	if (stat(path, &sb) != 0)
-		return;
-	id->dev = sb.st_dev;
-	id->ino = sb.st_ino;
-	if (!S_ISDIR(sb.st_mode)) {
-		ident_content(path, id);
-		return;
-	}
-	for (k = *cur; k < s->n && s->p[k].path != path; k++)
-		;
-	if (k == s->n)
-		return;
-	*cur = k;
-	if (s->p[k].sqlite_file) {
-		ident_content(s->p[k].sqlite_file, id);
-	} else if (s->p[k].trace) {
-		char *f = mem_path(path, s->p[k].trace);
-
-		ident_content(f, id);
-		free(f);
-	}
+	if (p->ident == 0 && trace_size(p, &size) != 0)
+		p->ident = -1;
+	if (p->ident != 0)
+		return p->ident > 0;
+	if (m != NULL && p->ar != NULL)
+		rc = archive_digest(p->ar, m, &p->ident_bytes, &p->ident_crc);
+	else
+		rc = archive_file_digest(p->sqlite_file, &p->ident_bytes,
+		    &p->ident_crc);
+	p->ident = rc == 0 ? 1 : -1;
+	return rc == 0;
 }
 
 /*
@@ -569,7 +539,7 @@ ident_of(const struct input_set *s, const char *path, size_t *cur,
  * with its next equal.
  */
 struct dupkey {
-	uint64_t a, b;		/* device and inode, or size and hash */
+	uint64_t a, b;		/* device and inode, or size and CRC-32 */
 	const char *name;	/* or a profile name */
 	size_t i;
 };
@@ -603,50 +573,119 @@ next_equal(struct dupkey *k, size_t nk, size_t *next)
 			next[k[j].i] = k[j + 1].i;
 }
 
-/* A profile given twice (the same file, or the same bytes under another
- * name: it would be taken as two processes): -1 with the message.
- * O(n log n) in the inputs. */
+/* The first input of PATHS[0..N) that is the same file as a later one,
+ * into *I and *J: 1, or 0 when there is none.  O(n log n). */
 static int
-check_distinct(const struct input_set *s, const char *const *paths, size_t n)
+same_file(const char *const *paths, size_t n, size_t *i, size_t *j)
 {
-	struct ident *id = mem_alloc((n ? n : 1) * sizeof(*id));
-	struct dupkey *kf = mem_alloc((n ? n : 1) * sizeof(*kf));
-	struct dupkey *kc = mem_alloc((n ? n : 1) * sizeof(*kc));
-	size_t *nf = mem_alloc((n ? n : 1) * sizeof(*nf));
-	size_t *nc = mem_alloc((n ? n : 1) * sizeof(*nc));
-	size_t i, j, cur = 0, nkf = 0, nkc = 0;
-	int rc = 0;
+	struct dupkey *k = mem_alloc((n ? n : 1) * sizeof(*k));
+	size_t *next = mem_alloc((n ? n : 1) * sizeof(*next));
+	size_t x, nk = 0;
+	struct stat sb;
 
-	for (i = 0; i < n; i++) {
-		ident_of(s, paths[i], &cur, &id[i]);
-		nf[i] = nc[i] = n;
-		if (id[i].ino != 0)
-			kf[nkf++] = (struct dupkey){ (uint64_t)id[i].dev,
-			    (uint64_t)id[i].ino, NULL, i };
-		if (id[i].have_content)
-			kc[nkc++] = (struct dupkey){ (uint64_t)id[i].size,
-			    id[i].hash, NULL, i };
+	for (x = 0; x < n; x++) {
+		next[x] = n;
+		if (stat(paths[x], &sb) == 0)
+			k[nk++] = (struct dupkey){ (uint64_t)sb.st_dev,
+			    (uint64_t)sb.st_ino, NULL, x };
 	}
-	next_equal(kf, nkf, nf);
-	next_equal(kc, nkc, nc);
-	for (i = 0; i < n && rc == 0; i++) {
-		if ((j = nf[i] < nc[i] ? nf[i] : nc[i]) == n)
-			continue;
-		if (id[i].dev == id[j].dev && id[i].ino == id[j].ino &&
-		    id[i].ino != 0)
-			rc = err_fail("%s and %s are the same file: give "
-			    "each process's profile once", paths[i], paths[j]);
-		else
-			rc = err_fail("%s and %s hold the same profile "
-			    "(the same bytes): give each process's "
-			    "profile once", paths[i], paths[j]);
+	next_equal(k, nk, next);
+	for (x = 0; x < n && next[x] == n; x++)
+		;
+	*i = x;
+	*j = x < n ? next[x] : n;
+	free(next);
+	free(k);
+	return x < n;
+}
+
+/* The first profile of S whose trace is a later one's, into *I and *J:
+ * 1, or 0 when there is none.  Sizes first (stat, or a zip's directory),
+ * then the CRC-32 of the traces whose size is not unique.  O(n log n)
+ * and the reading of those traces. */
+static int
+same_trace(struct input_set *s, size_t *i, size_t *j)
+{
+	size_t n = s->n, x, nk = 0, nc = 0;
+	struct dupkey *k = mem_alloc((n ? n : 1) * sizeof(*k));
+	struct dupkey *c = mem_alloc((n ? n : 1) * sizeof(*c));
+	size_t *next = mem_alloc((n ? n : 1) * sizeof(*next));
+	uint64_t size;
+
+	for (x = 0; x < n; x++)
+		if (trace_size(&s->p[x], &size) == 0)
+			k[nk++] = (struct dupkey){ size, 0, NULL, x };
+	qsort(k, nk, sizeof(*k), cmp_dupkey);
+	for (x = 0; x < nk; x++) {
+		const struct input_profile *p = &s->p[k[x].i];
+
+		if (((x > 0 && k[x - 1].a == k[x].a) ||
+		    (x + 1 < nk && k[x + 1].a == k[x].a)) &&
+		    trace_digest(&s->p[k[x].i]))
+			c[nc++] = (struct dupkey){ p->ident_bytes,
+			    p->ident_crc, NULL, k[x].i };
 	}
-	free(nc);
-	free(nf);
-	free(kc);
-	free(kf);
-	free(id);
-	return rc;
+	for (x = 0; x < n; x++)
+		next[x] = n;
+	next_equal(c, nc, next);
+	for (x = 0; x < n && next[x] == n; x++)
+		;
+	*i = x;
+	*j = x < n ? next[x] : n;
+	free(next);
+	free(c);
+	free(k);
+	return x < n;
+}
+
+/* The index in PATHS[0..N) of the input of profile K of S. */
+static size_t
+input_of(const struct input_set *s, size_t k, const char *const *paths,
+    size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && paths[i] != s->p[k].path; i++)
+		;
+	return i;
+}
+
+/* "PATH", or "PATH (profile KEY)" in a combined archive, into BUF. */
+static const char *
+profile_label(const struct input_profile *p, char *buf, size_t cap)
+{
+	if (p->trace && strcmp(p->trace, TRACE) != 0)
+		snprintf(buf, cap, "%s (profile %s)", p->path, p->key);
+	else
+		snprintf(buf, cap, "%s", p->path);
+	return buf;
+}
+
+/* A profile given twice (the same file, or the same trace in another
+ * container or under another name: it would be taken as two
+ * processes): -1 with the message.  The pair reported is the one whose
+ * first input comes first; the same file before the same trace. */
+static int
+check_distinct(struct input_set *s, const char *const *paths, size_t n)
+{
+	size_t fi, fj, ti, tj, ii;
+	char a[1024], b[1024];
+	int f = same_file(paths, n, &fi, &fj);
+
+	if (!same_trace(s, &ti, &tj) ||
+	    (f && (ii = input_of(s, ti, paths, n)) >= fi)) {
+		if (!f)
+			return 0;
+		return err_fail("%s and %s are the same file: give each "
+		    "process's profile once", paths[fi], paths[fj]);
+	}
+	(void)ii;
+	return err_fail("%s and %s hold the same profile (the same trace: "
+	    "%llu bytes, CRC-32 %08lx): give each process's profile once",
+	    profile_label(&s->p[ti], a, sizeof(a)),
+	    profile_label(&s->p[tj], b, sizeof(b)),
+	    (unsigned long long)s->p[ti].ident_bytes,
+	    (unsigned long)s->p[ti].ident_crc);
 }
 
 /* Two profiles with one name: -1 with the message.  O(n log n). */
@@ -673,35 +712,21 @@ check_names(const struct input_set *s)
 }
 
 /*
- * The identity of profile K: the content of the file that holds it, as
- * ident_of takes an input's (the input itself, or in a directory the
- * profile's own trace or *.sqlite), and within a combined archive the
- * profile's key, which tells its profiles apart.  0 when the file cannot
- * be read (stdin, a pipe).
+ * The identity of profile K: the size and CRC-32 of its trace (as
+ * check_distinct compares them), and within a combined archive the
+ * profile's key, for people.  0 when the trace cannot be read (stdin, a
+ * pipe).
  */
 int
-input_ident(const struct input_set *s, size_t k, struct input_ident *out)
+input_ident(struct input_set *s, size_t k, struct input_ident *out)
 {
-	const struct input_profile *p = &s->p[k];
-	struct ident id;
-	struct stat sb;
-	char *f = NULL;
+	struct input_profile *p = &s->p[k];
 
-	memset(&id, 0, sizeof(id));
 	memset(out, 0, sizeof(*out));
-	if (stat(p->path, &sb) != 0)
+	if (!trace_digest(p))
 		return 0;
-	if (!S_ISDIR(sb.st_mode))
-		ident_content(p->path, &id);
-	else if (p->sqlite_file)
-		ident_content(p->sqlite_file, &id);
-	else if (p->trace)
-		ident_content((f = mem_path(p->path, p->trace)), &id);
-	free(f);
-	if (!id.have_content)
-		return 0;
-	out->bytes = (int64_t)id.size;
-	out->hash = id.hash;
+	out->bytes = (int64_t)p->ident_bytes;
+	out->hash = p->ident_crc;
 	/* A single profile's trace is TRACE itself; a combined archive's
 	 * is TRACE/<key>. */
 	out->within = p->trace && strcmp(p->trace, TRACE) != 0 ? p->key : "";
@@ -712,7 +737,7 @@ const char *const input_ident_columns[] = { "Bytes", "Hash", "Profile",
     "Input", NULL };
 
 int
-input_write_idents(const struct input_set *s, size_t lo, size_t hi,
+input_write_idents(struct input_set *s, size_t lo, size_t hi,
     struct tsv_writer *w)
 {
 	struct input_ident id;
@@ -734,9 +759,40 @@ input_write_idents(const struct input_set *s, size_t lo, size_t hi,
 	return rc;
 }
 
+/* NAMES, "A,B,...", as the ProfileNames of S's profiles in order: 0, or
+ * -1 with the message when they are not one per profile. */
+static int
+rename_profiles(struct input_set *s, const char *names)
+{
+	const char *p = names;
+	size_t k;
+
+	for (k = 0; k < s->n; k++) {
+		size_t len = strcspn(p, ",");
+
+		if (*p == '\0' || len == 0)
+			return err_fail("%zu profile names for %zu profiles",
+			    k, s->n);
+		free(s->p[k].name);
+		s->p[k].name = mem_strndup(p, len);
+		p += len + (p[len] == ',');
+	}
+	if (*p != '\0')
+		return err_fail("more profile names than the %zu profiles",
+		    s->n);
+	return 0;
+}
+
 int
 input_open(const char *const *paths, size_t n, const char *dumpdir,
     struct input_set *s)
+{
+	return input_open_named(paths, n, dumpdir, NULL, s);
+}
+
+int
+input_open_named(const char *const *paths, size_t n, const char *dumpdir,
+    const char *names, struct input_set *s)
 {
 	size_t i;
 
@@ -764,7 +820,9 @@ input_open(const char *const *paths, size_t n, const char *dumpdir,
 		if (find_profiles(s, a, paths[i], dumpdir) != 0)
 			return -1;
 	}
-	if (check_names(s) != 0)
+	/* The names given are the names: four report.sqlite under -n are
+	 * four profiles. */
+	if ((names && rename_profiles(s, names) != 0) || check_names(s) != 0)
 		return -1;
 	return check_distinct(s, paths, n);
 }

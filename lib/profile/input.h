@@ -57,6 +57,11 @@ struct input_profile {
 	struct archive *dumps;
 	struct input_dump *dump;
 	size_t ndump;
+	/* The trace's identity (input_ident), once known: IDENT 1, or -1
+	 * when it cannot be read, 0 not looked at yet. */
+	int ident;
+	uint64_t ident_bytes;
+	uint32_t ident_crc;
 };
 
 struct input_set {
@@ -82,11 +87,23 @@ char *input_member(const struct input_profile *p, const char *base);
  * archive nor an nsys export), several *.sqlite in one directory, a dump
  * directory that cannot be read, two profiles with the same name, one
  * profile given twice (the same file, symbolic links followed, or the
- * same bytes under another name: the size and a hash of the first and
- * last 64 KiB of the file holding it).
+ * same trace in another container or under another name: input_ident's
+ * identity, so a directory and a zip of it, or two zips of it, are one
+ * profile).
  */
 int input_open(const char *const *paths, size_t n, const char *dumpdir,
     struct input_set *s);
+
+/*
+ * As input_open, the profiles then named NAMES ("A,B,...", one per
+ * profile in input order, as nsysjax-extract -n gives them; NULL: their
+ * own names) before names are compared: inputs of one name (d0/report.
+ * sqlite, d1/report.sqlite) are distinct profiles under distinct NAMES.
+ * More errors: "N profile names for M profiles", "more profile names
+ * than the M profiles".
+ */
+int input_open_named(const char *const *paths, size_t n, const char *dumpdir,
+    const char *names, struct input_set *s);
 
 void input_close(struct input_set *s);
 
@@ -122,32 +139,35 @@ char *input_thunk_metadata(const struct input_profile *p,
 /*
  * The identity of a profile, as the parts of separate extractions record
  * it so that their merge (merge.h) refuses a profile given twice as
- * input_open does within one extraction: BYTES and HASH of the file
- * holding it (the size, and FNV-1a over its first and last 64 KiB, as
- * input_open compares inputs) and WITHIN, its key in a combined archive
- * ("" for an input of one profile).  Two profiles are the same when all
- * three are equal: a copy of an input under another name is found, two
- * processes of one combined archive are not taken for one.
- * input_ident fills *ID for profile K of S (WITHIN points into S); 0
- * when the file cannot be read (stdin), else 1.
+ * input_open does within one extraction: BYTES and HASH, the size and
+ * CRC-32 of the profile's own trace (nvtx_gpu_proj_trace/trace.parquet,
+ * its *.sqlite export; archive_digest: the zip directory's values, or
+ * computed over a file), whatever container holds it; WITHIN, its key in
+ * a combined archive ("" for an input of one profile), for people.  Two
+ * profiles are the same when BYTES and HASH are equal: the same trace
+ * zipped, re-zipped or copied under another name is found (two
+ * different traces share a size and CRC-32 with odds of 2^-32 at most).
+ * input_ident fills *ID for profile K of S (WITHIN points into S; the
+ * digest is kept in the profile); 0 when the trace cannot be read
+ * (stdin), else 1.
  */
 struct input_ident {
 	int64_t bytes;
 	uint64_t hash;
 	const char *within;
 };
-int input_ident(const struct input_set *s, size_t k, struct input_ident *id);
+int input_ident(struct input_set *s, size_t k, struct input_ident *id);
 
 /*
  * The identities of profiles [LO, HI) of S as a TSV table to W: header
- * input_ident_columns (Bytes, Hash: 16 hex digits, Profile: WITHIN,
+ * input_ident_columns (Bytes, Hash: the CRC-32 as 16 hex digits, Profile: WITHIN,
  * Input: the input path, for messages), a row per profile whose file can
  * be read, in profile order.  Returns tsv_eor's status.
  */
 #define INPUT_IDENT_TABLE "profiles"	/* DIR/profiles.tsv of a part */
 extern const char *const input_ident_columns[];
 struct tsv_writer;
-int input_write_idents(const struct input_set *s, size_t lo, size_t hi,
+int input_write_idents(struct input_set *s, size_t lo, size_t hi,
     struct tsv_writer *w);
 
 #endif

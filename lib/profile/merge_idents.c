@@ -56,8 +56,7 @@ get_hash(struct tsv_reader *r, long col, uint64_t *h)
 static int
 pident_add(struct merge_idents *p, const char *const *dirs, struct pident e)
 {
-	uint64_t key = u64map_mix(u64map_mix((uint64_t)e.bytes ^ e.hash) ^
-	    (uint64_t)e.within);
+	uint64_t key = u64map_mix((uint64_t)e.bytes ^ e.hash);
 	struct u64map_it it;
 	size_t j;
 
@@ -65,13 +64,17 @@ pident_add(struct merge_idents *p, const char *const *dirs, struct pident e)
 	    j = u64map_next(&p->map, &it)) {
 		const struct pident *o = &p->v[j];
 
+		/* The trace's size and CRC-32 (input.h): the same
+		 * profile in any container, a combined archive's key
+		 * aside. */
 		if (o->bytes == e.bytes && o->hash == e.hash &&
-		    o->within == e.within && o->part != e.part) {
+		    o->part != e.part) {
 			err_fail("%s (in %s) and %s (in %s) hold the same "
-			    "profile (the same bytes): give each process's "
-			    "profile once", strtab_get(&p->str, o->input),
-			    dirs[o->part], strtab_get(&p->str, e.input),
-			    dirs[e.part]);
+			    "profile (the same trace: %lld bytes, CRC-32 "
+			    "%08llx): give each process's profile once",
+			    strtab_get(&p->str, o->input), dirs[o->part],
+			    strtab_get(&p->str, e.input), dirs[e.part],
+			    (long long)e.bytes, (unsigned long long)e.hash);
 			return 1;
 		}
 	}

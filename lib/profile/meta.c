@@ -561,32 +561,6 @@ profile_meta(const struct input_profile *p, struct meta *m,
 	cpu_fallback(m);
 }
 
-/* The names of -n: NAMES split at ',' into exactly N new strings. */
-static char **
-split_names(const char *names, size_t n)
-{
-	char **v = mem_calloc(n ? n : 1, sizeof(*v));
-	const char *p = names, *e;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (p == NULL)
-			break;
-		e = strchr(p, ',');
-		v[i] = mem_alloc((e ? (size_t)(e - p) : strlen(p)) + 1);
-		memcpy(v[i], p, e ? (size_t)(e - p) : strlen(p));
-		v[i][e ? (size_t)(e - p) : strlen(p)] = '\0';
-		p = e ? e + 1 : NULL;
-	}
-	if (i < n || p != NULL) {
-		while (i > 0)
-			free(v[--i]);
-		free(v);
-		return NULL;
-	}
-	return v;
-}
-
 /* M's rows to W, M's values freed; 0, or -1 (a failed write). */
 static int
 write_profile(struct tsv_writer *w, const char *name, struct meta *m)
@@ -620,27 +594,20 @@ meta_write(const char *const *paths, size_t n, const char *dumpdir,
 {
 	struct input_set s;
 	struct meta m;
-	char **nm = NULL;
 	size_t i;
 	int rc = 0;
 
-	if (input_open(paths, n, dumpdir, &s) != 0)
-		return -1;
-	if (names && (nm = split_names(names, s.n)) == NULL) {
+	if (input_open_named(paths, n, dumpdir, names, &s) != 0) {
 		input_close(&s);
-		return err_fail("-n %s: not one name per profile (%zu)", names,
-		    s.n);
+		return -1;
 	}
 	if (tsv_header(w, head) != 0)
 		rc = -1;
 	for (i = 0; i < s.n && rc == 0; i++) {
 		memset(&m, 0, sizeof(m));
 		profile_meta(&s.p[i], &m, notes);
-		rc = write_profile(w, nm ? nm[i] : s.p[i].name, &m);
+		rc = write_profile(w, s.p[i].name, &m);
 	}
-	for (i = 0; nm && i < s.n; i++)
-		free(nm[i]);
-	free(nm);
 	input_close(&s);
 	return rc;
 }

@@ -6,7 +6,8 @@
  * other faults on a few inputs.  Nothing is timed: the checks were over
  * every pair of inputs (they sort now), 4e6 steps here, where files on a
  * loaded machine cost more; this is the check that sorting finds the
- * pair the pairwise search found.  The expected pairs are the planted
+ * pair the pairwise search found.  A trace's identity is its size and
+ * CRC-32 (3d72c540 for "p123", by Python's zlib.crc32).  The expected pairs are the planted
  * ones: the first input that has a later twin, with that twin.
  */
 #include <sys/stat.h>
@@ -117,7 +118,8 @@ main(void)
 	few[1] = paths[5];
 	few[2] = q;
 	open_want(few, 3, "%s/p123 and %s/q hold the same profile (the "
-	    "same bytes): give each process's profile once");
+	    "same trace: 4 bytes, CRC-32 3d72c540): give each process's "
+	    "profile once");
 	/* Both faults: the first input that has a later twin is reported,
 	 * with its first twin. */
 	few[0] = paths[42];
@@ -131,7 +133,8 @@ main(void)
 	few[2] = sl;
 	few[3] = q;
 	open_want(few, 4, "%s/p123 and %s/q hold the same profile (the "
-	    "same bytes): give each process's profile once");
+	    "same trace: 4 bytes, CRC-32 3d72c540): give each process's "
+	    "profile once");
 
 	for (i = 0; i < N; i++)
 		free((char *)paths[i]);
