@@ -308,24 +308,39 @@ intern(struct extract *x, const char *s)
 	    strlen(s), NULL));
 }
 
-/* ProgramId of a module without a dump, marked so that users see it;
- * warned about once per ProgramId.  The program_id comes first: the
- * pipelines name a module's files by a ProgramId's first 12 characters
- * (the reference's rule), which the '-' after it keeps distinct for every
- * program_id below 10^10 ("p186-missing-hlo", "p190-missing-hlo"). */
+/*
+ * ProgramId of a module without a dump, marked so that users see it;
+ * warned about once per ProgramId: "p<program_id>-<h>-missing-hlo", H
+ * the FNV-1a (32 bits, 8 hex digits) of the module's name.  XLA's
+ * program_id is a counter of one process: the same id names other
+ * modules in processes or runs that compiled another number before, so
+ * it alone would mix modules under one ProgramId; with the name's hash
+ * two modules share one only if they share the id and the name's hash.
+ * The same module in a run compiled in the same order gets the same id
+ * in every run.  The program_id comes first and the hash right after:
+ * the pipelines name a module's files by a ProgramId's first 12
+ * characters (the reference's rule), which then hold the id and at
+ * least 5 hex digits of the hash for every program_id below 10^6
+ * ("p7-3bf4a0c2-missing-hlo", "p186-0d1e2f3a-missing-hlo").
+ */
 static const char *
-placeholder(struct extract *x, int64_t program_id)
+placeholder(struct extract *x, int64_t program_id, const char *name)
 {
 	char buf[64];
+	uint32_t h = 2166136261u;
+	const unsigned char *c;
 
-	snprintf(buf, sizeof(buf), "p%lld-missing-hlo", (long long)program_id);
+	for (c = (const unsigned char *)name; *c; c++)
+		h = (h ^ *c) * 16777619u;
+	snprintf(buf, sizeof(buf), "p%lld-%08lx-missing-hlo",
+	    (long long)program_id, (unsigned long)h);
 	return intern(x, buf);
 }
 
 static const char *
 missing_program(struct extract *x, const struct frames_module *m)
 {
-	const char *id = placeholder(x, m->program_id);
+	const char *id = placeholder(x, m->program_id, m->name);
 	int added;
 
 	strtab_intern(&x->missing, id, strlen(id), &added);
@@ -1051,12 +1066,11 @@ compile_fp(void *arg, int64_t program_id, const char *name)
 	struct hlo_module *m;
 	int rc;
 
-	(void)name;
 	rc = hlo_get(c->x, c->p, program_id, &m);
 	/* Without its dump, the module frame's placeholder: the warm-up
 	 * rule then knows it was compiled in the profile, as with dumps. */
 	if (rc == 0 && c->x->o.allow_missing_hlo)
-		return placeholder(c->x, program_id);
+		return placeholder(c->x, program_id, name ? name : "");
 	if (rc != 1)
 		return NULL;
 	return hlo_program_id(m);
