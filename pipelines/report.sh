@@ -229,12 +229,12 @@ job_messages() {
 # stop_jobs: the running jobs stopped, with every process they started
 # (a pipeline's tools too: a signal to report.sh alone, as a CI cancel
 # sends, must not leave them writing), before the work directories go.
-# On Linux every process below this shell is found in /proc, whether in
-# the queue or not (a job forked as the signal came, a plot in the
-# foreground): all of them are stopped (SIGSTOP: none forks any more)
-# until the set is complete, then sent SIGTERM and continued, and waited
-# for (their own traps remove their work directories).  Elsewhere the
-# jobs of the queue alone.
+# On Linux every process of this report is found in /proc (ours), whether
+# in the queue or not (a job forked as the signal came, a plot in the
+# foreground), or its parent ended already: all of them are stopped
+# (SIGSTOP: none forks any more) until the set is complete, then sent
+# SIGTERM and continued, and waited for (their own traps remove their
+# work directories).  Elsewhere the jobs of the queue alone.
 stop_jobs() {
 	roots=''
 	for e in $JOBQ; do roots="$roots ${e%%:*}"; done
@@ -242,7 +242,7 @@ stop_jobs() {
 	if [ -r /proc/$$/stat ]; then
 		all=''
 		while :; do
-			pids=$(below $$)
+			pids=$(ours $$)
 			[ "$pids" != "$all" ] || break
 			all=$pids
 			# shellcheck disable=SC2086
@@ -271,18 +271,33 @@ stop_jobs() {
 		wait $roots 2> /dev/null || :
 	fi
 }
-# below PID: the live processes below PID (sorted pids), from the parent
-# pid of each /proc/N/stat ("N (comm) S PPID ...", the command name may
-# hold spaces and parentheses: the fields after the last ")").  Not those
-# of this function: awk's parent (the shell of the command substitution)
-# and what it started.
-below() {
-	cat /proc/[0-9]*/stat 2> /dev/null | awk -v root="$1" '
-	BEGIN { getline s < "/proc/self/stat"; sub(/.*\) /, "", s); split(s, f, " "); me = f[2] }
-	{ pid = $1; sub(/.*\) /, ""); if ($1 != "Z") { live[pid] = 1; kids[$2] = kids[$2] " " pid } }
-	END { n = 1; q[1] = root
-	      for (i = 1; i <= n; i++) { m = split(kids[q[i]], k, " "); for (j = 1; j <= m; j++) if (k[j] != me) q[++n] = k[j] }
-	      for (i = 2; i <= n; i++) if (q[i] in live) print q[i] }' | sort -n | tr '\n' ' '
+# Every program this report starts has _NSYSJAX_REPORT=$W in its
+# environment ($W: a name no other process holds): one whose parent has
+# ended is no longer below this shell, but still carries it.  A Ctrl-C
+# reaches the whole process group: a job's tool in the foreground of its
+# shell dies of it, and what it had started in the background (where
+# SIGINT is ignored) is left to init.
+_NSYSJAX_REPORT=$W
+export _NSYSJAX_REPORT
+# ours PID: the live processes of this report (sorted pids): those below
+# PID, from the parent pid of each /proc/N/stat ("N (comm) S PPID ...",
+# the command name may hold spaces and parentheses: the fields after the
+# last ")"), and those whose /proc/N/environ holds _NSYSJAX_REPORT=$W.  Not
+# those of this function: the child of PID that awk is below (the
+# command substitution's shell) and what it started, which have the
+# variable emptied.
+ours() {
+	_NSYSJAX_REPORT=''
+	{
+		cat /proc/[0-9]*/stat 2> /dev/null | awk -v root="$1" '
+		BEGIN { getline s < "/proc/self/stat"; me = s + 0 }
+		{ pid = $1; sub(/.*\) /, ""); up[pid] = $2; if ($1 != "Z") { live[pid] = 1; kids[$2] = kids[$2] " " pid } }
+		END { x = me; while ((x in up) && up[x] != root) x = up[x]
+		      n = 1; q[1] = root
+		      for (i = 1; i <= n; i++) { m = split(kids[q[i]], k, " "); for (j = 1; j <= m; j++) if (k[j] != x) q[++n] = k[j] }
+		      for (i = 2; i <= n; i++) if (q[i] in live) print q[i] }'
+		grep -l -s -z -x -F "_NSYSJAX_REPORT=$W" /proc/[0-9]*/environ 2> /dev/null || :
+	} | awk -F/ '{ p = NF > 1 ? $3 : $1; if (p != "" && !(p in seen)) { seen[p] = 1; print p } }' | sort -n | tr '\n' ' '
 }
 # alive PID...: those of PID... still running (not zombies).
 alive() {
