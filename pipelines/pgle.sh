@@ -23,7 +23,7 @@ else
 	C=$W/sorted
 fi
 # The files, the index rows (unsorted) and the note on empty names.
-DIR=$OUT awk -v PROG="$PROG" -f "$LIB/tsv.awk" -f "$LIB/pgle-files.awk" \
+DIR=$OUT SHOW=$OUT_FINAL awk -v PROG="$PROG" -f "$LIB/tsv.awk" -f "$LIB/pgle-files.awk" \
 	"$SD/module.tsv" "$C" > "$W/index"
 printf 'ProgramId\tName\tProjDurMs\tCosts\tEmptyNames\tFile\n'
 LC_ALL=C sort -t "$TAB" -k3,3nr -k1,1 "$W/index"

@@ -229,12 +229,12 @@ job_messages() {
 # stop_jobs: the running jobs stopped, with every process they started
 # (a pipeline's tools too: a signal to report.sh alone, as a CI cancel
 # sends, must not leave them writing), before the work directories go.
-# On Linux every process below this shell is found in /proc, whether in
-# the queue or not (a job forked as the signal came, a plot in the
-# foreground): all of them are stopped (SIGSTOP: none forks any more)
-# until the set is complete, then sent SIGTERM and continued, and waited
-# for (their own traps remove their work directories).  Elsewhere the
-# jobs of the queue alone.
+# On Linux every process of this report is found in /proc (ours), whether
+# in the queue or not (a job forked as the signal came, a plot in the
+# foreground), or its parent ended already: all of them are stopped
+# (SIGSTOP: none forks any more) until the set is complete, then sent
+# SIGTERM and continued, and waited for (their own traps remove their
+# work directories).  Elsewhere the jobs of the queue alone.
 stop_jobs() {
 	roots=''
 	for e in $JOBQ; do roots="$roots ${e%%:*}"; done
@@ -242,7 +242,7 @@ stop_jobs() {
 	if [ -r /proc/$$/stat ]; then
 		all=''
 		while :; do
-			pids=$(below $$)
+			pids=$(ours $$)
 			[ "$pids" != "$all" ] || break
 			all=$pids
 			# shellcheck disable=SC2086
@@ -271,18 +271,33 @@ stop_jobs() {
 		wait $roots 2> /dev/null || :
 	fi
 }
-# below PID: the live processes below PID (sorted pids), from the parent
-# pid of each /proc/N/stat ("N (comm) S PPID ...", the command name may
-# hold spaces and parentheses: the fields after the last ")").  Not those
-# of this function: awk's parent (the shell of the command substitution)
-# and what it started.
-below() {
-	cat /proc/[0-9]*/stat 2> /dev/null | awk -v root="$1" '
-	BEGIN { getline s < "/proc/self/stat"; sub(/.*\) /, "", s); split(s, f, " "); me = f[2] }
-	{ pid = $1; sub(/.*\) /, ""); if ($1 != "Z") { live[pid] = 1; kids[$2] = kids[$2] " " pid } }
-	END { n = 1; q[1] = root
-	      for (i = 1; i <= n; i++) { m = split(kids[q[i]], k, " "); for (j = 1; j <= m; j++) if (k[j] != me) q[++n] = k[j] }
-	      for (i = 2; i <= n; i++) if (q[i] in live) print q[i] }' | sort -n | tr '\n' ' '
+# Every program this report starts has _NSYSJAX_REPORT=$W in its
+# environment ($W: a name no other process holds): one whose parent has
+# ended is no longer below this shell, but still carries it.  A Ctrl-C
+# reaches the whole process group: a job's tool in the foreground of its
+# shell dies of it, and what it had started in the background (where
+# SIGINT is ignored) is left to init.
+_NSYSJAX_REPORT=$W
+export _NSYSJAX_REPORT
+# ours PID: the live processes of this report (sorted pids): those below
+# PID, from the parent pid of each /proc/N/stat ("N (comm) S PPID ...",
+# the command name may hold spaces and parentheses: the fields after the
+# last ")"), and those whose /proc/N/environ holds _NSYSJAX_REPORT=$W.  Not
+# those of this function: the child of PID that awk is below (the
+# command substitution's shell) and what it started, which have the
+# variable emptied.
+ours() {
+	_NSYSJAX_REPORT=''
+	{
+		cat /proc/[0-9]*/stat 2> /dev/null | awk -v root="$1" '
+		BEGIN { getline s < "/proc/self/stat"; me = s + 0 }
+		{ pid = $1; sub(/.*\) /, ""); up[pid] = $2; if ($1 != "Z") { live[pid] = 1; kids[$2] = kids[$2] " " pid } }
+		END { x = me; while ((x in up) && up[x] != root) x = up[x]
+		      n = 1; q[1] = root
+		      for (i = 1; i <= n; i++) { m = split(kids[q[i]], k, " "); for (j = 1; j <= m; j++) if (k[j] != x) q[++n] = k[j] }
+		      for (i = 2; i <= n; i++) if (q[i] in live) print q[i] }'
+		grep -l -s -z -x -F "_NSYSJAX_REPORT=$W" /proc/[0-9]*/environ 2> /dev/null || :
+	} | awk -F/ '{ p = NF > 1 ? $3 : $1; if (p != "" && !(p in seen)) { seen[p] = 1; print p } }' | sort -n | tr '\n' ' '
 }
 # alive PID...: those of PID... still running (not zombies).
 alive() {
@@ -309,25 +324,6 @@ lock_final() {
 	done
 	LOCK=$_l
 }
-# rename_onto FROM TO: FROM renamed TO, which must not exist: should a
-# directory TO appear meanwhile, mv would move FROM into it (TO/FROM's
-# name); the rename is then undone and fails, so that no report ends
-# inside another.  GNU mv's -T (rename(2) semantics) when mv has it.
-rename_onto() {
-	if [ -z "${MV_T+x}" ]; then
-		MV_T=''
-		_p=$parent/.${FINAL##*/}.mvt.$$
-		if mkdir -- "$_p" && mv -T -- "$_p" "$_p.t" 2> /dev/null; then MV_T=-T; rmdir -- "$_p.t"; else rmdir -- "$_p" 2> /dev/null || :; fi
-	fi
-	[ ! -e "$2" ] && [ ! -L "$2" ] || return 1
-	# shellcheck disable=SC2086
-	mv $MV_T -- "$1" "$2" 2> /dev/null || return 1
-	if [ -e "$2/${1##*/}" ]; then
-		mv -- "$2/${1##*/}" "$1" 2> /dev/null || :
-		return 1
-	fi
-}
-
 # On exit the jobs and their processes stopped, then the work
 # directories removed; on a signal the same, and the signal's status.
 NEW=''
@@ -335,7 +331,7 @@ NEW=''
 # is left to look for.)
 trap '_st=$?; trap "" INT TERM; [ "$_st" -eq 0 ] && [ -z "$JOBQ" ] || stop_jobs; rm -rf "$W" ${NEW:+"$NEW"}
 	[ -z "$LOCK" ] || rmdir -- "$LOCK" 2> /dev/null || :
-	[ "$_st" -eq 0 ] || [ -z "$OUT_MADE" ] || rm -rf -- "$OUT_MADE"' EXIT
+	[ "$_st" -eq 0 ] || rm_made' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -371,12 +367,14 @@ for i; do
 done
 parent_dir "$OUT"
 parent=$PARENT
-make_out "$parent"
 # Named after this process, which no live process shares: a directory of
 # that name is left by a dead one.  Named before it is made, so that the
-# traps, set first, remove it whenever it exists.
+# traps, set first, remove it whenever it exists.  The directories made
+# above it (make_parents) are removed on failure only when empty: other
+# reports may be written beside this one (results/jobN).
 NEW=$parent/.${OUT##*/}.new.$$
 if [ -e "$NEW" ] || [ -L "$NEW" ]; then rm -rf -- "$NEW"; fi
+mkdir_in "$parent" "$NEW" || die "$parent: cannot create the report directory"
 # With every directory the sections write into (and the work directory's
 # steady/, and each section's own work directory, named as a pipeline's
 # so that job_messages calls its files intermediate), in one mkdir: a
@@ -388,7 +386,7 @@ if command -v gnuplot > /dev/null; then GNUPLOT=1; fi
 ST=$W/steady
 FRAMES=''
 [ "$EXTRACT" = 0 ] || FRAMES=$NEW/frames
-mkdir -- "$NEW" "$NEW/modules" "$NEW/summary" "$NEW/communication" "$NEW/flamegraphs" \
+mkdir -- "$NEW/modules" "$NEW/summary" "$NEW/communication" "$NEW/flamegraphs" \
     "$NEW/variability" "$NEW/memory" "$NEW/pgle" "$NEW/roofline" "$NEW/critpath" \
     ${FRAMES:+"$FRAMES"} ${GNUPLOT:+"$NEW/plots"} "$ST" \
     "$W/nsysjax-pipeline.flamegraphs" "$W/nsysjax-pipeline.variability" "$W/nsysjax-pipeline.summary" \
@@ -623,23 +621,22 @@ fi
 # the first's whole, as when they do not overlap.  The rename goes onto a
 # path that must not exist (rename_onto): never into a directory made
 # meanwhile by another program, which wins, and this report fails,
-# saying so.  What was made there is not this report's: OUT_MADE is
-# emptied before it fails.
+# saying so.
 trap '' INT TERM
 lock_final
-won() { OUT_MADE=''; die "$FINAL: written by another program while this report ran: this report is not kept"; }
+won() { die "$FINAL: written by another program while this report ran: this report is not kept"; }
 if [ -d "$FINAL" ] && [ ! -L "$FINAL" ]; then
 	[ -f "$FINAL/report.txt" ] || [ -z "$(ls -A -- "$FINAL")" ] || won
 	[ "$SAME" = 0 ] || mv "$FINAL/frames" "$OUT/frames"
 	OLD=$parent/.${FINAL##*/}.old.$$
 	rm -rf -- "$OLD"
 	mv -- "$FINAL" "$OLD" || die "$FINAL: cannot replace it"
-	rename_onto "$OUT" "$FINAL" || { [ -e "$FINAL" ] && won; mv -- "$OLD" "$FINAL" 2> /dev/null || :; die "$FINAL: cannot replace it"; }
+	rename_onto "$OUT" "$FINAL" "$parent" || { [ -e "$FINAL" ] && won; mv -- "$OLD" "$FINAL" 2> /dev/null || :; die "$FINAL: cannot replace it"; }
 	rm -rf -- "$OLD"
 elif [ -e "$FINAL" ] || [ -L "$FINAL" ]; then
 	won
 else
-	rename_onto "$OUT" "$FINAL" || { [ ! -e "$FINAL" ] || won; die "$FINAL: cannot create it"; }
+	rename_onto "$OUT" "$FINAL" "$parent" || { [ ! -e "$FINAL" ] || won; die "$FINAL: cannot create it"; }
 fi
 NEW='' OUT=$FINAL
 rmdir -- "$LOCK" 2> /dev/null || :

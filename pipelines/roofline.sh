@@ -28,7 +28,7 @@ while getopts o:t:s:d:D:n:h opt; do
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || bad_usage "no input"
-[ -z "$OUT" ] || [ -d "$OUT" ] || mkdir -p "$OUT"
+[ -z "$OUT" ] || make_out "$OUT"
 
 frames "$@"
 steady thunk module

@@ -73,20 +73,107 @@ std_args() {
 	[ -z "$OUT" ] || make_out "$OUT"
 }
 
-# make_out DIR: mkdir -p DIR, remembering the outermost directory this
-# makes (OUT_MADE): a run that fails (or is interrupted) removes it on
-# exit, so that it leaves nothing it made; a directory that existed
-# before is never removed.
-OUT_MADE=''
+# make_out DIR: the output directory DIR.  One that exists is written in
+# place.  A new one is written as a private directory beside it
+# (PARENT/.NAME.new.PID, OUT then names it; OUT_FINAL is DIR, the name
+# to show in what the run writes), renamed
+# onto DIR once the run is complete (out_publish, on a successful exit):
+# a run that fails (or is interrupted) removes that directory, which no
+# other program knows, and nothing else.  The directories it made above
+# it (make_parents) are removed only when they are empty: others may
+# have written there meanwhile (the jobs of an array into results/jobN).
+OUT_NEW='' OUT_FINAL=''
 make_out() {
-	_d=$1
+	OUT_FINAL=$1
+	if [ -d "$1" ]; then return 0; fi
+	[ ! -e "$1" ] && [ ! -L "$1" ] || die "$1: exists and is not a directory"
+	_o=$1
+	while case $_o in ?*/) true ;; *) false ;; esac; do _o=${_o%/}; done
+	parent_dir "$_o"
+	_p=$PARENT
+	OUT_FINAL=$_o OUT_NEW=$_p/.${_o##*/}.new.$$
+	if [ -e "$OUT_NEW" ] || [ -L "$OUT_NEW" ]; then rm -rf -- "$OUT_NEW"; fi	# left by a dead process of this pid
+	mkdir_in "$_p" "$OUT_NEW" || die "$_p: cannot create the output directory"
+	OUT=$OUT_NEW
+}
+# make_parents DIR: mkdir -p DIR, remembering the outermost directory
+# this makes (OUT_MADE) and DIR (OUT_MADE_IN), for rm_made.  mkdir -p is
+# tried again when it fails: a failing run of another program may have
+# removed a directory it found empty between two of its steps.
+OUT_MADE='' OUT_MADE_IN=''
+make_parents() {
+	_d=$1 _m=''
 	while [ ! -e "$_d" ] && [ ! -L "$_d" ]; do
-		OUT_MADE=$_d
+		_m=$_d
 		parent_dir "$_d"
 		[ "$PARENT" != "$_d" ] || break
 		_d=$PARENT
 	done
-	[ -d "$1" ] || mkdir -p -- "$1"
+	if [ -n "$_m" ]; then OUT_MADE=$_m OUT_MADE_IN=$1; fi
+	_n=0
+	until [ -d "$1" ] || mkdir -p -- "$1" 2> /dev/null; do
+		_n=$((_n + 1))
+		[ "$_n" -lt 10 ] || { mkdir -p -- "$1"; return 1; }
+	done
+}
+# mkdir_in PARENT DIR: mkdir DIR, inside PARENT, which make_parents makes
+# first; made again should PARENT be removed meanwhile (see
+# make_parents), 10 times at most.  Once DIR is there, PARENT is not
+# empty: no other run removes it.
+mkdir_in() {
+	_n=0
+	make_parents "$1" || return 1
+	until mkdir -- "$2" 2> /dev/null; do
+		_n=$((_n + 1))
+		[ "$_n" -lt 10 ] && [ ! -d "$1" ] || { mkdir -- "$2"; return 1; }
+		make_parents "$1" || return 1
+	done
+}
+# rm_made: the directories make_parents made, innermost first, removed
+# while they are empty (rmdir: never what another program put there).
+rm_made() {
+	[ -n "$OUT_MADE" ] || return 0
+	_d=$OUT_MADE_IN
+	while rmdir -- "$_d" 2> /dev/null && [ "$_d" != "$OUT_MADE" ]; do
+		parent_dir "$_d"
+		[ "$PARENT" != "$_d" ] || break
+		_d=$PARENT
+	done
+	OUT_MADE=''
+}
+# out_publish: the private output directory (make_out) renamed onto the
+# directory asked for, which must still be missing or empty: should
+# another program have written there meanwhile, it wins and this run
+# fails, saying so.  Nothing to do for an output written in place.
+out_publish() {
+	[ -n "$OUT_NEW" ] || return 0
+	if [ -d "$OUT_FINAL" ] && [ ! -L "$OUT_FINAL" ]; then rmdir -- "$OUT_FINAL" 2> /dev/null || :; fi
+	parent_dir "$OUT_FINAL"
+	if rename_onto "$OUT_NEW" "$OUT_FINAL" "$PARENT"; then
+		OUT_NEW='' OUT_MADE='' OUT=$OUT_FINAL
+	else
+		printf '%s: %s\n' "$PROG" "$OUT_FINAL: written by another program while this one ran: this output is not kept" >&2
+		return 1
+	fi
+}
+# rename_onto FROM TO DIR: FROM renamed TO, which must not exist: should a
+# directory TO appear meanwhile, mv would move FROM into it (TO/FROM's
+# name); the rename is then undone and fails, so that no output ends
+# inside another.  GNU mv's -T (rename(2) semantics) when mv has it,
+# probed once in DIR (TO's parent).
+rename_onto() {
+	if [ -z "${MV_T+x}" ]; then
+		MV_T=''
+		_p=$3/.nsysjax.mvt.$$
+		if mkdir -- "$_p" && mv -T -- "$_p" "$_p.t" 2> /dev/null; then MV_T=-T; rmdir -- "$_p.t"; else rmdir -- "$_p" 2> /dev/null || :; fi
+	fi
+	[ ! -e "$2" ] && [ ! -L "$2" ] || return 1
+	# shellcheck disable=SC2086
+	mv $MV_T -- "$1" "$2" 2> /dev/null || return 1
+	if [ -e "$2/${1##*/}" ]; then
+		mv -- "$2/${1##*/}" "$1" 2> /dev/null || :
+		return 1
+	fi
 }
 # parent_dir PATH: PARENT set to dirname(1)'s answer, without its
 # process start (nor a command substitution's).
@@ -101,8 +188,8 @@ parent_dir() {
 	esac
 }
 # out_complete: the output is whole; it stays whatever the exit status
-# (a verdict such as diff.sh's 3 is no failure).
-out_complete() { OUT_MADE=''; }
+# (a verdict such as diff.sh's 3 is no failure): published now.
+out_complete() { out_publish || exit 1; OUT_MADE=''; }
 
 # number VALUE WHAT: VALUE must be a plain non-negative decimal.
 number() {
@@ -125,8 +212,13 @@ table_dir() {
 # leave it behind (seen under load in t76's signal checks).
 W='' BG='' W_OWN=1
 # shellcheck disable=SC2086
+# A run that ends well publishes its output (out_publish); one that
+# fails removes its private output directory and the empty directories
+# it made (rm_made).
 trap '_st=$?; trap "" INT TERM; [ -z "$BG" ] || kill $BG 2> /dev/null || :; [ "$W_OWN" = 0 ] || rm -rf "$W"
-	[ "$_st" -eq 0 ] || [ -z "$OUT_MADE" ] || rm -rf -- "$OUT_MADE"' EXIT
+	[ "$_st" -ne 0 ] || out_publish || _st=1
+	[ "$_st" -eq 0 ] || { [ -z "$OUT_NEW" ] || rm -rf -- "$OUT_NEW"; rm_made; }
+	exit "$_st"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 # A section that report.sh runs works in the directory it made for it

@@ -4,13 +4,58 @@
 # (".../nsysjax-pipeline.XXXXXX/NAME", a path up to a space, colon,
 # quote or newline) as "intermediate file NAME".  Literal strings (index, substr):
 # the paths may hold any character but NUL.
-# The lines are taken whole, then rewritten: a path may hold a newline.
-BEGIN { new = ENVIRON["NEW"]; final = ENVIRON["FINAL"] }
-{ all = all sep $0; sep = "\n" }
+# Line by line, in time linear in the lines (appending every line to one
+# string copies it each time: quadratic).  A NEW that holds K newlines
+# spans K + 1 lines: then a window of K + 2 lines is kept, so that an
+# occurrence beginning in its first line is seen whole; occurrences are
+# replaced left to right, as in the text taken whole.  A work file's
+# path ends at a newline: the rewritten text is named line by line.
+BEGIN {
+	new = ENVIRON["NEW"]; final = ENVIRON["FINAL"]
+	rep = new != "" && final != ""
+	k = rep ? split(new, _parts, "\n") - 1 : 0
+	nb = 0; buf = ""; pend = ""
+}
+!k { print intermediates(rep ? replace_all($0, new, final) : $0); next }
+{
+	buf = (nb ? buf "\n" : "") $0
+	nb++
+	drain(0)
+}
 END {
-	if (NR == 0) exit
-	if (new != "" && final != "") all = replace_all(all, new, final)
-	print intermediates(all)
+	if (!k || NR == 0) exit
+	drain(1)
+	print intermediates(pend)
+}
+# drain(ALL): the window's text given to emit while it holds more than
+# K + 1 lines (ALL: until it is empty): an occurrence of NEW that begins
+# in its first line made FINAL, else that line as it is.
+function drain(all,    i, e) {
+	while (nb > k + 1 || (all && nb > 0)) {
+		i = index(buf, new)
+		e = index(buf, "\n")
+		if (i > 0 && (e == 0 || i <= e)) {
+			emit(substr(buf, 1, i - 1) final)
+			buf = substr(buf, i + length(new))
+			nb -= k
+		} else if (e == 0) {
+			emit(buf)
+			buf = ""; nb = 0
+		} else {
+			emit(substr(buf, 1, e))
+			buf = substr(buf, e + 1); nb--
+		}
+	}
+}
+# emit(S): rewritten text, printed up to its last newline, work files
+# named; the rest kept (pend) until its line ends.
+function emit(s,    t) {
+	pend = pend s
+	if (!match(pend, /\n[^\n]*$/))
+		return
+	t = substr(pend, 1, RSTART - 1)
+	pend = substr(pend, RSTART + 1)
+	print intermediates(t)
 }
 # replace_all S FROM TO: S with each FROM, left to right, made TO.
 function replace_all(s, from, to,    out, i) {
