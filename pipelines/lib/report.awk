@@ -5,7 +5,8 @@
 # head both files); nothing is read as a main input.  In the
 # environment (paths are data: -v would read escape sequences): OUT (the
 # new report's directory), FR (the frames), W (the work directory:
-# plotidx, the module plots, from plots.awk); -v PLOTS (1 when gnuplot
+# plotidx, the module plots, from plots.awk), BARRIERS (1: report.sh -B,
+# barriers kept in the headline and the tables); -v PLOTS (1 when gnuplot
 # drew the plots).
 #
 # report.txt: the headline tables of the TSV files in OUT for people
@@ -28,6 +29,7 @@
 BEGIN {
 	FS = "\t"
 	OUT = ENVIRON["OUT"]; FR = ENVIRON["FR"]; W = ENVIRON["W"]
+	KEEPBAR = ENVIRON["BARRIERS"] == 1
 	TXT = OUT "/report.txt"
 	HTML = OUT "/report.html"
 	header()
@@ -291,19 +293,23 @@ function p_work(    n, r, bar, nb, i, g, cm, ex, dv, hd, co, who) {
 	para_out()
 }
 
-# The utilisation: modules active over the wall time they span, over
-# the steady state.  Barriers (facts' Barrier: a module whose time is
-# collective wait) are left out and named: a barrier's steady
-# executions can spread over the initialisation, its wall being most of
-# the run's, and its time is no work.  The rest as the reference counts
-# it over its top modules (summary/totals.tsv's definitions, here on
+# The headline utilisation, over the steady state: first GPU busy, the
+# union of the thunk intervals of each device (a collective its whole
+# duration, hidden part included; overlapping thunks counted once) over
+# the wall its modules span, both summed over the devices; then the
+# share of time inside XLA programs, the modules active over the same
+# wall (a module can be active with its GPU idle: launch gaps, host
+# stalls).  Barriers (facts' Barrier: a module whose time is collective
+# wait) are left out and named (bar_left, -B keeps them): a barrier's
+# steady executions can spread over the initialisation, its wall being
+# most of the run's, and its time is no work.  The modules counted as
+# the reference counts them (summary/totals.tsv's definitions, here on
 # the modules that are not barriers): the top modules of those (taken
-# while those taken make less than 99% of their total), then per device
-# the sum of their rows' ProjDurMs over the end of its last minus the
-# start of its first, summed over devices.  One line gives the whole
-# figure, barriers included (the Runtime totals), and how to report a
-# barrier alone.
-function p_utilisation(    n, r, v, act, wall, bar, nb, names, re, a, w) {
+# while those taken make less than 99% of their total); per device the
+# end of its last minus the start of its first.  One line gives the
+# share inside XLA programs barriers included (the Runtime totals), and
+# how to report a barrier alone.
+function p_utilisation(    n, r, v, act, wall, bar, nb, names, re, a, w, b, lo, hi, k, m) {
 	if ((n = load(OUT "/summary/totals.tsv")) < 2) return
 	for (r = 2; r <= n; r++) { row(r); v[f("Quantity")] = f("Value") }
 	# In variables: an element never assigned, once passed to a
@@ -314,29 +320,47 @@ function p_utilisation(    n, r, v, act, wall, bar, nb, names, re, a, w) {
 	nb = 0
 	if ((n = load(FACTS)) >= 2)
 		for (r = 2; r <= n; r++) {
-			row(r)
-			if (f("Barrier") == 1) {
-				bar[f("ProgramId")] = 1; nb++
-				names = names (names == "" ? "" : ", ") f("Name") " (" sid(f("ProgramId")) ")"
+			row(r); k = f("ProgramId")
+			if (is_bar(k)) {
+				bar[k] = 1; nb++
+				names = names (names == "" ? "" : ", ") f("Name") " (" sid(k) ")"
 				re = re (re == "" ? "" : "|") f("Name")
 			}
 		}
-	if (nb > 0 && steady_busy(bar, a, w) && w[0] > 0) {
-		pr(sprintf("Utilisation of the steady state, barriers left out: XLA modules active %s ms of %s ms wall (%s).\n", \
-		    grouped(fixed(a[0], 2)), grouped(fixed(w[0], 2)), pct(a[0] / w[0], 2)))
-		pr(sprintf("Left out as barrier%s: %s. With %s: %s ms of %s ms wall (%s), the Runtime totals below; " \
-		    "its own report: -m '%s'.\n", nb > 1 ? "s" : "", names, nb > 1 ? "them" : "it", \
+	if (!steady_busy(bar, a, w, b, lo, hi) || w[0] <= 0) {
+		if (wall > 0)
+			pr(sprintf("Share of time inside XLA programs: modules active %s ms of %s ms wall (%s).\n", grouped(fixed(act, 2)), \
+			    grouped(fixed(wall, 2)), pct(act / wall, 2)))
+		para_out()
+		return
+	}
+	m = b[0] > 0 ? sprintf(" summed over %d devices, from %s (device %s) to %s (device %s)", b[0], pct(lo[1], 2), lo[0], pct(hi[1], 2), hi[0]) : ""
+	pr(sprintf("GPU busy over the steady state%s: thunks running %s ms of %s ms wall (%s; the union of each device's thunk intervals over the span of its modules%s).\n", \
+	    nb > 0 ? ", barriers left out" : "", grouped(fixed(b[1], 2)), grouped(fixed(w[0], 2)), pct(b[1] / w[0], 2), m))
+	pr(sprintf("Share of time inside XLA programs%s: modules active %s ms of %s ms wall (%s).\n", nb > 0 ? ", barriers left out" : "", \
+	    grouped(fixed(a[0], 2)), grouped(fixed(w[0], 2)), pct(a[0] / w[0], 2)))
+	if (nb > 0)
+		pr(sprintf("Left out as barrier%s: %s. With %s: modules active %s ms of %s ms wall (%s), the Runtime totals below; " \
+		    "its own report: -m '%s'; -B keeps barriers in.\n", nb > 1 ? "s" : "", names, nb > 1 ? "them" : "it", \
 		    grouped(fixed(act, 2)), grouped(fixed(wall, 2)), wall > 0 ? pct(act / wall, 2) : "--", re))
-	} else if (wall > 0)
-		pr(sprintf("Utilisation: XLA modules active %s ms of %s ms wall (%s).\n", grouped(fixed(act, 2)), \
-		    grouped(fixed(wall, 2)), pct(act / wall, 2)))
 	para_out()
 }
-# steady_busy(BAR, A, W): A[0] and W[0], the modules active and the wall
-# (ms) of the steady module frame's top modules, those in BAR left out
-# (see p_utilisation); false without such modules.  Two passes over the
-# frame (a total per module, then per device), nothing kept per row.
-function steady_busy(bar, a, w,    file, line, c, x, t, ids, nid, i, tot, seen, top, lo, hi, busy, d, s, e, k) {
+# is_bar(K): ProgramId K is a barrier the report leaves out: facts'
+# Barrier, unless -B (report.sh's BARRIERS=1) keeps them.
+function is_bar(k) {
+	facts()
+	return (k in fbar) && !KEEPBAR
+}
+# steady_busy(BAR, A, W, B, LO, HI): A[0] and W[0], the modules active
+# and the wall (ms) of the steady module frame's top modules, those in
+# BAR left out (see p_utilisation); B[1] the union of their thunks'
+# intervals per device ($W/intervals.tsv, sorted by device and start),
+# summed, B[0] the number of devices; LO and HI the least and most busy
+# device ([0] its number, [1] its busy share of its wall, the first in
+# device order on a tie).  False without such modules.  Two passes over
+# the module frame (a total per module, then per device), one over the
+# intervals, nothing kept per row.
+function steady_busy(bar, a, w, b, lo_, hi_,    file, line, c, x, t, ids, nid, i, tot, seen, top, lo, hi, busy, d, s, e, k, cd, cs, ce, u, nd, sh) {
 	file = W "/steady/module.tsv"
 	if ((getline line < file) <= 0) return 0
 	split(line, x, "\t"); for (i in x) c[x[i]] = i
@@ -365,6 +389,35 @@ function steady_busy(bar, a, w,    file, line, c, x, t, ids, nid, i, tot, seen, 
 	close(file)
 	a[0] = 0; w[0] = 0
 	for (d in busy) { a[0] += busy[d]; w[0] += hi[d] - lo[d] }
+	# The union per device: intervals in order of start, a run of
+	# overlapping ones merged, each run's length added.
+	file = W "/intervals.tsv"
+	cd = ""
+	while ((getline line < file) > 0) {
+		split(line, x, "\t")
+		if (!(x[2] in top)) continue
+		s = x[3] + 0; e = x[4] + 0
+		if (x[1] != cd || s > ce) {
+			if (cd != "") u[cd] += ce - cs
+			cd = x[1]; cs = s; ce = e
+		} else if (e > ce) ce = e
+	}
+	close(file)
+	if (cd != "") u[cd] += ce - cs
+	b[0] = 0; b[1] = 0; nd = 0
+	for (d in busy) {
+		b[1] += u[d]; nd++
+		ids[nd] = d
+	}
+	# The devices in numeric order: the least and most busy, the first
+	# on a tie.
+	for (i = 2; i <= nd; i++) for (k = i; k > 1 && ids[k - 1] + 0 > ids[k] + 0; k--) { d = ids[k]; ids[k] = ids[k - 1]; ids[k - 1] = d }
+	for (i = 1; i <= nd; i++) {
+		d = ids[i]; sh = hi[d] > lo[d] ? u[d] / (hi[d] - lo[d]) : 0
+		if (i == 1 || sh < lo_[1]) { lo_[0] = d; lo_[1] = sh }
+		if (i == 1 || sh > hi_[1]) { hi_[0] = d; hi_[1] = sh }
+	}
+	b[0] = nd > 1 ? nd : 0
 	return 1
 }
 # before(X, Y), for sort.awk's msort: the larger total first (TOTS),
