@@ -588,6 +588,28 @@ run flamegraphs
 if [ "$FR" = "$1" ]; then run roofline; else
 	run roofline -d "$1" -D "$FR/device.gpu_target_config.pbtxt"; fi
 jobs_wait_for stats coll
+# The tables without barriers (facts' Barrier: modules whose time is
+# collective wait), unless -B: the steady frames without their rows in
+# $W/nobar, their GPU time by opcode and hidden communication beside the
+# sections' (flamegraphs/opcodes.no-barriers.tsv,
+# communication/hidden.no-barriers.tsv), which report.awk shows in place
+# of those (they stay the reference's, barriers in); $W/barriers lists
+# their ProgramIds.
+nobar_job() {
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["Barrier"] == 1 { print $c["ProgramId"] }' \
+	    "$OUT/modules/facts.tsv" > "$W/barriers"
+	[ -s "$W/barriers" ] || return 0
+	mkdir "$W/nobar"
+	for _f in thunk module communication; do
+		awk -F'\t' 'FNR == NR { bar[$1] = 1; next }
+		FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "ProgramId") c = i; print; next }
+		!($c in bar)' "$W/barriers" "$ST/$_f.tsv" > "$W/nobar/$_f.tsv"
+	done
+	nsysjax-fold -b opcode -H "$FR/hlo.tsv" -M "$W/nobar/module.tsv" "$W/nobar/thunk.tsv" > "$OUT/flamegraphs/opcodes.no-barriers.tsv" &&
+		nsysjax-collectives -s hidden -o "$W/nobar" "$W/nobar/communication.tsv" &&
+		cp "$W/nobar/hidden.tsv" "$OUT/communication/hidden.no-barriers.tsv"
+}
+[ "$BARRIERS" = 1 ] || job nobar nobar_job
 _NSYSJAX_STATS_DIR=$W/stats
 export _NSYSJAX_STATS_DIR
 run variability
@@ -603,7 +625,7 @@ if [ -n "$GNUPLOT" ]; then
 fi
 run pgle
 jobs_wait
-job_messages align forms intervals steady-thunk steady-module steady-communication stats coll flamegraphs variability summary \
+job_messages align forms intervals nobar steady-thunk steady-module steady-communication stats coll flamegraphs variability summary \
 	pgle communication memory critpath roofline skewplots plots timeline >&2
 
 # The same run made again from its own frames: its comparison with

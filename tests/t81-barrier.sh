@@ -63,4 +63,71 @@ grep -q "^Share of time inside XLA programs: modules active $3 ms of $2 ms wall 
 # The lines in report.html too.
 grep -q "<p class=\"lead\">GPU busy over the steady state: thunks running $1 ms" "$T/r/report.html" && ok || notok "GPU busy not in report.html"
 
+# ---- the shared run: jit__psum is a barrier (99.99% collective wait) ----
+# Expected values by awk over the reference's steady frames
+# (../shared/golden/combined4: the same steady state as ours, t70).
+if have_data; then
+	G=$GOLD/combined4
+	sh pipelines/report.sh -q -o "$T/p" "$DATA"/*.zip > /dev/null 2> "$T/err" || notok "report of the shared run: $(cat "$T/err")"
+	sh pipelines/report.sh -q -B -o "$T/pb" "$T/p/frames" > /dev/null 2> "$T/err" || notok "report -B: $(cat "$T/err")"
+	P=$T/p/report.txt
+	psum=$(awk -F'\t' '$4 == "jit__psum" { print $1; exit }' "$G/steady_module.tsv")
+	# section TITLE FILE: the lines of the section TITLE of report.txt FILE.
+	section() { awk -v t="$1" '$0 == t { on = 1; next } on && /^[A-Z]/ && !/^Left out/ { exit } on' "$2"; }
+	# GPU busy: the union per device of the step's thunks (the top
+	# modules once psum is out: the two ProgramIds of
+	# pjit__wrapped_step_fn), over the span of its module rows.
+	awk -F'\t' -v bar="$psum" "$AWK_NS"'
+	FNR == 1 { split("", c); for (i = 1; i <= NF; i++) c[$i] = i; f++; next }
+	f == 1 { if ($c["Name"] == "pjit__wrapped_step_fn") step[$c["ProgramId"]] = 1
+		else next
+		d = $c["Device"]; s = ns($c["ProjStartMs"]); e = s + ns($c["ProjDurMs"])
+		if (!(d in lo) || s < lo[d]) lo[d] = s; if (!(d in hi) || e > hi[d]) hi[d] = e; next }
+	$c["ProgramId"] in step { d = $c["Device"]; s = ns($c["ProjStartMs"])
+		printf "%s\t%.0f\t%.0f\n", d, s, s + ns($c["ProjDurMs"]) + ns($c["ProjDurHiddenMs"]) }
+	END { for (d in lo) w += hi[d] - lo[d]; printf "%.6f\n", w / 1e6 > "/dev/stderr" }' \
+	    "$G/steady_module.tsv" "$G/steady_thunk.tsv" 2> "$T/wall" > "$T/iv"
+	sort -t "$(printf '\t')" -k1,1n -k2,2n "$T/iv" |
+	    awk -F'\t' -v w="$(cat "$T/wall")" '$1 != d || $2 > ce { if (d != "") u += ce - cs; d = $1; cs = $2; ce = $3; next }
+	    $3 > ce { ce = $3 } END { u += ce - cs; printf "%.2f %.2f %.2f%%\n", u / 1e6, w, 100 * u / 1e6 / w }' > "$T/busy"
+	read -r bu bw bp < "$T/busy"
+	g() { awk -v v="$1" 'BEGIN { i = index(v, "."); w = substr(v, 1, i - 1); g = ""; while (length(w) > 3) { g = "," substr(w, length(w) - 2) g; w = substr(w, 1, length(w) - 3) }; print w g substr(v, i) }'; }
+	grep -q "^GPU busy over the steady state, barriers left out: thunks running $(g "$bu") ms of $(g "$bw") ms wall ($bp;" "$P" && ok ||
+		notok "shared run GPU busy, want $(g "$bu") of $(g "$bw") ms ($bp): $(grep '^GPU busy' "$P")"
+	# GPU time by HLO operation: all-reduce-start holds the step's
+	# all-reduces alone (psum's 8 s left out), and does not lead.
+	ar=$(awk -F'\t' -v bar="$psum" 'NR > 1 && $1 != bar && $3 ~ /^all-reduce-start/ { s += $8 } END { printf "%.3f", s }' "$G/steady_thunk.tsv")
+	section 'GPU time by HLO operation' "$P" > "$T/op"
+	grep -q "^  all-reduce-start  *$ar  " "$T/op" && ok || notok "opcode all-reduce-start, want $ar ms: $(grep all-reduce "$T/op")"
+	sed -n 4p "$T/op" | grep -q '^  fusion ' && ok || notok "opcode table does not lead with fusion: $(sed -n 4p "$T/op")"
+	grep -q "^Left out as barrier: jit__psum ($(printf '%.12s' "$psum")), [0-9,.]* ms of module time" "$T/op" && ok || notok "opcode table names no barrier left out"
+	# The thunks: the first of the reference's thunk summary that is not
+	# psum's leads.
+	top=$(awk -F'\t' -v bar="$psum" 'NR > 1 && $1 != bar { print $2; exit }' "$G/thunk_summary.tsv")
+	section 'The thunks with the most GPU time' "$P" > "$T/th"
+	sed -n 4p "$T/th" | grep -q "^  $top " && ok || notok "top thunk, want $top: $(sed -n 4p "$T/th")"
+	grep -q "$(printf '%.12s' "$psum")" "$T/th" | grep -v '^Left out' && notok "a psum thunk in the thunk table" || ok
+	grep -q '^Left out as barrier: the 2 thunk(s) of jit__psum' "$T/th" && ok || notok "thunk table names no barrier left out: $(tail -2 "$T/th")"
+	# Hidden communication: "(all)" over the steady collectives that are
+	# not psum's; psum's as a row of its own.
+	awk -F'\t' -v bar="$psum" 'NR == 1 { next } { k = $1 == bar; n[k]++; h[k] += $13; t[k] += $8 + $13 }
+	END { printf "(all) %d %.3f %.3f %.2f%%\n", n[0], h[0], t[0], 100 * h[0] / t[0]; printf "barrier %d %.3f %.3f %.2f%%\n", n[1], h[1], t[1], 100 * h[1] / t[1] }' \
+	    "$G/steady_communication.tsv" > "$T/hid"
+	section 'Communication hidden behind compute' "$P" > "$T/hc"
+	awk '/^  \(all\) / { print "(all)", $2, $3, $4, $5 } /^  \(barrier jit__psum/ { n = NF; print "barrier", $(n - 3), $(n - 2), $(n - 1), $n }' "$T/hc" | tr -d , > "$T/hgot"
+	cmp -s "$T/hid" "$T/hgot" && ok || notok "hidden communication: want $(cat "$T/hid"), got $(cat "$T/hgot")"
+	# The headline's hidden share of the working module is the "(all)"
+	# row's.
+	grep -q "; $(awk 'NR == 1 { print $5 }' "$T/hid") of its communication hidden behind compute" "$P" && ok || notok "headline hidden share is not (all)'s"
+	# Stragglers: no row of psum, one line naming it.
+	section 'Devices that run behind or ahead, per module (largest outlier scores)' "$P" > "$T/st"
+	! grep -q '^  jit__psum' "$T/st" && grep -q '^Left out as barrier: the 4 row(s) (module, device) of jit__psum' "$T/st" && ok ||
+		notok "straggler table: $(head -5 "$T/st")"
+	# -B keeps them: the tables of the sections (the reference's).
+	section 'GPU time by HLO operation' "$T/pb/report.txt" | sed -n 4p | grep -q '^  all-reduce-start ' && ok || notok "-B: opcode table without the barrier"
+	! grep -q '^Left out as barrier' "$T/pb/report.txt" && grep -q '^  jit__psum (' "$T/pb/report.txt" && ok || notok "-B left barriers out"
+else
+	skip "shared run: $DATA not found"
+fi
+
 done_testing t81-barrier

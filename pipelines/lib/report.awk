@@ -351,6 +351,28 @@ function is_bar(k) {
 	facts()
 	return (k in fbar) && !KEEPBAR
 }
+# bar_list(): the barriers left out, "Name (ProgramId)" in the facts'
+# order, comma-separated ("" for none); BARMS their module time (ms).
+function bar_list(    line, x, n, i, c, k) {
+	if (BARLISTED) return BARLIST
+	BARLISTED = 1; BARMS = 0
+	if (FACTS == "" || (getline line < FACTS) <= 0) return ""
+	n = split(line, x, "\t"); for (i = 1; i <= n; i++) c[x[i]] = i
+	while ((getline line < FACTS) > 0) {
+		split(line, x, "\t"); k = x[c["ProgramId"]]
+		if (!is_bar(k)) continue
+		BARLIST = BARLIST (BARLIST == "" ? "" : ", ") x[c["Name"]] " (" sid(k) ")"
+		BARMS += x[c["ProjDurMs"]]
+	}
+	close(FACTS)
+	return BARLIST
+}
+# bar_line(WHAT): the line under a table that left barriers out: what it
+# left out (WHAT), and the option that keeps them.
+function bar_line(what) {
+	pr(sprintf("Left out as barrier%s: %s; -B keeps %s.\n", index(bar_list(), "), ") ? "s" : "", what, index(bar_list(), "), ") ? "them" : "it"))
+	para_out()
+}
 # steady_busy(BAR, A, W, B, LO, HI): A[0] and W[0], the modules active
 # and the wall (ms) of the steady module frame's top modules, those in
 # BAR left out (see p_utilisation); B[1] the union of their thunks'
@@ -531,8 +553,11 @@ function p_modules(    n, r, over, cnt, top, k) {
 	para_out()
 }
 
-function s_opcodes(    n, r, rr) {
-	if ((n = load(OUT "/flamegraphs/opcodes.tsv")) < 2) return
+function s_opcodes(    n, r, rr, nb) {
+	# Without barriers (report.sh's opcodes.no-barriers.tsv), when it
+	# left any out.
+	nb = bar_list() != "" && exists(OUT "/flamegraphs/opcodes.no-barriers.tsv")
+	if ((n = load(OUT "/flamegraphs/opcodes" (nb ? ".no-barriers" : "") ".tsv")) < 2) return
 	title("GPU time by HLO operation")
 	for (r = 2; r <= n; r++) {
 		row(r)
@@ -540,19 +565,25 @@ function s_opcodes(    n, r, rr) {
 		rr = R - 1; cell(rr, 0, f("Opcode") != "" ? f("Opcode") : "(no HLO instruction: command buffers, thunks outside the dumps)"); cell(rr, 1, grouped(fixed(f("ProjDurMs"), 3))); cell(rr, 2, pct(f("Fraction"), 2))
 	}
 	table_both()
+	if (nb) bar_line(sprintf("%s, %s ms of module time, not in the shares above", bar_list(), grouped(fixed(BARMS, 3))))
 }
 
-function s_thunks(    n, r, rr) {
+# The thunks of barriers left out (is_bar), counted in the line under
+# the table.
+function s_thunks(    n, r, rr, left, lms) {
 	if ((n = load(OUT "/summary/thunks.tsv")) < 2) return
 	title("The thunks with the most GPU time")
+	rr = 0
 	for (r = 2; r <= n; r++) {
 		row(r)
 		if (R == 2) { cell(0, 0, "Thunk"); align(0, "l"); cell(0, 1, "Module (ProgramId)"); align(1, "l")
 			cell(0, 2, "Executions"); cell(0, 3, "Time [ms]") }
-		if (R <= 16) { rr = R - 1; cell(rr, 0, f("Name")); cell(rr, 1, sid(f("ProgramId")))
+		if (is_bar(f("ProgramId"))) { left++; lms += f("ProjDurMs"); continue }
+		if (rr < 15) { rr++; cell(rr, 0, f("Name")); cell(rr, 1, sid(f("ProgramId")))
 			cell(rr, 2, f("Executions")); cell(rr, 3, grouped(fixed(f("ProjDurMs"), 3))) }
 	}
 	table_both()
+	if (left) bar_line(sprintf("the %d thunk(s) of %s, %s ms", left, bar_list(), grouped(fixed(lms, 3))))
 }
 
 # Command buffers' share; where only whole-graph times exist
@@ -620,8 +651,14 @@ function s_bandwidth(    n, r, k, s, kc, nk, kn, sr, sizes, ns, v, i, j, t, c) {
 	table_both()
 }
 
-function s_hidden(    n, r, rr) {
-	if ((n = load(OUT "/communication/hidden.tsv")) < 2) return
+# Without barriers (report.sh's hidden.no-barriers.tsv) when it left
+# any out: then a row of their own after "(all)", the whole table's
+# "(all)" less this one's.
+function s_hidden(    n, r, rr, nb, all, br, bh, bt) {
+	nb = bar_list() != "" && exists(OUT "/communication/hidden.no-barriers.tsv")
+	if (nb && (n = load(OUT "/communication/hidden.tsv")) >= 2)
+		for (r = 2; r <= n; r++) { row(r); if (f("Collective") == "(all)") { all = 1; br = f("Rows"); bh = f("HiddenMs"); bt = f("TotalMs") } }
+	if ((n = load(OUT "/communication/hidden" (nb ? ".no-barriers" : "") ".tsv")) < 2) return
 	title("Communication hidden behind compute")
 	for (r = 2; r <= n; r++) {
 		row(r)
@@ -629,8 +666,14 @@ function s_hidden(    n, r, rr) {
 			cell(0, 3, "Total [ms]"); cell(0, 4, "Hidden") }
 		rr = R - 1; cell(rr, 0, f("Collective")); cell(rr, 1, f("Rows")); cell(rr, 2, grouped(fixed(f("HiddenMs"), 3)))
 		cell(rr, 3, grouped(fixed(f("TotalMs"), 3))); cell(rr, 4, pct(f("HiddenToTotal"), 2))
+		if (f("Collective") == "(all)") { br -= f("Rows"); bh -= f("HiddenMs"); bt -= f("TotalMs") }
+	}
+	if (nb && all) {
+		rr = n; cell(rr, 0, "(barrier" (index(bar_list(), "), ") ? "s " : " ") bar_list() ", left out)"); cell(rr, 1, br)
+		cell(rr, 2, grouped(fixed(bh, 3))); cell(rr, 3, grouped(fixed(bt, 3))); cell(rr, 4, bt > 0 ? pct(bh / bt, 2) : "--")
 	}
 	table_both()
+	if (nb) bar_line(sprintf("%s, %s ms of communication, not in \"(all)\"", bar_list(), grouped(fixed(bt, 3))))
 }
 
 function s_corrections(    n, r, rr) {
@@ -646,21 +689,24 @@ function s_corrections(    n, r, rr) {
 	table_both()
 }
 
-function s_stragglers(    n, r, rr, k, one) {
+function s_stragglers(    n, r, rr, k, one, left) {
 	if ((n = load(OUT "/variability/stragglers.tsv")) < 2) return
 	title("Devices that run behind or ahead, per module (largest outlier scores)")
+	rr = 0
 	for (r = 2; r <= n; r++) {
 		row(r)
 		if (R == 2) { cell(0, 0, "Module"); align(0, "l"); cell(0, 1, "Device"); cell(0, 2, "Start bias [ms]")
 			cell(0, 3, "Duration bias [ms]"); cell(0, 4, "Outlier score [ms]") }
 		if (R == 2) facts()
+		if (is_bar(f("ProgramId"))) { left++; continue }
 		# A module on one device has no other device to be behind.
-		if (R <= 11) { rr = R - 1; k = f("ProgramId"); one = (k in fdev) && fdev[k] == 1
+		if (rr < 10) { rr++; k = f("ProgramId"); one = (k in fdev) && fdev[k] == 1
 			cell(rr, 0, f("Name") " (" sid(k) ")"); cell(rr, 1, f("Device"))
 			cell(rr, 2, one ? "--" : grouped(fixed(f("StartBiasMs"), 3)))
 			cell(rr, 3, one ? "--" : grouped(fixed(f("DurBiasMs"), 3))); cell(rr, 4, one ? "--" : grouped(fixed(f("OutlierScoreMs"), 3))) }
 	}
 	table_both()
+	if (left) bar_line(sprintf("the %d row(s) (module, device) of %s", left, bar_list()))
 }
 
 # The total (every phase's own time, summed over the processes: each
