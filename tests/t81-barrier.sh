@@ -130,4 +130,37 @@ else
 	skip "shared run: $DATA not found"
 fi
 
+# ---- nsysjax-diff: barriers out of the total, the tests and the gate ----
+# Process 0 against process 3 of the shared run: psum's all-reduce waits
+# ~0.5 ms a step on process 0 and ~938 ms on process 3 (waiting for the
+# others), one instance seen from both sides.  The total without it is
+# the step's, by awk over the reference's steady thunk frame: the time of
+# every module but psum on device 0, and on device 3.
+if have_data; then
+	sh pipelines/diff.sh -o "$T/d03" "$DATA/pax_fsdp4_4proc_proc0.zip" -- "$DATA/pax_fsdp4_4proc_proc3.zip" > "$T/d03.out" 2> /dev/null
+	read -r b a <<EOF2
+$(awk -F'\t' -v bar="$psum" "$AWK_NS"'NR > 1 && $1 != bar && ($5 == 0 || $5 == 3) { s[$5] += ns($8) } END { printf "%.3f %.3f\n", s[0] / 1e6, s[3] / 1e6 }' "$GOLD/proc0/steady_thunk.tsv" 2>/dev/null)
+EOF2
+	# (proc0's golden holds device 0 alone: process 3's from combined4)
+	a=$(awk -F'\t' -v bar="$psum" "$AWK_NS"'NR > 1 && $1 != bar && $5 == 3 { s += ns($8) } END { printf "%.3f", s / 1e6 }' "$G/steady_thunk.tsv")
+	# (within 0.01 ms: the reference's steady state of one process
+	# leaves out a few one-off modules of 0.002 ms that ours keeps)
+	grep '^total' "$T/d03.out" | awk -v b="$b" -v a="$a" '{ x = $10; y = $13 } END { d = x - b; e = y - a; exit !(/barriers left out$/ && d * d < 1e-4 && e * e < 1e-4) }' && ok ||
+		notok "diff 0 vs 3: want $b -> $a ms without psum: $(grep '^total' "$T/d03.out")"
+	grep -q '^left out as barrier (collective wait, not work): jit__psum \[6f8097e2\]' "$T/d03.out" && ok || notok "diff 0 vs 3 names no barrier: $(cat "$T/d03.out")"
+	awk -F'\t' '$1 == "jit__psum" && $5 != "" { bad = 1 } $1 == "(barriers)" { n++ } END { exit bad || n != 1 }' "$T/d03/modules.tsv" 2> /dev/null ||
+		awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $1 == "jit__psum" && $c["PValue"] != "" { bad = 1 } $1 == "(barriers)" { n++ } END { exit bad || n != 1 }' "$T/d03/modules.tsv" &&
+		ok || notok "modules.tsv: psum tested or no (barriers) row"
+	# -B: the total as before, psum in it.
+	sh pipelines/diff.sh -B -o "$T/d03b" "$DATA/pax_fsdp4_4proc_proc0.zip" -- "$DATA/pax_fsdp4_4proc_proc3.zip" > "$T/d03b.out" 2> /dev/null
+	grep '^total' "$T/d03b.out" | grep -v 'barriers left out' | grep -q '+753\.' && ok || notok "-B: $(grep '^total' "$T/d03b.out")"
+	# A gated self-diff of the four processes: the 0.1% of -f is taken of
+	# the time without psum, so the step's thunks of at least 0.1% of it
+	# are tested (counted here by awk; psum's 8 s made it 8).
+	sh pipelines/diff.sh -t 5 -o "$T/self" "$DATA"/*.zip -- "$DATA"/*.zip > "$T/self.out" 2> /dev/null
+	want=$(awk -F'\t' -v bar="$psum" "$AWK_NS"'NR > 1 && $1 != bar { t[$1 "\t" $3] += ns($8); all += ns($8) } END { for (k in t) n += 2 * t[k] >= 0.001 * 2 * all; print n }' "$G/steady_thunk.tsv")
+	grep -q "^items: 5158 (5158 in both runs, 0 added, 0 removed); $want tested" "$T/self.out" && [ "$want" -gt 100 ] && ok ||
+		notok "self-diff: want $want tested: $(grep '^items' "$T/self.out")"
+fi
+
 done_testing t81-barrier

@@ -13,7 +13,7 @@
 #define P(s) s, strlen(s)
 
 static const struct diff_opts defaults = { DIFF_KEY_THUNK, "ProjDurMs",
-    SIGTEST_HOLM, 0.05, -1, 0, 0 };
+    SIGTEST_HOLM, 0.05, -1, 0, 0, 0 };
 
 /* TEXT as a TSV reader of a memory stream (the stream in *FP). */
 static struct tsv_reader *
