@@ -18,7 +18,7 @@
 #include "base/tsv.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-diff [-hqs] [-A holm|bh] [-a file] [-b file] [-c column]"
+    "usage: nsysjax-diff [-Bhqs] [-A holm|bh] [-a file] [-b file] [-c column]"
     " [-f fraction]\n"
     "           [-k thunk|op_name|source] [-m ms] [-P file] [-p level]"
     " [-t percent]\n"
@@ -49,6 +49,9 @@ static const struct opt_tool tool = { usage_line,
     "                       total is slower by more than PCT percent and\n"
     "                       significant; else exit 4 when a test had too\n"
     "                       few executions to be significant\n"
+    "  -B, --barriers       count barriers (modules whose time is mostly\n"
+    "                       collective wait) in the total, the tests and\n"
+    "                       the gate, as any module\n"
     "  -m, --min-ms=MS      gate: ignore items and modules contributing\n"
     "                       less than MS ms (default 0)\n"
     "  -h, --help           this text\n"
@@ -77,6 +80,7 @@ parse(int argc, char *argv[], struct opts *o)
 		{ "adjust", required_argument, NULL, 'A' },
 		{ "after", required_argument, NULL, 'a' },
 		{ "alpha", required_argument, NULL, 'p' },
+		{ "barriers", no_argument, NULL, 'B' },
 		{ "before", required_argument, NULL, 'b' },
 		{ "column", required_argument, NULL, 'c' },
 		{ "min-share", required_argument, NULL, 'f' },
@@ -91,7 +95,7 @@ parse(int argc, char *argv[], struct opts *o)
 	};
 	int c;
 
-	while ((c = opt_next(argc, argv, ":A:a:b:c:f:hk:m:P:p:qst:V", longopts,
+	while ((c = opt_next(argc, argv, ":A:Ba:b:c:f:hk:m:P:p:qst:V", longopts,
 	    &tool)) != -1) {
 		switch (c) {
 		case 'A':
@@ -105,6 +109,9 @@ parse(int argc, char *argv[], struct opts *o)
 			break;
 		case 'a':
 			side(o, 1, optarg);
+			break;
+		case 'B':
+			o->o.barriers = 1;
 			break;
 		case 'b':
 			side(o, 0, optarg);
@@ -205,7 +212,7 @@ int
 main(int argc, char *argv[])
 {
 	struct opts o = { { DIFF_KEY_THUNK, "ProjDurMs", SIGTEST_HOLM, 0.05, -1,
-	    0, 0.001 }, { { 0 } }, { 0, 0 }, 0, 0, NULL };
+	    0, 0.001, 0 }, { { 0 } }, { 0, 0 }, 0, 0, NULL };
 	struct tsv_writer *w;
 	struct ctx c;
 	size_t i;

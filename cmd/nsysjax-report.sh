@@ -8,7 +8,7 @@ case ${1:-} in
 -V | --version) echo "nsysjax-report @VERSION@"; exit 0 ;;
 -h | --help)
 	cat <<EOF
-usage: nsysjax-report [-q] [-j jobs] [-m regex] [-x regex] [-X extract-option] [--skip n] -o dir input ...
+usage: nsysjax-report [-q] [-B] [-j jobs] [-m regex] [-x regex] [-X extract-option] [--skip n] -o dir input ...
 
   -o dir      the output directory: report.txt, report.html, plots/, TSV
               (replaced whole once the new report is complete)
@@ -18,6 +18,9 @@ usage: nsysjax-report [-q] [-j jobs] [-m regex] [-x regex] [-X extract-option] [
   -X option   one option for nsysjax-extract, repeatable (-X -d -X dumps,
               -X -k); a module without HLO dump is always a note
   --skip n    the first n executions of every module are warm-up
+  -B          barriers (modules whose time is collective wait) in the
+              headline and the tables, as any module; by default left
+              out and named
   -q          no progress lines
   -h, --help  this text
   -V, --version  the version

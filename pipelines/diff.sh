@@ -10,15 +10,17 @@
 # writing everything.  See doc/pipelines.md,
 # "diff.sh".
 set -eu
-USAGE='pipelines/diff.sh -o dir [-n] [-p level] [-t percent] before_input ... -- after_input ...'
+USAGE='pipelines/diff.sh -o dir [-B] [-n] [-p level] [-t percent] before_input ... -- after_input ...'
 TABLES=
 case $0 in */*) . "${0%/*}/lib/common.sh" ;; *) . ./lib/common.sh ;; esac
 
-gate='' alpha='' norm=''
+gate='' alpha='' norm='' bar=''
 # -t is the gate here, not common_opt's table
-while getopts o:np:t:h opt; do
+while getopts o:Bnp:t:h opt; do
 	case $opt in
 	n) norm=-n ;;
+	# -B: barriers counted in the totals and the gate (nsysjax-diff -B)
+	B) bar=-B ;;
 	p) number "$OPTARG" -p; alpha=$OPTARG ;;
 	t) number "$OPTARG" -t; gate=$OPTARG ;;
 	*) common_opt "$opt" "${OPTARG:-}" || bad_usage ;;
@@ -70,8 +72,8 @@ B=$F_before A=$F_after
 # The tables; the gate is read from the thunk table's run.  What each
 # run's command buffers hold (cmdbufs.tsv, when its extraction wrote
 # one) pairs a buffer with the thunks it replaced.
-opts=''
-[ -z "$alpha" ] || opts="-p $alpha"
+opts=$bar
+[ -z "$alpha" ] || opts="$opts -p $alpha"
 [ ! -f "$B/cmdbufs.tsv" ] || opts="$opts -b $(quote "$B/cmdbufs.tsv")"
 [ ! -f "$A/cmdbufs.tsv" ] || opts="$opts -a $(quote "$A/cmdbufs.tsv")"
 rc=0

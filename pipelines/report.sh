@@ -10,7 +10,7 @@
 # it whole once the report is complete: a report directory holds one run,
 # and a failed or interrupted report leaves the earlier one as it was.
 set -eu
-USAGE='pipelines/report.sh [-q] [-j jobs] [-m regex] [-x regex] [-X extract-option] [--skip n] -o dir input ...'
+USAGE='pipelines/report.sh [-q] [-B] [-j jobs] [-m regex] [-x regex] [-X extract-option] [--skip n] -o dir input ...'
 TABLES=
 case $0 in */*) . "${0%/*}/lib/common.sh" ;; *) . ./lib/common.sh ;; esac
 
@@ -79,15 +79,18 @@ if [ -r /sys/devices/system/cpu/online ] && IFS= read -r _on < /sys/devices/syst
 	esac
 fi
 [ "$JOBS" -gt 0 ] || JOBS=$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)
-QUIET=0 KEEP='' DROP='' SKIP=''
+QUIET=0 KEEP='' DROP='' SKIP='' BARRIERS=0
 # -X OPT: one option for nsysjax-extract (-X -d -X DIR, -X --names=A,B,
 # -X -k), each kept single-quoted for eval.  A module without HLO dump is
 # a note in a report (--allow-missing-hlo): the report shows what the
 # profile alone supports, and its list of what the capture lacks says so.
 XOPTS='--allow-missing-hlo'
-while getopts o:j:qm:x:X:k:h opt; do
+while getopts o:j:qBm:x:X:k:h opt; do
 	common_opt "$opt" "${OPTARG:-}" || case $opt in
 	q) QUIET=1 ;;
+	# -B: barriers (facts' Barrier) in the headline and the tables, as
+	# any module; by default they are left out and named.
+	B) BARRIERS=1 ;;
 	j) case $OPTARG in '' | *[!0-9]* | 0) bad_usage "-j: not a count: '$OPTARG'" ;; esac; JOBS=$OPTARG ;;
 	m) KEEP=$OPTARG ;;
 	x) DROP=$OPTARG ;;
@@ -562,6 +565,17 @@ coll_job() {
 # longest section at scale (256 processes: 5 s of 14); with it the
 # statistics, then the sections that do without them.
 run critpath	# critical path and what-if (critpath/)
+# The headline's GPU busy time: every steady thunk's interval (Device,
+# ProgramId, ProjStartMs, its end: ProjDurMs and ProjDurHiddenMs after
+# the start, a collective's whole duration), sorted by device and start,
+# for report.awk's union per device (sort(1): at scale the rows are
+# millions, too many for an awk sort).
+intervals_job() {
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ printf "%s\t%s\t%s\t%.6f\n", $c["Device"], $c["ProgramId"], $c["ProjStartMs"], $c["ProjStartMs"] + $c["ProjDurMs"] + $c["ProjDurHiddenMs"] }' \
+	    "$ST/thunk.tsv" | LC_ALL=C sort -t "$TAB" -k1,1n -k3,3n > "$W/intervals.tsv"
+}
+job intervals intervals_job
 job stats stats_job
 job coll coll_job
 [ -z "$GNUPLOT" ] || job skewplots skew_plots
@@ -572,6 +586,28 @@ run flamegraphs
 if [ "$FR" = "$1" ]; then run roofline; else
 	run roofline -d "$1" -D "$FR/device.gpu_target_config.pbtxt"; fi
 jobs_wait_for stats coll
+# The tables without barriers (facts' Barrier: modules whose time is
+# collective wait), unless -B: the steady frames without their rows in
+# $W/nobar, their GPU time by opcode and hidden communication beside the
+# sections' (flamegraphs/opcodes.no-barriers.tsv,
+# communication/hidden.no-barriers.tsv), which report.awk shows in place
+# of those (they stay the reference's, barriers in); $W/barriers lists
+# their ProgramIds.
+nobar_job() {
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["Barrier"] == 1 { print $c["ProgramId"] }' \
+	    "$OUT/modules/facts.tsv" > "$W/barriers"
+	[ -s "$W/barriers" ] || return 0
+	mkdir "$W/nobar"
+	for _f in thunk module communication; do
+		awk -F'\t' 'FNR == NR { bar[$1] = 1; next }
+		FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "ProgramId") c = i; print; next }
+		!($c in bar)' "$W/barriers" "$ST/$_f.tsv" > "$W/nobar/$_f.tsv"
+	done
+	nsysjax-fold -b opcode -H "$FR/hlo.tsv" -M "$W/nobar/module.tsv" "$W/nobar/thunk.tsv" > "$OUT/flamegraphs/opcodes.no-barriers.tsv" &&
+		nsysjax-collectives -s hidden -o "$W/nobar" "$W/nobar/communication.tsv" &&
+		cp "$W/nobar/hidden.tsv" "$OUT/communication/hidden.no-barriers.tsv"
+}
+[ "$BARRIERS" = 1 ] || job nobar nobar_job
 _NSYSJAX_STATS_DIR=$W/stats
 export _NSYSJAX_STATS_DIR
 run variability
@@ -587,7 +623,7 @@ if [ -n "$GNUPLOT" ]; then
 fi
 run pgle
 jobs_wait
-job_messages align forms steady-thunk steady-module steady-communication stats coll flamegraphs variability summary \
+job_messages align forms intervals nobar steady-thunk steady-module steady-communication stats coll flamegraphs variability summary \
 	pgle communication memory critpath roofline skewplots plots timeline >&2
 
 # The same run made again from its own frames: its comparison with
@@ -600,7 +636,7 @@ else
 	echo "pipelines/report.sh: gnuplot not found: no plots" >&2
 fi
 progress "writing report.txt and report.html"
-OUT=$OUT FR=$FR W=$W awk -v PLOTS="$PLOTS" -f "$LIB/sort.awk" -f "$LIB/fmt.awk" -f "$LIB/report.awk" -- "$@"
+OUT=$OUT FR=$FR W=$W BARRIERS=$BARRIERS awk -v PLOTS="$PLOTS" -f "$LIB/sort.awk" -f "$LIB/fmt.awk" -f "$LIB/report.awk" -- "$@"
 # The capture check's list first, in both pages (paths as data: the
 # environment, never program text).
 job_messages capture-fail >&2

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/barrier.h"
 #include "analysis/diff.h"
 #include "analysis/sigtest.h"
 #include "base/err.h"
@@ -65,6 +66,7 @@ struct prog {
 	size_t group;
 	size_t rows, nexec;
 	size_t src;		/* the table that named it (messages) */
+	int64_t sum;		/* its rows' durations, ns */
 };
 
 struct hlo {			/* an hlo row: key texts of (prog, name) */
@@ -104,6 +106,7 @@ struct group {
 	size_t *prog[2];
 	size_t nprog[2], capprog[2];
 	int by_name;
+	int barrier;		/* left out of the total (barrier.h) */
 };
 
 /* The numbers of an item or module row. */
@@ -159,6 +162,8 @@ struct diff {
 	size_t capscratch[2];
 	char *buf;		/* the ProgramIds of a group, joined */
 	size_t capbuf;
+	struct barrier *bar;	/* the barrier rule's rows */
+	int64_t kept[2];	/* each run's total less its barriers' */
 };
 
 struct diff *
@@ -167,6 +172,7 @@ diff_new(const struct diff_opts *o)
 	struct diff *d = mem_calloc(1, sizeof *d);
 
 	d->o = *o;
+	d->bar = barrier_new();
 	return d;
 }
 
@@ -219,6 +225,7 @@ diff_free(struct diff *d)
 	free(d->scratch[0]);
 	free(d->scratch[1]);
 	free(d->buf);
+	barrier_free(d->bar);
 	free(d);
 }
 
@@ -265,9 +272,11 @@ static int
 load_names(struct diff *d, struct run *r, struct tsv_reader *t,
     long namecol)
 {
-	long pc = tsv_col(t, "ProgramId");
+	long pc = tsv_col(t, "ProgramId"), ec = tsv_col(t, "ProgramExecution");
+	long dc = tsv_col(t, "Device"), tc = tsv_col(t, "ProjDurMs");
 	const char *p, *m;
 	size_t pn, mn;
+	int64_t ex, dev, dur;
 	int rc;
 
 	while ((rc = tsv_next(t)) == 1) {
@@ -277,6 +286,14 @@ load_names(struct diff *d, struct run *r, struct tsv_reader *t,
 			continue;	/* a compile range of no program */
 		if (set_module(d, t, r, p, pn, m, mn) != 0)
 			return -1;
+		if (ec < 0 || dc < 0 || tc < 0)
+			continue;	/* no module times (a compile frame) */
+		if (tsv_get_i64(t, (size_t)ec, &ex, 0) != 0 ||
+		    tsv_get_i64(t, (size_t)dc, &dev, 0) != 0 ||
+		    tsv_get_ms(t, (size_t)tc, &dur, 0) != 0)
+			return -1;
+		barrier_module(d->bar, r == &d->run[0] ? 0 : 1, p, pn, ex, dev,
+		    dur);
 	}
 	return rc;
 }
@@ -540,6 +557,7 @@ diff_add(struct diff *d, int run, const char *program, size_t plen,
 	x->sum += dur_ns;
 	push(&x->s, dur_ns);
 	r->prog[prog].rows++;
+	r->prog[prog].sum += dur_ns;
 	j = add_exec(r, prog, exec, device, dur_ns);
 	if ((uint64_t)j > UINT32_MAX)
 		return err_fail("more than 2^32 module executions");
@@ -548,10 +566,36 @@ diff_add(struct diff *d, int run, const char *program, size_t plen,
 	return 0;
 }
 
+/* The barrier rule's facts of the row of T: a communication row's
+ * ThunkExecution and whole duration (DUR and ProjDurHiddenMs, column HC;
+ * CC the Communication column, XC ThunkExecution; -1: none). */
+static int
+barrier_row(struct diff *d, int run, struct tsv_reader *t, const long *c,
+    const char *p, size_t pn, const char *n, size_t nn, int64_t ex,
+    int64_t dev, int64_t dur)
+{
+	int64_t hid = 0, te = 0;
+	const char *f;
+	size_t fn = 0;
+	int comm;
+
+	/* 1 (ours) or True (the reference's frames); else compute */
+	f = c[0] >= 0 ? tsv_rawfield(t, (size_t)c[0], &fn) : "";
+	comm = (fn == 1 && f[0] == '1') || (fn == 4 && memcmp(f, "True", 4)
+	    == 0);
+	if (comm && c[1] >= 0 && tsv_get_ms(t, (size_t)c[1], &hid, 1) < 0)
+		return -1;
+	if (comm && c[2] >= 0 && tsv_get_i64(t, (size_t)c[2], &te, 0) != 0)
+		return -1;
+	barrier_thunk(d->bar, run, p, pn, ex, dev, dur, comm, n, nn, te,
+	    dur + hid);
+	return 0;
+}
+
 int
 diff_read(struct diff *d, int run, struct tsv_reader *t)
 {
-	long pc, nc, ec, dc, tc;
+	long pc, nc, ec, dc, tc, bc[3];
 	enum diff_kind k;
 	const char *p, *n;
 	size_t pn, nn;
@@ -570,6 +614,9 @@ diff_read(struct diff *d, int run, struct tsv_reader *t)
 		    tsv_name(t), k == DIFF_THUNKS ? "thunk" : "module",
 		    k == DIFF_THUNKS ? "module" : "thunk");
 	d->kind = k;
+	bc[0] = tsv_col(t, "Communication");
+	bc[1] = tsv_col(t, "ProjDurHiddenMs");
+	bc[2] = tsv_col(t, "ThunkExecution");
 	while ((rc = tsv_next(t)) == 1) {
 		if (tsv_get_ms(t, (size_t)tc, &dur, 0) != 0 ||
 		    tsv_get_i64(t, (size_t)ec, &ex, 0) != 0 ||
@@ -583,6 +630,9 @@ diff_read(struct diff *d, int run, struct tsv_reader *t)
 		if (diff_add(d, run, p, pn, n, nn, ex, dev, dur) != 0)
 			return err_prefix("%s:%ld", tsv_name(t),
 			    tsv_lineno(t));
+		if (k == DIFF_THUNKS && !d->o.barriers &&
+		    barrier_row(d, run, t, bc, p, pn, n, nn, ex, dev, dur) != 0)
+			return -1;
 	}
 	return rc;
 }
@@ -907,16 +957,18 @@ contribution(const struct diff *d, size_t g, const int64_t *s)
  * which run a sample came from, so under no change it tells nothing of
  * the test, and tests of rows too small to matter only cost power). */
 static void
-test(const struct diff *d, struct nums *x, const int64_t *b,
+test(const struct diff *d, size_t g, struct nums *x, const int64_t *b,
     const int64_t *a)
 {
 	double pooled = (double)x->sum[0] + (double)x->sum[1];
-	double all = (double)d->run[0].total + (double)d->run[1].total;
+	double all = (double)d->kept[0] + (double)d->kept[1];
 
 	x->both = x->n[0] > 0 && x->n[1] > 0;
 	if (x->both)
 		sigtest_mwu(b, x->n[0], a, x->n[1], &x->t);
-	x->tested = x->both && pooled >= d->o.min_share * all;
+	/* a barrier's rows: not tested, the share of the rest */
+	x->tested = x->both && !d->group[g].barrier &&
+	    pooled >= d->o.min_share * all;
 	x->padj = x->t.p;
 }
 
@@ -1005,7 +1057,7 @@ row_numbers(struct diff *d)
 			n = row_samples(d, w, run, &s);
 			describe(&w->x, run, scratch(d, run, n), n, s);
 		}
-		test(d, &w->x, d->scratch[0], d->scratch[1]);
+		test(d, w->group, &w->x, d->scratch[0], d->scratch[1]);
 		w->x.contrib = contribution(d, w->group, w->x.sum);
 	}
 }
@@ -1044,7 +1096,7 @@ group_numbers(struct diff *d)
 			sigtest_sort_i64(v[run], n[run]);
 			describe(&d->gnums[g], run, v[run], n[run], s);
 		}
-		test(d, &d->gnums[g], v[0], v[1]);
+		test(d, g, &d->gnums[g], v[0], v[1]);
 		d->gnums[g].contrib = contribution(d, g, d->gnums[g].sum);
 	}
 	for (run = 0; run < 2; run++) {
@@ -1130,11 +1182,16 @@ totals(struct diff *d)
 	double dd = 0, var = 0, den = 0, eb, best;
 	size_t i;
 
-	t->before_ms = (double)d->run[0].total / 1e6;
-	t->after_ms = (double)d->run[1].total / 1e6;
+	t->before_ms = (double)d->kept[0] / 1e6;
+	t->after_ms = (double)d->kept[1] / 1e6;
+	t->barrier_before_ms = (double)(d->run[0].total - d->kept[0]) / 1e6;
+	t->barrier_after_ms = (double)(d->run[1].total - d->kept[1]) / 1e6;
 	for (i = 0; i < d->nrow; i++) {
 		x = &d->row[i].x;
-		t->change_ms += x->contrib / 1e6;
+		if (d->group[d->row[i].group].barrier)
+			t->barrier_change_ms += x->contrib / 1e6;
+		else
+			t->change_ms += x->contrib / 1e6;
 		t->items++;
 		t->both += x->both;
 		t->tested += x->tested;
@@ -1149,7 +1206,8 @@ totals(struct diff *d)
 	for (i = 0; i < d->ngroup; i++) {
 		x = &d->gnums[i];
 		t->modules++;
-		if (x->n[0] == 0 || x->n[1] == 0)
+		t->barriers += d->group[i].barrier;
+		if (x->n[0] == 0 || x->n[1] == 0 || d->group[i].barrier)
 			continue;
 		eb = (double)x->n[0];
 		dd += eb * (x->mean[1] - x->mean[0]);
@@ -1272,12 +1330,41 @@ sort_all(struct diff *d)
 	sort_stable(d->gorder, d->ngroup, sizeof *d->gorder, cmp_gorder, d);
 }
 
+/* The barriers (barrier.h), unless opts.barriers: a group with a
+ * barrier ProgramId in either run; each run's total without them. */
+static void
+mark_barriers(struct diff *d)
+{
+	struct run *r;
+	size_t i;
+	int run;
+
+	barrier_finish(d->bar);
+	for (run = 0; run < 2; run++) {
+		r = &d->run[run];
+		d->kept[run] = r->total;
+		for (i = 0; i < r->progs.n; i++)
+			if (!d->o.barriers && r->prog[i].rows > 0 &&
+			    barrier_is(d->bar, run, r->progs.s[i],
+			    r->progs.len[i]))
+				d->group[r->prog[i].group].barrier = 1;
+	}
+	for (run = 0; run < 2; run++) {
+		r = &d->run[run];
+		for (i = 0; i < r->progs.n; i++)
+			if (r->prog[i].rows > 0 &&
+			    d->group[r->prog[i].group].barrier)
+				d->kept[run] -= r->prog[i].sum;
+	}
+}
+
 int
 diff_finish(struct diff *d)
 {
 	if (d->kind == DIFF_NONE)
 		return err_fail("no frame read");
 	match_modules(d);
+	mark_barriers(d);
 	pair_buffers(d);
 	match_items(d);
 	group_numbers(d);
@@ -1403,7 +1490,8 @@ match(const struct diff *d, size_t g, const struct nums *x)
 
 /* The numeric columns from MeanBeforeMs on. */
 static void
-numbers(struct tsv_writer *w, const struct diff *d, const struct nums *x)
+numbers(struct tsv_writer *w, const struct diff *d, const struct nums *x,
+    int bar)
 {
 	double delta = x->mean[1] - x->mean[0];
 
@@ -1428,7 +1516,7 @@ numbers(struct tsv_writer *w, const struct diff *d, const struct nums *x)
 		tsv_empty(w);
 	}
 	ms(w, x->contrib);
-	if (d->tot.change_ms != 0)
+	if (d->tot.change_ms != 0 && !bar)	/* a barrier: not in it */
 		tsv_f64(w, x->contrib / 1e6 / d->tot.change_ms);
 	else
 		tsv_empty(w);
@@ -1468,11 +1556,36 @@ diff_write_items(struct diff *d, struct tsv_writer *w)
 		tsv_str(w, x->paired ? "cmdbuf" : match(d, x->group, &x->x));
 		tsv_i64(w, (int64_t)x->x.n[0]);
 		tsv_i64(w, (int64_t)x->x.n[1]);
-		numbers(w, d, &x->x);
+		numbers(w, d, &x->x, d->group[x->group].barrier);
 		if (tsv_eor(w) != 0)
 			return -1;
 	}
 	return 0;
+}
+
+/* The row "(barriers)": the barriers' totals and change, untested. */
+static int
+barrier_summary(struct tsv_writer *w, const struct diff *d)
+{
+	const struct diff_total *t = &d->tot;
+	int k;
+
+	tsv_str(w, "(barriers)");
+	for (k = 0; k < 5; k++)
+		tsv_empty(w);
+	tsv_ms(w, d->run[0].total - d->kept[0]);
+	tsv_ms(w, d->run[1].total - d->kept[1]);
+	for (k = 0; k < 5; k++)
+		tsv_empty(w);
+	if (d->run[0].total > d->kept[0])
+		tsv_f64(w, t->barrier_change_ms / t->barrier_before_ms * 100);
+	else
+		tsv_empty(w);
+	for (k = 0; k < 3; k++)
+		tsv_empty(w);
+	tsv_f64(w, t->barrier_change_ms);
+	tsv_empty(w);
+	return tsv_eor(w);
 }
 
 int
@@ -1503,7 +1616,7 @@ diff_write_summary(struct diff *d, struct tsv_writer *w)
 		tsv_i64(w, (int64_t)x->n[1]);
 		tsv_ms(w, x->sum[0]);
 		tsv_ms(w, x->sum[1]);
-		numbers(w, d, x);
+		numbers(w, d, x, d->group[g].barrier);
 		if (tsv_eor(w) != 0)
 			return -1;
 	}
@@ -1512,8 +1625,8 @@ diff_write_summary(struct diff *d, struct tsv_writer *w)
 		tsv_empty(w);
 	tsv_i64(w, (int64_t)eb);
 	tsv_i64(w, (int64_t)ea);
-	tsv_ms(w, d->run[0].total);
-	tsv_ms(w, d->run[1].total);
+	tsv_ms(w, d->kept[0]);
+	tsv_ms(w, d->kept[1]);
 	for (k = 0; k < 5; k++)
 		tsv_empty(w);
 	if (isnan(t->change_pct))
@@ -1528,7 +1641,9 @@ diff_write_summary(struct diff *d, struct tsv_writer *w)
 		tsv_f64(w, 1);
 	else
 		tsv_empty(w);
-	return tsv_eor(w);
+	if (tsv_eor(w) != 0)
+		return -1;
+	return t->barriers ? barrier_summary(w, d) : 0;
 }
 
 /* ---- the modules, for reports (diff_report.c) ---- */
@@ -1556,6 +1671,7 @@ diff_module(const struct diff *d, size_t i, struct diff_module *m)
 	m->contrib_ns = v->contrib;
 	m->tested = v->tested;
 	m->padj = v->padj;
+	m->barrier = x->barrier;
 }
 
 const struct diff_opts *

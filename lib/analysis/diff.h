@@ -51,6 +51,13 @@
  * command buffer of one run only that no table pairs is counted
  * (diff_total.cb_unknown): what it holds is not known.
  *
+ * Barriers.  A module that is a barrier in either run (analysis/barrier.h:
+ * more than half its time collective wait, its devices waiting for the
+ * slowest) is left out of the total (before_ms, after_ms, change_ms, its
+ * test), of the share min_share is taken of, of the tests and of the
+ * gate, unless opts.barriers: its rows stay in the tables, untested,
+ * without a ShareOfChange, and their sums are diff_total's barrier_*.
+ *
  * Memory: per run 8 bytes per row (a 4-byte sample, 8 for a module whose
  * samples exceed 2^32 ns, and the index of its module execution), the
  * interned names and one entry per module execution;
@@ -92,6 +99,7 @@ struct diff_opts {
 				   |ContributionMs| is below this */
 	double min_share;	/* test only rows making at least this
 				   share of both runs' time together */
+	int barriers;		/* 1: barriers count as any module */
 };
 
 /*
@@ -127,6 +135,9 @@ struct diff_total {
 					   whose contents are not known */
 	int cb_table[2];		/* that run had a cmdbufs table */
 	size_t modules, gated;		/* module rows; rows over the gate */
+	size_t barriers;		/* barrier modules left out */
+	double barrier_before_ms, barrier_after_ms;	/* their sums */
+	double barrier_change_ms;	/* their contributions */
 	struct diff_power items_power, modules_power;
 	int total_power;		/* the Welch test had a variance: a
 					   matched module with two executions
@@ -146,7 +157,8 @@ void diff_free(struct diff *d);
  * its columns: a stackframes frame (FrameId, Frame), an hlo frame
  * (ProgramId, Name, OpName, StackFrameIds), a compile frame (ProgramId,
  * ProgramName) or a module frame (ProgramId, Name, ProgramExecution):
- * the last two name modules.  A ProgramId given two module names is an
+ * the last two name modules; a module frame's Device and ProjDurMs, when
+ * present, are the modules' times of the barrier rule.  A ProgramId given two module names is an
  * error, as is a table of none of these kinds.  The stackframes frame is
  * read before the hlo frame that refers to it (any order: the ids are
  * looked up by diff_finish).  Returns 0, or -1 with an err message
@@ -157,8 +169,9 @@ int diff_load_side(struct diff *d, int run, struct tsv_reader *r);
 /*
  * Read the frame of run RUN from R: columns ProgramId and the duration
  * column; a thunk frame also Name, ProgramExecution, Device,
- * ThunkExecution; a module frame Name (the module name), ProgramExecution
- * and Device.  Both runs must be of one kind.  Returns 0, or -1 with an
+ * ThunkExecution, and for the barrier rule Communication and
+ * ProjDurHiddenMs (optional: without them no module is a barrier); a
+ * module frame Name (the module name), ProgramExecution and Device.  Both runs must be of one kind.  Returns 0, or -1 with an
  * err message naming the input, line and column (a missing column, a bad
  * or negative time, another kind than the other run's).
  */
@@ -209,7 +222,9 @@ int diff_write_items(struct diff *d, struct tsv_writer *w);
  * MedianAfterMs (per module execution), DeltaMs, ChangePercent,
  * ProbSlower, PValue, PAdjusted, ContributionMs, ShareOfChange, by
  * decreasing |ContributionMs|; then the row "(all)" (totals, the overall
- * change and its z test).  Returns 0, or -1 (write error).
+ * change and its z test; barriers left out) and, when barriers were left
+ * out, the row "(barriers)" (their totals and change).  Returns 0, or -1
+ * (write error).
  */
 int diff_write_summary(struct diff *d, struct tsv_writer *w);
 
@@ -237,6 +252,7 @@ struct diff_module {
 	double contrib_ns;	/* ContributionMs of the module table, ns */
 	int tested;		/* 1: tested (at least opts.min_share) */
 	double padj;		/* adjusted p value, when tested */
+	int barrier;		/* 1: a barrier left out of the total */
 };
 
 /* The number of modules of the module table (after diff_finish). */

@@ -122,6 +122,30 @@ pairings(struct diff *d, FILE *fp, size_t max)
 	    "its cmdbufs.tsv does not list them (no thunk metadata dump)");
 }
 
+/* The line of the barriers left out of the total: their names and
+ * time, and the option that keeps them. */
+static void
+barriers(struct diff *d, FILE *fp)
+{
+	const struct diff_total *t = diff_total(d);
+	struct diff_module m;
+	char name[64];
+	size_t i, n = 0, nmod = diff_nmodules(d);
+
+	fprintf(fp, "left out as barrier%s (collective wait, not work): ",
+	    t->barriers > 1 ? "s" : "");
+	for (i = 0; i < nmod; i++) {
+		diff_module(d, i, &m);
+		if (!m.barrier)
+			continue;
+		plabel(name, sizeof name, &m);
+		fprintf(fp, "%s%s", n++ ? ", " : "", name);
+	}
+	fprintf(fp, ", %.3f ms -> %.3f ms, change %.3f ms; -B keeps %s\n",
+	    t->barrier_before_ms, t->barrier_after_ms, t->barrier_change_ms,
+	    t->barriers > 1 ? "them" : "it");
+}
+
 int
 diff_report(struct diff *d, FILE *fp, size_t maxmod)
 {
@@ -145,6 +169,8 @@ diff_report(struct diff *d, FILE *fp, size_t maxmod)
 		fmt_pct(pct, sizeof pct, x[0] && x[1] && mean[0] > 0 ?
 		    (mean[1] - mean[0]) / mean[0] * 100 : NAN);
 		fmt_p(p, sizeof p, &m);
+		if (m.barrier)	/* not tested: left out of the total */
+			snprintf(p, sizeof p, "barrier");
 		fprintf(fp, "%-40s %5zu/%-5zu %11.3f %12.3f %9s %8s %11.3f ms\n",
 		    name, x[0], x[1], x[0] ? mean[0] / 1e6 : 0.0,
 		    x[1] ? mean[1] / 1e6 : 0.0, pct, p, m.contrib_ns / 1e6);
@@ -155,8 +181,10 @@ diff_report(struct diff *d, FILE *fp, size_t maxmod)
 	fmt_pval(p, sizeof p, t->p);
 	fprintf(fp, "total: GPU-busy time (thunk time summed, not step time) "
 	    "%.3f ms -> %.3f ms, change %.3f ms (%s, p %s) "
-	    "at BEFORE's executions\n", t->before_ms, t->after_ms,
-	    t->change_ms, pct, p);
+	    "at BEFORE's executions%s\n", t->before_ms, t->after_ms,
+	    t->change_ms, pct, p, t->barriers ? ", barriers left out" : "");
+	if (t->barriers)
+		barriers(d, fp);
 	/* The options as given, without exponent (tsv_fmt_f64). */
 	share[tsv_fmt_f64(share, o->min_share)] = '\0';
 	alpha[tsv_fmt_f64(alpha, o->alpha)] = '\0';

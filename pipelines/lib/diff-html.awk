@@ -111,6 +111,13 @@ file == 1 {
 		    fpct($c["ChangePercent"]), fp($c["PValue"]))
 		next
 	}
+	# The barriers nsysjax-diff left out of that total (its row
+	# "(barriers)"), after it.
+	if ($c["Module"] == "(barriers)") {
+		bars = sprintf("Left out of the total as barriers (modules whose time is collective wait, not work; -B counts them): %s ms before, %s ms after; change %s ms. Their rows above are not tested.",
+		    fms($c["TotalBeforeMs"]), fms($c["TotalAfterMs"]), fms($c["ContributionMs"]))
+		next
+	}
 	out(row(""))
 	next
 }
@@ -125,6 +132,7 @@ file == 5 { svg = svg $0; next }
 END {
 	out("</table>")
 	if (total != "") print "<p>" total "</p>"
+	if (bars != "") print "<p>" bars "</p>"
 	if (gate != "")
 		printf "<p class=\"verdict\">Gate (slower by more than %s%% and significant): %s</p>\n",
 		    esc(gate), rc == 3 ? "regression" : rc == 4 ? "no power (too few executions for the gate to fail; see the summary)" : "pass"

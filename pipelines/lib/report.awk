@@ -5,7 +5,8 @@
 # head both files); nothing is read as a main input.  In the
 # environment (paths are data: -v would read escape sequences): OUT (the
 # new report's directory), FR (the frames), W (the work directory:
-# plotidx, the module plots, from plots.awk); -v PLOTS (1 when gnuplot
+# plotidx, the module plots, from plots.awk), BARRIERS (1: report.sh -B,
+# barriers kept in the headline and the tables); -v PLOTS (1 when gnuplot
 # drew the plots).
 #
 # report.txt: the headline tables of the TSV files in OUT for people
@@ -28,6 +29,7 @@
 BEGIN {
 	FS = "\t"
 	OUT = ENVIRON["OUT"]; FR = ENVIRON["FR"]; W = ENVIRON["W"]
+	KEEPBAR = ENVIRON["BARRIERS"] == 1
 	TXT = OUT "/report.txt"
 	HTML = OUT "/report.html"
 	header()
@@ -291,19 +293,23 @@ function p_work(    n, r, bar, nb, i, g, cm, ex, dv, hd, co, who) {
 	para_out()
 }
 
-# The utilisation: modules active over the wall time they span, over
-# the steady state.  Barriers (facts' Barrier: a module whose time is
-# collective wait) are left out and named: a barrier's steady
-# executions can spread over the initialisation, its wall being most of
-# the run's, and its time is no work.  The rest as the reference counts
-# it over its top modules (summary/totals.tsv's definitions, here on
+# The headline utilisation, over the steady state: first GPU busy, the
+# union of the thunk intervals of each device (a collective its whole
+# duration, hidden part included; overlapping thunks counted once) over
+# the wall its modules span, both summed over the devices; then the
+# share of time inside XLA programs, the modules active over the same
+# wall (a module can be active with its GPU idle: launch gaps, host
+# stalls).  Barriers (facts' Barrier: a module whose time is collective
+# wait) are left out and named (bar_left, -B keeps them): a barrier's
+# steady executions can spread over the initialisation, its wall being
+# most of the run's, and its time is no work.  The modules counted as
+# the reference counts them (summary/totals.tsv's definitions, here on
 # the modules that are not barriers): the top modules of those (taken
-# while those taken make less than 99% of their total), then per device
-# the sum of their rows' ProjDurMs over the end of its last minus the
-# start of its first, summed over devices.  One line gives the whole
-# figure, barriers included (the Runtime totals), and how to report a
-# barrier alone.
-function p_utilisation(    n, r, v, act, wall, bar, nb, names, re, a, w) {
+# while those taken make less than 99% of their total); per device the
+# end of its last minus the start of its first.  One line gives the
+# share inside XLA programs barriers included (the Runtime totals), and
+# how to report a barrier alone.
+function p_utilisation(    n, r, v, act, wall, bar, nb, names, re, a, w, b, lo, hi, k, m) {
 	if ((n = load(OUT "/summary/totals.tsv")) < 2) return
 	for (r = 2; r <= n; r++) { row(r); v[f("Quantity")] = f("Value") }
 	# In variables: an element never assigned, once passed to a
@@ -314,29 +320,69 @@ function p_utilisation(    n, r, v, act, wall, bar, nb, names, re, a, w) {
 	nb = 0
 	if ((n = load(FACTS)) >= 2)
 		for (r = 2; r <= n; r++) {
-			row(r)
-			if (f("Barrier") == 1) {
-				bar[f("ProgramId")] = 1; nb++
-				names = names (names == "" ? "" : ", ") f("Name") " (" sid(f("ProgramId")) ")"
+			row(r); k = f("ProgramId")
+			if (is_bar(k)) {
+				bar[k] = 1; nb++
+				names = names (names == "" ? "" : ", ") f("Name") " (" sid(k) ")"
 				re = re (re == "" ? "" : "|") f("Name")
 			}
 		}
-	if (nb > 0 && steady_busy(bar, a, w) && w[0] > 0) {
-		pr(sprintf("Utilisation of the steady state, barriers left out: XLA modules active %s ms of %s ms wall (%s).\n", \
-		    grouped(fixed(a[0], 2)), grouped(fixed(w[0], 2)), pct(a[0] / w[0], 2)))
-		pr(sprintf("Left out as barrier%s: %s. With %s: %s ms of %s ms wall (%s), the Runtime totals below; " \
-		    "its own report: -m '%s'.\n", nb > 1 ? "s" : "", names, nb > 1 ? "them" : "it", \
+	if (!steady_busy(bar, a, w, b, lo, hi) || w[0] <= 0) {
+		if (wall > 0)
+			pr(sprintf("Share of time inside XLA programs: modules active %s ms of %s ms wall (%s).\n", grouped(fixed(act, 2)), \
+			    grouped(fixed(wall, 2)), pct(act / wall, 2)))
+		para_out()
+		return
+	}
+	m = b[0] > 0 ? sprintf(" summed over %d devices, from %s (device %s) to %s (device %s)", b[0], pct(lo[1], 2), lo[0], pct(hi[1], 2), hi[0]) : ""
+	pr(sprintf("GPU busy over the steady state%s: thunks running %s ms of %s ms wall (%s; the union of each device's thunk intervals over the span of its modules%s).\n", \
+	    nb > 0 ? ", barriers left out" : "", grouped(fixed(b[1], 2)), grouped(fixed(w[0], 2)), pct(b[1] / w[0], 2), m))
+	pr(sprintf("Share of time inside XLA programs%s: modules active %s ms of %s ms wall (%s).\n", nb > 0 ? ", barriers left out" : "", \
+	    grouped(fixed(a[0], 2)), grouped(fixed(w[0], 2)), pct(a[0] / w[0], 2)))
+	if (nb > 0)
+		pr(sprintf("Left out as barrier%s: %s. With %s: modules active %s ms of %s ms wall (%s), the Runtime totals below; " \
+		    "its own report: -m '%s'; -B keeps barriers in.\n", nb > 1 ? "s" : "", names, nb > 1 ? "them" : "it", \
 		    grouped(fixed(act, 2)), grouped(fixed(wall, 2)), wall > 0 ? pct(act / wall, 2) : "--", re))
-	} else if (wall > 0)
-		pr(sprintf("Utilisation: XLA modules active %s ms of %s ms wall (%s).\n", grouped(fixed(act, 2)), \
-		    grouped(fixed(wall, 2)), pct(act / wall, 2)))
 	para_out()
 }
-# steady_busy(BAR, A, W): A[0] and W[0], the modules active and the wall
-# (ms) of the steady module frame's top modules, those in BAR left out
-# (see p_utilisation); false without such modules.  Two passes over the
-# frame (a total per module, then per device), nothing kept per row.
-function steady_busy(bar, a, w,    file, line, c, x, t, ids, nid, i, tot, seen, top, lo, hi, busy, d, s, e, k) {
+# is_bar(K): ProgramId K is a barrier the report leaves out: facts'
+# Barrier, unless -B (report.sh's BARRIERS=1) keeps them.
+function is_bar(k) {
+	facts()
+	return (k in fbar) && !KEEPBAR
+}
+# bar_list(): the barriers left out, "Name (ProgramId)" in the facts'
+# order, comma-separated ("" for none); BARMS their module time (ms).
+function bar_list(    line, x, n, i, c, k) {
+	if (BARLISTED) return BARLIST
+	BARLISTED = 1; BARMS = 0
+	if (FACTS == "" || (getline line < FACTS) <= 0) return ""
+	n = split(line, x, "\t"); for (i = 1; i <= n; i++) c[x[i]] = i
+	while ((getline line < FACTS) > 0) {
+		split(line, x, "\t"); k = x[c["ProgramId"]]
+		if (!is_bar(k)) continue
+		BARLIST = BARLIST (BARLIST == "" ? "" : ", ") x[c["Name"]] " (" sid(k) ")"
+		BARMS += x[c["ProjDurMs"]]
+	}
+	close(FACTS)
+	return BARLIST
+}
+# bar_line(WHAT): the line under a table that left barriers out: what it
+# left out (WHAT), and the option that keeps them.
+function bar_line(what) {
+	pr(sprintf("Left out as barrier%s: %s; -B keeps %s.\n", index(bar_list(), "), ") ? "s" : "", what, index(bar_list(), "), ") ? "them" : "it"))
+	para_out()
+}
+# steady_busy(BAR, A, W, B, LO, HI): A[0] and W[0], the modules active
+# and the wall (ms) of the steady module frame's top modules, those in
+# BAR left out (see p_utilisation); B[1] the union of their thunks'
+# intervals per device ($W/intervals.tsv, sorted by device and start),
+# summed, B[0] the number of devices; LO and HI the least and most busy
+# device ([0] its number, [1] its busy share of its wall, the first in
+# device order on a tie).  False without such modules.  Two passes over
+# the module frame (a total per module, then per device), one over the
+# intervals, nothing kept per row.
+function steady_busy(bar, a, w, b, lo_, hi_,    file, line, c, x, t, ids, nid, i, tot, seen, top, lo, hi, busy, d, s, e, k, cd, cs, ce, u, nd, sh) {
 	file = W "/steady/module.tsv"
 	if ((getline line < file) <= 0) return 0
 	split(line, x, "\t"); for (i in x) c[x[i]] = i
@@ -365,6 +411,35 @@ function steady_busy(bar, a, w,    file, line, c, x, t, ids, nid, i, tot, seen, 
 	close(file)
 	a[0] = 0; w[0] = 0
 	for (d in busy) { a[0] += busy[d]; w[0] += hi[d] - lo[d] }
+	# The union per device: intervals in order of start, a run of
+	# overlapping ones merged, each run's length added.
+	file = W "/intervals.tsv"
+	cd = ""
+	while ((getline line < file) > 0) {
+		split(line, x, "\t")
+		if (!(x[2] in top)) continue
+		s = x[3] + 0; e = x[4] + 0
+		if (x[1] != cd || s > ce) {
+			if (cd != "") u[cd] += ce - cs
+			cd = x[1]; cs = s; ce = e
+		} else if (e > ce) ce = e
+	}
+	close(file)
+	if (cd != "") u[cd] += ce - cs
+	b[0] = 0; b[1] = 0; nd = 0
+	for (d in busy) {
+		b[1] += u[d]; nd++
+		ids[nd] = d
+	}
+	# The devices in numeric order: the least and most busy, the first
+	# on a tie.
+	for (i = 2; i <= nd; i++) for (k = i; k > 1 && ids[k - 1] + 0 > ids[k] + 0; k--) { d = ids[k]; ids[k] = ids[k - 1]; ids[k - 1] = d }
+	for (i = 1; i <= nd; i++) {
+		d = ids[i]; sh = hi[d] > lo[d] ? u[d] / (hi[d] - lo[d]) : 0
+		if (i == 1 || sh < lo_[1]) { lo_[0] = d; lo_[1] = sh }
+		if (i == 1 || sh > hi_[1]) { hi_[0] = d; hi_[1] = sh }
+	}
+	b[0] = nd > 1 ? nd : 0
 	return 1
 }
 # before(X, Y), for sort.awk's msort: the larger total first (TOTS),
@@ -478,8 +553,11 @@ function p_modules(    n, r, over, cnt, top, k) {
 	para_out()
 }
 
-function s_opcodes(    n, r, rr) {
-	if ((n = load(OUT "/flamegraphs/opcodes.tsv")) < 2) return
+function s_opcodes(    n, r, rr, nb) {
+	# Without barriers (report.sh's opcodes.no-barriers.tsv), when it
+	# left any out.
+	nb = bar_list() != "" && exists(OUT "/flamegraphs/opcodes.no-barriers.tsv")
+	if ((n = load(OUT "/flamegraphs/opcodes" (nb ? ".no-barriers" : "") ".tsv")) < 2) return
 	title("GPU time by HLO operation")
 	for (r = 2; r <= n; r++) {
 		row(r)
@@ -487,19 +565,25 @@ function s_opcodes(    n, r, rr) {
 		rr = R - 1; cell(rr, 0, f("Opcode") != "" ? f("Opcode") : "(no HLO instruction: command buffers, thunks outside the dumps)"); cell(rr, 1, grouped(fixed(f("ProjDurMs"), 3))); cell(rr, 2, pct(f("Fraction"), 2))
 	}
 	table_both()
+	if (nb) bar_line(sprintf("%s, %s ms of module time, not in the shares above", bar_list(), grouped(fixed(BARMS, 3))))
 }
 
-function s_thunks(    n, r, rr) {
+# The thunks of barriers left out (is_bar), counted in the line under
+# the table.
+function s_thunks(    n, r, rr, left, lms) {
 	if ((n = load(OUT "/summary/thunks.tsv")) < 2) return
 	title("The thunks with the most GPU time")
+	rr = 0
 	for (r = 2; r <= n; r++) {
 		row(r)
 		if (R == 2) { cell(0, 0, "Thunk"); align(0, "l"); cell(0, 1, "Module (ProgramId)"); align(1, "l")
 			cell(0, 2, "Executions"); cell(0, 3, "Time [ms]") }
-		if (R <= 16) { rr = R - 1; cell(rr, 0, f("Name")); cell(rr, 1, sid(f("ProgramId")))
+		if (is_bar(f("ProgramId"))) { left++; lms += f("ProjDurMs"); continue }
+		if (rr < 15) { rr++; cell(rr, 0, f("Name")); cell(rr, 1, sid(f("ProgramId")))
 			cell(rr, 2, f("Executions")); cell(rr, 3, grouped(fixed(f("ProjDurMs"), 3))) }
 	}
 	table_both()
+	if (left) bar_line(sprintf("the %d thunk(s) of %s, %s ms", left, bar_list(), grouped(fixed(lms, 3))))
 }
 
 # Command buffers' share; where only whole-graph times exist
@@ -567,8 +651,14 @@ function s_bandwidth(    n, r, k, s, kc, nk, kn, sr, sizes, ns, v, i, j, t, c) {
 	table_both()
 }
 
-function s_hidden(    n, r, rr) {
-	if ((n = load(OUT "/communication/hidden.tsv")) < 2) return
+# Without barriers (report.sh's hidden.no-barriers.tsv) when it left
+# any out: then a row of their own after "(all)", the whole table's
+# "(all)" less this one's.
+function s_hidden(    n, r, rr, nb, all, br, bh, bt) {
+	nb = bar_list() != "" && exists(OUT "/communication/hidden.no-barriers.tsv")
+	if (nb && (n = load(OUT "/communication/hidden.tsv")) >= 2)
+		for (r = 2; r <= n; r++) { row(r); if (f("Collective") == "(all)") { all = 1; br = f("Rows"); bh = f("HiddenMs"); bt = f("TotalMs") } }
+	if ((n = load(OUT "/communication/hidden" (nb ? ".no-barriers" : "") ".tsv")) < 2) return
 	title("Communication hidden behind compute")
 	for (r = 2; r <= n; r++) {
 		row(r)
@@ -576,8 +666,14 @@ function s_hidden(    n, r, rr) {
 			cell(0, 3, "Total [ms]"); cell(0, 4, "Hidden") }
 		rr = R - 1; cell(rr, 0, f("Collective")); cell(rr, 1, f("Rows")); cell(rr, 2, grouped(fixed(f("HiddenMs"), 3)))
 		cell(rr, 3, grouped(fixed(f("TotalMs"), 3))); cell(rr, 4, pct(f("HiddenToTotal"), 2))
+		if (f("Collective") == "(all)") { br -= f("Rows"); bh -= f("HiddenMs"); bt -= f("TotalMs") }
+	}
+	if (nb && all) {
+		rr = n; cell(rr, 0, "(barrier" (index(bar_list(), "), ") ? "s " : " ") bar_list() ", left out)"); cell(rr, 1, br)
+		cell(rr, 2, grouped(fixed(bh, 3))); cell(rr, 3, grouped(fixed(bt, 3))); cell(rr, 4, bt > 0 ? pct(bh / bt, 2) : "--")
 	}
 	table_both()
+	if (nb) bar_line(sprintf("%s, %s ms of communication, not in \"(all)\"", bar_list(), grouped(fixed(bt, 3))))
 }
 
 function s_corrections(    n, r, rr) {
@@ -593,21 +689,24 @@ function s_corrections(    n, r, rr) {
 	table_both()
 }
 
-function s_stragglers(    n, r, rr, k, one) {
+function s_stragglers(    n, r, rr, k, one, left) {
 	if ((n = load(OUT "/variability/stragglers.tsv")) < 2) return
 	title("Devices that run behind or ahead, per module (largest outlier scores)")
+	rr = 0
 	for (r = 2; r <= n; r++) {
 		row(r)
 		if (R == 2) { cell(0, 0, "Module"); align(0, "l"); cell(0, 1, "Device"); cell(0, 2, "Start bias [ms]")
 			cell(0, 3, "Duration bias [ms]"); cell(0, 4, "Outlier score [ms]") }
 		if (R == 2) facts()
+		if (is_bar(f("ProgramId"))) { left++; continue }
 		# A module on one device has no other device to be behind.
-		if (R <= 11) { rr = R - 1; k = f("ProgramId"); one = (k in fdev) && fdev[k] == 1
+		if (rr < 10) { rr++; k = f("ProgramId"); one = (k in fdev) && fdev[k] == 1
 			cell(rr, 0, f("Name") " (" sid(k) ")"); cell(rr, 1, f("Device"))
 			cell(rr, 2, one ? "--" : grouped(fixed(f("StartBiasMs"), 3)))
 			cell(rr, 3, one ? "--" : grouped(fixed(f("DurBiasMs"), 3))); cell(rr, 4, one ? "--" : grouped(fixed(f("OutlierScoreMs"), 3))) }
 	}
 	table_both()
+	if (left) bar_line(sprintf("the %d row(s) (module, device) of %s", left, bar_list()))
 }
 
 # The total (every phase's own time, summed over the processes: each
@@ -939,7 +1038,7 @@ function reading() {
 	printf "<section id=\"reading\">\n<h2>How to read the report</h2>\n" > HTML
 	printf "<p><b>Step time.</b> The aligned span of one module execution over its devices: from the first device's start to the last device's end, on the corrected clocks. The module table's Mean is per device and execution; the critical path's StepMs and the roofline's steps are step times; the comparison's sums of thunk time are GPU-busy time, not step time.</p>\n" > HTML
 	printf "<p><b>One step, several ProgramIds.</b> Processes that compiled the step apart (another autotuning of a kernel gives another fingerprint, so another ProgramId) still run one SPMD step. ProgramIds with the same module name, the same collectives in the same order and disjoint devices are joined: the headline, the critical path, the waits, the stragglers and the timeline's flows see one step over all the devices, and a note names the ProgramIds joined. The module table keeps a row per ProgramId, as nsys-jax does. To do: autotune once and share the results (the capture check says how), so that the processes run the same kernels.</p>\n" > HTML
-	printf "<p><b>Barrier.</b> A module whose time is almost all collective wait (a <code>jit__psum</code> that synchronises the processes, say): its devices wait for the slowest to arrive, they do no work. Its steady executions may spread over the initialisation, so counted as work it would make the run look idle. The headline utilisation, the what-if scenarios, the step drawn and the inline flame graphs leave barriers out and say so; the Runtime totals and the whole-run folded files keep them. To do: nothing when it is a one-off synchronisation (start, checkpoint); inside the training loop, find the late device (Alignment and stragglers) and why it is late. <code>-m NAME</code> reports the barrier alone.</p>\n" > HTML
+	printf "<p><b>Barrier.</b> A module whose time is almost all collective wait (a <code>jit__psum</code> that synchronises the processes, say): its devices wait for the slowest to arrive, they do no work. Its steady executions may spread over the initialisation, so counted as work it would make the run look idle. The headline utilisation, the tables (GPU time by HLO operation, top thunks, hidden communication, where they get a row of their own, stragglers), the what-if scenarios, the step drawn and the inline flame graphs leave barriers out and say so, as does the comparison (pipelines/diff.sh) in its total and gate; the Runtime totals, the section TSV files and the whole-run folded files keep them; <code>-B</code> keeps them everywhere the report leaves them out. To do: nothing when it is a one-off synchronisation (start, checkpoint); inside the training loop, find the late device (Alignment and stragglers) and why it is late. <code>-m NAME</code> reports the barrier alone.</p>\n" > HTML
 	printf "<p><b>Host-bound.</b> An execution whose critical path is more than half gaps: no thunk of the path runs, the GPU waits for the host (kernel launches, Python, the input pipeline, a synchronisation such as a device-to-host copy). GPU what-ifs are optimistic there: faster kernels do not shorten gaps. To do: look at the host side of the step (the timeline shows the gaps between thunks); command buffers (<code>--xla_gpu_enable_command_buffer</code>) cut launch overhead; larger steps amortise it.</p>\n" > HTML
 	printf "<p><b>Wait share above 100%%.</b> A module's wait is, per execution, the sum over its collectives of the longest minus the shortest duration over the devices; the share divides it by the mean duration. Above 100%% the devices wait longer than an execution lasts on average: uneven arrivals at a barrier, not slow communication. To do: treat the module as a barrier (above); the skews and stragglers say which device arrives late.</p>\n" > HTML
 	printf "<p><b>Step MFU and GPU-busy MFU.</b> Both are the model FLOPs (matmuls) of an execution over the dense peak of the GPU and a time: the step time for step MFU, the time the GPU ran the module's thunks for GPU-busy MFU. A step MFU well below its GPU-busy MFU means idle time inside the step (host-bound, waits); a low GPU-busy MFU means the kernels themselves are slow (the roofline's bound says memory or compute).</p>\n" > HTML

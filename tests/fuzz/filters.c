@@ -450,7 +450,7 @@ static void
 diff(void)
 {
 	struct diff_opts o = { DIFF_KEY_THUNK, "ProjDurMs", SIGTEST_HOLM, 0.05,
-	    10, 0, 0 };
+	    10, 0, 0, 0 };
 	struct tsv_writer *w;
 	struct diff *d;
 	size_t i;

@@ -13,7 +13,7 @@
 #define P(s) s, strlen(s)
 
 static const struct diff_opts defaults = { DIFF_KEY_THUNK, "ProjDurMs",
-    SIGTEST_HOLM, 0.05, -1, 0, 0 };
+    SIGTEST_HOLM, 0.05, -1, 0, 0, 0 };
 
 /* TEXT as a TSV reader of a memory stream (the stream in *FP). */
 static struct tsv_reader *
@@ -253,6 +253,110 @@ errors(void)
 	diff_free(d);
 }
 
+
+/* The thunk and module frames of a run: a barrier module B (one
+ * all-reduce "ar" per execution, SLOW ms on device 0, 1 ms on device 1)
+ * and a working module W (compute "f" 5 ms and an all-gather "ag" 1 ms on
+ * each device), 2 executions, on the devices DEVS ("01", "0", "1"). */
+static void
+run_frames(char *thunks, char *modules, size_t cap, int slow,
+    const char *devs)
+{
+	size_t n = 0, m = 0;
+	const char *dv;
+	int e;
+
+	n += (size_t)snprintf(thunks + n, cap - n, "ProgramId\tProgramExecution"
+	    "\tName\tThunkExecution\tDevice\tProjDurMs\tCommunication"
+	    "\tProjDurHiddenMs\n");
+	m += (size_t)snprintf(modules + m, cap - m, "ProgramId\tProgramExecution"
+	    "\tDevice\tName\tProjDurMs\n");
+	for (e = 0; e < 2; e++)
+		for (dv = devs; *dv; dv++) {
+			int d = *dv - '0', ar = d == 0 ? slow : 1;
+
+			n += (size_t)snprintf(thunks + n, cap - n,
+			    "B\t%d\tar\t0\t%d\t%d\t1\t0\n"
+			    "W\t%d\tf\t0\t%d\t5\t0\t0\n"
+			    "W\t%d\tag\t0\t%d\t1\t1\t0\n", e, d, ar, e, d, e, d);
+			m += (size_t)snprintf(modules + m, cap - m,
+			    "B\t%d\t%d\tsync\t%d\nW\t%d\t%d\twork\t6\n", e, d, ar,
+			    e, d);
+		}
+}
+
+/* A comparison of two runs built by run_frames. */
+static struct diff *
+two_runs(const struct diff_opts *o, int slow0, const char *dev0, int slow1,
+    const char *dev1)
+{
+	static char t[2][4096], m[2][4096];
+	struct diff *d = diff_new(o);
+
+	run_frames(t[0], m[0], sizeof t[0], slow0, dev0);
+	run_frames(t[1], m[1], sizeof t[1], slow1, dev1);
+	CHECK(side(d, 0, m[0]) == 0 && side(d, 1, m[1]) == 0);
+	CHECK(frame(d, 0, t[0]) == 0 && frame(d, 1, t[1]) == 0);
+	CHECK(diff_finish(d) == 0);
+	return d;
+}
+
+/* Barriers (barrier.h): by hand, B waits per instance (SLOW + 1) - 2 x 1
+ * = SLOW - 1 ms over SLOW + 1 ms of module time: a barrier above 0.5. */
+static void
+barriers(void)
+{
+	struct diff_opts o = defaults;
+	const struct diff_total *t;
+	struct diff *d;
+
+	/* Both devices in each run; B's device 0 9 ms, then 19 ms: W is
+	 * 2 x 2 x 6 = 24 ms in each run, B 2 x 10 = 20 then 2 x 20 = 40. */
+	d = two_runs(&o, 9, "01", 19, "01");
+	t = diff_total(d);
+	CHECK(t->barriers == 1);
+	CHECK_NEAR(t->before_ms, 24, 1e-9);
+	CHECK_NEAR(t->after_ms, 24, 1e-9);
+	CHECK_NEAR(t->change_ms, 0, 1e-9);
+	CHECK_NEAR(t->barrier_before_ms, 20, 1e-9);
+	CHECK_NEAR(t->barrier_after_ms, 40, 1e-9);
+	CHECK_NEAR(t->barrier_change_ms, 20, 1e-9);
+	diff_free(d);
+	/* -B: B counted, 44 -> 64 ms. */
+	o.barriers = 1;
+	d = two_runs(&o, 9, "01", 19, "01");
+	t = diff_total(d);
+	CHECK(t->barriers == 0);
+	CHECK_NEAR(t->before_ms, 44, 1e-9);
+	CHECK_NEAR(t->after_ms, 64, 1e-9);
+	CHECK_NEAR(t->change_ms, 20, 1e-9);
+	diff_free(d);
+	o.barriers = 0;
+	/* Either side of the rule: 2 ms on device 0 waits 1 of 3 ms (1/3):
+	 * no barrier; 4 ms waits 3 of 5 (0.6): a barrier. */
+	d = two_runs(&o, 2, "01", 2, "01");
+	CHECK(diff_total(d)->barriers == 0);
+	diff_free(d);
+	d = two_runs(&o, 4, "01", 4, "01");
+	CHECK(diff_total(d)->barriers == 1);
+	diff_free(d);
+	/* Processes of one run: device 1 before, device 0 after.  Alone,
+	 * neither has a peer to wait for; pooled, device 0 waits 8 ms of
+	 * each 9 ms execution: B is a barrier, the total W's 12 -> 12 ms. */
+	d = two_runs(&o, 9, "1", 9, "0");
+	t = diff_total(d);
+	CHECK(t->barriers == 1);
+	CHECK_NEAR(t->before_ms, 12, 1e-9);
+	CHECK_NEAR(t->after_ms, 12, 1e-9);
+	CHECK_NEAR(t->barrier_before_ms, 2, 1e-9);
+	CHECK_NEAR(t->barrier_after_ms, 18, 1e-9);
+	diff_free(d);
+	/* Two runs on the same device are two runs: no pooling, no peer. */
+	d = two_runs(&o, 1, "0", 9, "0");
+	CHECK(diff_total(d)->barriers == 0);
+	diff_free(d);
+}
+
 int
 main(void)
 {
@@ -260,5 +364,6 @@ main(void)
 	op_name();
 	gate();
 	errors();
+	barriers();
 	return unit_done("diff");
 }
