@@ -601,6 +601,42 @@ if [ -x "$MKEXAMPLE" ]; then
 		$BIN/nsysjax-critpath -b -c "$T/exn$v.corr" -m "$T/exn$v.f/module.tsv" "$T/exn$v.f/thunk.tsv" 2> /dev/null |
 		    col - ProgramId ProgramExecution StepMs ComputeMs CommunicationMs PeerWaitMs GapMs > "$T/exn.cp.$v"
 	done
+	# The roofline (pipelines/roofline.sh, an A100 by its target
+	# config): the step MFU with the buffer is the plain run's.
+	for v in p g; do
+		printf 'gpu_device_info {\n  core_count: 108\n  clock_rate_ghz: 1.41\n  memory_bandwidth: 1555200000000\n  cuda_compute_capability {\n    major: 8\n    minor: 0\n  }\n}\ndevice_description_str: "NVIDIA A100-SXM4-40GB"\n' > "$T/exn$v.f/device.gpu_target_config.pbtxt"
+		NSYSJAX_BIN=$BIN sh pipelines/roofline.sh -o "$T/exn$v.rl" "$T/exn$v.f" > /dev/null 2>&1 || notok "roofline.sh exn$v"
+		col "$T/exn$v.rl/steps.tsv" ProgramId ProgramExecution MatmulFlops MFU > "$T/exn.mfu.$v" 2> /dev/null
+	done
+	[ "$(wc -l < "$T/exn.mfu.p")" -gt 1 ] && cmp -s "$T/exn.mfu.p" "$T/exn.mfu.g" && ok || notok "example: step MFU with the buffer is not the plain run's: $(diff "$T/exn.mfu.p" "$T/exn.mfu.g" | head -4)"
+	# The same buffer traced whole: its operations' rows folded into
+	# the buffer's (their time its time).  cmdbufs.tsv gives its FLOPs:
+	# the plain run's step MFU within 2%; without it the summary names
+	# the buffer as one (no opcode: no HLO instruction is one).
+	cp -R "$T/exng.f" "$T/exnw.f"
+	awk -F'\t' 'BEGIN { OFS = "\t" } NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	    { k = $c["ProgramId"] SUBSEP $c["ProgramExecution"] SUBSEP $c["Device"] }
+	    $c["CommandBuffer"] == "command_buffer_9" && $c["Name"] != "command_buffer_9" { t[k] += $c["ProjDurMs"]; next }
+	    { row[++n] = $0; key[n] = k; buf[n] = $c["Name"] == "command_buffer_9" }
+	    END { for (i = 1; i <= n; i++) { $0 = row[i]; if (buf[i]) $c["ProjDurMs"] = sprintf("%.6f", $c["ProjDurMs"] + t[key[i]]); print } }' \
+	    "$T/exng.f/thunk.tsv" > "$T/exnw.f/thunk.tsv"
+	# The example has no thunk metadata: the buffer's operations, as
+	# the export planted them, are the inner rows of one execution.
+	awk -F'\t' 'BEGIN { OFS = "\t"; print "ProgramId", "CommandBuffer", "Operation", "Kind" }
+	    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["CommandBuffer"] == "command_buffer_9" && $c["Name"] != "command_buffer_9" {
+		k = $c["ProgramExecution"] SUBSEP $c["Device"]; if (one == "") one = k
+		if (k == one) print $c["ProgramId"], "command_buffer_9", $c["Name"], "kKernel" }' \
+	    "$T/exng.f/thunk.tsv" > "$T/exnw.f/cmdbufs.tsv"
+	NSYSJAX_BIN=$BIN sh pipelines/roofline.sh -o "$T/exnw.rl" "$T/exnw.f" > /dev/null 2>&1 || notok "roofline.sh exnw"
+	col "$T/exnw.rl/steps.tsv" ProgramId ProgramExecution MFU > "$T/exn.mfu.w" 2> /dev/null
+	col "$T/exnp.rl/steps.tsv" ProgramId ProgramExecution MFU | awk -F'\t' 'NR == FNR { w[$1, $2] = $3; next }
+	    FNR > 1 { n++; d = $3 - w[$1, $2]; if (d < 0) d = -d; if (!(($1, $2) in w) || d > 0.02 * $3) bad++ }
+	    END { exit bad || n == 0 }' "$T/exn.mfu.w" - && ok || notok "example, buffer traced whole: step MFU not the plain run's: $(cat "$T/exn.mfu.w")"
+	rm "$T/exnw.f/cmdbufs.tsv"
+	NSYSJAX_BIN=$BIN sh pipelines/roofline.sh -o "$T/exnw2.rl" "$T/exnw.f" > /dev/null 2>&1 || notok "roofline.sh exnw2"
+	grep -q 'without a cost rule: command_buffer_9 (command buffer, ' "$T/exnw2.rl/summary.txt" && ok ||
+	    notok "example, no cmdbufs.tsv: the summary: $(sed -n 3p "$T/exnw2.rl/summary.txt")"
 	is "example: critical path, module executions (across devices)" "$(($(wc -l < "$T/exn.cp.g") - 1))" 7
 	check "example: critical path of every execution = the plain run's" cmp "$T/exn.cp.p" "$T/exn.cp.g"
 	# Its first execution ran plain: with --skip 0 it is left out.
