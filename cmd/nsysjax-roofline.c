@@ -20,12 +20,15 @@
 #include "profile/device.h"
 
 static const char usage_line[] =
-    "usage: nsysjax-roofline [-h] -H hlo [-M modules] [-t tables] [-o dir]\n"
-    "           [-d input | -g gpu] [--peak-{tflops,gbps,link-gbps} N] [file ...]";
+    "usage: nsysjax-roofline [-h] -H hlo [-M modules [--meta meta]] [-C cmdbufs]\n"
+    "           [-t tables] [-o dir] [-d input | -g gpu] [--peak-{tflops,gbps,link-gbps} N] [file ...]";
 
 static const struct opt_tool tool = { usage_line,
     "  -H, --hlo=FILE         the hlo frame of nsysjax-extract (costs)\n"
     "  -M, --modules=FILE     the steady module frame (the steps table)\n"
+    "  -C, --cmdbufs=FILE     the cmdbufs side table of nsysjax-extract: the\n"
+    "                         operations of each command buffer, whose FLOPs\n"
+    "                         count in the MFU of its module and steps\n"
     "  -t, --table=LIST       ops (default), modules, steps, separated by\n"
     "                         commas\n"
     "  -o, --output=DIR       write each table to DIR/roofline-TABLE.tsv\n"
@@ -35,6 +38,9 @@ static const struct opt_tool tool = { usage_line,
     "                         gpu_target_config.pbtxt), an nsys SQLite\n"
     "                         export (TARGET_INFO_GPU) or a *.pbtxt[.xz]\n"
     "  -g, --gpu=NAME         the GPU by name (\"H100 SXM\", \"A100-SXM4-80GB\")\n"
+    "      --meta=FILE        the meta frame of nsysjax-extract: each\n"
+    "                         process's GPU (the profiles in order, one per\n"
+    "                         process; needs -M)\n"
     "      --peak-tflops=T    the compute peak, TFLOP/s (every dtype)\n"
     "      --peak-gbps=G      the memory bandwidth, GB/s\n"
     "      --peak-link-gbps=L a link's bandwidth, GB/s per direction (the\n"
@@ -44,10 +50,10 @@ static const struct opt_tool tool = { usage_line,
     "  -h, --help             this text\n"
     "  -V, --version          the version\n" };
 
-enum { O_TFLOPS = 256, O_GBPS, O_SAVE, O_LINK };
+enum { O_TFLOPS = 256, O_GBPS, O_SAVE, O_LINK, O_META };
 
 struct opts {
-	const char *hlo, *modules, *dir, *device, *gpu, *save;
+	const char *hlo, *modules, *dir, *device, *gpu, *save, *cmdbufs, *meta;
 	double tflops, gbps, link;
 	unsigned tables;
 };
@@ -56,9 +62,11 @@ static void
 parse(int argc, char *argv[], struct opts *o)
 {
 	static const struct option longopts[] = {
+		{ "cmdbufs", required_argument, NULL, 'C' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "gpu", required_argument, NULL, 'g' },
 		{ "hlo", required_argument, NULL, 'H' },
+		{ "meta", required_argument, NULL, O_META },
 		{ "modules", required_argument, NULL, 'M' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "peak-gbps", required_argument, NULL, O_GBPS },
@@ -72,7 +80,7 @@ parse(int argc, char *argv[], struct opts *o)
 	int c;
 
 	archive_quiet_tz();	/* before any thread */
-	while ((c = opt_next(argc, argv, ":H:M:d:g:ho:t:V", longopts,
+	while ((c = opt_next(argc, argv, ":C:H:M:d:g:ho:t:V", longopts,
 	    &tool)) != -1) {
 		switch (c) {
 		case 'H':
@@ -80,6 +88,12 @@ parse(int argc, char *argv[], struct opts *o)
 			break;
 		case 'M':
 			o->modules = optarg;
+			break;
+		case 'C':
+			o->cmdbufs = optarg;
+			break;
+		case O_META:
+			o->meta = optarg;
 			break;
 		case 'd':
 			o->device = optarg;
@@ -115,6 +129,8 @@ parse(int argc, char *argv[], struct opts *o)
 		opt_usage(&tool, "the costs need the hlo frame: -H file");
 	if (o->device && o->gpu)
 		opt_usage(&tool, "--device and --gpu are exclusive");
+	if (o->meta && o->modules == NULL)
+		opt_usage(&tool, "--meta needs the module frame: -M file");
 	if (o->save && o->device == NULL)
 		opt_usage(&tool, "--save-device needs --device");
 	if (o->tables == 0)
@@ -169,6 +185,26 @@ load_modules(struct tsv_reader *r, void *arg)
 	return roofline_load_modules(arg, r);
 }
 
+static int
+load_cmdbufs(struct tsv_reader *r, void *arg)
+{
+	return roofline_load_cmdbufs(arg, r);
+}
+
+/* The meta frame's GPUs, the overrides of the options on top. */
+struct meta_arg {
+	struct roofline *r;
+	struct roofline_peaks ov;
+};
+
+static int
+load_meta(struct tsv_reader *r, void *arg)
+{
+	struct meta_arg *m = arg;
+
+	return roofline_load_meta(m->r, r, &m->ov);
+}
+
 static const char *
 table_name(int t)
 {
@@ -197,8 +233,26 @@ main(int argc, char *argv[])
 	r = roofline_new(&p);
 	if (filter_load(o.hlo, load_hlo, r) != 0)
 		err_die_last();
+	if (o.cmdbufs && filter_load(o.cmdbufs, load_cmdbufs, r) != 0)
+		err_die_last();
 	if (o.modules && filter_load(o.modules, load_modules, r) != 0)
 		err_die_last();
+	if (o.meta) {
+		struct meta_arg m;
+		int c;
+
+		memset(&m, 0, sizeof(m));
+		m.r = r;
+		for (c = 0; c < ROOFLINE_NCLASS; c++)
+			m.ov.flops[c] = o.tflops * 1e12;
+		m.ov.bw = o.gbps * 1e9;
+		m.ov.link = o.link * 1e9;
+		if (filter_load(o.meta, load_meta, &m) != 0)
+			err_die_last();
+		if (roofline_map_profiles(r, note, sizeof(note)) != 0)
+			err_warn("%s: %s: every process scored against the "
+			    "peaks of --device or --gpu", o.meta, note);
+	}
 	if ((in = filter_open(argv + optind, (size_t)(argc - optind))) == NULL)
 		err_die_last();
 	if (roofline_read(r, in) != 0)

@@ -35,6 +35,9 @@ steady thunk module
 [ -n "$dev" ] || [ "$F" = "$1" ] || dev=$1
 [ -n "$dev" ] || [ ! -f "$F/device.gpu_target_config.pbtxt" ] || dev=$F/device.gpu_target_config.pbtxt
 set -- -H "$F/hlo.tsv" -M "$SD/module.tsv" -t ops,modules,steps -o "$W"
+# Each process's GPU (the meta frame), the command buffers' operations.
+[ ! -f "$F/meta.tsv" ] || set -- "$@" --meta "$F/meta.tsv"
+[ ! -f "$F/cmdbufs.tsv" ] || set -- "$@" -C "$F/cmdbufs.tsv"
 [ -z "$dev" ] || set -- "$@" -d "$dev"
 [ -z "$dev" ] || [ -z "$save" ] || set -- "$@" --save-device "$save"
 nsysjax-roofline "$@" "$SD/thunk.tsv"
@@ -74,15 +77,20 @@ file == 3 && $c["ProgramId"] == top && $c["MFU"] != "" {
 # Collectives are no roofline points (Bound communication): their time
 # is summed apart; the uncosted thunks of the top module, longest first.
 file == 4 && $c["Bound"] == "communication" { if ($c["ProgramId"] == top) { ncomm++; tcomm += $c["TimeMs"] }; next }
-file == 4 && $c["ProgramId"] == top && $c["Flops"] == "" && nunc < 3 {
-	nunc++; uncl = uncl (nunc > 1 ? ", " : "") sprintf("%s (%s, %.3f ms)", $c["Name"], $c["Opcode"], $c["TimeMs"]) }
+# A command buffer whose operations count their FLOPs (cmdbufs.tsv) is not
+# uncosted; one without an hlo row is named as a command buffer.
+file == 4 && $c["ProgramId"] == top && $c["Flops"] == "" && $c["Note"] !~ /^command buffer: the FLOPs/ && nunc < 3 {
+	nunc++; kind = $c["Opcode"] != "" ? $c["Opcode"] : $c["Note"] ~ /^command buffer/ || $c["Name"] ~ /^command_buffer/ ? "command buffer" : "no HLO instruction"
+	uncl = uncl (nunc > 1 ? ", " : "") sprintf("%s (%s, %.3f ms)", $c["Name"], kind, $c["TimeMs"]) }
+# Operations above their dense peak: left out of the step MFU, named.
+file == 4 && $c["ProgramId"] == top && $c["Note"] ~ /left out of the MFU/ { nout++; if (nout <= 3) outl = outl (nout > 1 ? ", " : "") $c["Name"] }
 file == 4 && nops < N {
 	nops++; name[nops] = $c["Name"]; op[nops] = $c["Opcode"]; t[nops] = $c["TimeMs"]
 	tf[nops] = $c["TFLOPs"]; pk[nops] = $c["PeakTFLOPs"]; cu[nops] = $c["ComputeUtil"]
 	gb[nops] = $c["GBps"]; mu[nops] = $c["MemoryUtil"]; b[nops] = $c["Bound"]; mfu[nops] = $c["MFU"]
 	# A row above a peak says why (the Note column), as a footnote.
 	if ($c["Note"] != "" && $c["Flops"] != "") { if (!($c["Note"] in fn)) { nfn++; fn[$c["Note"]] = nfn; fnt[nfn] = $c["Note"] }; b[nops] = b[nops] " [" fn[$c["Note"]] "]" } }
-file == 4 && $c["Intensity"] > 0 && $c["TFLOPs"] > 0 && npts < 50 { npts++; print $c["Intensity"] "\t" $c["TFLOPs"] "\t" ($c["MatmulFlops"] > 0) > POINTS }
+file == 4 && $c["TFLOPs"] != "" && $c["Flops"] != "" && npts < 50 { npts++; print ($c["Intensity"] + 0) "\t" $c["TFLOPs"] "\t" ($c["MatmulFlops"] > 0) > POINTS }
 file == 4 && $c["PeakTFLOPs"] != "" { pr = $c["PeakTFLOPs"] + 0; if ($c["MatmulFlops"] > 0 && pr > mm) mm = pr; if ($c["MatmulFlops"] == 0) vroof = pr }
 file == 4 && $c["MemoryUtil"] > 0 && bw == "" { bw = $c["GBps"] / $c["MemoryUtil"] }
 function num(v, d) { return v == "" ? "-" : sprintf("%." d "f", v) }
@@ -94,6 +102,7 @@ END {
 	# What the MFU leaves out: the time of thunks without a cost rule.
 	if (busy > 0 && unc > 0) line = line sprintf(". Costed thunks hold %.1f%% of its GPU-busy time; %.1f%% is in thunks without a cost rule: %s", \
 	    100 * (busy - unc) / busy, 100 * unc / busy, uncl)
+	if (nout) line = line sprintf(". Left out of the MFU, above the dense compute peak (FLOPs counted for work the kernel does not do): %s%s", outl, nout > 3 ? sprintf(" and %d more", nout - 3) : "")
 	if (ncomm) line = line sprintf(". Collectives (%d operations, %.3f ms) are not roofline points: their bus bandwidth is in ops.tsv (BusGBps)", ncomm, tcomm)
 	printf "<section id=\"roofline\">\n<h2>Roofline</h2>\n<p>%s.</p>\n", esc(line) > HTML
 	printf "<table>\n<tr><th>Operation</th><th>Opcode</th><th class=\"n\">Time [ms]</th><th class=\"n\">TFLOP/s</th><th class=\"n\">Peak [TFLOP/s]</th><th class=\"n\">Fraction of peak</th><th class=\"n\">MFU</th><th class=\"n\">GB/s</th><th class=\"n\">Fraction of bandwidth</th><th>Bound</th></tr>\n" > HTML
@@ -117,18 +126,28 @@ END {
 
 if command -v gnuplot > /dev/null && lines2 "$W/points.tsv"; then
 	read -r P V B < "$W/roofs"
-	# The x axis from the points drawn (rates of 1 GFLOP/s and more, the
-	# y range), a factor of 2 either side: autoscaled, the points left
-	# out below the range still stretched it (to 1e-8 for a smallest
-	# point at 0.03).
-	XR=$(awk -F'\t' 'NR > 1 && $2 + 0 >= 0.001 && $1 + 0 > 0 { if (lo == "" || $1 + 0 < lo) lo = $1 + 0; if ($1 + 0 > hi) hi = $1 + 0 }
-	    END { if (lo != "") printf "%.9f %.9f", lo / 2, hi * 2 }' "$W/points.tsv")
-	XLO=${XR% *} XHI=${XR#* }
+	# The x axis from the points inside the range (rates of 1 GFLOP/s
+	# and more, the y range; intensity above 0), a factor of 2 either
+	# side.  Points outside it (a rate below 1 GFLOP/s, no FLOPs) are
+	# drawn at its edge, marked (column 4), and counted in the title.
+	PTS=$W/pts.tsv awk -F'\t' 'NR == 1 { next } { x[NR] = $1 + 0; y[NR] = $2 + 0; m[NR] = $3; n = NR }
+	    $1 + 0 > 0 && $2 + 0 >= 0.001 { if (lo == "" || $1 + 0 < lo) lo = $1 + 0; if ($1 + 0 > hi) hi = $1 + 0 }
+	    $1 + 0 > 0 { if (plo == "" || $1 + 0 < plo) plo = $1 + 0; if ($1 + 0 > phi) phi = $1 + 0 }
+	    END { if (lo == "") { lo = plo; hi = phi }; if (lo == "") { lo = 0.01; hi = 100 }
+		lo /= 2; hi *= 2
+		print "Intensity\tTFLOPs\tMatmul\tClipped" > ENVIRON["PTS"]
+		for (i = 2; i <= n; i++) { c = 0; xi = x[i]; yi = y[i]
+			if (xi < lo) { xi = lo; c = 1 } else if (xi > hi) { xi = hi; c = 1 }
+			if (yi < 0.001) { yi = 0.001; c = 1 }
+			nc += c; printf "%.9f\t%.9f\t%s\t%d\n", xi, yi, m[i], c > ENVIRON["PTS"] }
+		printf "%.9f %.9f %d\n", lo, hi, nc }' "$W/points.tsv" > "$W/xr"
+	read -r XLO XHI NCLIP < "$W/xr"
 	# The output path reaches gnuplot as an argument, never spliced into
 	# its program text (a path may hold quotes).
-	gnuplot -c /dev/stdin "$W/points.tsv" "$P" "$V" "$B" "$OUT/roofline.svg" "${XLO:-}" "${XHI:-}" 2> "$W/gp.err" <<'GP' ||
+	gnuplot -c /dev/stdin "$W/pts.tsv" "$P" "$V" "$B" "$OUT/roofline.svg" "${XLO:-}" "${XHI:-}" "${NCLIP:-0}" 2> "$W/gp.err" <<'GP' ||
 set encoding utf8; set terminal svg size 900,540 dynamic noenhanced background rgb 'white'; set output ARG5
-set title "Roofline of the steady state: the 50 longest operations (rates below 1 GFLOP/s not shown)"
+N = int(ARG8)
+if (N > 0) { set title sprintf("Roofline of the steady state: the 50 longest operations (%d outside the range, below 1 GFLOP/s or without FLOPs, drawn at its edge as triangles)", N) } else { set title "Roofline of the steady state: the 50 longest operations" }
 set xlabel "Arithmetic intensity [FLOP/B]"; set ylabel "Achieved [TFLOP/s]"
 set logscale xy; set grid; set key outside below; set yrange [0.001:*]; set format y "%g"; set format x "%g"
 # The report's palette (pipelines/lib/plots.awk, palette()); the key
@@ -137,8 +156,9 @@ set linetype 1 lc rgb '#0072b2'; set linetype 2 lc rgb '#e69f00'; set linetype 3
 P = real(ARG2); V = real(ARG3); B = real(ARG4)
 roof(x, p) = (B > 0 && p > 0) ? (x * B / 1000 < p ? x * B / 1000 : p) : NaN
 set samples 400; set xrange [*:*]; if (ARG6 ne "" && ARG7 ne "") set xrange [real(ARG6):real(ARG7)]
-plot ARG1 using 1:($3 == 1 ? $2 : NaN) skip 1 with points pointtype 7 pointsize 0.8 title "matmul operations", \
-     ARG1 using 1:($3 == 0 ? $2 : NaN) skip 1 with points pointtype 6 pointsize 0.8 title "other operations", \
+plot ARG1 using 1:($3 == 1 && $4 == 0 ? $2 : NaN) skip 1 with points pointtype 7 pointsize 0.8 title "matmul operations", \
+     ARG1 using 1:($3 == 0 && $4 == 0 ? $2 : NaN) skip 1 with points pointtype 6 pointsize 0.8 title "other operations", \
+     ARG1 using 1:($4 == 1 ? $2 : NaN) skip 1 with points pointtype 11 pointsize 1.2 lc rgb '#d55e00' title "outside the range, at its edge", \
      roof(x, P) with lines linewidth 2 title sprintf("matmul roof (%g TFLOP/s, %g GB/s)", P, B), \
      roof(x, V) with lines dashtype 2 title sprintf("FP32 roof (%g TFLOP/s)", V)
 GP

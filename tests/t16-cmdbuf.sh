@@ -360,8 +360,9 @@ $X -j 0 -o "$T/j0" "$T/node/node.sqlite" "$T/conc/conc.sqlite" 2>/dev/null &&
 
 # ---- repeats and idle time inside a buffer, against the same run
 # traced without command buffers ----
-# Module jit_r (program 8): the buffer command_buffer_2 holds copy_fusion
-# (a loop body XLA runs 8 times), gemm.1 (a cuBLAS call: two kernels) and
+# Module jit_r (program 8): the buffer command_buffer_2 holds a loop
+# (while.3, kWhile) whose body copy_fusion XLA runs 8 times, gemm.1 (a
+# cuBLAS call: two kernels) and
 # add.2; fusion.9 runs after it with a range of its own.  Execution E
 # (0, 1, 2): CPU from B = E * 100 us, GPU from G = 10 ms + E * 10 ms (ns):
 #   copy_fusion i = 0..7   [G + 3000i, +2400]   (600 idle after each)
@@ -378,7 +379,7 @@ $X -j 0 -o "$T/j0" "$T/node/node.sqlite" "$T/conc/conc.sqlite" 2>/dev/null &&
 RHEAD='thread 0x1000064000064 XlaLauncher:#global=0,local=0,process=0,slice=0#
 domain 1 0x1000064000064 1 0 TSL
 hlo 8 jit_r copy_fusion:fusion gemm.1:custom-call add.2:fusion fusion.9:fusion
-thunkmeta 8 jit_r command_buffer_2:kCommandBuffer -:kSequential copy_fusion:kKernel gemm.1:kGemm add.2:kKernel fusion.9:kKernel'
+thunkmeta 8 jit_r command_buffer_2:kCommandBuffer -:kSequential while.3:kWhile copy_fusion:kKernel gemm.1:kGemm add.2:kKernel fusion.9:kKernel'
 GT=0x1000064000064 GP=0x1000064000000
 # rep_exec E FORM: plain (no buffer), warm (plain thunks in the buffer's
 # range) or graph.
@@ -462,6 +463,68 @@ check "repg: thunk time per execution as planted" cmp "$T/sums.want" "$T/sums.re
 grep -q "rep.sqlite: command buffers: 0 of 22 graph operations (0.0% of their GPU time) match no HLO operation" "$T/rep.err" &&
     ok || notok "rep: the note: $(cat "$T/rep.err")"
 
+# ---- one metadata entry, one execution ----
+# Module jit_g (program 9), no loop in its buffer command_buffer_3:
+# gemm.1 (kGemm) launches a GEMM and a workspace kernel (matched by
+# order) and fusion.2 (kKernel) two kernels named after it (fusion_2,
+# fusion_2_1: by name), interleaved: per execution (G = 10 ms + E x 10
+# ms, ns) cublas_gemm [G, +4000], fusion_2 [G+4000, +1000],
+# splitKreduce_kernel [G+5000, +500], fusion_2_1 [G+6000, +1000].
+# Without command buffers each thunk is one range: one execution each
+# of gemm.1 (4500 ns of kernels) and fusion.2 (2000 ns).
+GHEAD='thread 0x1000064000064 XlaLauncher:#global=0,local=0,process=0,slice=0#
+domain 1 0x1000064000064 1 0 TSL
+hlo 9 jit_g gemm.1:custom-call fusion.2:fusion
+thunkmeta 9 jit_g command_buffer_3:kCommandBuffer -:kSequential gemm.1:kGemm fusion.2:kKernel'
+g_exec() {
+	b=$(($1 * 100000)) g=$((10000000 + $1 * 10000000)) id=$((100 * $1 + 10))
+	echo "nvtx $id 59 $GT $((b + 1000)) $((b + 90000)) - 1 XlaModule:#hlo_module=jit_g,program_id=9#"
+	if [ "$2" = graph ]; then
+		c=$((id + 1))
+		echo "nvtx $c 59 $GT $((b + 1300)) $((b + 1500)) - 1 Thunk:#hlo_op=command_buffer_3#
+call $GT $((b + 1400)) $((b + 1410)) $c 0
+kernel $g $((g + 4000)) $c $GP 0 7 41 cublas_gemm
+kernel $((g + 4000)) $((g + 5000)) $c $GP 0 7 42 fusion_2
+kernel $((g + 5000)) $((g + 5500)) $c $GP 0 7 43 splitKreduce_kernel
+kernel $((g + 6000)) $((g + 7000)) $c $GP 0 7 44 fusion_2_1"
+	else
+		echo "nvtx $((id + 1)) 59 $GT $((b + 1300)) $((b + 1320)) - 1 Thunk:#hlo_op=gemm.1#
+call $GT $((b + 1310)) $((b + 1312)) $((id + 1)) 0
+kernel $g $((g + 4000)) $((id + 1)) $GP 0 7 - cublas_gemm
+kernel $((g + 5000)) $((g + 5500)) $((id + 1)) $GP 0 7 - splitKreduce_kernel
+nvtx $((id + 2)) 59 $GT $((b + 1330)) $((b + 1350)) - 1 Thunk:#hlo_op=fusion.2#
+call $GT $((b + 1340)) $((b + 1342)) $((id + 2)) 0
+kernel $((g + 4000)) $((g + 5000)) $((id + 2)) $GP 0 7 - fusion_2
+kernel $((g + 6000)) $((g + 7000)) $((id + 2)) $GP 0 7 - fusion_2_1"
+	fi
+}
+{ echo "$GHEAD"; g_exec 0 graph; g_exec 1 graph; g_exec 2 graph; } | mk once
+{ echo "$GHEAD"; g_exec 0 plain; g_exec 1 plain; g_exec 2 plain; } | mk onceplain
+# Executions per (module execution, operation): one of each, as planted.
+for v in once onceplain; do
+	mkdir -p "$T/$v.f"
+	$X -o "$T/$v.f" "$T/$v/$v.sqlite" 2> /dev/null || notok "extract $v"
+	col "$T/$v.f/thunk.tsv" ProgramExecution Name | awk -F'\t' 'NR > 1 && $2 !~ /^command_buffer/ { n[$1 " " $2]++ }
+	    END { for (k in n) print k, n[k] }' | sort > "$T/$v.n"
+done
+printf '0 fusion.2 1\n0 gemm.1 1\n1 fusion.2 1\n1 gemm.1 1\n2 fusion.2 1\n2 gemm.1 1\n' > "$T/once.want"
+check "once: one execution per metadata entry (a two-kernel thunk)" cmp "$T/once.want" "$T/once.n"
+check "onceplain: one execution per thunk" cmp "$T/once.want" "$T/onceplain.n"
+# Their time: each execution's thunks 4500 + 2000 ns, the buffer 0.
+sums once > "$T/once.sums"
+printf '0 6500\n1 6500\n2 6500\n' | check "once: thunk time per execution as planted" cmp - "$T/once.sums"
+# The step MFU (nsysjax-roofline, a hand-made hlo frame: gemm.1 1e9
+# matmul FLOPs, fusion.2 5e8, bf16; A100 312 TFLOP/s) is the plain
+# run's: (1e9 + 5e8) / 312e12 / the module's wall time.
+for v in once onceplain; do
+	P=$(col "$T/$v.f/thunk.tsv" ProgramId | sed -n 2p)
+	printf 'ProgramId\tName\tOpcode\tFlops\tTranscendentals\tBytesAccessed\tMatmulFlops\tDtype\n%s\tgemm.1\tcustom-call\t1000000000\t0\t1000\t1000000000\tbf16\n%s\tfusion.2\tfusion\t500000000\t0\t1000\t500000000\tbf16\n' "$P" "$P" > "$T/$v.hlo"
+	$BIN/nsysjax-roofline -H "$T/$v.hlo" -M "$T/$v.f/module.tsv" -g A100 -t steps "$T/$v.f/thunk.tsv" 2> /dev/null |
+	    col - ProgramExecution MatmulFlops MFU > "$T/$v.mfu"
+done
+check "once: step MFU = the plain run's" cmp "$T/onceplain.mfu" "$T/once.mfu"
+[ "$(col "$T/once.mfu" MatmulFlops | sed -n 2p)" = 1500000000 ] && ok || notok "once: step MatmulFlops: $(cat "$T/once.mfu")"
+
 # ---- warm-up: the steady state does not mix the two forms ----
 # Nothing compiled in the profile, no communication, --skip 0: every
 # execution of rep is steady by count.  Execution 0 ran the buffer as
@@ -538,6 +601,42 @@ if [ -x "$MKEXAMPLE" ]; then
 		$BIN/nsysjax-critpath -b -c "$T/exn$v.corr" -m "$T/exn$v.f/module.tsv" "$T/exn$v.f/thunk.tsv" 2> /dev/null |
 		    col - ProgramId ProgramExecution StepMs ComputeMs CommunicationMs PeerWaitMs GapMs > "$T/exn.cp.$v"
 	done
+	# The roofline (pipelines/roofline.sh, an A100 by its target
+	# config): the step MFU with the buffer is the plain run's.
+	for v in p g; do
+		printf 'gpu_device_info {\n  core_count: 108\n  clock_rate_ghz: 1.41\n  memory_bandwidth: 1555200000000\n  cuda_compute_capability {\n    major: 8\n    minor: 0\n  }\n}\ndevice_description_str: "NVIDIA A100-SXM4-40GB"\n' > "$T/exn$v.f/device.gpu_target_config.pbtxt"
+		NSYSJAX_BIN=$BIN sh pipelines/roofline.sh -o "$T/exn$v.rl" "$T/exn$v.f" > /dev/null 2>&1 || notok "roofline.sh exn$v"
+		col "$T/exn$v.rl/steps.tsv" ProgramId ProgramExecution MatmulFlops MFU > "$T/exn.mfu.$v" 2> /dev/null
+	done
+	[ "$(wc -l < "$T/exn.mfu.p")" -gt 1 ] && cmp -s "$T/exn.mfu.p" "$T/exn.mfu.g" && ok || notok "example: step MFU with the buffer is not the plain run's: $(diff "$T/exn.mfu.p" "$T/exn.mfu.g" | head -4)"
+	# The same buffer traced whole: its operations' rows folded into
+	# the buffer's (their time its time).  cmdbufs.tsv gives its FLOPs:
+	# the plain run's step MFU within 2%; without it the summary names
+	# the buffer as one (no opcode: no HLO instruction is one).
+	cp -R "$T/exng.f" "$T/exnw.f"
+	awk -F'\t' 'BEGIN { OFS = "\t" } NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	    { k = $c["ProgramId"] SUBSEP $c["ProgramExecution"] SUBSEP $c["Device"] }
+	    $c["CommandBuffer"] == "command_buffer_9" && $c["Name"] != "command_buffer_9" { t[k] += $c["ProjDurMs"]; next }
+	    { row[++n] = $0; key[n] = k; buf[n] = $c["Name"] == "command_buffer_9" }
+	    END { for (i = 1; i <= n; i++) { $0 = row[i]; if (buf[i]) $c["ProjDurMs"] = sprintf("%.6f", $c["ProjDurMs"] + t[key[i]]); print } }' \
+	    "$T/exng.f/thunk.tsv" > "$T/exnw.f/thunk.tsv"
+	# The example has no thunk metadata: the buffer's operations, as
+	# the export planted them, are the inner rows of one execution.
+	awk -F'\t' 'BEGIN { OFS = "\t"; print "ProgramId", "CommandBuffer", "Operation", "Kind" }
+	    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["CommandBuffer"] == "command_buffer_9" && $c["Name"] != "command_buffer_9" {
+		k = $c["ProgramExecution"] SUBSEP $c["Device"]; if (one == "") one = k
+		if (k == one) print $c["ProgramId"], "command_buffer_9", $c["Name"], "kKernel" }' \
+	    "$T/exng.f/thunk.tsv" > "$T/exnw.f/cmdbufs.tsv"
+	NSYSJAX_BIN=$BIN sh pipelines/roofline.sh -o "$T/exnw.rl" "$T/exnw.f" > /dev/null 2>&1 || notok "roofline.sh exnw"
+	col "$T/exnw.rl/steps.tsv" ProgramId ProgramExecution MFU > "$T/exn.mfu.w" 2> /dev/null
+	col "$T/exnp.rl/steps.tsv" ProgramId ProgramExecution MFU | awk -F'\t' 'NR == FNR { w[$1, $2] = $3; next }
+	    FNR > 1 { n++; d = $3 - w[$1, $2]; if (d < 0) d = -d; if (!(($1, $2) in w) || d > 0.02 * $3) bad++ }
+	    END { exit bad || n == 0 }' "$T/exn.mfu.w" - && ok || notok "example, buffer traced whole: step MFU not the plain run's: $(cat "$T/exn.mfu.w")"
+	rm "$T/exnw.f/cmdbufs.tsv"
+	NSYSJAX_BIN=$BIN sh pipelines/roofline.sh -o "$T/exnw2.rl" "$T/exnw.f" > /dev/null 2>&1 || notok "roofline.sh exnw2"
+	grep -q 'without a cost rule: command_buffer_9 (command buffer, ' "$T/exnw2.rl/summary.txt" && ok ||
+	    notok "example, no cmdbufs.tsv: the summary: $(sed -n 3p "$T/exnw2.rl/summary.txt")"
 	is "example: critical path, module executions (across devices)" "$(($(wc -l < "$T/exn.cp.g") - 1))" 7
 	check "example: critical path of every execution = the plain run's" cmp "$T/exn.cp.p" "$T/exn.cp.g"
 	# Its first execution ran plain: with --skip 0 it is left out.

@@ -37,19 +37,30 @@
  * B200 2.25e15).  Order matters: the first row whose every word is in
  * the device name wins.
  */
+#define MB (1024.0 * 1024.0)
+/* L2 per GPU (the last column, bytes): NVIDIA's A100 whitepaper (40 MB),
+ * H100 whitepaper (50 MB for the SXM5 and PCIe products; H200 the same
+ * chip), B200 and GB200 126 MB over the two dies (chipsandcheese.com,
+ * "Nvidia's B200: Keeping the CUDA Juggernaut Rolling"). */
 static const struct gpu {
 	const char *words[3];
-	double bf16, fp8, tf32, fp32, bw;
+	double bf16, fp8, tf32, fp32, bw, l2;
 } gpus[] = {
-	{ { "GB200" }, 2500 * T, 5000 * T, 1250 * T, 80 * T, 8.0 * T },
-	{ { "B200" }, 2250 * T, 4500 * T, 1100 * T, 80 * T, 8.0 * T },
-	{ { "H200" }, 989.4 * T, 1978.9 * T, 494.7 * T, 66.9 * T, 4.8 * T },
-	{ { "H100", "PCIe" }, 756 * T, 1513 * T, 378 * T, 51 * T, 2.0 * T },
-	{ { "H100" }, 989.4 * T, 1978.9 * T, 494.7 * T, 66.9 * T, 3.35 * T },
+	{ { "GB200" }, 2500 * T, 5000 * T, 1250 * T, 80 * T, 8.0 * T,
+	    126 * MB },
+	{ { "B200" }, 2250 * T, 4500 * T, 1100 * T, 80 * T, 8.0 * T,
+	    126 * MB },
+	{ { "H200" }, 989.4 * T, 1978.9 * T, 494.7 * T, 66.9 * T, 4.8 * T,
+	    50 * MB },
+	{ { "H100", "PCIe" }, 756 * T, 1513 * T, 378 * T, 51 * T, 2.0 * T,
+	    50 * MB },
+	{ { "H100" }, 989.4 * T, 1978.9 * T, 494.7 * T, 66.9 * T, 3.35 * T,
+	    50 * MB },
 	{ { "A100", "80GB", "PCIe" }, 312 * T, 0, 156 * T, 19.5 * T,
-	    1.935 * T },
-	{ { "A100", "80GB" }, 312 * T, 0, 156 * T, 19.5 * T, 2.039 * T },
-	{ { "A100" }, 312 * T, 0, 156 * T, 19.5 * T, 1.555 * T },
+	    1.935 * T, 40 * MB },
+	{ { "A100", "80GB" }, 312 * T, 0, 156 * T, 19.5 * T, 2.039 * T,
+	    40 * MB },
+	{ { "A100" }, 312 * T, 0, 156 * T, 19.5 * T, 1.555 * T, 40 * MB },
 };
 
 /*
@@ -93,6 +104,7 @@ roofline_peaks_of(const char *name, int64_t sms, double clock_hz,
 			out->flops[ROOFLINE_TF32] = gpus[k].tf32;
 			out->flops[ROOFLINE_FP32] = gpus[k].fp32;
 			out->bw = bw > 0 ? bw : gpus[k].bw;
+			out->l2 = gpus[k].l2;
 			out->source = "datasheet";
 			return 1;
 		}
@@ -153,12 +165,53 @@ struct cost {
 	int64_t msg, ndev;	/* MessageSize (B), CollectiveSize */
 };
 
+/* The distinct GPUs whose matmul FLOPs sums keep apart. */
+#define NGRP	4
+
 /* Sums over thunk rows. */
 struct sums {
 	uint64_t rows;
 	int64_t ns, costed_ns, hidden_ns;
 	double flops, bytes;		/* executions x per-execution */
 	double mm[ROOFLINE_NCLASS];	/* matmul FLOPs by class */
+	/* Matmul FLOPs by GPU (of the distinct peaks, roofline.grp) and
+	 * class, divided by the peaks only when written (one GPU: the sum
+	 * of mm[c] / peak[c]); rows of a GPU beyond NGRP add mm / peak to
+	 * mmsec at once. */
+	double mmg[NGRP][ROOFLINE_NCLASS];
+	double mmsec;		/* s */
+	int mmany;		/* some row's GPU had a matmul peak */
+};
+
+/* A thunk row with matmul FLOPs: what leaving its operation out of the
+ * MFU takes from its step and module. */
+struct mmrow {
+	size_t step, prog, op;
+	int cls, grp;		/* grp -1: in mmsec */
+	double mm, mmsec;
+};
+
+/* What a command buffer holds (cmdbufs side table): its operations'
+ * costs summed. */
+struct cbcost {
+	double flops, bytes, mm[ROOFLINE_NCLASS];
+	size_t nops, nknown;
+};
+
+/* A command buffer's row: its operations' FLOPs go to its step and
+ * module unless its operations are rows of their own (a node-level
+ * trace: KEY has inner rows). */
+struct cbrow {
+	size_t step, prog, op, cb, key;
+	const struct roofline_peaks *pk;
+	int grp;
+	int64_t ns;
+};
+
+/* A process's GPU: an index into the profiles' peaks. */
+struct procpk {
+	int64_t process;
+	size_t prof;
 };
 
 struct step {
@@ -188,6 +241,28 @@ struct roofline {
 	struct step *step;
 	size_t capstep;
 	struct strtab strings;		/* opcodes and dtypes */
+	const struct roofline_peaks **op_pk;	/* its first row's GPU */
+	unsigned char *op_out;		/* left out of the MFU (above peak) */
+	unsigned char *op_cb;		/* 1 its buffer's FLOPs counted, 2 not */
+	struct mmrow *mmrows;
+	size_t nmmrows, capmmrows;
+	struct strtab cbs;		/* "ProgramId\tCommandBuffer" */
+	struct cbcost *cb;
+	size_t capcb;
+	struct strtab cbkeys;		/* "ProgramId\tExecution\tBuffer" */
+	unsigned char *cbinner;		/* the key had inner rows */
+	size_t capcbinner;
+	struct cbrow *cbrows;
+	size_t ncbrows, capcbrows;
+	struct roofline_peaks *prof;	/* each profile's GPU, in order */
+	size_t nprof;
+	int64_t *procs;			/* the module frame's processes */
+	size_t nprocs, capprocs;
+	struct procpk *pmap;		/* process -> profile */
+	size_t npmap;
+	const struct roofline_peaks *grp[NGRP];	/* distinct GPUs seen */
+	int ngrp;
+	int finished;
 };
 
 struct roofline *
@@ -214,6 +289,18 @@ roofline_free(struct roofline *r)
 	strtab_free(&r->progs);
 	strtab_free(&r->steps);
 	strtab_free(&r->strings);
+	strtab_free(&r->cbs);
+	strtab_free(&r->cbkeys);
+	free(r->op_pk);
+	free(r->op_out);
+	free(r->op_cb);
+	free(r->mmrows);
+	free(r->cb);
+	free(r->cbinner);
+	free(r->cbrows);
+	free(r->prof);
+	free(r->procs);
+	free(r->pmap);
 	free(r->cost);
 	free(r->op);
 	free(r->op_hlo);
@@ -235,6 +322,21 @@ key2(struct strtab *t, const char *a, const char *b, int *added)
 	k[na] = '\t';
 	memcpy(k + na + 1, b, nb + 1);
 	id = strtab_intern(t, k, na + nb + 1, added);
+	free(k);
+	return id;
+}
+
+/* The id of "A\tB" in T, or STRTAB_NONE. */
+static size_t
+find2(const struct strtab *t, const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b), id;
+	char *k = mem_alloc(na + nb + 2);
+
+	memcpy(k, a, na);
+	k[na] = '\t';
+	memcpy(k + na + 1, b, nb + 1);
+	id = strtab_find(t, k, na + nb + 1);
 	free(k);
 	return id;
 }
@@ -323,6 +425,80 @@ roofline_load_hlo(struct roofline *r, struct tsv_reader *in)
 	return rc;
 }
 
+static int
+by_i64(const void *a, const void *b, const void *ctx)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	(void)ctx;
+	return x < y ? -1 : x > y;
+}
+
+/* PROC among the module frame's processes (few: a linear search). */
+static void
+add_process(struct roofline *r, int64_t proc)
+{
+	size_t i;
+
+	for (i = 0; i < r->nprocs; i++)
+		if (r->procs[i] == proc)
+			return;
+	mem_grow(&r->procs, &r->capprocs, r->nprocs + 1, sizeof(*r->procs));
+	r->procs[r->nprocs++] = proc;
+}
+
+/* Kinds that hold other thunks (cmdbuf.h): their operations are rows of
+ * the side table of their own, so a container's cost would count them
+ * twice. */
+static int
+is_container(const char *kind)
+{
+	static const char *const k[] = { "kSequential", "kWhile",
+	    "kConditional", "kCommandBuffer", "kDynamicSlice", NULL };
+	size_t i;
+
+	for (i = 0; k[i]; i++)
+		if (strcmp(kind, k[i]) == 0)
+			return 1;
+	return 0;
+}
+
+int
+roofline_load_cmdbufs(struct roofline *r, struct tsv_reader *in)
+{
+	static const char *const names[] = { "ProgramId", "CommandBuffer",
+	    "Operation", "Kind" };
+	const struct cost *k;
+	struct cbcost *b;
+	long c[4];
+	size_t id, h;
+	int added, rc, cl;
+
+	if (tsv_columns(in, names, 4, 0x8, c) != 0)
+		return -1;
+	while ((rc = tsv_next(in)) > 0) {
+		if (c[3] >= 0 && is_container(tsv_field(in, (size_t)c[3])))
+			continue;
+		id = key2(&r->cbs, tsv_field(in, (size_t)c[0]),
+		    tsv_field(in, (size_t)c[1]), &added);
+		mem_grow(&r->cb, &r->capcb, id + 1, sizeof(*r->cb));
+		b = &r->cb[id];
+		if (added)
+			memset(b, 0, sizeof(*b));
+		b->nops++;
+		h = find2(&r->hlo, tsv_field(in, (size_t)c[0]),
+		    tsv_field(in, (size_t)c[2]));
+		if (h == STRTAB_NONE || !(k = &r->cost[h])->known)
+			continue;	/* no hlo row, or no cost */
+		b->nknown++;
+		b->flops += (double)k->flops;
+		b->bytes += (double)k->bytes;
+		if ((cl = k->cls) >= 0)
+			b->mm[cl] += (double)k->mm;
+	}
+	return rc;
+}
+
 int
 roofline_load_modules(struct roofline *r, struct tsv_reader *in)
 {
@@ -364,8 +540,128 @@ roofline_load_modules(struct roofline *r, struct tsv_reader *in)
 		if (proc != s->process)
 			s->processes = 2;
 		s->devices++;
+		if (c[4] >= 0)
+			add_process(r, proc);
 	}
 	return rc;
+}
+
+void
+roofline_add_profile(struct roofline *r, const struct roofline_peaks *p)
+{
+	r->prof = mem_realloc(r->prof, r->nprof + 1, sizeof(*r->prof));
+	r->prof[r->nprof++] = *p;
+}
+
+int
+roofline_map_profiles(struct roofline *r, char *buf, size_t n)
+{
+	size_t i;
+
+	r->npmap = 0;
+	if (r->nprof == 0)
+		return 0;
+	if (r->nprof != r->nprocs) {
+		for (i = 1; i < r->nprof; i++)
+			if (strcmp(r->prof[i].gpu, r->prof[0].gpu) != 0)
+				break;
+		if (i == r->nprof) {	/* one GPU: every process's */
+			r->p = r->prof[0];
+			return 0;
+		}
+		snprintf(buf, n, "%zu profiles of several GPUs for %zu "
+		    "processes: which ran on which is not known", r->nprof,
+		    r->nprocs);
+		return 1;
+	}
+	sort_stable(r->procs, r->nprocs, sizeof(*r->procs), by_i64, NULL);
+	r->pmap = mem_realloc(r->pmap, r->nprocs + 1, sizeof(*r->pmap));
+	for (i = 0; i < r->nprocs; i++) {
+		r->pmap[i].process = r->procs[i];
+		r->pmap[i].prof = i;
+	}
+	r->npmap = r->nprocs;
+	return 0;
+}
+
+/* Profile NAME's GPU from the meta frame's keys GPU ("" none), SMS and
+ * CC ("8.0"), added to R: its own peaks, overridden by OV's nonzero
+ * values; R's defaults when its GPU has none or is the defaults' own
+ * (which may hold the board's measured bandwidth). */
+static void
+meta_profile(struct roofline *r, const char *gpu, const char *sms,
+    const char *cc, const struct roofline_peaks *ov)
+{
+	struct roofline_peaks p;
+	int major = -1, minor = -1, c;
+	long long n = 0;
+
+	if (gpu[0] == '\0' || strcmp(gpu, r->p.gpu) == 0) {
+		roofline_add_profile(r, &r->p);
+		return;
+	}
+	if (sscanf(cc, "%d.%d", &major, &minor) != 2)
+		major = minor = -1;
+	if (sscanf(sms, "%lld", &n) != 1 || n < 0)
+		n = 0;
+	if (!roofline_peaks_of(gpu, (int64_t)n, 0, major, minor, 0, &p)) {
+		roofline_add_profile(r, &r->p);
+		return;
+	}
+	for (c = 0; c < ROOFLINE_NCLASS; c++)
+		if (ov->flops[c] > 0)
+			p.flops[c] = ov->flops[c];
+	if (ov->bw > 0)
+		p.bw = ov->bw;
+	p.link = ov->link > 0 ? ov->link : r->p.link;
+	roofline_add_profile(r, &p);
+}
+
+int
+roofline_load_meta(struct roofline *r, struct tsv_reader *in,
+    const struct roofline_peaks *ov)
+{
+	static const char *const names[] = { "ProfileName", "Key", "Value" };
+	char prof[256] = "", gpu[128] = "", sms[32] = "", cc[32] = "";
+	const char *key, *val;
+	long c[3];
+	int rc, any = 0;
+
+	if (tsv_columns(in, names, 3, 0, c) != 0)
+		return -1;
+	while ((rc = tsv_next(in)) > 0) {
+		if (strcmp(tsv_field(in, (size_t)c[0]), prof) != 0) {
+			if (any)
+				meta_profile(r, gpu, sms, cc, ov);
+			any = 1;
+			snprintf(prof, sizeof(prof), "%s",
+			    tsv_field(in, (size_t)c[0]));
+			gpu[0] = sms[0] = cc[0] = '\0';
+		}
+		key = tsv_field(in, (size_t)c[1]);
+		val = tsv_field(in, (size_t)c[2]);
+		if (strcmp(key, "GpuName") == 0)
+			snprintf(gpu, sizeof(gpu), "%s", val);
+		else if (strcmp(key, "SmCount") == 0)
+			snprintf(sms, sizeof(sms), "%s", val);
+		else if (strcmp(key, "ComputeCapability") == 0)
+			snprintf(cc, sizeof(cc), "%s", val);
+	}
+	if (rc == 0 && any)
+		meta_profile(r, gpu, sms, cc, ov);
+	return rc;
+}
+
+/* The GPU of a row of process PROC: its profile's, else the default. */
+static const struct roofline_peaks *
+row_peaks(const struct roofline *r, int64_t proc)
+{
+	size_t i;
+
+	for (i = 0; i < r->npmap; i++)
+		if (r->pmap[i].process == proc)
+			return &r->prof[r->pmap[i].prof];
+	return &r->p;
 }
 
 /* A step of a module with collectives (which hold its devices together)
@@ -407,20 +703,136 @@ roofline_unaligned(const struct roofline *r, char *buf, size_t n)
 /* Add a thunk of NS exposed and HIDDEN hidden time (each within
  * TSV_MAX_NS) and cost K to S: 0, or -1 when a sum would pass
  * TSV_MAX_NS (so none overflows: a sum below 2^60 plus 2^60). */
+/* The index of PK's FLOP/s among R's GPUs (added when new), or -1 when
+ * NGRP are taken. */
 static int
-add_row(struct sums *s, const struct cost *k, int64_t ns, int64_t hidden)
+grp_of(struct roofline *r, const struct roofline_peaks *pk)
 {
+	int g;
+
+	for (g = 0; g < r->ngrp; g++)
+		if (r->grp[g] == pk || memcmp(r->grp[g]->flops, pk->flops,
+		    sizeof(pk->flops)) == 0)
+			return g;
+	if (r->ngrp == NGRP)
+		return -1;
+	r->grp[r->ngrp] = pk;
+	return r->ngrp++;
+}
+
+/* Matmul FLOPs MM of class C on GPU group G (PK) into S, SIGN 1 or -1. */
+static void
+add_mm(struct sums *s, int g, int c, double mm,
+    const struct roofline_peaks *pk, double sign)
+{
+	if (g >= 0)
+		s->mmg[g][c] += sign * mm;
+	else if (pk->flops[c] > 0)
+		s->mmsec += sign * mm / pk->flops[c];
+}
+
+/* sum_d(M_d / peak_d) of S in seconds over its GPUs. */
+static double
+mm_seconds(const struct roofline *r, const struct sums *s)
+{
+	double t = s->mmsec;
+	int g, c;
+
+	for (g = 0; g < r->ngrp; g++)
+		for (c = 0; c < ROOFLINE_NCLASS; c++)
+			if (r->grp[g]->flops[c] > 0)
+				t += s->mmg[g][c] / r->grp[g]->flops[c];
+	return t;
+}
+
+static int
+add_row(struct sums *s, const struct cost *k, int64_t ns, int64_t hidden,
+    const struct roofline_peaks *pk, int g)
+{
+	int c;
+
 	if ((s->ns += ns) > TSV_MAX_NS || (s->hidden_ns += hidden) > TSV_MAX_NS)
 		return -1;
 	s->rows++;
+	for (c = 0; c < ROOFLINE_NCLASS; c++)
+		if (pk->flops[c] > 0)
+			s->mmany = 1;
 	if (k == NULL || !k->known)
 		return 0;
 	s->costed_ns += ns;
 	s->flops += (double)k->flops;
 	s->bytes += (double)k->bytes;
-	if (k->cls >= 0)
+	if (k->cls >= 0) {
 		s->mm[k->cls] += (double)k->mm;
+		add_mm(s, g, k->cls, (double)k->mm, pk, 1);
+	}
 	return 0;
+}
+
+static size_t cb_key(struct roofline *, const char *, const char *,
+    const char *);
+
+/* Remember the row of step ST, module P, operation ID (cost K, GPU PK)
+ * when it has matmul FLOPs (the MFU may leave its operation out) or is
+ * a command buffer's (its operations' FLOPs may count). */
+static void
+note_row(struct roofline *r, const struct cost *k, size_t st, size_t p,
+    size_t id, const struct roofline_peaks *pk, int g, int64_t ns,
+    const char *prog, const char *exec, const char *name)
+{
+	struct mmrow *m;
+	struct cbrow *b;
+	size_t cb;
+
+	if (k && k->known && k->mm > 0 && k->cls >= 0 &&
+	    pk->flops[k->cls] > 0) {
+		mem_grow(&r->mmrows, &r->capmmrows, r->nmmrows + 1,
+		    sizeof(*r->mmrows));
+		m = &r->mmrows[r->nmmrows++];
+		m->step = st;
+		m->prog = p;
+		m->op = id;
+		m->cls = k->cls;
+		m->grp = g;
+		m->mm = (double)k->mm;
+		m->mmsec = (double)k->mm / pk->flops[k->cls];
+	}
+	if ((k && k->known) || r->cbs.n == 0 ||
+	    (cb = find2(&r->cbs, prog, name)) == STRTAB_NONE)
+		return;
+	mem_grow(&r->cbrows, &r->capcbrows, r->ncbrows + 1,
+	    sizeof(*r->cbrows));
+	b = &r->cbrows[r->ncbrows++];
+	b->step = st;
+	b->prog = p;
+	b->op = id;
+	b->cb = cb;
+	b->key = cb_key(r, prog, exec, name);
+	b->pk = pk;
+	b->grp = g;
+	b->ns = ns;
+}
+
+/* The id of "PROG\tEXEC\tBUF" in cbkeys, its cbinner slot made. */
+static size_t
+cb_key(struct roofline *r, const char *prog, const char *exec,
+    const char *buf)
+{
+	size_t np = strlen(prog), ne = strlen(exec), nb = strlen(buf), id;
+	char *k = mem_alloc(np + ne + nb + 3);
+	int added;
+
+	memcpy(k, prog, np);
+	k[np] = '\t';
+	memcpy(k + np + 1, exec, ne);
+	k[np + 1 + ne] = '\t';
+	memcpy(k + np + ne + 2, buf, nb + 1);
+	id = strtab_intern(&r->cbkeys, k, np + ne + nb + 2, &added);
+	free(k);
+	mem_grow(&r->cbinner, &r->capcbinner, id + 1, 1);
+	if (added)
+		r->cbinner[id] = 0;
+	return id;
 }
 
 static int
@@ -435,22 +847,26 @@ int
 roofline_read(struct roofline *r, struct filter *f)
 {
 	static const char *const names[] = { "ProgramId", "ProgramExecution",
-	    "Name", "ProjDurMs", "ProjDurHiddenMs" };
+	    "Name", "ProjDurMs", "ProjDurHiddenMs", "Process",
+	    "CommandBuffer" };
 	struct tsv_reader *in = filter_reader(f);
-	const char *prog, *name, *exec;
+	const char *prog, *name, *exec, *buf;
+	const struct roofline_peaks *pk;
 	const struct cost *k;
 	size_t id, p, st;
-	int64_t dur, hidden;
-	long c[5];
-	int added, rc;
+	int64_t dur, hidden, proc;
+	long c[7];
+	int added, rc, g;
 
-	if (tsv_columns(in, names, 5, 0x10, c) != 0)
+	if (tsv_columns(in, names, 7, 0x70, c) != 0)
 		return -1;
 	while ((rc = filter_next(f)) > 0) {
 		in = filter_reader(f);
 		hidden = 0;
+		proc = -1;
 		if (tsv_get_ms(in, (size_t)c[3], &dur, 0) != 0 ||
-		    (c[4] >= 0 && tsv_get_ms(in, (size_t)c[4], &hidden, 1) < 0))
+		    (c[4] >= 0 && tsv_get_ms(in, (size_t)c[4], &hidden, 1) < 0) ||
+		    (c[5] >= 0 && tsv_get_i64(in, (size_t)c[5], &proc, 1) < 0))
 			return -1;
 		if (dur < 0 || hidden < 0)
 			return err_fail("%s:%ld: column %s: negative duration",
@@ -459,12 +875,18 @@ roofline_read(struct roofline *r, struct filter *f)
 		prog = tsv_field(in, (size_t)c[0]);
 		exec = tsv_field(in, (size_t)c[1]);
 		name = tsv_field(in, (size_t)c[2]);
+		buf = c[6] >= 0 ? tsv_field(in, (size_t)c[6]) : "";
+		pk = row_peaks(r, proc);
+		g = grp_of(r, pk);
 		id = key2(&r->ops, prog, name, &added);
 		if (added) {
 			mem_grow(&r->op, &r->capop, id + 1, sizeof(*r->op));
 			r->op_hlo = mem_realloc(r->op_hlo, r->capop,
 			    sizeof(*r->op_hlo));
+			r->op_pk = mem_realloc(r->op_pk, r->capop,
+			    sizeof(*r->op_pk));
 			memset(&r->op[id], 0, sizeof(r->op[id]));
+			r->op_pk[id] = pk;
 			/* A thunk without an hlo row has no cost. */
 			r->op_hlo[id] = strtab_find(&r->hlo,
 			    strtab_get(&r->ops, id), strlen(strtab_get(&r->ops,
@@ -472,7 +894,7 @@ roofline_read(struct roofline *r, struct filter *f)
 		}
 		k = r->op_hlo[id] == STRTAB_NONE ? NULL :
 		    &r->cost[r->op_hlo[id]];
-		if (add_row(&r->op[id], k, dur, hidden) != 0)
+		if (add_row(&r->op[id], k, dur, hidden, pk, g) != 0)
 			return too_long(in);
 		p = strtab_intern(&r->progs, prog, strlen(prog), &added);
 		if (added) {
@@ -484,7 +906,7 @@ roofline_read(struct roofline *r, struct filter *f)
 			memset(&r->prog[p], 0, sizeof(r->prog[p]));
 			memset(&r->prog_execs[p], 0, sizeof(r->prog_execs[p]));
 		}
-		if (add_row(&r->prog[p], k, dur, hidden) != 0)
+		if (add_row(&r->prog[p], k, dur, hidden, pk, g) != 0)
 			return too_long(in);
 		if (k && k->comm)
 			r->prog_comm[p] = 1;
@@ -496,10 +918,81 @@ roofline_read(struct roofline *r, struct filter *f)
 			    sizeof(*r->step));
 			memset(&r->step[st], 0, sizeof(r->step[st]));
 		}
-		if (add_row(&r->step[st].s, k, dur, hidden) != 0)
+		if (add_row(&r->step[st].s, k, dur, hidden, pk, g) != 0)
 			return too_long(in);
+		note_row(r, k, st, p, id, pk, g, dur, prog, exec, name);
+		/* An operation inside a buffer, traced per node: the buffer's
+		 * operations are rows of their own in this execution. */
+		if (buf[0] != '\0' && strcmp(buf, name) != 0 && r->cbs.n > 0)
+			r->cbinner[cb_key(r, prog, exec, buf)] = 1;
 	}
 	return rc;
+}
+
+/*
+ * Once, before the tables: leave out of the MFU the operations above
+ * their dense compute peak (their FLOPs are work the kernel does not do)
+ * and add to steps and modules the FLOPs of the command buffers traced
+ * whole (their operations have no rows of their own).
+ */
+static void
+finish(struct roofline *r)
+{
+	size_t i;
+	int c;
+
+	if (r->finished)
+		return;
+	r->finished = 1;
+	r->op_out = mem_calloc(r->ops.n + 1, 1);
+	r->op_cb = mem_calloc(r->ops.n + 1, 1);
+	for (i = 0; i < r->ops.n; i++) {
+		const struct sums *s = &r->op[i];
+		const struct cost *k = r->op_hlo[i] == STRTAB_NONE ? NULL :
+		    &r->cost[r->op_hlo[i]];
+		double peak;
+
+		if (!k || !k->known || k->comm || k->mm == 0 || k->cls < 0 ||
+		    s->ns <= 0 || (peak = r->op_pk[i]->flops[k->cls]) <= 0)
+			continue;
+		r->op_out[i] = s->flops / ((double)s->ns * 1e-9) / peak > 1;
+	}
+	for (i = 0; i < r->nmmrows; i++) {
+		const struct mmrow *m = &r->mmrows[i];
+
+		if (!r->op_out[m->op])
+			continue;
+		r->step[m->step].s.mm[m->cls] -= m->mm;
+		r->prog[m->prog].mm[m->cls] -= m->mm;
+		add_mm(&r->step[m->step].s, m->grp, m->cls, m->mm,
+		    r->op_pk[m->op], -1);
+		add_mm(&r->prog[m->prog], m->grp, m->cls, m->mm,
+		    r->op_pk[m->op], -1);
+	}
+	for (i = 0; i < r->ncbrows; i++) {
+		const struct cbrow *b = &r->cbrows[i];
+		const struct cbcost *k = &r->cb[b->cb];
+		struct sums *t[2];
+		int j;
+
+		if (r->cbinner[b->key] || k->nknown == 0) {
+			if (r->op_cb[b->op] == 0)
+				r->op_cb[b->op] = 2;
+			continue;
+		}
+		r->op_cb[b->op] = 1;
+		t[0] = &r->step[b->step].s;
+		t[1] = &r->prog[b->prog];
+		for (j = 0; j < 2; j++) {
+			t[j]->costed_ns += b->ns;
+			t[j]->flops += k->flops;
+			t[j]->bytes += k->bytes;
+			for (c = 0; c < ROOFLINE_NCLASS; c++) {
+				t[j]->mm[c] += k->mm[c];
+				add_mm(t[j], b->grp, c, k->mm[c], b->pk, 1);
+			}
+		}
+	}
 }
 
 /* ---- writing ---- */
@@ -520,23 +1013,6 @@ f64_if(struct tsv_writer *w, int ok, double v)
 		tsv_f64(w, v);
 	else
 		tsv_empty(w);
-}
-
-/* sum_d(mm_d / peak_d) in seconds; *ANY set when some class had FLOPs
- * and a peak. */
-static double
-mm_seconds(const struct roofline *r, const double *mm, int *any)
-{
-	double s = 0;
-	int c;
-
-	*any = 0;
-	for (c = 0; c < ROOFLINE_NCLASS; c++)
-		if (r->p.flops[c] > 0) {
-			s += mm[c] / r->p.flops[c];
-			*any = 1;
-		}
-	return s;
 }
 
 /* Keys sorted by time, longest first, then by key: the context of the
@@ -603,18 +1079,61 @@ sec_ms(struct tsv_writer *w, double sec)
 		tsv_empty(w);
 }
 
-/* Why a compute row's rate passes a peak, or "" (Note). */
+/* Below this fraction of both roofs an operation is bound by neither:
+ * its time is latency (launch, synchronisation, a kernel too small to
+ * fill the GPU), not compute or memory. */
+#define LATENCY_FRAC	0.1
+
+/*
+ * Why a row's rate passes a peak, or "" (Note), into BUF[0..N): CU and
+ * MU its compute and memory utilisation, BYTES its BytesAccessed, L2 its
+ * GPU's L2 (0 unknown), OUT whether the MFU leaves it out.  Above the
+ * HBM bandwidth, operands read from L2 are a reason only when they fit
+ * in it; otherwise XLA's count is more than the kernel reads (a
+ * broadcast operand counts once per use).
+ */
 static const char *
-compute_note(double cu, double mu)
+compute_note(double cu, double mu, uint64_t bytes, double l2, int out,
+    char *buf, size_t n)
 {
 	if (cu > 1)
-		return "above the dense compute peak: FLOPs counted for work "
-		    "the kernel does not do, or a time too short";
-	if (mu > 1)
+		return out ? "above the dense compute peak: FLOPs counted for "
+		    "work the kernel does not do, or a time too short; left "
+		    "out of the MFU of its module and steps" : "above the "
+		    "dense compute peak: FLOPs counted for work the kernel "
+		    "does not do, or a time too short";
+	if (mu <= 1)
+		return "";
+	if (l2 > 0 && (double)bytes <= l2)
 		return "above the HBM bandwidth: bytes are XLA's cache-less "
 		    "model; operands just written by an earlier kernel come "
 		    "from L2";
-	return "";
+	if (l2 <= 0)
+		return "above the HBM bandwidth: XLA's byte count may pass "
+		    "what the kernel reads (a broadcast operand counts once "
+		    "per use), or operands come from L2";
+	snprintf(buf, n, "above the HBM bandwidth: XLA's byte count (%.1f "
+	    "MB) exceeds what the kernel can read (more than the %.0f MB "
+	    "L2 holds; XLA counts a broadcast operand once per use)",
+	    (double)bytes / 1e6, l2 / MB);
+	return buf;
+}
+
+/* The Note of a row without a cost: no hlo row, a command buffer (CB: 1
+ * its operations' FLOPs counted, 2 they are rows of their own or have
+ * no cost), or no cost rule. */
+static const char *
+uncosted_note(const struct cost *k, int cb)
+{
+	if (cb == 1)
+		return "command buffer: the FLOPs of its operations "
+		    "(cmdbufs.tsv) count in the MFU of its module and steps; "
+		    "no roofline of its own";
+	if (cb == 2)
+		return "command buffer: its operations are rows of their own "
+		    "(or have no cost); this row is time no operation "
+		    "explains";
+	return !k ? "no cost: no hlo row" : "no cost rule";
 }
 
 /*
@@ -671,8 +1190,10 @@ write_ops(struct roofline *r, struct tsv_writer *w)
 		const struct cost *k = r->op_hlo[v[i]] == STRTAB_NONE ? NULL :
 		    &r->cost[r->op_hlo[v[i]]];
 		int known = k && k->known, time = s->ns > 0;
-		double sec = (double)s->ns * 1e-9, peak = 0, bw = r->p.bw;
+		const struct roofline_peaks *pk = r->op_pk[v[i]];
+		double sec = (double)s->ns * 1e-9, peak = 0, bw = pk->bw;
 		double cu = 0, mu = 0, roof;
+		char nb[256];
 
 		key_fields(w, strtab_get(&r->ops, v[i]));
 		tsv_str(w, k ? k->opcode : "");
@@ -688,7 +1209,7 @@ write_ops(struct roofline *r, struct tsv_writer *w)
 			u64(w, k->trans);
 			u64(w, k->bytes);
 			u64(w, k->mm);
-			peak = r->p.flops[k->mm && k->cls >= 0 ? k->cls :
+			peak = pk->flops[k->mm && k->cls >= 0 ? k->cls :
 			    ROOFLINE_FP32];
 			if (k->mm && k->cls < 0)
 				peak = 0;	/* f64, integer matmuls */
@@ -716,7 +1237,8 @@ write_ops(struct roofline *r, struct tsv_writer *w)
 		f64_if(w, known && time && peak > 0, cu);
 		f64_if(w, known && time && bw > 0, mu);
 		tsv_str(w, known && time && peak > 0 && bw > 0 ?
-		    (cu >= mu ? "compute" : "memory") : "");
+		    (cu < LATENCY_FRAC && mu < LATENCY_FRAC ? "latency" :
+		    cu >= mu ? "compute" : "memory") : "");
 		roof = 0;
 		if (known && peak > 0 && bw > 0) {
 			roof = s->flops / peak;
@@ -727,8 +1249,9 @@ write_ops(struct roofline *r, struct tsv_writer *w)
 			tsv_empty(w);
 		tsv_empty(w);			/* BusGBps */
 		tsv_empty(w);			/* LinkUtil */
-		tsv_str(w, !k ? "no cost: no hlo row" : !known ?
-		    "no cost rule" : compute_note(cu, mu));
+		tsv_str(w, !known ? uncosted_note(k, r->op_cb[v[i]]) :
+		    compute_note(cu, mu, k->bytes, pk->l2, r->op_out[v[i]],
+		    nb, sizeof(nb)));
 		rc = tsv_eor(w);
 	}
 	free(v);
@@ -740,12 +1263,9 @@ static void
 rates(struct roofline *r, const struct sums *s, double sec, double mfu_sec,
     struct tsv_writer *w)
 {
-	int any;
-	double mms = mm_seconds(r, s->mm, &any);
-
 	f64_if(w, sec > 0, s->flops / sec / 1e12);
 	f64_if(w, sec > 0, s->bytes / sec / 1e9);
-	f64_if(w, any && mfu_sec > 0, mms / mfu_sec);
+	f64_if(w, s->mmany && mfu_sec > 0, mm_seconds(r, s) / mfu_sec);
 }
 
 static uint64_t
@@ -799,8 +1319,9 @@ write_steps(struct roofline *r, struct tsv_writer *w)
 	for (i = 0; i < r->steps.n && rc == 0; i++) {
 		const struct step *s = &r->step[i];
 		double wall = (double)(s->end - s->start) * 1e-9;
-		double mms = mm_seconds(r, s->s.mm, &any);
+		double mms = mm_seconds(r, &s->s);
 
+		any = s->s.mmany;
 		if (s->s.rows == 0)
 			continue;	/* a module execution without thunks */
 		key_fields(w, strtab_get(&r->steps, i));
@@ -825,6 +1346,7 @@ int
 roofline_write(struct roofline *r, enum roofline_table t,
     struct tsv_writer *w)
 {
+	finish(r);
 	switch (t) {
 	case ROOFLINE_OPS:
 		return write_ops(r, w);

@@ -20,20 +20,28 @@
  *   ComputeUtil = TFLOPs / peak of the op: peak(Dtype) for an op with
  *                matmul FLOPs, else the FP32 (CUDA core) peak
  *   MemoryUtil = GBps / peak bandwidth
- *   Bound      = "compute" if ComputeUtil >= MemoryUtil else "memory"
+ *   Bound      = "latency" when ComputeUtil and MemoryUtil are both
+ *                below 0.1 (bound by neither roof: launch latency,
+ *                synchronisation, a kernel too small for the GPU), else
+ *                "compute" if ComputeUtil >= MemoryUtil else "memory"
  *                (XProf's bound_by, the higher utilisation; the same as
  *                comparing Intensity with the ridge point)
  *   RooflineMs = executions * max(Flops / peak, Bytes / bandwidth)
  *   BusGBps, LinkUtil, Note: below
  * A module's or step's MFU sums each dtype's matmul FLOPs at its own
- * peak: sum_d(M_d / peak_d) / time, time being the GPU time of its
+ * peak, each row at its own process's GPU (roofline_map_profiles):
+ * sum_d(M_d / peak_d) / time, time being the GPU time of its
  * thunks (modules) or wall time x devices (steps, as PaLM defines MFU:
  * Chowdhery et al. 2022); matmul
  * FLOPs of a dtype with no peak (f64, integers) are left out.  The peak
  * of f32 matmuls is TF32's: XLA's default precision on Ampere and later.
+ * An operation above its dense compute peak (ComputeUtil > 1: FLOPs
+ * counted for work the kernel does not do) is left out of the MFU of its
+ * module and steps, and of their MatmulFlops; its Note says so.
  * Rows whose instruction has no cost (no hlo row, a custom call XLA
- * cannot cost, a command-buffer thunk) count in TimeMs but not in
- * CostedMs nor in any rate; a step's UncostedMs is their time.  Without
+ * cannot cost, a command-buffer thunk without roofline_load_cmdbufs)
+ * count in TimeMs but not in CostedMs nor in any rate; a step's
+ * UncostedMs is their time.  Without
  * a peak, rates are written and MFU, utilisations, Bound and RooflineMs
  * are empty.
  *
@@ -48,8 +56,10 @@
  * Bytes are XLA's cache-less model (every operand read from and every
  * output written to HBM once): a kernel whose input the previous kernel
  * just wrote reads it from L2, and its GBps can pass the HBM bandwidth
- * (MemoryUtil > 1).  The Note column says so on such rows, and why a row
- * has no cost.
+ * (MemoryUtil > 1).  The Note column says so on such rows whose
+ * BytesAccessed fit in the GPU's L2; where they do not, XLA's count is
+ * more than the kernel can read (a broadcast operand counts once per
+ * use), and the Note says that.  It also says why a row has no cost.
  */
 #ifndef NSYSJAX_ROOFLINE_H
 #define NSYSJAX_ROOFLINE_H
@@ -75,6 +85,7 @@ struct roofline_peaks {
 	double flops[ROOFLINE_NCLASS];
 	double bw;
 	double link;		/* a link's peak, B/s per direction; 0 unknown */
+	double l2;		/* L2 cache, bytes; 0 unknown */
 	char gpu[128];		/* the device's name, "" unknown */
 	const char *source;	/* where the FLOP/s come from, for notes */
 };
@@ -124,8 +135,52 @@ int roofline_load_hlo(struct roofline *r, struct tsv_reader *in);
 int roofline_load_modules(struct roofline *r, struct tsv_reader *in);
 
 /*
- * The thunk rows (ProgramId, ProgramExecution, Name, ProjDurMs), one
- * pass.  Returns 0, or -1 with an err message naming the input and line.
+ * The cmdbufs side table of nsysjax-extract (ProgramId, CommandBuffer,
+ * Operation, Kind optional): each command buffer's operations, whose
+ * costs (from the hlo frame: load it first) sum to the buffer's.
+ * Operations of a container kind (kSequential, kWhile, kConditional,
+ * kCommandBuffer, kDynamicSlice) are left out: their own operations are
+ * rows of the table.  A thunk row of such a buffer with no cost of its
+ * own counts its operations' FLOPs and bytes in its module's and step's
+ * sums and MFU (not in the ops table: a buffer has no roofline of its
+ * own), unless that execution has rows inside the buffer (CommandBuffer
+ * the buffer, Name another: a node-level trace, whose rows carry the
+ * costs).  Returns as roofline_load_hlo.
+ */
+int roofline_load_cmdbufs(struct roofline *r, struct tsv_reader *in);
+
+/*
+ * The GPUs of a run's processes: roofline_add_profile appends the peaks
+ * of the next profile (the meta frame's order, which is the inputs');
+ * roofline_map_profiles, after roofline_load_modules and before
+ * roofline_read, gives the module frame's processes, in ascending
+ * order, the profiles in order (nsys-jax writes one profile per
+ * process), so that each thunk row is scored against its own process's
+ * GPU; rows of other processes, and every row when no profile is added,
+ * against the peaks of roofline_new.  When the profiles are not as many
+ * as the processes: all of one GPU, that GPU for every row (returns 0);
+ * of several, none mapped, and returns 1 with why in BUF[0..N).
+ */
+void roofline_add_profile(struct roofline *r, const struct roofline_peaks *p);
+
+/*
+ * The meta frame of nsysjax-extract (ProfileName, Key, Value): each
+ * profile, in order, added by roofline_add_profile with the peaks of its
+ * GpuName (SmCount and ComputeCapability "8.0" where the name is not in
+ * the table; roofline_peaks_of), OV's nonzero FLOP/s, bandwidth and link
+ * overriding them; a profile without a GPU, or with one of no known
+ * peak, or with the GPU of roofline_new's peaks (which may hold the
+ * board's measured bandwidth), takes those.  Returns as
+ * roofline_load_hlo.
+ */
+int roofline_load_meta(struct roofline *r, struct tsv_reader *in,
+    const struct roofline_peaks *ov);
+int roofline_map_profiles(struct roofline *r, char *buf, size_t n);
+
+/*
+ * The thunk rows (ProgramId, ProgramExecution, Name, ProjDurMs; Process
+ * and CommandBuffer when present), one pass.  Returns 0, or -1 with an
+ * err message naming the input and line.
  */
 int roofline_read(struct roofline *r, struct filter *in);
 

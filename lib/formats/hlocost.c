@@ -681,6 +681,28 @@ gemm_flops(const struct hlo_shape *lhs, const struct hlo_shape *rhs,
 	return f;
 }
 
+/*
+ * Whether a cuDNN fused attention's CudnnfMHABackendConfig CFG masks
+ * causally: mask_type CAUSAL or PADDING_CAUSAL (XLA's xla/service/gpu/
+ * backend_configs.proto MaskType; protobuf's JSON writes the enum's name,
+ * a reader may meet its number, 2 or 3), or the older is_causal_mask.
+ */
+static int
+fmha_causal(json_t *cfg)
+{
+	json_t *m = json_object_get(cfg, "mask_type");
+	const char *t;
+
+	if (json_is_true(json_object_get(cfg, "is_causal_mask")))
+		return 1;
+	if (json_is_integer(m))
+		return json_integer_value(m) == 2 || json_integer_value(m) == 3;
+	if ((t = json_string_value(m)) == NULL)
+		return 0;
+	return strcmp(t, "CAUSAL") == 0 || strcmp(t, "PADDING_CAUSAL") == 0 ||
+	    strcmp(t, "2") == 0 || strcmp(t, "3") == 0;
+}
+
 static int
 fmha(const struct hlocost_ctx *c, size_t i, struct hlocost *out)
 {
@@ -696,17 +718,22 @@ fmha(const struct hlocost_ctx *c, size_t i, struct hlocost *out)
 	size_t n1[4], n2[4];
 	uint64_t qk, pv;
 	json_t *cfg;
-	int ok;
+	int ok, causal;
 
 	if (q == NULL || k == NULL || v == NULL ||
 	    (cfg = backend_config(c, i)) == NULL)
 		return 0;
 	ok = json_dnums(cfg, p1, 2, d1, n1) && json_dnums(cfg, p2, 2, d2, n2);
+	causal = fmha_causal(json_object_get(cfg, "cudnn_fmha_backend_config"));
 	json_decref(cfg);
 	if (!ok)
 		return 0;
 	qk = gemm_flops(q, k, d1, n1);
 	pv = dot_flops(v, first(&f->shape), d2[1], n2[1]);
+	if (causal) {
+		qk /= 2;
+		pv /= 2;
+	}
 	if (strstr(f->x->custom_call_target, "Backward"))
 		matmul(out, add(mul(3, qk), mul(2, pv)), q);
 	else
@@ -753,9 +780,14 @@ ffi_attr(const char *cfg, size_t len, const char *key, int64_t *v)
  * attention above: from the attributes input_batch B, attn_heads H,
  * q_max_seqlen Sq, kv_max_seqlen Skv, qk_head_dim Dqk and v_head_dim Dv,
  * QK^T = 2 B H Sq Skv Dqk and PV = 2 B H Sq Skv Dv; forward QK^T + PV,
- * backward 3 QK^T + 2 PV.  Masks, causality and ragged sequences are not
- * subtracted.  Bytes: operands and outputs, the last output (the
- * workspace) left out.  Dtype: operand 0's (q).
+ * backward 3 QK^T + 2 PV.  A causal mask (mask_type, TE's NVTE_Mask_Type
+ * in transformer_engine/common/include/transformer_engine/fused_attn.h:
+ * 2 NVTE_CAUSAL_MASK, 3 NVTE_PADDING_CAUSAL_MASK, 4 and 5 the same
+ * aligned to the bottom right) leaves half the scores, so QK^T and PV
+ * count half (S (S + 1) / 2 of S^2 for Sq = Skv = S; the kernel skips
+ * the masked tiles).  Padding and ragged sequences are not subtracted.
+ * Bytes: operands and outputs, the last output (the workspace) left out.
+ * Dtype: operand 0's (q).
  */
 static int
 te_attention(const struct hlocost_ctx *c, size_t i, int backward,
@@ -765,7 +797,7 @@ te_attention(const struct hlocost_ctx *c, size_t i, int backward,
 	    "q_max_seqlen", "kv_max_seqlen", "qk_head_dim", "v_head_dim" };
 	const struct hlo_cost_facts *f = facts(c, i);
 	const struct hlo_shape *s = &f->shape;
-	int64_t v[6];
+	int64_t v[6], mask;
 	uint64_t scores, qk, pv, ws;
 	size_t k;
 
@@ -777,6 +809,9 @@ te_attention(const struct hlocost_ctx *c, size_t i, int backward,
 			return 0;
 	scores = mul(mul(mul((uint64_t)v[0], (uint64_t)v[1]), (uint64_t)v[2]),
 	    (uint64_t)v[3]);
+	if (ffi_attr(f->x->backend_config, f->x->backend_config_len,
+	    "mask_type", &mask) && mask >= 2 && mask <= 5)
+		scores /= 2;
 	qk = mul(mul(FMA_FLOPS, scores), (uint64_t)v[4]);
 	pv = mul(mul(FMA_FLOPS, scores), (uint64_t)v[5]);
 	if (backward)

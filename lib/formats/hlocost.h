@@ -31,13 +31,17 @@
  *    operands 0 and 1, PV with the contraction length of operand 2 and
  *    the elements of output element 0; a backward call ("Backward" in
  *    the target) counts 3 QK^T-sized and 2 PV-sized GEMMs (the
- *    recomputed scores and four gradients, as TraceLens does); masks and
- *    causality are not subtracted;
+ *    recomputed scores and four gradients, as TraceLens does); a causal
+ *    mask (mask_type CAUSAL or PADDING_CAUSAL, or is_causal_mask: XLA's
+ *    backend_configs.proto) halves every GEMM, the kernel skipping the
+ *    masked half of the scores; padding is not subtracted;
  *  - TransformerEngine's fused attention FFI calls
  *    (te_fused_attn_forward_ffi, te_fused_attn_backward_ffi) count the
  *    same GEMMs from their attributes (input_batch, attn_heads,
  *    q_max_seqlen, kv_max_seqlen, qk_head_dim, v_head_dim, read from the
- *    MLIR dictionary text of backend_config); their workspace (the last
+ *    MLIR dictionary text of backend_config), halved for a causal
+ *    mask_type (TE's NVTE_Mask_Type 2 to 5: causal, padding causal, and
+ *    both aligned to the bottom right); their workspace (the last
  *    output) is not bytes; without the attributes they are unknown;
  *  - any other custom call, fft and an instruction whose called
  *    computations cannot be costed are unknown (XLA's -1): known = 0.

@@ -1,5 +1,6 @@
 /* XLA command buffers in the thunk frame (cmdbuf.h). */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,33 +218,84 @@ cmdbuf_match(const struct cmdbuf_op *ops, size_t n,
 struct seg {
 	long member;
 	int64_t s, e;		/* span, ns */
+	int64_t busy;		/* the union of its operations' time, ns */
 };
 
 /*
+ * Whether each member of M runs at most once per launch: M is in the
+ * buffer's order (thunk metadata, one entry per thunk) and holds no
+ * loop or conditional, whose body would run its entries again.
+ */
+static int
+once_each(const struct cmdbuf_members *m)
+{
+	size_t i;
+
+	if (!m->ordered)
+		return 0;
+	for (i = 0; i < m->n; i++)
+		if (m->v[i].kind && (strcmp(m->v[i].kind, "kWhile") == 0 ||
+		    strcmp(m->v[i].kind, "kConditional") == 0))
+			return 0;
+	return 1;
+}
+
+/* Operation OP joins execution V: its span and busy time grow. */
+static void
+seg_join(struct seg *v, const struct cmdbuf_op *op)
+{
+	if (op->start >= v->e)
+		v->busy += op->end - op->start;
+	else if (op->end > v->e)
+		v->busy += op->end - v->e;
+	if (op->end > v->e)
+		v->e = op->end;
+}
+
+/*
  * The executions of A, in order of their first operation, into a new
- * array *OUT; returns their number.  An operation matched by name starts
- * an execution; one placed by order joins its predecessor's when that
- * went to the same member (one run), else starts one.  O(n).
+ * array *OUT; returns their number.  When every member of M runs once
+ * per launch (once_each: one metadata entry, one execution) all the
+ * operations of a member are its parts, one execution: a cuBLAS call's
+ * GEMM and workspace kernels, whether order or name placed them.
+ * Otherwise an operation matched by name starts an execution (a loop's
+ * body runs a kernel again) and one placed by order joins its
+ * predecessor's when that went to the same member (one run), else
+ * starts one.  O(n).
  */
 static size_t
 executions(const struct cmdbuf_op *ops, size_t n,
-    const struct cmdbuf_assign *a, struct seg **out)
+    const struct cmdbuf_assign *a, const struct cmdbuf_members *mm,
+    struct seg **out)
 {
 	struct seg *v = mem_calloc(n + 1, sizeof(*v));
-	size_t k, m = 0;
+	size_t *at = NULL, k, m = 0;
 
+	if (once_each(mm)) {
+		at = mem_calloc(mm->n + 1, sizeof(*at));
+		for (k = 0; k < mm->n; k++)
+			at[k] = SIZE_MAX;
+	}
 	for (k = 0; k < n; k++) {
 		if (a[k].member < 0)
 			continue;
-		if (m > 0 && !a[k].by_name && a[k - 1].member == a[k].member) {
-			if (ops[k].end > v[m - 1].e)
-				v[m - 1].e = ops[k].end;
+		if (at && at[a[k].member] != SIZE_MAX) {
+			seg_join(&v[at[a[k].member]], &ops[k]);
 			continue;
 		}
+		if (!at && m > 0 && !a[k].by_name &&
+		    a[k - 1].member == a[k].member) {
+			seg_join(&v[m - 1], &ops[k]);
+			continue;
+		}
+		if (at)
+			at[a[k].member] = m;
 		v[m].member = a[k].member;
 		v[m].s = ops[k].start;
-		v[m++].e = ops[k].end;
+		v[m].e = ops[k].end;
+		v[m++].busy = ops[k].end - ops[k].start;
 	}
+	free(at);
 	*out = v;
 	return m;
 }
@@ -281,7 +333,8 @@ cmdbuf_split(struct frames *f, size_t t, const char *buf,
 {
 	struct seg *v;
 	int64_t keep = unmatched_busy(ops, n, a);
-	size_t k, nv = executions(ops, n, a, &v);
+	size_t k, nv = executions(ops, n, a, m, &v);
+	int once = once_each(m);
 
 	st->nbuf++;
 	st->nops += n;
@@ -300,7 +353,9 @@ cmdbuf_split(struct frames *f, size_t t, const char *buf,
 		*in = f->thunks[t];
 		in->name = mem_strdup(m->v[v[k].member].name);
 		in->start = v[k].s;
-		in->dur = v[k].e - v[k].s;
+		/* A member's parts may straddle another's (a kernel of it
+		 * after the next thunk's): its time, not its span. */
+		in->dur = once ? v[k].busy : v[k].e - v[k].s;
 		in->orig_dur = 0;
 		in->cmdbuf = buf;
 		in->cmdbuf_opened = 0;

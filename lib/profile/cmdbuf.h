@@ -27,14 +27,20 @@
  *     again, the thunks between wrap around the buffer's end).
  *  What nothing explains stays on the buffer's row.
  *
- * Each execution of an operation is an inner row: an operation matched
- * by name starts one (XLA launches each kernel of a fusion from a thunk
- * of its own, so a kernel named again, as in a loop or an unrolled
- * repeat, is another execution), and the operations a run gives to one
- * thunk by order are one execution (a cuBLAS call's kernels).  Its
- * instruction's name, GPU start = its first operation's, duration =
- * last end - first start, OrigStart the buffer's, OrigDur 0: what the
- * same thunk's range gives traced without command buffers.
+ * Each execution of an operation is an inner row.  When the buffer's
+ * members come from the metadata and none is a loop or conditional
+ * (kWhile, kConditional), each entry runs once per launch: all the
+ * operations given to it are the parts of one execution (a cuBLAS
+ * call's GEMM and workspace kernels, a thunk's two kernels named after
+ * it), its duration their union's measure (its parts may straddle
+ * another thunk's kernel).  Otherwise an operation matched by name
+ * starts one (XLA launches each kernel of a fusion from a thunk of its
+ * own, so a kernel named again, as in a loop's body, is another
+ * execution), and the operations a run gives to one thunk by order are
+ * one execution, its duration last end - first start.  Its
+ * instruction's name, GPU start = its first operation's, OrigStart the
+ * buffer's, OrigDur 0: what the same thunk's range gives traced without
+ * command buffers.
  *
  * The buffer's row keeps its start and only the GPU time that no inner
  * row explains: the union of its unmatched operations' intervals.  Idle

@@ -265,6 +265,9 @@ test_repeats(void)
 
 	memset(&m, 0, sizeof(m));
 	memset(&st, 0, sizeof(st));
+	/* A loop's body: its entries run again (the loop itself is a
+	 * container: no operation of its own). */
+	cmdbuf_members_add(&m, "while.0", "kWhile");
 	cmdbuf_members_add(&m, "copy_fusion", "kKernel");
 	cmdbuf_members_add(&m, "gemm.1", "kGemm");
 	m.ordered = 1;
@@ -294,6 +297,49 @@ test_repeats(void)
 	    a + 1, &m, &st), 0);
 	CHECK_INT(f.thunks[0].dur, 15);
 	CHECK(!f.thunks[0].cmdbuf_opened);
+	frames_free(&f);
+	cmdbuf_members_free(&m);
+}
+
+/*
+ * No loop in the buffer: each metadata entry is one execution per
+ * launch, its kernels its parts.  gemm.1, a cuBLAS call, launches its
+ * GEMM [0,4] and, after fusion_2's kernel [4,6] (named), its workspace
+ * kernel [6,7]; fusion_2's thunk launches two kernels named after it,
+ * [4,6] and [8,9].  One execution each: gemm.1 at 0 for 4 + 1 ns (its
+ * parts' time), fusion.2 at 4 for 2 + 1 ns; the buffer keeps nothing.
+ */
+static void
+test_once(void)
+{
+	static const struct cmdbuf_op ops[] = {
+		{ 0, 4, "cutlass_gemm" }, { 4, 6, "fusion_2" },
+		{ 6, 7, "splitKreduce" }, { 8, 9, "fusion_2" }
+	};
+	struct cmdbuf_members m;
+	struct cmdbuf_assign a[4];
+	struct cmdbuf_stats st;
+	struct frames f;
+
+	memset(&m, 0, sizeof(m));
+	memset(&st, 0, sizeof(st));
+	cmdbuf_members_add(&m, "gemm.1", "kGemm");
+	cmdbuf_members_add(&m, "fusion.2", "kKernel");
+	m.ordered = 1;
+	CHECK_INT(cmdbuf_match(ops, 4, &m, a), 0);
+	CHECK_INT(a[0].member, 0);
+	CHECK_INT(a[2].member, 0);
+	one_buffer(&f, 0, 9);
+	CHECK_INT(cmdbuf_split(&f, 0, "command_buffer_1", ops, 4, a, &m,
+	    &st), 2);
+	CHECK_INT(f.nthunks, 3);
+	CHECK_STR(f.thunks[1].name, "gemm.1");
+	CHECK_INT(f.thunks[1].start, 0);
+	CHECK_INT(f.thunks[1].dur, 5);
+	CHECK_STR(f.thunks[2].name, "fusion.2");
+	CHECK_INT(f.thunks[2].start, 4);
+	CHECK_INT(f.thunks[2].dur, 3);
+	CHECK_INT(f.thunks[0].dur, 0);
 	frames_free(&f);
 	cmdbuf_members_free(&m);
 }
@@ -426,6 +472,7 @@ main(void)
 	test_match();
 	test_order_counts();
 	test_repeats();
+	test_once();
 	test_members_meta();
 	test_scale();
 	return unit_done("cmdbuf_test");

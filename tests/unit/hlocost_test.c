@@ -551,8 +551,9 @@ test_initialiser_tuples(void)
 /*
  * TransformerEngine fused attention FFI calls: B = 2, H = 16, Sq = Skv =
  * 2048, Dqk = Dv = 128: QK^T = PV = 2 * 2 * 16 * 2048^2 * 128 flops;
- * forward QK^T + PV, backward 3 QK^T + 2 PV.  Without the attributes (an
- * older TE, opaque descriptors): unknown.
+ * forward QK^T + PV, backward 3 QK^T + 2 PV; with mask_type 2 (causal)
+ * half of those.  Without the attributes (an older TE, opaque
+ * descriptors): unknown.
  */
 static void
 test_te_attention(void)
@@ -566,12 +567,18 @@ test_te_attention(void)
 	    "v_head_dim = 128 : i64, window_size_left = -1 : i64}";
 	/* Each call with the attributes, and its flops in GEMMs of QK^T's
 	 * size (all matmul). */
+	/* The same with a causal mask (mask_type 2, NVTE_CAUSAL_MASK):
+	 * half of each GEMM; padding alone (1) changes nothing. */
+	static const char causal[] = "{attn_heads = 16 : i64, input_batch = "
+	    "2 : i64, kv_max_seqlen = 2048 : i64, mask_type = 2 : i64, "
+	    "q_max_seqlen = 2048 : i64, qk_head_dim = 128 : i64, "
+	    "v_head_dim = 128 : i64}";
 	static const struct {
-		const char *name, *target;
+		const char *name, *causal, *target;
 		int64_t gemms;
 	} te[] = {
-		{ "fwd", "te_fused_attn_forward_ffi", 2 },
-		{ "bwd", "te_fused_attn_backward_ffi", 5 },
+		{ "fwd", "cfwd", "te_fused_attn_forward_ffi", 2 },
+		{ "bwd", "cbwd", "te_fused_attn_backward_ffi", 5 },
 	};
 	const int64_t gemm = 2LL * 2 * 16 * 2048 * 2048 * 128;
 	const int64_t qkv = 2LL * 2 * 2048 * 16 * 128;	/* bytes of one */
@@ -590,15 +597,25 @@ test_te_attention(void)
 		p->backend_config.data = (uint8_t *)attrs;
 		p->backend_config.len = strlen(attrs);
 	}
+	for (i = 0; i < sizeof(te) / sizeof(te[0]); i++) {
+		p = I(te[i].causal, "custom-call", tuple(S(BF16,
+		    "2,2048,16,128"), S(U8, "1048576")), "q k v");
+		p->custom_call_target = (char *)te[i].target;
+		p->backend_config.data = (uint8_t *)causal;
+		p->backend_config.len = strlen(causal);
+	}
 	p = I("old", "custom-call", S(BF16, "2,2048,16,128"), "q k v");
 	p->custom_call_target = "te_fused_attn_forward_ffi";
 	p->backend_config.data = (uint8_t *)"\001\002";
 	p->backend_config.len = 2;
 	load();
 	/* Bytes: q, k, v and the output; the workspace left out. */
-	for (i = 0; i < sizeof(te) / sizeof(te[0]); i++)
+	for (i = 0; i < sizeof(te) / sizeof(te[0]); i++) {
 		COST(te[i].name, te[i].gemms * gemm, 0, 4 * qkv,
 		    te[i].gemms * gemm);
+		COST(te[i].causal, te[i].gemms * gemm / 2, 0, 4 * qkv,
+		    te[i].gemms * gemm / 2);
+	}
 	CHECK_STR(hlocost_dtype(cost("fwd").dtype), "bf16");
 	CHECK_INT(cost("old").known, 0);
 }
@@ -719,8 +736,8 @@ test_while(void)
  * output tuple's workspace not counted.  cuDNN: gpu_hlo_cost_analysis
  * _test.cc ConvCustomCall states 159694848 flops (s8, 5x5 window,
  * padding 2: 2 * 12 * 4 * 128 * 114^2).  Attention: QK^T and PV of
- * B=2, H=4, S=128, D=64: 2 * (2*2*4*128*128*64).  Anything else:
- * unknown.
+ * B=2, H=4, S=128, D=64: 2 * (2*2*4*128*128*64), causal half of that.
+ * Anything else: unknown.
  */
 static void
 test_custom(void)
@@ -740,6 +757,16 @@ test_custom(void)
 	static const char fmha[] = "{\"cudnn_fmha_backend_config\":{"
 	    "\"bmm1_dot_dimension_numbers\":{\"lhs_contracting_dimensions\":"
 	    "[\"3\"],\"rhs_contracting_dimensions\":[\"3\"],"
+	    "\"lhs_batch_dimensions\":[\"0\",\"1\"],\"rhs_batch_dimensions\":"
+	    "[\"0\",\"1\"]},\"bmm2_dot_dimension_numbers\":{"
+	    "\"lhs_contracting_dimensions\":[\"3\"],"
+	    "\"rhs_contracting_dimensions\":[\"2\"],\"lhs_batch_dimensions\":"
+	    "[\"0\",\"1\"],\"rhs_batch_dimensions\":[\"0\",\"1\"]}}}";
+	/* The same with mask_type CAUSAL: half of each GEMM. */
+	static const char fmha_causal[] = "{\"cudnn_fmha_backend_config\":{"
+	    "\"mask_type\":\"CAUSAL\",\"bmm1_dot_dimension_numbers\":{"
+	    "\"lhs_contracting_dimensions\":[\"3\"],"
+	    "\"rhs_contracting_dimensions\":[\"3\"],"
 	    "\"lhs_batch_dimensions\":[\"0\",\"1\"],\"rhs_batch_dimensions\":"
 	    "[\"0\",\"1\"]},\"bmm2_dot_dimension_numbers\":{"
 	    "\"lhs_contracting_dimensions\":[\"3\"],"
@@ -778,6 +805,11 @@ test_custom(void)
 	p->custom_call_target = "__cudnn$fmhaSoftmax";
 	p->backend_config.data = (uint8_t *)fmha;
 	p->backend_config.len = strlen(fmha);
+	p = I("cattn", "custom-call", tuple(S(BF16, "2,4,128,64"),
+	    S(U8, "0")), "q k v");
+	p->custom_call_target = "__cudnn$fmhaSoftmax";
+	p->backend_config.data = (uint8_t *)fmha_causal;
+	p->backend_config.len = strlen(fmha_causal);
 	p = I("topk", "custom-call", S(F32, "10"), "bias");
 	p->custom_call_target = "__gpu$TopK";
 	p = I("broken", "custom-call", S(BF16, "8192,768"), "a b");
@@ -793,6 +825,8 @@ test_custom(void)
 	COST("cudnn", 159694848, 0, -1, 159694848);
 	COST("attn", 2LL * 2 * 2 * 4 * 128 * 128 * 64, 0, -1,
 	    2LL * 2 * 2 * 4 * 128 * 128 * 64);
+	COST("cattn", 2LL * 2 * 4 * 128 * 128 * 64, 0, -1,
+	    2LL * 2 * 4 * 128 * 128 * 64);
 	CHECK_INT(cost("topk").known, 0);
 	CHECK_INT(cost("broken").known, 0);
 	/* Free ops and the default rule. */
