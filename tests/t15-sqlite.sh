@@ -401,7 +401,8 @@ if [ -x "$MKEXAMPLE" ]; then
 	for f in thunk module communication compile hlo heap; do
 		check "example $f: exports = archives" cmp "$T/exa/$f.tsv" "$T/exb/$f.tsv"
 	done
-	# The same exports with today's thunk names (ids from the dumps).
+	# The same exports with today's thunk names (ids from the dumps) and
+	# autotuner pass.
 	for r in rank0 rank1; do
 		mkdir -p "$T/ex26/$r"
 		"$MKEXPORT" archive-2026 "$T/ex/$r" "$T/ex26/$r/$r.sqlite" || notok "mkexport archive-2026 $r"
@@ -411,9 +412,11 @@ if [ -x "$MKEXAMPLE" ]; then
 	[ "${n:-0}" -gt 10 ] && ok || notok "example as today's names: $n thunk names with ids"
 	mkdir -p "$T/exc"
 	$X -o "$T/exc" "$T/ex26/rank0" "$T/ex26/rank1" 2> "$T/exc.err" || notok "extract the example with today's names"
-	for f in thunk module communication compile hlo stackframes heap; do
+	for f in thunk module communication hlo stackframes heap; do
 		check "example $f: today's names = archives" cmp "$T/exa/$f.tsv" "$T/exc/$f.tsv"
 	done
+	awk -v old=gemm-fusion-autotuner -f tests/autotune.awk "$T/exa/compile.tsv" "$T/exa/compile.tsv" > "$T/exa.fold"
+	check "example compile: today's names = archives, the autotuner pass folded" cmp "$T/exa.fold" "$T/exc/compile.tsv"
 	! grep -q unique_hlo_op_id "$T/exc.err" && ok || notok "example with today's names: $(cat "$T/exc.err")"
 else
 	notok "$MKEXAMPLE not built"
@@ -447,9 +450,18 @@ if have_data; then
 	[ "${n:-0}" -gt 1000 ] && ok || notok "the run as today's names: $n thunk names with ids"
 	mkdir -p "$T/s26"
 	$X -n $NAMES -o "$T/s26" "$T"/run26/proc[0-3] 2> "$T/s26.err" && ok || notok "extract -o today's names"
-	for f in thunk module communication compile hlo stackframes heap; do
+	for f in thunk module communication hlo stackframes heap; do
 		check "$f frame: today's names = old names" cmp "$T/sa/$f.tsv" "$T/s26/$f.tsv"
 	done
+	# The autotuner pass of today (XlaPass:#name=autotuner) folds as the
+	# reference folds it (JAX-Toolbox e00e463b): the compile frame is that
+	# of the old names with triton-autotuner so folded (tests/autotune.awk).
+	awk -v old=triton-autotuner -f tests/autotune.awk "$T/sa/compile.tsv" "$T/sa/compile.tsv" > "$T/sa.fold"
+	n=$(grep -c 'XlaPass:#name=triton-autotuner,' "$T/sa/compile.tsv")
+	[ "$n" -ge 60 ] && [ "$(wc -l < "$T/sa.fold")" -lt "$(wc -l < "$T/sa/compile.tsv")" ] && ok ||
+	    notok "the old names: $n triton-autotuner passes"
+	check "compile frame: today's names (autotuner pass folded) = old names folded" cmp "$T/sa.fold" "$T/s26/compile.tsv"
+	! grep -q 'XlaPass:#name=autotuner' "$T/s26/compile.tsv" && ok || notok "today's names: an autotuner pass left"
 	[ "$(awk 'END { print NR }' "$T/s26/communication.tsv")" -gt 100 ] && ok || notok "today's names: communication rows"
 	! grep -q unique_hlo_op_id "$T/s26.err" && ok || notok "today's names: $(cat "$T/s26.err")"
 	[ ! -f "$T/za/nvtx.tsv" ] && [ -f "$T/sa/nvtx.tsv" ] && ok || notok "-o writes nvtx.tsv for exports only"
@@ -488,20 +500,21 @@ if have_data; then
 	# The autotuner pass renamed as XLA of 2026 names it (AutotunerPass:
 	# XlaPass:#name=autotuner,module=M,program_id=N#): the real run's
 	# push/pop report so rewritten gives the compile frame and the compile
-	# statistics of triton-autotuner, but for the name.
+	# statistics of triton-autotuner folded as the reference folds the
+	# pass of 2026 (tests/autotune.awk).
 	mkdir -p "$T/ren"
 	cp -R "$T/a0/dump" "$T/a0/nvtx_gpu_proj_trace" "$T/a0/thread-metadata.parquet" "$T/ren/"
 	xz -dc "$T/a0/report_nvtx_pushpop_trace.csv.xz" |
 	    sed 's/XlaPass:#name=triton-autotuner,/XlaPass:#name=autotuner,/g' > "$T/ren/report_nvtx_pushpop_trace.csv"
 	n=$(grep -c 'XlaPass:#name=autotuner,' "$T/ren/report_nvtx_pushpop_trace.csv")
 	[ "$n" -gt 10 ] && ok || notok "renamed autotuner passes: $n"
-	back() { sed 's/XlaPass:#name=autotuner,/XlaPass:#name=triton-autotuner,/g'; }
-	$X -n p -f compile "$T/a0" > "$T/at.old" && $X -n p -f compile "$T/ren" | back > "$T/at.new" &&
-	    cmp -s "$T/at.old" "$T/at.new" && ok || notok "compile frame: XlaPass:#name=autotuner folds as triton-autotuner did"
+	$X -n p -f compile "$T/a0" > "$T/at.old" && $X -n p -f compile "$T/ren" > "$T/at.new" &&
+	    awk -v old=triton-autotuner -f tests/autotune.awk "$T/at.old" "$T/at.old" > "$T/at.fold" &&
+	    cmp -s "$T/at.fold" "$T/at.new" && ok || notok "compile frame: XlaPass:#name=autotuner folds as the reference folds it"
 	for t in stats passes; do
-		$C -p -t $t "$T/a0/report_nvtx_pushpop_trace.csv.xz" | sort > "$T/at.old"
-		$C -p -t $t "$T/ren/report_nvtx_pushpop_trace.csv" | back | sort > "$T/at.new"
-		check "compilestats -t $t: autotuner as triton-autotuner" cmp "$T/at.old" "$T/at.new"
+		$C -t $t "$T/at.fold" > "$T/at.old"
+		$C -p -t $t "$T/ren/report_nvtx_pushpop_trace.csv" > "$T/at.new"
+		check "compilestats -p -t $t: autotuner folded" cmp "$T/at.old" "$T/at.new"
 	done
 	head -c 3000 "$T/run/proc3/proc3.sqlite" > "$T/cut.sqlite"
 	expect_error 1 "cut.sqlite: truncated SQLite file (3000 of" $C -p "$T/cut.sqlite"
