@@ -26,6 +26,7 @@ struct work {
 	int cpu;		/* the layout has CPU times (Orig*) */
 	/* Modules: NumGPUOps with their async thunks' (drop_partial). */
 	int64_t *ops;
+	unsigned char *alone;	/* modules without kept thunks, kept */
 };
 
 void
@@ -607,6 +608,11 @@ append_rows(struct frames *f, size_t profile, struct work *w,
 			slot[w->module[i]] = -2;
 			order[nmod++] = w->module[i];
 		}
+	for (i = 0; i < w->n; i++)	/* modules without thunks */
+		if (w->alone[i] && slot[i] == -1) {
+			slot[i] = -2;
+			order[nmod++] = (long)i;
+		}
 	sort_stable(order, nmod, sizeof(*order), cmp_id, w->r);
 	for (k = 0; k < nmod && rc == 0; k++) {
 		const struct proj_range *r = &w->r[order[k]];
@@ -665,6 +671,33 @@ count_ops(struct work *w)
 	free(counted);
 }
 
+/*
+ * Module executions with no kept thunk (XLA of 2026: a module whose
+ * thunks run elsewhere, or have no ranges) keep their row, NumThunks 0:
+ * those of a program (program_id >= 0; the autotuner's have none) not
+ * in USED are marked in w->alone and appended to MODS[0..N), their
+ * program ids in PROGRAM.  Returns the new count.
+ */
+static size_t
+add_alone(struct work *w, long *mods, size_t n, const unsigned char *used,
+    long *program)
+{
+	size_t i, len;
+	const char *m;
+	int64_t pid;
+
+	for (i = 0; i < w->n; i++) {
+		if (w->kind[i] != NVTX_MODULE || used[i] ||
+		    nvtx_parse_module(w->r[i].name, &m, &len, &pid) != 0 ||
+		    pid < 0)
+			continue;
+		w->alone[i] = 1;
+		program[i] = (long)pid;
+		mods[n++] = (long)i;
+	}
+	return n;
+}
+
 /* Program ids of the modules used by kept thunks, and the partial rule. */
 static int
 resolve_programs(struct frames *f, struct work *w, int has_gpu_ops,
@@ -688,13 +721,17 @@ resolve_programs(struct frames *f, struct work *w, int has_gpu_ops,
 		rc = nvtx_parse_module(w->r[mods[i]].name, &m, &len, &pid);
 		program[mods[i]] = (long)pid;
 	}
+	n = add_alone(w, mods, n, seen, program);
 	if (rc == 0 && has_gpu_ops) {
 		count_ops(w);
 		memset(seen, 0, w->n);
 		drop_partial(f, w, mods, n, seen);
-		for (i = 0; i < w->n; i++)
+		for (i = 0; i < w->n; i++) {
 			if (w->keep[i] && seen[w->module[i]])
 				w->keep[i] = 0;
+			if (seen[i])
+				w->alone[i] = 0;
+		}
 	}
 	free(mods);
 	free(seen);
@@ -707,7 +744,7 @@ frames_add_profile(struct frames *f, size_t profile,
     const struct proj_thread *threads, size_t nthreads)
 {
 	struct work w = { r, n, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0,
-	    NULL };
+	    NULL, NULL };
 	struct devmap d = { NULL, NULL, 0 };
 	long *program = mem_calloc(n + 1, sizeof(*program));
 	size_t i;
@@ -723,6 +760,7 @@ frames_add_profile(struct frames *f, size_t profile,
 	w.module = mem_calloc(n + 1, sizeof(*w.module));
 	w.keep = mem_calloc(n + 1, 1);
 	w.root = mem_calloc(n + 1, sizeof(*w.root));
+	w.alone = mem_calloc(n + 1, 1);
 	w.f = f;
 	w.profile = profile;
 	w.cpu = has_orig;
@@ -750,6 +788,7 @@ frames_add_profile(struct frames *f, size_t profile,
 	free(w.keep);
 	free(w.root);
 	free(w.ops);
+	free(w.alone);
 	return rc;
 }
 

@@ -107,8 +107,9 @@ void frames_free(struct frames *f);
  *  - NCCL ranges are removed and their children re-parented to the NCCL
  *    range's nearest non-NCCL ancestor;
  *  - thunks that start before the first XlaModule are ignored (a note);
- *  - only the deepest Thunk below the deepest XlaModule is kept, and only
- *    modules with at least one kept thunk appear;
+ *  - only the deepest Thunk below the deepest XlaModule is kept; modules
+ *    without a kept thunk appear too, NumThunks 0 (XLA of 2026), but for
+ *    those without a program_id (autotuning);
  *  - a top-level Thunk range, or the deepest Thunk below one (XLA of 2026:
  *    AsyncStartThunk runs its nested thunks on a thread of their own, so
  *    their ranges have no XlaModule parent; openxla/xla 9f86ee60df), gets

@@ -342,10 +342,39 @@ async_thunks(void)
 	frames_free(&f);
 }
 
+/* A module execution without thunk ranges keeps its row, NumThunks 0;
+ * an autotuner module (no program_id) without thunks does not. */
+static void
+thunkless_modules(void)
+{
+	struct proj_range r[] = {
+		MOD(1, 100, 100, 2),
+		THK(2, 1, "fusion", 110, 20),
+		MOD(3, 300, 100, 2),			/* no thunk */
+		{ "TSL:XlaModule:#hlo_module=gemm_fusion#", 500, 10, 500, 10,
+		    1, 10, 2, 4, -1 },
+	};
+	struct frames f = { 0 };
+
+	CHECK_INT(frames_add_profile(&f, 0, r, 4, 1, 1, threads, 2), 0);
+	CHECK_INT(f.nmodules, 2);
+	classify(&f);
+	frames_finish(&f);
+	if (f.nmodules == 2) {
+		CHECK_INT(f.modules[0].num_thunks, 1);
+		CHECK_INT(f.modules[1].num_thunks, 0);
+		CHECK_INT(f.modules[1].execution, 1);
+		CHECK_INT(f.modules[1].start, 300);
+		CHECK_INT(f.modules[1].dev.device, 2);
+	}
+	frames_free(&f);
+}
+
 int
 main(void)
 {
 	async_thunks();
+	thunkless_modules();
 	names();
 	rules();
 	hidden_union();
