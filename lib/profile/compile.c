@@ -627,17 +627,24 @@ is_measurement(const char *s)
 }
 
 /*
- * The autotuner's compilation of candidates, XlaAutotunerCompilation
- * (utils.py remove_autotuning_detail).  Not the pass around it:
- * "XlaPass:#name=triton-autotuner,..." (gemm_fusion_autotuner) became
- * "XlaPass:#name=autotuner,..." (AutotunerPass::name(), 2026), and both
- * are passes like any other, whose XlaAutotunerCompilation children
- * (Autotuner::CompileAll still opens that range) are what folds.
+ * The autotuner's compilation of candidates, as remove_autotuning_detail
+ * matches it since JAX-Toolbox e00e463b (utils.py, 2026-07-02): a name
+ * matching ^(XlaAutotunerCompilation|XlaPass:#name=autotuner[,#]).  The
+ * second is the pass of XLA of 2026 (AutotunerPass::name() "autotuner");
+ * the reference renames it XlaAutotunerCompilation and folds it with the
+ * XlaAutotunerCompilation ranges that Autotuner::CompileAll still opens
+ * inside it.  The pass of before, XlaPass:#name=triton-autotuner (or
+ * gemm-fusion-autotuner), matches neither and stays a pass.
  */
 static int
 is_autotuner(const char *s)
 {
-	return starts(s, "XlaAutotunerCompilation");
+	static const char pass[] = "XlaPass:#name=autotuner";
+
+	if (starts(s, "XlaAutotunerCompilation"))
+		return 1;
+	return starts(s, pass) &&
+	    (s[sizeof(pass) - 1] == ',' || s[sizeof(pass) - 1] == '#');
 }
 
 static int

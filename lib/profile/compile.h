@@ -149,9 +149,11 @@ typedef const char *compile_fingerprint_fn(void *ctx, int64_t program_id,
  *    each such range with NumChild != 0 loses its descendants (by
  *    RangeStack prefix, make_child_mask) and gets NumChild 0, DurChild 0,
  *    DurNonChild = its duration.  Then the same for names starting
- *    "XlaAutotunerCompilation" (the pass around it, XlaPass:#name=
- *    triton-autotuner or, since 2026, XlaPass:#name=autotuner, stays a
- *    pass).
+ *    "XlaAutotunerCompilation" or "XlaPass:#name=autotuner" followed by
+ *    ',' or '#' (the pass of XLA of 2026, AutotunerPass), which are
+ *    renamed "XlaAutotunerCompilation" (JAX-Toolbox e00e463b,
+ *    remove_autotuning_detail); the pass of before, XlaPass:#name=
+ *    triton-autotuner, matches neither and stays a pass.
  *    Descendants are looked for within the profile; the reference
  *    matches RangeStack prefixes across all profiles of a combined
  *    frame, which differs only when unrelated profiles share RangeIds.

@@ -556,6 +556,27 @@ id_agrees(const struct hlo_module *h, const struct frames_thunk *t)
 }
 
 /*
+ * frames_holds_fn over the dumps of profile PROFILE (hlo_get): whether
+ * program PROGRAM_ID's dump names the instruction OP[0..LEN) with id ID.
+ * A dump that cannot be read is no answer here; set_program reports it.
+ */
+static int
+holds_id(void *ctx, size_t profile, int64_t program_id, const char *op,
+    size_t len, int64_t id)
+{
+	struct extract *x = ctx;
+	struct hlo_module *m = NULL;
+	const struct hlo_inst *in;
+
+	if (program_id < 0 ||
+	    hlo_get(x, &x->in.p[profile], program_id, &m) != 1)
+		return 0;
+	in = hlo_find_id(m, id);
+	return in != NULL && strlen(in->name) == len &&
+	    memcmp(in->name, op, len) == 0;
+}
+
+/*
  * ProgramId and communication facts of modules M0.. and thunks T0..; a
  * thunk that is no instruction of its dump keeps Communication unknown
  * (-1: empty) and is counted for one note per dump.
@@ -1402,6 +1423,8 @@ extract_load(struct extract *x, const char *const *paths, size_t n,
 	x->o = *o;
 	x->hlo = mem_calloc(1, sizeof(*x->hlo));
 	x->dumps = o->dumps ? o->dumps : dumpcache_new();
+	x->fr.holds = holds_id;	/* async thunks by unique_hlo_op_id */
+	x->fr.holds_ctx = x;
 	if (input_open_named(paths, n, o->dumpdir, o->names, &x->in) != 0)
 		return -1;
 	lo = 0;

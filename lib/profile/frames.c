@@ -18,6 +18,15 @@ struct work {
 	long *parent;		/* index of the parent range, NCCL skipped */
 	long *module;		/* thunks: index of their XlaModule */
 	unsigned char *keep;	/* thunks kept so far */
+	/* Thunks: the index of the top-level range above a thunk with no
+	 * XlaModule ancestor (itself when it has no parent), -1 for others. */
+	long *root;
+	const struct frames *f;	/* the caller's hook (frames_holds_fn) */
+	size_t profile;
+	int cpu;		/* the layout has CPU times (Orig*) */
+	/* Modules: NumGPUOps with their async thunks' (drop_partial). */
+	int64_t *ops;
+	unsigned char *alone;	/* modules without kept thunks, kept */
 };
 
 void
@@ -128,6 +137,120 @@ drop_early_thunks(struct frames *f, struct work *w)
 		    "during a module execution)", dropped);
 }
 
+/* ---- thunks without an XlaModule parent (async thunks, 2026) ---- */
+
+/* The top-level range above range I (I itself without a parent). */
+static long
+top_of(const struct work *w, size_t i)
+{
+	long p = (long)i;
+	size_t steps = 0;
+
+	while (w->parent[p] >= 0 && ++steps <= w->n)
+		p = w->parent[p];
+	return p;
+}
+
+/* Whether module range M contains range I's start in time: the CPU
+ * interval where the layout has one, else the projected GPU interval. */
+static int
+contains(const struct proj_range *m, const struct proj_range *t, int cpu)
+{
+	if (cpu)
+		return m->orig_start <= t->orig_start &&
+		    t->orig_start <= m->orig_start + m->orig_dur;
+	return m->dur > 0 && t->dur > 0 && m->start <= t->start &&
+	    t->start <= m->start + m->dur;
+}
+
+/*
+ * The module execution of thunk I, which has no XlaModule ancestor (XLA
+ * of 2026: AsyncStartThunk runs its nested thunks on a thread of their
+ * own, so their ranges are top-level, carrying unique_hlo_op_id): among
+ * the module ranges of its process containing it in time (the deepest
+ * of a thread), the only one; of several (several launcher threads),
+ * the one whose dump holds the thunk's instruction with its
+ * unique_hlo_op_id (f->holds), when exactly one does.  -1 when none or
+ * no single one; *BYID is set when the dump decided.
+ */
+static long
+module_in_time(const struct work *w, const long *mods, size_t nm, size_t i,
+    int cpu, int *byid)
+{
+	const struct proj_range *t = &w->r[i];
+	long best = -1, held = -1;
+	size_t k, nthreads = 0, nheld = 0, len = 0, mlen;
+	const char *op = NULL, *mname;
+	int64_t id = -1, program;
+	int named = w->f->holds != NULL &&
+	    nvtx_parse_thunk_id(t->name, &op, &len, &id) == 0 && id >= 0;
+
+	for (k = 0; k < nm; k++) {
+		const struct proj_range *m = &w->r[mods[k]];
+
+		if (m->pid != t->pid || !contains(m, t, cpu))
+			continue;
+		if (best >= 0 && w->r[best].tid == m->tid) {
+			if (m->orig_start >= w->r[best].orig_start)
+				best = mods[k];	/* deeper on that thread */
+			continue;
+		}
+		nthreads++;
+		best = mods[k];
+		if (!named || nvtx_parse_module(m->name, &mname, &mlen,
+		    &program) != 0)
+			continue;
+		if (w->f->holds(w->f->holds_ctx, w->profile, program, op, len,
+		    id)) {
+			held = mods[k];
+			nheld++;
+		}
+	}
+	if (nthreads <= 1)
+		return best;
+	if (nheld == 1) {
+		*byid = 1;
+		return held;
+	}
+	return -1;
+}
+
+/*
+ * Give each kept thunk without an XlaModule ancestor (w->root >= 0) its
+ * module execution (module_in_time), with one note per profile naming
+ * the rule used.
+ */
+static void
+attribute(struct frames *f, struct work *w)
+{
+	long *mods = mem_calloc(w->n + 1, sizeof(*mods));
+	size_t i, nm = 0, n = 0, nid = 0;
+	int cpu = w->cpu;
+
+	for (i = 0; i < w->n; i++)
+		if (w->kind[i] == NVTX_MODULE)
+			mods[nm++] = (long)i;
+	for (i = 0; i < w->n; i++) {
+		int byid = 0;
+
+		if (!w->keep[i] || w->root[i] < 0)
+			continue;
+		w->module[i] = module_in_time(w, mods, nm, i, cpu, &byid);
+		if (w->module[i] >= 0) {
+			n++;
+			nid += byid;
+		}
+	}
+	free(mods);
+	if (n > 0)
+		err_note(&f->notes, "%zu thunks without an XlaModule parent "
+		    "(async thunks on threads of their own) attributed to the "
+		    "module execution of their process containing them in time "
+		    "(%s)%s", n, cpu ? "CPU interval" : "GPU interval",
+		    nid ? ", by unique_hlo_op_id in the dump where several did" :
+		    "");
+}
+
 /*
  * For each kept thunk, climb through Thunk ancestors to the XlaModule.
  * Every Thunk passed on the way has a deeper Thunk, so it is not kept.
@@ -165,13 +288,22 @@ find_modules(struct frames *f, struct work *w)
 			}
 		if (p >= 0 && w->kind[p] == NVTX_MODULE)
 			w->module[i] = p;
+		else if (p < 0)
+			w->root[i] = top_of(w, i);
 		else
-			orphans++;
+			orphans++;	/* below a range of another kind */
 	}
 	for (i = 0; i < w->n; i++)
-		if (inner[i] || w->module[i] < 0)
+		if (inner[i])
 			w->keep[i] = 0;
 	free(inner);
+	attribute(f, w);
+	for (i = 0; i < w->n; i++)
+		if (w->keep[i] && w->module[i] < 0) {
+			w->keep[i] = 0;
+			if (w->root[i] >= 0)
+				orphans++;
+		}
 	if (orphans)
 		err_note(&f->notes, "dropping %zu thunks with no XlaModule ancestor",
 		    orphans);
@@ -217,19 +349,19 @@ drop_partial(struct frames *f, struct work *w, long *mods, size_t n,
 		if (j - i < 2)
 			continue;	/* mean of nothing is NaN: keep */
 		for (k = i; k < j - 1; k++)
-			sum += (double)w->r[mods[k]].num_gpu_ops;
+			sum += (double)w->ops[mods[k]];
 		mean = sum / (double)(j - 1 - i);
 		for (k = i; k < j - 1; k++) {
-			double d = (double)w->r[mods[k]].num_gpu_ops - mean;
+			double d = (double)w->ops[mods[k]] - mean;
 			sq += d * d;
 		}
 		sd = sqrt(sq / (double)(j - 1 - i));
 		last = &w->r[mods[j - 1]];
-		if ((double)last->num_gpu_ops < mean - sd) {
+		if ((double)w->ops[mods[j - 1]] < mean - sd) {
 			err_note(&f->notes, "skipping last occurrence of %s because it only "
 			    "had %lld GPU operations, compared to %g +/- %g "
 			    "before", nvtx_strip_tsl(last->name),
-			    (long long)last->num_gpu_ops, mean, sd);
+			    (long long)w->ops[mods[j - 1]], mean, sd);
 			dropped[mods[j - 1]] = 1;
 		}
 	}
@@ -321,10 +453,11 @@ build_devmap(struct work *w, const long *program, const struct proj_thread *th,
 		d->dev[d->n] = (struct frames_device){ v[0], v[1], v[2], v[3] };
 		d->n++;
 	}
-	for (i = 0; i < w->n; i++)
+	for (i = 0; i < w->n; i++)	/* async thunks: their module's thread */
 		if (w->keep[i])
 			p[np++] = (struct pidtid){ program[w->module[i]],
-			    w->r[i].pid, w->r[i].tid };
+			    w->r[w->root[i] >= 0 ? w->module[i] : (long)i].pid,
+			    w->r[w->root[i] >= 0 ? w->module[i] : (long)i].tid };
 	single_thread_groups(p, np, cand, &ncand);
 	for (np = 0, i = 0; i < w->n; i++)
 		if (w->kind[i] == NVTX_COMPILE)
@@ -418,6 +551,43 @@ add_thunk(struct frames *f, size_t module, const struct proj_range *r,
 }
 
 /*
+ * A module execution's projection is the envelope of the GPU operations
+ * launched on its thread inside it; those of its async thunks were
+ * launched on theirs.  Each top-level range above a kept async thunk
+ * widens its module's projected interval to its own, which gives the
+ * envelope of the module's operations on every thread (the interval the
+ * same run has when the thunks are nested in the module).
+ */
+static void
+extend_modules(struct frames *f, const struct work *w, const long *slot)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++) {
+		const struct proj_range *t;
+		struct frames_module *m;
+		int64_t end;
+
+		if (!w->keep[i] || w->root[i] < 0 || slot[w->module[i]] < 0)
+			continue;
+		t = &w->r[w->root[i]];
+		m = &f->modules[slot[w->module[i]]];
+		if (t->dur <= 0)
+			continue;
+		if (m->dur <= 0) {
+			m->start = t->start, m->dur = t->dur;
+			continue;
+		}
+		end = m->start + m->dur;
+		if (t->start + t->dur > end)
+			end = t->start + t->dur;
+		if (t->start < m->start)
+			m->start = t->start;
+		m->dur = end - m->start;
+	}
+}
+
+/*
  * Append the used modules (in RangeId order) and the kept thunks (in
  * trace order), dropping rows on threads with no device.
  */
@@ -438,6 +608,11 @@ append_rows(struct frames *f, size_t profile, struct work *w,
 			slot[w->module[i]] = -2;
 			order[nmod++] = w->module[i];
 		}
+	for (i = 0; i < w->n; i++)	/* modules without thunks */
+		if (w->alone[i] && slot[i] == -1) {
+			slot[i] = -2;
+			order[nmod++] = (long)i;
+		}
 	sort_stable(order, nmod, sizeof(*order), cmp_id, w->r);
 	for (k = 0; k < nmod && rc == 0; k++) {
 		const struct proj_range *r = &w->r[order[k]];
@@ -448,21 +623,79 @@ append_rows(struct frames *f, size_t profile, struct work *w,
 		rc = add_module(f, profile, r, program[order[k]], &dev);
 	}
 	for (i = 0; i < w->n && rc == 0; i++) {
+		/* An async thunk runs on its module's device. */
+		const struct proj_range *on = &w->r[w->root[i] >= 0 ?
+		    w->module[i] : (long)i];
+
 		if (!w->keep[i])
 			continue;
 		if (slot[w->module[i]] < 0 ||
-		    lookup_device(d, w->r[i].pid, w->r[i].tid, &dev) != 0) {
+		    lookup_device(d, on->pid, on->tid, &dev) != 0) {
 			lost++;
 			continue;
 		}
 		rc = add_thunk(f, (size_t)slot[w->module[i]], &w->r[i], &dev);
 	}
+	extend_modules(f, w, slot);
 	if (lost)
 		err_note(&f->notes, "dropping %zu thunks on threads with no known device",
 		    lost);
 	free(slot);
 	free(order);
 	return rc;
+}
+
+/*
+ * w->ops: each range's NumGPUOps, a module's with those of the top-level
+ * ranges of its async thunks (launched on their threads, counted there),
+ * each counted once: the count of the same run with the thunks nested.
+ */
+static void
+count_ops(struct work *w)
+{
+	unsigned char *counted = mem_calloc(w->n + 1, 1);
+	size_t i;
+
+	w->ops = mem_calloc(w->n + 1, sizeof(*w->ops));
+	for (i = 0; i < w->n; i++)
+		w->ops[i] = w->r[i].num_gpu_ops;
+	for (i = 0; i < w->n; i++) {
+		long t = w->root[i];
+
+		if (!w->keep[i] || t < 0 || counted[t] ||
+		    w->r[t].num_gpu_ops <= 0)
+			continue;
+		counted[t] = 1;
+		w->ops[w->module[i]] += w->r[t].num_gpu_ops;
+	}
+	free(counted);
+}
+
+/*
+ * Module executions with no kept thunk (XLA of 2026: a module whose
+ * thunks run elsewhere, or have no ranges) keep their row, NumThunks 0:
+ * those of a program (program_id >= 0; the autotuner's have none) not
+ * in USED are marked in w->alone and appended to MODS[0..N), their
+ * program ids in PROGRAM.  Returns the new count.
+ */
+static size_t
+add_alone(struct work *w, long *mods, size_t n, const unsigned char *used,
+    long *program)
+{
+	size_t i, len;
+	const char *m;
+	int64_t pid;
+
+	for (i = 0; i < w->n; i++) {
+		if (w->kind[i] != NVTX_MODULE || used[i] ||
+		    nvtx_parse_module(w->r[i].name, &m, &len, &pid) != 0 ||
+		    pid < 0)
+			continue;
+		w->alone[i] = 1;
+		program[i] = (long)pid;
+		mods[n++] = (long)i;
+	}
+	return n;
 }
 
 /* Program ids of the modules used by kept thunks, and the partial rule. */
@@ -488,12 +721,17 @@ resolve_programs(struct frames *f, struct work *w, int has_gpu_ops,
 		rc = nvtx_parse_module(w->r[mods[i]].name, &m, &len, &pid);
 		program[mods[i]] = (long)pid;
 	}
+	n = add_alone(w, mods, n, seen, program);
 	if (rc == 0 && has_gpu_ops) {
+		count_ops(w);
 		memset(seen, 0, w->n);
 		drop_partial(f, w, mods, n, seen);
-		for (i = 0; i < w->n; i++)
+		for (i = 0; i < w->n; i++) {
 			if (w->keep[i] && seen[w->module[i]])
 				w->keep[i] = 0;
+			if (seen[i])
+				w->alone[i] = 0;
+		}
 	}
 	free(mods);
 	free(seen);
@@ -505,7 +743,8 @@ frames_add_profile(struct frames *f, size_t profile,
     const struct proj_range *r, size_t n, int has_gpu_ops, int has_orig,
     const struct proj_thread *threads, size_t nthreads)
 {
-	struct work w = { r, n, NULL, NULL, NULL, NULL };
+	struct work w = { r, n, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0,
+	    NULL, NULL };
 	struct devmap d = { NULL, NULL, 0 };
 	long *program = mem_calloc(n + 1, sizeof(*program));
 	size_t i;
@@ -520,8 +759,15 @@ frames_add_profile(struct frames *f, size_t profile,
 	w.parent = mem_calloc(n + 1, sizeof(*w.parent));
 	w.module = mem_calloc(n + 1, sizeof(*w.module));
 	w.keep = mem_calloc(n + 1, 1);
-	for (i = 0; i < n; i++)
+	w.root = mem_calloc(n + 1, sizeof(*w.root));
+	w.alone = mem_calloc(n + 1, 1);
+	w.f = f;
+	w.profile = profile;
+	w.cpu = has_orig;
+	for (i = 0; i < n; i++) {
 		w.kind[i] = nvtx_classify(r[i].name);
+		w.root[i] = -1;
+	}
 	rc = link_parents(&w);
 	if (rc == 0) {
 		drop_early_thunks(f, &w);
@@ -540,6 +786,9 @@ frames_add_profile(struct frames *f, size_t profile,
 	free(w.parent);
 	free(w.module);
 	free(w.keep);
+	free(w.root);
+	free(w.ops);
+	free(w.alone);
 	return rc;
 }
 

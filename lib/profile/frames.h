@@ -75,7 +75,19 @@ struct frames_thunk {
 	unsigned char id_mismatch;
 };
 
+/*
+ * Whether the dump of program PROGRAM_ID (the XlaModule range's
+ * program_id) of profile PROFILE holds an instruction named OP[0..LEN)
+ * whose HloInstructionProto.id is ID: 1 or 0 (0 too without a dump).
+ * Set by the caller to let a thunk without an XlaModule parent be
+ * attributed by its unique_hlo_op_id (frames_add_profile).
+ */
+typedef int frames_holds_fn(void *ctx, size_t profile, int64_t program_id,
+    const char *op, size_t len, int64_t id);
+
 struct frames {
+	frames_holds_fn *holds;	/* NULL: attribution by time alone */
+	void *holds_ctx;
 	struct frames_module *modules;
 	size_t nmodules, capmodules;
 	struct frames_thunk *thunks;
@@ -95,8 +107,21 @@ void frames_free(struct frames *f);
  *  - NCCL ranges are removed and their children re-parented to the NCCL
  *    range's nearest non-NCCL ancestor;
  *  - thunks that start before the first XlaModule are ignored (a note);
- *  - only the deepest Thunk below the deepest XlaModule is kept, and only
- *    modules with at least one kept thunk appear;
+ *  - only the deepest Thunk below the deepest XlaModule is kept; modules
+ *    without a kept thunk appear too, NumThunks 0 (XLA of 2026), but for
+ *    those without a program_id (autotuning);
+ *  - a top-level Thunk range, or the deepest Thunk below one (XLA of 2026:
+ *    AsyncStartThunk runs its nested thunks on a thread of their own, so
+ *    their ranges have no XlaModule parent; openxla/xla 9f86ee60df), gets
+ *    the module execution of its process that contains its start in time
+ *    (CPU interval with HAS_ORIG, else projected GPU interval; the
+ *    deepest of a thread).  Of several on different threads, the one
+ *    whose dump holds the thunk's hlo_op with its unique_hlo_op_id
+ *    (F->holds) when exactly one does; else the thunk is dropped.  It
+ *    takes its module's device; its top-level range widens the module's
+ *    projected interval to cover it and adds its NumGPUOps to the
+ *    module's for the rule below, as if nested.  One note per profile
+ *    names the rule used;
  *  - when NumGPUOps exists (HAS_GPU_OPS), the last execution of each
  *    module is dropped, with its thunks, if its NumGPUOps is below
  *    mean - std (population) of the earlier ones (a note);

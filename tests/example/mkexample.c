@@ -49,7 +49,8 @@
  * its module's dump (the block "-X 2026" below), and the autotuner pass
  * "XlaPass:#name=autotuner,...#" (AutotunerPass); it is the default with
  * -L 2026, and -X 2024 gives the names of before.  The frames do not
- * depend on it (tests/t75-example.sh).
+ * depend on it but for the compile frame, where the reference folds the
+ * pass of 2026 into one XlaAutotunerCompilation row (tests/t75-example.sh).
  *
  * -n and -s make a large run for `make bench` (tests/bench/scale.sh):
  * N processes (a power of two: reduce-scatter operands are split among

@@ -56,7 +56,8 @@
  *
  * "archive-2026" does the same and names the thunks as XLA does since
  * mid-2026, "Thunk:#[name=N,]hlo_op=OP,unique_hlo_op_id=ID#", ID the id
- * of instruction OP in the module's dump in DIR (name_2026).
+ * of instruction OP in the module's dump in DIR (name_2026), and the
+ * autotuner pass "XlaPass:#name=autotuner,...#" (pass_2026).
  *
  * -g writes the same run with an XLA command buffer NAME, traced per
  * graph node (nsys --cuda-graph-trace=node), in place of the consecutive
@@ -804,6 +805,38 @@ dump_of(struct archive *a, int64_t program)
 }
 
 /*
+ * The autotuner pass NAME as XLA of 2026 names it (AutotunerPass::name()
+ * "autotuner"): "XlaPass:#name=triton-autotuner,..." and
+ * "...=gemm-fusion-autotuner,..." become "XlaPass:#name=autotuner,...".
+ * A new string, or NULL for any other name.
+ */
+static char *
+pass_2026(const char *name)
+{
+	static const char *const old[] = { "triton-autotuner,",
+	    "gemm-fusion-autotuner," };
+	static const char pass[] = "XlaPass:#name=";
+	const char *p = strstr(name, pass);
+	size_t i, k;
+	char *s;
+
+	if (p == NULL)
+		return NULL;
+	p += sizeof(pass) - 1;
+	for (i = 0; i < sizeof(old) / sizeof(old[0]); i++) {
+		if (strncmp(p, old[i], strlen(old[i])) != 0)
+			continue;
+		k = (size_t)(p - name);
+		s = mem_alloc(strlen(name) + 16);
+		memcpy(s, name, k);
+		strcpy(s + k, "autotuner,");
+		strcat(s, p + strlen(old[i]));
+		return s;
+	}
+	return NULL;
+}
+
+/*
  * NAME as XLA writes it since mid-2026 (annotation.cc
  * MakeInstructionTitle): a Thunk range of a module whose dump holds its
  * hlo_op gets ",unique_hlo_op_id=ID" before the final '#', ID the
@@ -822,6 +855,8 @@ name_2026(struct archive *a, const struct node *n)
 	int64_t program;
 	char *s, *name;
 
+	if ((s = pass_2026(n->name)) != NULL)
+		return s;
 	if (nvtx_classify(n->name) != NVTX_THUNK ||
 	    nvtx_parse_thunk(n->name, &op, &len) != 0)
 		return n->name;

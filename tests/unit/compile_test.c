@@ -230,7 +230,7 @@ clean_trace(void)
 {
 	R(0, 1000, 900, "TSL:XlaCompile:#module=m#", 1, 1, 1, -1, ":1");
 	R(10, 990, 400, "TSL:XlaCompileBackend:#module=m,program_id=3#", 1,
-	    4, 2, 1, ":1:2");
+	    7, 2, 1, ":1:2");
 	R(20, 100, 30, "TSL:XlaAutotunerMeasurement:#name=fusion.1#", 1, 1,
 	    3, 2, ":1:2:3");
 	R(30, 60, 19, "TSL:XlaModule:#hlo_module=fusion.1#", 1, 1, 4, 3,
@@ -246,6 +246,15 @@ clean_trace(void)
 	R(500, 600, 0, "TSL:XlaAutotunerCompilation", 1, 0, 9, 2, ":1:2:9");
 	R(700, 710, 0, "TSL:XlaAutotunerMeasurement:#name=x#", 1, 0, 10, 2,
 	    ":1:2:10");
+	/* Passes that are not the 2026 autotuner: they stay, children too. */
+	R(720, 760, 30,
+	    "TSL:XlaPass:#name=triton-autotuner,module=m,program_id=3#", 1, 1,
+	    12, 2, ":1:2:12");
+	R(725, 755, 0, "TSL:XlaEmitGpuAsm", 1, 0, 13, 12, ":1:2:12:13");
+	R(770, 780, 0, "TSL:XlaPass:#name=autotuner-x,module=m#", 1, 0, 14,
+	    2, ":1:2:14");
+	R(790, 800, 0, "TSL:XlaPass:#name=autotuner#", 1, 0, 15, 2,
+	    ":1:2:15");
 }
 
 /* remove_autotuning_detail: collapse autotuner ranges. */
@@ -257,7 +266,7 @@ t_clean(void)
 
 	clean_trace();
 	CHECK_INT(build(&f, 0), 0);
-	CHECK_INT(f.nrows, 11);
+	CHECK_INT(f.nrows, 15);
 	if ((r = row(&f, 3)) != NULL) {
 		CHECK_STR(r->name, "XlaAutotunerMeasurement:#name=fusion.1#");
 		CHECK_INT(r->num_child, 2);
@@ -265,13 +274,17 @@ t_clean(void)
 	}
 	if ((r = row(&f, 11)) != NULL)
 		CHECK_STR(r->range_stack, ":1:2:3:11");
+	if ((r = row(&f, 6)) != NULL)
+		CHECK_STR(r->name, "XlaPass:#name=autotuner,program_id=3#");
 	compile_free(&f);
 
 	clean_trace();
 	CHECK_INT(build(&f, COMPILE_CLEAN), 0);
-	CHECK_INT(f.nrows, 7);
+	/* 15 rows less 4, 5, 11 (below the measurement 3), 7 and 8 (below
+	 * the autotuner pass 6). */
+	CHECK_INT(f.nrows, 10);
 	CHECK(row(&f, 4) == NULL && row(&f, 5) == NULL);
-	CHECK(row(&f, 8) == NULL);
+	CHECK(row(&f, 7) == NULL && row(&f, 8) == NULL);
 	CHECK(row(&f, 11) == NULL);
 	if ((r = row(&f, 3)) != NULL) {
 		CHECK_STR(r->name, "XlaAutotunerMeasurement");
@@ -280,20 +293,14 @@ t_clean(void)
 		CHECK_INT(r->dur_child, 0);
 		CHECK_INT(r->dur_nonchild, 80);
 	}
-	/* The autotuner pass (XlaPass:#name=autotuner since 2026, as
-	 * triton-autotuner before) stays a pass; the compilation inside it
-	 * folds: [210, 310] without its child. */
+	/* The autotuner pass of 2026 (XlaPass:#name=autotuner,...#) is
+	 * renamed and folded as XlaAutotunerCompilation (JAX-Toolbox
+	 * e00e463b): [200, 400] without its children, all its own. */
 	if ((r = row(&f, 6)) != NULL) {
-		CHECK_STR(r->name, "XlaPass:#name=autotuner,program_id=3#");
-		CHECK_INT(r->num_child, 1);
-		CHECK_INT(r->dur_child, 100);
-		CHECK_INT(r->dur_nonchild, 100);
-	}
-	if ((r = row(&f, 7)) != NULL) {
 		CHECK_STR(r->name, "XlaAutotunerCompilation");
 		CHECK_INT(r->num_child, 0);
 		CHECK_INT(r->dur_child, 0);
-		CHECK_INT(r->dur_nonchild, 100);
+		CHECK_INT(r->dur_nonchild, 200);
 	}
 	if ((r = row(&f, 9)) != NULL)
 		CHECK_STR(r->name, "XlaAutotunerCompilation");
@@ -301,8 +308,19 @@ t_clean(void)
 		CHECK_STR(r->name, "XlaAutotunerMeasurement");
 		CHECK_INT(r->dur_nonchild, 10);
 	}
+	/* triton-autotuner and autotuner-x are other passes: kept whole. */
+	if ((r = row(&f, 12)) != NULL) {
+		CHECK_STR(r->name, "XlaPass:#name=triton-autotuner,program_id=3#");
+		CHECK_INT(r->num_child, 1);
+		CHECK_INT(r->dur_nonchild, 10);
+	}
+	CHECK(row(&f, 13) != NULL);
+	if ((r = row(&f, 14)) != NULL)
+		CHECK_STR(r->name, "XlaPass:#name=autotuner-x#");
+	if ((r = row(&f, 15)) != NULL)
+		CHECK_STR(r->name, "XlaAutotunerCompilation");
 	if ((r = row(&f, 2)) != NULL)
-		CHECK_INT(r->num_child, 4);
+		CHECK_INT(r->num_child, 7);
 	compile_free(&f);
 }
 

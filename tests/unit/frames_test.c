@@ -3,6 +3,7 @@
  * rule of load_profiler_data per case (REFERENCE.md §1.3).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "profile/frames.h"
 #include "profile/nvtx.h"
@@ -239,9 +240,141 @@ odd_thunks(void)
 	CHECK_INT(nvtx_command_buffer("fusion.1", 8), 0);
 }
 
+static const struct proj_thread threads2[] = {
+	{ 1, 10, "XlaLauncher:#global=2,local=0,process=2,slice=0#" },
+	{ 1, 11, "XlaLauncher:#global=3,local=1,process=2,slice=0#" },
+};
+
+/* The dump of program 5 alone holds all-reduce-start with id 7. */
+static int
+holds5(void *ctx, size_t profile, int64_t program_id, const char *op,
+    size_t len, int64_t id)
+{
+	(void)ctx, (void)profile;
+	return program_id == 5 && id == 7 && len == 16 &&
+	    strncmp(op, "all-reduce-start", 16) == 0;
+}
+
+/* Thunks without an XlaModule parent (XLA of 2026's async thunks on a
+ * thread of their own, 50, which has no device): the module execution
+ * of their process containing them in time, its device. */
+static void
+async_thunks(void)
+{
+	struct proj_range r[] = {
+		/* name, GPU start, dur, CPU start, dur, pid, tid, ops, id, parent */
+		{ "TSL:XlaModule:#hlo_module=jit_f,program_id=3#", 100, 100,
+		    95, 105, 1, 10, 4, 1, -1 },
+		{ "TSL:Thunk:#hlo_op=fusion#", 110, 20, 110, 5, 1, 10, 1, 2, 1 },
+		/* CPU 150 in [95, 200]: module 1; GPU to 240, beyond it. */
+		{ "TSL:Thunk:#hlo_op=all-gather-start,unique_hlo_op_id=4#",
+		    190, 50, 150, 10, 1, 50, 2, 3, -1 },
+		/* An async-start whose nested thunk is kept, at CPU 170. */
+		{ "TSL:Thunk:#hlo_op=async-start#", 175, 10, 168, 10, 1, 50, 1,
+		    4, -1 },
+		{ "TSL:Thunk:#hlo_op=all-to-all#", 175, 10, 170, 5, 1, 50, 1,
+		    5, 4 },
+		/* In no module's time: dropped. */
+		{ "TSL:Thunk:#hlo_op=lost#", 900, 10, 900, 5, 1, 50, 1, 6, -1 },
+	};
+	struct proj_range two[] = {
+		{ "TSL:XlaModule:#hlo_module=jit_f,program_id=3#", 100, 100,
+		    95, 105, 1, 10, 1, 1, -1 },
+		{ "TSL:Thunk:#hlo_op=fusion#", 110, 20, 110, 5, 1, 10, 1, 2, 1 },
+		{ "TSL:XlaModule:#hlo_module=jit_g,program_id=5#", 100, 100,
+		    96, 105, 1, 11, 1, 3, -1 },
+		{ "TSL:Thunk:#hlo_op=fusion#", 110, 20, 110, 5, 1, 11, 1, 4, 3 },
+		{ "TSL:Thunk:#hlo_op=all-reduce-start,unique_hlo_op_id=7#",
+		    150, 10, 150, 10, 1, 50, 1, 5, -1 },
+		/* Each program on both threads: neither is the main thread. */
+		{ "TSL:XlaModule:#hlo_module=jit_g,program_id=5#", 300, 100,
+		    295, 105, 1, 10, 1, 6, -1 },
+		{ "TSL:Thunk:#hlo_op=fusion#", 310, 20, 310, 5, 1, 10, 1, 7, 6 },
+		{ "TSL:XlaModule:#hlo_module=jit_f,program_id=3#", 300, 100,
+		    296, 105, 1, 11, 1, 8, -1 },
+		{ "TSL:Thunk:#hlo_op=fusion#", 310, 20, 310, 5, 1, 11, 1, 9, 8 },
+	};
+	struct frames f = { 0 };
+	size_t i, nc = 0;
+
+	CHECK_INT(frames_add_profile(&f, 0, r, 6, 1, 1, threads, 2), 0);
+	CHECK_INT(f.nmodules, 1);
+	CHECK_INT(f.nthunks, 3);	/* fusion, all-gather-start, all-to-all */
+	for (i = 0; i < f.nthunks; i++) {
+		CHECK_INT(f.thunks[i].module, 0);
+		CHECK_INT(f.thunks[i].dev.device, 2);
+	}
+	/* The module's projection: [100, 200] widened by [190, 240]. */
+	CHECK_INT(f.modules[0].start, 100);
+	CHECK_INT(f.modules[0].dur, 140);
+	CHECK_INT(f.notes.n, 2);	/* attributed (CPU), one dropped */
+	if (f.notes.n == 2) {
+		CHECK(strstr(f.notes.v[0], "2 thunks without an XlaModule "
+		    "parent") != NULL && strstr(f.notes.v[0], "CPU") != NULL);
+		CHECK(strstr(f.notes.v[1], "dropping 1 thunks") != NULL);
+	}
+	frames_free(&f);
+
+	/* No CPU times: the projected GPU interval decides. */
+	CHECK_INT(frames_add_profile(&f, 0, r, 6, 1, 0, threads, 2), 0);
+	CHECK_INT(f.nthunks, 3);
+	if (f.notes.n > 0)
+		CHECK(strstr(f.notes.v[0], "GPU interval") != NULL);
+	frames_free(&f);
+
+	/* Two launcher threads' modules contain it: without dumps no single
+	 * one (dropped); the dump of program 5 holds its id: that one. */
+	CHECK_INT(frames_add_profile(&f, 0, two, 9, 0, 1, threads2, 2), 0);
+	CHECK_INT(f.nthunks, 4);
+	frames_free(&f);
+	f.holds = holds5;
+	CHECK_INT(frames_add_profile(&f, 0, two, 9, 0, 1, threads2, 2), 0);
+	CHECK_INT(f.nthunks, 5);
+	for (i = 0; i < f.nthunks; i++)
+		if (strcmp(f.thunks[i].name, "all-reduce-start") == 0) {
+			nc++;
+			CHECK_INT(f.modules[f.thunks[i].module].program_id, 5);
+			CHECK_INT(f.thunks[i].dev.device, 3);
+		}
+	CHECK_INT(nc, 1);
+	if (f.notes.n > 0)
+		CHECK(strstr(f.notes.v[0], "by unique_hlo_op_id") != NULL);
+	frames_free(&f);
+}
+
+/* A module execution without thunk ranges keeps its row, NumThunks 0;
+ * an autotuner module (no program_id) without thunks does not. */
+static void
+thunkless_modules(void)
+{
+	struct proj_range r[] = {
+		MOD(1, 100, 100, 2),
+		THK(2, 1, "fusion", 110, 20),
+		MOD(3, 300, 100, 2),			/* no thunk */
+		{ "TSL:XlaModule:#hlo_module=gemm_fusion#", 500, 10, 500, 10,
+		    1, 10, 2, 4, -1 },
+	};
+	struct frames f = { 0 };
+
+	CHECK_INT(frames_add_profile(&f, 0, r, 4, 1, 1, threads, 2), 0);
+	CHECK_INT(f.nmodules, 2);
+	classify(&f);
+	frames_finish(&f);
+	if (f.nmodules == 2) {
+		CHECK_INT(f.modules[0].num_thunks, 1);
+		CHECK_INT(f.modules[1].num_thunks, 0);
+		CHECK_INT(f.modules[1].execution, 1);
+		CHECK_INT(f.modules[1].start, 300);
+		CHECK_INT(f.modules[1].dev.device, 2);
+	}
+	frames_free(&f);
+}
+
 int
 main(void)
 {
+	async_thunks();
+	thunkless_modules();
 	names();
 	rules();
 	hidden_union();
