@@ -76,6 +76,33 @@ echo "reference (load_profiler_data, four archives): 8.6 s, 0.9 GB"
 rep=$(measure sh -c 'rm -rf "$1"; NSYSJAX_BIN=$2 sh pipelines/report.sh -o "$1" $3 2> /dev/null' sh "$T/report" "$BIN" "$ALL")
 printf 'report.sh  four archives: %5ss %4s MB peak RSS (reference notebook-equivalent: 18 s, 1.5 GB)\n' ${rep%% *} ${rep##* }
 
+# flamegraph.pl on the report's flame graphs: the .folded files whole
+# against the lines nsysjax-fold -P hands it (pipelines/flamegraphs.sh,
+# the pruning's own time included): input lines, and wall and CPU
+# seconds of drawing all the graphs (best of 3; CPU is steadier on a
+# shared machine).  The real flamegraph.pl: on PATH, else ../shared's.
+FGPL=$(command -v flamegraph.pl || echo "$SHARED/tools/flamegraph/flamegraph.pl")
+if [ -f "$FGPL" ] && [ -d "$T/report/flamegraphs" ]; then
+	# fg_line whole|pruned FOLDED...: "wall CPU", the best of 3 each.
+	fg_line() {
+		: > "$T/fgt"
+		for i in 1 2 3; do
+			/usr/bin/time -f '%e %U %S' -o "$T/time" sh -c 'FGPL=$1 BIN=$2 how=$3; shift 3
+			    for f; do if [ "$how" = whole ]; then PERL_HASH_SEED=0 perl "$FGPL" --hash --width=1250 "$f"
+			    else "$BIN/nsysjax-fold" -P -w 1250 "$f" | PERL_HASH_SEED=0 perl "$FGPL" --hash --width=1250; fi
+			    done > /dev/null' sh "$FGPL" "$BIN" "$@"
+			cat "$T/time" >> "$T/fgt"
+		done
+		awk 'NR == 1 || $1 < t { t = $1 } NR == 1 || $2 + $3 < c { c = $2 + $3 } END { printf "%.2f %.2f", t, c }' "$T/fgt"
+	}
+	set -- "$T/report/flamegraphs"/*.folded
+	lw=$(cat "$@" | wc -l)
+	lp=$(for f; do "$BIN/nsysjax-fold" -P -w 1250 "$f"; done | wc -l)
+	fw=$(fg_line whole "$@") fp=$(fg_line pruned "$@")
+	printf 'flamegraph.pl, the report'"'"'s %d graphs: whole %d lines, %5ss wall, %5ss CPU | pruned (nsysjax-fold -P) %d lines, %5ss wall, %5ss CPU\n' \
+	    $# "$lw" ${fw% *} ${fw#* } "$lp" ${fp% *} ${fp#* }
+fi
+
 # The filters on 10 million thunk rows: the real combined4 thunk frame
 # repeated by tests/bench/gen-thunks.awk (executions and times shifted so
 # that collective instances stay distinct), generated once here into the
