@@ -216,3 +216,38 @@ outfile_table(const char *dir, const char *name,
 	free(path);
 	return rc;
 }
+
+int
+outfile_split(FILE *in, size_t size, size_t n,
+    size_t (*part)(const void *rec, const void *ctx), const void *ctx,
+    const char *tag, FILE **out)
+{
+	unsigned char rec[512];
+	size_t i, k;
+	int rc = 0;
+
+	if (size > sizeof(rec) || n > OUTFILE_SPLIT_MAX)
+		return err_fail("temporary file: %zu parts of %zu bytes", n,
+		    size);
+	for (i = 0; i < n; i++)
+		if ((out[i] = outfile_anon(tag)) == NULL)
+			break;
+	if (i < n || fseek(in, 0, SEEK_SET) != 0)
+		rc = i < n ? -1 : err_fail("temporary file: %s",
+		    strerror(errno));
+	while (rc == 0 && fread(rec, size, 1, in) == 1)
+		if ((k = part(rec, ctx)) < n &&
+		    fwrite(rec, size, 1, out[k]) != 1)
+			rc = err_fail("temporary file: write error: %s",
+			    strerror(errno));
+	if (rc == 0 && ferror(in))
+		rc = err_fail("temporary file: read error");
+	for (k = 0; rc == 0 && k < n; k++)
+		if (fflush(out[k]) != 0 || fseek(out[k], 0, SEEK_SET) != 0)
+			rc = err_fail("temporary file: write error: %s",
+			    strerror(errno));
+	if (rc != 0)
+		for (k = 0; k < i; k++)
+			fclose(out[k]);
+	return rc;
+}

@@ -99,4 +99,21 @@ int outfile_mkdirs(const char *dir);
  */
 FILE *outfile_anon(const char *tag);
 
+/* The most parts outfile_split writes at once (files open). */
+#define OUTFILE_SPLIT_MAX 64
+
+/*
+ * Split the records of the spool IN (SIZE bytes each, read from its
+ * start) into N (at most OUTFILE_SPLIT_MAX) anonymous temporary files
+ * (outfile_anon, TAG) by PART(record, CTX): a part in [0, N), or N and
+ * more for a record left out.  Each part keeps the records in the order
+ * read; the files, rewound, go to OUT[0..N), to be closed by the caller.
+ * One pass over IN, so that a second pass that reads the spool in parts
+ * reads each record once, not once per part.  Returns 0, or -1 with an
+ * err message "temporary file: ..." (no file then left open).
+ */
+int outfile_split(FILE *in, size_t size, size_t n,
+    size_t (*part)(const void *rec, const void *ctx), const void *ctx,
+    const char *tag, FILE **out);
+
 #endif
