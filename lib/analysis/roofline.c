@@ -131,7 +131,7 @@ static const char *const table_names[ROOFLINE_NTABLES] = {
 };
 
 const char *
-roofline_table_name(enum roofline_table t)
+roofline_table_name(int t)
 {
 	return (unsigned)t < ROOFLINE_NTABLES ? table_names[t] : NULL;
 }
@@ -289,8 +289,9 @@ load_comm(struct roofline *r, struct tsv_reader *in, const long *c,
 }
 
 int
-roofline_load_hlo(struct roofline *r, struct tsv_reader *in)
+roofline_load_hlo(struct tsv_reader *in, void *arg)
 {
+	struct roofline *r = arg;
 	static const char *const names[] = { "ProgramId", "Name", "Opcode",
 	    "Flops", "Transcendentals", "BytesAccessed", "MatmulFlops",
 	    "Dtype", "Communication", "Collective", "MessageSize",
@@ -324,8 +325,9 @@ roofline_load_hlo(struct roofline *r, struct tsv_reader *in)
 }
 
 int
-roofline_load_modules(struct roofline *r, struct tsv_reader *in)
+roofline_load_modules(struct tsv_reader *in, void *arg)
 {
+	struct roofline *r = arg;
 	static const char *const names[] = { "ProgramId", "ProgramExecution",
 	    "ProjStartMs", "ProjDurMs", "Process" };
 	long c[5];
@@ -822,10 +824,11 @@ write_steps(struct roofline *r, struct tsv_writer *w)
 }
 
 int
-roofline_write(struct roofline *r, enum roofline_table t,
-    struct tsv_writer *w)
+roofline_write(void *arg, int t, struct tsv_writer *w)
 {
-	switch (t) {
+	struct roofline *r = arg;
+
+	switch ((enum roofline_table)t) {
 	case ROOFLINE_OPS:
 		return write_ops(r, w);
 	case ROOFLINE_MODULES:

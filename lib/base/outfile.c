@@ -161,7 +161,7 @@ outfile_tsv(const char *path, int (*write)(struct tsv_writer *, void *),
 /* One table of outfile_tables, for outfile_table. */
 struct table_job {
 	int t;
-	int (*write)(struct tsv_writer *, int, void *);
+	int (*write)(void *, int, struct tsv_writer *);
 	void *arg;
 };
 
@@ -170,12 +170,12 @@ table_job(struct tsv_writer *w, void *arg)
 {
 	struct table_job *j = arg;
 
-	return j->write(w, j->t, j->arg);
+	return j->write(j->arg, j->t, w);
 }
 
 int
 outfile_tables(const char *dir, const char *prefix, unsigned tables, int n,
-    const char *(*name)(int), int (*write)(struct tsv_writer *, int, void *),
+    const char *(*name)(int), int (*write)(void *, int, struct tsv_writer *),
     void *arg)
 {
 	struct table_job j = { 0, write, arg };
@@ -192,7 +192,7 @@ outfile_tables(const char *dir, const char *prefix, unsigned tables, int n,
 			/* A failed table's message stands: the tool dies
 			 * with it (the writer is not closed over it). */
 			w = tsv_wopen(stdout, "<stdout>");
-			if ((rc = write(w, j.t, arg)) == 0 && tsv_wclose(w) != 0)
+			if ((rc = write(arg, j.t, w)) == 0 && tsv_wclose(w) != 0)
 				rc = -1;
 			continue;
 		}
