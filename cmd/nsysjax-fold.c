@@ -20,7 +20,8 @@
 static const char usage_line[] =
     "usage: nsysjax-fold [-hv] [-b by] [-o dir [-p program ...]] [-M modules]"
     " [-S stackframes] [-t top] [-u unit] -H hlo [file ...]\n"
-    "       nsysjax-fold -d [-n] before.folded after.folded";
+    "       nsysjax-fold -d [-n] before.folded after.folded |"
+    " -P [-w width] [-m minwidth] [file.folded]";
 
 static const struct opt_tool tool = { usage_line,
     "  -b, --by=KIND           source (Python frames, then op_name; the\n"
@@ -46,6 +47,12 @@ static const struct opt_tool tool = { usage_line,
     "                          lines: stack count_before count_after\n"
     "  -n, --normalize         with -d: scale BEFORE's counts to AFTER's\n"
     "                          total\n"
+    "  -P, --prune             cut a folded file to what flamegraph.pl\n"
+    "                          draws: stacks narrower than its minimum\n"
+    "                          width merged into their parent\n"
+    "  -w, --width=PX          with -P: flamegraph.pl's --width (1200)\n"
+    "  -m, --minwidth=PX       with -P: flamegraph.pl's --minwidth, pixels\n"
+    "                          or N% of the total (0.1)\n"
     "  -h, --help              this text\n"
     "  -V, --version           the version\n" };
 
@@ -54,7 +61,8 @@ struct opts {
 	const char *hlo, *modules, *stackframes, *dir;
 	const char **program;
 	size_t nprogram, capprogram;
-	int verbose, diff, normalize;
+	int verbose, diff, normalize, prune;
+	struct fold_prune_opts po;
 };
 
 /* The kinds of -b, by enum fold_by, and the files -o writes. */
@@ -123,6 +131,21 @@ parse_unit(const char *arg)
 	opt_usage(&tool, "unknown --unit '%s' (ns or us)", arg);
 }
 
+/* --minwidth: pixels, or a percentage with '%', as flamegraph.pl's. */
+static void
+parse_minwidth(const char *arg, struct fold_prune_opts *po)
+{
+	size_t n = strlen(arg);
+	char num[64];
+
+	po->percent = n > 0 && arg[n - 1] == '%';
+	if (n - (size_t)po->percent >= sizeof(num))
+		opt_usage(&tool, "--minwidth '%s': not a number", arg);
+	memcpy(num, arg, n - (size_t)po->percent);
+	num[n - (size_t)po->percent] = '\0';
+	po->minwidth = opt_f64(&tool, "--minwidth", num, 0, 1e9);
+}
+
 static void
 parse(int argc, char *argv[], struct opts *o)
 {
@@ -130,20 +153,23 @@ parse(int argc, char *argv[], struct opts *o)
 		{ "by", required_argument, NULL, 'b' },
 		{ "diff", no_argument, NULL, 'd' },
 		{ "hlo", required_argument, NULL, 'H' },
+		{ "minwidth", required_argument, NULL, 'm' },
 		{ "modules", required_argument, NULL, 'M' },
 		{ "normalize", no_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "program", required_argument, NULL, 'p' },
+		{ "prune", no_argument, NULL, 'P' },
 		{ "stackframes", required_argument, NULL, 'S' },
 		{ "top", required_argument, NULL, 't' },
 		{ "unit", required_argument, NULL, 'u' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "width", required_argument, NULL, 'w' },
 		OPT_STD_LONG,
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
-	while ((c = opt_next(argc, argv, ":H:M:S:b:dhno:p:t:u:vV", longopts,
+	while ((c = opt_next(argc, argv, ":H:M:PS:b:dhm:no:p:t:u:vVw:", longopts,
 	    &tool)) != -1) {
 		switch (c) {
 		case 'H':
@@ -179,7 +205,22 @@ parse(int argc, char *argv[], struct opts *o)
 		case 'v':
 			o->verbose = 1;
 			break;
+		case 'P':
+			o->prune = 1;
+			break;
+		case 'w':
+			o->po.width = (int)opt_i64(&tool, "--width", optarg,
+			    2 * 10 + 1, 1000000);
+			break;
+		case 'm':
+			parse_minwidth(optarg, &o->po);
+			break;
 		}
+	}
+	if (o->prune) {
+		if (argc - optind > 1)
+			opt_usage(&tool, "--prune reads one folded file");
+		return;
 	}
 	if (o->diff) {
 		if (argc - optind != 2)
@@ -360,6 +401,37 @@ diff(const char *before, const char *after, int normalize)
 	return 0;
 }
 
+/* --prune: the folded file PATH ("-" or NULL: stdin) cut to what
+ * flamegraph.pl draws, to stdout; -v says how many lines. */
+static int
+prune(const char *path, const struct fold_prune_opts *po, int verbose)
+{
+	const char *name = path == NULL || strcmp(path, "-") == 0 ?
+	    "<stdin>" : path;
+	struct fold_prune_stats st;
+	uint8_t *data;
+	size_t len;
+	FILE *fp;
+
+	if (name != path)
+		fp = stdin;
+	else if ((fp = fopen(path, "r")) == NULL)
+		err_die("%s: cannot open:", path);
+	if (mem_read_all(fp, &data, &len) != 0)
+		err_die("%s: read error:", name);
+	if (fp != stdin)
+		fclose(fp);
+	if (fold_prune((const char *)data, len, po, stdout, "<stdout>",
+	    &st) != 0)
+		err_die_last();
+	if (verbose)
+		err_warn("%s: %zu lines, %zu written%s%s", name, st.lines_in,
+		    st.lines_out, st.whole ? ", whole: " : "",
+		    st.whole ? st.why : "");
+	free(data);
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -373,7 +445,12 @@ main(int argc, char *argv[])
 	o.fo.top = 0.99;
 	o.fo.unit_ns = 1000;
 	o.fo.kinds = 1u << FOLD_SOURCE;
+	o.po.width = 1200;
+	o.po.minwidth = 0.1;
 	parse(argc, argv, &o);
+	if (o.prune)
+		return prune(optind < argc ? argv[optind] : NULL, &o.po,
+		    o.verbose);
 	if (o.diff)
 		return diff(argv[optind], argv[optind + 1], o.normalize);
 	f = fold_new(&o.fo);

@@ -174,18 +174,6 @@ peaks(const struct opts *o, struct roofline_peaks *p)
 }
 
 static int
-load_hlo(struct tsv_reader *r, void *arg)
-{
-	return roofline_load_hlo(arg, r);
-}
-
-static int
-load_modules(struct tsv_reader *r, void *arg)
-{
-	return roofline_load_modules(arg, r);
-}
-
-static int
 load_cmdbufs(struct tsv_reader *r, void *arg)
 {
 	return roofline_load_cmdbufs(arg, r);
@@ -205,18 +193,6 @@ load_meta(struct tsv_reader *r, void *arg)
 	return roofline_load_meta(m->r, r, &m->ov);
 }
 
-static const char *
-table_name(int t)
-{
-	return roofline_table_name((enum roofline_table)t);
-}
-
-static int
-write_table(struct tsv_writer *w, int t, void *r)
-{
-	return roofline_write(r, (enum roofline_table)t, w);
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -231,11 +207,11 @@ main(int argc, char *argv[])
 	parse(argc, argv, &o);
 	peaks(&o, &p);
 	r = roofline_new(&p);
-	if (filter_load(o.hlo, load_hlo, r) != 0)
+	if (filter_load(o.hlo, roofline_load_hlo, r) != 0)
 		err_die_last();
 	if (o.cmdbufs && filter_load(o.cmdbufs, load_cmdbufs, r) != 0)
 		err_die_last();
-	if (o.modules && filter_load(o.modules, load_modules, r) != 0)
+	if (o.modules && filter_load(o.modules, roofline_load_modules, r) != 0)
 		err_die_last();
 	if (o.meta) {
 		struct meta_arg m;
@@ -264,7 +240,7 @@ main(int argc, char *argv[])
 		    "MFU too low; align the frames first (nsysjax-align)",
 		    o.modules, n, n == 1 ? "" : "s", note);
 	if (outfile_tables(o.dir, "roofline-", o.tables, ROOFLINE_NTABLES,
-	    table_name, write_table, r) != 0)
+	    roofline_table_name, roofline_write, r) != 0)
 		err_die_last();
 	roofline_free(r);
 	return 0;

@@ -137,30 +137,6 @@ read_join(FILE *fp, const char *path, void *scan)
 	return rc;
 }
 
-static int
-load_hlo(struct tsv_reader *r, void *arg)
-{
-	return stats_load_hlo(arg, r);
-}
-
-static int
-load_compile(struct tsv_reader *r, void *arg)
-{
-	return stats_load_compile(arg, r);
-}
-
-static const char *
-table_name(int t)
-{
-	return stats_table_name((enum stats_table)t);
-}
-
-static int
-write_table(struct tsv_writer *w, int t, void *s)
-{
-	return stats_write(s, (enum stats_table)t, w);
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -181,10 +157,10 @@ main(int argc, char *argv[])
 	if (o.modules && stats_load_modules(s, o.modules) != 0)
 		err_die_last();
 	if (o.hlo && stats_needs_hlo(o.so.tables) &&
-	    filter_load(o.hlo, load_hlo, s) != 0)
+	    filter_load(o.hlo, stats_load_hlo, s) != 0)
 		err_die_last();
 	if (o.compile && stats_needs_compile(o.so.tables) &&
-	    filter_load(o.compile, load_compile, s) != 0)
+	    filter_load(o.compile, stats_load_compile, s) != 0)
 		err_die_last();
 	/* The compile frame's tables alone read no thunk rows. */
 	if (stats_needs_rows(o.so.tables)) {
@@ -196,8 +172,8 @@ main(int argc, char *argv[])
 	err_notes_print(&notes);
 	err_notes_free(&notes);
 	/* -o DIR is made when missing, as the man page's example expects. */
-	if (outfile_tables(o.dir, "", o.so.tables, STATS_NTABLES, table_name,
-	    write_table, s) != 0)
+	if (outfile_tables(o.dir, "", o.so.tables, STATS_NTABLES,
+	    stats_table_name, stats_write, s) != 0)
 		err_die_last();
 	stats_free(s);
 	spmd_scan_free(scan);

@@ -76,6 +76,33 @@ echo "reference (load_profiler_data, four archives): 8.6 s, 0.9 GB"
 rep=$(measure sh -c 'rm -rf "$1"; NSYSJAX_BIN=$2 sh pipelines/report.sh -o "$1" $3 2> /dev/null' sh "$T/report" "$BIN" "$ALL")
 printf 'report.sh  four archives: %5ss %4s MB peak RSS (reference notebook-equivalent: 18 s, 1.5 GB)\n' ${rep%% *} ${rep##* }
 
+# flamegraph.pl on the report's flame graphs: the .folded files whole
+# against the lines nsysjax-fold -P hands it (pipelines/flamegraphs.sh,
+# the pruning's own time included): input lines, and wall and CPU
+# seconds of drawing all the graphs (best of 3; CPU is steadier on a
+# shared machine).  The real flamegraph.pl: on PATH, else ../shared's.
+FGPL=$(command -v flamegraph.pl || echo "$SHARED/tools/flamegraph/flamegraph.pl")
+if [ -f "$FGPL" ] && [ -d "$T/report/flamegraphs" ]; then
+	# fg_line whole|pruned FOLDED...: "wall CPU", the best of 3 each.
+	fg_line() {
+		: > "$T/fgt"
+		for i in 1 2 3; do
+			/usr/bin/time -f '%e %U %S' -o "$T/time" sh -c 'FGPL=$1 BIN=$2 how=$3; shift 3
+			    for f; do if [ "$how" = whole ]; then PERL_HASH_SEED=0 perl "$FGPL" --hash --width=1250 "$f"
+			    else "$BIN/nsysjax-fold" -P -w 1250 "$f" | PERL_HASH_SEED=0 perl "$FGPL" --hash --width=1250; fi
+			    done > /dev/null' sh "$FGPL" "$BIN" "$@"
+			cat "$T/time" >> "$T/fgt"
+		done
+		awk 'NR == 1 || $1 < t { t = $1 } NR == 1 || $2 + $3 < c { c = $2 + $3 } END { printf "%.2f %.2f", t, c }' "$T/fgt"
+	}
+	set -- "$T/report/flamegraphs"/*.folded
+	lw=$(cat "$@" | wc -l)
+	lp=$(for f; do "$BIN/nsysjax-fold" -P -w 1250 "$f"; done | wc -l)
+	fw=$(fg_line whole "$@") fp=$(fg_line pruned "$@")
+	printf 'flamegraph.pl, the report'"'"'s %d graphs: whole %d lines, %5ss wall, %5ss CPU | pruned (nsysjax-fold -P) %d lines, %5ss wall, %5ss CPU\n' \
+	    $# "$lw" ${fw% *} ${fw#* } "$lp" ${fp% *} ${fp#* }
+fi
+
 # The filters on 10 million thunk rows: the real combined4 thunk frame
 # repeated by tests/bench/gen-thunks.awk (executions and times shifted so
 # that collective instances stay distinct), generated once here into the
@@ -187,3 +214,27 @@ nvtx_bench() {
 nvtx_bench 1000000 437500 137500
 R=${BENCH_SQLITE_RANGES:-16000000}
 [ "$R" -gt 0 ] && nvtx_bench "$R" $((R * 7 / 16)) $((R * 11 / 80))
+
+# The SQLite reader at the sizes nsys-ai publishes rates for (its
+# src/nsys_ai/parquet_cache.py, on 12 cores): 50 MB/s at 93 MB, 89 at
+# 235 MB, 110 at 924 MB, 136 at 3.7 GB.  Exports of those sizes made by
+# mkexport synth in the proportions of the 2.79 M-range export
+# (tests/bench/workers.sh: runtime calls 175/279 and kernels 165/279 of
+# the NVTX ranges, 5 threads; about 105 bytes per range), each read once
+# by nsysjax-extract -f nvtx here on 2 cores: MB/s of wall time (the
+# export's bytes, 10^6 a MB), CPU seconds and peak RSS.
+# BENCH_SQLITE_SIZES chooses the sizes in MB (default "93 235 924 3700";
+# the last needs 3.7 GB in $TMPDIR and about ten minutes: "93 235 924"
+# leaves it out).
+: "${BENCH_SQLITE_SIZES:=93 235 924 3700}"
+echo "SQLite reader (nsysjax-extract -f nvtx) on $(getconf _NPROCESSORS_ONLN) cores; nsys-ai on 12 cores:"
+for S in $BENCH_SQLITE_SIZES; do
+	case $S in 93) ref=50 ;; 235) ref=89 ;; 924) ref=110 ;; 3700) ref=136 ;; *) ref=- ;; esac
+	R=$((S * 27900000 / 2936))
+	"$MKEXPORT" synth "$R" $((R * 175 / 279)) $((R * 165 / 279)) 5 "$Q/size.sqlite"
+	/usr/bin/time -f '%e %U %S %M' -o "$T/time" "$BIN/nsysjax-extract" -f nvtx "$Q/size.sqlite" > /dev/null
+	awk -v b="$(wc -c < "$Q/size.sqlite")" -v r="$R" -v ref="$ref" '{
+		printf "  export %7.1f MB (%9d ranges): %6.2f s wall, %6.2f s CPU, %5.1f MB/s, %5d MB peak RSS | nsys-ai: %s MB/s\n",
+		    b / 1e6, r, $1, $2 + $3, ($1 > 0 ? b / 1e6 / $1 : 0), $4 / 1024, ref }' "$T/time"
+	rm -f "$Q/size.sqlite"
+done

@@ -271,4 +271,45 @@ int fold_diff_read(struct fold_diff *x, int which, FILE *fp,
 int fold_diff_write(struct fold_diff *x, int normalize, FILE *fp,
     const char *name);
 
+/* ---- folded stacks cut to what flamegraph.pl draws (nsysjax-fold --prune) ---- */
+
+/* The renderer's page: flamegraph.pl's --width (pixels, 1200 by default)
+ * and --minwidth (0.1 by default: pixels, or with PERCENT a percentage
+ * of the total). */
+struct fold_prune_opts {
+	int width;
+	double minwidth;
+	int percent;
+};
+
+/* What fold_prune did: the lines read and written; WHOLE when it wrote
+ * the input as it was, WHY then says why. */
+struct fold_prune_stats {
+	size_t lines_in, lines_out;
+	int whole;
+	const char *why;
+};
+
+/*
+ * Write the folded stacks DATA[0..LEN) (lines "stack count") to FP (NAME
+ * in messages) cut to what flamegraph.pl draws at O's width: each line
+ * cut after its deepest frame that is at least the minimum width
+ * (flamegraph.pl's rule: a rectangle of count C is drawn unless
+ * C < minwidth / ((width - 20) / total), 10 pixels of padding each
+ * side), so that frames too narrow to be drawn add to the self time of
+ * their drawn parent; equal stacks added up, in byte order.  The total
+ * is kept (a line of an empty stack, " count", holds the time of roots
+ * too narrow to draw), and every rectangle drawn from the output has
+ * the name, depth and count of one drawn from the input; only their x
+ * positions move, inside their parent, as self time sorts first.  Both
+ * are checked: the output is folded again, as flamegraph.pl's flow()
+ * does after its sort (byte order of the whole lines), and on any
+ * difference, or for input this model does not follow (not UTF-8, a
+ * line flamegraph.pl ignores, a count that is fractional, 2^53 or more,
+ * or a second count of a differential line), DATA is written whole.
+ * Returns 0, or -1 with an err message on a write error.
+ */
+int fold_prune(const char *data, size_t len, const struct fold_prune_opts *o,
+    FILE *fp, const char *name, struct fold_prune_stats *st);
+
 #endif

@@ -143,7 +143,7 @@ static const char *const table_names[ROOFLINE_NTABLES] = {
 };
 
 const char *
-roofline_table_name(enum roofline_table t)
+roofline_table_name(int t)
 {
 	return (unsigned)t < ROOFLINE_NTABLES ? table_names[t] : NULL;
 }
@@ -391,8 +391,9 @@ load_comm(struct roofline *r, struct tsv_reader *in, const long *c,
 }
 
 int
-roofline_load_hlo(struct roofline *r, struct tsv_reader *in)
+roofline_load_hlo(struct tsv_reader *in, void *arg)
 {
+	struct roofline *r = arg;
 	static const char *const names[] = { "ProgramId", "Name", "Opcode",
 	    "Flops", "Transcendentals", "BytesAccessed", "MatmulFlops",
 	    "Dtype", "Communication", "Collective", "MessageSize",
@@ -500,8 +501,9 @@ roofline_load_cmdbufs(struct roofline *r, struct tsv_reader *in)
 }
 
 int
-roofline_load_modules(struct roofline *r, struct tsv_reader *in)
+roofline_load_modules(struct tsv_reader *in, void *arg)
 {
+	struct roofline *r = arg;
 	static const char *const names[] = { "ProgramId", "ProgramExecution",
 	    "ProjStartMs", "ProjDurMs", "Process" };
 	long c[5];
@@ -1343,11 +1345,12 @@ write_steps(struct roofline *r, struct tsv_writer *w)
 }
 
 int
-roofline_write(struct roofline *r, enum roofline_table t,
-    struct tsv_writer *w)
+roofline_write(void *arg, int t, struct tsv_writer *w)
 {
+	struct roofline *r = arg;
+
 	finish(r);
-	switch (t) {
+	switch ((enum roofline_table)t) {
 	case ROOFLINE_OPS:
 		return write_ops(r, w);
 	case ROOFLINE_MODULES:

@@ -110,8 +110,9 @@ int roofline_class_of(const char *dtype);
 enum roofline_table { ROOFLINE_OPS, ROOFLINE_MODULES, ROOFLINE_STEPS,
 	ROOFLINE_NTABLES };
 
-/* The name of table T ("ops", ...), and the table called NAME or -1. */
-const char *roofline_table_name(enum roofline_table t);
+/* The name of table T (an enum roofline_table: "ops", ...; the shape
+ * outfile_tables takes), and the table called NAME or -1. */
+const char *roofline_table_name(int t);
 int roofline_table_parse(const char *name);
 
 struct roofline;
@@ -123,16 +124,18 @@ void roofline_free(struct roofline *r);
 /*
  * The hlo frame of nsysjax-extract: ProgramId, Name, Opcode and the cost
  * columns Flops, Transcendentals, BytesAccessed, MatmulFlops, Dtype.
- * Returns 0, or -1 with an err message naming the input and line
- * (a missing column, a count that is not a non-negative integer).
+ * R is a struct roofline (the shape filter_load takes, as
+ * roofline_load_modules).  Returns 0, or -1 with an err message naming
+ * the input and line (a missing column, a count that is not a
+ * non-negative integer).
  */
-int roofline_load_hlo(struct roofline *r, struct tsv_reader *in);
+int roofline_load_hlo(struct tsv_reader *in, void *r);
 
 /*
  * The module frame (ProgramId, ProgramExecution, Device, ProjStartMs,
  * ProjDurMs), for the steps table.  Returns as roofline_load_hlo.
  */
-int roofline_load_modules(struct roofline *r, struct tsv_reader *in);
+int roofline_load_modules(struct tsv_reader *in, void *r);
 
 /*
  * The cmdbufs side table of nsysjax-extract (ProgramId, CommandBuffer,
@@ -194,8 +197,9 @@ int roofline_read(struct roofline *r, struct filter *in);
  */
 size_t roofline_unaligned(const struct roofline *r, char *buf, size_t n);
 
-/* Write table T, header first.  Returns 0, or -1 with tsv's message. */
-int roofline_write(struct roofline *r, enum roofline_table t,
-    struct tsv_writer *w);
+/* Write table T (an enum roofline_table) of R (a struct roofline; the
+ * shape outfile_tables takes), header first.  Returns 0, or -1 with
+ * tsv's message. */
+int roofline_write(void *r, int t, struct tsv_writer *w);
 
 #endif

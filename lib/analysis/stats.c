@@ -31,7 +31,7 @@ static const char *const table_names[STATS_NTABLES] = {
 };
 
 const char *
-stats_table_name(enum stats_table t)
+stats_table_name(int t)
 {
 	return (unsigned)t < STATS_NTABLES ? table_names[t] : NULL;
 }
@@ -447,8 +447,9 @@ instr_of(struct stats *s, const char *id, size_t ilen, const char *nm,
 }
 
 int
-stats_load_hlo(struct stats *s, struct tsv_reader *r)
+stats_load_hlo(struct tsv_reader *r, void *arg)
 {
+	struct stats *s = arg;
 	long cid, cnm, csn;
 	const char *id, *nm, *sn;
 	size_t ilen, nlen, slen;
@@ -551,8 +552,9 @@ compile_fact(struct stats *s, struct tsv_reader *r, const long *c,
 }
 
 int
-stats_load_compile(struct stats *s, struct tsv_reader *r)
+stats_load_compile(struct tsv_reader *r, void *arg)
 {
+	struct stats *s = arg;
 	static const char *const names[C_MAX] = { "ProfileName", "Name",
 	    "ProgramName", "ProgramId", "ParentId", "DurMs" };
 	int facts = want(s, STATS_FACTS) && s->havemodules;

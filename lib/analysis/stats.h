@@ -74,8 +74,9 @@ struct stats_opts {
 				   SchedulingName is empty */
 };
 
-/* The name of table T ("thunks", ...), or NULL. */
-const char *stats_table_name(enum stats_table t);
+/* The name of table T (an enum stats_table: "thunks", ...), or NULL;
+ * for outfile_tables (base/outfile.h), as stats_write. */
+const char *stats_table_name(int t);
 
 /* The table called NAME, or -1. */
 int stats_table_parse(const char *name);
@@ -130,10 +131,11 @@ int stats_load_modules(struct stats *s, const char *path);
 
 /*
  * Read the hlo frame from R: columns ProgramId, Name, SchedulingName; the
- * first row of each (ProgramId, Name) counts.  Returns 0, or -1 with an
+ * first row of each (ProgramId, Name) counts, into S (a struct stats;
+ * for filter_load, as stats_load_compile).  Returns 0, or -1 with an
  * err message.
  */
-int stats_load_hlo(struct stats *s, struct tsv_reader *r);
+int stats_load_hlo(struct tsv_reader *r, void *s);
 
 /*
  * Read the compile frame from R (nsysjax-extract's, all initialisation),
@@ -142,7 +144,7 @@ int stats_load_hlo(struct stats *s, struct tsv_reader *r);
  * and DurMs (ms; empty is 0).  Returns 0, or -1 with an err message
  * naming the input, line and column.
  */
-int stats_load_compile(struct stats *s, struct tsv_reader *r);
+int stats_load_compile(struct tsv_reader *r, void *s);
 
 /*
  * Read the rows of IN, a steady thunk frame (or a communication frame,
@@ -274,9 +276,10 @@ int stats_read(struct stats *s, struct filter *in);
  * them.  The last four tables were pipelines/lib/cmdbuf.awk and
  * modfacts.awk, whose bytes they keep.
  *
- * Returns 0, or -1 with an err message when writing failed.
+ * S is a struct stats and T an enum stats_table (the shape outfile_tables
+ * takes).  Returns 0, or -1 with an err message when writing failed.
  */
-int stats_write(struct stats *s, enum stats_table t, struct tsv_writer *w);
+int stats_write(void *s, int t, struct tsv_writer *w);
 
 /*
  * The cost line of stats_write's costs table for NAME[0..LEN) (as it is

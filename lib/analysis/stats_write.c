@@ -788,9 +788,11 @@ write_compile_profiles(struct stats *s, struct tsv_writer *w)
 }
 
 int
-stats_write(struct stats *s, enum stats_table t, struct tsv_writer *w)
+stats_write(void *arg, int t, struct tsv_writer *w)
 {
-	switch (t) {
+	struct stats *s = arg;
+
+	switch ((enum stats_table)t) {
 	case STATS_THUNKS:
 		return write_thunks(s, w);
 	case STATS_TOTALS:

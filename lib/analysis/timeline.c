@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,67 +110,6 @@ struct hseg {
 	int64_t exec;
 	uint64_t off, n;
 };
-
-/* ---- ranges ---- */
-
-int
-tl_ranges_parse(const char *s, struct tl_ranges *r)
-{
-	const char *p = s, *e, *dash;
-	int64_t lo, hi;
-	size_t cap = 0;
-
-	memset(r, 0, sizeof(*r));
-	for (;;) {
-		e = strchr(p, ',');
-		if (e == NULL)
-			e = p + strlen(p);
-		dash = memchr(p, '-', (size_t)(e - p));
-		if (num_i64(p, (size_t)((dash ? dash : e) - p), &lo) != 0 ||
-		    (dash && num_i64(dash + 1, (size_t)(e - dash - 1), &hi)
-		    != 0) || lo < 0) {
-			tl_ranges_free(r);
-			return err_fail("'%s': not a list of numbers and "
-			    "ranges (1,3-5)", s);
-		}
-		if (!dash)
-			hi = lo;
-		if (hi < lo) {
-			tl_ranges_free(r);
-			return err_fail("'%s': range %" PRId64 "-%" PRId64
-			    " is empty", s, lo, hi);
-		}
-		if (r->n == cap) {
-			size_t c2 = cap;
-			mem_grow(&r->lo, &cap, r->n + 1, sizeof(int64_t));
-			mem_grow(&r->hi, &c2, r->n + 1, sizeof(int64_t));
-		}
-		r->lo[r->n] = lo;
-		r->hi[r->n++] = hi;
-		if (*e == '\0')
-			return 0;
-		p = e + 1;
-	}
-}
-
-int
-tl_ranges_has(const struct tl_ranges *r, int64_t v)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (v >= r->lo[i] && v <= r->hi[i])
-			return 1;
-	return 0;
-}
-
-void
-tl_ranges_free(struct tl_ranges *r)
-{
-	free(r->lo);
-	free(r->hi);
-	memset(r, 0, sizeof(*r));
-}
 
 /* ---- set-up ---- */
 
@@ -1397,10 +1337,10 @@ cmdbuf_spans(struct batch *b)
 	}
 }
 
-/* Read the spool's records of devices D[0..ND) into B (sorted). */
+/* Read the records of devices D[0..ND) from FP (the spool, or the part
+ * of it that holds them) into B (sorted). */
 static int
-read_batch(struct timeline *t, const struct dev *d, size_t nd,
-    struct batch *b)
+read_batch(FILE *fp, const struct dev *d, size_t nd, struct batch *b)
 {
 	struct rec r;
 	int64_t lo = d[0].dev, hi = d[nd - 1].dev;
@@ -1408,16 +1348,16 @@ read_batch(struct timeline *t, const struct dev *d, size_t nd,
 	int inner = 0;
 
 	b->n = 0;
-	if (fseek(t->spool, 0, SEEK_SET) != 0)
+	if (fseek(fp, 0, SEEK_SET) != 0)
 		return err_fail("temporary file: %s", strerror(errno));
-	while (fread(&r, sizeof(r), 1, t->spool) == 1) {
+	while (fread(&r, sizeof(r), 1, fp) == 1) {
 		if (r.dev < lo || r.dev > hi)
 			continue;
 		if (b->n == b->cap)
 			mem_grow(&b->x, &b->cap, b->n + 1, sizeof(*b->x));
 		b->x[b->n++] = r;
 	}
-	if (ferror(t->spool))
+	if (ferror(fp))
 		return err_fail("temporary file: read error");
 	mem_grow(&b->p, &b->pcap, b->n, sizeof(*b->p));
 	for (i = 0; i < b->n; i++) {
@@ -1430,12 +1370,69 @@ read_batch(struct timeline *t, const struct dev *d, size_t nd,
 	return 0;
 }
 
+/* Batches FIRST[BASE..) of devices by their first Device, for
+ * outfile_split: a record's part. */
+struct parts {
+	const int64_t *first;
+	size_t n, base;
+};
+
+static size_t
+rec_part(const void *rec, const void *ctx)
+{
+	const struct parts *p = ctx;
+	size_t lo = 0, hi = p->n, mid;
+	int64_t dev;
+
+	memcpy(&dev, (const char *)rec + offsetof(struct rec, dev),
+	    sizeof(dev));
+	while (hi - lo > 1)
+		if (p->first[mid = lo + (hi - lo) / 2] <= dev)
+			lo = mid;
+		else
+			hi = mid;
+	return lo >= p->base ? lo - p->base : (size_t)-1;
+}
+
+/* Write devices devs[I..J), read from FP, through B. */
+static int
+write_batch(struct wctx *w, size_t i, size_t j, FILE *fp, struct batch *b)
+{
+	struct dev *d = w->t->devs;
+	size_t k, at;
+	uint64_t sum = 0;
+	int rc;
+
+	for (k = i; k < j; k++)
+		sum += d[k].nrec;
+	if ((rc = read_batch(fp, d + i, j - i, b)) != 0)
+		return rc;
+	if (b->n != sum)
+		return err_fail("temporary file: %zu records, %" PRIu64
+		    " expected", b->n, sum);
+	for (k = i, at = 0; rc == 0 && k < j; k++) {
+		rc = write_device(w, &d[k], b->p + at, (size_t)d[k].nrec);
+		at += (size_t)d[k].nrec;
+	}
+	return rc;
+}
+
+/*
+ * Pass two, a batch of devices at a time (at most o.batch records, or one
+ * device's).  With more than one batch the spool is first split by batch
+ * (outfile_split, OUTFILE_SPLIT_MAX batches a pass), so that each record
+ * is read twice in all, not once per batch: the whole spool once per
+ * batch made the pass quadratic in the devices (128 processes: 7 reads
+ * of 230 MB).
+ */
 int
 tl_write(struct timeline *t, const struct tl_sink *s)
 {
 	struct wctx w;
 	struct batch b = { 0 };
-	size_t nd = t->ndev, i, j, k, at;
+	size_t nd = t->ndev, i, j, nb = 0, r, m, k, *bi;
+	int64_t *first;
+	FILE *fp[OUTFILE_SPLIT_MAX];
 	uint64_t sum;
 	int rc = 0;
 
@@ -1448,24 +1445,34 @@ tl_write(struct timeline *t, const struct tl_sink *s)
 	w.t = t;
 	w.s = s;
 	qsort(t->devs, nd, sizeof(*t->devs), cmp_dev);
-	for (i = 0; rc == 0 && i < nd; i = j) {
+	bi = mem_calloc(nd + 1, sizeof(*bi));
+	first = mem_calloc(nd, sizeof(*first));
+	for (i = 0; i < nd; i = j, nb++) {
 		sum = t->devs[i].nrec;
 		for (j = i + 1; j < nd && sum + t->devs[j].nrec <= t->o.batch;
 		    j++)
 			sum += t->devs[j].nrec;
-		if ((rc = read_batch(t, t->devs + i, j - i, &b)))
+		bi[nb] = i;
+		first[nb] = t->devs[i].dev;
+	}
+	bi[nb] = nd;
+	for (r = 0; rc == 0 && r < nb; r += m) {
+		struct parts p = { first, nb, r };
+
+		m = nb - r < OUTFILE_SPLIT_MAX ? nb - r : OUTFILE_SPLIT_MAX;
+		if (nb > 1 && (rc = outfile_split(t->spool, sizeof(struct rec),
+		    m, rec_part, &p, "nsysjax-timeline", fp)) != 0)
 			break;
-		if (b.n != sum) {
-			rc = err_fail("temporary file: %zu records, %" PRIu64
-			    " expected", b.n, sum);
-			break;
-		}
-		for (k = i, at = 0; rc == 0 && k < j; k++) {
-			rc = write_device(&w, &t->devs[k], b.p + at,
-			    (size_t)t->devs[k].nrec);
-			at += (size_t)t->devs[k].nrec;
+		for (k = 0; k < m; k++) {
+			if (rc == 0)
+				rc = write_batch(&w, bi[r + k], bi[r + k + 1],
+				    nb > 1 ? fp[k] : t->spool, &b);
+			if (nb > 1)
+				fclose(fp[k]);
 		}
 	}
+	free(bi);
+	free(first);
 	free(b.x);
 	free(b.p);
 	free(w.lanes);

@@ -161,7 +161,7 @@ outfile_tsv(const char *path, int (*write)(struct tsv_writer *, void *),
 /* One table of outfile_tables, for outfile_table. */
 struct table_job {
 	int t;
-	int (*write)(struct tsv_writer *, int, void *);
+	int (*write)(void *, int, struct tsv_writer *);
 	void *arg;
 };
 
@@ -170,12 +170,12 @@ table_job(struct tsv_writer *w, void *arg)
 {
 	struct table_job *j = arg;
 
-	return j->write(w, j->t, j->arg);
+	return j->write(j->arg, j->t, w);
 }
 
 int
 outfile_tables(const char *dir, const char *prefix, unsigned tables, int n,
-    const char *(*name)(int), int (*write)(struct tsv_writer *, int, void *),
+    const char *(*name)(int), int (*write)(void *, int, struct tsv_writer *),
     void *arg)
 {
 	struct table_job j = { 0, write, arg };
@@ -192,7 +192,7 @@ outfile_tables(const char *dir, const char *prefix, unsigned tables, int n,
 			/* A failed table's message stands: the tool dies
 			 * with it (the writer is not closed over it). */
 			w = tsv_wopen(stdout, "<stdout>");
-			if ((rc = write(w, j.t, arg)) == 0 && tsv_wclose(w) != 0)
+			if ((rc = write(arg, j.t, w)) == 0 && tsv_wclose(w) != 0)
 				rc = -1;
 			continue;
 		}
@@ -214,5 +214,40 @@ outfile_table(const char *dir, const char *name,
 	sprintf(path, "%s/%s.tsv", dir, name);
 	rc = outfile_tsv(path, write, arg);
 	free(path);
+	return rc;
+}
+
+int
+outfile_split(FILE *in, size_t size, size_t n,
+    size_t (*part)(const void *rec, const void *ctx), const void *ctx,
+    const char *tag, FILE **out)
+{
+	unsigned char rec[512];
+	size_t i, k;
+	int rc = 0;
+
+	if (size > sizeof(rec) || n > OUTFILE_SPLIT_MAX)
+		return err_fail("temporary file: %zu parts of %zu bytes", n,
+		    size);
+	for (i = 0; i < n; i++)
+		if ((out[i] = outfile_anon(tag)) == NULL)
+			break;
+	if (i < n || fseek(in, 0, SEEK_SET) != 0)
+		rc = i < n ? -1 : err_fail("temporary file: %s",
+		    strerror(errno));
+	while (rc == 0 && fread(rec, size, 1, in) == 1)
+		if ((k = part(rec, ctx)) < n &&
+		    fwrite(rec, size, 1, out[k]) != 1)
+			rc = err_fail("temporary file: write error: %s",
+			    strerror(errno));
+	if (rc == 0 && ferror(in))
+		rc = err_fail("temporary file: read error");
+	for (k = 0; rc == 0 && k < n; k++)
+		if (fflush(out[k]) != 0 || fseek(out[k], 0, SEEK_SET) != 0)
+			rc = err_fail("temporary file: write error: %s",
+			    strerror(errno));
+	if (rc != 0)
+		for (k = 0; k < i; k++)
+			fclose(out[k]);
 	return rc;
 }

@@ -67,8 +67,9 @@ int outfile_table(const char *dir, const char *name,
 
 /*
  * A tool's tables, the one way every tool writes several: for each T
- * below N whose bit (1u << T) is set in TABLES, in order of T, WRITE(W, T,
- * ARG) writes table T.  With DIR, DIR is made (outfile_mkdirs) and each
+ * below N whose bit (1u << T) is set in TABLES, in order of T, WRITE(ARG,
+ * T, W) writes table T (the shape of an analysis's own writer, which is
+ * passed as it is: stats_write, roofline_write).  With DIR, DIR is made (outfile_mkdirs) and each
  * table goes to DIR/PREFIX NAME(T).tsv, written whole or not at all
  * (outfile_table); a table that fails stops the rest, those written stay.
  * Without DIR every table goes to standard output, one after the other.
@@ -76,7 +77,7 @@ int outfile_table(const char *dir, const char *name,
  */
 int outfile_tables(const char *dir, const char *prefix, unsigned tables,
     int n, const char *(*name)(int t),
-    int (*write)(struct tsv_writer *w, int t, void *arg), void *arg);
+    int (*write)(void *arg, int t, struct tsv_writer *w), void *arg);
 
 /*
  * Create directory DIR and any missing parents, as `mkdir -p` (mode 0777
@@ -98,5 +99,22 @@ int outfile_mkdirs(const char *dir);
  * temporary file: <strerror>".
  */
 FILE *outfile_anon(const char *tag);
+
+/* The most parts outfile_split writes at once (files open). */
+#define OUTFILE_SPLIT_MAX 64
+
+/*
+ * Split the records of the spool IN (SIZE bytes each, read from its
+ * start) into N (at most OUTFILE_SPLIT_MAX) anonymous temporary files
+ * (outfile_anon, TAG) by PART(record, CTX): a part in [0, N), or N and
+ * more for a record left out.  Each part keeps the records in the order
+ * read; the files, rewound, go to OUT[0..N), to be closed by the caller.
+ * One pass over IN, so that a second pass that reads the spool in parts
+ * reads each record once, not once per part.  Returns 0, or -1 with an
+ * err message "temporary file: ..." (no file then left open).
+ */
+int outfile_split(FILE *in, size_t size, size_t n,
+    size_t (*part)(const void *rec, const void *ctx), const void *ctx,
+    const char *tag, FILE **out);
 
 #endif

@@ -9,11 +9,11 @@
 # 1000 and the targets.  Everything is generated here under
 # $TMPDIR (about 6 MB per process) and removed.
 #
-#	SCALE_N="4 16 64 256" SCALE_STEPS=1000 sh tests/bench/scale.sh
+#	SCALE_N="4 16 64 128 256" SCALE_STEPS=1000 sh tests/bench/scale.sh
 set -eu
 : "${BIN:=build/bin}" "${FLOOR:=build/bench/floor}"
 : "${MKEXAMPLE:=${BIN%/bin}/example/mkexample}"
-: "${SCALE_N:=4 16 64 256}" "${SCALE_STEPS:=1000}"
+: "${SCALE_N:=4 16 64 128 256}" "${SCALE_STEPS:=1000}"
 CORES=$(getconf _NPROCESSORS_ONLN)
 T=$(mktemp -d "${TMPDIR:-/tmp}/nsysjax-scale.XXXXXX"); trap 'rm -rf "$T"' EXIT
 
@@ -110,6 +110,21 @@ rm -rf "$T"/run-*
 echo "nsysjax-timeline (Perfetto protobuf):"
 awk '{ printf "%6d %6d %-9s | %7.2f s %7d MB | %9d slices %8.1f MB, %5.1f MB per million slices\n",
     $1, $2, $3 == "--steps" ? "--steps 1" : "all", $(NF - 3), $(NF - 2), $(NF - 1), $NF / 1e6, $(NF - 1) ? $NF / $(NF - 1) : 0 }' "$T/timeline"
+
+# Memory flat in processes: the critical path (-s) and the whole
+# timeline at N = 16 and N = 128 (when both are in SCALE_N), wall and
+# peak RSS, and the ratio of peak RSS 128 / 16 (goal <= 1.5).
+awk -v M="$SCALE_STEPS" 'FILENAME == ARGV[1] && $2 == M { ct[$1] = $8; cr[$1] = $9; next }
+$2 == M && $3 == "all" { tt[$1] = $(NF - 3); tr[$1] = $(NF - 2) }
+function row(what, t16, r16, t128, r128) {
+	printf "%-22s N = 16: %7.2f s %5d MB | N = 128: %7.2f s %5d MB | peak RSS 128 / 16: %.2f (goal <= 1.5: %s)\n",
+	    what, t16, r16, t128, r128, (r16 > 0 ? r128 / r16 : 0), ((r16 > 0 && r128 <= 1.5 * r16) ? "met" : "MISSED")
+}
+END {
+	if (!((16 in ct) && (128 in ct))) { print "critpath and timeline at N = 16 and 128: not both in SCALE_N"; exit }
+	row("critpath -s", ct[16], cr[16], ct[128], cr[128])
+	row("timeline (all steps)", tt[16], tr[16], tt[128], tr[128])
+}' "$T/table" "$T/timeline"
 
 awk -v M="$SCALE_STEPS" -v n0="$n0" '
 { N[NR] = $1; S[NR] = $2; et[NR] = $3; er[NR] = $4; rt[NR] = $5; rr[NR] = $6; fc[NR] = $7; ct[NR] = $8; cr[NR] = $9 }

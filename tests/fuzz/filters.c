@@ -328,18 +328,6 @@ fold_jobs(void)
 	fold_free(f);
 }
 
-static int
-load_hlo(struct tsv_reader *r, void *arg)
-{
-	return stats_load_hlo(arg, r);
-}
-
-static int
-load_compile(struct tsv_reader *r, void *arg)
-{
-	return stats_load_compile(arg, r);
-}
-
 /* Every table of nsysjax-stats: the rows with the side table as module
  * frame and the hlo frame; the tables without a module frame; offsets
  * alone (it needs a Collective column, which rows without it would make
@@ -368,33 +356,21 @@ stats(void)
 		o.ratio = pass == 0 ? 0.1 : 0;
 		s = stats_new(&o);
 		if ((pass == 1 || stats_load_modules(s, files[1]) == 0) &&
-		    filter_load(files[2], load_hlo, s) == 0 &&
-		    (pass != 3 || filter_load(files[3], load_compile, s) == 0) &&
+		    filter_load(files[2], stats_load_hlo, s) == 0 &&
+		    (pass != 3 || filter_load(files[3], stats_load_compile, s) == 0) &&
 		    (in = rows()) != NULL) {
 			if (stats_read(s, in) == 0)
 				for (t = 0; t < STATS_NTABLES; t++) {
 					if (!(o.tables & STATS_BIT(t)))
 						continue;
 					w = tsv_wopen(fuzz_null(), "null");
-					(void)stats_write(s, (enum stats_table)t, w);
+					(void)stats_write(s, t, w);
 					(void)tsv_wclose(w);
 				}
 			filter_close(in);
 		}
 		stats_free(s);
 	}
-}
-
-static int
-load_roof_hlo(struct tsv_reader *r, void *arg)
-{
-	return roofline_load_hlo(arg, r);
-}
-
-static int
-load_roof_modules(struct tsv_reader *r, void *arg)
-{
-	return roofline_load_modules(arg, r);
 }
 
 /* nsysjax-roofline's tables, with a datasheet's peaks and with none. */
@@ -413,14 +389,13 @@ roofline(void)
 			(void)roofline_peaks_of("NVIDIA A100-SXM4-40GB", 108,
 			    1.41e9, 8, 0, 0, &p);
 		r = roofline_new(&p);
-		if (filter_load(files[2], load_roof_hlo, r) == 0 &&
-		    filter_load(files[1], load_roof_modules, r) == 0 &&
+		if (filter_load(files[2], roofline_load_hlo, r) == 0 &&
+		    filter_load(files[1], roofline_load_modules, r) == 0 &&
 		    (in = rows()) != NULL) {
 			if (roofline_read(r, in) == 0)
 				for (t = 0; t < ROOFLINE_NTABLES; t++) {
 					w = tsv_wopen(fuzz_null(), "null");
-					(void)roofline_write(r,
-					    (enum roofline_table)t, w);
+					(void)roofline_write(r, t, w);
 					(void)tsv_wclose(w);
 				}
 			filter_close(in);

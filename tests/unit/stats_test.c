@@ -104,7 +104,7 @@ run(struct stats_opts *o, const char *rows, enum stats_table t, char **out)
 		FILE *h = fopen(file("hlo.tsv", hlo), "r");
 		struct tsv_reader *r = tsv_ropen(h, "hlo.tsv");
 
-		CHECK_INT(stats_load_hlo(s, r), 0);
+		CHECK_INT(stats_load_hlo(r, s), 0);
 		tsv_rclose(r);
 		fclose(h);
 	}
@@ -384,7 +384,7 @@ fact_table(unsigned tables, enum stats_table t)
 	if (stats_needs_modules(tables))
 		CHECK_INT(stats_load_modules(s, file("module.tsv",
 		    fact_modules)), 0);
-	CHECK_INT(stats_load_compile(s, r), 0);
+	CHECK_INT(stats_load_compile(r, s), 0);
 	tsv_rclose(r);
 	fclose(fp);
 	if (stats_needs_rows(tables)) {

@@ -5,6 +5,7 @@
  * and in a process with threads a file another thread created while it
  * was set to 0 for the read got mode 0666.  umask is defined here, in
  * the program, so that the library's calls come here and are counted.
+ * And outfile_split: a spool split into parts, each a temporary file.
  */
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/outfile.h"
 #include "base/tempfile.h"
 #include "unit.h"
 
@@ -25,6 +27,49 @@ umask(mode_t mask)
 {
 	calls++;
 	return (mode_t)syscall(SYS_umask, mask);
+}
+
+/* outfile_split's part of a record: its first byte mod 3; 9: left out. */
+static size_t
+part_of(const void *rec, const void *ctx)
+{
+	unsigned char c = *(const unsigned char *)rec;
+
+	(void)ctx;
+	return c == 9 ? 9 : c % 3;
+}
+
+/* A spool of records (3 bytes: i, i + 1, i + 2) split into 3 parts: each
+ * part has its records in order, once, and the left-out ones nowhere. */
+static void
+split_test(void)
+{
+	FILE *in = outfile_anon("split-test"), *out[3];
+	unsigned char r[3];
+	int i, k, next[3] = { 0, 1, 2 }, n = 0;
+
+	CHECK(in != NULL);
+	for (i = 0; i < 30; i++) {
+		r[0] = (unsigned char)i, r[1] = (unsigned char)(i + 1);
+		r[2] = (unsigned char)(i + 2);
+		CHECK(fwrite(r, 3, 1, in) == 1);
+	}
+	CHECK(outfile_split(in, 3, 3, part_of, NULL, "split-test", out) == 0);
+	for (k = 0; k < 3; k++) {
+		while (fread(r, 3, 1, out[k]) == 1) {
+			if (next[k] == 9)
+				next[k] += 3;
+			CHECK_INT(r[0], next[k]);
+			CHECK_INT(r[2], next[k] + 2);
+			next[k] += 3;
+			n++;
+		}
+		fclose(out[k]);
+	}
+	CHECK_INT(n, 29);
+	CHECK(outfile_split(in, 3, OUTFILE_SPLIT_MAX + 1, part_of, NULL,
+	    "split-test", out) != 0);
+	fclose(in);
 }
 
 int
@@ -60,5 +105,6 @@ main(void)
 	CHECK_INT(calls, 0);
 	CHECK(access(path, F_OK) != 0);
 	CHECK(rmdir(dir) == 0);
+	split_test();
 	return unit_done("tempfile");
 }
