@@ -227,7 +227,8 @@ struct critpath_seg {
  * next call on G).  Segments of zero length are left out; the durations
  * sum to the step (an edge of negative weight, an overlap, shortens the
  * segment before it).  Each segment is split by what its device ran, at
- * the measured times: time inside the union of the device's compute
+ * the measured times (so after an eval of the measured scenario): time
+ * inside the union of the device's compute
  * operations is compute (op: the one that ran); of a gap, time inside
  * a communication operation is communication (op: it).  So a gap is
  * time the device was idle, and the communication on the path at most
