@@ -257,6 +257,91 @@ if [ -d "$DATA" ] && [ -s "$P/thunk.tsv" ]; then
 		ok || notok "plant: no-peer-wait gains as much as no-straggler"
 fi
 
+# Two streams per device, as TransformerEngine runs write them: projected
+# starts overlap the previous end by 0.1 to 2 us (each such overlap opened
+# a stream that does not exist, and the path walked one of them: gaps over
+# the attention kernel, the hidden collective-permute as communication).
+# Truth by construction, by awk over the frames: per device the union of
+# its thunks' intervals and of its compute thunks'.  Gap segments hold at
+# most 1% of the step of their device's thunks; the communication on the
+# path of a device is at most its exposed communication (communication
+# not covered by compute: 0.05 ms, the all-reduce); no-gaps gains at most
+# the device's idle time (module span less the union: 0.011 ms).
+cat > "$T/twostream.awk" <<'EOF_TWO'
+# The generated two-stream run: per device (0, 1) and execution (0, 1,
+# 10 ms apart), a small-fusion stream whose projected starts overlap the
+# previous end by 0.1 to 2 us, an attention-like kernel on another
+# stream, a collective-permute hidden under it, one exposed all-reduce.
+# Writes the thunk frame to stdout, the module frame to ENVIRON["MOD"].
+function row(e, d, name, s, dur, hid, comm, cs) {
+	printf "P2\t%d\t%s\t0\t%d\t%.6f\t%.6f\t%.6f\t%d\t%s\n", e, name, d, (base + s) / 1000000, dur / 1000000, hid / 1000000, comm, cs
+}
+BEGIN {
+	mod = ENVIRON["MOD"]
+	print "ProgramId\tProgramExecution\tName\tThunkExecution\tDevice\tProjStartMs\tProjDurMs\tProjDurHiddenMs\tCommunication\tCollectiveSize"
+	print "ProgramId\tProgramExecution\tDevice\tName\tProjStartMs\tProjDurMs" > mod
+	split("0.1 0.4 1.9 0.7 1.2 2.0 0.3 1.5 0.9 0.6", ov, " ")
+	for (e = 0; e < 2; e++) for (d = 0; d < 2; d++) {
+		base = 1000000 + e * 10000000	# ns
+		row(e, d, "loop_fusion.0", 0, 50000, 0, 0, "")
+		row(e, d, "loop_pad_fusion.12", 49800, 50200, 0, 0, "")
+		row(e, d, "loop_compare_fusion", 98100, 11900, 0, 0, "")
+		row(e, d, "te_fused_attn_forward_ffi.115", 101000, 2700000, 0, 0, "")
+		for (k = 1; k <= 10; k++)
+			row(e, d, "loop_select_fusion." k, 109900 + (k - 1) * 50000, 50000 + ov[k] * 1000, 0, 0, "")
+		row(e, d, "collective-permute-start.4", 620000, 50000, 1930000, 1, 2)
+		for (k = 1; k <= 5; k++)
+			row(e, d, "loop_add_fusion." k, 630000 + (k - 1) * 100000, 100000 + ov[k + 5] * 1000, 0, 0, "")
+		row(e, d, "loop_multiply_fusion", 2800500, 99500, 0, 0, "")
+		row(e, d, "all-reduce.1", 2905000, 50000, 0, 1, 2)
+		row(e, d, "loop_fusion.9", 2956000, 44000, 0, 0, "")
+		printf "P2\t%d\t%d\tjit_attn_step\t%.6f\t%.6f\n", e, d, base / 1000000, 3.005 > mod
+	}
+}
+EOF_TWO
+# union THUNK: "exec dev busy compute exposed" in ns per execution and
+# device of the thunk frame THUNK.
+union() {
+awk -F'\t' 'function ns(s,   neg, i, f) { neg = s ~ /^-/; sub(/^-/, "", s); i = index(s, ".")
+	if (i == 0) f = "000000"; else { f = substr(s, i + 1) "000000"; f = substr(f, 1, 6); s = substr(s, 1, i - 1) }
+	return (neg ? -1 : 1) * (s * 1000000 + f) }
+NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+{ s = ns($c["ProjStartMs"]); e = s + ns($c["ProjDurMs"]) + (("ProjDurHiddenMs" in c) ? ns($c["ProjDurHiddenMs"]) : 0)
+  printf "%s %s %.0f %.0f %d\n", $c["ProgramExecution"], $c["Device"], s, e, $c["Communication"] == 1 }' "$1" |
+sort -k1,1n -k2,2n -k3,3n |
+awk 'function flush() { if (k == "") return; if (ae > as) all += ae - as; if (ce > cs) cmp += ce - cs
+	busy[k] = all; comp[k] = cmp; all = cmp = 0; as = ae = cs = ce = -1 }
+{ x = $1 " " $2
+  if (x != k) { flush(); k = x; as = ae = cs = ce = -1 }
+  if (!($1 in lo) || $3 < lo[$1]) lo[$1] = $3; if (!($1 in hi) || $4 > hi[$1]) hi[$1] = $4; ex[x] = $1
+  if ($3 > ae) { if (ae > as) all += ae - as; as = $3; ae = $4 } else if ($4 > ae) ae = $4
+  if (!$5) { if ($3 > ce) { if (ce > cs) cmp += ce - cs; cs = $3; ce = $4 } else if ($4 > ce) ce = $4 } }
+END { flush(); for (x in busy) printf "%s %.0f %.0f %.0f %.0f\n", x, busy[x], comp[x], busy[x] - comp[x], hi[ex[x]] - lo[ex[x]] - busy[x] }' | sort -k1,1n -k2,2n
+}
+G=$T/twostream
+mkdir -p "$G"
+MOD=$G/module.tsv awk -f "$T/twostream.awk" > "$G/thunk.tsv"
+if $CP -m "$G/module.tsv" -t breakdown,scenarios,path -o "$G/out" "$G/thunk.tsv" 2> "$G/err"; then ok
+else notok "two streams: critpath failed"; cat "$G/err"; fi
+union "$G/thunk.tsv" > "$G/union.out"
+[ "$(wc -l < "$G/union.out")" -eq 4 ] && ok || notok "two streams: the union of 2 executions x 2 devices"
+awk -F'\t' -f "$T/gapbusy.awk" "$G/out/path.tsv" "$G/thunk.tsv" > "$G/gapbusy.out"
+if [ "$(wc -l < "$G/gapbusy.out")" -eq 2 ] && awk '$2 > 0.01 * 3.005 { print; bad++ } END { exit bad > 0 }' "$G/gapbusy.out"
+then ok; else notok "two streams: gap segments over more than 1% of the step of their device's thunks"; cat "$G/gapbusy.out"; fi
+# bound WHAT: 0 when every device of every execution keeps the bound.
+bound() {
+	awk -F'\t' -v what="$1" "$NS"'
+	FILENAME == ARGV[1] { split($0, q, " "); ex[q[1], q[2]] = q[5]; idle[q[1], q[2]] = 3005000 - q[3]; next }
+	FILENAME == ARGV[2] { if (FNR > 1 && $3 == "no-gaps") gain[$2] = ns($6); next }
+	FNR > 1 && $6 == "communication" { comm[$2, $3] += ns($8) }
+	END { for (k in ex) { split(k, q, SUBSEP)
+		if (what == "comm" && comm[k] > ex[k]) { print "exec " q[1] " device " q[2] ": communication " comm[k] " > exposed " ex[k]; bad++ }
+		if (what == "gain" && gain[q[1]] > idle[k]) { print "exec " q[1] ": no-gaps gains " gain[q[1]] " > idle " idle[k] " of device " q[2]; bad++ } }
+	    exit bad > 0 }' "$G/union.out" "$G/out/scenarios.tsv" "$G/out/path.tsv" > "$G/$1.out"
+}
+if bound comm; then ok; else notok "two streams: communication on the path above the exposed"; cat "$G/comm.out"; fi
+if bound gain; then ok; else notok "two streams: no-gaps gains more than the idle time"; cat "$G/gain.out"; fi
+
 # Metamorphic on the example: comm-free >= each device's compute sum;
 # every thunk twice as fast never lengthens the step, twice as slow never
 # shortens it; the scenario rows of one execution share MeasuredMs.
@@ -277,19 +362,22 @@ END { for (x in cf) { split(x, q, SUBSEP); if (cf[q[1], q[2], "comm-free"] != cf
       exit bad || n < 7 * 8 }' "$E/thunk.tsv" "$E/meta.tsv" > "$E/meta.out"
 if [ -s "$E/meta.out" ] || [ ! -s "$E/meta.tsv" ]; then notok "metamorphic"; head -5 "$E/meta.out"; else ok; fi
 
-# Slack: a thunk with slack is never on the path; the path's durations sum
-# to the step; labels are the four.
+# Slack: a thunk with slack is on the path only where its device ran it
+# while the path waited on another thunk (a collective, a gap: the path's
+# time is labelled by what the device ran), so inside its own interval;
+# the path's durations sum to the step; labels are the four.
 $CP -c "$E/corr.tsv" -m "$E/module.tsv" -H "$E/hlo.tsv" "$E/thunk.tsv" > "$E/path.tsv" 2> /dev/null
 $CP -c "$E/corr.tsv" -m "$E/module.tsv" -H "$E/hlo.tsv" -b "$E/thunk.tsv" > "$E/bd.tsv" 2> /dev/null
 $CP -c "$E/corr.tsv" -m "$E/module.tsv" -H "$E/hlo.tsv" -k "$E/thunk.tsv" > "$T/sl.tsv" 2> /dev/null
 awk -F'\t' "$NS"'
-FILENAME == ARGV[1] { if (FNR > 1 && ns($10) > 0) slack[$1, $2, $3, $4, $5] = 1; next }
+FILENAME == ARGV[1] { if (FNR > 1 && ns($10) > 0) { k = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4 SUBSEP $5; slack[k] = 1; ss[k] = ns($6); se[k] = ss[k] + ns($7) }; next }
 FILENAME == ARGV[2] { if (FNR > 1) { step[$1, $2] = ns($6); lab[$1, $2, "compute"] = ns($7); lab[$1, $2, "communication"] = ns($8)
 	lab[$1, $2, "peer wait"] = ns($9); lab[$1, $2, "gap"] = ns($10) }; next }
 FNR == 1 { next }
 { if ($6 !~ /^(compute|communication|peer wait|gap)$/) { print "label " $6; bad++ }
   tot[$1, $2] += ns($8); got[$1, $2, $6] += ns($8)
-  if (($6 == "compute" || $6 == "communication") && (($1, $2, $4, $5, $3) in slack)) { print "slack on the path: " $0; bad++ } }
+  k = $1 SUBSEP $2 SUBSEP $4 SUBSEP $5 SUBSEP $3
+  if (($6 == "compute" || $6 == "communication") && (k in slack) && (ns($7) < ss[k] || ns($7) + ns($8) > se[k])) { print "slack on the path, outside its thunk: " $0; bad++ } }
 END { for (k in step) if (tot[k] != step[k]) { print "path sum " tot[k] " != step " step[k]; bad++ }
       for (k in lab) if (lab[k] != got[k] + 0) { print "breakdown differs from the path " k; bad++ }
       exit bad > 0 }' "$T/sl.tsv" "$E/bd.tsv" "$E/path.tsv" > "$E/path.out"
@@ -310,11 +398,15 @@ planted() {
 		awk -F'\t' -v e="$2" '$2 == e' "$T/pl/path.tsv" | head -8 | sed 's/^/  /'; fi
 }
 planted "late start" "$(fact late_exec)" "$(fact late_device)" "(late start)" "peer wait" "$(fact late_start_ms)"
+# The planted transfer on the path: its communication rows and the compute
+# that hides part of it (gemm_fusion_dot.2 and loop_multiply_fusion, over
+# 1 ms: compute, not communication) add up to the planted transfer.
 x0=$(fact xfer_dev0_ms) x1=$(fact xfer_dev1_ms)
 if awk -F'\t' -v e="$(fact xfer_exec)" -v a="$x0" -v b="$x1" "$NS"'
-    $1 ~ /^a6ef/ && $2 == e && $4 == "all-reduce-start" && $6 == "communication" &&
-    ns($8) == ns($3 == 0 ? a : b) { f = 1 } END { exit !f }' "$T/pl/path.tsv"; then ok
-else notok "planted unhideable collective: no communication row of $x0 / $x1 ms"; fi
+    $1 ~ /^a6ef/ && $2 == e && $4 == "all-reduce-start" && $6 == "communication" { c[$3] += ns($8) }
+    $1 ~ /^a6ef/ && $2 == e && $4 ~ /^(gemm_fusion_dot\.2|loop_multiply_fusion)$/ && $6 == "compute" { h[$3] += ns($8) }
+    END { for (d in c) if (c[d] + h[d] == ns(d == 0 ? a : b) && h[d] > 1000000) f = 1; exit !f }' "$T/pl/path.tsv"; then ok
+else notok "planted unhideable collective: no communication rows of $x0 / $x1 ms less the compute hiding it"; fi
 planted "gap" "$(fact gap_exec)" "$(fact gap_device)" "$(fact gap_name)" gap "$(fact gap_ms)"
 # comm-free gains the all-reduce's transfer less the compute that hides
 # it (gemm_fusion_dot.2 and loop_multiply_fusion, 1.29 ms, with their

@@ -11,67 +11,10 @@
 #include <string.h>
 
 #include "analysis/critpath.h"
+#include "analysis/critpath_impl.h"
+#include "base/cover.h"
 #include "base/mem.h"
 #include "base/sort.h"
-
-#define NEG_INF INT64_MIN
-
-/* Edge kinds: what its weight is made of. */
-enum ekind {
-	E_REL,		/* source -> R: the device's late start */
-	E_GAP,		/* ready -> S: the operation's gap */
-	E_DUR,		/* S -> E: the duration (no barrier) */
-	E_OWN,		/* S -> E of a member: T */
-	E_BIN,		/* S of a member -> B: 0 */
-	E_BOUT,		/* B -> E of a member: T - delta */
-	E_TAIL,		/* E -> Z: the device's trailing gap */
-	E_SINK		/* Z -> sink: 0 */
-};
-
-struct edge {
-	size_t from, to;
-	enum ekind kind;
-	size_t arg;		/* operation, or device index (E_REL, E_TAIL) */
-};
-
-struct opx {
-	struct critpath_op in;
-	size_t di;		/* device index */
-	int64_t gap;		/* g, ns */
-	int64_t wait, xfer, delta;	/* W, T, delta of a member */
-	int64_t med;		/* median base duration over devices */
-	long bar;		/* barrier, or -1 */
-};
-
-struct devx {
-	int64_t dev, start, end;	/* module range, ns */
-	int given;
-	int64_t first, last;		/* first start, last end of its ops */
-	int64_t rel, rmed, tail;	/* release offset, its median, Z's gap */
-};
-
-struct critpath_graph {
-	struct opx *op;
-	size_t nop, capop;
-	struct devx *dv;
-	size_t ndv, capdv;
-	size_t nbar;
-	struct edge *e;
-	size_t ne, cape;
-	size_t nnode;
-	size_t *first;		/* CSR by target: in-edges of node v are
-				 * ein[first[v] .. first[v + 1]) */
-	size_t *ein;
-	size_t *order;		/* topological order */
-	int64_t *t, *lt, *w;	/* times, latest times, edge weights */
-	size_t *arg;		/* critical in-edge of each node */
-	int slack_done;
-	int64_t t0, tend;
-	struct critpath_seg *seg;
-	size_t nseg, capseg;
-	size_t *tmp;
-	size_t captmp;
-};
 
 static const char *const labels[] = { "compute", "communication",
 	"peer wait", "gap" };
@@ -99,6 +42,8 @@ critpath_new(void)
 void
 critpath_free(struct critpath_graph *g)
 {
+	size_t i;
+
 	if (g == NULL)
 		return;
 	free(g->op);
@@ -112,6 +57,13 @@ critpath_free(struct critpath_graph *g)
 	free(g->w);
 	free(g->arg);
 	free(g->seg);
+	free(g->raw);
+	for (i = 0; i < g->capcov; i++) {
+		cover_free(&g->cc[i]);
+		cover_free(&g->ca[i]);
+	}
+	free(g->cc);
+	free(g->ca);
 	free(g->tmp);
 	free(g);
 }
@@ -121,6 +73,12 @@ critpath_reset(struct critpath_graph *g)
 {
 	g->nop = g->ndv = g->nbar = g->ne = g->nnode = g->nseg = 0;
 	g->slack_done = 0;
+}
+
+void
+critpath_set_overlap(struct critpath_graph *g, int64_t ns)
+{
+	g->overlap = ns > 0 ? ns : 0;
 }
 
 size_t
@@ -150,12 +108,6 @@ critpath_device(struct critpath_graph *g, int64_t dev, int64_t start_ns,
 
 /* ---- building ---- */
 
-
-static int
-cmp_i64(int64_t a, int64_t b)
-{
-	return a < b ? -1 : a > b;
-}
 
 static int
 cmp_dev(const void *a, const void *b)
@@ -211,21 +163,6 @@ add_edge(struct critpath_graph *g, size_t from, size_t to, enum ekind k,
 {
 	mem_grow(&g->e, &g->cape, g->ne + 1, sizeof(*g->e));
 	g->e[g->ne++] = (struct edge){ from, to, k, arg };
-}
-
-/* Node numbers. */
-#define N_S(i)		(2 * (i))
-#define N_E(i)		(2 * (i) + 1)
-#define N_B(g, b)	(2 * (g)->nop + (b))
-#define N_R(g, d)	(2 * (g)->nop + (g)->nbar + (d))
-#define N_Z(g, d)	(2 * (g)->nop + (g)->nbar + (g)->ndv + (d))
-#define N_SRC(g)	(2 * (g)->nop + (g)->nbar + 2 * (g)->ndv)
-#define N_SINK(g)	(N_SRC(g) + 1)
-
-static int64_t
-op_end(const struct opx *o)
-{
-	return o->in.start_ns + o->in.dur_ns;
 }
 
 /* The devices: sorted, one each, with the ops' device index, first start
@@ -435,12 +372,14 @@ streams_free(struct streams *s)
 	free(s->pend.v);
 }
 
-/* Advance to start T: lanes ended by T freed, compute operations ended
- * by T retired (the latest kept). */
+/* Advance to start T: lanes ended by T + the tolerance freed, compute
+ * operations ended by then retired (the latest kept). */
 static void
 streams_advance(struct critpath_graph *g, struct streams *s, int64_t t)
 {
 	int j;
+
+	t += g->overlap;
 
 	for (j = 0; j < 2; j++) {
 		struct kind *k = &s->k[j];
@@ -478,6 +417,9 @@ build_streams(struct critpath_graph *g, size_t di, const size_t *ix, size_t n,
 		struct kind *kd = &s.k[o->in.async != 0];
 
 		streams_advance(g, &s, o->in.start_ns);
+		cover_add(&g->ca[di], o->in.start_ns, op_end(o), i);
+		if (!o->in.comm)
+			cover_add(&g->cc[di], o->in.start_ns, op_end(o), i);
 		nd = 0;
 		if (kd->nfree > 0) {
 			l = kd->free[--kd->nfree];
@@ -531,6 +473,16 @@ build_streams(struct critpath_graph *g, size_t di, const size_t *ix, size_t n,
 		add_edge(g, N_R(g, di), N_Z(g, di), E_TAIL, di);
 	info->streams += s.nln;
 	streams_free(&s);
+	cover_done(&g->ca[di]);
+	cover_done(&g->cc[di]);
+	/* What of each gap the device spent running other operations:
+	 * only the rest is idle, which the gap factor scales. */
+	for (k = 0; k < n; k++) {
+		struct opx *o = &g->op[ix[k]];
+
+		o->gbusy = o->gap > 0 ? cover_len(&g->ca[di],
+		    o->in.start_ns - o->gap, o->in.start_ns) : 0;
+	}
 }
 
 /* One barrier over members M[0..N). */
@@ -769,6 +721,19 @@ critpath_build(struct critpath_graph *g, struct critpath_info *info)
 		ix[i] = i;
 	sort_total(ix, g->nop, sizeof(*ix), cmp_stream, g);
 	mark = mem_calloc(g->nop + 1, 1);
+	if (g->ndv > g->capcov) {
+		g->cc = mem_realloc(g->cc, g->ndv, sizeof(*g->cc));
+		g->ca = mem_realloc(g->ca, g->ndv, sizeof(*g->ca));
+		memset(g->cc + g->capcov, 0, (g->ndv - g->capcov) *
+		    sizeof(*g->cc));
+		memset(g->ca + g->capcov, 0, (g->ndv - g->capcov) *
+		    sizeof(*g->ca));
+		g->capcov = g->ndv;
+	}
+	for (k = 0; k < g->ndv; k++) {
+		cover_reset(&g->cc[k]);
+		cover_reset(&g->ca[k]);
+	}
 	for (i = 0, k = 0; k < g->ndv; k++) {
 		size_t j = i;
 
@@ -847,6 +812,7 @@ weight(const struct critpath_graph *g, const struct edge *e,
     const struct critpath_scen *sc)
 {
 	const struct devx *d;
+	const struct opx *o;
 
 	switch (e->kind) {
 	case E_REL:
@@ -856,7 +822,13 @@ weight(const struct critpath_graph *g, const struct edge *e,
 		return scaled(sc->median && d->rmed < d->rel ? d->rmed : d->rel,
 		    sc->gap);
 	case E_GAP:
-		return scaled(g->op[e->arg].gap, sc->gap);
+		/* An overlap is no idle time: kept.  Of a gap, only the
+		 * idle part is scaled: the device was busy in the rest. */
+		o = &g->op[e->arg];
+		if (o->gap <= 0)
+			return o->gap;
+		return clamp(o->gbusy + scaled(o->gap - o->gbusy, sc->gap),
+		    LIM_W);
 	case E_DUR:
 	case E_OWN:
 		return pdur(g, e->arg, sc);
@@ -1026,20 +998,111 @@ critpath_barrier_time(const struct critpath_graph *g, size_t b)
 
 /* ---- the path ---- */
 
+/*
+ * Append a segment ending at END, of DUR, to the raw path (built from
+ * the end back).  *OVER is the overlap still to take off: an edge of
+ * negative weight (an operation started within the tolerance before its
+ * predecessor ended) makes the segments before it end where the later
+ * one starts, so that none overlap and their durations sum to the step.
+ */
 static void
 push_seg(struct critpath_graph *g, enum critpath_label l, int64_t dev, long op,
-    int64_t end, int64_t dur)
+    int64_t end, int64_t dur, int64_t *over)
 {
+	int64_t c = *over < dur ? *over : dur;
+
+	if (dur < 0) {
+		*over -= dur;
+		return;
+	}
+	*over -= c;
+	end -= c;
+	dur -= c;
 	if (dur == 0)
 		return;
-	mem_grow(&g->seg, &g->capseg, g->nseg + 1, sizeof(*g->seg));
-	g->seg[g->nseg++] = (struct critpath_seg){ l, dev, op, end - dur, dur };
+	mem_grow(&g->raw, &g->capraw, g->nseg + 1, sizeof(*g->raw));
+	g->raw[g->nseg++] = (struct critpath_seg){ l, dev, op, end - dur, dur };
+}
+
+static void
+put_seg(struct critpath_graph *g, size_t *n, const struct critpath_seg *x,
+    enum critpath_label l, long op, int64_t a, int64_t b)
+{
+	if (b <= a)
+		return;
+	mem_grow(&g->seg, &g->capseg, *n + 1, sizeof(*g->seg));
+	g->seg[(*n)++] = (struct critpath_seg){ l, x->dev, op, a, b - a };
+}
+
+/* [A, B) of segment X outside the compute union: a gap where another
+ * operation (a collective) ran is communication, the rest stays X's. */
+static void
+split_busy(struct critpath_graph *g, size_t *n, const struct critpath_seg *x,
+    size_t di, int64_t a, int64_t b)
+{
+	const struct cover *c = &g->ca[di];
+	size_t k;
+
+	if (x->label != CRITPATH_GAP) {
+		put_seg(g, n, x, x->label, x->op, a, b);
+		return;
+	}
+	for (k = cover_find(c, a); k < c->n && c->p[k].start < b && a < b;
+	    k++) {
+		int64_t p = c->p[k].start > a ? c->p[k].start : a;
+		int64_t q = c->p[k].end < b ? c->p[k].end : b;
+
+		put_seg(g, n, x, x->label, x->op, a, p);
+		put_seg(g, n, x, CRITPATH_COMM, (long)c->p[k].id, p, q);
+		a = q;
+	}
+	put_seg(g, n, x, x->label, x->op, a, b);
+}
+
+/*
+ * Segment X into the path, split by what its device ran: time inside
+ * its compute union is compute (of the operation that ran), and of a
+ * gap, time inside a collective is communication.  A gap is then the
+ * device's idle time, and communication its exposed communication
+ * (none under compute), whatever streams the operations were put on.
+ */
+static void
+split_seg(struct critpath_graph *g, size_t *n, const struct critpath_seg *x)
+{
+	size_t di = 0, hi = g->ndv, k;
+	const struct cover *c;
+	int64_t a = x->start_ns, b = x->start_ns + x->dur_ns;
+
+	if (x->label != CRITPATH_GAP && x->label != CRITPATH_COMM) {
+		put_seg(g, n, x, x->label, x->op, a, b);
+		return;
+	}
+	while (hi - di > 1) {
+		size_t mid = (di + hi) / 2;
+
+		if (g->dv[mid].dev <= x->dev)
+			di = mid;
+		else
+			hi = mid;
+	}
+	c = &g->cc[di];
+	for (k = cover_find(c, a); k < c->n && c->p[k].start < b && a < b;
+	    k++) {
+		int64_t p = c->p[k].start > a ? c->p[k].start : a;
+		int64_t q = c->p[k].end < b ? c->p[k].end : b;
+
+		split_busy(g, n, x, di, a, p);
+		put_seg(g, n, x, CRITPATH_COMPUTE, (long)c->p[k].id, p, q);
+		a = q;
+	}
+	split_busy(g, n, x, di, a, b);
 }
 
 size_t
 critpath_path(struct critpath_graph *g, const struct critpath_seg **segs)
 {
-	size_t v = N_SINK(g), i;
+	size_t v = N_SINK(g), i, n = 0;
+	int64_t over = 0;
 
 	g->nseg = 0;
 	while (v != N_SRC(g) && g->arg[v] != SIZE_MAX) {
@@ -1050,364 +1113,34 @@ critpath_path(struct critpath_graph *g, const struct critpath_seg **segs)
 
 		switch (e->kind) {
 		case E_REL:
-			push_seg(g, CRITPATH_WAIT, g->dv[e->arg].dev, -1, end, w);
+			push_seg(g, CRITPATH_WAIT, g->dv[e->arg].dev, -1, end,
+			    w, &over);
 			break;
 		case E_TAIL:
-			push_seg(g, CRITPATH_GAP, g->dv[e->arg].dev, -1, end, w);
+			push_seg(g, CRITPATH_GAP, g->dv[e->arg].dev, -1, end,
+			    w, &over);
 			break;
 		case E_GAP:
-			push_seg(g, CRITPATH_GAP, o->in.dev, (long)e->arg, end, w);
+			push_seg(g, CRITPATH_GAP, o->in.dev, (long)e->arg, end,
+			    w, &over);
 			break;
 		case E_DUR:
 		case E_OWN:
 		case E_BOUT:
-			push_seg(g, o->in.comm ? CRITPATH_COMM : CRITPATH_COMPUTE,
-			    o->in.dev, (long)e->arg, end, w);
+			push_seg(g, o->in.comm ? CRITPATH_COMM :
+			    CRITPATH_COMPUTE, o->in.dev, (long)e->arg, end, w,
+			    &over);
 			break;
 		default:
 			break;
 		}
 		v = e->from;
 	}
-	for (i = 0; i < g->nseg / 2; i++) {
-		struct critpath_seg x = g->seg[i];
-
-		g->seg[i] = g->seg[g->nseg - 1 - i];
-		g->seg[g->nseg - 1 - i] = x;
-	}
+	/* From the start on, each segment split by what its device ran. */
+	for (i = g->nseg; i-- > 0;)
+		split_seg(g, &n, &g->raw[i]);
+	g->nseg = n;
 	*segs = g->seg;
 	return g->nseg;
 }
 
-/* ---- the picture ---- */
-
-#define SVG_LEFT	96
-#define SVG_WIDTH	960
-#define SVG_LANE	22
-#define SVG_TOP		34
-#define SVG_MAXLANES	8
-
-static const char *const colour[] = { "#4c78a8", "#f58518", "#e45756",
-	"#bbbbbb" };
-
-/* A lane's run of one colour, merged while the next starts within half
- * a pixel: the picture's size grows with its pixels, not its thunks. */
-struct run {
-	double x0, x1;
-	int lab;
-	int open;
-};
-
-static void
-run_flush(FILE *fp, struct run *u, double y, double op)
-{
-	if (u->open)
-		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" "
-		    "height=\"%d\" fill=\"%s\" stroke=\"#fff\" "
-		    "stroke-width=\"0.4\"%s/>\n", u->x0, y,
-		    u->x1 - u->x0 < 0.3 ? 0.3 : u->x1 - u->x0, SVG_LANE - 6,
-		    colour[u->lab], op < 1 ? " fill-opacity=\"0.45\"" : "");
-	u->open = 0;
-}
-
-static void
-run_add(FILE *fp, struct run *u, double x0, double x1, int lab, double y,
-    double op)
-{
-	if (x1 <= x0)
-		return;
-	/* Only slivers merge: a thunk of 2 px or more keeps its own box. */
-	if (u->open && u->lab == lab && x0 <= u->x1 + 0.5 &&
-	    (x1 - x0 < 2 && u->x1 - u->x0 < 2)) {
-		if (x1 > u->x1)
-			u->x1 = x1;
-		return;
-	}
-	run_flush(fp, u, y, op);
-	*u = (struct run){ x0, x1, lab, 1 };
-}
-
-static double
-svg_x(const struct critpath_graph *g, int64_t t)
-{
-	double span = (double)(g->tend - g->t0);
-
-	return SVG_LEFT + (span > 0 ? (double)(t - g->t0) / span : 0) *
-	    SVG_WIDTH;
-}
-
-static void
-svg_text(FILE *fp, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '<': fputs("&lt;", fp); break;
-		case '>': fputs("&gt;", fp); break;
-		case '&': fputs("&amp;", fp); break;
-		case '"': fputs("&quot;", fp); break;
-		default: putc(*s, fp);
-		}
-}
-
-/* The index of device DEV in G's sorted devices (it is there). */
-static size_t
-dev_index(const struct critpath_graph *g, int64_t dev)
-{
-	size_t lo = 0, hi = g->ndv;
-
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (g->dv[mid].dev <= dev)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* The lanes: LANE[device index] = its lane; returns the count.  Up to
- * SVG_MAXLANES devices: one each; beyond, the devices of the critical
- * path (up to SVG_MAXLANES - 1) and one lane for all the others. */
-static size_t
-svg_lanes(struct critpath_graph *g, size_t *lane, int *agg)
-{
-	const struct critpath_seg *s;
-	size_t n, i, k, nl = 0;
-
-	*agg = 0;
-	if (g->ndv <= SVG_MAXLANES) {
-		for (i = 0; i < g->ndv; i++)
-			lane[i] = i;
-		return g->ndv;
-	}
-	for (i = 0; i < g->ndv; i++)
-		lane[i] = SIZE_MAX;
-	n = critpath_path(g, &s);
-	for (k = 0; k < n && nl < SVG_MAXLANES - 1; k++)
-		if (lane[i = dev_index(g, s[k].dev)] == SIZE_MAX)
-			lane[i] = nl++;
-	/* Lanes in device order. */
-	for (i = 0, k = 0; i < g->ndv; i++)
-		if (lane[i] != SIZE_MAX)
-			lane[i] = k++;
-	for (i = 0; i < g->ndv; i++)
-		if (lane[i] == SIZE_MAX)
-			lane[i] = nl;
-	*agg = 1;
-	return nl + 1;
-}
-
-static int
-cmp_lane_start(const void *a, const void *b, const void *ctx)
-{
-	struct critpath_graph *sort_g = (struct critpath_graph *)ctx;
-	const struct opx *x = &sort_g->op[*(const size_t *)a];
-	const struct opx *y = &sort_g->op[*(const size_t *)b];
-	int c = cmp_i64((int64_t)sort_g->tmp[sort_g->nop + x->di],
-	    (int64_t)sort_g->tmp[sort_g->nop + y->di]);
-
-	return c ? c : cmp_i64(x->in.start_ns, y->in.start_ns);
-}
-
-static void
-svg_ops(struct critpath_graph *g, FILE *fp, const size_t *lane, size_t nl,
-    int agg)
-{
-	size_t *ix, i, l = SIZE_MAX;
-	struct run u = { 0, 0, 0, 0 };
-	double y = 0, op = 1;
-
-	mem_grow(&g->tmp, &g->captmp, g->nop + g->ndv, sizeof(*g->tmp));
-	for (i = 0; i < g->ndv; i++)
-		g->tmp[g->nop + i] = lane[i];
-	ix = mem_calloc(g->nop + 1, sizeof(*ix));
-	for (i = 0; i < g->nop; i++)
-		ix[i] = i;
-	sort_stable(ix, g->nop, sizeof(*ix), cmp_lane_start, g);
-	for (i = 0; i < g->nop; i++) {
-		const struct opx *o = &g->op[ix[i]];
-		double x0 = svg_x(g, o->in.start_ns), x1 = svg_x(g, op_end(o));
-		double xw = svg_x(g, o->in.start_ns + (o->bar >= 0 ? o->wait : 0));
-
-		if (lane[o->di] != l) {
-			run_flush(fp, &u, y, op);
-			l = lane[o->di];
-			y = SVG_TOP + (double)l * SVG_LANE + 3;
-			op = agg && l == nl - 1 ? 0.45 : 1;
-		}
-		run_add(fp, &u, x0, xw, CRITPATH_WAIT, y, op);
-		run_add(fp, &u, xw, x1, o->in.comm ? CRITPATH_COMM :
-		    CRITPATH_COMPUTE, y, op);
-	}
-	run_flush(fp, &u, y, op);
-	free(ix);
-}
-
-static void
-svg_barriers(struct critpath_graph *g, FILE *fp, const size_t *lane)
-{
-	size_t b, i, *lo, *hi;
-
-	lo = mem_calloc(g->nbar + 1, sizeof(*lo));
-	hi = mem_calloc(g->nbar + 1, sizeof(*hi));
-	for (b = 0; b < g->nbar; b++)
-		lo[b] = SIZE_MAX;
-	for (i = 0; i < g->nop; i++) {
-		long bb = g->op[i].bar;
-
-		if (bb < 0)
-			continue;
-		if (lane[g->op[i].di] < lo[bb])
-			lo[bb] = lane[g->op[i].di];
-		if (lane[g->op[i].di] > hi[bb])
-			hi[bb] = lane[g->op[i].di];
-	}
-	for (b = 0; b < g->nbar; b++) {
-		double x = svg_x(g, g->t[N_B(g, b)] + g->t0);
-
-		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-		    "y2=\"%.1f\" stroke=\"#222\" stroke-width=\"0.8\" "
-		    "stroke-dasharray=\"2,2\"/>\n", x,
-		    SVG_TOP + (double)lo[b] * SVG_LANE, x,
-		    SVG_TOP + (double)(hi[b] + 1) * SVG_LANE);
-	}
-	free(lo);
-	free(hi);
-}
-
-/* The points of the critical path: a horizontal stretch per segment on
- * its device's lane, a vertical one where the device changes. */
-static void
-svg_points(struct critpath_graph *g, FILE *fp, const size_t *lane)
-{
-	const struct critpath_seg *s;
-	size_t n = critpath_path(g, &s), k, i;
-	double py = -1;
-
-	for (k = 0; k < n; k++) {
-		double y, x0, x1;
-
-		i = dev_index(g, s[k].dev);
-		y = SVG_TOP + ((double)lane[i] + 0.5) * SVG_LANE;
-		x0 = svg_x(g, s[k].start_ns);
-		x1 = svg_x(g, s[k].start_ns + s[k].dur_ns);
-		if (py >= 0 && py != y)
-			fprintf(fp, "%.1f,%.1f ", x0, py);
-		fprintf(fp, "%.1f,%.1f %.1f,%.1f ", x0, y, x1, y);
-		py = y;
-	}
-}
-
-/* The path twice: a white halo, then the black line, visible over any
- * colour. */
-static void
-svg_path(struct critpath_graph *g, FILE *fp, const size_t *lane)
-{
-	static const char *const stroke[] = { "stroke=\"#fff\" "
-	    "stroke-width=\"5\"", "stroke=\"#000\" stroke-width=\"2\"" };
-	int k;
-
-	for (k = 0; k < 2; k++) {
-		fprintf(fp, "<polyline fill=\"none\" %s stroke-linejoin=\"round\" "
-		    "points=\"", stroke[k]);
-		svg_points(g, fp, lane);
-		fputs("\"/>\n", fp);
-	}
-}
-
-static void
-svg_axis(const struct critpath_graph *g, FILE *fp, double ybase)
-{
-	double span = (double)(g->tend - g->t0) / 1e6, step, t;
-
-	/* 1, 2 or 5 times a power of ten: at most 10 ticks. */
-	step = span > 0 ? pow(10, floor(log10(span / 10))) : 1;
-	if (span / step > 10)
-		step *= 2;
-	if (span / step > 10)
-		step *= 2.5;
-	if (span / step > 10)
-		step *= 2;
-	for (t = 0; t <= span * (1 + 1e-9); t += step) {
-		double x = SVG_LEFT + (span > 0 ? t / span : 0) * SVG_WIDTH;
-
-		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-		    "y2=\"%.1f\" stroke=\"#888\"/><text x=\"%.1f\" y=\"%.1f\" "
-		    "font-size=\"10\" text-anchor=\"middle\">%.6g</text>\n", x,
-		    ybase, x, ybase + 4, x, ybase + 15, t);
-	}
-	fprintf(fp, "<text x=\"%d\" y=\"%.1f\" font-size=\"10\" "
-	    "text-anchor=\"middle\">ms from the step start</text>\n",
-	    SVG_LEFT + SVG_WIDTH / 2, ybase + 28);
-}
-
-static void
-svg_legend(FILE *fp, double y)
-{
-	static const char *const what[] = { "compute", "communication",
-		"peer wait", "gap (empty)" };
-	int k;
-	double x = SVG_LEFT;
-
-	for (k = 0; k < 3; k++) {
-		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" "
-		    "height=\"10\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" "
-		    "font-size=\"11\">%s</text>\n", x, y, colour[k], x + 16,
-		    y + 9, what[k]);
-		x += 120;
-	}
-	fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-	    "stroke=\"#000\" stroke-width=\"2\"/><text x=\"%.1f\" y=\"%.1f\" "
-	    "font-size=\"11\">critical path</text>\n", x, y + 5, x + 14,
-	    y + 5, x + 18, y + 9);
-	x += 120;
-	fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-	    "stroke=\"#222\" stroke-dasharray=\"2,2\"/><text x=\"%.1f\" "
-	    "y=\"%.1f\" font-size=\"11\">collective barrier (last arrival)"
-	    "</text>\n", x + 5, y, x + 5, y + 10, x + 12, y + 9);
-}
-
-int
-critpath_svg(struct critpath_graph *g, FILE *fp, const char *title)
-{
-	size_t *lane = mem_calloc(g->ndv + 1, sizeof(*lane)), nl, i;
-	int agg;
-	double h;
-
-	nl = svg_lanes(g, lane, &agg);
-	h = SVG_TOP + (double)nl * SVG_LANE + 70;
-	fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-	    "height=\"%.0f\" viewBox=\"0 0 %d %.0f\" font-family=\"sans-serif\">\n"
-	    "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
-	    "<text x=\"%d\" y=\"18\" font-size=\"13\">", SVG_LEFT + SVG_WIDTH +
-	    20, h, SVG_LEFT + SVG_WIDTH + 20, h, SVG_LEFT);
-	svg_text(fp, title);
-	fputs("</text>\n", fp);
-	for (i = 0; i < nl; i++) {
-		size_t d, cnt = 0;
-		int64_t dev = 0;
-
-		for (d = 0; d < g->ndv; d++)
-			if (lane[d] == i) {
-				dev = g->dv[d].dev;
-				cnt++;
-			}
-		fprintf(fp, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" "
-		    "text-anchor=\"end\">", SVG_LEFT - 6,
-		    SVG_TOP + ((double)i + 0.5) * SVG_LANE + 4);
-		if (agg && i == nl - 1)
-			fprintf(fp, "%zu other devices", cnt);
-		else
-			fprintf(fp, "device %" PRId64, dev);
-		fputs("</text>\n", fp);
-	}
-	svg_ops(g, fp, lane, nl, agg);
-	svg_barriers(g, fp, lane);
-	svg_path(g, fp, lane);
-	svg_axis(g, fp, SVG_TOP + (double)nl * SVG_LANE + 2);
-	svg_legend(fp, SVG_TOP + (double)nl * SVG_LANE + 40);
-	fputs("</svg>\n", fp);
-	free(lane);
-	return ferror(fp) ? -1 : 0;
-}

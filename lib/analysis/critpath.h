@@ -15,8 +15,9 @@
  *    collectives (critpath_op.async: the caller decides, from the
  *    opcode, the name or time hidden under compute) apart from the
  *    others, each operation on the stream whose last operation ended
- *    latest before it starts (a new stream when none has ended:
- *    overlapping operations run on different streams).  E(previous) ->
+ *    latest before it starts, or at most the tolerance after
+ *    (critpath_set_overlap; a new stream when none has: operations that
+ *    overlap by more run on different streams).  E(previous) ->
  *    S(next); the first of a stream follows R and, on a compute stream,
  *    the compute operation that ended last before it on the device (not
  *    the module start: an overlap does not make the device idle).
@@ -27,8 +28,12 @@
  *    earliest consumer: lengthening a hidden collective is pessimistic);
  *    a kernel never consumed precedes its device's Z.
  *  - gaps: S = max over its predecessors' times + g, g = the measured
- *    start minus the latest measured predecessor, >= 0 (launch or host
- *    time), kept as measured; likewise Z after the last operations.
+ *    start minus the latest measured predecessor (launch or host time),
+ *    kept as measured; likewise Z after the last operations.  g < 0 is
+ *    an overlap within the tolerance, kept in every scenario.  Of g > 0
+ *    the part in which the device ran other operations (the union of
+ *    its operations' intervals) is busy, kept; only the rest, the
+ *    device's idle time, is a gap that scenarios scale.
  *  - barriers: a collective instance (Name, ThunkExecution) with
  *    CollectiveSize > 1 over the devices that ran it, cut into groups of
  *    CollectiveSize in the order of their end times when more devices
@@ -119,6 +124,24 @@ void critpath_free(struct critpath_graph *g);
 /* Empty G for the next module execution, keeping its memory. */
 void critpath_reset(struct critpath_graph *g);
 
+/*
+ * The stream rule's tolerance: an operation that starts at most NS
+ * before a stream's last operation ends still follows it (negative
+ * NS: 0, the default of critpath_new).  Projected thunk times overlap
+ * their predecessor on one CUDA stream by fractions of a microsecond:
+ * a projected range runs from its first kernel's start to its last
+ * kernel's end (nsys's nvtx_gpu_proj_trace), and GPU timestamps, with
+ * programmatic dependent launch (a kernel's prologue overlapping its
+ * predecessor's tail, on Hopper and later), put a kernel's start before
+ * the end of the one it follows; without a tolerance each such overlap
+ * opened a stream that does not exist.  CRITPATH_OVERLAP_NS is the
+ * tool's: larger than the overlaps seen (0.1 to 2 us on a GB200 run),
+ * and far below the thunks that really run side by side (attention
+ * kernels beside fusions, collectives: hundreds of us and more).
+ */
+#define CRITPATH_OVERLAP_NS	INT64_C(2000)
+void critpath_set_overlap(struct critpath_graph *g, int64_t ns);
+
 /* Add an operation; returns its index (0, 1, ... in the order added). */
 size_t critpath_add(struct critpath_graph *g, const struct critpath_op *op);
 
@@ -202,7 +225,16 @@ struct critpath_seg {
  * The critical path of the last eval, from the step start to its end,
  * into *SEGS (an array of the returned count, owned by G, valid until the
  * next call on G).  Segments of zero length are left out; the durations
- * sum to the step.  Ties go to the same stream, then to the same device.
+ * sum to the step (an edge of negative weight, an overlap, shortens the
+ * segment before it).  Each segment is split by what its device ran, at
+ * the measured times (so after an eval of the measured scenario): time
+ * inside the union of the device's compute
+ * operations is compute (op: the one that ran); of a gap, time inside
+ * a communication operation is communication (op: it).  So a gap is
+ * time the device was idle, and the communication on the path at most
+ * the device's exposed communication (its communication not covered by
+ * compute), however its operations were put on streams.  Ties go to
+ * the same stream, then to the same device.
  * The time before the path's first device was released (it started its
  * module late while its peers ran) is labelled peer wait; an execution
  * without barrier has none (each device counts from its own start).

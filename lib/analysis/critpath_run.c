@@ -120,6 +120,7 @@ critpath_run_new(enum critpath_mode mode)
 
 	r->mode = mode;
 	r->g = critpath_new();
+	critpath_set_overlap(r->g, CRITPATH_OVERLAP_NS);
 	r->scan = spmd_scan_new();
 	return r;
 }

@@ -671,6 +671,79 @@ cycle(void)
 	critpath_free(g);
 }
 
+/*
+ * The stream rule's tolerance and the path's split, on device 0:
+ * A [0, 1000), B [999, 2000) (starts 1 ns before A ends), attention-like
+ * L [2000, 5000), collective K [2100, 4800) hidden
+ * under L, M [5000, 5500) after both, N [5600, 6000) after a 100 ns idle
+ * gap.  Tolerance 2: B follows A (2 streams, not 3), the overlap taken
+ * off A on the path (A 999, B 1001).  The path M <- L (K ends before
+ * L): L 3000 compute, no communication; gap 100 before N.  Without the
+ * tolerance B opens a stream of its own.
+ */
+static void
+overlap(void)
+{
+	struct critpath_graph *g = critpath_new();
+	struct critpath_op o = { 0 };
+	struct critpath_scen sc = critpath_scen_measured();
+	struct critpath_info info;
+	const struct critpath_seg *s;
+	size_t n, i;
+	int64_t by[CRITPATH_NLABEL] = { 0 };
+
+	o.dev = 0, o.start_ns = 0, o.dur_ns = 1000, o.key = 1;
+	critpath_add(g, &o);				/* 0: A */
+	o.start_ns = 999, o.dur_ns = 1001, o.key = 2;
+	critpath_add(g, &o);				/* 1: B */
+	o.start_ns = 2000, o.dur_ns = 3000, o.key = 3;
+	critpath_add(g, &o);				/* 2: L */
+	o.start_ns = 2100, o.dur_ns = 2700, o.key = 4, o.comm = 1, o.async = 1;
+	critpath_add(g, &o);				/* 3: K */
+	o.start_ns = 5000, o.dur_ns = 500, o.key = 5, o.comm = 0, o.async = 0;
+	critpath_add(g, &o);				/* 4: M */
+	o.start_ns = 5600, o.dur_ns = 400, o.key = 6;
+	critpath_add(g, &o);				/* 5: N */
+	critpath_device(g, 0, 0, 6000);
+	critpath_build(g, &info);
+	CHECK_INT(info.streams, 3);	/* A and L, B, K */
+	critpath_reset(g);
+	critpath_set_overlap(g, 2);
+	o.start_ns = 0, o.dur_ns = 1000, o.key = 1;
+	critpath_add(g, &o);
+	o.start_ns = 999, o.dur_ns = 1001, o.key = 2;
+	critpath_add(g, &o);
+	o.start_ns = 2000, o.dur_ns = 3000, o.key = 3;
+	critpath_add(g, &o);
+	o.start_ns = 2100, o.dur_ns = 2700, o.key = 4, o.comm = 1, o.async = 1;
+	critpath_add(g, &o);
+	o.start_ns = 5000, o.dur_ns = 500, o.key = 5, o.comm = 0, o.async = 0;
+	critpath_add(g, &o);
+	o.start_ns = 5600, o.dur_ns = 400, o.key = 6;
+	critpath_add(g, &o);
+	critpath_device(g, 0, 0, 6000);
+	critpath_build(g, &info);
+	CHECK_INT(info.streams, 2);
+	CHECK_INT(critpath_eval(g, &sc), 6000);
+	CHECK_INT(critpath_start(g, 1), 999);	/* replayed */
+	n = critpath_path(g, &s);
+	for (i = 0; i < n; i++)
+		by[s[i].label] += s[i].dur_ns;
+	CHECK_INT(by[CRITPATH_COMPUTE], 5900);
+	CHECK_INT(by[CRITPATH_COMM], 0);
+	CHECK_INT(by[CRITPATH_GAP], 100);
+	if (n >= 2) {
+		CHECK_INT(s[0].op, 0);
+		CHECK_INT(s[0].dur_ns, 999);
+		CHECK_INT(s[1].op, 1);
+		CHECK_INT(s[1].start_ns, 999);
+	}
+	/* no-gaps gains the idle 100 ns and the 1 ns overlap is kept. */
+	sc.gap = 0;
+	CHECK_INT(critpath_eval(g, &sc), 5900);
+	critpath_free(g);
+}
+
 int
 main(void)
 {
@@ -679,5 +752,6 @@ main(void)
 	async_pair();
 	random_graphs();
 	cycle();
+	overlap();
 	return unit_done("critpath");
 }
