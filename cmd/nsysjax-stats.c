@@ -29,13 +29,13 @@ static const struct opt_tool tool = { usage_line,
     "                         thunks, totals, modules, variability,\n"
     "                         stragglers, costs, scatter, offsets,\n"
     "                         cmdbufs, facts, xla-program-ids,\n"
-    "                         compile-profiles\n"
+    "                         compile-profiles, late\n"
     "  -M, --modules=FILE     the steady module frame (thunks, totals,\n"
-    "                         modules, stragglers, offsets, facts)\n"
+    "                         modules, stragglers, offsets, facts, late)\n"
     "  -H, --hlo=FILE         the hlo frame of nsysjax-extract (costs)\n"
     "  -C, --compile=FILE     the compile frame of nsysjax-extract\n"
     "                         (facts, xla-program-ids, compile-profiles)\n"
-    "  -m, --join=FILE        stragglers: the module frame; join the\n"
+    "  -m, --join=FILE        stragglers, late: the module frame; join the\n"
     "                         ProgramIds of one SPMD step (same module name\n"
     "                         and collectives, other devices) into one\n"
     "                         module for the biases (the reference does not\n"
@@ -120,8 +120,10 @@ parse(int argc, char *argv[], struct opts *o)
 	if (stats_needs_compile(o->so.tables) && o->compile == NULL)
 		opt_usage(&tool, "the tables asked for need the compile "
 		    "frame: -C file");
-	if (o->join != NULL && !(o->so.tables & STATS_BIT(STATS_STRAGGLERS)))
-		opt_usage(&tool, "-m: only the stragglers join: -t stragglers");
+	if (o->join != NULL && !(o->so.tables & (STATS_BIT(STATS_STRAGGLERS) |
+	    STATS_BIT(STATS_LATE))))
+		opt_usage(&tool, "-m: only the stragglers and late tables join: "
+		    "-t stragglers or -t late");
 	if ((o->so.tables & (o->so.tables - 1)) != 0 && o->dir == NULL)
 		opt_usage(&tool, "more than one table: -o dir");
 }

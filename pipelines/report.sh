@@ -525,8 +525,8 @@ run() {
 # Every table of nsysjax-stats the sections read, in one pass over the
 # steady thunk rows ($W/stats; summary.sh, variability.sh and pgle.sh
 # take theirs from it, lib/common.sh's STATS): the summary's module,
-# thunk, totals and command buffer tables, the variability and straggler
-# tables, the PGLE costs, the sums the scatter and straggler plots draw
+# thunk, totals and command buffer tables, the variability, straggler
+# and late tables, the PGLE costs, the sums the scatter and straggler plots draw
 # (plots.awk's steady_pass reads them), and what the report says of each
 # module beyond the reference's table (modules/facts.tsv: devices,
 # compute and communication, hidden share, collective wait and the
@@ -539,7 +539,7 @@ run() {
 # device's bias is against every device of its step); the join's note is
 # the one coll_job keeps, not said twice.
 stats_job() {
-	nsysjax-stats -t modules,thunks,totals,cmdbufs,variability,stragglers,costs,scatter,offsets,facts,xla-program-ids,compile-profiles \
+	nsysjax-stats -t modules,thunks,totals,cmdbufs,variability,stragglers,late,costs,scatter,offsets,facts,xla-program-ids,compile-profiles \
 	    -M "$ST/module.tsv" -m "$ST/module.tsv" -H "$FR/hlo.tsv" -C "$FR/compile.tsv" -o "$W/stats" "$ST/thunk.tsv" 2> "$W/stats.note" &&
 		cp "$W/stats/facts.tsv" "$W/stats/xla-program-ids.tsv" "$W/stats/compile-profiles.tsv" "$OUT/modules/"
 	_rc=$?

@@ -2,11 +2,12 @@
 # The reference notebook's variability views of the steady state: the
 # slowest compute thunks whose duration varies most over devices and
 # executions, and how far each device runs ahead of or behind the others
-# in the top modules (stragglers).  See doc/pipelines.md,
+# in the top modules (stragglers), and per step which device makes the
+# others wait and by how much (late).  See doc/pipelines.md,
 # "variability.sh".
 set -eu
 USAGE='pipelines/variability.sh [-J] [-o dir] [-t table] [-s dir] [-r ratio] [-n count] input ...'
-TABLES='thunks stragglers'
+TABLES='thunks stragglers late'
 case $0 in */*) . "${0%/*}/lib/common.sh" ;; *) . ./lib/common.sh ;; esac
 
 ratio=0.1 count=10 join=
@@ -31,7 +32,7 @@ steady thunk module
 if [ -n "$STATS" ] && [ "$ratio" = 0.1 ]; then
 	V=$STATS
 else
-	nsysjax-stats -t variability,stragglers -r "$ratio" -M "$SD/module.tsv" \
+	nsysjax-stats -t variability,stragglers,late -r "$ratio" -M "$SD/module.tsv" \
 	    ${join:+-m "$SD/module.tsv"} -o "$W" "$SD/thunk.tsv"
 	V=$W
 fi
@@ -42,3 +43,4 @@ else
 fi
 put thunks "$TD/thunks.tsv"
 put stragglers "$V/stragglers.tsv"
+put late "$V/late.tsv"

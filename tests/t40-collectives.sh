@@ -258,6 +258,47 @@ cmp -s "$T/sn" "$T/snwant" && [ ! -s "$T/sn.err" ] && ok || notok "stats without
 $S -t stragglers -M "$T/sm.tsv" -m "$T/sm.tsv" "$T/stg.tsv" 2> /dev/null | sed -n 2p > "$T/sg"
 printf 'A\tstep\t2\t1\t3\t-2\t2\t8\n' | cmp -s - "$T/sg" && ok || notok "stats -m, a Name B alone has: $(cat "$T/sg")"
 expect_error 2 "-m: only the stragglers" $S -t thunks -M "$T/sm.tsv" -m "$T/sm.tsv" "$T/st.tsv"
+# The late table of the same join, by hand (stats.h): f's durations 1,
+# 1, 4 give LateMs 1 - (1 + 4) / 2 = -1.5, -1.5 and 4 - (1 + 1) / 2 = 3;
+# ag starts 4, 5, 9: device 2 arrives last, its peers wait 9 - (4 + 5) /
+# 2 = 4.5 on average (WaitCausedMs); the start and thunk biases and the
+# outlier score (per step, one step here) as above.  By wait caused,
+# then late time: device 2, then 0 and 1 (ties: by device).
+$S -t late -M "$T/sm.tsv" -m "$T/sm.tsv" "$T/st.tsv" > "$T/lj" 2> /dev/null
+printf 'ProgramId\tName\tDevice\tSteps\tLateMs\tWaitCausedMs\tStartBiasMs\tThunkBiasMs\tOutlierScoreMs\nA\tstep\t2\t1\t3\t4.5\t3\t4\t8\nA\tstep\t0\t1\t-1.5\t0\t-2\t-2.5\t5\nA\tstep\t1\t1\t-1.5\t0\t-1\t-1.5\t3\n' > "$T/ljwant"
+cmp -s "$T/lj" "$T/ljwant" && ok || notok "stats -m late: $(diff "$T/ljwant" "$T/lj")"
+# A device planted slow in one thunk per step: 4 devices, 6 steps of
+# jit_step (fusion.a 2 ms, the all-reduce that waits for the last
+# device, fusion.b 1 ms); device 1's fusion.a takes P = 5 ms more every
+# step, the others' up to 0.05 ms more (a fixed pattern).  Truth by
+# construction: device 1 is late by 5 ms a step and its peers wait for
+# it about as long at the all-reduce; the table ranks it first, late
+# and its wait within 10% of 5 ms, positive, and every other device
+# early (LateMs below 0).
+awk -v P=5 'BEGIN { OFS = "\t"
+	print "ProgramId", "ProgramExecution", "Device", "Name", "ProjStartMs", "ProjDurMs", "NumThunks" > "'"$T"'/pm.tsv"
+	print "ProgramId", "ProgramExecution", "Name", "ThunkExecution", "Device", "ProjStartMs", "ProjDurMs", "Communication", "CollectiveSize"
+	for (e = 0; e < 6; e++) {
+		t0 = 20 * e; m = 0
+		for (d = 0; d < 4; d++) { a[d] = 2 + ((d * 7 + e * 3) % 6) / 100 + (d == 1 ? P : 0); if (t0 + a[d] > m) m = t0 + a[d] }
+		for (d = 0; d < 4; d++) {
+			print "S", e, "fusion.a", 0, d, t0, a[d], 0, ""
+			print "S", e, "all-reduce-start", 0, d, t0 + a[d], m + 0.1 - t0 - a[d], 1, 4
+			print "S", e, "fusion.b", 0, d, m + 0.1, 1, 0, ""
+			print "S", e, d, "jit_step", t0, m + 1.1 - t0, 3 > "'"$T"'/pm.tsv"
+		}
+	} }' > "$T/pt.tsv"
+$S -t late -M "$T/pm.tsv" "$T/pt.tsv" > "$T/pl" 2> "$T/pl.err"
+awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	NR == 2 { first = ($c["Device"] == 1 && $c["Steps"] == 6 && $c["LateMs"] > 4.5 && $c["LateMs"] < 5.5 && $c["WaitCausedMs"] > 4.5 && $c["WaitCausedMs"] < 5.5); next }
+	$c["LateMs"] >= 0 { bad = 1 }
+	END { exit !(first && !bad && NR == 5) }' "$T/pl" && ok || notok "planted straggler: $(cat "$T/pl" "$T/pl.err")"
+# The stragglers table of the reference keeps its columns (what the
+# report compares with the reference); its start bias alone says
+# nothing of device 1 (every device starts the step together).
+$S -t stragglers -M "$T/pm.tsv" "$T/pt.tsv" | awk -F'\t' 'NR == 1 { h = $0 } $3 == 1 { sb = $5 }
+	END { exit !(h == "ProgramId\tName\tDevice\tExecutions\tStartBiasMs\tDurBiasMs\tThunkBiasMs\tOutlierScoreMs" && sb == 0) }' && ok ||
+	notok "planted straggler: the stragglers table changed"
 
 # expect_error STATUS PATTERN CMD...
 expect_error 2 usage $C -x

@@ -341,4 +341,118 @@ if [ -f "$T/nd/rank0.sqlite" ] && need sqlite3; then
 	$C "$T/gb0.sqlite" "$T/gb1.sqlite" > "$T/ck" 2> /dev/null
 	has_line "no collectives to align clocks: the 2 devices on 2 hosts keep each host's own clock" "$T/ck" && ok || notok "two hosts: '$(cat "$T/ck")'"
 fi
+# One module name, several ProgramIds (frames by hand, each a capture
+# of the steps only: every device ran jit_step's execution 0).
+# hand DIR: module.tsv and thunk.tsv from the rows on stdin, "m" rows
+# ProgramId Exec Device Name NumThunks Process, "t" rows ProgramId Exec
+# Name ThunkExecution Device ProjStartMs ProjDurMs Communication
+# CollectiveSize ("-": empty).
+hand() {
+	mkdir -p "$1"
+	printf 'ProgramId\tProgramExecution\tDevice\tName\tNumThunks\tProcess\n' > "$1/module.tsv"
+	printf 'ProgramId\tProgramExecution\tName\tThunkExecution\tDevice\tProjStartMs\tProjDurMs\tCommunication\tCollectiveSize\n' > "$1/thunk.tsv"
+	awk -v d="$1" 'BEGIN { OFS = "\t" } { for (i = 2; i <= NF; i++) if ($i == "-") $i = "" }
+	    $1 == "m" { $1 = ""; print substr($0, 2) >> (d "/module.tsv") }
+	    $1 == "t" { $1 = ""; print substr($0, 2) >> (d "/thunk.tsv") }'
+}
+# spmd_step DIR BPROC BCOLL: ProgramId A on devices 0 and 1 (processes 0
+# and 1), B on device 2 (process BPROC), three executions of jit_step
+# each; A runs an all-reduce over 3 devices then a fusion, B the
+# collective BCOLL.
+spmd_step() {
+	for e in 0 1 2; do
+		printf 'm A %s 0 jit_step 2 0\nm A %s 1 jit_step 2 1\nm B %s 2 jit_step 2 %s\n' $e $e $e "$2"
+		for d in 0 1; do
+			printf 't A %s all-reduce-start 0 %s %s 1 1 3\nt A %s fusion 0 %s %s 1 0 -\n' $e $d $((10 * e)) $e $d $((10 * e + 1))
+		done
+		printf 't B %s %s 0 2 %s 1 1 3\nt B %s fusion 0 2 %s 1 0 -\n' $e "$3" $((10 * e)) $e $((10 * e + 1))
+	done | hand "$1"
+}
+# The SPMD pair (one step, its ProgramIds on disjoint devices of other
+# processes, the same collectives): compiled differently, one run.
+spmd_step "$T/sp" 2 all-reduce-start
+$C "$T/sp" > "$T/ck" 2> "$T/e"
+[ "$(wc -l < "$T/ck")" -eq 1 ] && has_line "^1. processes compiled the step differently: 1 module (jit_step) with several fingerprints" "$T/ck" &&
+    ok || notok "SPMD pair: '$(cat "$T/ck" "$T/e")'"
+# The same frames without Device, ThunkExecution and ProjStartMs (each
+# device's rows of an execution in turn): the same finding alone.
+cut -f1-3,7- "$T/sp/thunk.tsv" | awk -F'\t' 'BEGIN { OFS = "\t" } { $0 = $0; print }' > "$T/sp/t2" && mv "$T/sp/t2" "$T/sp/thunk.tsv"
+head -n 1 "$T/sp/thunk.tsv" | grep -q 'Device' && notok "frame without Device: not made"
+$C "$T/sp" > "$T/ck" 2> "$T/e"
+[ "$(wc -l < "$T/ck")" -eq 1 ] && has_line "^1. processes compiled the step differently: 1 module (jit_step)" "$T/ck" &&
+    ok || notok "SPMD pair without Device: '$(cat "$T/ck" "$T/e")'"
+# B runs another collective: two programs, not one step; no module of
+# all the devices, so mixed runs, and no split.
+spmd_step "$T/sp2" 2 all-gather-start
+$C "$T/sp2" > "$T/ck" 2> /dev/null
+has_line "^1. mixed runs: no module ran in all 3 processes and devices" "$T/ck" && ! has_line "compiled the step differently" "$T/ck" &&
+    ok || notok "other collectives: '$(cat "$T/ck")'"
+# Two programs of one name on one process (another shape, another jit):
+# jit_add on devices 0 and 1 of process 0, no collective, beside the
+# step that both devices run: no finding.
+{ for e in 0 1 2; do
+	printf 'm S %s 0 jit_step 1 0\nm S %s 1 jit_step 1 0\nm X %s 0 jit_add 1 0\nm Y %s 1 jit_add 1 0\n' $e $e $e $e
+	printf 't S %s all-reduce-start 0 %s %s 1 1 2\n' $e 0 $((10 * e)) $e 1 $((10 * e))
+	printf 't X %s fusion 0 0 %s 1 0 -\nt Y %s fusion 0 1 %s 1 0 -\n' $e $((10 * e + 2)) $e $((10 * e + 2))
+  done; } | hand "$T/add"
+$C "$T/add" > "$T/ck" 2> "$T/e"
+[ ! -s "$T/ck" ] && ok || notok "two jit_add on one process: '$(cat "$T/ck" "$T/e")'"
+# The cut rule compares an end with its neighbour: a first execution cut
+# (2 thunks of 5, the next has 5) is found; the last is not when it has
+# as many as the one before.
+{ for e in 0 1 2 3; do printf 'm F %s 0 jit_f %s 0\n' $e $([ $e -eq 0 ] && echo 2 || echo 5); printf 't F %s fusion 0 0 %s 1 0 -\n' $e $e; done; } | hand "$T/first"
+$C "$T/first" > "$T/ck" 2> /dev/null
+has_line "^1. the capture window cuts steps: 1 first or last module execution (jit_f)" "$T/ck" && ok || notok "first execution cut: '$(cat "$T/ck")'"
+if [ -x "$MK" ]; then
+	# A command buffer traced per graph in a whole capture: execution 0
+	# (XLA's warm-up) runs its 3 operations one by one, executions 1-3
+	# launch the graph (one row each): traced per graph, no cut step.
+	{ echo 'thread 0x1000064000064 XlaLauncher:#global=0,local=0,process=0,slice=0#'
+	  echo 'domain 1 0x1000064000064 1 0 TSL'
+	  echo 'hlo 5 jit_g fusion.1:fusion fusion.2:fusion fusion.3:fusion'
+	  echo 'nvtx 2 59 0x1000064000064 1000 2000 - 1 XlaModule:#hlo_module=jit_g,program_id=5#'
+	  echo 'nvtx 3 59 0x1000064000064 1050 1950 - 1 Thunk:#hlo_op=command_buffer_2#'
+	  for i in 1 2 3; do
+		echo "nvtx $((3 + i)) 59 0x1000064000064 $((1000 + 200 * i)) $((1100 + 200 * i)) - 1 Thunk:#hlo_op=fusion.$i#"
+		echo "call 0x1000064000064 $((1010 + 200 * i)) $((1020 + 200 * i)) $i 0"
+		echo "kernel $((10000 + 200 * i)) $((10100 + 200 * i)) $i 0x1000064000000 0 7 - fusion_$i"
+	  done
+	  for x in 1 2 3; do
+		b=$((10000 * (x + 1)))
+		echo "nvtx $((10 * x + 10)) 59 0x1000064000064 $((b - 7000)) $((b - 6000)) - 1 XlaModule:#hlo_module=jit_g,program_id=5#"
+		echo "nvtx $((10 * x + 11)) 59 0x1000064000064 $((b - 6900)) $((b - 6100)) - 1 Thunk:#hlo_op=command_buffer_2#"
+		echo "call 0x1000064000064 $((b - 6500)) $((b - 6490)) $((10 + x)) 0"
+		echo "graph $b $((b + 300)) $((10 + x)) 0x1000064000000 0 7 1"
+	  done; } > "$T/cs.spec"
+	"$MK" spec "$T/cs.spec" "$T/cs.sqlite" || notok "mkexport cut-steps"
+	"$X" -f module "$T/cs.sqlite" 2> /dev/null | awk -F'\t' 'NR > 1 { printf "%s:%s ", $2, $NF }' > "$T/nth"
+	[ "$(cat "$T/nth")" = "0:3 1:1 2:1 3:1 " ] && ok || notok "graph replays: NumThunks '$(cat "$T/nth")'"
+	$C "$T/cs.sqlite" > "$T/ck" 2> /dev/null
+	# 3 x 300 ns of graph against 3 x 100 ns of kernels: 75.0%.
+	[ "$(wc -l < "$T/ck")" -eq 1 ] && has_line "^1. CUDA graphs traced per graph: no per-operation time inside 1 command buffer holding 75.0% of GPU time" "$T/ck" &&
+	    ok || notok "graph replays: '$(cat "$T/ck")'"
+	# An export without dumps, graphs traced whole (its rows of graph
+	# launches; meta.tsv CudaGraphTrace): named, 61.0% as above.  Traced
+	# per node, its operations stay on the buffer's rows without a dump
+	# too, but node tracing is on: not named.
+	for k in graph node; do
+		mkdir -p "$T/nh$k"
+		grep -v '^hlo ' "$T/cb$k/s.spec" > "$T/nh$k/s.spec"
+		"$MK" spec "$T/nh$k/s.spec" "$T/nh$k/x.sqlite" || notok "mkexport no dump $k"
+	done
+	$C "$T/nhgraph/x.sqlite" > "$T/ck" 2> /dev/null
+	has_line "^2. CUDA graphs traced per graph: no per-operation time inside 1 command buffer holding 61.0% of GPU time. Fix: nsys profile --cuda-graph-trace=node" "$T/ck" &&
+	    ok || notok "per graph without dumps: '$(cat "$T/ck")'"
+	"$X" -f meta "$T/nhgraph/x.sqlite" 2> /dev/null | grep -q "	CudaGraphTrace	graph	CUPTI_ACTIVITY_KIND_GRAPH_TRACE$" && ok || notok "meta: no CudaGraphTrace graph"
+	$C "$T/nhnode/x.sqlite" > "$T/ck" 2> /dev/null
+	has_line "no HLO dumps" "$T/ck" && ! has_line "traced per graph" "$T/ck" && ok || notok "per node without dumps: '$(cat "$T/ck")'"
+	# The report of it says so at its top.
+	sh $R -q -o "$T/nhrep" "$T/nhgraph/x.sqlite" > /dev/null 2>&1
+	grep -q 'CUDA graphs traced per graph' "$T/nhrep/report.txt" && ok || notok "report without dumps, per graph: no finding"
+fi
+# The example's exports (with dumps) are a clean run too.
+if [ -d "$SQ/rank0" ]; then
+	$C "$SQ/rank0" "$SQ/rank1" > "$T/ck" 2> "$T/e"; rc=$?
+	[ $rc -eq 0 ] && [ ! -s "$T/ck" ] && ok || notok "clean example exports: exit $rc, '$(cat "$T/ck")'"
+fi
 done_testing t74-capture

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/capture.h"
+#include "analysis/spmd.h"
 #include "base/err.h"
 #include "base/mem.h"
 #include "base/num.h"
@@ -20,9 +21,19 @@ struct prog {
 	int compiled;		/* in compile.tsv: warm-up skips one more */
 	int cmdbuf;		/* holds command buffer rows */
 	int64_t cbmax;		/* their largest ProgramExecution */
-	int64_t maxthunks, maxexec, nexec;
+	int64_t maxexec, nexec;
 	size_t ndev0;		/* devices with its execution 0 */
 	size_t ncut;		/* first or last executions with fewer thunks */
+	int64_t proc;		/* its first row's process */
+	int64_t *dev;		/* its devices, sorted (rows without Device) */
+	size_t ndev, capdev;
+	size_t rep;		/* the SPMD join's: the ProgramId of its step */
+};
+
+/* Per ProgramId and device: the NumThunks of its executions 0 and 1
+ * and of the module's last two (-1: none). */
+struct ends {
+	int64_t n[4];
 };
 
 struct check {
@@ -43,6 +54,16 @@ struct check {
 	double total;		/* all thunk time, ms */
 	int64_t maxcoll;
 	int comm;
+	struct strtab endkeys;	/* "prog\tdevice" -> ends */
+	struct ends *ends;
+	size_t endcap;
+	struct spmd_scan *scan;	/* the SPMD join (spmd.h) */
+	struct strtab occ;	/* rows without Device: "Name\tThunkExecution"
+				 * of the execution read, its count */
+	size_t *nocc, occcap;
+	size_t occprog;		/* the execution read (rows without Device) */
+	int64_t occexec;
+	int graphs;		/* a profile's CudaGraphTrace is "graph" */
 	const struct capture_facts *facts;	/* or NULL */
 };
 
@@ -119,6 +140,7 @@ prog_of(struct check *k, const char *id, const char *name)
 	mem_grow(&k->p, &k->cap, i + 1, sizeof(*k->p));
 	memset(&k->p[i], 0, sizeof(k->p[i]));
 	k->p[i].cbmax = -1;
+	k->p[i].proc = -1;
 	k->p[i].missing = is_placeholder(id);
 	nm = strtab_intern(&k->names, name, strlen(name), &added);
 	if (added) {
@@ -154,10 +176,54 @@ see(unsigned char **set, size_t *cap, size_t *n, int64_t d)
 	}
 }
 
+/* Device D into P's sorted devices. */
+static void
+prog_dev(struct prog *p, int64_t d)
+{
+	size_t i = p->ndev;
+
+	while (i > 0 && p->dev[i - 1] > d)
+		i--;
+	if (i > 0 && p->dev[i - 1] == d)
+		return;
+	mem_grow(&p->dev, &p->capdev, p->ndev + 1, sizeof(*p->dev));
+	memmove(p->dev + i + 1, p->dev + i, (p->ndev - i) * sizeof(*p->dev));
+	p->dev[i] = d;
+	p->ndev++;
+}
+
+/* Execution EXEC of program PI on device DEV had NTH thunks: kept when
+ * it is one of the four the cut rule compares (ends). */
+static void
+end_of(struct check *k, size_t pi, int64_t exec, int64_t dev, int64_t nth)
+{
+	const struct prog *p = &k->p[pi];
+	char key[64];
+	int len = snprintf(key, sizeof(key), "%zu\t%lld", pi, (long long)dev);
+	int added, slot = exec == 0 ? 0 : exec == 1 ? 1 :
+	    exec == p->maxexec - 1 ? 2 : exec == p->maxexec ? 3 : -1;
+	size_t i, c = k->endcap;
+
+	if (slot < 0)
+		return;
+	i = strtab_intern(&k->endkeys, key, (size_t)len, &added);
+	if (added) {
+		mem_grow(&k->ends, &c, i + 1, sizeof(*k->ends));
+		k->endcap = c;
+		k->ends[i].n[0] = k->ends[i].n[1] = k->ends[i].n[2] =
+		    k->ends[i].n[3] = -1;
+	}
+	/* With 3 executions, execution 1 is both next to the first and
+	 * before the last. */
+	if (exec == 1 && p->maxexec == 2)
+		k->ends[i].n[2] = nth;
+	k->ends[i].n[slot] = nth;
+}
+
 enum { M_PROG, M_EXEC, M_DEV, M_NAME, M_NTH, M_PROC, M_N };
 
-/* module.tsv, PASS 0: programs, devices, thunk counts; PASS 1: cut
- * first and last executions. */
+/* module.tsv, PASS 0: programs, devices, processes, thunk counts;
+ * PASS 1: the thunk counts of the executions the cut rule compares. */
 static int
 read_modules(struct check *k, const char *dir, int pass)
 {
@@ -192,22 +258,48 @@ read_modules(struct check *k, const char *dir, int pass)
 		if (pass == 0) {
 			see(&k->dev, &k->devcap, &k->ndev, dev);
 			see(&k->proc, &k->proccap, &k->nproc, proc);
+			if (p->proc < 0)
+				p->proc = proc;
 			if (exec == 0)
 				p->ndev0++;
-			if (nth > p->maxthunks)
-				p->maxthunks = nth;
 			if (exec > p->maxexec)
 				p->maxexec = exec;
 			p->nexec++;
-		} else if (nth < p->maxthunks && p->maxexec >= 2 &&
-		    (exec == 0 || exec == p->maxexec))
-			p->ncut++;
+			prog_dev(p, dev);
+		} else if (p->maxexec >= 2) {
+			end_of(k, pi, exec, dev, nth);
+		}
 	}
 	close_frame(r, fp, path);
 	return rc < 0 ? -1 : 0;
 }
 
-enum { T_PROG, T_EXEC, T_NAME, T_DUR, T_COMM, T_CSIZE, T_CBUF, T_N };
+/*
+ * The cut rule: a first execution with fewer thunks than the next, or a
+ * last one with fewer than the one before, on a device.  Not fewer than
+ * the module's most: a command buffer traced per graph runs its
+ * operations one by one in the warm-up execution (0), then as one graph
+ * launch, so every later execution has fewer thunks than the first.
+ */
+static void
+count_cuts(struct check *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->endkeys.n; i++) {
+		const char *key = strtab_get(&k->endkeys, i);
+		const int64_t *n = k->ends[i].n;
+		size_t pi = (size_t)strtoull(key, NULL, 10);
+
+		if (n[0] >= 0 && n[1] >= 0 && n[0] < n[1])
+			k->p[pi].ncut++;
+		if (n[3] >= 0 && n[2] >= 0 && n[3] < n[2])
+			k->p[pi].ncut++;
+	}
+}
+
+enum { T_PROG, T_EXEC, T_NAME, T_DUR, T_COMM, T_CSIZE, T_CBUF, T_DEV,
+    T_TEXEC, T_START, T_N };
 
 static size_t
 buf_of(struct check *k, const char *prog, const char *buf)
@@ -235,6 +327,68 @@ buf_of(struct check *k, const char *prog, const char *buf)
 	return i;
 }
 
+/*
+ * The device of a row of a thunk frame without Device (frames made by
+ * hand): the k-th row of one (Name, ThunkExecution) in an execution is
+ * on the k-th of its program's devices (module frame), the rows of an
+ * execution being each device's in turn.
+ */
+static int64_t
+row_device(struct check *k, size_t pi, int64_t exec, const char *name,
+    int64_t texec)
+{
+	const struct prog *p = &k->p[pi];
+	char *key;
+	size_t len = strlen(name), i, c;
+	int added;
+
+	if (p->ndev == 0)
+		return 0;
+	if (pi != k->occprog || exec != k->occexec) {
+		strtab_free(&k->occ);
+		memset(&k->occ, 0, sizeof(k->occ));
+		k->occprog = pi;
+		k->occexec = exec;
+	}
+	key = mem_alloc(len + 24);
+	memcpy(key, name, len);
+	len += (size_t)snprintf(key + len, 24, "\t%lld", (long long)texec);
+	i = strtab_intern(&k->occ, key, len, &added);
+	free(key);
+	if (added) {
+		c = k->occcap;
+		mem_grow(&k->nocc, &c, i + 1, sizeof(*k->nocc));
+		k->occcap = c;
+		k->nocc[i] = 0;
+	}
+	return p->dev[k->nocc[i]++ % p->ndev];
+}
+
+/* Row R of ProgramId PI into the SPMD join (spmd.h): its collectives
+ * (Communication 1, CollectiveSize above 1) in start order per device. */
+static int
+scan_row(struct check *k, struct tsv_reader *r, const long *c, size_t pi,
+    int64_t exec, int coll, int64_t csize)
+{
+	struct spmd_row sr;
+
+	memset(&sr, 0, sizeof(sr));
+	sr.prog = tsv_field(r, (size_t)c[T_PROG]);
+	sr.name = tsv_field(r, (size_t)c[T_NAME]);
+	sr.exec = exec;
+	sr.coll = coll && csize > 1;
+	sr.csize = csize;
+	if ((c[T_TEXEC] >= 0 && tsv_get_i64(r, (size_t)c[T_TEXEC], &sr.texec,
+	    1) < 0) || (c[T_START] >= 0 && tsv_get_ms(r, (size_t)c[T_START],
+	    &sr.start_ns, 1) < 0) || (c[T_DEV] >= 0 &&
+	    tsv_get_i64(r, (size_t)c[T_DEV], &sr.dev, 0) < 0))
+		return -1;
+	if (c[T_DEV] < 0)
+		sr.dev = row_device(k, pi, exec, sr.name, sr.texec);
+	spmd_scan_row(k->scan, &sr);
+	return 0;
+}
+
 /* One row of thunk.tsv. */
 static int
 thunk_row(struct check *k, struct tsv_reader *r, const long *c)
@@ -245,18 +399,22 @@ thunk_row(struct check *k, struct tsv_reader *r, const long *c)
 	size_t pi = strtab_find(&k->progs, prog, strlen(prog)), b;
 	int64_t exec, csize;
 	double dur = 0;
+	int comm;
 
 	if (*s && num_f64(s, strlen(s), &dur) != 0)
 		return err_fail("%s:%ld: not a number: '%s'", tsv_name(r),
 		    tsv_lineno(r), s);
 	k->total += dur;
-	if (strcmp(tsv_field(r, (size_t)c[T_COMM]), "1") == 0)
+	if ((comm = strcmp(tsv_field(r, (size_t)c[T_COMM]), "1") == 0))
 		k->comm = 1;
 	if (field_i64(r, c[T_CSIZE], &csize) != 0 ||
 	    field_i64(r, c[T_EXEC], &exec) != 0)
 		return -1;
 	if (csize > k->maxcoll)
 		k->maxcoll = csize;
+	if (pi != STRTAB_NONE && spmd_scan_candidate(k->scan, prog) &&
+	    scan_row(k, r, c, pi, exec, comm, csize) != 0)
+		return -1;
 	if (*cb == '\0')
 		return 0;
 	name = tsv_field(r, (size_t)c[T_NAME]);
@@ -278,7 +436,7 @@ read_thunks(struct check *k, const char *dir)
 {
 	static const char *const cols[] = { "ProgramId", "ProgramExecution",
 	    "Name", "ProjDurMs", "Communication", "CollectiveSize",
-	    "CommandBuffer" };
+	    "CommandBuffer", "Device", "ThunkExecution", "ProjStartMs" };
 	long c[T_N];
 	FILE *fp;
 	char *path;
@@ -289,7 +447,9 @@ read_thunks(struct check *k, const char *dir)
 
 	if (r == NULL)
 		return -1;
-	rc = tsv_columns(r, cols, T_N, 1u << T_CBUF, c);
+	rc = tsv_columns(r, cols, T_N, 1u << T_CBUF | 1u << T_DEV |
+	    1u << T_TEXEC | 1u << T_START, c);
+	k->occprog = SIZE_MAX;
 	while (rc == 0 && (rc = tsv_next(r)) == 1)
 		rc = thunk_row(k, r, c) == 0 ? 0 : -1;
 	close_frame(r, fp, path);
@@ -346,6 +506,13 @@ host(struct check *k, const char *v)
 {
 	if (*v)
 		strtab_intern(&k->hosts, v, strlen(v), NULL);
+}
+
+static void
+graph_trace(struct check *k, const char *v)
+{
+	if (strcmp(v, "graph") == 0)
+		k->graphs = 1;
 }
 
 /* ---- the findings: one row each ---- */
@@ -431,17 +598,24 @@ t_gpus(const struct check *k, struct found *f)
 
 /* Every device runs a module of the step once at execution 0; two runs'
  * profiles may number their devices and processes alike: the largest of
- * the devices, the processes and the profiles. */
+ * the devices, the processes and the profiles.  A step compiled apart
+ * on some processes is one module under several ProgramIds, which the
+ * SPMD join makes one (their devices are disjoint, so their executions
+ * 0 add up). */
 static int
 t_programs(const struct check *k, struct found *f)
 {
 	size_t i, common = 0, all = k->ndev > k->nproc ? k->ndev : k->nproc;
+	size_t *n = mem_calloc(k->progs.n + 1, sizeof(*n));
 
 	if (k->nprofile > all)
 		all = k->nprofile;
 	for (i = 0; i < k->progs.n; i++)
-		if (k->p[i].ndev0 >= all)
+		n[k->p[i].rep] += k->p[i].ndev0;
+	for (i = 0; i < k->progs.n; i++)
+		if (n[i] >= all)
 			common++;
+	free(n);
 	if (all <= 1 || k->names.n == 0 || common > 0)
 		return 0;
 	put(f->what, sizeof(f->what), "mixed runs: no module ran in all %zu "
@@ -474,7 +648,8 @@ t_graphs(const struct check *k, struct found *f)
 	double own = 0;
 
 	for (i = 0; i < k->bufs.n; i++)
-		if (!k->bufopen[i] && k->bufown[i] > 0 && !k->bufnohlo[i]) {
+		if (!k->bufopen[i] && k->bufown[i] > 0 && (!k->bufnohlo[i] ||
+		    k->graphs)) {
 			nbuf++;
 			own += k->bufown[i];
 		}
@@ -504,23 +679,28 @@ t_nocoll(const struct check *k, struct found *f)
 	return 1;
 }
 
-/* A name whose programs split the devices among them: two or more of its
- * fingerprints each ran on only some devices (one program of several
- * shapes runs on all). */
+/* A step compiled apart: ProgramIds of one module name that the SPMD
+ * join makes one step (the same collectives in the same order, disjoint
+ * devices) and that ran on different processes.  Two programs of one
+ * name on one process (another shape, another jit) are not. */
 static int
 t_split(const struct check *k, struct found *f)
 {
 	char names[64];
-	size_t i, split = 0, *part;
+	size_t i, split = 0;
+	unsigned char *apart = mem_calloc(k->progs.n + 1, 1);
 
-	part = mem_calloc(k->names.n ? k->names.n : 1, sizeof(*part));
-	for (i = 0; i < k->progs.n; i++)
-		if (k->nprog[k->p[i].name] > 1 && !k->p[i].missing &&
-		    k->p[i].ndev0 > 0 && k->p[i].ndev0 < k->ndev &&
-		    ++part[k->p[i].name] == 2 && split++ == 0)
-			snprintf(names, sizeof(names), "%.60s",
-			    strtab_get(&k->names, k->p[i].name));
-	free(part);
+	for (i = 0; i < k->progs.n; i++) {
+		size_t r = k->p[i].rep;
+
+		if (r != i && k->p[i].proc != k->p[r].proc && !apart[r]) {
+			apart[r] = 1;
+			if (split++ == 0)
+				snprintf(names, sizeof(names), "%.60s",
+				    strtab_get(&k->names, k->p[r].name));
+		}
+	}
+	free(apart);
 	if (split == 0)
 		return 0;
 	put(f->what, sizeof(f->what), "processes compiled the step "
@@ -641,18 +821,64 @@ write_findings(const struct check *k, FILE *out, size_t *n)
 static void
 check_free(struct check *k)
 {
+	size_t i;
+
 	strtab_free(&k->progs);
 	strtab_free(&k->names);
 	strtab_free(&k->bufs);
 	strtab_free(&k->gpus);
 	strtab_free(&k->hosts);
-	free(k->p);
 	free(k->nprog);
 	free(k->bufown);
 	free(k->bufopen);
 	free(k->bufnohlo);
 	free(k->dev);
 	free(k->proc);
+	for (i = 0; i < k->progs.n; i++)
+		free(k->p[i].dev);
+	strtab_free(&k->endkeys);
+	free(k->ends);
+	strtab_free(&k->occ);
+	free(k->nocc);
+	spmd_scan_free(k->scan);
+	free(k->p);
+}
+
+/* The SPMD join (spmd.h) of the ProgramIds read: each a candidate by its
+ * module name, but for the placeholders and "unknown" (no name to go
+ * by). */
+static void
+start_join(struct check *k)
+{
+	size_t i;
+
+	k->scan = spmd_scan_new();
+	for (i = 0; i < k->progs.n; i++) {
+		const char *id = strtab_get(&k->progs, i);
+		int named = !k->p[i].missing && strcmp(id, "unknown") != 0;
+
+		spmd_scan_module(k->scan, id, named ?
+		    strtab_get(&k->names, k->p[i].name) : "");
+	}
+}
+
+/* Each ProgramId's representative (struct prog rep); the join's notes
+ * are the report's, not the check's. */
+static void
+end_join(struct check *k)
+{
+	struct err_notes notes;
+	size_t i, r;
+	const char *rep;
+
+	memset(&notes, 0, sizeof(notes));
+	(void)spmd_scan_end(k->scan, &notes);
+	err_notes_free(&notes);
+	for (i = 0; i < k->progs.n; i++) {
+		rep = spmd_scan_rep(k->scan, strtab_get(&k->progs, i));
+		r = strtab_find(&k->progs, rep, strlen(rep));
+		k->p[i].rep = r == STRTAB_NONE ? i : r;
+	}
 }
 
 int
@@ -670,8 +896,13 @@ capture_check(const char *dir, const struct capture_facts *facts,
 	rc = read_modules(&k, dir, 0);
 	if (rc == 0)
 		rc = read_modules(&k, dir, 1);
-	if (rc == 0)
+	if (rc == 0) {
+		count_cuts(&k);
+		start_join(&k);
 		rc = read_thunks(&k, dir);
+	}
+	if (rc == 0)
+		end_join(&k);
 	if (rc == 0)
 		rc = read_column(&k, dir, "compile", "ProgramId", NULL,
 		    compiled);
@@ -679,6 +910,9 @@ capture_check(const char *dir, const struct capture_facts *facts,
 		rc = read_column(&k, dir, "meta", "Value", "GpuName", gpu);
 	if (rc == 0)
 		rc = read_column(&k, dir, "meta", "Value", "Hostname", host);
+	if (rc == 0)
+		rc = read_column(&k, dir, "meta", "Value", "CudaGraphTrace",
+		    graph_trace);
 write:
 	if (rc == 0) {
 		if (write_findings(&k, out, nfound) != 0 || fflush(out) != 0 ||

@@ -27,7 +27,7 @@ ids_add(struct ids *l, uint32_t id)
 static const char *const table_names[STATS_NTABLES] = {
 	"thunks", "totals", "modules", "variability", "stragglers", "costs",
 	"scatter", "offsets", "cmdbufs", "facts", "xla-program-ids",
-	"compile-profiles"
+	"compile-profiles", "late"
 };
 
 const char *
@@ -47,7 +47,8 @@ stats_needs_modules(unsigned tables)
 {
 	return (tables & (STATS_BIT(STATS_THUNKS) | STATS_BIT(STATS_TOTALS) |
 	    STATS_BIT(STATS_MODULES) | STATS_BIT(STATS_STRAGGLERS) |
-	    STATS_BIT(STATS_OFFSETS) | STATS_BIT(STATS_FACTS))) != 0;
+	    STATS_BIT(STATS_OFFSETS) | STATS_BIT(STATS_FACTS) |
+	    STATS_BIT(STATS_LATE))) != 0;
 }
 
 int
@@ -75,6 +76,14 @@ static int
 want(const struct stats *s, enum stats_table t)
 {
 	return (s->o.tables & STATS_BIT(t)) != 0;
+}
+
+/* Whether the per-device biases are wanted: the stragglers table or the
+ * late one, which is read from the same instances. */
+static int
+biases(const struct stats *s)
+{
+	return want(s, STATS_STRAGGLERS) || want(s, STATS_LATE);
 }
 
 struct stats *
@@ -132,6 +141,8 @@ stats_free(struct stats *s)
 	kh_free(&s->instkeys);
 	free(s->insts);
 	kh_free(&s->pointkeys);
+	kh_free(&s->cinstkeys);
+	free(s->cinsts);
 	free(s->points);
 	kh_free(&s->winstkeys);
 	free(s->winsts);
@@ -594,14 +605,14 @@ thunk_cols(struct stats *s, struct tsv_reader *r, long *c)
 	    "ProjStartMs", "ProjDurHiddenMs", "Communication", "Collective",
 	    "CommandBuffer", "CollectiveSize" };
 	int offs = want(s, STATS_OFFSETS), facts = want(s, STATS_FACTS);
-	int inst = want(s, STATS_STRAGGLERS) || want(s, STATS_MODULES) ||
+	int inst = biases(s) || want(s, STATS_MODULES) ||
 	    offs || facts;
 	int k;
 
 	for (k = 0; k < T_MAX; k++) {
 		int need = k <= T_DUR || ((k == T_EXEC || k == T_TEXEC) && inst)
 		    || ((k == T_DEV || k == T_START) &&
-		    (want(s, STATS_STRAGGLERS) || offs)) ||
+		    (biases(s) || offs)) ||
 		    (k == T_HID && (want(s, STATS_COSTS) || facts)) ||
 		    (k == T_COLL && offs);
 
@@ -646,7 +657,7 @@ read_trow(struct stats *s, struct tsv_reader *r, const long *c,
 	    bound(s, r, t->dur) != 0)
 		return -1;
 	/* The double as awk reads it, for the means (strtod: only then). */
-	if ((want(s, STATS_VARIABILITY) || want(s, STATS_STRAGGLERS) ||
+	if ((want(s, STATS_VARIABILITY) || biases(s) ||
 	    want(s, STATS_SCATTER)) &&
 	    tsv_get_f64(r, (size_t)c[T_DUR], &t->ddur, 0) != 0)
 		return -1;
@@ -724,6 +735,7 @@ add_instance(struct stats *s, const struct tsv_reader *r,
 	in = &s->insts[*inst];
 	in->ts += t->dst;
 	in->tend += t->dst + t->ddur;
+	in->sdur += t->ddur;
 	in->n++;
 	if ((*pt = kh_index(&s->pointkeys, t->instr, t->dev, t->te, &added))
 	    == NONE)
@@ -793,6 +805,30 @@ add_offset(struct stats *s, const struct tsv_reader *r, const long *c,
 	th->comm = t->comm;
 	coll = tsv_rawfield(r, (size_t)c[T_COLL], &clen);
 	th->coll = strtab_intern(&s->colls, coll, clen, &added);
+	return 0;
+}
+
+/* Late: communication row T of a top module PROG (or one another may
+ * join) into its instance: the latest start and whose, the sum. */
+static int
+add_cinst(struct stats *s, const struct tsv_reader *r, const struct trow *t,
+    uint32_t prog)
+{
+	struct cinst *ci;
+	uint32_t k;
+	int added;
+
+	if ((k = kh_index(&s->cinstkeys, t->instr, t->ex, t->te, &added)) ==
+	    NONE)
+		return full(r);
+	grow0(&s->cinsts, &s->capcinsts, k, sizeof(*s->cinsts));
+	ci = &s->cinsts[k];
+	if (ci->n == 0 || t->dst > ci->max) {
+		ci->max = t->dst;
+		ci->pd = kh_find(&s->pdkeys, prog, t->dev, 0);
+	}
+	ci->sum += t->dst;
+	ci->n++;
 	return 0;
 }
 
@@ -934,6 +970,8 @@ thunk_row(struct stats *s, struct tsv_reader *r, const long *c)
 	    add_offset(s, r, c, &t, prog) != 0)
 		return -1;
 	if (t.comm) {
+		if (want(s, STATS_LATE) && stop && add_cinst(s, r, &t, prog) != 0)
+			return -1;
 		if ((want(s, STATS_MODULES) || want(s, STATS_FACTS)) &&
 		    prog != NONE)
 			return add_wait(s, r, &t, prog);
@@ -950,7 +988,7 @@ thunk_row(struct stats *s, struct tsv_reader *r, const long *c)
 		if (want(s, STATS_VARIABILITY))
 			rec.instr = t.instr;
 	}
-	if (want(s, STATS_STRAGGLERS) && stop &&
+	if (biases(s) && stop &&
 	    add_instance(s, r, &t, prog, &rec.inst, &rec.point) != 0)
 		return -1;
 	if (rec.instr == NONE && rec.inst == NONE)
@@ -980,6 +1018,10 @@ replay_row(struct stats *s, const struct rec *c)
 
 		d->tb += bs + be;
 		d->tn += 2;
+		/* Against the mean of the other devices of the instance. */
+		if (in->n >= 2)
+			d->slow += c->dur - (in->sdur - c->dur) /
+			    (double)(in->n - 1);
 		bs = fabs(bs);
 		be = fabs(be);
 		if (bs > p->mxs)
@@ -1048,9 +1090,68 @@ finish(struct stats *s)
 	for (i = 0; i < s->pointkeys.n; i++)
 		s->pdevs[s->points[i].pd].score += s->points[i].mxs +
 		    s->points[i].mxe;
+	/* The device that reached a collective last kept its peers
+	 * waiting: the latest start less the mean of the others'. */
+	for (i = 0; i < s->cinstkeys.n; i++) {
+		const struct cinst *ci = &s->cinsts[i];
+
+		if (ci->n >= 2 && ci->pd != NONE)
+			s->pdevs[ci->pd].caused += ci->max - (ci->sum -
+			    ci->max) / (double)(ci->n - 1);
+	}
 }
 
 /* ---- the join (stats_join) ---- */
+
+/* The instruction of the representative RP with the Name of instruction
+ * I, or NONE (a Name the representative lacks). */
+static uint32_t
+rep_instr(struct stats *s, uint32_t rp, int64_t i)
+{
+	const char *nm = strchr(strtab_get(&s->instrkeys, (size_t)i), '\t') + 1;
+	const char *id = strtab_get(&s->progids, rp);
+	size_t len = strlen(id) + strlen(nm) + 1;
+
+	mem_grow(&s->buf, &s->capbuf, len + 1, 1);
+	snprintf(s->buf, len + 1, "%s\t%s", id, nm);
+	return (uint32_t)strtab_find(&s->instrkeys, s->buf, len);
+}
+
+/* Late with the join: each communication instance of a joined prog
+ * merged into its representative's of the same Name, ProgramExecution
+ * and ThunkExecution (the latest start of both, the sums added). */
+static int
+join_cinsts(struct stats *s)
+{
+	size_t n = s->cinstkeys.n, i;
+	uint32_t p, rp, ri, j;
+	int added;
+
+	for (i = 0; i < n; i++) {
+		int64_t k[3];
+		struct cinst *a, *b;
+
+		memcpy(k, s->cinstkeys.k + 3 * i, sizeof(k));
+		p = s->instrs[k[0]].prog;
+		if (p == NONE || (rp = s->rep[p]) == p ||
+		    (ri = rep_instr(s, rp, k[0])) == (uint32_t)STRTAB_NONE)
+			continue;
+		if ((j = kh_index(&s->cinstkeys, ri, k[1], k[2], &added)) ==
+		    NONE)
+			return err_fail("the join: more than 2^32 - 1 keys");
+		grow0(&s->cinsts, &s->capcinsts, j, sizeof(*s->cinsts));
+		a = &s->cinsts[j];
+		b = &s->cinsts[i];
+		if (a->n == 0 || b->max > a->max) {
+			a->max = b->max;
+			a->pd = b->pd;
+		}
+		a->sum += b->sum;
+		a->n += b->n;
+		b->n = 0;
+	}
+	return 0;
+}
 
 /* After the rows: the join, each prog's representative (s->rep), and
  * each instance of a joined prog merged into its representative's of the
@@ -1096,10 +1197,11 @@ join_instances(struct stats *s)
 		grow0(&s->insts, &s->capinsts, j, sizeof(*s->insts));
 		s->insts[j].ts += s->insts[i].ts;
 		s->insts[j].tend += s->insts[i].tend;
+		s->insts[j].sdur += s->insts[i].sdur;
 		s->insts[j].n += s->insts[i].n;
 		s->imap[i] = j;
 	}
-	return 0;
+	return join_cinsts(s);
 }
 
 /* The biases' pass over one module row, against the joined execution. */

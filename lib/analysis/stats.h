@@ -58,6 +58,8 @@ enum stats_table {
 	STATS_FACTS,		/* the report's facts per module */
 	STATS_PROGRAM_IDS,	/* XLA's numeric program_id -> modules */
 	STATS_COMPILE_PROFILES,	/* the processes the compile frame holds */
+	STATS_LATE,		/* per device and top module: per step, its
+				   slow work and the wait it causes */
 	STATS_NTABLES
 };
 #define STATS_BIT(t) (1u << (t))
@@ -199,6 +201,22 @@ int stats_read(struct stats *s, struct filter *in);
  *		added up.  With stats_join a module is the ProgramIds of
  *		one SPMD step.  Rows by module (largest first), then decreasing
  *		OutlierScoreMs, then Device.
+ *  late	ProgramId Name Device Steps LateMs WaitCausedMs StartBiasMs
+ *		ThunkBiasMs OutlierScoreMs: per top module and device, which
+ *		device makes the others wait and by how much, per step
+ *		(Steps: the module's executions on the device; "late"
+ *		positive).  LateMs: per compute thunk instance (Name,
+ *		ProgramExecution, ThunkExecution) on two devices or more,
+ *		the device's ProjDurMs less the mean of the other devices',
+ *		added up, over Steps: its own slow work against its peers'.
+ *		WaitCausedMs: per communication instance on two devices or
+ *		more, when the device starts it last, its ProjStartMs less
+ *		the mean of the others' (how long its peers wait for it, on
+ *		average over them), added up, over Steps.  StartBiasMs and
+ *		ThunkBiasMs as in stragglers; OutlierScoreMs the stragglers'
+ *		over Steps.  With stats_join a module is the ProgramIds of
+ *		one SPMD step.  Rows by module (largest first), then
+ *		decreasing WaitCausedMs, then decreasing LateMs, then Device.
  *  costs	ProgramId Name CostLine: per instruction of a module with
  *		HLO facts and steady thunk rows, the profile line `costs {
  *		name: "NAME" cost_us: X.Y }` (pgle_costs.py): the time is

@@ -164,6 +164,10 @@ struct pdev {
 	double tb;		/* thunk biases, summed */
 	int64_t tn;
 	double score;
+	double slow;		/* late: its compute time less its peers' mean,
+				   per instance, summed, ms */
+	double caused;		/* late: its peers' mean wait for it at the
+				   collectives it reached last, summed, ms */
 	int module;		/* has module rows */
 	uint32_t pos;		/* 1.. in the module's devices, as first seen */
 };
@@ -183,7 +187,15 @@ struct instr {
 /* A compute thunk instance of a top module (stragglers). */
 struct inst {
 	double ts, tend;	/* sums of starts and ends, ms */
+	double sdur;		/* sum of durations, ms (late) */
 	int64_t n;
+};
+
+/* A communication instance of a top module (late): its starts. */
+struct cinst {
+	double max, sum;	/* the latest ProjStartMs, the sum, ms */
+	int64_t n;
+	uint32_t pd;		/* pdevs of the latest, or NONE */
 };
 
 /* Per top module, device, Name and ThunkExecution (stragglers). */
@@ -275,6 +287,10 @@ struct stats {
 	struct khash instkeys;	/* (instr, ProgramExecution, ThunkExecution) */
 	struct inst *insts;
 	size_t capinsts;
+
+	struct khash cinstkeys;	/* (instr, ProgramExecution, ThunkExecution) */
+	struct cinst *cinsts;
+	size_t capcinsts;
 
 	struct khash pointkeys;	/* (instr, Device, ThunkExecution) */
 	struct point *points;

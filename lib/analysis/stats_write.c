@@ -343,6 +343,66 @@ write_stragglers(struct stats *s, struct tsv_writer *w)
 	return rc;
 }
 
+/* Late: by module rank, decreasing wait caused, then decreasing late
+ * time (both per step), then device. */
+static int
+cmp_late(const void *a, const void *b, const void *ctx)
+{
+	const struct stats *st = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const int64_t *kx = st->pdkeys.k + 3 * x, *ky = st->pdkeys.k +
+	    3 * y;
+	const struct pdev *dx = &st->pdevs[x], *dy = &st->pdevs[y];
+	int rx = st->progs[rep_of(st, kx[0])].rank;
+	int ry = st->progs[rep_of(st, ky[0])].rank;
+	double cx = dx->caused / (double)dx->execs;
+	double cy = dy->caused / (double)dy->execs;
+	double lx = dx->slow / (double)dx->execs;
+	double ly = dy->slow / (double)dy->execs;
+
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	if (lx != ly)
+		return lx > ly ? -1 : 1;
+	return (kx[1] > ky[1]) - (kx[1] < ky[1]);
+}
+
+static int
+write_late(struct stats *s, struct tsv_writer *w)
+{
+	static const char *const cols[] = { "ProgramId", "Name", "Device",
+	    "Steps", "LateMs", "WaitCausedMs", "StartBiasMs", "ThunkBiasMs",
+	    "OutlierScoreMs", NULL };
+	uint32_t *v = mem_calloc(s->pdkeys.n + 1, sizeof(*v));
+	size_t n = 0, i;
+	int rc = tsv_header(w, cols);
+
+	for (i = 0; i < s->pdkeys.n; i++)
+		if (s->pdevs[i].execs > 0)
+			v[n++] = (uint32_t)i;
+	sort_stable(v, n, sizeof(*v), cmp_late, s);
+	for (i = 0; i < n && rc == 0; i++) {
+		const struct pdev *d = &s->pdevs[v[i]];
+		size_t p = rep_of(s, s->pdkeys.k[3 * v[i]]);
+		double steps = (double)d->execs;
+
+		tsv_raw(w, strtab_get(&s->progids, p), s->progids.len[p]);
+		tsv_raw(w, s->progs[p].name, strlen(s->progs[p].name));
+		tsv_i64(w, s->pdkeys.k[3 * v[i] + 1]);
+		tsv_i64(w, d->execs);
+		tsv_f64(w, d->slow / steps);
+		tsv_f64(w, d->caused / steps);
+		tsv_f64(w, d->sb / steps);
+		tsv_f64(w, d->tn ? d->tb / (double)d->tn : 0);
+		tsv_f64(w, d->score / steps);
+		rc = tsv_eor(w);
+	}
+	free(v);
+	return rc;
+}
+
 /* ---- the plots' tables: scatter and offsets ---- */
 
 /* Into BUF (at least 400 bytes) V as printf "%.6f" writes it, and with
@@ -803,6 +863,8 @@ stats_write(void *arg, int t, struct tsv_writer *w)
 		return write_variability(s, w);
 	case STATS_STRAGGLERS:
 		return write_stragglers(s, w);
+	case STATS_LATE:
+		return write_late(s, w);
 	case STATS_COSTS:
 		return write_costs(s, w);
 	case STATS_SCATTER:

@@ -19,7 +19,7 @@
 const char *const meta_key[] = {
 	"GpuName", "Gpus", "ComputeCapability", "SmCount", "GpuMemoryBytes",
 	"Driver", "CudaDriver", "Cuda", "Cudnn", "Nccl", "Nsys", "Jax", "Xla",
-	"XlaFlags", "Os", "Kernel", "Cpu", "Hostname", NULL
+	"XlaFlags", "Os", "Kernel", "Cpu", "Hostname", "CudaGraphTrace", NULL
 };
 
 /* One profile's values and where each came from. */
@@ -398,6 +398,26 @@ sqlite_gpu(struct sqldb *db, struct meta *m)
 	return 0;
 }
 
+static const char graphs[] = "CUPTI_ACTIVITY_KIND_GRAPH_TRACE";
+
+/* CudaGraphTrace "graph" when the export holds whole-graph launches (nsys
+ * --cuda-graph-trace=graph, its default): rows of graphs, one per launch,
+ * and no time of the operations inside. */
+static int
+graph_rows(struct sqldb *db, struct meta *m)
+{
+	struct sqldb_stmt *st = sqldb_prepare(db, "SELECT 1 FROM "
+	    "CUPTI_ACTIVITY_KIND_GRAPH_TRACE LIMIT 1");
+	int r;
+
+	if (st == NULL)
+		return -1;
+	if ((r = sqldb_step(st)) == 1)
+		set(m, META_GRAPHTRACE, "graph", graphs);
+	sqldb_finalize(st);
+	return r < 0 ? -1 : 0;
+}
+
 /* Every source of an export; a failing one is a note. */
 static void
 from_sqlite(struct sqldb *db, struct meta *m, const char *what,
@@ -419,6 +439,8 @@ from_sqlite(struct sqldb *db, struct meta *m, const char *what,
 		}
 	if (sqldb_has_table(db, "TARGET_INFO_GPU") && sqlite_gpu(db, m) < 0)
 		err_note(notes, "%s: TARGET_INFO_GPU: %s", what, err_msg());
+	if (sqldb_has_table(db, graphs) && graph_rows(db, m) < 0)
+		err_note(notes, "%s: %s: %s", what, graphs, err_msg());
 	if (sqldb_has_column(db, "TARGET_INFO_SYSTEM_ENV", "value") &&
 	    rows(db, "SELECT name, value FROM TARGET_INFO_SYSTEM_ENV", m,
 	    system_env, "TARGET_INFO_SYSTEM_ENV") < 0)

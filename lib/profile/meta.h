@@ -3,7 +3,7 @@
  * notebook's machine and software facts), for the meta frame
  * (nsysjax-extract -f meta): per profile the GPU, its driver, CUDA,
  * cuDNN, NCCL, nsys, the JAX and XLA versions, the operating system,
- * CPU and host.  Sources, the first that gives a key winning:
+ * CPU and host, and whether CUDA graphs were traced whole.  Sources, the first that gives a key winning:
  *  - an nsys-jax archive: device-metadata.parquet (nsys-jax's
  *    TARGET_INFO_GPU, columns "('TARGET_INFO_GPU', 'name')", ...),
  *    system-metadata.parquet (TARGET_INFO_SYSTEM_ENV: name, value),
@@ -13,7 +13,9 @@
  *    dnn_version_info);
  *  - an nsys SQLite export: META_DATA_EXPORT (2024.5 and later) or
  *    EXPORT_META_DATA (EXPORT_PRODUCT_VERSION: the nsys that exported),
- *    TARGET_INFO_GPU, TARGET_INFO_SYSTEM_ENV.
+ *    TARGET_INFO_GPU, TARGET_INFO_SYSTEM_ENV; CudaGraphTrace "graph" when
+ *    CUPTI_ACTIVITY_KIND_GRAPH_TRACE has rows (whole-graph launches:
+ *    nsys --cuda-graph-trace=graph, its default), else empty.
  * In TARGET_INFO_SYSTEM_ENV: NvDriverVersion (as written: 470.141.03, or
  * 52510517 from nsys 2022.2), CudaDriverVersion (CUDA's 1000 x major +
  * 10 x minor: 12040 is 12.4), OsDescription, SoftwareReleaseVersion (the
@@ -41,7 +43,7 @@ enum {
 	META_GPU, META_GPUS, META_CC, META_SMS, META_GPUMEM, META_DRIVER,
 	META_CUDADRIVER, META_CUDA, META_CUDNN, META_NCCL, META_NSYS,
 	META_JAX, META_XLA, META_XLAFLAGS, META_OS, META_KERNEL, META_CPU,
-	META_HOST, META_NKEYS
+	META_HOST, META_GRAPHTRACE, META_NKEYS
 };
 extern const char *const meta_key[];
 

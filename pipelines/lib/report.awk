@@ -689,24 +689,35 @@ function s_corrections(    n, r, rr) {
 	table_both()
 }
 
+# Which device makes the others wait, and by how much per step
+# (variability/late.tsv, nsysjax-stats(1) "late"): its own slow work
+# against its peers', the wait it causes them, its biases, "+" late.
 function s_stragglers(    n, r, rr, k, one, left) {
-	if ((n = load(OUT "/variability/stragglers.tsv")) < 2) return
-	title("Devices that run behind or ahead, per module (largest outlier scores)")
+	if ((n = load(OUT "/variability/late.tsv")) < 2) return
+	title("Which device makes the others wait, per module: per step, + is late (slower or later than its peers)")
 	rr = 0
 	for (r = 2; r <= n; r++) {
 		row(r)
-		if (R == 2) { cell(0, 0, "Module"); align(0, "l"); cell(0, 1, "Device"); cell(0, 2, "Start bias [ms]")
-			cell(0, 3, "Duration bias [ms]"); cell(0, 4, "Outlier score [ms]") }
+		if (R == 2) { cell(0, 0, "Module"); align(0, "l"); cell(0, 1, "Device"); cell(0, 2, "Late per step [ms]")
+			cell(0, 3, "Peers' wait per step [ms]"); cell(0, 4, "Start bias [ms]"); cell(0, 5, "Thunk bias [ms]")
+			cell(0, 6, "Outlier score per step [ms]") }
 		if (R == 2) facts()
 		if (is_bar(f("ProgramId"))) { left++; continue }
 		# A module on one device has no other device to be behind.
 		if (rr < 10) { rr++; k = f("ProgramId"); one = (k in fdev) && fdev[k] == 1
 			cell(rr, 0, f("Name") " (" sid(k) ")"); cell(rr, 1, f("Device"))
-			cell(rr, 2, one ? "--" : grouped(fixed(f("StartBiasMs"), 3)))
-			cell(rr, 3, one ? "--" : grouped(fixed(f("DurBiasMs"), 3))); cell(rr, 4, one ? "--" : grouped(fixed(f("OutlierScoreMs"), 3))) }
+			cell(rr, 2, one ? "--" : signed3(f("LateMs"))); cell(rr, 3, one ? "--" : grouped(fixed(f("WaitCausedMs"), 3)))
+			cell(rr, 4, one ? "--" : signed3(f("StartBiasMs"))); cell(rr, 5, one ? "--" : signed3(f("ThunkBiasMs")))
+			cell(rr, 6, one ? "--" : grouped(fixed(f("OutlierScoreMs"), 3))) }
 	}
 	table_both()
 	if (left) bar_line(sprintf("the %d row(s) (module, device) of %s", left, bar_list()))
+}
+# V to 3 decimals with its sign: "+" late, "-" early (0 unsigned).
+function signed3(v,    t) {
+	t = grouped(fixed(v, 3))
+	if (t ~ /^-0\.000$/) t = "0.000"
+	return (v + 0 > 0 && t != "0.000") ? "+" t : t
 }
 
 # The total (every phase's own time, summed over the processes: each
