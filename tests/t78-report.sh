@@ -451,4 +451,25 @@ if [ -d "$T/ex/frames" ]; then
 	sh $R -q --skip=0 -o "$T/mhr" "$T/mh" > /dev/null 2>&1
 	[ -n "$id" ] && grep -q 'jit_init (missing-hlo-7)' "$T/mhr/report.txt" && ok || notok "missing-hlo-7 not whole in report.txt: $(grep -o 'jit_init ([^)]*)' "$T/mhr/report.txt" | sort -u)"
 fi
+# A planted straggler (mkexample -S): process 1 runs one compute thunk of
+# every step longer (straggler-truth.tsv), its peer then waits for it.
+# The straggler table ranks device 1 first, late by the planted amount
+# per step within 10% (+, "late"), the wait it causes its peer at least
+# 90% of it, device 0 early by as much and causing no such wait.
+if [ -x build/example/mkexample ]; then
+	build/example/mkexample -S "$T/slow" > /dev/null &&
+	    sh $R -q -o "$T/slowr" "$T/slow/rank0" "$T/slow/rank1" > /dev/null 2> "$T/e" || notok "report of the straggler: $(cat "$T/e")"
+	P=$(awk -F'\t' '$1 == "slow_ms_per_step" { print $2 }' "$T/slow/straggler-truth.tsv")
+	D=$(awk -F'\t' '$1 == "slow_device" { print $2 }' "$T/slow/straggler-truth.tsv")
+	awk -F'\t' -v p="$P" -v d="$D" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    NR == 2 { first = $c["Device"] == d && $c["LateMs"] > 0.9 * p && $c["LateMs"] < 1.1 * p && $c["WaitCausedMs"] > 0.9 * p; next }
+	    NR == 3 { other = $c["LateMs"] < -0.9 * p && $c["WaitCausedMs"] < 0.1 * p }
+	    END { exit !(p > 0 && first && other && NR == 3) }' "$T/slowr/variability/late.tsv" && ok ||
+		notok "planted straggler ($P ms on device $D): $(cat "$T/slowr/variability/late.tsv")"
+	# The report's table: device 1 first, its late time with its sign.
+	awk -v d="$D" -v p="$P" '/^Which device makes the others wait/ { on = 1; next } on && /^  jit_train_step/ { n++
+	        if (n == 1) ok = $(NF - 5) == d && $(NF - 4) ~ /^[+]/ && $(NF - 4) + 0 > 0.9 * p && $(NF - 4) + 0 < 1.1 * p }
+	    on && /^$/ && n { on = 0 } END { exit !(ok && n == 2) }' "$T/slowr/report.txt" && ok ||
+		notok "report straggler table: $(grep -A5 '^Which device makes the others wait' "$T/slowr/report.txt")"
+fi
 done_testing t78-report

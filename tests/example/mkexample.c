@@ -65,6 +65,11 @@
  * collective that cannot be hidden, a host gap; see "planted
  * critical-path cases" below) and writes their facts to
  * dir/critpath-truth.tsv instead of truth.tsv.
+ *
+ * -S plants a straggler: process 1 runs one compute thunk of every step
+ * longer, so its peers wait for it at the next collective (see "a
+ * planted straggler" below); its facts go to dir/straggler-truth.tsv
+ * instead of truth.tsv.
  */
 #include <sys/stat.h>
 #include <unistd.h>
@@ -738,6 +743,40 @@ plant_xfer(int e, int c)
 	return plant.on && e == PLANT_XFER_E && c == C_AR ? PLANT_XFER_NS : 0;
 }
 
+/* ---- a planted straggler (mkexample -S) ----
+ * Off by default.  With -S, process PLANT_SLOW_DEV runs PLANT_SLOW_OP
+ * PLANT_SLOW_NS longer in every execution of jit_train_step; its peers,
+ * whose durations are the same as ever, then wait for it at the next
+ * collective.  straggler-truth.tsv holds the device, the thunk and the
+ * excess per step. */
+#define PLANT_SLOW_NS	(4 * MS)
+#define PLANT_SLOW_OP	"gemm_fusion_dot.1"
+#define PLANT_SLOW_DEV	1
+
+static int slow_on;
+
+/* The extra duration of compute thunk NAME on process D. */
+static int64_t
+plant_slow(const char *name, int d)
+{
+	return slow_on && d == PLANT_SLOW_DEV &&
+	    strcmp(name, PLANT_SLOW_OP) == 0 ? PLANT_SLOW_NS : 0;
+}
+
+static void
+slow_truth(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL)
+		die("%s: cannot create", path);
+	fprintf(f, "Fact\tValue\nslow_device\t%d\nslow_thunk\t%s\n"
+	    "slow_ms_per_step\t%s\n", PLANT_SLOW_DEV, PLANT_SLOW_OP,
+	    ms(PLANT_SLOW_NS));
+	if (fclose(f) != 0)
+		die("%s: write error", path);
+}
+
 /* What the simulation did, for critpath-truth.tsv: a compute thunk NAME
  * of E on D starting at S after the stream was free at FREE. */
 static void
@@ -824,7 +863,7 @@ run_step(struct proc *p, int e, const int64_t *mc)
 	int64_t *s = xcalloc((size_t)nproc, sizeof(*s));
 	int64_t *end = xcalloc((size_t)nproc, sizeof(*end));
 	int64_t *ready = xcalloc((size_t)nproc, sizeof(*ready));
-	int64_t *first = xcalloc((size_t)nproc, sizeof(*first)), tt, second;
+	int64_t *first = xcalloc((size_t)nproc, sizeof(*first)), tt, second, du;
 	long *m = xcalloc((size_t)nproc, sizeof(*m));
 	long *th = xcalloc((size_t)nproc, sizeof(*th));
 	long *nccl = xcalloc((size_t)nproc, sizeof(*nccl));
@@ -857,11 +896,12 @@ run_step(struct proc *p, int e, const int64_t *mc)
 				if (first[d] < 0)
 					first[d] = tt;
 				plant_compute(e, t->name, d, tt, cur[d]);
-				rgpu(&p[d], th[d], tt, tt + dur_of(t, e));
+				du = dur_of(t, e) + plant_slow(t->name, d);
+				rgpu(&p[d], th[d], tt, tt + du);
 				if (REC(e, d))
 					comp_iv[e][d][k] = (struct ival){ tt,
-					    tt + dur_of(t, e) };
-				cur[d] = tt + dur_of(t, e);
+					    tt + du };
+				cur[d] = tt + du;
 			}
 			break;
 		case K_DONE:
@@ -2508,10 +2548,13 @@ main(int argc, char *argv[])
 	char *adir;
 	int d, w, c;
 
-	while ((c = getopt(argc, argv, "n:Ps:L:X:")) != -1) {
+	while ((c = getopt(argc, argv, "n:PSs:L:X:")) != -1) {
 		switch (c) {
 		case 'P':
 			plant.on = 1;	/* the planted critical-path cases */
+			break;
+		case 'S':
+			slow_on = 1;	/* the planted straggler */
 			break;
 		case 'n':
 			/* Reduce-scatter operands divide among the devices. */
@@ -2540,7 +2583,7 @@ main(int argc, char *argv[])
 	}
 	if (optind != argc - 1) {
 usage:
-		fprintf(stderr, "usage: mkexample [-P] [-n processes] [-s steps] "
+		fprintf(stderr, "usage: mkexample [-PS] [-n processes] [-s steps] "
 		    "[-L 2026] [-X 2024|2026] dir\n");
 		return 2;
 	}
@@ -2550,6 +2593,9 @@ usage:
 	if (plant.on && (nproc != NPROC || nstep != NSTEP))
 		die("-P plants its cases in the run of %d x %d only", NPROC,
 		    NSTEP);
+	if (slow_on && (plant.on || nproc <= PLANT_SLOW_DEV))
+		die("-S: a straggler needs %d processes or more, and no -P",
+		    PLANT_SLOW_DEV + 1);
 	p = xcalloc((size_t)nproc, sizeof(*p));
 	for (d = 0; d < nproc; d++) {
 		p[d].rank = d;
@@ -2596,9 +2642,12 @@ usage:
 	/* truth.tsv holds the facts planted in the run of NPROC x NSTEP. */
 	if (plant.on)
 		plant_truth(xprintf("%s/critpath-truth.tsv", dir));
+	else if (slow_on)
+		slow_truth(xprintf("%s/straggler-truth.tsv", dir));
 	else if (nproc == NPROC && nstep == NSTEP)
 		write_truth(p, xprintf("%s/truth.tsv", dir));
-	if (!plant.on && nproc == NPROC && nstep == NSTEP && layout2026)
+	if (!plant.on && !slow_on && nproc == NPROC && nstep == NSTEP &&
+	    layout2026)
 		l26_truth(xprintf("%s/truth.tsv", dir));
 	freeall();
 	return 0;
