@@ -120,7 +120,7 @@ if have_data; then
 	# row's.
 	grep -q "; $(awk 'NR == 1 { print $5 }' "$T/hid") of its communication hidden behind compute" "$P" && ok || notok "headline hidden share is not (all)'s"
 	# Stragglers: no row of psum, one line naming it.
-	section 'Devices that run behind or ahead, per module (largest outlier scores)' "$P" > "$T/st"
+	section 'Which device makes the others wait, per module: per step, + is late (slower or later than its peers)' "$P" > "$T/st"
 	! grep -q '^  jit__psum' "$T/st" && grep -q '^Left out as barrier: the 4 row(s) (module, device) of jit__psum' "$T/st" && ok ||
 		notok "straggler table: $(head -5 "$T/st")"
 	# -B keeps them: the tables of the sections (the reference's).
