@@ -23,6 +23,15 @@ H=$T/r/report.html
 [ "$(head -c 1 "$T/r/timeline.perfetto-trace" 2> /dev/null | od -A n -t x1 | tr -d ' ')" = 0a ] &&
     grep -q 'href="timeline.perfetto-trace"' "$H" && ok || notok "no timeline.perfetto-trace in the report directory, or not linked"
 
+# page_ids PAGE: every id of PAGE is unique, and every in-page reference
+# (url(#id), href="#id") names one of them: inlined SVGs each bring ids
+# of their own (flamegraph.pl's "background", gnuplot's "gpPt1").
+page_ids() {
+	grep -o -E "[[:space:]]id=[\"'][^\"']*" "$1" | sed -E "s/^[[:space:]]id=[\"']//" | sort > "$T/ids"
+	sort -u "$T/ids" | cmp -s - "$T/ids" && ok || notok "ids repeated in $1: $(uniq -d "$T/ids" | head -3)"
+	grep -o -E "(url\(#|href=[\"']#)[^\"')]*" "$1" | sed -E "s/^(url\(#|href=[\"']#)//" | sort -u | comm -23 - "$T/ids" > "$T/dangling"
+	[ ! -s "$T/dangling" ] && ok || notok "in-page references to no id in $1: $(head -3 "$T/dangling")"
+}
 # The page by itself: one file, nothing to fetch.  A strict
 # Content-Security-Policy; no src, no href but in-page anchors and the
 # report's own folded files, no url(), no @import, no address with a
@@ -35,7 +44,8 @@ grep -o -i -E '(src|href)="[^"]*"' "$H" | grep -v -E '^href="(#[a-z_-]+|timeline
 [ ! -s "$T/links" ] && ok || notok "links out of the page: $(head -3 "$T/links")"
 grep -o -E '[a-z]+://[^" ]*' "$H" | grep -v -E '^http://www\.w3\.org/(2000/svg|1999/xlink)$' > "$T/urls"
 [ ! -s "$T/urls" ] && ok || notok "addresses in the page: $(sort -u "$T/urls" | head -3)"
-grep -q -i -E 'url\(|@import|<script|<iframe|<link ' "$H" && notok "url(), @import, script or link in the page" || ok
+grep -q -i -E 'url\([^#]|@import|<script|<iframe|<link |<!--' "$H" && notok "url() of a resource, @import, script, link or comment in the page" || ok
+page_ids "$H"
 
 if need chromium; then
 	chr() {
@@ -71,8 +81,8 @@ if need chromium; then
 		for p in bandwidth waits wait-size skews stragglers variability heap; do
 			[ -s "$T/r/plots/$p.svg" ] && ok || notok "plot $p.svg missing"
 		done
-		np=$(grep -c '<figure>' "$T/dom.html")
-		ns=$(sed -n '/<figure>/,/<\/figure>/p' "$T/dom.html" | grep -c '<svg')
+		np=$(grep -c -E '<figure[ >]' "$T/dom.html")
+		ns=$(sed -n '/<figure[ >]/,/<\/figure>/p' "$T/dom.html" | grep -c '<svg')
 		[ "$np" -ge 7 ] && [ "$ns" -ge 7 ] && ok || notok "$np figures, $ns inline SVGs"
 	fi
 	# Numbers: the page shows the TSV's values, formatted (the bandwidth
@@ -140,6 +150,8 @@ PATH=$(cd tests/fake && pwd):$PATH sh pipelines/report.sh -q -o "$T/rf" "$@" > /
 HF=$T/rf/report.html
 [ -s "$T/rf/flamegraphs/source.svg" ] && grep -q '<script' "$T/rf/flamegraphs/source.svg" && ok || notok "the stand-in flamegraph.pl drew no SVG with a script"
 grep -q -i '<script' "$HF" && notok "a script in report.html with flamegraph.pl" || ok
+grep -q -i -E 'url\([^#]|<!--' "$HF" && notok "a comment or a url() of a resource in report.html with flamegraph.pl" || ok
+page_ids "$HF"
 grep -q -i -E '<[^>]*[[:space:]]on[a-z]+[[:space:]]*=' "$HF" && notok "an on*= handler in report.html: $(grep -o -i -E '[[:space:]]on[a-z]+=[^ >]*' "$HF" | sort -u | head -3)" || ok
 grep -q 'href="flamegraphs/source.svg"' "$HF" && ok || notok "the whole run's interactive flame graph is not linked"
 first=$(sed -n '/<section id="flamegraphs">/,/<\/section>/p' "$HF" | grep -o '<figcaption>[^<]*' | head -n 1)

@@ -849,27 +849,36 @@ function s_peaks(    n, r, rr) {
 
 # inline_svg(FILE, CAPTION): FILE's <svg> element (its XML prolog and
 # doctype dropped) in a <figure>, when FILE is not empty; without its
-# scripts and event handlers (flamegraph.pl's zoom and search: the page
-# runs no script, its Content-Security-Policy would refuse them).
-function inline_svg(file, caption,    line, on, scr) {
+# scripts, comments and event handlers (flamegraph.pl's zoom and search:
+# the page runs no script, its Content-Security-Policy would refuse
+# them), its ids and its style sheet made the figure's own.
+function inline_svg(file, caption,    line, on, skip, sty) {
 	if (!nonempty(file))
 		return
-	printf "<figure>\n" > HTML
+	SVGN++
+	printf "<figure id=\"svg%d\">\n", SVGN > HTML
 	while ((getline line < file) > 0) {
 		if (!on && line ~ /<svg/)
 			on = 1
 		if (!on)
 			continue
-		line = inert(line)
-		# A script element, over one line or many, left out whole.
+		if (line ~ /<\/style/)
+			sty = 0
+		line = sty ? scoped_css(line) : scoped(inert(line))
+		if (line ~ /<style/ && line !~ /<\/style/)
+			sty = 1
+		# A script element or a comment, over one line or many, left
+		# out whole: skip holds what ends the one being skipped.
 		while (line != "") {
-			if (scr) {
-				if (!match(line, /<\/script[ \t]*>/)) { line = ""; break }
-				line = substr(line, RSTART + RLENGTH); scr = 0
-			} else if (match(line, /<script/)) {
+			if (skip != "") {
+				if (!match(line, skip)) { line = ""; break }
+				line = substr(line, RSTART + RLENGTH); skip = ""
+			} else if (match(line, /<script|<!--/)) {
 				if (RSTART > 1) printf "%s", substr(line, 1, RSTART - 1) > HTML
-				line = substr(line, RSTART); scr = 1
-				if (match(line, /^<script[^>]*\/>/)) { line = substr(line, RLENGTH + 1); scr = 0 }
+				line = substr(line, RSTART)
+				skip = line ~ /^<!--/ ? "-->" : "</script[ \t]*>"
+				if (skip != "-->" && match(line, /^<script[^>]*\/>/)) { line = substr(line, RLENGTH + 1); skip = "" }
+				else line = substr(line, skip == "-->" ? 5 : 8)
 			} else {
 				print line > HTML
 				line = ""
@@ -878,6 +887,38 @@ function inline_svg(file, caption,    line, on, scr) {
 	}
 	close(file)
 	printf "<figcaption>%s</figcaption>\n</figure>\n", html(caption) > HTML
+}
+# scoped(LINE): LINE with its ids and in-document references (url(#id),
+# href="#id") prefixed by the figure's number: the page holds several
+# SVGs whose ids repeat (flamegraph.pl's "background", gnuplot's
+# "gpPt1"), and an id must be unique in a page.  A url() of anything
+# but an id (it would load a resource) is dropped.
+function scoped(line,    p) {
+	p = "svg" SVGN "-"
+	gsub(/[ \t]id="/, "&" p, line)
+	gsub(/[ \t]id='/, "&" p, line)
+	gsub(/url\(#/, "&" p, line)
+	gsub(/url\([^#)][^)]*\)/, "none", line)
+	gsub(/href="#/, "&" p, line)
+	gsub(/href='#/, "&" p, line)
+	return line
+}
+# scoped_css(LINE): a rule of an inlined SVG's style sheet, one per line
+# as flamegraph.pl writes them, made to apply to its figure only: its
+# selectors prefixed by the figure's id, its ids by the figure's number
+# (as scoped() renames them).  An inlined <style> would otherwise style
+# the whole page (flamegraph.pl's "text { font-family:Verdana }").
+function scoped_css(line,    sel, n, i, out, s) {
+	if (!match(line, /\{/))
+		return line
+	n = split(substr(line, 1, RSTART - 1), sel, ",")
+	for (i = 1; i <= n; i++) {
+		s = sel[i]
+		gsub(/^[ \t]+|[ \t]+$/, "", s)
+		gsub(/#/, "#svg" SVGN "-", s)
+		out = out (i > 1 ? ", " : "\t") "#svg" SVGN " " s
+	}
+	return out " " substr(line, RSTART)
 }
 # inert(LINE): LINE without event handlers (on...="..." attributes,
 # flamegraph.pl's onload, onclick, onmouseover) nor javascript: links:
