@@ -298,13 +298,6 @@ cbx_free(struct cbx *c)
 	strtab_free(&c->outside);
 }
 
-static const char *
-intern_s(struct extract *x, const char *s)
-{
-	return strtab_get(&x->strings, strtab_intern(&x->strings, s,
-	    strlen(s), NULL));
-}
-
 /*
  * Mark the command-buffer rows among thunks T0..N0, and record as
  * outside a buffer every other thunk of a module execution in which a
@@ -324,7 +317,7 @@ mark(struct cbx *c, size_t m0, size_t t0, size_t n0)
 		struct frames_thunk *t = &x->fr.thunks[i];
 
 		if (is_cmdbuf(meta_of(c, &x->fr.modules[t->module]), t->name)) {
-			t->cmdbuf = intern_s(x, t->name);
+			t->cmdbuf = extract_intern(x, t->name);
 			graph[t->module - m0] = 1;
 		}
 	}
@@ -370,8 +363,8 @@ list_members(struct cbx *c, const struct frames_thunk *t)
 
 		r->program = m->program;
 		r->buf = t->cmdbuf;
-		r->op = intern_s(x, mb->v[i].name);
-		r->kind = intern_s(x, mb->v[i].kind ? mb->v[i].kind : "");
+		r->op = extract_intern(x, mb->v[i].name);
+		r->kind = extract_intern(x, mb->v[i].kind ? mb->v[i].kind : "");
 	}
 }
 

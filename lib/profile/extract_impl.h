@@ -1,7 +1,8 @@
 /*
  * extract_impl: the extractor's state, private to extract.c (reading the
- * profiles), extract_cmdbuf.c (command buffers) and extract_write.c
- * (writing the frames).  Nothing else includes it: callers see struct
+ * profiles), extract_hlo.c (the heap, hlo and stackframes rows),
+ * extract_cmdbuf.c (command buffers) and extract_write.c (writing the
+ * frames).  Nothing else includes it: callers see struct
  * extract only through extract.h.
  */
 #ifndef NSYSJAX_EXTRACT_IMPL_H
@@ -9,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/err.h"
 #include "base/strtab.h"
@@ -21,10 +23,21 @@
 struct prefetch;
 struct archive;
 
-struct extract_hlo;		/* loaded dumps, by member name */
+struct dumpcache_dump;
 struct heap;
 struct nsysdb;
 struct nvtxproj;
+
+/* The dumps of the profile being extracted: member -> dump, per archive
+ * (a profile's dumps may be in a directory of their own). */
+struct extract_hlo {
+	struct archive **ar;
+	char **member;
+	struct dumpcache_dump **d;
+	unsigned char *heaped;	/* extract_heap_rows is done with it */
+	size_t n, cap;
+	size_t last;		/* the index dump_digest found last */
+};
 
 /* The heap frame of one ProgramId: its dump's heap simulator traces. */
 struct extract_heap {
@@ -100,6 +113,35 @@ struct extract {
 	size_t ncbrows, capcbrows;
 	struct strtab cbkeys;
 };
+
+/* A copy of S owned by X (its strings), so strings outlive the HLO
+ * modules. */
+static inline const char *
+extract_intern(struct extract *x, const char *s)
+{
+	return strtab_get(&x->strings, strtab_intern(&x->strings, s,
+	    strlen(s), NULL));
+}
+
+/*
+ * The heap frame's rows of modules M0.. (one profile, its dumps loaded):
+ * each ProgramId gets the heap simulator traces of the first dump loaded
+ * for it; a later dump of it with other traces is one warning per
+ * ProgramId (the reference's xla_module_metadata(...).unique_result).
+ */
+void extract_heap_rows(struct extract *x, size_t m0);
+
+/*
+ * The hlo frame's rows (and their stack frames) of thunks T0.. (one
+ * profile, its dumps loaded): one per (ProgramId, instruction) not seen
+ * before, by this extraction or a lower part (extract_opts.seen_rows),
+ * and a variant row per dump whose stacks or op_names disagree.  0, or
+ * -1 with err's message naming the profile and instruction.
+ */
+int extract_hlo_rows(struct extract *x, size_t t0);
+
+/* Free what row R owns (not R). */
+void extract_hlorow_free(struct extract_hlorow *r);
 
 /*
  * Command buffers (cmdbuf.h) among thunks T0.. of modules M0.. (one
