@@ -5,12 +5,15 @@
  */
 #include <sys/types.h>
 
+#include <errno.h>
+
 #include <inttypes.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/align.h"
 #include "analysis/critpath.h"
@@ -49,8 +52,9 @@ struct oprow {
 				 * time hidden under compute) */
 };
 
-/* An execution held for the SPMD join (spmd.h): its rows, r->hrow[first
- * .. first + n), their names in r->hnames. */
+/* An execution held for the SPMD join (spmd.h): its rows, records
+ * first .. first + n of the spool (r->spool: struct oprow, written as
+ * they are), their names in r->hnames. */
 struct held {
 	size_t pid;
 	int64_t exec;
@@ -84,15 +88,19 @@ struct critpath_run {
 	size_t capnameasync;
 	/* the SPMD join: the scanner (spmd.h) that decides it, per
 	 * ProgramId (in pids) whether it is a candidate (its executions are
-	 * then held to the end of the input), the executions held, and the
-	 * members of the step being analysed (give_devices) */
+	 * then held to the end of the input: their rows in the spool, an
+	 * unlinked temporary file, so that memory holds one step), the
+	 * executions held, and the members of the step being analysed
+	 * (give_devices) */
 	struct spmd_scan *scan;
 	unsigned char *cand;
 	size_t capcand;
 	struct held *held;
 	size_t nheld, capheld;
-	struct oprow *hrow;
-	size_t nhrow, caphrow;
+	FILE *spool;
+	char *spoolbuf;
+	struct oprow *hrow;		/* scratch: one execution's rows */
+	size_t nhrow, caphrow;		/* nhrow: records in the spool */
 	struct strtab hnames;
 	int joining;
 	size_t *gpid;
@@ -159,6 +167,9 @@ critpath_run_free(struct critpath_run *r)
 	free(r->cand);
 	free(r->held);
 	free(r->hrow);
+	if (r->spool != NULL)
+		(void)fclose(r->spool);	/* read only: its data are dropped */
+	free(r->spoolbuf);
 	strtab_free(&r->hnames);
 	free(r->gpid);
 	free(r->key);
@@ -657,20 +668,51 @@ holding(const struct critpath_run *r)
 	return !r->joining && r->pid < r->capcand && r->cand[r->pid];
 }
 
-/* Keep the current execution for the join. */
-static void
+#define SPOOL_BUF (1 << 20)
+
+/* The spool: an unlinked temporary file in $TMPDIR, gone when closed or
+ * on exit.  Returns 0, or -1 with an err message. */
+static int
+spool_open(struct critpath_run *r)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	if ((size_t)snprintf(path, sizeof(path), "%s/nsysjax-critpath.XXXXXX",
+	    dir) >= sizeof(path))
+		return err_fail("TMPDIR too long");
+	if ((fd = mkstemp(path)) < 0)
+		return err_fail("%s: cannot create temporary file: %s", path,
+		    strerror(errno));
+	(void)unlink(path);
+	if ((r->spool = fdopen(fd, "w+")) == NULL) {
+		(void)close(fd);
+		return err_fail("temporary file: %s", strerror(errno));
+	}
+	r->spoolbuf = mem_alloc(SPOOL_BUF);
+	setvbuf(r->spool, r->spoolbuf, _IOFBF, SPOOL_BUF);
+	return 0;
+}
+
+/* Keep the current execution for the join: its rows to the spool. */
+static int
 hold(struct critpath_run *r)
 {
 	struct held *h;
 	size_t i;
 
+	if (r->spool == NULL && spool_open(r) != 0)
+		return -1;
 	mem_grow(&r->held, &r->capheld, r->nheld + 1, sizeof(*r->held));
 	h = &r->held[r->nheld++];
 	h->pid = r->pid;
 	h->exec = r->exec;
 	h->first = r->nhrow;
 	h->n = r->nop;
-	mem_grow(&r->hrow, &r->caphrow, r->nhrow + r->nop, sizeof(*r->hrow));
+	mem_grow(&r->hrow, &r->caphrow, r->nop, sizeof(*r->hrow));
 	for (i = 0; i < r->nop; i++) {
 		struct oprow o = r->op[i];
 		const char *n = name_of(r, i);
@@ -688,8 +730,13 @@ hold(struct critpath_run *r)
 		spmd_scan_row(r->scan, &sr);
 
 		o.name = strtab_intern(&r->hnames, n, strlen(n), NULL);
-		r->hrow[r->nhrow++] = o;
+		r->hrow[i] = o;
 	}
+	if (fwrite(r->hrow, sizeof(*r->hrow), r->nop, r->spool) != r->nop)
+		return err_fail("temporary file: write error: %s",
+		    strerror(errno));
+	r->nhrow += r->nop;
+	return 0;
 }
 
 /* Analyse the execution read and write its rows. */
@@ -706,7 +753,7 @@ finish_exec(struct critpath_run *r, struct err_notes *notes)
 	if (r->nop == 0)
 		return 0;
 	if (holding(r)) {
-		hold(r);
+		rc = hold(r);
 		goto out;
 	}
 	if (not_drawn(r))
@@ -907,15 +954,28 @@ cmp_held(const void *a, const void *b, const void *ctx)
 	return x < y ? -1 : x > y;
 }
 
-/* Load held execution H's rows into the current execution. */
-static void
+/* Load held execution H's rows into the current execution.  Returns 0,
+ * or -1 with an err message. */
+static int
 load_held(struct critpath_run *r, const struct held *h)
 {
 	size_t i, len;
 
 	mem_grow(&r->op, &r->capop, r->nop + h->n, sizeof(*r->op));
+	mem_grow(&r->hrow, &r->caphrow, h->n, sizeof(*r->hrow));
+	size_t want = h->n * sizeof(*r->hrow);
+	ssize_t got;
+
+	/* pread, not fseek and fread: a seek drops the stdio buffer, and
+	 * refilling its megabyte per execution read cost seconds. */
+	errno = 0;
+	got = pread(fileno(r->spool), r->hrow, want,
+	    (off_t)(h->first * sizeof(*r->hrow)));
+	if (got < 0 || (size_t)got != want)
+		return err_fail("temporary file: read error: %s",
+		    got < 0 ? strerror(errno) : "short file");
 	for (i = 0; i < h->n; i++) {
-		struct oprow o = r->hrow[h->first + i];
+		struct oprow o = r->hrow[i];
 		const char *n = strtab_get(&r->hnames, o.name);
 		size_t nlen = strlen(n);
 
@@ -926,6 +986,7 @@ load_held(struct critpath_run *r, const struct held *h)
 		o.op.key = strtab_intern(&r->keys, r->key, len, NULL);
 		r->op[r->nop++] = o;
 	}
+	return 0;
 }
 
 /* The ProgramId (in pids) standing for PID's step (spmd_scan_rep). */
@@ -952,6 +1013,9 @@ join_held(struct critpath_run *r, struct err_notes *notes)
 	(void)spmd_scan_end(r->scan, notes);
 	if (r->nheld == 0)
 		return 0;
+	if (fflush(r->spool) != 0)
+		return err_fail("temporary file: write error: %s",
+		    strerror(errno));
 	key = mem_calloc(2 * r->nheld, sizeof(*key));
 	ix = mem_calloc(r->nheld, sizeof(*ix));
 	for (i = 0; i < r->nheld; i++) {
@@ -970,11 +1034,13 @@ join_held(struct critpath_run *r, struct err_notes *notes)
 			mem_grow(&r->gpid, &r->capgpid, r->ngpid + 1,
 			    sizeof(*r->gpid));
 			r->gpid[r->ngpid++] = r->held[ix[j]].pid;
-			load_held(r, &r->held[ix[j]]);
+			if (rc == 0)
+				rc = load_held(r, &r->held[ix[j]]);
 		}
 		r->pid = key[2 * ix[i]];
 		r->exec = h0->exec;
-		rc = finish_exec(r, notes);
+		if (rc == 0)
+			rc = finish_exec(r, notes);
 	}
 	r->joining = 0;
 	r->ngpid = 0;
