@@ -89,7 +89,7 @@ if have_data; then
 		ok || notok "combined4: report.txt's bandwidth vs communication.txt: $(head -5 "$T/rt")"
 	for m in 25fa0b3e673a:126.5\(7\):1.7\(4\) 04555b1419fd:127.13\(13\):-- e1c23df2884f:0.002168\(16\):--; do
 		id=${m%%:*} rest=${m#*:}; dur=${rest%%:*} wait=${rest#*:}
-		grep "^  .*($id)" "$T/c4/report.txt" | head -n 1 | awk -v d="$dur" -v w="$wait" '
+		grep "^  .*($id)\( barrier\)*$" "$T/c4/report.txt" | head -n 1 | awk -v d="$dur" -v w="$wait" '
 		    { for (i = 1; i <= NF; i++) { if ($i == d) fd = 1; if ($i == w || (w == "--" && ($i == "0" || $i == "--"))) fw = 1 } }
 		    END { exit !(fd && fw) }' && ok || notok "combined4 module $id: not $dur and $wait as in summary.txt"
 	done
