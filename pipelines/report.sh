@@ -636,19 +636,9 @@ else
 	echo "pipelines/report.sh: gnuplot not found: no plots" >&2
 fi
 progress "writing report.txt and report.html"
-OUT=$OUT FR=$FR W=$W BARRIERS=$BARRIERS awk -v PLOTS="$PLOTS" -f "$LIB/sort.awk" -f "$LIB/fmt.awk" -f "$LIB/report.awk" -- "$@"
-# The capture check's list first, in both pages (paths as data: the
-# environment, never program text).
+OUT=$OUT FR=$FR W=$W BARRIERS=$BARRIERS awk -v PLOTS="$PLOTS" -f "$LIB/sort.awk" -f "$LIB/fmt.awk" -f "$LIB/report.awk" -f "$LIB/diagnosis.awk" -- "$@"
+# The capture check's list is report.awk's, after the diagnosis.
 job_messages capture-fail >&2
-if [ -s "$OUT/capture.txt" ]; then
-	{ printf 'What this capture cannot show (nsysjax-extract --check)\n\n'; sed 's/^/  /' "$OUT/capture.txt"; echo
-	  cat "$OUT/report.txt"; } > "$W/report.txt" && mv -f "$W/report.txt" "$OUT/report.txt" || die "cannot write report.txt"
-	F=$OUT/capture.txt awk '!nav && sub(/<nav>/, "<nav><a href=\"#capture\">Capture</a>") { nav = 1 } { print }
-	/^<main>$/ && !done { print "<section id=\"capture\"><h2>What this capture cannot show</h2><ol>"
-		while ((getline l < ENVIRON["F"]) > 0) { sub(/^[0-9]+\. /, "", l); gsub(/&/, "\\&amp;", l); gsub(/</, "\\&lt;", l); gsub(/>/, "\\&gt;", l); print "<li>" l "</li>" }
-		print "</ol></section>"; done = 1 }' "$OUT/report.html" > "$W/report.html" &&
-		mv -f "$W/report.html" "$OUT/report.html" || die "cannot write report.html"
-fi
 
 # Complete: the new report replaces the old one whole (its frames moved
 # over when they were the input), signals held off meanwhile, under a

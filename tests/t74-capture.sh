@@ -223,8 +223,9 @@ if [ -f "$T/nd/rank0.sqlite" ]; then
 		$C "$T/nc/rank0.sqlite" "$T/nc/rank1.sqlite" > "$T/ck" 2> /dev/null
 		has_line "no collectives to align clocks: the 2 devices'" "$T/ck" && ok || notok "no collectives: '$(cat "$T/ck")'"
 	fi
-	# The report says so at its top, once.
-	[ "$(head -n 1 "$T/out/report.txt")" = "What this capture cannot show (nsysjax-extract --check)" ] &&
+	# The report says so at its top (after the diagnosis, before the
+	# sections), once.
+	awk '/^What this capture cannot show \(nsysjax-extract --check\)$/ { c = NR } /^Times of the steady state/ { t = NR } END { exit !(c && c < t) }' "$T/out/report.txt" &&
 	    [ "$(grep -c 'no HLO dumps for' "$T/out/report.txt")" -eq 1 ] && grep -q '<li>no HLO dumps for' "$T/out/report.html" &&
 	    ok || notok "report without dumps: no capture list at its top"
 	# Dumps for some modules: jit_init's removed.

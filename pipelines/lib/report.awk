@@ -32,7 +32,12 @@ BEGIN {
 	KEEPBAR = ENVIRON["BARRIERS"] == 1
 	TXT = OUT "/report.txt"
 	HTML = OUT "/report.html"
+	FACTS = OUT "/modules/facts.tsv"
 	header()
+	diagnosis()
+	capture_list()
+	printf "\nTimes of the steady state (aligned clocks, warm-up removed); mean(uncertainty) is the mean and\n" > TXT
+	printf "the standard deviation over executions, in the notation of nsys-jax.\n" > TXT
 	tables()
 	html_plots("memory")
 	html_flamegraphs()
@@ -181,8 +186,6 @@ function header(    i, s) {
 		printf " %s", s > TXT
 	}
 	printf "\n" > TXT
-	printf "Times of the steady state (aligned clocks, warm-up removed); mean(uncertainty) is the mean and\n" > TXT
-	printf "the standard deviation over executions, in the notation of nsys-jax.\n" > TXT
 	printf "%s", HTML_HEAD > HTML
 	printf "<p>Profiles:" > HTML
 	for (i = 1; i < ARGC; i++) {
@@ -190,6 +193,8 @@ function header(    i, s) {
 		printf " <code>%s</code>", html(s) > HTML
 	}
 	printf "</p>\n" > HTML
+	# The diagnosis and the capture check's list lead the page.
+	sub(/<nav>/, "<nav><a href=\"#diagnosis\">Diagnosis</a>" (nonempty(OUT "/capture.txt") ? "<a href=\"#capture\">Capture</a>" : ""), HTML_NAV)
 	printf "%s", HTML_NAV > HTML
 	# Every section of the page in the nav bar: the roofline's, the
 	# critical path's and the comparison's when they were written.
@@ -201,6 +206,23 @@ function header(    i, s) {
 	# The aligned timeline beside the page (report.sh writes it).
 	if (nonempty(OUT "/timeline.perfetto-trace"))
 		printf "<p>The whole run on one aligned clock: <a href=\"timeline.perfetto-trace\">timeline.perfetto-trace</a> (in ui.perfetto.dev, &ldquo;Open trace file&rdquo;).</p>\n" > HTML
+}
+
+# capture_list(): what the capture cannot show (report.sh's
+# capture.txt, nsysjax-extract --check's numbered list), after the
+# diagnosis in both formats; nothing when the list is empty.
+function capture_list(    file, line) {
+	file = OUT "/capture.txt"
+	if (!nonempty(file)) return
+	printf "\nWhat this capture cannot show (nsysjax-extract --check)\n\n" > TXT
+	printf "<section id=\"capture\"><h2>What this capture cannot show</h2><ol>\n" > HTML
+	while ((getline line < file) > 0) {
+		printf "  %s\n", line > TXT
+		sub(/^[0-9]+\. /, "", line)
+		printf "<li>%s</li>\n", html(line) > HTML
+	}
+	close(file)
+	printf "</ol></section>\n" > HTML
 }
 
 # -- the tables
@@ -264,6 +286,7 @@ function spmd_joins(    file, line, w, nw, i, j) {
 # ProgramIds of one SPMD step (spmd_joins) count as one: their compute,
 # executions and devices summed, and the headline names them.
 function p_work(    n, r, bar, nb, i, g, cm, ex, dv, hd, co, who) {
+	dg_steps()	# (it loads files of its own: before FACTS is loaded here)
 	if ((n = load(FACTS)) < 2) return
 	spmd_joins()
 	for (r = 2; r <= n; r++) {
@@ -277,8 +300,8 @@ function p_work(    n, r, bar, nb, i, g, cm, ex, dv, hd, co, who) {
 		row(r)
 		if (f("WorkModule") == 1 && f("ComputeMs") > 0) {
 			g = f("ProgramId") in JTO ? JTO[f("ProgramId")] : f("ProgramId")
-			pr(sprintf("The module that does the work (the most compute time): %s (%s), %s ms of compute in %d executions on %d device(s)", \
-			    f("Name"), sid(g), grouped(fixed(cm[g], 2)), ex[g], dv[g]))
+			pr(sprintf("The module that does the work (the most compute time): %s (%s), %s on %d device%s, %s ms of compute over them", \
+			    f("Name"), sid(g), work_steps(ex[g], dv[g]), dv[g], dv[g] > 1 ? "s" : "", grouped(fixed(cm[g], 2))))
 			if (g in who) {
 				pr(sprintf(" (ProgramIds %s%s are one SPMD step: processes that compiled it apart, joined by module name and collective sequence)", sid(g), who[g]))
 				if (co[g] > 0) pr(sprintf("; %s of its communication hidden behind compute", pct(hd[g] / co[g], 2)))
@@ -291,6 +314,16 @@ function p_work(    n, r, bar, nb, i, g, cm, ex, dv, hd, co, who) {
 	}
 	for (i = 1; i <= nb; i++) pr(bar[i] "\n")
 	para_out()
+}
+
+# work_steps(EX, DV): the steps of the module that does the work, for
+# the headline: the critical path's (diagnosis.awk's dg_steps: their
+# number and mean step time), else its executions per device.
+function work_steps(ex, dv,    n) {
+	if (dg_steps())
+		return sprintf("%d step%s of %s ms", DG_NSTEP, DG_NSTEP > 1 ? "s" : "", grouped(fixed(DG_STEP, 3)))
+	n = dv > 0 ? int(ex / dv + 0.5) : ex
+	return sprintf("%d step%s", n, n > 1 ? "s" : "")
 }
 
 # The headline utilisation, over the steady state: first GPU busy, the
@@ -309,41 +342,57 @@ function p_work(    n, r, bar, nb, i, g, cm, ex, dv, hd, co, who) {
 # end of its last minus the start of its first.  One line gives the
 # share inside XLA programs barriers included (the Runtime totals), and
 # how to report a barrier alone.
-function p_utilisation(    n, r, v, act, wall, bar, nb, names, re, a, w, b, lo, hi, k, m) {
-	if ((n = load(OUT "/summary/totals.tsv")) < 2) return
+function p_utilisation(    m) {
+	if (!util_calc()) return
+	if (!UT_OK) {
+		if (UT_WALL > 0)
+			pr(sprintf("Share of time inside XLA programs: modules active %s ms of %s ms wall (%s).\n", grouped(fixed(UT_ACT, 2)), \
+			    grouped(fixed(UT_WALL, 2)), pct(UT_ACT / UT_WALL, 2)))
+		para_out()
+		return
+	}
+	m = UTB[0] > 0 ? sprintf(" summed over %d devices, from %s (device %s) to %s (device %s)", UTB[0], pct(UTLO[1], 2), UTLO[0], pct(UTHI[1], 2), UTHI[0]) : ""
+	pr(sprintf("GPU busy over the steady state%s: thunks running %s ms of %s ms wall (%s; the union of each device's thunk intervals over the span of its modules%s).\n", \
+	    UT_NB > 0 ? ", barriers left out" : "", grouped(fixed(UTB[1], 2)), grouped(fixed(UTW[0], 2)), UT_BUSY, m))
+	pr(sprintf("Share of time inside XLA programs%s: modules active %s ms of %s ms wall (%s).\n", UT_NB > 0 ? ", barriers left out" : "", \
+	    grouped(fixed(UTA[0], 2)), grouped(fixed(UTW[0], 2)), pct(UTA[0] / UTW[0], 2)))
+	if (UT_NB > 0)
+		pr(sprintf("Left out as barrier%s: %s. With %s: modules active %s ms of %s ms wall (%s), the Runtime totals below; " \
+		    "its own report: -m '%s'; -B keeps barriers in.\n", UT_NB > 1 ? "s" : "", UT_NAMES, UT_NB > 1 ? "them" : "it", \
+		    grouped(fixed(UT_ACT, 2)), grouped(fixed(UT_WALL, 2)), UT_WALL > 0 ? pct(UT_ACT / UT_WALL, 2) : "--", UT_RE))
+	para_out()
+}
+# util_calc(): the numbers of p_utilisation, once (the diagnosis quotes
+# them first): UT_ACT and UT_WALL the Runtime totals' modules active and
+# wall (ms), UT_NB the barriers left out, UT_NAMES and UT_RE their names
+# as a list and as a regular expression; UT_OK when steady_busy found
+# modules, its results in UTA, UTW, UTB, UTLO, UTHI and UT_BUSY the GPU
+# busy share ("95.35%"; "" when UT_OK is not set).  False without the
+# totals.
+function util_calc(    n, r, v, k) {
+	if (UT_DONE) return UT_DONE > 0
+	UT_DONE = -1
+	if ((n = load(OUT "/summary/totals.tsv")) < 2) return 0
+	UT_DONE = 1
 	for (r = 2; r <= n; r++) { row(r); v[f("Quantity")] = f("Value") }
 	# In variables: an element never assigned, once passed to a
 	# function, reads back as garbage in gawk 5.2.1 (Debian 12's): a later
 	# read gave another denormal on each run, or a double free (BEGIN {
 	# f(a["k"]); print a["k"] / 5 } with f(t) { return t % 10 } shows it).
-	act = v["all_modules_active_ms"] + 0; wall = v["all_modules_wall_ms"] + 0
-	nb = 0
+	UT_ACT = v["all_modules_active_ms"] + 0; UT_WALL = v["all_modules_wall_ms"] + 0
+	UT_NB = 0
 	if ((n = load(FACTS)) >= 2)
 		for (r = 2; r <= n; r++) {
 			row(r); k = f("ProgramId")
 			if (is_bar(k)) {
-				bar[k] = 1; nb++
-				names = names (names == "" ? "" : ", ") f("Name") " (" sid(k) ")"
-				re = re (re == "" ? "" : "|") f("Name")
+				UTBAR[k] = 1; UT_NB++
+				UT_NAMES = UT_NAMES (UT_NAMES == "" ? "" : ", ") f("Name") " (" sid(k) ")"
+				UT_RE = UT_RE (UT_RE == "" ? "" : "|") f("Name")
 			}
 		}
-	if (!steady_busy(bar, a, w, b, lo, hi) || w[0] <= 0) {
-		if (wall > 0)
-			pr(sprintf("Share of time inside XLA programs: modules active %s ms of %s ms wall (%s).\n", grouped(fixed(act, 2)), \
-			    grouped(fixed(wall, 2)), pct(act / wall, 2)))
-		para_out()
-		return
-	}
-	m = b[0] > 0 ? sprintf(" summed over %d devices, from %s (device %s) to %s (device %s)", b[0], pct(lo[1], 2), lo[0], pct(hi[1], 2), hi[0]) : ""
-	pr(sprintf("GPU busy over the steady state%s: thunks running %s ms of %s ms wall (%s; the union of each device's thunk intervals over the span of its modules%s).\n", \
-	    nb > 0 ? ", barriers left out" : "", grouped(fixed(b[1], 2)), grouped(fixed(w[0], 2)), pct(b[1] / w[0], 2), m))
-	pr(sprintf("Share of time inside XLA programs%s: modules active %s ms of %s ms wall (%s).\n", nb > 0 ? ", barriers left out" : "", \
-	    grouped(fixed(a[0], 2)), grouped(fixed(w[0], 2)), pct(a[0] / w[0], 2)))
-	if (nb > 0)
-		pr(sprintf("Left out as barrier%s: %s. With %s: modules active %s ms of %s ms wall (%s), the Runtime totals below; " \
-		    "its own report: -m '%s'; -B keeps barriers in.\n", nb > 1 ? "s" : "", names, nb > 1 ? "them" : "it", \
-		    grouped(fixed(act, 2)), grouped(fixed(wall, 2)), wall > 0 ? pct(act / wall, 2) : "--", re))
-	para_out()
+	UT_OK = steady_busy(UTBAR, UTA, UTW, UTB, UTLO, UTHI) && UTW[0] > 0
+	UT_BUSY = UT_OK ? pct(UTB[1] / UTW[0], 2) : ""
+	return 1
 }
 # is_bar(K): ProgramId K is a barrier the report leaves out: facts'
 # Barrier, unless -B (report.sh's BARRIERS=1) keeps them.
@@ -712,6 +761,7 @@ function s_stragglers(    n, r, rr, k, one, left) {
 	}
 	table_both()
 	if (left) bar_line(sprintf("the %d row(s) (module, device) of %s", left, bar_list()))
+	dg_wait_line()
 }
 # V to 3 decimals with its sign: "+" late, "-" early (0 unsigned).
 function signed3(v,    t) {
