@@ -152,6 +152,7 @@ function page_text() {
 	    "h1 { margin-bottom: 0.2em; }\n" \
 	    "h2 { border-bottom: 2px solid #76b900; padding-bottom: 0.2em; margin-top: 2em; }\n" \
 	    "h3 { margin: 1.4em 0 0.4em; font-size: 1.05em; }\n" \
+	    "p.lead { overflow-wrap: anywhere; }\n" \
 	    "nav { position: sticky; top: 0; background: #fff; padding: 0.5em 0; border-bottom: 1px solid #ddd; }\n" \
 	    "nav a { margin-right: 1.2em; color: #2a5db0; text-decoration: none; }\n" \
 	    "table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: 0.3em 0 1em; }\n" \
