@@ -61,5 +61,15 @@ while [ "$i" -le "$n" ]; do
 	set -- "$@" "$PARTS/$i"
 	i=$((i + 1))
 done
-nsysjax-extract --merge -o "$OUT" -- "$@" || die "the merge failed"
+# The merge names a part by its directory, which is this run's own (a
+# failed run leaves none): its messages name it by the input instead.
+rc=0
+nsysjax-extract --merge -o "$OUT" -- "$@" 2> "$OUT/.merge.err" || rc=$?
+awk -v p="(in $PARTS/" '{
+	while ((i = index($0, p)) > 0)
+		$0 = substr($0, 1, i - 1) "(input " substr($0, i + length(p))
+	print
+}' "$OUT/.merge.err" >&2
+rm -f "$OUT/.merge.err"
+[ "$rc" -eq 0 ] || die "the merge failed"
 [ "$KEEP" -eq 1 ] || rm -rf "$PARTS"
