@@ -213,13 +213,13 @@ if have_data; then
 	cp -R "$B" "$T/nohlo"
 	rm "$T/nohlo"/dump/module_0040.*after_optimizations.hlo.pb.xz
 	expect_error 1 "no HLO dump for module pjit__wrapped_step_fn (program_id 40) in dump/" $X "$T/nohlo"
-	# Its thunks are marked: ProgramId p40-6747f229-missing-hlo (the
+	# Its thunks are marked: ProgramId 6747f229-missing-hlo (the
 	# FNV-1a 32 of "pjit__wrapped_step_fn", by hand), no Communication.
 	if $X -m "$T/nohlo" > "$T/o" 2> "$T/e" &&
-	    awk -F'\t' '$1 == "p40-6747f229-missing-hlo" && $13 == "" { n++ }
-	        $1 ~ /missing/ && $1 != "p40-6747f229-missing-hlo" { bad++ }
+	    awk -F'\t' '$1 == "6747f229-missing-hlo" && $13 == "" { n++ }
+	        $1 ~ /missing/ && $1 != "6747f229-missing-hlo" { bad++ }
 	        END { exit !(n > 0 && !bad) }' "$T/o" &&
-	    [ "$(grep -c "p40-6747f229-missing-hlo" "$T/e")" -eq 1 ]; then ok
+	    [ "$(grep -c "6747f229-missing-hlo" "$T/e")" -eq 1 ]; then ok
 	else notok "--allow-missing-hlo"; fi
 	cp -R "$B" "$T/cut"
 	head -c 3000 "$B/thread-metadata.parquet" > "$T/cut/thread-metadata.parquet"

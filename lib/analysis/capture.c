@@ -72,8 +72,7 @@ is_placeholder(const char *id)
 {
 	size_t n = strlen(id);
 
-	return id[0] == 'p' && n > 12 &&
-	    strcmp(id + n - 12, "-missing-hlo") == 0;
+	return n > 12 && strcmp(id + n - 12, "-missing-hlo") == 0;
 }
 
 /* Open DIR/NAME.tsv; NULL with *ABSENT set when it is not there and

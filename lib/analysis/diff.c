@@ -684,6 +684,18 @@ by_name(struct diff *d, int run, struct u64map *names)
 	}
 }
 
+/* Whether ProgramId S (N bytes) is nsysjax-extract's placeholder of a
+ * module without a dump ("...-missing-hlo"): no fingerprint, so never
+ * matched by id, by its module's name only. */
+static int
+placeholder_id(const char *s, size_t n)
+{
+	static const char suf[] = "-missing-hlo";
+
+	return n >= sizeof(suf) - 1 &&
+	    memcmp(s + n - (sizeof(suf) - 1), suf, sizeof(suf) - 1) == 0;
+}
+
 static void
 match_modules(struct diff *d)
 {
@@ -696,7 +708,8 @@ match_modules(struct diff *d)
 		for (p = 0; p < d->run[i].progs.n; p++)
 			d->run[i].prog[p].group = NONE;
 	for (p = 0; p < b->progs.n; p++) {
-		if (b->prog[p].rows == 0)
+		if (b->prog[p].rows == 0 || placeholder_id(strtab_get(&b->progs,
+		    p), b->progs.len[p]))
 			continue;
 		q = strtab_find(&a->progs, strtab_get(&b->progs, p),
 		    b->progs.len[p]);

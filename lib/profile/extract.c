@@ -291,37 +291,49 @@ load_trace(struct extract *x, size_t k)
 
 /*
  * ProgramId of a module without a dump, marked so that users see it;
- * warned about once per ProgramId: "p<program_id>-<h>-missing-hlo", H
- * the FNV-1a (32 bits, 8 hex digits) of the module's name.  XLA's
- * program_id is a counter of one process: the same id names other
- * modules in processes or runs that compiled another number before, so
- * it alone would mix modules under one ProgramId; with the name's hash
- * two modules share one only if they share the id and the name's hash.
- * The same module in a run compiled in the same order gets the same id
- * in every run.  The program_id comes first and the hash right after:
- * the pipelines name a module's files by a ProgramId's first 12
- * characters (the reference's rule), which then hold the id and at
- * least 5 hex digits of the hash for every program_id below 10^6
- * ("p7-3bf4a0c2-missing-hlo", "p186-0d1e2f3a-missing-hlo").
+ * warned about once per ProgramId: "<h>-missing-hlo", H the FNV-1a (32
+ * bits, 8 hex digits) of the module's name.  XLA's program_id is a
+ * counter of one process: the same module has other ids in processes or
+ * runs that compiled another number of modules before it, and one id
+ * names other modules there, so it cannot name a module; its name does,
+ * as the SPMD join takes it.  A second program of one name in one
+ * process (another program_id) is "<h>-p<program_id>-missing-hlo", and
+ * noted.  The hash comes first: the pipelines name a module's files by a
+ * ProgramId's first 12 characters (the reference's rule), which then
+ * hold the whole hash ("3bf4a0c2-missing-hlo", "3bf4a0c2-p186-missing-hlo").
  */
 static const char *
-placeholder(struct extract *x, int64_t program_id, const char *name)
+placeholder(struct extract *x, size_t profile, int64_t program_id,
+    const char *name)
 {
-	char buf[64];
+	char buf[64], *key;
 	uint32_t h = 2166136261u;
 	const unsigned char *c;
+	size_t id;
+	int added;
 
 	for (c = (const unsigned char *)name; *c; c++)
 		h = (h ^ *c) * 16777619u;
-	snprintf(buf, sizeof(buf), "p%lld-%08lx-missing-hlo",
-	    (long long)program_id, (unsigned long)h);
+	key = mem_alloc(strlen(name) + 24);
+	snprintf(key, strlen(name) + 24, "%zu\t%s", profile, name);
+	id = strtab_intern(&x->phnames, key, strlen(key), &added);
+	free(key);
+	if (added) {
+		mem_grow(&x->phpid, &x->phcap, id + 1, sizeof(*x->phpid));
+		x->phpid[id] = program_id;
+	}
+	if (x->phpid[id] == program_id)
+		snprintf(buf, sizeof(buf), "%08lx-missing-hlo", (unsigned long)h);
+	else
+		snprintf(buf, sizeof(buf), "%08lx-p%lld-missing-hlo",
+		    (unsigned long)h, (long long)program_id);
 	return extract_intern(x, buf);
 }
 
 static const char *
 missing_program(struct extract *x, const struct frames_module *m)
 {
-	const char *id = placeholder(x, m->program_id, m->name);
+	const char *id = placeholder(x, m->profile, m->program_id, m->name);
 	int added;
 
 	strtab_intern(&x->missing, id, strlen(id), &added);
@@ -329,8 +341,11 @@ missing_program(struct extract *x, const struct frames_module *m)
 		return id;
 	err_note(&x->warnings, "%s: no HLO dump for module %s (program_id "
 	    "%lld); its thunks have ProgramId %s, and Communication only for "
-	    "the collectives their names reveal (no message sizes, no groups)",
-	    x->in.p[m->profile].path, m->name, (long long)m->program_id, id);
+	    "the collectives their names reveal (no message sizes, no groups)%s",
+	    x->in.p[m->profile].path, m->name, (long long)m->program_id, id,
+	    strstr(id, "-p") ? "; another program of this name ran in this "
+	    "process first, without its dump: the two are told apart by "
+	    "program_id only" : "");
 	return id;
 }
 
@@ -655,7 +670,8 @@ compile_fp(void *arg, int64_t program_id, const char *name)
 	/* Without its dump, the module frame's placeholder: the warm-up
 	 * rule then knows it was compiled in the profile, as with dumps. */
 	if (rc == 0 && c->x->o.allow_missing_hlo)
-		return placeholder(c->x, program_id, name ? name : "");
+		return placeholder(c->x, (size_t)(c->p - c->x->in.p),
+		    program_id, name ? name : "");
 	if (rc != 1)
 		return NULL;
 	return hlo_program_id(m);
@@ -1110,6 +1126,8 @@ extract_free(struct extract *x)
 	strtab_free(&x->rowkeys);
 	strtab_free(&x->strings);
 	strtab_free(&x->missing);
+	strtab_free(&x->phnames);
+	free(x->phpid);
 	strtab_free(&x->stackframes);
 	strtab_free(&x->checked);
 	free(x->keybuf);

@@ -81,6 +81,9 @@ struct extract {
 	size_t nwarnings;	/* of them, before the frame builder's notes */
 	struct strtab strings;	/* interned ProgramIds, opcodes, ... */
 	struct strtab missing;	/* placeholder ProgramIds warned about */
+	struct strtab phnames;	/* "profile\tname" of modules without dump */
+	int64_t *phpid;		/* the first program_id of each, by phnames id */
+	size_t phcap;
 	struct strtab rowkeys;	/* "ProgramId\tName" of the hlo rows */
 	struct strtab checked;	/* (dump digest, row id) compared */
 	struct extract_hlorow *rows;	/* the hlo frame, in rowkeys order */

@@ -1151,8 +1151,8 @@ function reading() {
 
 # sid(ID): a ProgramId for people: a fingerprint (hex digits) by its
 # first 12, as everywhere in the report; any other id whole (such as
-# nsysjax-extract's "missing-hlo-N" for a module without a dump, whose
-# 12 first characters are the same for every such module).
+# nsysjax-extract's "<hash>-missing-hlo" for a module without a dump,
+# shown whole so that it says what it is).
 function sid(id) {
 	return id ~ /^[0-9a-f]+$/ && length(id) > 12 ? substr(id, 1, 12) : id
 }
