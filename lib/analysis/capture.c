@@ -822,6 +822,9 @@ check_free(struct check *k)
 {
 	size_t i;
 
+	/* Before strtab_free, which zeroes the count. */
+	for (i = 0; i < k->progs.n; i++)
+		free(k->p[i].dev);
 	strtab_free(&k->progs);
 	strtab_free(&k->names);
 	strtab_free(&k->bufs);
@@ -833,8 +836,6 @@ check_free(struct check *k)
 	free(k->bufnohlo);
 	free(k->dev);
 	free(k->proc);
-	for (i = 0; i < k->progs.n; i++)
-		free(k->p[i].dev);
 	strtab_free(&k->endkeys);
 	free(k->ends);
 	strtab_free(&k->occ);
