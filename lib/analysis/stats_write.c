@@ -311,28 +311,49 @@ cmp_straggler(const void *a, const void *b, const void *ctx)
 	return (kx[1] > ky[1]) - (kx[1] < ky[1]);
 }
 
+/* The (module, device) rows that have executions, in the order of CMP:
+ * their indices into pdevs (*N of them; the caller frees). */
+static uint32_t *
+sorted_pdevs(struct stats *s, sort_cmp cmp, size_t *n)
+{
+	uint32_t *v = mem_calloc(s->pdkeys.n + 1, sizeof(*v));
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < s->pdkeys.n; i++)
+		if (s->pdevs[i].execs > 0)
+			v[(*n)++] = (uint32_t)i;
+	sort_stable(v, *n, sizeof(*v), cmp, s);
+	return v;
+}
+
+/* The leading columns of a (module, device) row I: ProgramId (its
+ * step's representative), Name, Device, executions. */
+static void
+pdev_key(struct stats *s, struct tsv_writer *w, uint32_t i)
+{
+	size_t p = rep_of(s, s->pdkeys.k[3 * i]);
+
+	tsv_raw(w, strtab_get(&s->progids, p), s->progids.len[p]);
+	tsv_raw(w, s->progs[p].name, strlen(s->progs[p].name));
+	tsv_i64(w, s->pdkeys.k[3 * i + 1]);
+	tsv_i64(w, s->pdevs[i].execs);
+}
+
 static int
 write_stragglers(struct stats *s, struct tsv_writer *w)
 {
 	static const char *const cols[] = { "ProgramId", "Name", "Device",
 	    "Executions", "StartBiasMs", "DurBiasMs", "ThunkBiasMs",
 	    "OutlierScoreMs", NULL };
-	uint32_t *v = mem_calloc(s->pdkeys.n + 1, sizeof(*v));
-	size_t n = 0, i;
+	size_t n, i;
+	uint32_t *v = sorted_pdevs(s, cmp_straggler, &n);
 	int rc = tsv_header(w, cols);
 
-	for (i = 0; i < s->pdkeys.n; i++)
-		if (s->pdevs[i].execs > 0)
-			v[n++] = (uint32_t)i;
-	sort_stable(v, n, sizeof(*v), cmp_straggler, s);
 	for (i = 0; i < n && rc == 0; i++) {
 		const struct pdev *d = &s->pdevs[v[i]];
-		size_t p = rep_of(s, s->pdkeys.k[3 * v[i]]);
 
-		tsv_raw(w, strtab_get(&s->progids, p), s->progids.len[p]);
-		tsv_raw(w, s->progs[p].name, strlen(s->progs[p].name));
-		tsv_i64(w, s->pdkeys.k[3 * v[i] + 1]);
-		tsv_i64(w, d->execs);
+		pdev_key(s, w, v[i]);
 		tsv_f64(w, d->sb / (double)d->execs);
 		tsv_f64(w, d->db / (double)d->execs);
 		tsv_f64(w, d->tn ? d->tb / (double)d->tn : 0);
@@ -375,23 +396,15 @@ write_late(struct stats *s, struct tsv_writer *w)
 	static const char *const cols[] = { "ProgramId", "Name", "Device",
 	    "Steps", "LateMs", "WaitCausedMs", "StartBiasMs", "ThunkBiasMs",
 	    "OutlierScoreMs", NULL };
-	uint32_t *v = mem_calloc(s->pdkeys.n + 1, sizeof(*v));
-	size_t n = 0, i;
+	size_t n, i;
+	uint32_t *v = sorted_pdevs(s, cmp_late, &n);
 	int rc = tsv_header(w, cols);
 
-	for (i = 0; i < s->pdkeys.n; i++)
-		if (s->pdevs[i].execs > 0)
-			v[n++] = (uint32_t)i;
-	sort_stable(v, n, sizeof(*v), cmp_late, s);
 	for (i = 0; i < n && rc == 0; i++) {
 		const struct pdev *d = &s->pdevs[v[i]];
-		size_t p = rep_of(s, s->pdkeys.k[3 * v[i]]);
 		double steps = (double)d->execs;
 
-		tsv_raw(w, strtab_get(&s->progids, p), s->progids.len[p]);
-		tsv_raw(w, s->progs[p].name, strlen(s->progs[p].name));
-		tsv_i64(w, s->pdkeys.k[3 * v[i] + 1]);
-		tsv_i64(w, d->execs);
+		pdev_key(s, w, v[i]);
 		tsv_f64(w, d->slow / steps);
 		tsv_f64(w, d->caused / steps);
 		tsv_f64(w, d->sb / steps);
